@@ -1,0 +1,173 @@
+/**
+ * Name rules, as shipped Kubernetes validates them (k8s.io/apimachinery/pkg/util/validation and
+ * pkg/apis/core/validation). Each validator returns the messages a 422 Invalid response carries,
+ * in Kubernetes' own wording, so the model's refusals read like a real API server's.
+ */
+
+export const dnsLabelMaxLength = 63;
+export const dnsSubdomainMaxLength = 253;
+export const qualifiedNamePartMaxLength = 63;
+
+const dnsLabelFormat = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const dnsSubdomainFormat = `${dnsLabelFormat}(\\.${dnsLabelFormat})*`;
+const qualifiedNamePartFormat = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+
+const dnsLabelPattern = new RegExp(`^${dnsLabelFormat}$`);
+const dnsSubdomainPattern = new RegExp(`^${dnsSubdomainFormat}$`);
+const qualifiedNamePartPattern = new RegExp(`^${qualifiedNamePartFormat}$`);
+
+// Same text as apimachinery's RegexError, so messages match a real server's.
+const regexError = (message: string, format: string, ...examples: string[]): string =>
+  `${message} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${format}')`;
+
+const maxLengthError = (length: number): string => `must be no more than ${length} characters`;
+
+/** Messages of apimachinery's IsDNS1123Label; empty when `value` is a DNS label (NS-1). */
+export function dnsLabelErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > dnsLabelMaxLength) errors.push(maxLengthError(dnsLabelMaxLength));
+  if (!dnsLabelPattern.test(value)) {
+    // A valid subdomain that is not a label can only be failing on its dots.
+    if (dnsSubdomainPattern.test(value)) errors.push('must not contain dots');
+    else
+      errors.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          dnsLabelFormat,
+          'my-name',
+          '123-abc',
+        ),
+      );
+  }
+  return errors;
+}
+
+/** Messages of apimachinery's IsDNS1123Subdomain; empty when `value` is a DNS subdomain. */
+export function dnsSubdomainErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > dnsSubdomainMaxLength) errors.push(maxLengthError(dnsSubdomainMaxLength));
+  if (!dnsSubdomainPattern.test(value))
+    errors.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        dnsSubdomainFormat,
+        'example.com',
+      ),
+    );
+  return errors;
+}
+
+/** NS-1: 1–63 characters of `[a-z0-9]([-a-z0-9]*[a-z0-9])?`. */
+export function isDnsLabel(value: string): boolean {
+  return value.length <= dnsLabelMaxLength && dnsLabelPattern.test(value);
+}
+
+export function isDnsSubdomain(value: string): boolean {
+  return value.length <= dnsSubdomainMaxLength && dnsSubdomainPattern.test(value);
+}
+
+/**
+ * Messages of apimachinery's IsQualifiedName: `name` or `prefix/name`, the prefix a DNS subdomain,
+ * the name 1–63 characters of alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric.
+ */
+export function qualifiedNameErrors(value: string): string[] {
+  const parts = value.split('/');
+  const errors: string[] = [];
+  if (parts.length > 2)
+    return [
+      `a qualified name ${regexError(
+        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        qualifiedNamePartFormat,
+        'MyName',
+        'my.name',
+        '123-abc',
+      )} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
+  const name = parts.length === 2 ? parts[1] : parts[0];
+  if (parts.length === 2) {
+    const prefix = parts[0];
+    if (prefix.length === 0) errors.push('prefix part must be non-empty');
+    else errors.push(...dnsSubdomainErrors(prefix).map((m) => `prefix part ${m}`));
+  }
+  if (name.length === 0) errors.push('name part must be non-empty');
+  else if (name.length > qualifiedNamePartMaxLength)
+    errors.push(`name part ${maxLengthError(qualifiedNamePartMaxLength)}`);
+  if (!qualifiedNamePartPattern.test(name))
+    errors.push(
+      `name part ${regexError(
+        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        qualifiedNamePartFormat,
+        'MyName',
+        'my.name',
+        '123-abc',
+      )}`,
+    );
+  return errors;
+}
+
+/** The namespace finalizer every new namespace carries (LC-2). */
+export const kubernetesFinalizerName = 'kubernetes';
+
+/**
+ * Finalizer names shipped Kubernetes accepts without a `/` prefix (helper.IsStandardFinalizerName):
+ * `kubernetes`, plus the garbage collector's `orphan` and `foregroundDeletion`.
+ */
+export const standardFinalizerNames: readonly string[] = [
+  kubernetesFinalizerName,
+  'orphan',
+  'foregroundDeletion',
+];
+
+/** Renders one field error the way a 422 response's message lists it. */
+export function invalidValue(fieldPath: string, value: string, message: string): string {
+  return `${fieldPath}: Invalid value: ${JSON.stringify(value)}: ${message}`;
+}
+
+/** Field errors for a namespace name, as ValidateObjectMeta with ValidateNamespaceName reports them (NS-1). */
+export function validateNamespaceName(name: string): string[] {
+  if (name.length === 0) return ['metadata.name: Required value: name or generateName is required'];
+  return dnsLabelErrors(name).map((message) => invalidValue('metadata.name', name, message));
+}
+
+/**
+ * Field errors for one `spec.finalizers` entry (LC-2): a qualified name, and when it has no prefix,
+ * one of the standard names (core validation's validateFinalizerName).
+ */
+export function validateFinalizerName(name: string, fieldPath = 'spec.finalizers'): string[] {
+  const errors = qualifiedNameErrors(name).map((message) => invalidValue(fieldPath, name, message));
+  if (!name.includes('/') && !standardFinalizerNames.includes(name))
+    errors.push(
+      invalidValue(fieldPath, name, 'name is neither a standard finalizer name nor is it fully qualified'),
+    );
+  return errors;
+}
+
+/** LC-2: `kubernetes` (or another standard name) or a qualified `prefix/name` with a DNS-subdomain prefix. */
+export function isQualifiedFinalizerName(name: string): boolean {
+  return validateFinalizerName(name).length === 0;
+}
+
+/** Field errors for a whole finalizer list, indexed as a 422 response indexes them (LC-2). */
+export function validateFinalizerNames(names: readonly string[]): string[] {
+  return names.flatMap((name, index) => validateFinalizerName(name, `spec.finalizers[${index}]`));
+}
+
+/**
+ * The message of a 422 Invalid response, e.g.
+ * `Namespace "Team_A" is invalid: metadata.name: Invalid value: "Team_A": ...`.
+ */
+export function invalidObjectMessage(kind: string, name: string, fieldErrors: readonly string[]): string {
+  const listed = fieldErrors.length === 1 ? fieldErrors[0] : `[${fieldErrors.join(', ')}]`;
+  return `${kind} ${JSON.stringify(name)} is invalid: ${listed}`;
+}
+
+/**
+ * Path segments after /api/v1/namespaces/NAME that address the namespace itself rather than a kind
+ * inside it: shipped Kubernetes reserves `status` and `finalize` (requestinfo.go namespaceSubresources).
+ */
+export const namespaceSubresources: readonly string[] = ['status', 'finalize'];
+
+/** NS-5: `finalize` (and `status`) name sub-resources of a namespace, never a kind of content inside it. */
+export function isReservedNamespaceSubresource(segment: string): boolean {
+  return namespaceSubresources.includes(segment);
+}
