@@ -1,0 +1,132 @@
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
+import type { Property } from '../properties/types.ts';
+import { explore } from './explore.ts';
+import type { Progress, StopReason } from './model.ts';
+
+/** A shortest path to a violation: the states along it and the steps between them. */
+export interface Trace {
+  initial: SystemState;
+  steps: { event: SystemEvent; state: SystemState }[];
+}
+
+export interface PropertyResult {
+  property: Property;
+  status: 'holds' | 'violated' | 'vacuous';
+  /** States (invariant witnesses) or steps (step witnesses) where the premise was met. */
+  witnesses: number;
+  violation?: { message: string; trace: Trace };
+}
+
+export interface CheckResult {
+  states: number;
+  transitions: number;
+  depth: number;
+  durationMs: number;
+  statesPerSecond: number;
+  complete: boolean;
+  stopReason?: StopReason;
+  properties: PropertyResult[];
+  coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
+}
+
+export interface CheckOptions {
+  maxStates?: number;
+  maxHeapBytes?: number;
+  progress?: (p: Progress) => void;
+  /** Stop as soon as every property has been violated (saves time on mutants). */
+  stopWhenAllViolated?: boolean;
+}
+
+/** Every transition of every machine the system steps, for coverage. */
+export function systemTransitions(model: SystemModel): TransitionInfo[] {
+  const machines = [
+    model.machines.namespace,
+    model.machines.admission,
+    model.machines.configSync,
+    model.machines.initializerController,
+    model.machines.namespaceController,
+    model.machines.finalizerOwner,
+    model.machines.initializerTimeout,
+    model.authorizer.machine,
+  ];
+  return machines.flatMap((m) => listTransitions(m));
+}
+
+/**
+ * Explores the model breadth-first and judges every property on every state and step. The first
+ * violation found of each property is the shortest one, because states are visited in BFS order.
+ */
+export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
+  const witnesses = new Map<string, number>(properties.map((p) => [p.id, 0]));
+  const violations = new Map<string, { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }>();
+  const covered = new Set<string>();
+  const invariants = properties.filter((p) => p.kind === 'invariant');
+  const steps = properties.filter((p) => p.kind === 'step');
+  const stateWitnesses = properties.filter((p) => p.witness.on === 'state');
+  const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
+  const seenEvents = new Set<SystemEvent>();
+
+  const result = explore(model, {
+    maxStates: options.maxStates,
+    maxHeapBytes: options.maxHeapBytes,
+    progress: options.progress,
+    onState: (state, index) => {
+      for (const p of invariants) {
+        if (violations.has(p.id)) continue;
+        const verdict = p.predicate(model, state);
+        if (verdict !== true) violations.set(p.id, { message: verdict, stateIndex: index });
+      }
+      for (const p of stateWitnesses) {
+        if (p.witness.on === 'state' && p.witness.test(model, state)) witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
+      }
+      return !(options.stopWhenAllViolated && violations.size === properties.length);
+    },
+    onEdge: (before, event, after, beforeIndex) => {
+      if (!seenEvents.has(event)) {
+        seenEvents.add(event);
+        for (const t of event.transitions) covered.add(t);
+      }
+      for (const p of steps) {
+        if (violations.has(p.id) || p.kind !== 'step') continue;
+        const verdict = p.predicate(model, before, event, after);
+        if (verdict !== true) violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
+      }
+      for (const p of stepWitnesses) {
+        if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) {
+          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
+        }
+      }
+      return !(options.stopWhenAllViolated && violations.size === properties.length);
+    },
+  });
+
+  const all = systemTransitions(model);
+  const propertyResults: PropertyResult[] = properties.map((property) => {
+    const v = violations.get(property.id);
+    const count = witnesses.get(property.id) ?? 0;
+    if (v) {
+      const path = result.traceTo(v.stateIndex);
+      const trace: Trace = { initial: path.initial, steps: [...path.steps] };
+      if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
+      return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+    }
+    return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
+  });
+
+  return {
+    states: result.states,
+    transitions: result.transitions,
+    depth: result.depth,
+    durationMs: result.durationMs,
+    statesPerSecond: result.statesPerSecond,
+    complete: result.complete,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    properties: propertyResults,
+    coverage: {
+      covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
+      uncovered: all.filter((t) => !covered.has(t.id)),
+      total: all.length,
+    },
+  };
+}

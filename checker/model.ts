@@ -1,0 +1,33 @@
+/**
+ * The contract between a model and the explorer. A model is plain data stepped by pure functions:
+ * the explorer never sees XState directly, so the same breadth-first search serves the system model,
+ * the reference benchmark model and every variant.
+ */
+export interface ExplorableModel<S, E> {
+  /** The states the search starts from (usually one). */
+  initialStates(): S[];
+  /** Calls `emit` once per enabled event with the state it leads to; self-loops included. */
+  successors(state: S, emit: (event: E, next: S) => void): void;
+  /** Canonical key: two states are equal exactly when their keys are equal. */
+  key(state: S): string;
+}
+
+/** A model whose states are small integers in [0, size): explored with typed arrays, no hashing. */
+export interface DenseModel {
+  /** Number of codes; every state's code is below it. */
+  size: number;
+  initialStates(): number[];
+  /** Calls `emit(eventId, next)` for every enabled event. */
+  successors(code: number, emit: (eventId: number, next: number) => void): void;
+}
+
+export interface Progress {
+  states: number;
+  queue: number;
+  transitions: number;
+  depth: number;
+  elapsedMs: number;
+  statesPerSecond: number;
+}
+
+export type StopReason = 'max-states' | 'memory' | 'stopped';

@@ -1,0 +1,65 @@
+import { assign, setup } from 'xstate';
+
+/** Seconds without a successful read after which admission refuses every request (AC-2). */
+export const configurationStaleAfterSeconds = 5;
+
+/**
+ * The admission plugins' copy of the initializer configurations (AC-1..AC-3): a consistent LIST every
+ * second; with no successful read in the last 5 s the copy is stale and admission refuses everything.
+ */
+export interface ConfigSyncContext {
+  /** Logical second of the last successful read. */
+  lastSuccessfulReadAt: number;
+  /** Names of the configurations that read returned: what a new namespace gets (AC-3). */
+  configurations: string[];
+}
+
+export type ConfigSyncEvent =
+  | { type: 'READ_SUCCEEDED'; now: number; configurations: string[] }
+  | { type: 'READ_FAILED'; now: number };
+
+export const configSyncMachine = setup({
+  types: {
+    context: {} as ConfigSyncContext,
+    events: {} as ConfigSyncEvent,
+    input: {} as { configurations: string[] },
+  },
+  guards: {
+    noSuccessfulReadWithinStaleWindow: ({ context, event }) =>
+      event.now - context.lastSuccessfulReadAt >= configurationStaleAfterSeconds,
+  },
+  actions: {
+    rememberConfigurationsRead: assign(({ event }) =>
+      event.type === 'READ_SUCCEEDED'
+        ? { lastSuccessfulReadAt: event.now, configurations: [...event.configurations].sort() }
+        : {},
+    ),
+  },
+}).createMachine({
+  id: 'configSync',
+  context: ({ input }) => ({ lastSuccessfulReadAt: 0, configurations: [...input.configurations].sort() }),
+  initial: 'fresh',
+  states: {
+    fresh: {
+      description: 'Read within the last 5 s: admission applies the configurations it read.',
+      on: {
+        READ_SUCCEEDED: { actions: 'rememberConfigurationsRead', meta: { requirements: ['AC-1', 'AC-3'] } },
+        READ_FAILED: [
+          { guard: 'noSuccessfulReadWithinStaleWindow', target: 'stale', meta: { requirements: ['AC-2'] } },
+          { meta: { requirements: ['AC-3'] } },
+        ],
+      },
+    },
+    stale: {
+      description: 'No successful read for 5 s: every incoming request is refused.',
+      on: {
+        READ_SUCCEEDED: {
+          target: 'fresh',
+          actions: 'rememberConfigurationsRead',
+          meta: { requirements: ['AC-1', 'AC-2'] },
+        },
+        READ_FAILED: { meta: { requirements: ['AC-2'] } },
+      },
+    },
+  },
+});

@@ -1,0 +1,70 @@
+import { setup } from 'xstate';
+
+/**
+ * An external finalizer owner such as `openshift.com/origin` (document 001): it keeps content of its
+ * own outside the cluster for namespaces that carry its finalizer, and when such a namespace
+ * terminates it purges that content and then removes only its own finalizer (LC-8, LC-9).
+ */
+export interface FinalizerOwnerObservation {
+  /** The owner's finalizer name, e.g. `openshift.com/origin`. */
+  owner: string;
+  namespaceActive: boolean;
+  namespaceTerminating: boolean;
+  finalizers: string[];
+  externalContentExists: boolean;
+}
+
+export type FinalizerOwnerEvent = { type: 'SYNC'; observed: FinalizerOwnerObservation };
+
+const ownFinalizerPresent = (observed: FinalizerOwnerObservation) => observed.finalizers.includes(observed.owner);
+
+export const finalizerOwnerMachine = setup({
+  types: { events: {} as FinalizerOwnerEvent },
+  guards: {
+    activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
+      event.observed.namespaceActive && ownFinalizerPresent(event.observed) && !event.observed.externalContentExists,
+    terminatingWithExternalContent: ({ event }) =>
+      event.observed.namespaceTerminating && event.observed.externalContentExists,
+    terminatingWithOwnFinalizer: ({ event }) =>
+      event.observed.namespaceTerminating && ownFinalizerPresent(event.observed),
+  },
+  actions: {
+    provisionExternalContent: () => {},
+    purgeExternalContent: () => {},
+    // The finalize request it sends: the current list without its own name, never another owner's.
+    removeOwnFinalizer: (_, params: { finalizers: string[] }) => {
+      void params;
+    },
+  },
+}).createMachine({
+  id: 'finalizerOwner',
+  initial: 'watching',
+  states: {
+    watching: {
+      on: {
+        SYNC: [
+          {
+            guard: 'activeWithOwnFinalizerAndNothingProvisioned',
+            actions: 'provisionExternalContent',
+            meta: { requirements: ['LC-8'] },
+          },
+          {
+            guard: 'terminatingWithExternalContent',
+            actions: 'purgeExternalContent',
+            meta: { requirements: ['LC-8', 'LC-9'] },
+          },
+          {
+            guard: 'terminatingWithOwnFinalizer',
+            actions: {
+              type: 'removeOwnFinalizer',
+              params: ({ event }) => ({
+                finalizers: event.observed.finalizers.filter((name) => name !== event.observed.owner),
+              }),
+            },
+            meta: { requirements: ['LC-8', 'LC-6'] },
+          },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,68 @@
+import { setup } from 'xstate';
+
+/**
+ * The failure policy of the first pending initializer (FP-1..FP-4): the API server that handled the
+ * create arms a timer; when it expires, `Ignore` removes the initializer (fail open) and `Fail` records
+ * a Timeout failure (fail closed). If that server restarted and lost its timer, a GET after the global
+ * timeout since creation applies the same policy to the first pending initializer (read-repair, D-8).
+ */
+export interface TimeoutObservation {
+  failurePolicy: 'Ignore' | 'Fail';
+  /** The apiserver's timer for the first pending initializer is armed and has run its timeout. */
+  timerExpired: boolean;
+  /** The check runs while serving a GET of the namespace, and the global timeout since creation has passed. */
+  readRepairDue: boolean;
+}
+
+export type InitializerTimeoutEvent =
+  | { type: 'TIMER_CHECK'; observed: TimeoutObservation }
+  | { type: 'READ_REPAIR_CHECK'; observed: TimeoutObservation };
+
+export const initializerTimeoutMachine = setup({
+  types: { events: {} as InitializerTimeoutEvent },
+  guards: {
+    timerExpiredFailOpen: ({ event }) => event.observed.timerExpired && event.observed.failurePolicy === 'Ignore',
+    timerExpiredFailClosed: ({ event }) => event.observed.timerExpired && event.observed.failurePolicy === 'Fail',
+    readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue && event.observed.failurePolicy === 'Ignore',
+    readRepairDueFailClosed: ({ event }) => event.observed.readRepairDue && event.observed.failurePolicy === 'Fail',
+  },
+  actions: {
+    removeTimedOutInitializer: () => {},
+    failNamespaceWithTimeout: () => {},
+    readRepairRemoveFirstPending: () => {},
+  },
+}).createMachine({
+  id: 'initializerTimeout',
+  initial: 'watching',
+  states: {
+    watching: {
+      on: {
+        TIMER_CHECK: [
+          {
+            guard: 'timerExpiredFailOpen',
+            actions: 'removeTimedOutInitializer',
+            meta: { requirements: ['FP-1', 'FP-2', 'FP-5'] },
+          },
+          {
+            guard: 'timerExpiredFailClosed',
+            actions: 'failNamespaceWithTimeout',
+            meta: { requirements: ['FP-1', 'FP-2', 'IN-7'] },
+          },
+        ],
+        // D-8: read-repair follows the failure policy, as the timer would have.
+        READ_REPAIR_CHECK: [
+          {
+            guard: 'readRepairDueFailOpen',
+            actions: 'readRepairRemoveFirstPending',
+            meta: { requirements: ['FP-4', 'FP-5'] },
+          },
+          {
+            guard: 'readRepairDueFailClosed',
+            actions: 'failNamespaceWithTimeout',
+            meta: { requirements: ['FP-4', 'IN-7'] },
+          },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,48 @@
+import { setup } from 'xstate';
+
+/**
+ * The namespace controller for one terminating namespace (LC-5, LC-7): delete content one object at a
+ * time, then, only when none is left, finalize away `kubernetes`, and send the final DELETE once no
+ * finalizer is left. Transitions are tried in order, so each step takes the first rule that applies.
+ */
+export interface NamespaceControllerObservation {
+  contentRemains: boolean;
+  finalizers: string[];
+}
+
+export type NamespaceControllerEvent = { type: 'SYNC'; observed: NamespaceControllerObservation };
+
+export const kubernetesFinalizer = 'kubernetes';
+
+export const namespaceControllerMachine = setup({
+  types: { events: {} as NamespaceControllerEvent },
+  guards: {
+    contentRemains: ({ event }) => event.observed.contentRemains,
+    kubernetesFinalizerPresent: ({ event }) => event.observed.finalizers.includes(kubernetesFinalizer),
+    noFinalizersLeft: ({ event }) => event.observed.finalizers.length === 0,
+  },
+  actions: {
+    deleteOneContentObject: () => {},
+    finalizeKubernetes: () => {},
+    sendFinalDelete: () => {},
+  },
+}).createMachine({
+  id: 'namespaceController',
+  initial: 'watching',
+  states: {
+    watching: {
+      description: 'Reacts to namespaces with a deletion timestamp.',
+      on: {
+        SYNC: [
+          { guard: 'contentRemains', actions: 'deleteOneContentObject', meta: { requirements: ['LC-5'] } },
+          {
+            guard: 'kubernetesFinalizerPresent',
+            actions: 'finalizeKubernetes',
+            meta: { requirements: ['LC-5', 'LC-6'] },
+          },
+          { guard: 'noFinalizersLeft', actions: 'sendFinalDelete', meta: { requirements: ['LC-7', 'LC-9'] } },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,190 @@
+import { assign, setup } from 'xstate';
+
+/**
+ * One namespace's lifecycle as the API server stores it: phase, ordered pending initializers,
+ * failure result, finalizers and deletion timestamp. Requests reach it only after admission;
+ * an event the machine does not accept is refused by storage (the system maps it to a status code).
+ */
+export interface NamespaceContext {
+  /** spec.initializers.pending, in execution order (IN-1, IN-2). */
+  pending: string[];
+  /** spec.initializers.result with status Failure (IN-7); null when none. */
+  failure: { reason: string } | null;
+  /** spec.finalizers (LC-2, LC-6). */
+  finalizers: string[];
+  /** metadata.deletionTimestamp in logical seconds; null while not deleted (LC-3). */
+  deletionTimestamp: number | null;
+  /** metadata.creationTimestamp in logical seconds; read-repair measures from it (FP-4). */
+  createdAt: number | null;
+}
+
+export type NamespaceEvent =
+  | { type: 'CREATE'; pending: string[]; finalizers: string[]; now: number }
+  | { type: 'REMOVE_PENDING'; name: string }
+  | { type: 'RECORD_FAILURE'; reason: string; now: number }
+  | { type: 'DELETE'; now: number }
+  | { type: 'FINALIZE'; finalizers: string[] }
+  | { type: 'PURGE' };
+
+export type NamespaceStateValue = 'absent' | 'initializing' | 'active' | 'terminating' | 'removed';
+
+const emptyNamespace: NamespaceContext = {
+  pending: [],
+  failure: null,
+  finalizers: [],
+  deletionTimestamp: null,
+  createdAt: null,
+};
+
+export const namespaceMachine = setup({
+  types: {
+    context: {} as NamespaceContext,
+    events: {} as NamespaceEvent,
+  },
+  guards: {
+    createdWithoutPendingInitializers: ({ event }) => event.type === 'CREATE' && event.pending.length === 0,
+    removesLastPendingInitializer: ({ context, event }) =>
+      event.type === 'REMOVE_PENDING' && context.pending.length === 1 && context.pending[0] === event.name,
+    removesFirstPendingInitializer: ({ context, event }) =>
+      event.type === 'REMOVE_PENDING' && context.pending.length > 1 && context.pending[0] === event.name,
+    finalizeOnlyRemoves: ({ context, event }) =>
+      event.type === 'FINALIZE' && event.finalizers.every((name) => context.finalizers.includes(name)),
+    noFinalizersLeft: ({ context }) => context.finalizers.length === 0,
+  },
+  actions: {
+    recordCreation: assign(({ event }) =>
+      event.type === 'CREATE'
+        ? {
+            ...emptyNamespace,
+            pending: [...event.pending],
+            finalizers: [...event.finalizers],
+            createdAt: event.now,
+          }
+        : {},
+    ),
+    removeFirstPendingInitializer: assign({ pending: ({ context }) => context.pending.slice(1) }),
+    recordFailureResult: assign({
+      failure: ({ event }) => (event.type === 'RECORD_FAILURE' ? { reason: event.reason } : null),
+    }),
+    setDeletionTimestamp: assign({
+      deletionTimestamp: ({ event }) =>
+        event.type === 'DELETE' || event.type === 'RECORD_FAILURE' ? event.now : null,
+    }),
+    clearPendingInitializers: assign({ pending: () => [] }),
+    replaceFinalizers: assign({
+      finalizers: ({ event }) => (event.type === 'FINALIZE' ? [...event.finalizers] : []),
+    }),
+    forgetNamespace: assign(() => ({ ...emptyNamespace })),
+  },
+}).createMachine({
+  id: 'namespace',
+  context: emptyNamespace,
+  initial: 'absent',
+  states: {
+    absent: {
+      description: 'No namespace of this name exists yet.',
+      on: {
+        CREATE: [
+          {
+            guard: 'createdWithoutPendingInitializers',
+            target: 'active',
+            actions: 'recordCreation',
+            meta: { requirements: ['LC-1', 'LC-2', 'NS-3'] },
+          },
+          { target: 'initializing', actions: 'recordCreation', meta: { requirements: ['IN-1', 'IN-5', 'LC-2'] } },
+        ],
+      },
+    },
+    initializing: {
+      description: 'Phase Initializing, condition Initializing=True: pending initializers run in order.',
+      on: {
+        REMOVE_PENDING: [
+          {
+            guard: 'removesLastPendingInitializer',
+            target: 'active',
+            actions: 'removeFirstPendingInitializer',
+            meta: { requirements: ['IN-2', 'IN-3', 'IN-4', 'IN-5'] },
+          },
+          {
+            guard: 'removesFirstPendingInitializer',
+            actions: 'removeFirstPendingInitializer',
+            meta: { requirements: ['IN-2', 'IN-3'] },
+          },
+        ],
+        RECORD_FAILURE: {
+          target: 'terminating',
+          actions: ['recordFailureResult', 'setDeletionTimestamp', 'clearPendingInitializers'],
+          meta: { requirements: ['IN-7', 'LC-3'] },
+        },
+        DELETE: {
+          target: 'terminating',
+          actions: ['setDeletionTimestamp', 'clearPendingInitializers'],
+          meta: { requirements: ['LC-3'] },
+        },
+        FINALIZE: { actions: 'replaceFinalizers', meta: { requirements: ['LC-6'] } },
+      },
+    },
+    active: {
+      description: 'Phase Active: content may be created.',
+      on: {
+        DELETE: { target: 'terminating', actions: 'setDeletionTimestamp', meta: { requirements: ['LC-3'] } },
+        FINALIZE: { actions: 'replaceFinalizers', meta: { requirements: ['LC-6'] } },
+      },
+    },
+    terminating: {
+      description: 'Phase Terminating (deletion timestamp set): content is deleted, then finalizers removed.',
+      on: {
+        // LC-3, D-10: a repeated DELETE changes nothing (the timestamp is set once).
+        DELETE: { meta: { requirements: ['LC-3'] } },
+        FINALIZE: {
+          guard: 'finalizeOnlyRemoves',
+          actions: 'replaceFinalizers',
+          meta: { requirements: ['LC-6', 'LC-8'] },
+        },
+        PURGE: {
+          guard: 'noFinalizersLeft',
+          target: 'removed',
+          actions: 'forgetNamespace',
+          meta: { requirements: ['LC-7'] },
+        },
+      },
+    },
+    removed: {
+      description: 'Removed from storage; the name may be used again.',
+      on: {
+        CREATE: [
+          {
+            guard: 'createdWithoutPendingInitializers',
+            target: 'active',
+            actions: 'recordCreation',
+            meta: { requirements: ['LC-1', 'LC-2', 'NS-3'] },
+          },
+          { target: 'initializing', actions: 'recordCreation', meta: { requirements: ['IN-1', 'IN-5', 'LC-2'] } },
+        ],
+      },
+    },
+  },
+});
+
+export type NamespacePhase = 'Initializing' | 'Active' | 'Terminating';
+
+/** The phase a client reads in status.phase (IN-5, LC-3); null when the namespace does not exist. */
+export function phaseOf(value: NamespaceStateValue): NamespacePhase | null {
+  switch (value) {
+    case 'initializing':
+      return 'Initializing';
+    case 'active':
+      return 'Active';
+    case 'terminating':
+      return 'Terminating';
+    default:
+      return null;
+  }
+}
+
+/** status.conditions as a map of type to status: Initializing is True while initializing (IN-5). */
+export function conditionsOf(value: NamespaceStateValue): Record<string, 'True' | 'False'> {
+  if (value === 'initializing') return { Initializing: 'True' };
+  if (value === 'active' || value === 'terminating') return { Initializing: 'False' };
+  return {};
+}

@@ -1,0 +1,111 @@
+/**
+ * The scope of a check in one typed object: which namespaces, configurations, principals, content,
+ * finalizer owners and faults exist, and how far the logical clock runs. Everything the system
+ * model can do is enumerated from it, so the same machines explore a small scope in CI and a large
+ * one in benchmarks.
+ */
+
+export type FailurePolicy = 'Ignore' | 'Fail';
+
+/** A content object a namespace may hold, addressed as RESOURCE/NAME. */
+export interface ObjectSlot {
+  resource: string;
+  name: string;
+  /** For rolebindings: the ClusterRole it binds and to whom (`$creator` = the namespace's creator). */
+  roleBinding?: { clusterRole: string; subject: string };
+}
+
+export interface InitializerSpec {
+  name: string;
+  failurePolicy: FailurePolicy;
+  timeoutSeconds: number;
+  /** The object it creates in each namespace before removing itself (RB-2: the namespace-admin RoleBinding). */
+  populates: ObjectSlot;
+  /** Its provisioning can fail, and then it records a failure result (IN-7). */
+  canFail: boolean;
+}
+
+export interface ConfigurationSpec {
+  /** NamespaceInitializerConfiguration name: configurations merge sorted by it (IN-1). */
+  name: string;
+  initializers: InitializerSpec[];
+  /** Present from the start, or created by a cluster admin during the run (AC-3). */
+  registered: 'initially' | 'later';
+}
+
+export interface NamespaceSpec {
+  name: string;
+  /** The user who creates it (RB-2 grants this user admin inside it). */
+  creator?: string;
+  /** Finalizers the creator asks for besides `kubernetes` (LC-2, LC-8). */
+  extraFinalizers?: string[];
+  /** Exists from the start and can never be removed (LC-10). */
+  system?: boolean;
+  /** Exists, initialized, from the start (its creator's namespace-admin RoleBinding included). */
+  preexisting?: boolean;
+}
+
+export type RequestTemplate =
+  | 'create-namespace'
+  | 'create-namespace-with-initializers'
+  | 'get-namespace'
+  | 'delete-namespace'
+  | 'complete-first-initializer'
+  | 'update-finalizers'
+  | 'finalize-remove-kubernetes'
+  | 'create-content'
+  | 'delete-content'
+  | 'get-content'
+  | 'list-content-all-namespaces';
+
+export interface PrincipalSpec {
+  /** User name, or system:serviceaccount:NS:NAME. */
+  name: string;
+  groups: string[];
+  /** What this principal tries; each template is enumerated over every namespace and object slot. */
+  requests: RequestTemplate[];
+  /** Restrict requests to these namespaces (default: all of the scope's namespaces). */
+  namespaces?: string[];
+  /** A member of one community: tenant isolation (RB-5) forbids it any access to other creators' namespaces. */
+  tenant?: boolean;
+}
+
+export interface ClusterRoleBindingSpec {
+  name: string;
+  clusterRole: string;
+  subjects: { kind: 'User' | 'Group' | 'ServiceAccount'; name: string; namespace?: string }[];
+}
+
+export interface Scope {
+  name: string;
+  description: string;
+  namespaces: NamespaceSpec[];
+  configurations: ConfigurationSpec[];
+  principals: PrincipalSpec[];
+  /** Cluster-wide grants (ClusterRoleBindings to built-in or document ClusterRoles). */
+  clusterRoleBindings: ClusterRoleBindingSpec[];
+  /** Content tenants may create in namespaces (initializers' objects are added from their specs). */
+  content: ObjectSlot[];
+  /** External finalizer owners, by finalizer name (e.g. `openshift.com/origin`). */
+  finalizerOwners: string[];
+  faults: {
+    initializerCrash: boolean;
+    configReadFailure: boolean;
+    apiserverRestart: boolean;
+  };
+  clock: {
+    /** The clock stops here: the search is bounded in time. */
+    horizonSeconds: number;
+    /** FP-4's global initializer timeout (600 s in the document); scaled down in small scopes. */
+    readRepairTimeoutSeconds: number;
+  };
+}
+
+/** Service accounts of the built-in actors, and the principals they act as. */
+export const namespaceControllerAccount = 'system:serviceaccount:kube-system:namespace-controller';
+export const initializerAccount = 'system:serviceaccount:kube-system:ns-initializer-sa';
+export const finalizerOwnerAccount = (owner: string) =>
+  `system:serviceaccount:kube-system:finalizer-${owner.replace(/[^a-z0-9-]/g, '-')}`;
+
+/** Namespaces that exist from the start and are never removed, as in shipped Kubernetes (LC-10). */
+export const immortalNamespaces = ['default', 'kube-system', 'kube-public'];

@@ -1,0 +1,178 @@
+import {
+  type AnyStateMachine,
+  createActor,
+  type EventFromLogic,
+  initialTransition,
+  type SnapshotFrom,
+  transition,
+} from 'xstate';
+
+/** A transition of a machine definition, named for coverage and traceability. */
+export interface TransitionInfo {
+  /** Stable id: `<machine>:<state path>:<EVENT or always>#<index>`. */
+  id: string;
+  machine: string;
+  source: string;
+  event: string;
+  guard: string | null;
+  target: string | null;
+  actions: string[];
+  requirements: string[];
+}
+
+/** What one step of a machine did. */
+export interface StepResult {
+  /** Interned id of the snapshot after the step. */
+  next: number;
+  /** Named actions the step emitted, with their params (executable actions, not run). */
+  actions: { type: string; params: unknown }[];
+  /** Ids of the transitions taken, in order (empty when the machine ignored the event). */
+  transitions: string[];
+}
+
+type AnyStateNode = AnyStateMachine['root'];
+
+/** Every transition in a machine definition, eventless ones included, in document order. */
+export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
+  return [...transitionIndex(machine).values()];
+}
+
+const indexCache = new WeakMap<AnyStateMachine, Map<object, TransitionInfo>>();
+
+function transitionIndex(machine: AnyStateMachine): Map<object, TransitionInfo> {
+  const cached = indexCache.get(machine);
+  if (cached) return cached;
+  const index = new Map<object, TransitionInfo>();
+  const visit = (node: AnyStateNode) => {
+    const source = node.path.join('.') || '(root)';
+    const add = (event: string, definitions: readonly object[]) => {
+      definitions.forEach((definition, position) => {
+        const t = definition as {
+          guard?: unknown;
+          target?: readonly AnyStateNode[];
+          actions?: readonly unknown[];
+          meta?: { requirements?: string[] };
+        };
+        index.set(definition, {
+          id: `${machine.id}:${source}:${event}#${position}`,
+          machine: machine.id,
+          source,
+          event,
+          guard: guardName(t.guard),
+          target: t.target?.map((n) => n.path.join('.')).join(',') || null,
+          actions: (t.actions ?? []).map(actionName),
+          requirements: [...(t.meta?.requirements ?? [])],
+        });
+      });
+    };
+    for (const [event, definitions] of node.transitions) add(event, definitions);
+    if (node.always) add('always', node.always);
+    for (const child of Object.values(node.states)) visit(child as AnyStateNode);
+  };
+  visit(machine.root);
+  indexCache.set(machine, index);
+  return index;
+}
+
+function guardName(guard: unknown): string | null {
+  if (guard === undefined || guard === null) return null;
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'object' && 'type' in guard) return String((guard as { type: unknown }).type);
+  if (typeof guard === 'function') return guard.name || 'inline';
+  return 'inline';
+}
+
+function actionName(action: unknown): string {
+  if (typeof action === 'string') return action;
+  if (typeof action === 'object' && action !== null && 'type' in action) return String(action.type);
+  if (typeof action === 'function') return (action as { type?: string }).type ?? (action.name || 'inline');
+  return 'inline';
+}
+
+/** Canonical JSON: object keys sorted, so equal data gives one string. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as Record<string, unknown>)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/**
+ * Steps one machine with XState's pure transition function, interning snapshots (equal value and
+ * context give one id) and memoizing each (snapshot, event) pair: a machine is explored once and its
+ * transitions become table look-ups, which is what makes the product search fast.
+ */
+export class MachineStepper<M extends AnyStateMachine> {
+  readonly snapshots: SnapshotFrom<M>[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly memo = new Map<string, StepResult>();
+  readonly initial: number;
+
+  constructor(
+    readonly machine: M,
+    input?: unknown,
+  ) {
+    const [snapshot] = (initialTransition as (m: M, i?: unknown) => [SnapshotFrom<M>, unknown[]])(machine, input);
+    this.initial = this.intern(snapshot);
+  }
+
+  intern(snapshot: SnapshotFrom<M>): number {
+    const s = snapshot as { value: unknown; context: unknown };
+    const key = canonicalJson([s.value, s.context ?? null]);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.snapshots.length;
+      this.snapshots.push(snapshot);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  snapshot(id: number): SnapshotFrom<M> {
+    return this.snapshots[id];
+  }
+
+  /** The state value of an interned snapshot, as XState reports it. */
+  value(id: number): unknown {
+    return (this.snapshots[id] as { value: unknown }).value;
+  }
+
+  /** Steps snapshot `id` with `event`; `eventKey` must identify the event (defaults to its canonical JSON). */
+  step(id: number, event: EventFromLogic<M>, eventKey?: string): StepResult {
+    const key = `${id}|${eventKey ?? canonicalJson(event)}`;
+    const hit = this.memo.get(key);
+    if (hit) return hit;
+    const before = this.snapshots[id];
+    const [after, actions] = transition(this.machine, before, event);
+    const result: StepResult = {
+      next: this.intern(after),
+      actions: (actions as { type: string; params?: unknown }[]).map((a) => ({ type: a.type, params: a.params })),
+      transitions: this.takenTransitions(before, event),
+    };
+    this.memo.set(key, result);
+    return result;
+  }
+
+  /** Which definitions fired: read from XState's own microstep inspection, once per memo entry. */
+  private takenTransitions(before: SnapshotFrom<M>, event: EventFromLogic<M>): string[] {
+    const index = transitionIndex(this.machine);
+    const taken: string[] = [];
+    const start = createActor as (machine: M, options: object) => ReturnType<typeof createActor<M>>;
+    const actor = start(this.machine, {
+      snapshot: before,
+      inspect: (inspection: { type: string }) => {
+        if (inspection.type !== '@xstate.microstep') return;
+        for (const t of (inspection as unknown as { _transitions: object[] })._transitions) {
+          const info = index.get(t);
+          if (info) taken.push(info.id);
+        }
+      },
+    });
+    actor.start();
+    actor.send(event);
+    actor.stop();
+    return taken;
+  }
+}

@@ -1,0 +1,1040 @@
+import type { ExplorableModel } from '../checker/model.ts';
+import { type AdmissionFacts, type AdmissionRefusal, admissionMachine, type Operation } from './admission.ts';
+import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
+import { configSyncMachine } from './config-sync.ts';
+import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import { initializerControllerMachine } from './initializer-controller.ts';
+import { initializerTimeoutMachine } from './initializer-timeout.ts';
+import { mergeInitializerConfigurations } from './initializer-config.ts';
+import { type NamespaceEvent, type NamespaceStateValue, namespaceMachine } from './namespace.ts';
+import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
+import { type AuthorizationRequest, RequestAuthorizer } from './request-authorization.ts';
+import {
+  finalizerOwnerAccount,
+  immortalNamespaces,
+  type InitializerSpec,
+  initializerAccount,
+  namespaceControllerAccount,
+  type ObjectSlot,
+  type RequestTemplate,
+  type Scope,
+} from './scope.ts';
+import { invalidObjectMessage, validateFinalizerNames, validateNamespaceName } from './names.ts';
+import { MachineStepper } from './stepper.ts';
+
+/**
+ * The composed system: the API server's store, every actor's machine snapshot, the logical clock and
+ * the faults in force, as plain data. Machine snapshots are interned ids (see MachineStepper), so a
+ * state is a handful of small integers and its key is a short string.
+ */
+export interface NamespaceState {
+  /** Intern id: equal namespace states are one object with one id. */
+  id: number;
+  /** Interned snapshot of the namespace lifecycle machine. */
+  lifecycle: number;
+  /** Content objects present, one bit per object slot. */
+  content: number;
+  /** External content present, one bit per finalizer owner (LC-8). */
+  external: number;
+  /** Logical second the apiserver armed the first pending initializer's timer; -1 when none (FP-2, FP-4). */
+  timerSince: number;
+}
+
+export interface SystemState {
+  now: number;
+  /** Interned snapshot of the admission configuration sync machine. */
+  configSync: number;
+  configReadFailing: boolean;
+  /** Configurations present in the store, one bit per scope configuration. */
+  registeredConfigs: number;
+  namespaces: NamespaceState[];
+  /** Interned snapshots of the initializer controllers, one per initializer. */
+  initializers: number[];
+}
+
+export interface HttpOutcome {
+  code: number;
+  reason: string;
+  cause?: string;
+  message?: string;
+}
+
+/** One API request, in the model's own terms. */
+export interface ApiRequest {
+  principal: { name: string; groups: string[] };
+  verb: Operation;
+  target: 'namespace' | 'content';
+  /** Namespace slot; -1 for a list across all namespaces. */
+  namespace: number;
+  /** Object slot for content requests; -1 for a list. */
+  object: number;
+  /** Resource for lists across namespaces or within one. */
+  resource?: string;
+  body?: {
+    /** A client-supplied pending list on create (only admission may set it: IN-3). */
+    initializers?: string[];
+    /** Remove this name from the pending list (the initializer protocol, IN-3). */
+    removePending?: string;
+    /** Set a failure result (IN-7). */
+    failure?: string;
+    /** spec.finalizers as sent (ordinary update or finalize). */
+    finalizers?: string[];
+    /** Finalizers a create asks for besides `kubernetes`. */
+    extraFinalizers?: string[];
+  };
+}
+
+export type ActorKind = 'principal' | 'initializer' | 'namespace-controller' | 'finalizer-owner' | 'apiserver' | 'clock' | 'fault';
+
+/** One labelled step of the system: who did what and how it ended. Interned: equal steps share one object. */
+export interface SystemEvent {
+  actor: string;
+  actorKind: ActorKind;
+  label: string;
+  request?: ApiRequest & { callerMayInitialize: boolean; changesInitializers: boolean };
+  response?: HttpOutcome;
+  /** The namespace slot the step addressed, or -1. */
+  namespace: number;
+  /** Machine transitions taken by the step, for coverage. */
+  transitions: readonly string[];
+  /** Names returned by a list. */
+  items?: readonly string[];
+}
+
+const ok = (code = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });
+const forbidden = (message: string, cause?: string): HttpOutcome => ({
+  code: 403,
+  reason: 'Forbidden',
+  ...(cause ? { cause } : {}),
+  message,
+});
+const notFound = (message: string): HttpOutcome => ({ code: 404, reason: 'NotFound', message });
+const invalid = (message: string): HttpOutcome => ({ code: 422, reason: 'Invalid', message });
+const conflict = (message: string): HttpOutcome => ({ code: 409, reason: 'Conflict', message });
+const alreadyExists = (message: string): HttpOutcome => ({ code: 409, reason: 'AlreadyExists', message });
+
+/** What a refusal message names: `configmaps "app"` or `namespaces "team-a"`, and the namespace. */
+interface Addressed {
+  resource: string;
+  name: string;
+  namespace: string;
+}
+
+/** How each admission refusal reads on the wire, as shipped or as decided (docs/decisions.md). */
+const refusalOutcome: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
+  // D-9
+  refuseConfigurationUnavailable: () => ({
+    code: 500,
+    reason: 'LoadingConfiguration',
+    cause: 'InitializerConfigurationFailure',
+    message: 'Unable to refresh the initializer configuration: no successful read in the last 5s',
+  }),
+  // D-16, D-23
+  refuseForbidden: (a) => forbidden(`${a.resource} "${a.name}" is forbidden: RBAC: access denied`),
+  // D-15
+  refuseNamespaceNotFound: (a) => notFound(`namespaces "${a.namespace}" not found`),
+  // D-3
+  refuseNamespaceTerminating: (a) =>
+    forbidden(
+      `${a.resource} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`,
+      'NamespaceTerminating',
+    ),
+  // D-2
+  refuseImmortalNamespaceDeletion: (a) => forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
+  // D-17
+  refuseInitializersSetAtCreate: (a) => forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
+  refuseInitializersChangeWithoutInitializeVerb: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
+  // D-19
+  refuseNamespaceInitializing: (a) =>
+    forbidden(
+      `${a.resource} "${a.name}" is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
+      'NamespaceInitializing',
+    ),
+};
+
+/** The whole cast of machines a system is built from; variants replace some of them. */
+export interface MachineSet {
+  namespace: typeof namespaceMachine;
+  admission: typeof admissionMachine;
+  configSync: typeof configSyncMachine;
+  initializerController: typeof initializerControllerMachine;
+  namespaceController: typeof namespaceControllerMachine;
+  finalizerOwner: typeof finalizerOwnerMachine;
+  initializerTimeout: typeof initializerTimeoutMachine;
+  authorization: AuthorizationMachine;
+}
+
+export const defaultMachines: MachineSet = {
+  namespace: namespaceMachine,
+  admission: admissionMachine,
+  configSync: configSyncMachine,
+  initializerController: initializerControllerMachine,
+  namespaceController: namespaceControllerMachine,
+  finalizerOwner: finalizerOwnerMachine,
+  initializerTimeout: initializerTimeoutMachine,
+  authorization: authorizationMachine,
+};
+
+interface Enabled {
+  event: SystemEvent;
+  next: SystemState;
+}
+
+/** A view of one namespace that properties and reports read. */
+export interface NamespaceView {
+  name: string;
+  value: NamespaceStateValue;
+  pending: string[];
+  failure: { reason: string } | null;
+  finalizers: string[];
+  deletionTimestamp: number | null;
+  createdAt: number | null;
+  content: number;
+  external: number;
+  timerSince: number;
+  system: boolean;
+}
+
+export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
+  readonly namespaceStepper: MachineStepper<typeof namespaceMachine>;
+  readonly admissionStepper: MachineStepper<typeof admissionMachine>;
+  readonly configSyncStepper: MachineStepper<typeof configSyncMachine>;
+  readonly initializerStepper: MachineStepper<typeof initializerControllerMachine>;
+  readonly namespaceControllerStepper: MachineStepper<typeof namespaceControllerMachine>;
+  readonly finalizerOwnerStepper: MachineStepper<typeof finalizerOwnerMachine>;
+  readonly timeoutStepper: MachineStepper<typeof initializerTimeoutMachine>;
+  readonly authorizer: RequestAuthorizer;
+  /** Every object slot: the scope's content, then each initializer's object. */
+  readonly objects: ObjectSlot[];
+  readonly initializers: InitializerSpec[];
+  private readonly events = new Map<string, SystemEvent>();
+  private readonly namespaceStates: NamespaceState[] = [];
+  private readonly namespaceStateIds = new Map<string, number>();
+  private readonly viewCache: WeakMap<NamespaceState, NamespaceView>[];
+  /** Request outcomes memoized by what they read: request, namespace state, configuration, clock, RoleBindings. */
+  private readonly outcomes = new Map<string, { event: SystemEvent; namespace: NamespaceState | null; state?: SystemState }>();
+  private readonly requestIds = new Map<string, number>();
+
+  constructor(
+    readonly scope: Scope,
+    readonly machines: MachineSet = defaultMachines,
+  ) {
+    this.namespaceStepper = new MachineStepper(machines.namespace);
+    this.admissionStepper = new MachineStepper(machines.admission);
+    this.configSyncStepper = new MachineStepper(machines.configSync, {
+      configurations: scope.configurations.filter((c) => c.registered === 'initially').map((c) => c.name),
+    });
+    this.initializerStepper = new MachineStepper(machines.initializerController);
+    this.namespaceControllerStepper = new MachineStepper(machines.namespaceController);
+    this.finalizerOwnerStepper = new MachineStepper(machines.finalizerOwner);
+    this.timeoutStepper = new MachineStepper(machines.initializerTimeout);
+    this.initializers = scope.configurations.flatMap((c) => c.initializers);
+    const objects: ObjectSlot[] = [...scope.content];
+    for (const init of this.initializers) {
+      if (!objects.some((o) => o.resource === init.populates.resource && o.name === init.populates.name)) {
+        objects.push(init.populates);
+      }
+    }
+    this.objects = objects;
+    this.authorizer = new RequestAuthorizer(scope, objects, machines.authorization);
+    this.viewCache = scope.namespaces.map(() => new WeakMap());
+  }
+
+  /** The one object for this namespace state (equal states share it, so identity is equality). */
+  namespaceState(lifecycle: number, content: number, external: number, timerSince: number): NamespaceState {
+    const key = `${lifecycle},${content},${external},${timerSince}`;
+    let id = this.namespaceStateIds.get(key);
+    if (id === undefined) {
+      id = this.namespaceStates.length;
+      this.namespaceStates.push({ id, lifecycle, content, external, timerSince });
+      this.namespaceStateIds.set(key, id);
+    }
+    return this.namespaceStates[id];
+  }
+
+  // ---------------------------------------------------------------- state access
+
+  initialStates(): SystemState[] {
+    const created = this.namespaceStepper.step(
+      this.namespaceStepper.initial,
+      { type: 'CREATE', pending: [], finalizers: [kubernetesFinalizer], now: 0 },
+      'system-create',
+    ).next;
+    return [
+      {
+        now: 0,
+        configSync: this.configSyncStepper.initial,
+        configReadFailing: false,
+        registeredConfigs: this.scope.configurations.reduce(
+          (mask, c, i) => (c.registered === 'initially' ? mask | (1 << i) : mask),
+          0,
+        ),
+        namespaces: this.scope.namespaces.map((ns) =>
+          this.namespaceState(ns.system || ns.preexisting ? created : this.namespaceStepper.initial, 0, 0, -1),
+        ),
+        initializers: this.initializers.map(() => this.initializerStepper.initial),
+      },
+    ];
+  }
+
+  key(s: SystemState): string {
+    const parts: number[] = [s.now, s.configSync, s.configReadFailing ? 1 : 0, s.registeredConfigs];
+    for (const ns of s.namespaces) parts.push(ns.id);
+    for (const i of s.initializers) parts.push(i);
+    return String.fromCharCode(...parts);
+  }
+
+  view(s: SystemState, index: number): NamespaceView {
+    const ns = s.namespaces[index];
+    const cached = this.viewCache[index].get(ns);
+    if (cached) return cached;
+    const snapshot = this.namespaceStepper.snapshot(ns.lifecycle);
+    const spec = this.scope.namespaces[index];
+    const view: NamespaceView = {
+      name: spec.name,
+      value: snapshot.value as NamespaceStateValue,
+      pending: snapshot.context.pending,
+      failure: snapshot.context.failure,
+      finalizers: snapshot.context.finalizers,
+      deletionTimestamp: snapshot.context.deletionTimestamp,
+      createdAt: snapshot.context.createdAt,
+      content: ns.content,
+      external: ns.external,
+      timerSince: ns.timerSince,
+      system: spec.system === true,
+    };
+    this.viewCache[index].set(ns, view);
+    return view;
+  }
+
+  views(s: SystemState): NamespaceView[] {
+    return s.namespaces.map((_, i) => this.view(s, i));
+  }
+
+  configurationFresh(s: SystemState): boolean {
+    return this.configSyncStepper.value(s.configSync) === 'fresh';
+  }
+
+  lastSuccessfulConfigRead(s: SystemState): number {
+    return this.configSyncStepper.snapshot(s.configSync).context.lastSuccessfulReadAt;
+  }
+
+  /** The configurations admission last read (AC-3). */
+  configurationsRead(s: SystemState): string[] {
+    return this.configSyncStepper.snapshot(s.configSync).context.configurations;
+  }
+
+  /** The pending list admission injects for a namespace created now (IN-1). */
+  pendingToInject(s: SystemState): string[] {
+    const read = new Set(this.configurationsRead(s));
+    return mergeInitializerConfigurations(
+      this.scope.configurations
+        .filter((c) => read.has(c.name))
+        .map((c) => ({
+          metadata: { name: c.name },
+          initializers: c.initializers.map((i) => ({
+            name: i.name,
+            failurePolicy: i.failurePolicy,
+            timeoutSeconds: i.timeoutSeconds,
+          })),
+        })),
+    ).map((i) => i.name);
+  }
+
+  objectName(slot: number): string {
+    const o = this.objects[slot];
+    return `${o.resource}/${o.name}`;
+  }
+
+  // ---------------------------------------------------------------- successors
+
+  successors(s: SystemState, emit: (event: SystemEvent, next: SystemState) => void): void {
+    for (const e of this.enabled(s)) emit(e.event, e.next);
+  }
+
+  /** Everything that can happen next, in a fixed order (determinism). */
+  enabled(s: SystemState): Enabled[] {
+    const out: Enabled[] = [];
+    this.principalRequests(s, out);
+    this.initializerSteps(s, out);
+    this.namespaceControllerSteps(s, out);
+    this.finalizerOwnerSteps(s, out);
+    this.apiserverSteps(s, out);
+    this.configurationSteps(s, out);
+    this.clockAndFaults(s, out);
+    return out;
+  }
+
+  /** The events enabled in a state, without their successors. */
+  enabledEvents(s: SystemState): SystemEvent[] {
+    return this.enabled(s).map((e) => e.event);
+  }
+
+  private principalRequests(s: SystemState, out: Enabled[]): void {
+    for (const principal of this.scope.principals) {
+      const user = { name: principal.name, groups: principal.groups };
+      const namespaces = this.scope.namespaces
+        .map((ns, i) => ({ ns, i }))
+        .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
+      for (const template of principal.requests) {
+        for (const request of this.expandTemplate(template, user, namespaces)) {
+          out.push(this.perform(s, request, principal.name, 'principal'));
+        }
+      }
+    }
+  }
+
+  private expandTemplate(
+    template: RequestTemplate,
+    principal: ApiRequest['principal'],
+    namespaces: { ns: Scope['namespaces'][number]; i: number }[],
+  ): ApiRequest[] {
+    const base = { principal, object: -1 };
+    const contentSlots = this.scope.content.map((c) =>
+      this.objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
+    );
+    switch (template) {
+      case 'create-namespace':
+        return namespaces
+          .filter(({ ns }) => !ns.system)
+          .map(({ ns, i }) => ({
+            ...base,
+            verb: 'create',
+            target: 'namespace',
+            namespace: i,
+            body: { extraFinalizers: ns.extraFinalizers ?? [] },
+          }));
+      case 'create-namespace-with-initializers':
+        return namespaces
+          .filter(({ ns }) => !ns.system)
+          .map(({ i }) => ({
+            ...base,
+            verb: 'create',
+            target: 'namespace',
+            namespace: i,
+            body: { initializers: [] as string[], extraFinalizers: [] },
+          }));
+      case 'get-namespace':
+        return namespaces.map(({ i }) => ({ ...base, verb: 'get', target: 'namespace', namespace: i }));
+      case 'delete-namespace':
+        return namespaces.map(({ i }) => ({ ...base, verb: 'delete', target: 'namespace', namespace: i }));
+      case 'complete-first-initializer':
+        return namespaces
+          .filter(({ ns }) => !ns.system)
+          .map(({ i }) => ({
+            ...base,
+            verb: 'update',
+            target: 'namespace',
+            namespace: i,
+            body: { removePending: '$first' },
+          }));
+      case 'update-finalizers':
+        return namespaces.map(({ i }) => ({
+          ...base,
+          verb: 'update',
+          target: 'namespace',
+          namespace: i,
+          body: { finalizers: [] },
+        }));
+      case 'finalize-remove-kubernetes':
+        return namespaces.map(({ i }) => ({
+          ...base,
+          verb: 'finalize',
+          target: 'namespace',
+          namespace: i,
+          body: { finalizers: ['$without-kubernetes'] },
+        }));
+      case 'create-content':
+      case 'delete-content':
+      case 'get-content': {
+        const verb: Operation = template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
+        return namespaces.flatMap(({ i }) =>
+          contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
+        );
+      }
+      case 'list-content-all-namespaces':
+        return [...new Set(this.scope.content.map((c) => c.resource))].map((resource) => ({
+          ...base,
+          verb: 'list',
+          target: 'content',
+          namespace: -1,
+          resource,
+        }));
+    }
+  }
+
+  /**
+   * Performs a request and packages it as an event. A request into one namespace reads only that
+   * namespace, the configuration copy, the clock and the RoleBindings, so its outcome is memoized on those.
+   */
+  perform(s: SystemState, request: ApiRequest, actor: string, actorKind: ActorKind): Enabled {
+    const requestKey = `${actor}|${actorKind}|${JSON.stringify(request)}`;
+    let requestId = this.requestIds.get(requestKey);
+    if (requestId === undefined) {
+      requestId = this.requestIds.size;
+      this.requestIds.set(requestKey, requestId);
+    }
+    const scoped = request.namespace >= 0;
+    const memoKey = scoped
+      ? `${requestId}|${s.namespaces[request.namespace].id}|${s.configSync}|${s.now}|${this.authorizer.roleBindingMask(s)}`
+      : `${requestId}|${s.namespaces.map((n) => n.id).join(',')}|${s.configSync}|${s.now}`;
+    const memo = this.outcomes.get(memoKey);
+    if (memo) {
+      if (!scoped) return { event: memo.event, next: s };
+      return { event: memo.event, next: memo.namespace ? this.withNamespace(s, request.namespace, memo.namespace) : s };
+    }
+    const performed = this.performUncached(s, request, actor, actorKind);
+    const changed = performed.next !== s;
+    if (!scoped && changed) throw new Error(`request across namespaces changed the state: ${performed.event.label}`);
+    this.outcomes.set(memoKey, {
+      event: performed.event,
+      namespace: changed ? performed.next.namespaces[request.namespace] : null,
+    });
+    return performed;
+  }
+
+  private performUncached(s: SystemState, request: ApiRequest, actor: string, actorKind: ActorKind): Enabled {
+    const result = this.handle(s, request);
+    const event = this.internEvent({
+      actor,
+      actorKind,
+      label: this.describeRequest(s, request),
+      request: { ...request, callerMayInitialize: result.callerMayInitialize, changesInitializers: result.changesInitializers },
+      response: result.response,
+      namespace: request.namespace,
+      transitions: result.transitions,
+      ...(result.items ? { items: result.items } : {}),
+    });
+    return { event, next: result.state };
+  }
+
+  describeRequest(s: SystemState, r: ApiRequest): string {
+    const ns = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
+    if (r.target === 'namespace') {
+      if (r.verb === 'finalize') return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
+      if (r.verb === 'update') {
+        if (r.body?.removePending) return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
+        if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
+        return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
+      }
+      if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
+      return `${r.verb} namespaces/${ns}`;
+    }
+    if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
+    if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
+    return `${r.verb} namespaces/${ns}/${this.objectName(r.object)}`;
+  }
+
+  private resolvePendingName(s: SystemState, r: ApiRequest): string {
+    const name = r.body?.removePending ?? '';
+    return name === '$first' ? (this.view(s, r.namespace).pending[0] ?? '(none)') : name;
+  }
+
+  private resolveFinalizers(s: SystemState, r: ApiRequest): string[] {
+    const sent = r.body?.finalizers ?? [];
+    if (sent[0] === '$without-kubernetes') {
+      return this.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
+    }
+    return sent;
+  }
+
+  internEvent(e: SystemEvent): SystemEvent {
+    const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}`;
+    let found = this.events.get(key);
+    if (!found) {
+      found = e;
+      this.events.set(key, e);
+    }
+    return found;
+  }
+
+  // ---------------------------------------------------------------- the API server
+
+  /**
+   * Serves one request: authorization and admission decide (machines), then storage applies it to
+   * the namespace machine and the content store. Nothing changes when the request is refused.
+   */
+  handle(
+    s: SystemState,
+    r: ApiRequest,
+  ): {
+    state: SystemState;
+    response: HttpOutcome;
+    transitions: string[];
+    callerMayInitialize: boolean;
+    changesInitializers: boolean;
+    items?: string[];
+  } {
+    const transitions: string[] = [];
+    const nsView = r.namespace >= 0 ? this.view(s, r.namespace) : null;
+    const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
+    const changesInitializers = r.target === 'namespace' && r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure);
+    const what = this.describeRequest(s, r);
+
+    const authz = this.authorizer.authorize(s, this.authorizationRequest(r));
+    transitions.push(...authz.transitions);
+    const callerMayInitialize = this.authorizer.mayInitialize(s, r.principal, r.namespace);
+
+    const facts: AdmissionFacts = {
+      operation: r.verb,
+      target: r.target,
+      configurationFresh: this.configurationFresh(s),
+      authorized: authz.allowed,
+      namespaceExists: exists,
+      namespaceInitializing: nsView?.value === 'initializing',
+      namespaceTerminating: nsView?.value === 'terminating',
+      namespaceImmortal: nsView !== null && (nsView.system || immortalNamespaces.includes(nsView.name)),
+      callerMayInitialize,
+      changesInitializers,
+      createCarriesInitializers: r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
+    };
+    const admission = this.admissionStepper.step(this.admissionStepper.initial, { type: 'ADMIT', facts }, admissionKey(facts));
+    transitions.push(...admission.transitions);
+    const refusal = admission.actions.find((a) => a.type.startsWith('refuse'));
+    const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
+      state,
+      response,
+      transitions,
+      callerMayInitialize,
+      changesInitializers,
+      ...(items ? { items } : {}),
+    });
+    if (refusal) return done(s, refusalOutcome[refusal.type as AdmissionRefusal](this.addressed(r)));
+
+    if (r.target === 'content') return this.storeContent(s, r, done, what);
+
+    // Namespace objects.
+    const i = r.namespace;
+    const ns = s.namespaces[i];
+    const stepNamespace = (event: NamespaceEvent, key: string) => {
+      const step = this.namespaceStepper.step(ns.lifecycle, event, key);
+      transitions.push(...step.transitions);
+      return step;
+    };
+    switch (r.verb) {
+      case 'create': {
+        const name = nsView?.name ?? '';
+        if (exists) return done(s, alreadyExists(`namespaces "${name}" already exists`));
+        const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
+        // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
+        const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
+        if (errors.length > 0) return done(s, { ...invalid(invalidObjectMessage('Namespace', name, errors)), cause: 'FieldValueInvalid' });
+        const pending = admission.actions.some((a) => a.type === 'keepInitializersOfInitializeHolder')
+          ? [...(r.body?.initializers ?? [])]
+          : admission.actions.some((a) => a.type === 'injectPendingInitializers')
+            ? this.pendingToInject(s)
+            : [];
+        const step = stepNamespace(
+          { type: 'CREATE', pending, finalizers, now: s.now },
+          `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
+        );
+        if (step.transitions.length === 0) return done(s, invalid(`${what}: refused by storage`));
+        return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }), ok(201));
+      }
+      case 'get': {
+        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        return done(this.readRepair(s, i, transitions), ok());
+      }
+      case 'list':
+        return done(s, ok());
+      case 'delete': {
+        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (nsView?.value === 'terminating') {
+          // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
+          const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
+          if (purge.transitions.length > 0) return done(this.withNamespace(s, i, { lifecycle: purge.next, timerSince: -1 }), ok());
+          const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
+          return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
+        }
+        const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
+        if (step.transitions.length === 0) return done(s, conflict(`${what}: refused by storage`));
+        return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
+      }
+      case 'update': {
+        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (r.body?.removePending) {
+          const name = this.resolvePendingName(s, r);
+          const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
+          if (step.transitions.length === 0) {
+            return done(s, invalid(`${what}: only the first pending initializer may be removed, and only while initializing`));
+          }
+          return done(this.afterPendingChange(s, i, step.next), ok());
+        }
+        if (r.body?.failure) {
+          const step = stepNamespace(
+            { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
+            `RECORD_FAILURE|${r.body.failure}|${s.now}`,
+          );
+          if (step.transitions.length === 0) return done(s, invalid(`${what}: the namespace is not initializing`));
+          return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
+        }
+        // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
+        return done(s, ok());
+      }
+      case 'finalize': {
+        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        const finalizers = [...this.resolveFinalizers(s, r)].sort();
+        const errors = validateFinalizerNames(finalizers);
+        if (errors.length > 0) return done(s, invalid(invalidObjectMessage('Namespace', nsView?.name ?? '', errors)));
+        const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
+        if (step.transitions.length === 0) {
+          return done(
+            s,
+            invalid(`Namespace "${nsView?.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`),
+          );
+        }
+        return done(this.withNamespace(s, i, { lifecycle: step.next }), ok());
+      }
+    }
+  }
+
+  private storeContent<T>(
+    s: SystemState,
+    r: ApiRequest,
+    done: (state: SystemState, response: HttpOutcome, items?: string[]) => T,
+    what: string,
+  ): T {
+    if (r.verb === 'list') {
+      const resource = r.resource ?? '';
+      const items: string[] = [];
+      s.namespaces.forEach((ns, i) => {
+        if (r.namespace >= 0 && i !== r.namespace) return;
+        // D-19: content of a namespace not yet initialized is left out for callers without initialize.
+        if (this.view(s, i).value === 'initializing' && !this.authorizer.mayInitialize(s, r.principal, i)) return;
+        this.objects.forEach((o, slot) => {
+          if (o.resource === resource && ns.content & (1 << slot)) items.push(`${this.scope.namespaces[i].name}/${o.name}`);
+        });
+      });
+      return done(s, ok(), items);
+    }
+    const ns = s.namespaces[r.namespace];
+    const bit = 1 << r.object;
+    const present = (ns.content & bit) !== 0;
+    switch (r.verb) {
+      case 'create':
+        if (present) return done(s, alreadyExists(`${what}: already exists`));
+        return done(this.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
+      case 'delete':
+        if (!present) return done(s, notFound(`${what}: not found`));
+        return done(this.withNamespace(s, r.namespace, { content: ns.content & ~bit }), ok());
+      default:
+        return done(s, present ? ok() : notFound(`${what}: not found`));
+    }
+  }
+
+  private addressed(r: ApiRequest): Addressed {
+    const namespace = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
+    if (r.target === 'namespace') return { resource: 'namespaces', name: namespace, namespace };
+    const o = r.object >= 0 ? this.objects[r.object] : null;
+    return { resource: o?.resource ?? r.resource ?? '', name: o?.name ?? '', namespace };
+  }
+
+  authorizationRequest(r: ApiRequest): AuthorizationRequest {
+    const nsName = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : undefined;
+    if (r.target === 'namespace') {
+      return {
+        user: r.principal,
+        verb: r.verb === 'finalize' ? 'update' : r.verb,
+        resource: 'namespaces',
+        ...(r.verb === 'finalize' ? { subresource: 'finalize' } : {}),
+        ...(r.verb === 'create' ? {} : { namespace: nsName }),
+        name: nsName,
+        namespaceSlot: r.namespace,
+      };
+    }
+    const resource = r.object >= 0 ? this.objects[r.object].resource : (r.resource ?? '');
+    return {
+      user: r.principal,
+      verb: r.verb,
+      resource,
+      ...(nsName !== undefined ? { namespace: nsName } : {}),
+      ...(r.object >= 0 ? { name: this.objects[r.object].name } : {}),
+      namespaceSlot: r.namespace,
+    };
+  }
+
+  /** Re-arms the apiserver's timer when the first pending initializer changes (FP-2). */
+  private afterPendingChange(s: SystemState, i: number, lifecycle: number): SystemState {
+    const ns = s.namespaces[i];
+    const stillPending = this.namespaceStepper.snapshot(lifecycle).context.pending.length > 0;
+    const timerSince = stillPending && ns.timerSince >= 0 ? s.now : -1;
+    return this.withNamespace(s, i, { lifecycle, timerSince });
+  }
+
+  /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
+  private readRepair(s: SystemState, i: number, transitions: string[]): SystemState {
+    const v = this.view(s, i);
+    if (v.value !== 'initializing' || v.pending.length === 0) return s;
+    const first = this.initializerSpec(v.pending[0]);
+    const readRepairDue = v.createdAt !== null && s.now - v.createdAt >= this.scope.clock.readRepairTimeoutSeconds;
+    const check = this.timeoutStepper.step(
+      this.timeoutStepper.initial,
+      { type: 'READ_REPAIR_CHECK', observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue } },
+      `RR|${readRepairDue}|${first?.failurePolicy}`,
+    );
+    transitions.push(...check.transitions);
+    if (check.actions.some((a) => a.type === 'failNamespaceWithTimeout')) {
+      const failed = this.namespaceStepper.step(
+        s.namespaces[i].lifecycle,
+        { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
+        `RECORD_FAILURE|Timeout|${s.now}`,
+      );
+      transitions.push(...failed.transitions);
+      return this.withNamespace(s, i, { lifecycle: failed.next, timerSince: -1 });
+    }
+    if (!check.actions.some((a) => a.type === 'readRepairRemoveFirstPending')) return s;
+    const step = this.namespaceStepper.step(s.namespaces[i].lifecycle, { type: 'REMOVE_PENDING', name: v.pending[0] }, `REMOVE_PENDING|${v.pending[0]}`);
+    transitions.push(...step.transitions);
+    return this.afterPendingChange(s, i, step.next);
+  }
+
+  initializerSpec(name: string): InitializerSpec | undefined {
+    return this.initializers.find((i) => i.name === name);
+  }
+
+  /** The state with namespace slot i replaced; fields not given keep their values. */
+  withNamespace(s: SystemState, i: number, change: Partial<Omit<NamespaceState, 'id'>>): SystemState {
+    const old = s.namespaces[i];
+    const ns = this.namespaceState(
+      change.lifecycle ?? old.lifecycle,
+      change.content ?? old.content,
+      change.external ?? old.external,
+      change.timerSince ?? old.timerSince,
+    );
+    if (ns === old) return s;
+    const namespaces = s.namespaces.slice();
+    namespaces[i] = ns;
+    return { ...s, namespaces };
+  }
+
+  // ---------------------------------------------------------------- controllers
+
+  private initializerSteps(s: SystemState, out: Enabled[]): void {
+    const account = { name: initializerAccount, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    this.initializers.forEach((spec, k) => {
+      const controller = s.initializers[k];
+      if (this.initializerStepper.value(controller) === 'running') {
+        s.namespaces.forEach((_, i) => {
+          const v = this.view(s, i);
+          if (v.value !== 'initializing') return;
+          const slot = this.objects.findIndex((o) => o.resource === spec.populates.resource && o.name === spec.populates.name);
+          const observed = { firstPendingIsMe: v.pending[0] === spec.name, populated: (v.content & (1 << slot)) !== 0 };
+          const kinds: ('RECONCILE' | 'PROVISIONING_FAILED')[] = spec.canFail ? ['RECONCILE', 'PROVISIONING_FAILED'] : ['RECONCILE'];
+          for (const type of kinds) {
+            const step = this.initializerStepper.step(controller, { type, observed }, `${type}|${observed.firstPendingIsMe}|${observed.populated}`);
+            for (const action of step.actions) {
+              let request: ApiRequest | null = null;
+              if (action.type === 'populateNamespace') {
+                request = { principal: account, verb: 'create', target: 'content', namespace: i, object: slot };
+              } else if (action.type === 'removeSelfFromPending') {
+                request = { principal: account, verb: 'update', target: 'namespace', namespace: i, object: -1, body: { removePending: spec.name } };
+              } else if (action.type === 'recordFailureResult') {
+                request = { principal: account, verb: 'update', target: 'namespace', namespace: i, object: -1, body: { failure: 'ProvisioningFailed' } };
+              }
+              if (!request) continue;
+              const performed = this.perform(s, request, spec.name, 'initializer');
+              out.push(this.withExtraTransitions(performed, step.transitions));
+            }
+          }
+        });
+      }
+      if (this.scope.faults.initializerCrash) {
+        const type = this.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
+        const step = this.initializerStepper.step(controller, { type }, type);
+        if (step.transitions.length > 0) {
+          const initializers = s.initializers.slice();
+          initializers[k] = step.next;
+          out.push({
+            event: this.internEvent({
+              actor: spec.name,
+              actorKind: 'fault',
+              label: type === 'CRASH' ? `${spec.name} crashes` : `${spec.name} restarts`,
+              namespace: -1,
+              transitions: step.transitions,
+            }),
+            next: { ...s, initializers },
+          });
+        }
+      }
+    });
+  }
+
+  private withExtraTransitions(e: Enabled, extra: readonly string[]): Enabled {
+    return { next: e.next, event: this.internEvent({ ...e.event, transitions: [...extra, ...e.event.transitions] }) };
+  }
+
+  private namespaceControllerSteps(s: SystemState, out: Enabled[]): void {
+    const account = { name: namespaceControllerAccount, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    s.namespaces.forEach((ns, i) => {
+      const v = this.view(s, i);
+      if (v.value !== 'terminating') return;
+      const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
+      const step = this.namespaceControllerStepper.step(
+        this.namespaceControllerStepper.initial,
+        { type: 'SYNC', observed },
+        `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
+      );
+      for (const action of step.actions) {
+        let request: ApiRequest | null = null;
+        if (action.type === 'deleteOneContentObject') {
+          const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
+          if (slot >= 0) request = { principal: account, verb: 'delete', target: 'content', namespace: i, object: slot };
+        } else if (action.type === 'finalizeKubernetes') {
+          request = { principal: account, verb: 'finalize', target: 'namespace', namespace: i, object: -1, body: { finalizers: ['$without-kubernetes'] } };
+        } else if (action.type === 'sendFinalDelete') {
+          request = { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 };
+        }
+        if (request) out.push(this.withExtraTransitions(this.perform(s, request, 'namespace-controller', 'namespace-controller'), step.transitions));
+      }
+    });
+  }
+
+  private finalizerOwnerSteps(s: SystemState, out: Enabled[]): void {
+    this.scope.finalizerOwners.forEach((owner, k) => {
+      const account = { name: finalizerOwnerAccount(owner), groups: ['system:serviceaccounts'] };
+      s.namespaces.forEach((ns, i) => {
+        const v = this.view(s, i);
+        if (v.value === 'absent' || v.value === 'removed') return;
+        const observed = {
+          owner,
+          namespaceActive: v.value === 'active',
+          namespaceTerminating: v.value === 'terminating',
+          finalizers: v.finalizers,
+          externalContentExists: (ns.external & (1 << k)) !== 0,
+        };
+        const step = this.finalizerOwnerStepper.step(
+          this.finalizerOwnerStepper.initial,
+          { type: 'SYNC', observed },
+          `SYNC|${owner}|${v.value}|${v.finalizers.join(',')}|${observed.externalContentExists}`,
+        );
+        for (const action of step.actions) {
+          if (action.type === 'provisionExternalContent' || action.type === 'purgeExternalContent') {
+            const provision = action.type === 'provisionExternalContent';
+            out.push({
+              event: this.internEvent({
+                actor: owner,
+                actorKind: 'finalizer-owner',
+                label: provision ? `provisions its external content for ${v.name}` : `purges its external content for ${v.name}`,
+                namespace: i,
+                transitions: step.transitions,
+              }),
+              next: this.withNamespace(s, i, { external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k) }),
+            });
+          } else if (action.type === 'removeOwnFinalizer') {
+            const finalizers = (action.params as { finalizers: string[] }).finalizers;
+            const request: ApiRequest = { principal: account, verb: 'finalize', target: 'namespace', namespace: i, object: -1, body: { finalizers } };
+            out.push(this.withExtraTransitions(this.perform(s, request, owner, 'finalizer-owner'), step.transitions));
+          }
+        }
+      });
+    });
+  }
+
+  private apiserverSteps(s: SystemState, out: Enabled[]): void {
+    s.namespaces.forEach((ns, i) => {
+      if (ns.timerSince < 0) return;
+      const v = this.view(s, i);
+      if (v.value !== 'initializing' || v.pending.length === 0) return;
+      const first = this.initializerSpec(v.pending[0]);
+      if (!first) return;
+      const observed = { failurePolicy: first.failurePolicy, timerExpired: s.now - ns.timerSince >= first.timeoutSeconds, readRepairDue: false };
+      const check = this.timeoutStepper.step(
+        this.timeoutStepper.initial,
+        { type: 'TIMER_CHECK', observed },
+        `TIMER|${observed.failurePolicy}|${observed.timerExpired}`,
+      );
+      for (const action of check.actions) {
+        const transitions = [...check.transitions];
+        let next: SystemState | null = null;
+        let label = '';
+        if (action.type === 'removeTimedOutInitializer') {
+          const step = this.namespaceStepper.step(ns.lifecycle, { type: 'REMOVE_PENDING', name: first.name }, `REMOVE_PENDING|${first.name}`);
+          transitions.push(...step.transitions);
+          next = this.afterPendingChange(s, i, step.next);
+          label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
+        } else if (action.type === 'failNamespaceWithTimeout') {
+          const step = this.namespaceStepper.step(ns.lifecycle, { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now }, `RECORD_FAILURE|Timeout|${s.now}`);
+          transitions.push(...step.transitions);
+          next = this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 });
+          label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
+        }
+        if (next) {
+          out.push({
+            event: this.internEvent({ actor: 'apiserver', actorKind: 'apiserver', label, namespace: i, transitions }),
+            next,
+          });
+        }
+      }
+    });
+    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerSince >= 0)) {
+      out.push({
+        event: this.internEvent({ actor: 'apiserver', actorKind: 'fault', label: 'apiserver restarts and loses its initializer timers', namespace: -1, transitions: [] }),
+        next: { ...s, namespaces: s.namespaces.map((ns) => this.namespaceState(ns.lifecycle, ns.content, ns.external, -1)) },
+      });
+    }
+  }
+
+  private configurationSteps(s: SystemState, out: Enabled[]): void {
+    const admin = { name: 'cluster-admin', groups: ['system:masters'] };
+    this.scope.configurations.forEach((c, k) => {
+      if (c.registered !== 'later' || s.registeredConfigs & (1 << k)) return;
+      const fresh = this.configurationFresh(s);
+      const failClosed = c.initializers.some((i) => i.failurePolicy === 'Fail');
+      const response: HttpOutcome = !fresh
+        ? refusalOutcome.refuseConfigurationUnavailable({ resource: 'namespaceinitializerconfigurations', name: c.name, namespace: '' })
+        : failClosed
+          ? invalid(`namespaceinitializerconfigurations/${c.name}: new configurations must be fail-open (failurePolicy Ignore)`)
+          : ok(201);
+      out.push({
+        event: this.internEvent({
+          actor: admin.name,
+          actorKind: 'principal',
+          label: `create namespaceinitializerconfigurations/${c.name}`,
+          namespace: -1,
+          transitions: [],
+          response,
+        }),
+        next: response.code === 201 ? { ...s, registeredConfigs: s.registeredConfigs | (1 << k) } : s,
+      });
+    });
+  }
+
+  private clockAndFaults(s: SystemState, out: Enabled[]): void {
+    if (s.now < this.scope.clock.horizonSeconds) {
+      const now = s.now + 1;
+      const configurations = this.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name);
+      const read = s.configReadFailing
+        ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED', now }, `F|${now}`)
+        : this.configSyncStepper.step(s.configSync, { type: 'READ_SUCCEEDED', now, configurations }, `S|${now}|${configurations.join(',')}`);
+      out.push({
+        event: this.internEvent({
+          actor: 'clock',
+          actorKind: 'clock',
+          label: `tick to ${now}s; configuration read ${s.configReadFailing ? 'fails' : 'succeeds'}`,
+          namespace: -1,
+          transitions: read.transitions,
+        }),
+        next: { ...s, now, configSync: read.next },
+      });
+    }
+    if (this.scope.faults.configReadFailure) {
+      out.push({
+        event: this.internEvent({
+          actor: 'fault',
+          actorKind: 'fault',
+          label: s.configReadFailing ? 'configuration reads recover' : 'configuration reads start failing',
+          namespace: -1,
+          transitions: [],
+        }),
+        next: { ...s, configReadFailing: !s.configReadFailing },
+      });
+    }
+  }
+}
+
+function admissionKey(f: AdmissionFacts): string {
+  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.authorized}${+f.namespaceExists}${+f.namespaceInitializing}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
+}
+
+export type { Operation };
