@@ -77,11 +77,15 @@ export class RequestAuthorizer {
     this.scope.namespaces.forEach((ns, i) => {
       this.roleBindingSlots.forEach(({ object }, k) => {
         if (!(mask & (1 << (i * count + k))) || !object.roleBinding) return;
-        const subject = object.roleBinding.subject === '$creator' ? ns.creator : object.roleBinding.subject;
+        const rb = object.roleBinding;
+        const subject = rb.subject === '$creator' ? ns.creator : rb.subject;
         if (!subject) return;
+        const kind = rb.subjectKind ?? 'User';
         roleBindings.push(
-          roleBinding(ns.name, object.name, { apiGroup: rbacGroup, kind: 'ClusterRole', name: object.roleBinding.clusterRole }, [
-            { kind: 'User', apiGroup: rbacGroup, name: subject },
+          roleBinding(ns.name, object.name, { apiGroup: rbacGroup, kind: 'ClusterRole', name: rb.clusterRole }, [
+            kind === 'ServiceAccount'
+              ? { kind, name: subject, namespace: rb.subjectNamespace ?? ns.name }
+              : { kind, apiGroup: rbacGroup, name: subject },
           ]),
         );
       });

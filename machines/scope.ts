@@ -12,7 +12,7 @@ export interface ObjectSlot {
   resource: string;
   name: string;
   /** For rolebindings: the ClusterRole it binds and to whom (`$creator` = the namespace's creator). */
-  roleBinding?: { clusterRole: string; subject: string };
+  roleBinding?: { clusterRole: string; subject: string; subjectKind?: 'User' | 'Group' | 'ServiceAccount'; subjectNamespace?: string };
 }
 
 export interface InitializerSpec {
@@ -41,8 +41,12 @@ export interface NamespaceSpec {
   extraFinalizers?: string[];
   /** Exists from the start and can never be removed (LC-10). */
   system?: boolean;
-  /** Exists, initialized, from the start (its creator's namespace-admin RoleBinding included). */
+  /** Exists, initialized (Active), from the start. */
   preexisting?: boolean;
+  /** For system or pre-existing namespaces: spec.finalizers at the start (default `[kubernetes]`). */
+  initialFinalizers?: string[];
+  /** For system or pre-existing namespaces: content present at the start, as RESOURCE/NAME. */
+  initialContent?: string[];
 }
 
 export type RequestTemplate =

@@ -256,11 +256,20 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   // ---------------------------------------------------------------- state access
 
   initialStates(): SystemState[] {
-    const created = this.namespaceStepper.step(
-      this.namespaceStepper.initial,
-      { type: 'CREATE', pending: [], finalizers: [kubernetesFinalizer], now: 0 },
-      'system-create',
-    ).next;
+    const existing = (spec: Scope['namespaces'][number]) => {
+      const finalizers = [...(spec.initialFinalizers ?? [kubernetesFinalizer])].sort();
+      const lifecycle = this.namespaceStepper.step(
+        this.namespaceStepper.initial,
+        { type: 'CREATE', pending: [], finalizers, now: 0 },
+        `CREATE||${finalizers.join(',')}|0`,
+      ).next;
+      const content = (spec.initialContent ?? []).reduce((mask, path) => {
+        const slot = this.objects.findIndex((o) => `${o.resource}/${o.name}` === path);
+        if (slot < 0) throw new Error(`scope ${this.scope.name}: namespace ${spec.name} starts with unknown object ${path}`);
+        return mask | (1 << slot);
+      }, 0);
+      return this.namespaceState(lifecycle, content, 0, -1);
+    };
     return [
       {
         now: 0,
@@ -271,7 +280,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           0,
         ),
         namespaces: this.scope.namespaces.map((ns) =>
-          this.namespaceState(ns.system || ns.preexisting ? created : this.namespaceStepper.initial, 0, 0, -1),
+          ns.system || ns.preexisting ? existing(ns) : this.namespaceState(this.namespaceStepper.initial, 0, 0, -1),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
       },
