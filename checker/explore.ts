@@ -27,7 +27,10 @@ export interface SearchLimits {
   memoryCheckEvery?: number;
   /** Live progress: a reporter, a callback (called every ~200 ms and at the end), or `true`. */
   progress?: ProgressOption;
-  /** Aborting it ends the search (`stopped`) at the next state expanded. */
+  /**
+   * Aborting it ends the search (`stopped`) within the next 1024 states expanded. The search is
+   * synchronous, so abort from a callback (a progress callback can enforce a time budget).
+   */
   signal?: AbortSignal;
 }
 
