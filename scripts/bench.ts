@@ -1,0 +1,425 @@
+/**
+ * Benchmarks the explorers (`npm run bench`). Every measurement runs in its own Node process
+ * (with --expose-gc), so peak RSS and retained memory belong to that one search alone.
+ *
+ *   npm run bench                      all cases, best of 3 runs for the reference searches
+ *   npm run bench -- --repeat 5        more runs per case
+ *   npm run bench -- --quick           N = 4, 5 only, one run each (a smoke test)
+ *   npm run bench -- --json            one JSON object per case instead of the table
+ *   npm run bench -- --scope-seconds 60 --scope-max-states 5000000   bounds for the system scopes
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { getAdjacencyMap } from 'xstate/graph';
+import { explore, searchMemoryBytes } from '../checker/explore.ts';
+import { exploreDense } from '../checker/explore-dense.ts';
+import type { ExplorableModel } from '../checker/model.ts';
+import { referenceModel, referenceTable } from '../checker/reference-model.ts';
+import {
+  referenceProductEvents,
+  referenceProductLogic,
+  serializeReferenceProduct,
+} from '../machines/reference/namespace-reference-product.ts';
+
+type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope';
+
+interface BenchCase {
+  engine: Engine;
+  /** Copies of the reference namespace, or the scope's name for the system model. */
+  subject: number | string;
+  /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
+  budgetSeconds?: number;
+  maxStates?: number;
+}
+
+interface CaseResult {
+  engine: Engine;
+  subject: number | string;
+  states: number;
+  transitions: number | null;
+  depth: number | null;
+  complete: boolean;
+  stopReason?: string;
+  seconds: number;
+  statesPerSecond: number;
+  /** Peak resident set size of the whole process (maxRSS). */
+  peakRssBytes: number;
+  /** RSS just before the search: the Node runtime, loaded modules and the tabulated machine. */
+  baselineRssBytes: number;
+  /** Heap plus array buffers still held after the search, after a full GC, over the baseline. */
+  retainedBytes: number;
+  /** Typed arrays of the dense engine (bitset, queue, parents, event ids), when known. */
+  structureBytes?: number;
+  error?: string;
+}
+
+const resultMarker = 'BENCH_RESULT ';
+const selfPath = fileURLToPath(import.meta.url);
+
+function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) {
+    gc();
+    gc();
+  }
+}
+
+function measureAround(
+  engine: Engine,
+  subject: number | string,
+  search: () => Omit<
+    CaseResult,
+    'engine' | 'subject' | 'peakRssBytes' | 'baselineRssBytes' | 'retainedBytes'
+  > & {
+    keepAlive: unknown;
+  },
+): CaseResult {
+  collectGarbage();
+  const baselineRssBytes = process.memoryUsage.rss();
+  const before = searchMemoryBytes();
+  const { keepAlive, ...figures } = search();
+  collectGarbage();
+  const retainedBytes = searchMemoryBytes() - before;
+  const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+  // Touch the result after measuring so the collector cannot drop it before the measurement.
+  if (keepAlive === Symbol.for('never')) console.log(keepAlive);
+  return { engine, subject, ...figures, peakRssBytes, baselineRssBytes, retainedBytes };
+}
+
+function runReferenceDense(copies: number): CaseResult {
+  referenceTable();
+  const model = referenceModel(copies);
+  return measureAround('dense', copies, () => {
+    const result = exploreDense(model.dense);
+    return {
+      states: result.states,
+      transitions: result.transitions,
+      depth: result.depth,
+      complete: result.complete,
+      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+      seconds: result.durationMs / 1000,
+      statesPerSecond: result.statesPerSecond,
+      structureBytes: result.structureBytes,
+      keepAlive: result,
+    };
+  });
+}
+
+function runReferenceGeneric(copies: number): CaseResult {
+  referenceTable();
+  const model = referenceModel(copies);
+  return measureAround('generic', copies, () => {
+    const result = explore(model.explorable);
+    return {
+      states: result.states,
+      transitions: result.transitions,
+      depth: result.depth,
+      complete: result.complete,
+      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+      seconds: result.durationMs / 1000,
+      statesPerSecond: result.statesPerSecond,
+      keepAlive: result,
+    };
+  });
+}
+
+class BudgetSpent extends Error {}
+
+/** `getAdjacencyMap` on the product logic; past the budget it is interrupted and its progress so far reported. */
+function runAdjacencyMap(copies: number, budgetSeconds: number): CaseResult {
+  const logic = referenceProductLogic(copies);
+  const events = referenceProductEvents(copies);
+  return measureAround('adjacency-map', copies, () => {
+    const seen = new Set<string>();
+    const started = performance.now();
+    const deadline = started + budgetSeconds * 1000;
+    let adjacency: ReturnType<typeof getAdjacencyMap> | undefined;
+    let complete = true;
+    try {
+      adjacency = getAdjacencyMap(logic, {
+        events,
+        // It calls serializeState once per dequeued entry: the one place to count states and watch the clock.
+        serializeState: (snapshot) => {
+          if (performance.now() > deadline) throw new BudgetSpent();
+          const key = serializeReferenceProduct(snapshot);
+          seen.add(key);
+          return key;
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      complete = false;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const states = adjacency ? Object.keys(adjacency).length : seen.size;
+    return {
+      states,
+      transitions: adjacency
+        ? Object.values(adjacency).reduce((sum, { transitions }) => sum + Object.keys(transitions).length, 0)
+        : null,
+      depth: null,
+      complete,
+      ...(complete ? {} : { stopReason: `time budget ${budgetSeconds} s` }),
+      seconds,
+      statesPerSecond: states / seconds,
+      keepAlive: adjacency,
+    };
+  });
+}
+
+// ─── Hook: the system model's named scopes ────────────────────────────────────────────────────
+// `machines/scopes.ts` exports `scopes: Record<string, Scope>` and `machines/system.ts` exports
+// `SystemModel` (an ExplorableModel built from one scope). When both modules exist, each named
+// scope is benchmarked with the generic engine, bounded by --scope-seconds and --scope-max-states.
+// They are imported dynamically so this script runs (and benches the reference model) without them.
+const scopesModule = new URL('../machines/scopes.ts', import.meta.url);
+const systemModule = new URL('../machines/system.ts', import.meta.url);
+
+interface SystemModules {
+  scopes: Record<string, unknown>;
+  SystemModel: new (scope: unknown) => ExplorableModel<unknown, unknown>;
+}
+
+async function loadSystemModules(): Promise<SystemModules | string> {
+  if (!existsSync(scopesModule) || !existsSync(systemModule))
+    return 'machines/scopes.ts or machines/system.ts absent';
+  let scopes: unknown;
+  let SystemModel: unknown;
+  try {
+    scopes = (await import(scopesModule.href)).scopes;
+    SystemModel = (await import(systemModule.href)).SystemModel;
+  } catch (error) {
+    return `the system model does not load (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof scopes !== 'object' || scopes === null) return 'machines/scopes.ts exports no `scopes` record';
+  if (typeof SystemModel !== 'function') return 'machines/system.ts exports no `SystemModel` class';
+  return {
+    scopes: scopes as SystemModules['scopes'],
+    SystemModel: SystemModel as SystemModules['SystemModel'],
+  };
+}
+
+async function runSystemScope(name: string, budgetSeconds: number, maxStates: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const model = new modules.SystemModel(modules.scopes[name]);
+  return measureAround('system-scope', name, () => {
+    const budget = new AbortController();
+    const result = explore(model, {
+      maxStates,
+      signal: budget.signal,
+      progress: ({ elapsedMs }) => {
+        if (elapsedMs > budgetSeconds * 1000) budget.abort();
+      },
+    });
+    const stopReason = result.stopReason === 'stopped' ? `time budget ${budgetSeconds} s` : result.stopReason;
+    return {
+      states: result.states,
+      transitions: result.transitions,
+      depth: result.depth,
+      complete: result.complete,
+      ...(stopReason ? { stopReason } : {}),
+      seconds: result.durationMs / 1000,
+      statesPerSecond: result.statesPerSecond,
+      keepAlive: result,
+    };
+  });
+}
+// ─── end of hook ──────────────────────────────────────────────────────────────────────────────
+
+async function runCase(benchCase: BenchCase): Promise<CaseResult> {
+  const { engine, subject } = benchCase;
+  switch (engine) {
+    case 'dense':
+      return runReferenceDense(Number(subject));
+    case 'generic':
+      return runReferenceGeneric(Number(subject));
+    case 'adjacency-map':
+      return runAdjacencyMap(Number(subject), benchCase.budgetSeconds ?? 30);
+    case 'system-scope':
+      return runSystemScope(String(subject), benchCase.budgetSeconds ?? 60, benchCase.maxStates ?? 5_000_000);
+  }
+}
+
+/** Runs one case in a fresh Node process with the same loader and an exposed collector. */
+function runIsolated(benchCase: BenchCase): CaseResult {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, '--expose-gc', selfPath, '--case', JSON.stringify(benchCase)],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const line = child.stdout.split('\n').find((text) => text.startsWith(resultMarker));
+  if (child.status === 0 && line) return JSON.parse(line.slice(resultMarker.length)) as CaseResult;
+  const reason = (child.stderr || child.stdout || `exit ${child.status}`)
+    .trim()
+    .split('\n')
+    .slice(-3)
+    .join(' | ');
+  return {
+    engine: benchCase.engine,
+    subject: benchCase.subject,
+    states: 0,
+    transitions: null,
+    depth: null,
+    complete: false,
+    seconds: 0,
+    statesPerSecond: 0,
+    peakRssBytes: 0,
+    baselineRssBytes: 0,
+    retainedBytes: 0,
+    error: reason,
+  };
+}
+
+/** Best run by rate; the median rate is kept beside it to show the spread on a shared machine. */
+function bestOf(
+  benchCase: BenchCase,
+  repeat: number,
+): CaseResult & { medianStatesPerSecond: number; runs: number } {
+  const runs = Array.from({ length: repeat }, () => runIsolated(benchCase));
+  const rates = runs.map((run) => run.statesPerSecond).sort((a, b) => a - b);
+  const best = runs.reduce((a, b) => (b.statesPerSecond > a.statesPerSecond ? b : a));
+  return { ...best, medianStatesPerSecond: rates[Math.floor(rates.length / 2)], runs: repeat };
+}
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: number }): string[] {
+  const label =
+    result.engine === 'system-scope'
+      ? `system scope ${result.subject}`
+      : `${result.engine} N=${result.subject}`;
+  if (result.error) return [label, `error: ${result.error}`];
+  const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
+  return [
+    label,
+    integer.format(result.states),
+    result.transitions === null ? '-' : integer.format(result.transitions),
+    result.depth === null ? '-' : String(result.depth),
+    result.seconds.toFixed(3),
+    integer.format(result.statesPerSecond),
+    result.medianStatesPerSecond === undefined ? '-' : integer.format(result.medianStatesPerSecond),
+    mebibytes(result.peakRssBytes),
+    (result.retainedBytes / Math.max(1, result.states)).toFixed(1),
+    (searchPeak / Math.max(1, result.states)).toFixed(1),
+    result.structureBytes === undefined
+      ? '-'
+      : (result.structureBytes / Math.max(1, result.states)).toFixed(1),
+    result.complete ? 'yes' : `no (${result.stopReason ?? 'stopped'})`,
+  ];
+}
+
+function printTable(rows: string[][]): void {
+  const header = [
+    'case',
+    'distinct states',
+    'transitions',
+    'depth',
+    'seconds',
+    'states/s (best)',
+    'states/s (median)',
+    'peak RSS',
+    'B/state retained',
+    'B/state peak',
+    'B/state arrays',
+    'complete',
+  ];
+  const table = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? '').length)));
+  for (const cells of table) {
+    console.log(
+      cells
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+        .join('  '),
+    );
+  }
+}
+
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const single = option('--case');
+  if (single !== undefined) {
+    console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
+    return;
+  }
+  const quick = process.argv.includes('--quick');
+  const asJson = process.argv.includes('--json');
+  const repeat = Number(option('--repeat') ?? (quick ? 1 : 3));
+  const scopeSeconds = Number(option('--scope-seconds') ?? 60);
+  const scopeMaxStates = Number(option('--scope-max-states') ?? 5_000_000);
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const environment = `Node ${process.version}, ${availableParallelism()} cores (${cpu}), ${mebibytes(totalmem())} RAM`;
+  if (!asJson)
+    console.log(
+      `${environment}\nEach case runs in a fresh process; best of ${repeat} run(s) for the reference searches.\n`,
+    );
+
+  const groups: { title: string; cases: BenchCase[]; repeat: number }[] = [
+    {
+      title: 'Reference model, dense engine (typed arrays)',
+      cases: (quick ? [4, 5] : [4, 5, 6]).map((copies) => ({ engine: 'dense', subject: copies })),
+      repeat,
+    },
+    {
+      title: 'Reference model, generic engine (string keys, Map)',
+      cases: [4, 5].map((copies) => ({ engine: 'generic', subject: copies })),
+      repeat,
+    },
+    {
+      title: 'Reference product logic under xstate/graph getAdjacencyMap',
+      cases: quick
+        ? [{ engine: 'adjacency-map', subject: 2, budgetSeconds: 30 }]
+        : [
+            { engine: 'adjacency-map', subject: 2, budgetSeconds: 60 },
+            { engine: 'adjacency-map', subject: 3, budgetSeconds: 60 },
+            { engine: 'adjacency-map', subject: 4, budgetSeconds: 30 },
+          ],
+      repeat: 1,
+    },
+  ];
+  const systemModules = await loadSystemModules();
+  if (typeof systemModules === 'string') {
+    if (!asJson) console.log(`System scopes skipped: ${systemModules}.\n`);
+  } else if (!quick) {
+    groups.push({
+      title: `System model scopes, generic engine (at most ${scopeSeconds} s and ${integer.format(scopeMaxStates)} states each)`,
+      cases: Object.keys(systemModules.scopes).map((name) => ({
+        engine: 'system-scope',
+        subject: name,
+        budgetSeconds: scopeSeconds,
+        maxStates: scopeMaxStates,
+      })),
+      repeat: 1,
+    });
+  }
+
+  for (const group of groups) {
+    const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
+    if (asJson) {
+      for (const result of results) console.log(JSON.stringify({ environment, ...result }));
+      continue;
+    }
+    console.log(group.title);
+    printTable(results.map(row));
+    console.log('');
+  }
+  if (!asJson) {
+    console.log(
+      [
+        'B/state retained: heap + array buffers still held after the search and a full GC, minus the same before it.',
+        'B/state peak: (peak RSS - RSS before the search) / states, which includes transient garbage and array doubling.',
+        'B/state arrays: the dense engine typed arrays (bitset, code queue, parents, event ids) at the end.',
+      ].join('\n'),
+    );
+  }
+}
+
+await main();
