@@ -1,5 +1,5 @@
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
 import { explore } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
@@ -59,7 +59,10 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
  */
 export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
   const witnesses = new Map<string, number>(properties.map((p) => [p.id, 0]));
-  const violations = new Map<string, { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }>();
+  const violations = new Map<
+    string,
+    { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }
+  >();
   const covered = new Set<string>();
   const invariants = properties.filter((p) => p.kind === 'invariant');
   const steps = properties.filter((p) => p.kind === 'step');
@@ -78,7 +81,8 @@ export function check(model: SystemModel, properties: Property[], options: Check
         if (verdict !== true) violations.set(p.id, { message: verdict, stateIndex: index });
       }
       for (const p of stateWitnesses) {
-        if (p.witness.on === 'state' && p.witness.test(model, state)) witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
+        if (p.witness.on === 'state' && p.witness.test(model, state))
+          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
       }
       return !(options.stopWhenAllViolated && violations.size === properties.length);
     },
@@ -90,7 +94,8 @@ export function check(model: SystemModel, properties: Property[], options: Check
       for (const p of steps) {
         if (violations.has(p.id) || p.kind !== 'step') continue;
         const verdict = p.predicate(model, before, event, after);
-        if (verdict !== true) violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
+        if (verdict !== true)
+          violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
       }
       for (const p of stepWitnesses) {
         if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) {

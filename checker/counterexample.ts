@@ -12,15 +12,29 @@ export interface CounterexampleStep {
 export function traceSteps(model: SystemModel, trace: Trace): CounterexampleStep[] {
   let previous = trace.initial;
   return trace.steps.map(({ event, state }) => {
-    const changes = stateDiff(model, previous, state).filter((line) => !line.startsWith('clock:') || event.actorKind === 'clock');
+    const changes = stateDiff(model, previous, state).filter(
+      (line) => !line.startsWith('clock:') || event.actorKind === 'clock',
+    );
     previous = state;
-    const response = event.response ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` (${event.response.cause})` : ''}` : '';
-    const summary = [response, changes.length > 0 ? changes.join('; ') : 'nothing changed'].filter(Boolean).join(' — ');
+    const response = event.response
+      ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` (${event.response.cause})` : ''}`
+      : '';
+    const summary = [response, changes.length > 0 ? changes.join('; ') : 'nothing changed']
+      .filter(Boolean)
+      .join(' — ');
     return { actor: event.actor, event: event.label, summary };
   });
 }
 
-const participantOrder = ['principal', 'admission', 'store', 'initializer', 'finalizer-owner', 'namespace-controller', 'apiserver'];
+const participantOrder = [
+  'principal',
+  'admission',
+  'store',
+  'initializer',
+  'finalizer-owner',
+  'namespace-controller',
+  'apiserver',
+];
 
 /** The trace as a Mermaid sequence diagram between principals, admission, the store and controllers. */
 export function sequenceDiagram(model: SystemModel, trace: Trace): string {
@@ -54,7 +68,9 @@ export function sequenceDiagram(model: SystemModel, trace: Trace): string {
     kinds.set(event.actor, event.actorKind);
     if (event.request) {
       body.push(`  ${who}->>Admission: ${text}`);
-      const code = event.response ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` ${event.response.cause}` : ''}` : '';
+      const code = event.response
+        ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` ${event.response.cause}` : ''}`
+        : '';
       if (event.response && event.response.code < 300) {
         body.push(`  Admission->>Store: admitted`);
         for (const change of changes) body.push(`  Note over Store: ${sanitize(change)}`);
@@ -68,14 +84,23 @@ export function sequenceDiagram(model: SystemModel, trace: Trace): string {
     }
   }
   const participants = [...actors.entries()]
-    .sort((a, b) => participantOrder.indexOf(kinds.get(a[0]) ?? '') - participantOrder.indexOf(kinds.get(b[0]) ?? ''))
+    .sort(
+      (a, b) =>
+        participantOrder.indexOf(kinds.get(a[0]) ?? '') - participantOrder.indexOf(kinds.get(b[0]) ?? ''),
+    )
     .map(([name, id]) => `  participant ${id} as ${sanitize(name)}`);
-  return ['sequenceDiagram', ...participants, '  participant Admission', '  participant Store', ...body].join('\n');
+  return ['sequenceDiagram', ...participants, '  participant Admission', '  participant Store', ...body].join(
+    '\n',
+  );
 }
 
 /** Mermaid sequence text may not hold `;`, `#` or line breaks; keep it plain. */
 function sanitize(text: string): string {
-  return text.replace(/[;#\n]/g, ',').replace(/"/g, "'").replace(/-->/g, 'to').replace(/→/g, 'to');
+  return text
+    .replace(/[;#\n]/g, ',')
+    .replace(/"/g, "'")
+    .replace(/-->/g, 'to')
+    .replace(/→/g, 'to');
 }
 
 /** The whole counterexample file: the property, the numbered steps, the final state and the diagram. */

@@ -5,11 +5,18 @@ import type { NamespaceView, SystemModel, SystemState } from '../machines/system
 export function stateFacts(model: SystemModel, s: SystemState): Map<string, string> {
   const facts = new Map<string, string>();
   facts.set('clock', `${s.now}s`);
-  facts.set('admission configuration', model.configurationFresh(s) ? `fresh (read at ${model.lastSuccessfulConfigRead(s)}s)` : `stale (last read at ${model.lastSuccessfulConfigRead(s)}s)`);
+  facts.set(
+    'admission configuration',
+    model.configurationFresh(s)
+      ? `fresh (read at ${model.lastSuccessfulConfigRead(s)}s)`
+      : `stale (last read at ${model.lastSuccessfulConfigRead(s)}s)`,
+  );
   facts.set('configuration reads', s.configReadFailing ? 'failing' : 'working');
   facts.set(
     'configurations stored',
-    JSON.stringify(model.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name)),
+    JSON.stringify(
+      model.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name),
+    ),
   );
   model.initializers.forEach((spec, k) => {
     facts.set(`${spec.name} controller`, String(model.initializerStepper.value(s.initializers[k])));

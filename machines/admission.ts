@@ -62,25 +62,37 @@ export const admissionMachine = setup({
   guards: {
     // Reads never pass through admission (D-9): only writes are refused while the copy is stale.
     writeWithStaleConfiguration: ({ event }) =>
-      !facts(event).configurationFresh && facts(event).operation !== 'get' && facts(event).operation !== 'list',
+      !facts(event).configurationFresh &&
+      facts(event).operation !== 'get' &&
+      facts(event).operation !== 'list',
     callerNotAuthorized: ({ event }) => !facts(event).authorized,
-    contentInMissingNamespace: ({ event }) => facts(event).target === 'content' && !facts(event).namespaceExists,
+    contentInMissingNamespace: ({ event }) =>
+      facts(event).target === 'content' && !facts(event).namespaceExists,
     createInTerminatingNamespace: ({ event }) =>
-      facts(event).target === 'content' && facts(event).operation === 'create' && facts(event).namespaceTerminating,
+      facts(event).target === 'content' &&
+      facts(event).operation === 'create' &&
+      facts(event).namespaceTerminating,
     deleteOfImmortalNamespace: ({ event }) =>
-      facts(event).target === 'namespace' && facts(event).operation === 'delete' && facts(event).namespaceImmortal,
+      facts(event).target === 'namespace' &&
+      facts(event).operation === 'delete' &&
+      facts(event).namespaceImmortal,
     createCarriesInitializersWithoutInitializeVerb: ({ event }) =>
       facts(event).target === 'namespace' &&
       facts(event).operation === 'create' &&
       facts(event).createCarriesInitializers &&
       !facts(event).callerMayInitialize,
     createCarriesInitializers: ({ event }) =>
-      facts(event).target === 'namespace' && facts(event).operation === 'create' && facts(event).createCarriesInitializers,
+      facts(event).target === 'namespace' &&
+      facts(event).operation === 'create' &&
+      facts(event).createCarriesInitializers,
     changesInitializersWithoutInitializeVerb: ({ event }) =>
       facts(event).changesInitializers && !facts(event).callerMayInitialize,
     contentInInitializingNamespaceWithoutInitializeVerb: ({ event }) =>
-      facts(event).target === 'content' && facts(event).namespaceInitializing && !facts(event).callerMayInitialize,
-    createsNamespace: ({ event }) => facts(event).target === 'namespace' && facts(event).operation === 'create',
+      facts(event).target === 'content' &&
+      facts(event).namespaceInitializing &&
+      !facts(event).callerMayInitialize,
+    createsNamespace: ({ event }) =>
+      facts(event).target === 'namespace' && facts(event).operation === 'create',
   },
   actions: {
     refuseConfigurationUnavailable: () => {},
@@ -150,7 +162,8 @@ export const admissionMachine = setup({
       ],
     },
     namespaceInitializers: {
-      description: 'NamespaceInitializers plugin: injects pending initializers, guards initializing namespaces.',
+      description:
+        'NamespaceInitializers plugin: injects pending initializers, guards initializing namespaces.',
       always: [
         {
           guard: 'createCarriesInitializersWithoutInitializeVerb',

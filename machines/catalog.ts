@@ -43,7 +43,8 @@ export const machineCatalog: MachineEntry[] = [
   {
     id: 'config-sync',
     title: 'Admission configuration sync',
-    legend: 'A consistent read every second; five seconds without a successful read make the copy stale and every write is refused.',
+    legend:
+      'A consistent read every second; five seconds without a successful read make the copy stale and every write is refused.',
     machine: configSyncMachine,
   },
   {

@@ -16,13 +16,16 @@ export interface FinalizerOwnerObservation {
 
 export type FinalizerOwnerEvent = { type: 'SYNC'; observed: FinalizerOwnerObservation };
 
-const ownFinalizerPresent = (observed: FinalizerOwnerObservation) => observed.finalizers.includes(observed.owner);
+const ownFinalizerPresent = (observed: FinalizerOwnerObservation) =>
+  observed.finalizers.includes(observed.owner);
 
 export const finalizerOwnerMachine = setup({
   types: { events: {} as FinalizerOwnerEvent },
   guards: {
     activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
-      event.observed.namespaceActive && ownFinalizerPresent(event.observed) && !event.observed.externalContentExists,
+      event.observed.namespaceActive &&
+      ownFinalizerPresent(event.observed) &&
+      !event.observed.externalContentExists,
     terminatingWithExternalContent: ({ event }) =>
       event.observed.namespaceTerminating && event.observed.externalContentExists,
     terminatingWithOwnFinalizer: ({ event }) =>

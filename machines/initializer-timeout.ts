@@ -21,10 +21,14 @@ export type InitializerTimeoutEvent =
 export const initializerTimeoutMachine = setup({
   types: { events: {} as InitializerTimeoutEvent },
   guards: {
-    timerExpiredFailOpen: ({ event }) => event.observed.timerExpired && event.observed.failurePolicy === 'Ignore',
-    timerExpiredFailClosed: ({ event }) => event.observed.timerExpired && event.observed.failurePolicy === 'Fail',
-    readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue && event.observed.failurePolicy === 'Ignore',
-    readRepairDueFailClosed: ({ event }) => event.observed.readRepairDue && event.observed.failurePolicy === 'Fail',
+    timerExpiredFailOpen: ({ event }) =>
+      event.observed.timerExpired && event.observed.failurePolicy === 'Ignore',
+    timerExpiredFailClosed: ({ event }) =>
+      event.observed.timerExpired && event.observed.failurePolicy === 'Fail',
+    readRepairDueFailOpen: ({ event }) =>
+      event.observed.readRepairDue && event.observed.failurePolicy === 'Ignore',
+    readRepairDueFailClosed: ({ event }) =>
+      event.observed.readRepairDue && event.observed.failurePolicy === 'Fail',
   },
   actions: {
     removeTimedOutInitializer: () => {},

@@ -29,7 +29,8 @@ interface WithContent {
 const rbacGroup = 'rbac.authorization.k8s.io';
 
 function toSubject(s: Scope['clusterRoleBindings'][number]['subjects'][number]): Subject {
-  if (s.kind === 'ServiceAccount') return { kind: 'ServiceAccount', name: s.name, namespace: s.namespace ?? 'default' };
+  if (s.kind === 'ServiceAccount')
+    return { kind: 'ServiceAccount', name: s.name, namespace: s.namespace ?? 'default' };
   return { kind: s.kind, apiGroup: rbacGroup, name: s.name };
 }
 
@@ -53,8 +54,12 @@ export class RequestAuthorizer {
     readonly machine: AuthorizationMachine = authorizationMachine,
   ) {
     this.stepper = new MachineStepper(machine);
-    this.staticBindings = scope.clusterRoleBindings.map((b) => clusterRoleBinding(b.name, b.clusterRole, b.subjects.map(toSubject)));
-    this.roleBindingSlots = objects.map((object, slot) => ({ slot, object })).filter(({ object }) => object.roleBinding);
+    this.staticBindings = scope.clusterRoleBindings.map((b) =>
+      clusterRoleBinding(b.name, b.clusterRole, b.subjects.map(toSubject)),
+    );
+    this.roleBindingSlots = objects
+      .map((object, slot) => ({ slot, object }))
+      .filter(({ object }) => object.roleBinding);
   }
 
   /** Which RoleBindings exist, as one number: bit (namespace * count + index). */
@@ -82,11 +87,16 @@ export class RequestAuthorizer {
         if (!subject) return;
         const kind = rb.subjectKind ?? 'User';
         roleBindings.push(
-          roleBinding(ns.name, object.name, { apiGroup: rbacGroup, kind: 'ClusterRole', name: rb.clusterRole }, [
-            kind === 'ServiceAccount'
-              ? { kind, name: subject, namespace: rb.subjectNamespace ?? ns.name }
-              : { kind, apiGroup: rbacGroup, name: subject },
-          ]),
+          roleBinding(
+            ns.name,
+            object.name,
+            { apiGroup: rbacGroup, kind: 'ClusterRole', name: rb.clusterRole },
+            [
+              kind === 'ServiceAccount'
+                ? { kind, name: subject, namespace: rb.subjectNamespace ?? ns.name }
+                : { kind, apiGroup: rbacGroup, name: subject },
+            ],
+          ),
         );
       });
     });
@@ -123,6 +133,12 @@ export class RequestAuthorizer {
   /** The caller holds `initialize` on this namespace (IN-3, IN-6; RB-3 grants it cluster-wide). */
   mayInitialize(s: WithContent, user: User, namespaceSlot: number): boolean {
     const name = namespaceSlot >= 0 ? this.scope.namespaces[namespaceSlot].name : undefined;
-    return this.authorize(s, { user, verb: 'initialize', resource: 'namespaces', ...(name ? { name } : {}), namespaceSlot }).allowed;
+    return this.authorize(s, {
+      user,
+      verb: 'initialize',
+      resource: 'namespaces',
+      ...(name ? { name } : {}),
+      namespaceSlot,
+    }).allowed;
   }
 }

@@ -12,7 +12,12 @@ export interface ObjectSlot {
   resource: string;
   name: string;
   /** For rolebindings: the ClusterRole it binds and to whom (`$creator` = the namespace's creator). */
-  roleBinding?: { clusterRole: string; subject: string; subjectKind?: 'User' | 'Group' | 'ServiceAccount'; subjectNamespace?: string };
+  roleBinding?: {
+    clusterRole: string;
+    subject: string;
+    subjectKind?: 'User' | 'Group' | 'ServiceAccount';
+    subjectNamespace?: string;
+  };
 }
 
 export interface InitializerSpec {

@@ -1,4 +1,9 @@
-import { finalizerOwnerAccount, initializerAccount, namespaceControllerAccount, type Scope } from './scope.ts';
+import {
+  finalizerOwnerAccount,
+  initializerAccount,
+  namespaceControllerAccount,
+  type Scope,
+} from './scope.ts';
 
 /**
  * Named scopes. `default` covers every requirement of the catalog and runs in CI; the larger ones
@@ -10,7 +15,11 @@ const policyInitializer = {
   failurePolicy: 'Ignore' as const,
   timeoutSeconds: 5,
   // RB-2: the creator becomes admin inside the new namespace, and only there.
-  populates: { resource: 'rolebindings', name: 'namespace-admin', roleBinding: { clusterRole: 'admin', subject: '$creator' } },
+  populates: {
+    resource: 'rolebindings',
+    name: 'namespace-admin',
+    roleBinding: { clusterRole: 'admin', subject: '$creator' },
+  },
   canFail: false,
 };
 
@@ -33,7 +42,11 @@ const loggingInitializer = {
 /** Cluster-wide grants shared by every scope: the documents' roles and the built-in actors. */
 const clusterRoleBindings: Scope['clusterRoleBindings'] = [
   // RB-1: self-service creators hold get and create on namespaces (document 000).
-  { name: 'namespace-creators', clusterRole: 'namespace-creator', subjects: [{ kind: 'Group', name: 'teams@corp.com' }] },
+  {
+    name: 'namespace-creators',
+    clusterRole: 'namespace-creator',
+    subjects: [{ kind: 'Group', name: 'teams@corp.com' }],
+  },
   // RB-3: the initializer controllers' service account holds `initialize`.
   {
     name: 'namespace-initializer',
@@ -80,9 +93,21 @@ export const defaultScope: Scope = {
       groups: ['teams@corp.com', 'system:authenticated'],
       tenant: true,
       namespaces: ['team-a', 'team-b', 'Team_C'],
-      requests: ['create-namespace', 'create-namespace-with-initializers', 'complete-first-initializer', 'create-content', 'list-content-all-namespaces'],
+      requests: [
+        'create-namespace',
+        'create-namespace-with-initializers',
+        'complete-first-initializer',
+        'create-content',
+        'list-content-all-namespaces',
+      ],
     },
-    { name: 'bob', groups: ['teams@corp.com', 'system:authenticated'], tenant: true, namespaces: ['team-b'], requests: [] },
+    {
+      name: 'bob',
+      groups: ['teams@corp.com', 'system:authenticated'],
+      tenant: true,
+      namespaces: ['team-b'],
+      requests: [],
+    },
     {
       name: 'ci-robot',
       groups: ['system:authenticated'],
@@ -93,7 +118,13 @@ export const defaultScope: Scope = {
       name: 'carol',
       groups: ['system:masters', 'system:authenticated'],
       namespaces: ['team-a', 'default'],
-      requests: ['delete-namespace', 'get-namespace', 'update-finalizers'],
+      // As an initialize holder she may create with her own (empty) pending list (D-17).
+      requests: [
+        'delete-namespace',
+        'get-namespace',
+        'update-finalizers',
+        'create-namespace-with-initializers',
+      ],
     },
   ],
   clusterRoleBindings,
@@ -109,7 +140,8 @@ export const initializerAccountName = initializerAccount;
 export const largeScope: Scope = {
   ...defaultScope,
   name: 'large',
-  description: 'The default scope with a third configuration (logging, registered later), a third tenant namespace and an 8 s clock.',
+  description:
+    'The default scope with a third configuration (logging, registered later), a third tenant namespace and an 8 s clock.',
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
     { name: 'team-b', creator: 'bob' },
@@ -123,9 +155,33 @@ export const largeScope: Scope = {
   ],
   principals: [
     ...defaultScope.principals,
-    { name: 'dave', groups: ['teams@corp.com', 'system:authenticated'], tenant: true, namespaces: ['team-c'], requests: ['create-namespace', 'create-content'] },
+    {
+      name: 'dave',
+      groups: ['teams@corp.com', 'system:authenticated'],
+      tenant: true,
+      namespaces: ['team-c'],
+      requests: ['create-namespace', 'create-content'],
+    },
   ],
   clock: { horizonSeconds: 8, readRepairTimeoutSeconds: 7 },
 };
 
-export const scopes: Record<string, Scope> = { default: defaultScope, large: largeScope };
+/**
+ * A cluster admin who may also finalize live namespaces. LC-9 then fails: finalizing away `kubernetes`
+ * before deleting lets the namespace go with its content left behind (as shipped Kubernetes allows).
+ */
+export const adminFinalizeScope: Scope = {
+  ...defaultScope,
+  name: 'admin-finalize',
+  description:
+    'The default scope where the cluster admin may also finalize away `kubernetes` from a live namespace.',
+  principals: defaultScope.principals.map((p) =>
+    p.name === 'carol' ? { ...p, requests: [...p.requests, 'finalize-remove-kubernetes' as const] } : p,
+  ),
+};
+
+export const scopes: Record<string, Scope> = {
+  default: defaultScope,
+  large: largeScope,
+  'admin-finalize': adminFinalizeScope,
+};

@@ -114,7 +114,10 @@ export class MachineStepper<M extends AnyStateMachine> {
     readonly machine: M,
     input?: unknown,
   ) {
-    const [snapshot] = (initialTransition as (m: M, i?: unknown) => [SnapshotFrom<M>, unknown[]])(machine, input);
+    const [snapshot] = (initialTransition as (m: M, i?: unknown) => [SnapshotFrom<M>, unknown[]])(
+      machine,
+      input,
+    );
     this.initial = this.intern(snapshot);
   }
 
@@ -148,7 +151,10 @@ export class MachineStepper<M extends AnyStateMachine> {
     const [after, actions] = transition(this.machine, before, event);
     const result: StepResult = {
       next: this.intern(after),
-      actions: (actions as { type: string; params?: unknown }[]).map((a) => ({ type: a.type, params: a.params })),
+      actions: (actions as { type: string; params?: unknown }[]).map((a) => ({
+        type: a.type,
+        params: a.params,
+      })),
       transitions: this.takenTransitions(before, event),
     };
     this.memo.set(key, result);

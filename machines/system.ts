@@ -3,23 +3,23 @@ import { type AdmissionFacts, type AdmissionRefusal, admissionMachine, type Oper
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import { mergeInitializerConfigurations } from './initializer-config.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
-import { mergeInitializerConfigurations } from './initializer-config.ts';
+import { invalidObjectMessage, validateFinalizerNames, validateNamespaceName } from './names.ts';
 import { type NamespaceEvent, type NamespaceStateValue, namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
 import { type AuthorizationRequest, RequestAuthorizer } from './request-authorization.ts';
 import {
   finalizerOwnerAccount,
-  immortalNamespaces,
   type InitializerSpec,
+  immortalNamespaces,
   initializerAccount,
   namespaceControllerAccount,
   type ObjectSlot,
   type RequestTemplate,
   type Scope,
 } from './scope.ts';
-import { invalidObjectMessage, validateFinalizerNames, validateNamespaceName } from './names.ts';
 import { MachineStepper } from './stepper.ts';
 
 /**
@@ -84,7 +84,14 @@ export interface ApiRequest {
   };
 }
 
-export type ActorKind = 'principal' | 'initializer' | 'namespace-controller' | 'finalizer-owner' | 'apiserver' | 'clock' | 'fault';
+export type ActorKind =
+  | 'principal'
+  | 'initializer'
+  | 'namespace-controller'
+  | 'finalizer-owner'
+  | 'apiserver'
+  | 'clock'
+  | 'fault';
 
 /** One labelled step of the system: who did what and how it ended. Interned: equal steps share one object. */
 export interface SystemEvent {
@@ -140,9 +147,11 @@ const refusalOutcome: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = 
       'NamespaceTerminating',
     ),
   // D-2
-  refuseImmortalNamespaceDeletion: (a) => forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
+  refuseImmortalNamespaceDeletion: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
   // D-17
-  refuseInitializersSetAtCreate: (a) => forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
+  refuseInitializersSetAtCreate: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
   refuseInitializersChangeWithoutInitializeVerb: (a) =>
     forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
   // D-19
@@ -212,9 +221,13 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   private readonly namespaceStates: NamespaceState[] = [];
   private readonly namespaceStateIds = new Map<string, number>();
   private readonly viewCache: WeakMap<NamespaceState, NamespaceView>[];
-  /** Request outcomes memoized by what they read: request, namespace state, configuration, clock, RoleBindings. */
-  private readonly outcomes = new Map<string, { event: SystemEvent; namespace: NamespaceState | null; state?: SystemState }>();
   private readonly requestIds = new Map<string, number>();
+  /** Every request a principal of the scope may send, expanded once from the templates. */
+  private readonly principalRequestTable: { request: ApiRequest; actor: string; id: number }[];
+  /** Per request id: outcomes keyed by a number packing namespace state, configuration copy, clock and RoleBindings. */
+  private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
+    [];
+  private readonly mergedEvents = new WeakMap<SystemEvent, WeakMap<readonly string[], SystemEvent>>();
 
   constructor(
     readonly scope: Scope,
@@ -239,6 +252,21 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     this.objects = objects;
     this.authorizer = new RequestAuthorizer(scope, objects, machines.authorization);
     this.viewCache = scope.namespaces.map(() => new WeakMap());
+    this.principalRequestTable = scope.principals.flatMap((principal) => {
+      const user = { name: principal.name, groups: principal.groups };
+      const namespaces = scope.namespaces
+        .map((ns, i) => ({ ns, i }))
+        .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
+      return principal.requests.flatMap((template) =>
+        this.expandTemplate(template, user, namespaces).map((request) => ({
+          request,
+          actor: principal.name,
+          id: -1,
+        })),
+      );
+    });
+    for (const entry of this.principalRequestTable)
+      entry.id = this.requestId(entry.request, entry.actor, 'principal');
   }
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
@@ -265,7 +293,10 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       ).next;
       const content = (spec.initialContent ?? []).reduce((mask, path) => {
         const slot = this.objects.findIndex((o) => `${o.resource}/${o.name}` === path);
-        if (slot < 0) throw new Error(`scope ${this.scope.name}: namespace ${spec.name} starts with unknown object ${path}`);
+        if (slot < 0)
+          throw new Error(
+            `scope ${this.scope.name}: namespace ${spec.name} starts with unknown object ${path}`,
+          );
         return mask | (1 << slot);
       }, 0);
       return this.namespaceState(lifecycle, content, 0, -1);
@@ -280,7 +311,9 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           0,
         ),
         namespaces: this.scope.namespaces.map((ns) =>
-          ns.system || ns.preexisting ? existing(ns) : this.namespaceState(this.namespaceStepper.initial, 0, 0, -1),
+          ns.system || ns.preexisting
+            ? existing(ns)
+            : this.namespaceState(this.namespaceStepper.initial, 0, 0, -1),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
       },
@@ -381,17 +414,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   }
 
   private principalRequests(s: SystemState, out: Enabled[]): void {
-    for (const principal of this.scope.principals) {
-      const user = { name: principal.name, groups: principal.groups };
-      const namespaces = this.scope.namespaces
-        .map((ns, i) => ({ ns, i }))
-        .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
-      for (const template of principal.requests) {
-        for (const request of this.expandTemplate(template, user, namespaces)) {
-          out.push(this.perform(s, request, principal.name, 'principal'));
-        }
-      }
-    }
+    for (const { request, actor, id } of this.principalRequestTable)
+      out.push(this.perform(s, request, actor, 'principal', id));
   }
 
   private expandTemplate(
@@ -457,7 +481,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       case 'create-content':
       case 'delete-content':
       case 'get-content': {
-        const verb: Operation = template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
+        const verb: Operation =
+          template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
         return namespaces.flatMap(({ i }) =>
           contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
         );
@@ -477,30 +502,61 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
    * Performs a request and packages it as an event. A request into one namespace reads only that
    * namespace, the configuration copy, the clock and the RoleBindings, so its outcome is memoized on those.
    */
-  perform(s: SystemState, request: ApiRequest, actor: string, actorKind: ActorKind): Enabled {
-    const requestKey = `${actor}|${actorKind}|${JSON.stringify(request)}`;
-    let requestId = this.requestIds.get(requestKey);
-    if (requestId === undefined) {
-      requestId = this.requestIds.size;
-      this.requestIds.set(requestKey, requestId);
+  perform(
+    s: SystemState,
+    request: ApiRequest,
+    actor: string,
+    actorKind: ActorKind,
+    knownId?: number,
+  ): Enabled {
+    const requestId = knownId ?? this.requestId(request, actor, actorKind);
+    if (request.namespace < 0) return this.performUncached(s, request, actor, actorKind);
+    const ns = s.namespaces[request.namespace];
+    const rb = this.authorizer.roleBindingMask(s);
+    // Bounds keep the packed key exact (below 2^53); beyond them the outcome is simply not memoized.
+    const packable = ns.id < 1 << 17 && s.configSync < 4096 && s.now < 256 && rb < 1 << 16;
+    const local = packable ? ((ns.id * 4096 + s.configSync) * 256 + s.now) * 65536 + rb : -1;
+    let table = this.outcomeTables[requestId];
+    if (!table) {
+      table = new Map();
+      this.outcomeTables[requestId] = table;
     }
-    const scoped = request.namespace >= 0;
-    const memoKey = scoped
-      ? `${requestId}|${s.namespaces[request.namespace].id}|${s.configSync}|${s.now}|${this.authorizer.roleBindingMask(s)}`
-      : `${requestId}|${s.namespaces.map((n) => n.id).join(',')}|${s.configSync}|${s.now}`;
-    const memo = this.outcomes.get(memoKey);
-    if (memo) {
-      if (!scoped) return { event: memo.event, next: s };
-      return { event: memo.event, next: memo.namespace ? this.withNamespace(s, request.namespace, memo.namespace) : s };
-    }
+    const memo = packable ? table.get(local) : undefined;
+    if (memo)
+      return {
+        event: memo.event,
+        next: memo.namespace ? this.withNamespaceState(s, request.namespace, memo.namespace) : s,
+      };
     const performed = this.performUncached(s, request, actor, actorKind);
-    const changed = performed.next !== s;
-    if (!scoped && changed) throw new Error(`request across namespaces changed the state: ${performed.event.label}`);
-    this.outcomes.set(memoKey, {
-      event: performed.event,
-      namespace: changed ? performed.next.namespaces[request.namespace] : null,
-    });
+    if (packable) {
+      const changed = performed.next !== s;
+      table.set(local, {
+        event: performed.event,
+        namespace: changed ? performed.next.namespaces[request.namespace] : null,
+      });
+    }
     return performed;
+  }
+
+  private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
+    const b = request.body;
+    const body = b
+      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.extraFinalizers?.join(',') ?? ''}`
+      : '';
+    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${body}`;
+    let id = this.requestIds.get(key);
+    if (id === undefined) {
+      id = this.requestIds.size;
+      this.requestIds.set(key, id);
+    }
+    return id;
+  }
+
+  private withNamespaceState(s: SystemState, i: number, ns: NamespaceState): SystemState {
+    if (s.namespaces[i] === ns) return s;
+    const namespaces = s.namespaces.slice();
+    namespaces[i] = ns;
+    return { ...s, namespaces };
   }
 
   private performUncached(s: SystemState, request: ApiRequest, actor: string, actorKind: ActorKind): Enabled {
@@ -509,7 +565,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       actor,
       actorKind,
       label: this.describeRequest(s, request),
-      request: { ...request, callerMayInitialize: result.callerMayInitialize, changesInitializers: result.changesInitializers },
+      request: {
+        ...request,
+        callerMayInitialize: result.callerMayInitialize,
+        changesInitializers: result.changesInitializers,
+      },
       response: result.response,
       namespace: request.namespace,
       transitions: result.transitions,
@@ -521,9 +581,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   describeRequest(s: SystemState, r: ApiRequest): string {
     const ns = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
     if (r.target === 'namespace') {
-      if (r.verb === 'finalize') return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
+      if (r.verb === 'finalize')
+        return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
       if (r.verb === 'update') {
-        if (r.body?.removePending) return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
+        if (r.body?.removePending)
+          return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
         if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
@@ -578,7 +640,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     const transitions: string[] = [];
     const nsView = r.namespace >= 0 ? this.view(s, r.namespace) : null;
     const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
-    const changesInitializers = r.target === 'namespace' && r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure);
+    const changesInitializers =
+      r.target === 'namespace' && r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure);
     const what = this.describeRequest(s, r);
 
     const authz = this.authorizer.authorize(s, this.authorizationRequest(r));
@@ -596,9 +659,14 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       namespaceImmortal: nsView !== null && (nsView.system || immortalNamespaces.includes(nsView.name)),
       callerMayInitialize,
       changesInitializers,
-      createCarriesInitializers: r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
+      createCarriesInitializers:
+        r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
     };
-    const admission = this.admissionStepper.step(this.admissionStepper.initial, { type: 'ADMIT', facts }, admissionKey(facts));
+    const admission = this.admissionStepper.step(
+      this.admissionStepper.initial,
+      { type: 'ADMIT', facts },
+      admissionKey(facts),
+    );
     transitions.push(...admission.transitions);
     const refusal = admission.actions.find((a) => a.type.startsWith('refuse'));
     const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
@@ -628,7 +696,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
         // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
         const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
-        if (errors.length > 0) return done(s, { ...invalid(invalidObjectMessage('Namespace', name, errors)), cause: 'FieldValueInvalid' });
+        if (errors.length > 0)
+          return done(s, {
+            ...invalid(invalidObjectMessage('Namespace', name, errors)),
+            cause: 'FieldValueInvalid',
+          });
         const pending = admission.actions.some((a) => a.type === 'keepInitializersOfInitializeHolder')
           ? [...(r.body?.initializers ?? [])]
           : admission.actions.some((a) => a.type === 'injectPendingInitializers')
@@ -639,7 +711,10 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
         );
         if (step.transitions.length === 0) return done(s, invalid(`${what}: refused by storage`));
-        return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }), ok(201));
+        return done(
+          this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }),
+          ok(201),
+        );
       }
       case 'get': {
         if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
@@ -652,7 +727,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         if (nsView?.value === 'terminating') {
           // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
           const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
-          if (purge.transitions.length > 0) return done(this.withNamespace(s, i, { lifecycle: purge.next, timerSince: -1 }), ok());
+          if (purge.transitions.length > 0)
+            return done(this.withNamespace(s, i, { lifecycle: purge.next, timerSince: -1 }), ok());
           const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
           return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
         }
@@ -666,7 +742,12 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           const name = this.resolvePendingName(s, r);
           const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
           if (step.transitions.length === 0) {
-            return done(s, invalid(`${what}: only the first pending initializer may be removed, and only while initializing`));
+            return done(
+              s,
+              invalid(
+                `${what}: only the first pending initializer may be removed, and only while initializing`,
+              ),
+            );
           }
           return done(this.afterPendingChange(s, i, step.next), ok());
         }
@@ -675,7 +756,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
             { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
             `RECORD_FAILURE|${r.body.failure}|${s.now}`,
           );
-          if (step.transitions.length === 0) return done(s, invalid(`${what}: the namespace is not initializing`));
+          if (step.transitions.length === 0)
+            return done(s, invalid(`${what}: the namespace is not initializing`));
           return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
         }
         // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
@@ -685,12 +767,15 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
         const finalizers = [...this.resolveFinalizers(s, r)].sort();
         const errors = validateFinalizerNames(finalizers);
-        if (errors.length > 0) return done(s, invalid(invalidObjectMessage('Namespace', nsView?.name ?? '', errors)));
+        if (errors.length > 0)
+          return done(s, invalid(invalidObjectMessage('Namespace', nsView?.name ?? '', errors)));
         const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
         if (step.transitions.length === 0) {
           return done(
             s,
-            invalid(`Namespace "${nsView?.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`),
+            invalid(
+              `Namespace "${nsView?.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
+            ),
           );
         }
         return done(this.withNamespace(s, i, { lifecycle: step.next }), ok());
@@ -710,9 +795,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       s.namespaces.forEach((ns, i) => {
         if (r.namespace >= 0 && i !== r.namespace) return;
         // D-19: content of a namespace not yet initialized is left out for callers without initialize.
-        if (this.view(s, i).value === 'initializing' && !this.authorizer.mayInitialize(s, r.principal, i)) return;
+        if (this.view(s, i).value === 'initializing' && !this.authorizer.mayInitialize(s, r.principal, i))
+          return;
         this.objects.forEach((o, slot) => {
-          if (o.resource === resource && ns.content & (1 << slot)) items.push(`${this.scope.namespaces[i].name}/${o.name}`);
+          if (o.resource === resource && ns.content & (1 << slot))
+            items.push(`${this.scope.namespaces[i].name}/${o.name}`);
         });
       });
       return done(s, ok(), items);
@@ -776,10 +863,14 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     const v = this.view(s, i);
     if (v.value !== 'initializing' || v.pending.length === 0) return s;
     const first = this.initializerSpec(v.pending[0]);
-    const readRepairDue = v.createdAt !== null && s.now - v.createdAt >= this.scope.clock.readRepairTimeoutSeconds;
+    const readRepairDue =
+      v.createdAt !== null && s.now - v.createdAt >= this.scope.clock.readRepairTimeoutSeconds;
     const check = this.timeoutStepper.step(
       this.timeoutStepper.initial,
-      { type: 'READ_REPAIR_CHECK', observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue } },
+      {
+        type: 'READ_REPAIR_CHECK',
+        observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
+      },
       `RR|${readRepairDue}|${first?.failurePolicy}`,
     );
     transitions.push(...check.transitions);
@@ -793,7 +884,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       return this.withNamespace(s, i, { lifecycle: failed.next, timerSince: -1 });
     }
     if (!check.actions.some((a) => a.type === 'readRepairRemoveFirstPending')) return s;
-    const step = this.namespaceStepper.step(s.namespaces[i].lifecycle, { type: 'REMOVE_PENDING', name: v.pending[0] }, `REMOVE_PENDING|${v.pending[0]}`);
+    const step = this.namespaceStepper.step(
+      s.namespaces[i].lifecycle,
+      { type: 'REMOVE_PENDING', name: v.pending[0] },
+      `REMOVE_PENDING|${v.pending[0]}`,
+    );
     transitions.push(...step.transitions);
     return this.afterPendingChange(s, i, step.next);
   }
@@ -820,26 +915,60 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   // ---------------------------------------------------------------- controllers
 
   private initializerSteps(s: SystemState, out: Enabled[]): void {
-    const account = { name: initializerAccount, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    const account = {
+      name: initializerAccount,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
+    };
     this.initializers.forEach((spec, k) => {
       const controller = s.initializers[k];
       if (this.initializerStepper.value(controller) === 'running') {
         s.namespaces.forEach((_, i) => {
           const v = this.view(s, i);
           if (v.value !== 'initializing') return;
-          const slot = this.objects.findIndex((o) => o.resource === spec.populates.resource && o.name === spec.populates.name);
-          const observed = { firstPendingIsMe: v.pending[0] === spec.name, populated: (v.content & (1 << slot)) !== 0 };
-          const kinds: ('RECONCILE' | 'PROVISIONING_FAILED')[] = spec.canFail ? ['RECONCILE', 'PROVISIONING_FAILED'] : ['RECONCILE'];
+          const slot = this.objects.findIndex(
+            (o) => o.resource === spec.populates.resource && o.name === spec.populates.name,
+          );
+          const observed = {
+            firstPendingIsMe: v.pending[0] === spec.name,
+            populated: (v.content & (1 << slot)) !== 0,
+          };
+          const kinds: ('RECONCILE' | 'PROVISIONING_FAILED')[] = spec.canFail
+            ? ['RECONCILE', 'PROVISIONING_FAILED']
+            : ['RECONCILE'];
           for (const type of kinds) {
-            const step = this.initializerStepper.step(controller, { type, observed }, `${type}|${observed.firstPendingIsMe}|${observed.populated}`);
+            const step = this.initializerStepper.step(
+              controller,
+              { type, observed },
+              `${type}|${observed.firstPendingIsMe}|${observed.populated}`,
+            );
             for (const action of step.actions) {
               let request: ApiRequest | null = null;
               if (action.type === 'populateNamespace') {
-                request = { principal: account, verb: 'create', target: 'content', namespace: i, object: slot };
+                request = {
+                  principal: account,
+                  verb: 'create',
+                  target: 'content',
+                  namespace: i,
+                  object: slot,
+                };
               } else if (action.type === 'removeSelfFromPending') {
-                request = { principal: account, verb: 'update', target: 'namespace', namespace: i, object: -1, body: { removePending: spec.name } };
+                request = {
+                  principal: account,
+                  verb: 'update',
+                  target: 'namespace',
+                  namespace: i,
+                  object: -1,
+                  body: { removePending: spec.name },
+                };
               } else if (action.type === 'recordFailureResult') {
-                request = { principal: account, verb: 'update', target: 'namespace', namespace: i, object: -1, body: { failure: 'ProvisioningFailed' } };
+                request = {
+                  principal: account,
+                  verb: 'update',
+                  target: 'namespace',
+                  namespace: i,
+                  object: -1,
+                  body: { failure: 'ProvisioningFailed' },
+                };
               }
               if (!request) continue;
               const performed = this.perform(s, request, spec.name, 'initializer');
@@ -869,12 +998,26 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     });
   }
 
+  /** The controller's own transitions join the request's; cached by identity (both are interned). */
   private withExtraTransitions(e: Enabled, extra: readonly string[]): Enabled {
-    return { next: e.next, event: this.internEvent({ ...e.event, transitions: [...extra, ...e.event.transitions] }) };
+    let byExtra = this.mergedEvents.get(e.event);
+    if (!byExtra) {
+      byExtra = new WeakMap();
+      this.mergedEvents.set(e.event, byExtra);
+    }
+    let merged = byExtra.get(extra);
+    if (!merged) {
+      merged = this.internEvent({ ...e.event, transitions: [...extra, ...e.event.transitions] });
+      byExtra.set(extra, merged);
+    }
+    return { next: e.next, event: merged };
   }
 
   private namespaceControllerSteps(s: SystemState, out: Enabled[]): void {
-    const account = { name: namespaceControllerAccount, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] };
+    const account = {
+      name: namespaceControllerAccount,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
+    };
     s.namespaces.forEach((ns, i) => {
       const v = this.view(s, i);
       if (v.value !== 'terminating') return;
@@ -888,13 +1031,27 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         let request: ApiRequest | null = null;
         if (action.type === 'deleteOneContentObject') {
           const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
-          if (slot >= 0) request = { principal: account, verb: 'delete', target: 'content', namespace: i, object: slot };
+          if (slot >= 0)
+            request = { principal: account, verb: 'delete', target: 'content', namespace: i, object: slot };
         } else if (action.type === 'finalizeKubernetes') {
-          request = { principal: account, verb: 'finalize', target: 'namespace', namespace: i, object: -1, body: { finalizers: ['$without-kubernetes'] } };
+          request = {
+            principal: account,
+            verb: 'finalize',
+            target: 'namespace',
+            namespace: i,
+            object: -1,
+            body: { finalizers: ['$without-kubernetes'] },
+          };
         } else if (action.type === 'sendFinalDelete') {
           request = { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 };
         }
-        if (request) out.push(this.withExtraTransitions(this.perform(s, request, 'namespace-controller', 'namespace-controller'), step.transitions));
+        if (request)
+          out.push(
+            this.withExtraTransitions(
+              this.perform(s, request, 'namespace-controller', 'namespace-controller'),
+              step.transitions,
+            ),
+          );
       }
     });
   }
@@ -924,16 +1081,29 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
               event: this.internEvent({
                 actor: owner,
                 actorKind: 'finalizer-owner',
-                label: provision ? `provisions its external content for ${v.name}` : `purges its external content for ${v.name}`,
+                label: provision
+                  ? `provisions its external content for ${v.name}`
+                  : `purges its external content for ${v.name}`,
                 namespace: i,
                 transitions: step.transitions,
               }),
-              next: this.withNamespace(s, i, { external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k) }),
+              next: this.withNamespace(s, i, {
+                external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k),
+              }),
             });
           } else if (action.type === 'removeOwnFinalizer') {
             const finalizers = (action.params as { finalizers: string[] }).finalizers;
-            const request: ApiRequest = { principal: account, verb: 'finalize', target: 'namespace', namespace: i, object: -1, body: { finalizers } };
-            out.push(this.withExtraTransitions(this.perform(s, request, owner, 'finalizer-owner'), step.transitions));
+            const request: ApiRequest = {
+              principal: account,
+              verb: 'finalize',
+              target: 'namespace',
+              namespace: i,
+              object: -1,
+              body: { finalizers },
+            };
+            out.push(
+              this.withExtraTransitions(this.perform(s, request, owner, 'finalizer-owner'), step.transitions),
+            );
           }
         }
       });
@@ -947,7 +1117,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       if (v.value !== 'initializing' || v.pending.length === 0) return;
       const first = this.initializerSpec(v.pending[0]);
       if (!first) return;
-      const observed = { failurePolicy: first.failurePolicy, timerExpired: s.now - ns.timerSince >= first.timeoutSeconds, readRepairDue: false };
+      const observed = {
+        failurePolicy: first.failurePolicy,
+        timerExpired: s.now - ns.timerSince >= first.timeoutSeconds,
+        readRepairDue: false,
+      };
       const check = this.timeoutStepper.step(
         this.timeoutStepper.initial,
         { type: 'TIMER_CHECK', observed },
@@ -958,19 +1132,33 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         let next: SystemState | null = null;
         let label = '';
         if (action.type === 'removeTimedOutInitializer') {
-          const step = this.namespaceStepper.step(ns.lifecycle, { type: 'REMOVE_PENDING', name: first.name }, `REMOVE_PENDING|${first.name}`);
+          const step = this.namespaceStepper.step(
+            ns.lifecycle,
+            { type: 'REMOVE_PENDING', name: first.name },
+            `REMOVE_PENDING|${first.name}`,
+          );
           transitions.push(...step.transitions);
           next = this.afterPendingChange(s, i, step.next);
           label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
         } else if (action.type === 'failNamespaceWithTimeout') {
-          const step = this.namespaceStepper.step(ns.lifecycle, { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now }, `RECORD_FAILURE|Timeout|${s.now}`);
+          const step = this.namespaceStepper.step(
+            ns.lifecycle,
+            { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
+            `RECORD_FAILURE|Timeout|${s.now}`,
+          );
           transitions.push(...step.transitions);
           next = this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 });
           label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
         }
         if (next) {
           out.push({
-            event: this.internEvent({ actor: 'apiserver', actorKind: 'apiserver', label, namespace: i, transitions }),
+            event: this.internEvent({
+              actor: 'apiserver',
+              actorKind: 'apiserver',
+              label,
+              namespace: i,
+              transitions,
+            }),
             next,
           });
         }
@@ -978,8 +1166,19 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     });
     if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerSince >= 0)) {
       out.push({
-        event: this.internEvent({ actor: 'apiserver', actorKind: 'fault', label: 'apiserver restarts and loses its initializer timers', namespace: -1, transitions: [] }),
-        next: { ...s, namespaces: s.namespaces.map((ns) => this.namespaceState(ns.lifecycle, ns.content, ns.external, -1)) },
+        event: this.internEvent({
+          actor: 'apiserver',
+          actorKind: 'fault',
+          label: 'apiserver restarts and loses its initializer timers',
+          namespace: -1,
+          transitions: [],
+        }),
+        next: {
+          ...s,
+          namespaces: s.namespaces.map((ns) =>
+            this.namespaceState(ns.lifecycle, ns.content, ns.external, -1),
+          ),
+        },
       });
     }
   }
@@ -991,9 +1190,15 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       const fresh = this.configurationFresh(s);
       const failClosed = c.initializers.some((i) => i.failurePolicy === 'Fail');
       const response: HttpOutcome = !fresh
-        ? refusalOutcome.refuseConfigurationUnavailable({ resource: 'namespaceinitializerconfigurations', name: c.name, namespace: '' })
+        ? refusalOutcome.refuseConfigurationUnavailable({
+            resource: 'namespaceinitializerconfigurations',
+            name: c.name,
+            namespace: '',
+          })
         : failClosed
-          ? invalid(`namespaceinitializerconfigurations/${c.name}: new configurations must be fail-open (failurePolicy Ignore)`)
+          ? invalid(
+              `namespaceinitializerconfigurations/${c.name}: new configurations must be fail-open (failurePolicy Ignore)`,
+            )
           : ok(201);
       out.push({
         event: this.internEvent({
@@ -1012,10 +1217,16 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   private clockAndFaults(s: SystemState, out: Enabled[]): void {
     if (s.now < this.scope.clock.horizonSeconds) {
       const now = s.now + 1;
-      const configurations = this.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name);
+      const configurations = this.scope.configurations
+        .filter((_, k) => s.registeredConfigs & (1 << k))
+        .map((c) => c.name);
       const read = s.configReadFailing
         ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED', now }, `F|${now}`)
-        : this.configSyncStepper.step(s.configSync, { type: 'READ_SUCCEEDED', now, configurations }, `S|${now}|${configurations.join(',')}`);
+        : this.configSyncStepper.step(
+            s.configSync,
+            { type: 'READ_SUCCEEDED', now, configurations },
+            `S|${now}|${configurations.join(',')}`,
+          );
       out.push({
         event: this.internEvent({
           actor: 'clock',

@@ -11,14 +11,28 @@ import type { Property } from './types.ts';
  */
 
 const exists = (v: NamespaceView) => v.value !== 'absent' && v.value !== 'removed';
-const succeeded = (e: SystemEvent) => e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const succeeded = (e: SystemEvent) =>
+  e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
 /** The namespace a step addressed, before and after. */
 const addressed = (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState) =>
-  event.namespace >= 0 ? { b: model.view(before, event.namespace), a: model.view(after, event.namespace) } : null;
-/** Every namespace slot, before and after a step. */
-const pairs = (model: SystemModel, before: SystemState, after: SystemState) =>
-  before.namespaces.map((_, i) => ({ b: model.view(before, i), a: model.view(after, i) }));
+  event.namespace >= 0
+    ? { b: model.view(before, event.namespace), a: model.view(after, event.namespace) }
+    : null;
+/**
+ * The namespaces a step changed, before and after. Namespace states are interned, so an unchanged
+ * namespace is the same object and is skipped: properties about change have nothing to judge there.
+ */
+const pairs = (model: SystemModel, before: SystemState, after: SystemState) => {
+  const out: { b: NamespaceView; a: NamespaceView }[] = [];
+  if (before === after) return out;
+  for (let i = 0; i < before.namespaces.length; i++) {
+    if (before.namespaces[i] !== after.namespaces[i])
+      out.push({ b: model.view(before, i), a: model.view(after, i) });
+  }
+  return out;
+};
 
 export const noAccessBeforeReady: Property = {
   id: 'no-access-before-ready',
@@ -30,27 +44,37 @@ export const noAccessBeforeReady: Property = {
     const r = event.request;
     if (!r || r.target !== 'content' || r.namespace < 0 || r.callerMayInitialize) return true;
     if (model.view(before, r.namespace).value !== 'initializing') return true;
-    return succeeded(event) ? `${event.actor} got ${event.response?.code} for "${event.label}" while ${model.view(before, r.namespace).name} is initializing` : true;
+    return succeeded(event)
+      ? `${event.actor} got ${event.response?.code} for "${event.label}" while ${model.view(before, r.namespace).name} is initializing`
+      : true;
   },
   witness: {
     on: 'step',
     description: 'a principal without initialize sends a request into an initializing namespace',
     test: (model, before, event) => {
       const r = event.request;
-      return !!r && r.target === 'content' && r.namespace >= 0 && !r.callerMayInitialize && model.view(before, r.namespace).value === 'initializing';
+      return (
+        !!r &&
+        r.target === 'content' &&
+        r.namespace >= 0 &&
+        !r.callerMayInitialize &&
+        model.view(before, r.namespace).value === 'initializing'
+      );
     },
   },
 };
 
 export const noRemovalWithFinalizers: Property = {
   id: 'no-removal-with-finalizers',
-  statement: 'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
+  statement:
+    'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
   requirements: ['LC-7'],
   kind: 'step',
   predicate: (model, before, _event, after) => {
     for (const { b, a } of pairs(model, before, after)) {
       if (exists(b) && a.value === 'removed') {
-        if (b.finalizers.length > 0) return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
+        if (b.finalizers.length > 0)
+          return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
         if (b.deletionTimestamp === null) return `${b.name} was removed without a deletion timestamp`;
       }
     }
@@ -59,7 +83,8 @@ export const noRemovalWithFinalizers: Property = {
   witness: {
     on: 'step',
     description: 'a namespace is removed from storage',
-    test: (model, before, _event, after) => pairs(model, before, after).some(({ b, a }) => exists(b) && a.value === 'removed'),
+    test: (model, before, _event, after) =>
+      pairs(model, before, after).some(({ b, a }) => exists(b) && a.value === 'removed'),
   },
 };
 
@@ -81,21 +106,29 @@ export const noCreateInTerminating: Property = {
     description: 'a create request addresses content in a terminating namespace',
     test: (model, before, event) => {
       const r = event.request;
-      return !!r && r.target === 'content' && r.verb === 'create' && r.namespace >= 0 && model.view(before, r.namespace).value === 'terminating';
+      return (
+        !!r &&
+        r.target === 'content' &&
+        r.verb === 'create' &&
+        r.namespace >= 0 &&
+        model.view(before, r.namespace).value === 'terminating'
+      );
     },
   },
 };
 
 export const noOrphans: Property = {
   id: 'no-orphans',
-  statement: 'No content, inside the cluster or in an external system, belongs to a namespace that does not exist.',
+  statement:
+    'No content, inside the cluster or in an external system, belongs to a namespace that does not exist.',
   requirements: ['NS-2', 'LC-9'],
   kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (exists(v)) continue;
       if (v.content !== 0) return `${v.name} does not exist but holds ${describeContent(model, v.content)}`;
-      if (v.external !== 0) return `${v.name} does not exist but external content of ${describeOwners(model, v.external)} remains`;
+      if (v.external !== 0)
+        return `${v.name} does not exist but external content of ${describeOwners(model, v.external)} remains`;
     }
     return true;
   },
@@ -108,7 +141,8 @@ export const noOrphans: Property = {
 
 export const initializedIsForever: Property = {
   id: 'initialized-is-forever',
-  statement: 'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
+  statement:
+    'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
   requirements: ['IN-4'],
   kind: 'step',
   predicate: (model, before, _event, after) => {
@@ -146,7 +180,10 @@ export const initializersInOrder: Property = {
     on: 'step',
     description: 'an initializer is removed while another is still pending behind it',
     test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => b.value === 'initializing' && b.pending.length >= 2 && a.pending.length === b.pending.length - 1),
+      pairs(model, before, after).some(
+        ({ b, a }) =>
+          b.value === 'initializing' && b.pending.length >= 2 && a.pending.length === b.pending.length - 1,
+      ),
   },
 };
 
@@ -160,17 +197,21 @@ export const pendingOnlyByInitializers: Property = {
     for (const { b, a } of pairs(model, before, after)) {
       if (!exists(b) && exists(a)) {
         const injected = model.pendingToInject(before);
-        const chosenByInitializeHolder = event.request?.callerMayInitialize === true && event.request.body?.initializers !== undefined;
+        const chosenByInitializeHolder =
+          event.request?.callerMayInitialize === true && event.request.body?.initializers !== undefined;
         if (!chosenByInitializeHolder && !sameList(a.pending, injected)) {
           return `${a.name} was created with pending ${JSON.stringify(a.pending)}; admission injects ${JSON.stringify(injected)}`;
         }
         continue;
       }
       if (!exists(b) || !exists(a)) continue;
-      const changed = !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
+      const changed =
+        !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
       if (!changed) continue;
       const byDeletion = a.value === 'terminating' && b.value !== 'terminating' && a.pending.length === 0;
-      const byTimerOrRepair = event.actorKind === 'apiserver' || (event.request?.verb === 'get' && event.request.target === 'namespace');
+      const byTimerOrRepair =
+        event.actorKind === 'apiserver' ||
+        (event.request?.verb === 'get' && event.request.target === 'namespace');
       const byInitializer = event.request?.callerMayInitialize === true;
       if (!byDeletion && !byTimerOrRepair && !byInitializer) {
         return `${event.actor} changed ${b.name}'s initializers without the initialize verb ("${event.label}")`;
@@ -182,19 +223,23 @@ export const pendingOnlyByInitializers: Property = {
     on: 'step',
     description: "a namespace's pending list or result changes",
     test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure)),
+      pairs(model, before, after).some(
+        ({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure),
+      ),
   },
 };
 
 export const finalizersOnlyByFinalize: Property = {
   id: 'finalizers-only-by-finalize',
-  statement: 'After creation, spec.finalizers changes only through the finalize sub-resource, and only shrinks once terminating.',
+  statement:
+    'After creation, spec.finalizers changes only through the finalize sub-resource, and only shrinks once terminating.',
   requirements: ['LC-6', 'LC-8'],
   kind: 'step',
   predicate: (model, before, event, after) => {
     for (const { b, a } of pairs(model, before, after)) {
       if (!exists(b) || !exists(a) || sameList(a.finalizers, b.finalizers)) continue;
-      if (event.request?.verb !== 'finalize') return `${b.name}'s finalizers changed by "${event.label}", not by finalize`;
+      if (event.request?.verb !== 'finalize')
+        return `${b.name}'s finalizers changed by "${event.label}", not by finalize`;
       if (b.value === 'terminating' && a.finalizers.some((f) => !b.finalizers.includes(f))) {
         return `${b.name}'s finalizers grew while terminating: ${JSON.stringify(b.finalizers)} → ${JSON.stringify(a.finalizers)}`;
       }
@@ -205,7 +250,9 @@ export const finalizersOnlyByFinalize: Property = {
     on: 'step',
     description: "a namespace's finalizers change",
     test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers)),
+      pairs(model, before, after).some(
+        ({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers),
+      ),
   },
 };
 
@@ -218,7 +265,8 @@ export const failedNeverActive: Property = {
     for (const v of model.views(state)) {
       if (v.failure === null) continue;
       if (v.value === 'active') return `${v.name} is Active with failure result ${v.failure.reason}`;
-      if (v.deletionTimestamp === null) return `${v.name} has failure result ${v.failure.reason} but no deletion timestamp`;
+      if (v.deletionTimestamp === null)
+        return `${v.name} has failure result ${v.failure.reason} but no deletion timestamp`;
     }
     return true;
   },
@@ -253,19 +301,28 @@ export const phaseConsistency: Property = {
   witness: {
     on: 'step',
     description: 'a namespace is deleted while it exists',
-    test: (model, before, _event, after) => pairs(model, before, after).some(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
+    test: (model, before, _event, after) =>
+      pairs(model, before, after).some(
+        ({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating',
+      ),
   },
 };
 
 export const tenantIsolation: Property = {
   id: 'tenant-isolation',
-  statement: "A tenant never reads or changes anything inside another tenant's namespace, nor sees it in a list.",
+  statement:
+    "A tenant never reads or changes anything inside another tenant's namespace, nor sees it in a list.",
   requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7'],
   kind: 'step',
   predicate: (model, _before, event) => {
     const r = event.request;
     if (!r || !isTenant(model, r.principal.name)) return true;
-    if (r.target === 'content' && r.namespace >= 0 && foreign(model, r.principal.name, r.namespace) && succeeded(event)) {
+    if (
+      r.target === 'content' &&
+      r.namespace >= 0 &&
+      foreign(model, r.principal.name, r.namespace) &&
+      succeeded(event)
+    ) {
       return `tenant ${r.principal.name} got ${event.response?.code} for "${event.label}"`;
     }
     const leaked = (event.items ?? []).filter((item) => {
@@ -287,13 +344,13 @@ export const tenantIsolation: Property = {
 
 export const configFreshness: Property = {
   id: 'config-freshness',
-  statement:
-    'No write is admitted when the admission configuration has not been read successfully for 5 s.',
+  statement: 'No write is admitted when the admission configuration has not been read successfully for 5 s.',
   requirements: ['AC-2', 'AC-3', 'AC-1'],
   kind: 'step',
   predicate: (model, before, event) => {
     const age = before.now - model.lastSuccessfulConfigRead(before);
-    const write = event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
+    const write =
+      event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
     if (write && age >= configurationStaleAfterSeconds && succeeded(event)) {
       return `"${event.label}" admitted ${age}s after the last successful configuration read`;
     }
@@ -303,20 +360,25 @@ export const configFreshness: Property = {
     on: 'step',
     description: 'a write arrives 5 s or more after the last successful configuration read',
     test: (model, before, event) =>
-      !!event.request && event.request.verb !== 'get' && event.request.verb !== 'list' && before.now - model.lastSuccessfulConfigRead(before) >= configurationStaleAfterSeconds,
+      !!event.request &&
+      event.request.verb !== 'get' &&
+      event.request.verb !== 'list' &&
+      before.now - model.lastSuccessfulConfigRead(before) >= configurationStaleAfterSeconds,
   },
 };
 
 export const uniqueNames: Property = {
   id: 'unique-names',
-  statement: 'A create never succeeds for a name that already exists: names are unique per kind per namespace.',
+  statement:
+    'A create never succeeds for a name that already exists: names are unique per kind per namespace.',
   requirements: ['NS-3'],
   kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
     if (!r || r.verb !== 'create' || !succeeded(event) || r.namespace < 0) return true;
     const v = model.view(before, r.namespace);
-    if (r.target === 'namespace' && exists(v)) return `namespace ${v.name} was created while it already existed`;
+    if (r.target === 'namespace' && exists(v))
+      return `namespace ${v.name} was created while it already existed`;
     if (r.target === 'content' && r.object >= 0 && (v.content & (1 << r.object)) !== 0) {
       return `${model.objectName(r.object)} was created twice in ${v.name}`;
     }
@@ -336,7 +398,8 @@ export const uniqueNames: Property = {
 
 export const validNames: Property = {
   id: 'valid-names',
-  statement: 'Every stored namespace name is a DNS label and every finalizer name is `kubernetes` or a qualified name.',
+  statement:
+    'Every stored namespace name is a DNS label and every finalizer name is `kubernetes` or a qualified name.',
   requirements: ['NS-1', 'LC-2'],
   kind: 'invariant',
   predicate: (model, state) => {
@@ -359,9 +422,16 @@ export const validNames: Property = {
       if (!r || r.target !== 'namespace' || r.namespace < 0) return false;
       const name = model.scope.namespaces[r.namespace].name;
       if (r.verb === 'create') {
-        return validateNamespaceName(name).length > 0 || (r.body?.extraFinalizers ?? []).some((f) => validateFinalizerName(f).length > 0);
+        return (
+          validateNamespaceName(name).length > 0 ||
+          (r.body?.extraFinalizers ?? []).some((f) => validateFinalizerName(f).length > 0)
+        );
       }
-      return r.verb === 'finalize' && (r.body?.finalizers ?? []).some((f) => !f.startsWith('$') && validateFinalizerName(f).length > 0) && exists(model.view(before, r.namespace));
+      return (
+        r.verb === 'finalize' &&
+        (r.body?.finalizers ?? []).some((f) => !f.startsWith('$') && validateFinalizerName(f).length > 0) &&
+        exists(model.view(before, r.namespace))
+      );
     },
   },
 };
@@ -383,7 +453,13 @@ export const systemNamespacesImmortal: Property = {
     description: 'someone asks to delete a system namespace',
     test: (model, _before, event) => {
       const r = event.request;
-      return !!r && r.target === 'namespace' && r.verb === 'delete' && r.namespace >= 0 && immortalNamespaces.includes(model.scope.namespaces[r.namespace].name);
+      return (
+        !!r &&
+        r.target === 'namespace' &&
+        r.verb === 'delete' &&
+        r.namespace >= 0 &&
+        immortalNamespaces.includes(model.scope.namespaces[r.namespace].name)
+      );
     },
   },
 };
@@ -417,7 +493,11 @@ function foreign(model: SystemModel, principal: string, namespace: number): bool
 }
 
 function describeContent(model: SystemModel, mask: number): string {
-  return model.objects.map((_, k) => k).filter((k) => mask & (1 << k)).map((k) => model.objectName(k)).join(', ');
+  return model.objects
+    .map((_, k) => k)
+    .filter((k) => mask & (1 << k))
+    .map((k) => model.objectName(k))
+    .join(', ');
 }
 
 function describeOwners(model: SystemModel, mask: number): string {
