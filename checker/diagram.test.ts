@@ -1,0 +1,328 @@
+// @vitest-environment happy-dom
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import mermaid from 'mermaid';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, createMachine, not, or, stateIn } from 'xstate';
+import { machineCatalog } from '../machines/catalog.ts';
+import {
+  type DiagramEntry,
+  describeAction,
+  describeGuard,
+  diagramIds,
+  diagramLabel,
+  diagramsFolder,
+  escapeTransitionLabel,
+  fixtureDiagramsFolder,
+  machineRequirements,
+  machinesDoc,
+  machineToMermaid,
+  outlineMachine,
+  sortRequirements,
+} from './diagram.ts';
+import { fixtureCatalog } from './fixtures/catalog.ts';
+import { fixtureMachine } from './fixtures/fixture-machine.ts';
+
+/** What Mermaid's own parser made of a diagram: states with their enclosing composite, and edges. */
+interface ParsedDiagram {
+  parentOf: Map<string, string | null>;
+  labelOf: Map<string, string>;
+  edges: { from: string; to: string; label: string | undefined }[];
+}
+
+interface ParsedStatement {
+  stmt: string;
+  id?: string;
+  type?: string;
+  description?: string;
+  doc?: ParsedStatement[];
+  state1?: ParsedStatement;
+  state2?: ParsedStatement;
+}
+
+async function parseDiagram(text: string): Promise<ParsedDiagram> {
+  await mermaid.parse(text);
+  const diagram = await mermaid.mermaidAPI.getDiagramFromText(text);
+  const root = (diagram.db as unknown as { getRootDocV2(): ParsedStatement }).getRootDocV2();
+  const parsed: ParsedDiagram = { parentOf: new Map(), labelOf: new Map(), edges: [] };
+  // Mermaid encodes entity codes before parsing; give them back their source form.
+  const decode = (text: string | undefined) =>
+    text?.replace(/\uFB02\u00B0\u00B0?(\w+)\u00B6\u00DF/g, (_match, code: string) => `#${code};`);
+  const walk = (statements: ParsedStatement[], parent: string | null) => {
+    for (const statement of statements) {
+      if (statement.stmt === 'relation' && statement.state1?.id && statement.state2?.id) {
+        parsed.edges.push({
+          from: statement.state1.id,
+          to: statement.state2.id,
+          label: decode(statement.description),
+        });
+      }
+      if (statement.stmt !== 'state' || !statement.id) continue;
+      // Parallel regions sit in divider documents; the composite around them is the real parent.
+      if (statement.type === 'divider') {
+        walk(statement.doc ?? [], parent);
+        continue;
+      }
+      parsed.parentOf.set(statement.id, parent);
+      if (statement.description) parsed.labelOf.set(statement.id, decode(statement.description) ?? '');
+      walk(statement.doc ?? [], statement.id);
+    }
+  };
+  walk(root.doc ?? [], null);
+  return parsed;
+}
+
+const entries: DiagramEntry[] = [...fixtureCatalog, ...machineCatalog];
+
+beforeAll(() => {
+  mermaid.initialize({ startOnLoad: false });
+});
+
+describe.each(entries.map((entry) => [entry.id, entry] as const))('diagram of %s', (_id, entry) => {
+  const outline = outlineMachine(entry.machine);
+  const source = machineToMermaid(entry.machine);
+  let parsed: ParsedDiagram;
+  beforeAll(async () => {
+    parsed = await parseDiagram(source);
+  });
+
+  it('is deterministic', () => {
+    expect(machineToMermaid(entry.machine)).toBe(source);
+  });
+
+  it('draws every state inside its parent, under its own name', () => {
+    const idOfPath = new Map(outline.states.map((state) => [state.path, state.diagramId]));
+    expect(new Set(idOfPath.values()).size).toBe(outline.states.length);
+    for (const state of outline.states) {
+      expect(parsed.parentOf.has(state.diagramId), `state ${state.path}`).toBe(true);
+      const parentPath = state.path.split('.').slice(0, -1).join('.');
+      const expectedParent = parentPath ? idOfPath.get(parentPath) : null;
+      const actualParent = parsed.parentOf.get(state.diagramId) ?? null;
+      // A machine with root transitions is drawn inside one composite named after it.
+      if (expectedParent) expect(actualParent, `parent of ${state.path}`).toBe(expectedParent);
+      const label = parsed.labelOf.get(state.diagramId) ?? state.diagramId;
+      expect(label, `label of ${state.path}`).toBe(escapeTransitionLabel(state.key));
+    }
+  });
+
+  it('draws every transition with its event, guard, actions and requirements', () => {
+    const idOfPath = diagramIds(outline);
+    const drawn = parsed.edges.filter((edge) => !edge.from.endsWith('_start') && !edge.to.endsWith('_end'));
+    const expected = outline.transitions.flatMap((transition) =>
+      (transition.targets.length > 0 ? transition.targets : [transition.source]).map((target) => ({
+        from: idOfPath.get(transition.source),
+        to: idOfPath.get(target),
+        label: diagramLabel(transition),
+      })),
+    );
+    expect(drawn).toEqual(expected);
+  });
+
+  it('leaves every final state with an arrow to [*]', () => {
+    for (const state of outline.states.filter((s) => s.type === 'final')) {
+      expect(parsed.edges.some((edge) => edge.from === state.diagramId && edge.to.endsWith('_end'))).toBe(
+        true,
+      );
+    }
+  });
+});
+
+describe('the committed Mermaid sources', () => {
+  const folders = [diagramsFolder, fixtureDiagramsFolder].filter((folder) => existsSync(folder));
+  const files = folders.flatMap((folder) =>
+    readdirSync(folder)
+      .filter((name) => name.endsWith('.mmd'))
+      .map((name) => join(folder, name)),
+  );
+
+  it('include the fixture', () => {
+    expect(files).toContain(join(fixtureDiagramsFolder, 'fixture.mmd'));
+  });
+
+  it.each(files)('%s parses', async (file) => {
+    await expect(mermaid.parse(readFileSync(file, 'utf8'))).resolves.toMatchObject({
+      diagramType: 'stateDiagram',
+    });
+  });
+
+  it('a broken source does not parse', async () => {
+    await expect(mermaid.parse('stateDiagram-v2\n  a --> b : x;y\n  c -> ')).rejects.toThrow();
+  });
+});
+
+describe('the fixture diagram', () => {
+  const source = machineToMermaid(fixtureMachine);
+
+  it('turns Mermaid keywords and punctuation in state names into safe ids with readable labels', () => {
+    expect(source).toContain('state "default" as s_default');
+    expect(source).toContain('state "state" as review__state');
+    expect(source).toContain('state "fast-track" as review__fast_track');
+  });
+
+  it('draws parallel regions separated by --, and root transitions from a box around the machine', () => {
+    expect(source).toMatch(
+      /state processing \{\n\s+state "upload" as processing__upload \{[\s\S]*\n\s+--\n\s+state "audit"/,
+    );
+    expect(source).toContain('state "fixture" as fixture {');
+    expect(source).toContain('fixture --> s_default : RESET<br/>/ forgetEverything<br/>(NS-6)');
+  });
+
+  it('labels eventless chains, fallbacks, composite guards, done events and escaped event names', () => {
+    expect(source).toContain('review__triage --> review__fast_track : always [isUrgent]<br/>(IN-2)');
+    expect(source).toContain(
+      'review__triage --> processing : always [(isApproved && !isUrgent)]<br/>(IN-10)',
+    );
+    expect(source).toContain('review__triage --> review__state : always [else]<br/>/ notifyReviewer');
+    expect(source).toContain('review__state --> rejected : RETRY [else]');
+    expect(source).toContain('processing --> done : done<br/>(LC-7)');
+    expect(source).toContain('review__fast_track --> processing : review#58;approve<br/>/ markApproved');
+  });
+
+  it('draws a targetless transition as a loop on its state', () => {
+    expect(source).toContain(
+      'review__state --> review__state : RETRY [withinRetryBudget]<br/>/ countAttempt<br/>(FP-2)',
+    );
+  });
+
+  it('lists every requirement the machine cites, in catalog order', () => {
+    expect(machineRequirements(fixtureMachine)).toEqual([
+      'FP-2',
+      'IN-1',
+      'IN-2',
+      'IN-3',
+      'IN-7',
+      'IN-10',
+      'LC-2',
+      'LC-3',
+      'LC-5',
+      'LC-7',
+      'NS-6',
+    ]);
+  });
+
+  it('outlines states and transitions with stable ids', () => {
+    const outline = outlineMachine(fixtureMachine);
+    expect(outline.states.map((state) => state.path)).toEqual([
+      'default',
+      'review',
+      'review.triage',
+      'review.fast-track',
+      'review.state',
+      'processing',
+      'processing.upload',
+      'processing.upload.sending',
+      'processing.upload.sent',
+      'processing.audit',
+      'processing.audit.pending',
+      'processing.audit.logged',
+      'done',
+      'rejected',
+    ]);
+    expect(outline.transitions.map((transition) => transition.id)).toContain(
+      'fixture:review.triage:always#2',
+    );
+    expect(outline.transitions.find((t) => t.id === 'fixture:review.state:RETRY#1')).toMatchObject({
+      guard: null,
+      fallback: true,
+      targets: ['rejected'],
+      label: 'RETRY [else]',
+    });
+  });
+});
+
+describe('names Mermaid cannot take as they are', () => {
+  it('escapes label characters the stateDiagram grammar or its markdown would misread', () => {
+    expect(escapeTransitionLabel('a;b:c#d"e<f>g*h`i')).toBe('a#59;b#58;c#35;d#quot;e#lt;f#gt;g#42;h#96;i');
+    expect(escapeTransitionLabel('multi\n  line')).toBe('multi line');
+  });
+
+  it('keeps ids unique when different names sanitize alike, and across nesting', async () => {
+    const machine = createMachine({
+      id: 'clash',
+      initial: 'a-b',
+      states: {
+        'a-b': { on: { GO: 'a_b' } },
+        a_b: { on: { GO: 'a' } },
+        a: { initial: 'b', states: { b: {} } },
+        '1st': { type: 'final' },
+        end: {},
+      },
+    });
+    const outline = outlineMachine(machine);
+    expect(outline.states.map((state) => state.diagramId)).toEqual([
+      'a_b',
+      'a_b_2',
+      'a',
+      'a__b',
+      's_1st',
+      's_end',
+    ]);
+    const parsed = await parseDiagram(machineToMermaid(machine));
+    expect(parsed.edges.map((edge) => `${edge.from}>${edge.to}`)).toContain('a_b>a_b_2');
+  });
+
+  it('parses event names with dots, colons, slashes and brackets', async () => {
+    const machine = createMachine({
+      id: 'odd',
+      initial: 'idle',
+      states: { idle: { on: { 'x.y:z/[w];"v"': 'idle', '*': 'idle' } } },
+    });
+    const parsed = await parseDiagram(machineToMermaid(machine));
+    const labels = parsed.edges.filter((edge) => edge.label !== undefined).map((edge) => edge.label);
+    expect(labels).toEqual(['x.y#58;z/[w]#59;#quot;v#quot;', 'any event']);
+  });
+});
+
+describe('guards and actions as they read', () => {
+  it('names higher-order guards', () => {
+    expect(describeGuard('ready')).toBe('ready');
+    expect(describeGuard({ type: 'ready', params: { n: 1 } })).toBe('ready');
+    expect(describeGuard(and(['a', or(['b', not('c')])]))).toBe('(a && (b || !c))');
+    expect(describeGuard(stateIn('busy'))).toBe('in("busy")');
+    expect(describeGuard(function inlineCheck() {})).toBe('inlineCheck');
+  });
+
+  it('names actions, built-ins without the xstate prefix', () => {
+    expect(describeAction('notify')).toBe('notify');
+    expect(describeAction({ type: 'notify', params: {} })).toBe('notify');
+    expect(describeAction(Object.assign(() => {}, { type: 'xstate.assign' }))).toBe('assign');
+    expect(describeAction(() => {})).toBe('inline');
+  });
+
+  it('sorts requirement IDs by area, then number', () => {
+    expect(sortRequirements(['LC-10', 'IN-2', 'LC-2', 'IN-10', 'IN-2', 'ALT-1'])).toEqual([
+      'ALT-1',
+      'IN-2',
+      'IN-10',
+      'LC-2',
+      'LC-10',
+    ]);
+  });
+});
+
+describe('docs/machines.md', () => {
+  it('embeds each diagram with its title, legend, requirements and links to the SVG', () => {
+    const doc = machinesDoc(fixtureCatalog, {
+      docPath: 'docs/machines.md',
+      diagramsFolder: 'generated/diagrams',
+    });
+    expect(doc).toContain('## How to read these diagrams');
+    expect(doc).toContain(`## ${fixtureCatalog[0].title}`);
+    expect(doc).toContain(fixtureCatalog[0].legend);
+    expect(doc).toContain(
+      'Requirements covered: FP-2, IN-1, IN-2, IN-3, IN-7, IN-10, LC-2, LC-3, LC-5, LC-7, NS-6.',
+    );
+    expect(doc).toContain(`\`\`\`mermaid\n${machineToMermaid(fixtureMachine).trimEnd()}\n\`\`\``);
+    expect(doc).toContain('(../generated/diagrams/fixture.svg)');
+    expect(doc).toContain('| State | Meaning |\n| --- | --- |\n');
+    expect(doc).toContain(
+      '| `review.state` | Waiting for a reviewer; the state name is a Mermaid keyword. |',
+    );
+  });
+
+  it('says so when the catalog is empty', () => {
+    expect(machinesDoc([], { docPath: 'docs/machines.md', diagramsFolder: 'generated/diagrams' })).toContain(
+      'No machines are in the catalog yet.',
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
+import { diagramSets, generateDiagrams } from './render.ts';
+
+/**
+ * Everything the project generates from the machines. `npm run check:generated` runs each generator
+ * into an empty folder and compares the result with the tree, so a new kind of output needs only an
+ * entry in `generators` below.
+ */
+export interface Generator {
+  name: string;
+  /**
+   * Folders or files (relative to the root) that hold only this generator's output: a file found
+   * there that the generator did not write is reported as unexpected.
+   */
+  owns?: readonly string[];
+  /** Writes under `rootDir` (the real tree or a scratch copy); returns the paths written, relative to it. */
+  generate(rootDir: string): Promise<string[]>;
+  /** Masks what legitimately differs between runs (e.g. a run time) in both copies before they are compared. */
+  normalize?(path: string, text: string): string;
+}
+
+const diagrams: Generator = {
+  name: 'diagrams',
+  owns: [diagramsFolder, machinesDocPath, fixtureDiagramsFolder],
+  generate: (rootDir) => generateDiagrams(rootDir, diagramSets),
+};
+
+/** Every generator, in the order `npm run check:generated` runs them. */
+export const generators: Generator[] = [diagrams];
