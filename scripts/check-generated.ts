@@ -75,6 +75,14 @@ if (stale.length + missing.length + unexpected.length > 0) {
   console.log(
     `check:generated: ${stale.length} stale, ${missing.length} missing, ${unexpected.length} unexpected of ${checked} files; regenerate (npm run diagrams for the diagrams and docs/machines.md, npm run verify for the report) and commit the result.`,
   );
+  const redrawOnly = stale.filter(
+    (path) => path.endsWith('.svg') && !stale.includes(path.replace(/\.svg$/, '.mmd')),
+  );
+  if (redrawOnly.length > 0) {
+    console.log(
+      'SVGs stale with unchanged sources were drawn by another Chromium or other fonts: `npm run diagrams -- --force`.',
+    );
+  }
   process.exit(1);
 }
 console.log(`check:generated: all ${checked} generated files are up to date.`);
