@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { initialTransition, transition } from 'xstate';
+import { type AdmissionFacts, admissionMachine, admissionRefusals, type Operation } from './admission.ts';
+
+/** A content read by an authorized caller in an Active namespace, configuration fresh: admitted. */
+const facts = (overrides: Partial<AdmissionFacts> = {}): AdmissionFacts => ({
+  operation: 'get',
+  target: 'content',
+  configurationFresh: true,
+  authorized: true,
+  namespaceExists: true,
+  namespaceInitializing: false,
+  namespaceTerminating: false,
+  namespaceImmortal: false,
+  callerMayInitialize: false,
+  changesInitializers: false,
+  createCarriesInitializers: false,
+  ...overrides,
+});
+
+const [waiting] = initialTransition(admissionMachine);
+
+/** One ADMIT from the waiting state: the eventless chain runs to a final state in the same step. */
+const admit = (overrides: Partial<AdmissionFacts> = {}) => {
+  const [next, actions] = transition(admissionMachine, waiting, { type: 'ADMIT', facts: facts(overrides) });
+  return { value: next.value, status: next.status, actions: actions.map((a) => a.type) };
+};
+
+const admitted = (actions: string[] = []) => ({ value: 'admitted', status: 'done', actions });
+const refused = (action: string) => ({ value: 'refused', status: 'done', actions: [action] });
+
+describe('admission machine: configuration freshness', () => {
+  it('starts waiting for a request', () => {
+    expect(waiting.value).toBe('waiting');
+  });
+
+  it('AC-1: ADMIT leaves the waiting state and the chain ends in a final state', () => {
+    expect(admit()).toEqual(admitted());
+  });
+
+  it('AC-2 (D-9): every write is refused while the configuration copy is stale', () => {
+    const writes: Operation[] = ['create', 'update', 'delete', 'finalize'];
+    for (const operation of writes) {
+      expect(admit({ operation, configurationFresh: false })).toEqual(
+        refused('refuseConfigurationUnavailable'),
+      );
+      expect(admit({ operation, target: 'namespace', configurationFresh: false })).toEqual(
+        refused('refuseConfigurationUnavailable'),
+      );
+    }
+  });
+
+  it('AC-2 (D-9): reads pass a stale configuration copy', () => {
+    expect(admit({ operation: 'get', configurationFresh: false })).toEqual(admitted());
+    expect(admit({ operation: 'list', configurationFresh: false })).toEqual(admitted());
+  });
+
+  it('AC-2, AC-3: a fresh configuration copy lets a write through', () => {
+    expect(admit({ operation: 'create' })).toEqual(admitted());
+  });
+});
+
+describe('admission machine: authorization', () => {
+  it('RB-4, RB-5, RB-6: a request RBAC denied is refused Forbidden, whatever it is', () => {
+    expect(admit({ authorized: false })).toEqual(refused('refuseForbidden'));
+    expect(admit({ authorized: false, operation: 'list' })).toEqual(refused('refuseForbidden'));
+    expect(admit({ authorized: false, operation: 'create', target: 'namespace' })).toEqual(
+      refused('refuseForbidden'),
+    );
+  });
+
+  it('RB-4: an authorized request goes on to the namespace plugins', () => {
+    expect(admit({ authorized: true, operation: 'delete' })).toEqual(admitted());
+  });
+});
+
+describe('admission machine: NamespaceLifecycle', () => {
+  it('NS-2: content in a namespace that does not exist is refused NotFound', () => {
+    expect(admit({ namespaceExists: false })).toEqual(refused('refuseNamespaceNotFound'));
+    expect(admit({ namespaceExists: false, operation: 'create' })).toEqual(
+      refused('refuseNamespaceNotFound'),
+    );
+  });
+
+  it('NS-2: a namespace request passes the existence check (storage answers for the namespace itself)', () => {
+    expect(admit({ target: 'namespace', operation: 'get', namespaceExists: false })).toEqual(admitted());
+    expect(admit({ target: 'namespace', operation: 'create', namespaceExists: false })).toEqual(
+      admitted(['injectPendingInitializers']),
+    );
+  });
+
+  it('LC-4 (D-3): creating content in a Terminating namespace is refused', () => {
+    expect(admit({ operation: 'create', namespaceTerminating: true })).toEqual(
+      refused('refuseNamespaceTerminating'),
+    );
+    // Even an initializer (initialize holder) may not create there.
+    expect(admit({ operation: 'create', namespaceTerminating: true, callerMayInitialize: true })).toEqual(
+      refused('refuseNamespaceTerminating'),
+    );
+  });
+
+  it('LC-4, LC-5: reads and deletes of content in a Terminating namespace pass, so it can be emptied', () => {
+    expect(admit({ operation: 'get', namespaceTerminating: true })).toEqual(admitted());
+    expect(admit({ operation: 'delete', namespaceTerminating: true })).toEqual(admitted());
+  });
+
+  it('LC-10 (D-2): deleting an immortal namespace is refused; reading it or deleting another passes', () => {
+    const ns = { target: 'namespace' as const };
+    expect(admit({ ...ns, operation: 'delete', namespaceImmortal: true })).toEqual(
+      refused('refuseImmortalNamespaceDeletion'),
+    );
+    expect(admit({ ...ns, operation: 'get', namespaceImmortal: true })).toEqual(admitted());
+    expect(admit({ ...ns, operation: 'delete', namespaceImmortal: false })).toEqual(admitted());
+    // Content inside an immortal namespace may still be deleted.
+    expect(admit({ operation: 'delete', namespaceImmortal: true })).toEqual(admitted());
+  });
+});
+
+describe('admission machine: NamespaceInitializers', () => {
+  const namespaceCreate = { target: 'namespace' as const, operation: 'create' as const };
+
+  it('IN-1: an ordinary namespace create is admitted and gets the configured pending list', () => {
+    expect(admit(namespaceCreate)).toEqual(admitted(['injectPendingInitializers']));
+  });
+
+  it('IN-3 (D-17): a create carrying initializers is refused without the initialize verb', () => {
+    expect(admit({ ...namespaceCreate, createCarriesInitializers: true })).toEqual(
+      refused('refuseInitializersSetAtCreate'),
+    );
+  });
+
+  it('IN-3 (D-17): an initialize holder keeps the list it sent; nothing is injected', () => {
+    expect(admit({ ...namespaceCreate, createCarriesInitializers: true, callerMayInitialize: true })).toEqual(
+      admitted(['keepInitializersOfInitializeHolder']),
+    );
+  });
+
+  it('IN-3: changing the pending list or result needs the initialize verb', () => {
+    const update = { target: 'namespace' as const, operation: 'update' as const, changesInitializers: true };
+    expect(admit(update)).toEqual(refused('refuseInitializersChangeWithoutInitializeVerb'));
+    expect(admit({ ...update, callerMayInitialize: true })).toEqual(admitted());
+    expect(admit({ ...update, changesInitializers: false })).toEqual(admitted());
+  });
+
+  it('IN-6 (D-19): every verb on content of an Initializing namespace is refused without initialize', () => {
+    for (const operation of ['get', 'list', 'create', 'update', 'delete'] as const) {
+      expect(admit({ operation, namespaceInitializing: true })).toEqual(
+        refused('refuseNamespaceInitializing'),
+      );
+    }
+  });
+
+  it('IN-6: an initialize holder reaches content of an Initializing namespace; the namespace itself is not gated', () => {
+    expect(admit({ operation: 'create', namespaceInitializing: true, callerMayInitialize: true })).toEqual(
+      admitted(),
+    );
+    expect(admit({ target: 'namespace', operation: 'get', namespaceInitializing: true })).toEqual(admitted());
+  });
+});
+
+describe('admission machine: the chain as a whole', () => {
+  it('AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every ADMIT ends final with at most one refusal, named in admissionRefusals', () => {
+    type Flag = {
+      [K in keyof AdmissionFacts]: AdmissionFacts[K] extends boolean ? K : never;
+    }[keyof AdmissionFacts];
+    const cases: { target: AdmissionFacts['target']; operation: Operation; flags: Flag[] }[] = [
+      {
+        target: 'content',
+        operation: 'create',
+        flags: [
+          'configurationFresh',
+          'authorized',
+          'namespaceExists',
+          'namespaceInitializing',
+          'namespaceTerminating',
+          'callerMayInitialize',
+          'changesInitializers',
+        ],
+      },
+      {
+        target: 'namespace',
+        operation: 'create',
+        flags: ['configurationFresh', 'authorized', 'callerMayInitialize', 'createCarriesInitializers'],
+      },
+      {
+        target: 'namespace',
+        operation: 'delete',
+        flags: ['configurationFresh', 'authorized', 'namespaceExists', 'namespaceImmortal'],
+      },
+    ];
+    const refusals = new Set<string>(admissionRefusals);
+    const seen = new Set<string>();
+    for (const { target, operation, flags } of cases) {
+      for (let mask = 0; mask < 1 << flags.length; mask++) {
+        const overrides: Partial<AdmissionFacts> = { target, operation };
+        flags.forEach((flag, bit) => {
+          overrides[flag] = (mask & (1 << bit)) !== 0;
+        });
+        const outcome = admit(overrides);
+        const refusing = outcome.actions.filter((a) => refusals.has(a));
+        expect(outcome.status).toBe('done');
+        expect(refusing.length).toBe(outcome.value === 'refused' ? 1 : 0);
+        for (const a of refusing) seen.add(a);
+      }
+    }
+    expect(seen).toEqual(refusals);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  kubernetesFinalizer,
+  type NamespaceControllerObservation,
+  namespaceControllerMachine,
+} from './namespace-controller.ts';
+import { MachineStepper } from './stepper.ts';
+
+const stepper = new MachineStepper(namespaceControllerMachine);
+const sync = (observed: NamespaceControllerObservation) => {
+  const step = stepper.step(stepper.initial, { type: 'SYNC', observed });
+  return {
+    value: stepper.value(step.next),
+    actions: step.actions.map((a) => a.type),
+    transitions: step.transitions,
+  };
+};
+const origin = 'openshift.com/origin';
+
+describe('namespace controller machine', () => {
+  it('starts watching and every sync leaves it watching', () => {
+    expect(stepper.value(stepper.initial)).toBe('watching');
+    expect(sync({ contentRemains: true, finalizers: [kubernetesFinalizer] }).value).toBe('watching');
+  });
+
+  it('LC-2: the finalizer it owns is `kubernetes`', () => {
+    expect(kubernetesFinalizer).toBe('kubernetes');
+  });
+
+  it('LC-5: while content remains it deletes one object, before any finalizing', () => {
+    expect(sync({ contentRemains: true, finalizers: [kubernetesFinalizer, origin] })).toEqual({
+      value: 'watching',
+      actions: ['deleteOneContentObject'],
+      transitions: ['namespaceController:watching:SYNC#0'],
+    });
+  });
+
+  it('LC-5, LC-9: content left with no finalizer is still deleted first, never the final DELETE', () => {
+    expect(sync({ contentRemains: true, finalizers: [] }).actions).toEqual(['deleteOneContentObject']);
+  });
+
+  it('LC-5, LC-6: with no content left it finalizes away `kubernetes`', () => {
+    expect(sync({ contentRemains: false, finalizers: [origin, kubernetesFinalizer] })).toEqual({
+      value: 'watching',
+      actions: ['finalizeKubernetes'],
+      transitions: ['namespaceController:watching:SYNC#1'],
+    });
+  });
+
+  it('LC-7, LC-8: only another owner’s finalizer left: every guard refuses and it waits', () => {
+    expect(sync({ contentRemains: false, finalizers: [origin] })).toEqual({
+      value: 'watching',
+      actions: [],
+      transitions: [],
+    });
+  });
+
+  it('LC-7, LC-9: no content and no finalizer left: it sends the final DELETE', () => {
+    expect(sync({ contentRemains: false, finalizers: [] })).toEqual({
+      value: 'watching',
+      actions: ['sendFinalDelete'],
+      transitions: ['namespaceController:watching:SYNC#2'],
+    });
+  });
+});

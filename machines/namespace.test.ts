@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { initialTransition, type SnapshotFrom, transition } from 'xstate';
+import {
+  conditionsOf,
+  type NamespaceEvent,
+  type NamespaceStateValue,
+  namespaceMachine,
+  phaseOf,
+} from './namespace.ts';
+
+type Snapshot = SnapshotFrom<typeof namespaceMachine>;
+
+const [absent] = initialTransition(namespaceMachine);
+const step = (snapshot: Snapshot, event: NamespaceEvent): Snapshot =>
+  transition(namespaceMachine, snapshot, event)[0];
+const run = (...events: NamespaceEvent[]): Snapshot => events.reduce(step, absent);
+
+const policy = 'policy.example.com';
+const quota = 'quota.example.com';
+const origin = 'openshift.com/origin';
+const create = (pending: string[], finalizers = ['kubernetes'], now = 0): NamespaceEvent => ({
+  type: 'CREATE',
+  pending,
+  finalizers,
+  now,
+});
+
+/** An event the current state refuses leaves the snapshot exactly as it was. */
+const expectIgnored = (snapshot: Snapshot, event: NamespaceEvent) => {
+  const [next, actions] = transition(namespaceMachine, snapshot, event);
+  expect(next.value).toBe(snapshot.value);
+  expect(next.context).toEqual(snapshot.context);
+  expect(actions).toEqual([]);
+};
+
+describe('namespace machine: creation', () => {
+  it('starts absent with an empty namespace', () => {
+    expect(absent.value).toBe('absent');
+    expect(absent.context).toEqual({
+      pending: [],
+      failure: null,
+      finalizers: [],
+      deletionTimestamp: null,
+      createdAt: null,
+    });
+  });
+
+  it('LC-1, LC-2: CREATE without pending initializers goes Active and records finalizers and creation time', () => {
+    const active = step(absent, create([], ['kubernetes', origin], 3));
+    expect(active.value).toBe('active');
+    expect(active.context).toEqual({
+      pending: [],
+      failure: null,
+      finalizers: ['kubernetes', origin],
+      deletionTimestamp: null,
+      createdAt: 3,
+    });
+  });
+
+  it('IN-1, IN-5: CREATE with pending initializers takes the other branch: Initializing, list kept in order', () => {
+    const event = create([policy, quota]);
+    const initializing = step(absent, event);
+    expect(initializing.value).toBe('initializing');
+    expect(initializing.context.pending).toEqual([policy, quota]);
+    expect(initializing.context.finalizers).toEqual(['kubernetes']);
+    expect(initializing.context.createdAt).toBe(0);
+    // The context holds copies: the request body cannot change storage afterwards.
+    if (event.type === 'CREATE') event.pending.push('late.example.com');
+    expect(initializing.context.pending).toEqual([policy, quota]);
+  });
+
+  it('NS-3: a namespace that exists refuses a second CREATE', () => {
+    expectIgnored(run(create([])), create([]));
+    expectIgnored(run(create([policy])), create([]));
+  });
+
+  it('IN-5, LC-3: phase and Initializing condition follow the state', () => {
+    const table: [NamespaceStateValue, string | null, Record<string, string>][] = [
+      ['absent', null, {}],
+      ['initializing', 'Initializing', { Initializing: 'True' }],
+      ['active', 'Active', { Initializing: 'False' }],
+      ['terminating', 'Terminating', { Initializing: 'False' }],
+      ['removed', null, {}],
+    ];
+    for (const [value, phase, conditions] of table) {
+      expect(phaseOf(value)).toBe(phase);
+      expect(conditionsOf(value)).toEqual(conditions);
+    }
+  });
+});
+
+describe('namespace machine: initializers', () => {
+  const initializing = run(create([policy, quota]));
+
+  it('IN-2: removing a pending initializer that is not first is refused', () => {
+    expectIgnored(initializing, { type: 'REMOVE_PENDING', name: quota });
+    expectIgnored(initializing, { type: 'REMOVE_PENDING', name: 'unknown.example.com' });
+  });
+
+  it('IN-2, IN-3: the first pending initializer removes itself; the namespace stays Initializing', () => {
+    const next = step(initializing, { type: 'REMOVE_PENDING', name: policy });
+    expect(next.value).toBe('initializing');
+    expect(next.context.pending).toEqual([quota]);
+    expect(next.context.deletionTimestamp).toBeNull();
+  });
+
+  it('IN-4, IN-5: removing the last pending initializer makes it Active, and the list never grows again', () => {
+    const active = run(
+      create([policy, quota]),
+      { type: 'REMOVE_PENDING', name: policy },
+      { type: 'REMOVE_PENDING', name: quota },
+    );
+    expect(active.value).toBe('active');
+    expect(active.context.pending).toEqual([]);
+    expectIgnored(active, { type: 'REMOVE_PENDING', name: quota });
+    expectIgnored(active, create([policy]));
+  });
+
+  it('IN-7, LC-3: a failure result sets the deletion timestamp, keeps the result and clears pending', () => {
+    const failed = step(initializing, { type: 'RECORD_FAILURE', reason: 'ProvisioningFailed', now: 4 });
+    expect(failed.value).toBe('terminating');
+    expect(failed.context).toEqual({
+      pending: [],
+      failure: { reason: 'ProvisioningFailed' },
+      finalizers: ['kubernetes'],
+      deletionTimestamp: 4,
+      createdAt: 0,
+    });
+  });
+
+  it('IN-7: a failure result is refused once the namespace is Active or Terminating', () => {
+    const active = run(create([]));
+    expectIgnored(active, { type: 'RECORD_FAILURE', reason: 'Late', now: 1 });
+    const terminating = step(active, { type: 'DELETE', now: 1 });
+    expectIgnored(terminating, { type: 'RECORD_FAILURE', reason: 'Late', now: 2 });
+  });
+
+  it('LC-3 (D-4): DELETE while Initializing goes Terminating and clears pending, with no failure result', () => {
+    const deleted = step(initializing, { type: 'DELETE', now: 2 });
+    expect(deleted.value).toBe('terminating');
+    expect(deleted.context.pending).toEqual([]);
+    expect(deleted.context.failure).toBeNull();
+    expect(deleted.context.deletionTimestamp).toBe(2);
+    expectIgnored(deleted, { type: 'REMOVE_PENDING', name: policy });
+  });
+
+  it('LC-6: finalize replaces spec.finalizers while Initializing', () => {
+    const next = step(initializing, { type: 'FINALIZE', finalizers: ['kubernetes', origin] });
+    expect(next.value).toBe('initializing');
+    expect(next.context.finalizers).toEqual(['kubernetes', origin]);
+    expect(next.context.pending).toEqual([policy, quota]);
+  });
+});
+
+describe('namespace machine: termination', () => {
+  const active = run(create([], ['kubernetes', origin]));
+  const terminating = step(active, { type: 'DELETE', now: 5 });
+
+  it('LC-3: DELETE of an Active namespace sets the deletion timestamp once and goes Terminating', () => {
+    expect(terminating.value).toBe('terminating');
+    expect(terminating.context.deletionTimestamp).toBe(5);
+    expect(terminating.context.finalizers).toEqual(['kubernetes', origin]);
+  });
+
+  it('LC-3 (D-10): a repeated DELETE is accepted and changes nothing', () => {
+    const [again, actions] = transition(namespaceMachine, terminating, { type: 'DELETE', now: 9 });
+    expect(again.value).toBe('terminating');
+    expect(again.context).toEqual(terminating.context);
+    expect(actions).toEqual([]);
+  });
+
+  it('LC-6: finalize on an Active namespace may add and remove finalizers', () => {
+    const next = step(active, { type: 'FINALIZE', finalizers: ['example.com/extra'] });
+    expect(next.value).toBe('active');
+    expect(next.context.finalizers).toEqual(['example.com/extra']);
+  });
+
+  it('LC-6, LC-8 (D-12): finalize while Terminating may remove names; adding one is refused', () => {
+    const withoutOrigin = step(terminating, { type: 'FINALIZE', finalizers: ['kubernetes'] });
+    expect(withoutOrigin.value).toBe('terminating');
+    expect(withoutOrigin.context.finalizers).toEqual(['kubernetes']);
+    expectIgnored(terminating, { type: 'FINALIZE', finalizers: ['kubernetes', origin, 'example.com/new'] });
+    expectIgnored(withoutOrigin, { type: 'FINALIZE', finalizers: [origin] });
+  });
+
+  it('LC-7: PURGE is refused while finalizers remain, and outside Terminating', () => {
+    expectIgnored(terminating, { type: 'PURGE' });
+    expectIgnored(step(terminating, { type: 'FINALIZE', finalizers: [origin] }), { type: 'PURGE' });
+    expectIgnored(run(create([], [])), { type: 'PURGE' });
+    expectIgnored(run(create([policy], [])), { type: 'PURGE' });
+  });
+
+  it('LC-7: with no finalizer left PURGE removes the namespace and forgets its state', () => {
+    const empty = step(terminating, { type: 'FINALIZE', finalizers: [] });
+    const removed = step(empty, { type: 'PURGE' });
+    expect(removed.value).toBe('removed');
+    expect(removed.context).toEqual(absent.context);
+    expectIgnored(removed, { type: 'DELETE', now: 7 });
+  });
+
+  it('LC-1, IN-1, NS-3: a removed name can be created again, either way', () => {
+    const removed = run(
+      create([], ['kubernetes']),
+      { type: 'DELETE', now: 1 },
+      { type: 'FINALIZE', finalizers: [] },
+      { type: 'PURGE' },
+    );
+    const again = step(removed, create([], ['kubernetes'], 6));
+    expect(again.value).toBe('active');
+    expect(again.context.createdAt).toBe(6);
+    expect(again.context.deletionTimestamp).toBeNull();
+    const initializing = step(removed, create([quota], ['kubernetes'], 6));
+    expect(initializing.value).toBe('initializing');
+    expect(initializing.context.pending).toEqual([quota]);
+  });
+});

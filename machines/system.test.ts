@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScope } from './scopes.ts';
+import { type ApiRequest, SystemModel, type SystemState } from './system.ts';
+
+const model = new SystemModel(defaultScope);
+const [initial] = model.initialStates();
+
+const slot = (name: string) => defaultScope.namespaces.findIndex((ns) => ns.name === name);
+const objectSlot = (path: string) => model.objects.findIndex((o) => `${o.resource}/${o.name}` === path);
+const teamA = slot('team-a');
+const teamB = slot('team-b');
+const teamC = slot('Team_C');
+const configmap = objectSlot('configmaps/app');
+const policy = 'policy.example.com';
+const quota = 'quota.example.com';
+
+const alice = { name: 'alice', groups: ['teams@corp.com', 'system:authenticated'] };
+const carol = { name: 'carol', groups: ['system:masters', 'system:authenticated'] };
+const ciRobot = { name: 'ci-robot', groups: ['system:authenticated'] };
+
+const createNamespace = (namespace: number, extraFinalizers: string[] = []): ApiRequest => ({
+  principal: alice,
+  verb: 'create',
+  target: 'namespace',
+  namespace,
+  object: -1,
+  body: { extraFinalizers },
+});
+const deleteNamespace = (namespace: number): ApiRequest => ({
+  principal: carol,
+  verb: 'delete',
+  target: 'namespace',
+  namespace,
+  object: -1,
+});
+const createConfigmap = (namespace: number): ApiRequest => ({
+  principal: ciRobot,
+  verb: 'create',
+  target: 'content',
+  namespace,
+  object: configmap,
+});
+
+/** alice creates team-a as the scope has her do it. */
+const created = model.handle(initial, createNamespace(teamA, ['openshift.com/origin']));
+
+/** The one enabled step whose actor and label match. */
+const enabledStep = (s: SystemState, actor: string, label: string) => {
+  const matches = model.enabled(s).filter((e) => e.event.actor === actor && e.event.label === label);
+  expect(matches.map((e) => e.event.label)).toEqual([label]);
+  return matches[0];
+};
+
+describe('system model: creation and initialization', () => {
+  it('IN-1, IN-5, LC-2: alice creates team-a: 201, Initializing with both configured initializers pending', () => {
+    expect(created.response).toEqual({ code: 201, reason: 'Created' });
+    const view = model.view(created.state, teamA);
+    expect(view.value).toBe('initializing');
+    expect(view.pending).toEqual([policy, quota]);
+    expect(view.finalizers).toEqual(['kubernetes', 'openshift.com/origin']);
+    expect(view.deletionTimestamp).toBeNull();
+    expect(created.transitions).toContain('admission:namespaceInitializers:always#4');
+    expect(created.transitions).toContain('namespace:absent:CREATE#1');
+  });
+
+  it('IN-6 (D-19): ci-robot may not create a configmap in initializing team-a: 403 NamespaceInitializing', () => {
+    const result = model.handle(created.state, createConfigmap(teamA));
+    expect(result.response).toMatchObject({ code: 403, reason: 'Forbidden', cause: 'NamespaceInitializing' });
+    expect(result.state).toBe(created.state);
+    expect(model.key(result.state)).toBe(model.key(created.state));
+  });
+
+  it('IN-2, IN-3, RB-2: the policy initializer populates team-a, then removes itself from pending', () => {
+    const populate = enabledStep(
+      created.state,
+      policy,
+      'create namespaces/team-a/rolebindings/namespace-admin',
+    );
+    expect(populate.event.actorKind).toBe('initializer');
+    expect(populate.event.response?.code).toBe(201);
+    expect(populate.event.transitions).toContain('initializerController:running:RECONCILE#0');
+    const populated = model.view(populate.next, teamA);
+    expect(populated.content & (1 << objectSlot('rolebindings/namespace-admin'))).not.toBe(0);
+    expect(populated.pending).toEqual([policy, quota]);
+
+    const remove = enabledStep(populate.next, policy, `update namespaces/team-a (remove pending ${policy})`);
+    expect(remove.event.response?.code).toBe(200);
+    expect(remove.event.transitions).toContain('initializerController:running:RECONCILE#1');
+    expect(remove.event.transitions).toContain('namespace:initializing:REMOVE_PENDING#1');
+    const after = model.view(remove.next, teamA);
+    expect(after.value).toBe('initializing');
+    expect(after.pending).toEqual([quota]);
+
+    // IN-2: the quota initializer was not first, so it had nothing to do before.
+    expect(
+      model
+        .enabled(created.state)
+        .some((e) => e.event.actor === quota && e.event.actorKind === 'initializer'),
+    ).toBe(false);
+  });
+});
+
+describe('system model: termination', () => {
+  it('LC-3 (D-10): deleting a terminating namespace again answers 200 and changes nothing', () => {
+    const deleted = model.handle(created.state, deleteNamespace(teamA));
+    expect(deleted.response).toEqual({ code: 200, reason: 'OK' });
+    expect(model.view(deleted.state, teamA)).toMatchObject({
+      value: 'terminating',
+      deletionTimestamp: 0,
+      pending: [],
+    });
+    const tick = enabledStep(deleted.state, 'clock', 'tick to 1s; configuration read succeeds');
+    const again = model.handle(tick.next, deleteNamespace(teamA));
+    expect(again.response).toEqual({ code: 200, reason: 'OK' });
+    expect(again.transitions).toContain('namespace:terminating:DELETE#0');
+    expect(model.key(again.state)).toBe(model.key(tick.next));
+    expect(model.view(again.state, teamA).deletionTimestamp).toBe(0);
+  });
+
+  it('LC-4 (D-3): creating content in a terminating namespace is refused: 403 NamespaceTerminating', () => {
+    const deleted = model.handle(initial, deleteNamespace(teamB));
+    expect(model.view(deleted.state, teamB).value).toBe('terminating');
+    const result = model.handle(deleted.state, createConfigmap(teamB));
+    expect(result.response).toMatchObject({ code: 403, reason: 'Forbidden', cause: 'NamespaceTerminating' });
+    expect(result.state).toBe(deleted.state);
+    // The same request in the Active namespace succeeds.
+    expect(model.handle(initial, createConfigmap(teamB)).response.code).toBe(201);
+  });
+});
+
+describe('system model: validation and state keys', () => {
+  it('NS-1 (D-1): creating `Team_C` is refused 422 Invalid and stores nothing', () => {
+    const result = model.handle(initial, createNamespace(teamC));
+    expect(result.response).toMatchObject({ code: 422, reason: 'Invalid' });
+    expect(result.state).toBe(initial);
+    expect(model.view(result.state, teamC).value).toBe('absent');
+  });
+
+  it('equal states have equal keys, whatever the order that reached them; different states differ', () => {
+    const createThenDelete = model.handle(
+      model.handle(initial, createNamespace(teamA, ['openshift.com/origin'])).state,
+      deleteNamespace(teamB),
+    ).state;
+    const deleteThenCreate = model.handle(
+      model.handle(initial, deleteNamespace(teamB)).state,
+      createNamespace(teamA, ['openshift.com/origin']),
+    ).state;
+    expect(createThenDelete).not.toBe(deleteThenCreate);
+    expect(model.key(createThenDelete)).toBe(model.key(deleteThenCreate));
+    expect(createThenDelete).toEqual(deleteThenCreate);
+    expect(model.key(createThenDelete)).not.toBe(model.key(initial));
+    expect(model.key(created.state)).not.toBe(model.key(createThenDelete));
+  });
+});
