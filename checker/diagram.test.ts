@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, createMachine, not, or, stateIn } from 'xstate';
+import { and, createMachine, fromPromise, not, or, stateIn } from 'xstate';
 import { machineCatalog } from '../machines/catalog.ts';
 import {
   type DiagramEntry,
@@ -270,6 +270,39 @@ describe('names Mermaid cannot take as they are', () => {
     const parsed = await parseDiagram(machineToMermaid(machine));
     const labels = parsed.edges.filter((edge) => edge.label !== undefined).map((edge) => edge.label);
     expect(labels).toEqual(['x.y#58;z/[w]#59;#quot;v#quot;', 'any event']);
+  });
+});
+
+describe('constructs the model avoids but a machine may still use', () => {
+  it('draws delayed transitions, invoked actors and history states', async () => {
+    const machine = createMachine({
+      id: 'timers',
+      initial: 'waiting',
+      states: {
+        waiting: {
+          after: { 5000: 'working' },
+          on: { BACK: 'working.hist' },
+        },
+        working: {
+          initial: 'a',
+          invoke: { id: 'job', src: fromPromise(async () => 1), onDone: 'finished', onError: 'waiting' },
+          states: { a: { on: { NEXT: 'b' } }, b: {}, hist: { type: 'history', history: 'deep' } },
+        },
+        finished: { type: 'final' },
+      },
+    });
+    const outline = outlineMachine(machine);
+    expect(outline.transitions.map((transition) => transition.trigger)).toEqual([
+      'BACK',
+      'after 5000ms',
+      'done(job)',
+      'error(job)',
+      'NEXT',
+    ]);
+    const source = machineToMermaid(machine);
+    expect(source).toContain('state "hist (H#42;)" as working__hist');
+    const parsed = await parseDiagram(source);
+    expect(parsed.edges.filter((edge) => edge.label !== undefined)).toHaveLength(5);
   });
 });
 
