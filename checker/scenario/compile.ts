@@ -1,0 +1,854 @@
+import { isQualifiedFinalizerName } from '../../machines/names.ts';
+import {
+  builtInClusterRoles,
+  namespaceCreatorClusterRole,
+  namespaceInitializerClusterRole,
+} from '../../machines/rbac.ts';
+import {
+  type ClusterRoleBindingSpec,
+  type ConfigurationSpec,
+  finalizerOwnerAccount,
+  type InitializerSpec,
+  immortalNamespaces,
+  type NamespaceSpec,
+  type ObjectSlot,
+  type Scope,
+} from '../../machines/scope.ts';
+import { defaultScope } from '../../machines/scopes.ts';
+import type { MachineSet } from '../../machines/system.ts';
+import { baseVariantName, machinesFor, variants } from '../../machines/variants.ts';
+import { loadDecisions, loadRequirements } from './catalog.ts';
+import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
+import { closest, type ParsedPath, parseRequestLine, RequestLineError, type Verb } from './request-line.ts';
+import {
+  bodySchemas,
+  type CheckInput,
+  type ConfigurationBody,
+  type ContentBody,
+  type ContentKind,
+  contentKinds,
+  type ExpectInput,
+  initializerEntrySchema,
+  type NamespaceBody,
+  type PolicyRuleInput,
+  type RoleRefInput,
+  type StepInput,
+  type SubjectInput,
+} from './schema.ts';
+
+/**
+ * Compiles a loaded scenario into what the system model runs: a Scope (every namespace, object,
+ * configuration, binding and finalizer owner the story names becomes a slot) and a list of steps in
+ * the model's terms. What the model cannot express yet is kept as `unsupported` with the reason, so
+ * the replayer reports it as a mismatch instead of quietly bending the story.
+ */
+
+export interface Principal {
+  name: string;
+  groups: string[];
+}
+
+export interface Expectation {
+  code: number;
+  reason?: string;
+  cause?: string;
+  message?: string;
+  items?: string[];
+}
+
+/** A request in the model's terms; the pending-list change of an update is resolved against the state. */
+export type RequestPlan =
+  | {
+      type: 'namespace';
+      verb: Exclude<Verb, 'patch'>;
+      namespace: number;
+      /** list of namespaces: -1. */
+      initializers?: string[];
+      extraFinalizers?: string[];
+      finalizers?: string[];
+      /** spec.initializers.pending as sent by an update (names in order). */
+      desiredPending?: string[];
+      failure?: string;
+    }
+  | {
+      type: 'content';
+      verb: Exclude<Verb, 'patch' | 'finalize'>;
+      namespace: number;
+      object: number;
+      resource?: string;
+    }
+  | { type: 'configuration'; name: string };
+
+export interface Located {
+  /** 0-based index in `steps`. */
+  index: number;
+  line: number;
+  /** The step as written, for the report. */
+  text: string;
+}
+
+export type CompiledStep = Located &
+  (
+    | {
+        kind: 'request';
+        principal: Principal;
+        plan: RequestPlan | null;
+        unsupported?: string;
+        expect: Expectation;
+      }
+    | {
+        kind: 'controller';
+        mode: 'run' | 'step';
+        actor: string;
+        actorKind: 'initializer' | 'namespace-controller' | 'finalizer-owner' | 'apiserver';
+        namespace?: number;
+        expect?: Expectation;
+      }
+    | { kind: 'fault'; action: 'crash' | 'restart'; actor: string }
+    | { kind: 'config-read'; failing: boolean }
+    | { kind: 'tick'; seconds: number }
+    | { kind: 'check'; namespace: number; check: CheckInput }
+  );
+
+export interface CompiledScenario {
+  file: string;
+  title: string;
+  requirements: string[];
+  contrasts: string[];
+  decisions: string[];
+  source?: string;
+  variant: string;
+  pending?: string;
+  scope: Scope;
+  machines: MachineSet;
+  /** Object slots in model order (the scope's content, which also holds every initializer's object). */
+  objects: ObjectSlot[];
+  steps: CompiledStep[];
+  /** Parts of `given` the model cannot represent, each with its line. */
+  unsupported: { line: number; field: string; problem: string }[];
+}
+
+const requirementIds = new Set(loadRequirements().map((r) => r.id));
+const decisionIds = new Set(loadDecisions().keys());
+
+const resourceToKind = new Map<string, ContentKind>(
+  Object.entries(contentKinds).map(([kind, { resource }]) => [resource, kind as ContentKind]),
+);
+export const kindOfResource = (resource: string): string => resourceToKind.get(resource) ?? resource;
+
+const knownClusterRoles = [
+  ...builtInClusterRoles,
+  namespaceCreatorClusterRole,
+  namespaceInitializerClusterRole,
+];
+
+/** Built-in actors' grants, as every scope has them: the namespace controller, initializers, finalizer owners. */
+const builtInBindings = defaultScope.clusterRoleBindings.filter((b) =>
+  b.subjects.every((s) => s.kind === 'ServiceAccount' || s.name.startsWith('system:serviceaccount:')),
+);
+
+const normalizeRules = (rules: readonly PolicyRuleInput[]): string =>
+  JSON.stringify(
+    rules
+      .map((r) => [
+        [...r.apiGroups].sort(),
+        [...r.resources].sort(),
+        [...r.verbs].sort(),
+        [...(r.resourceNames ?? [])].sort(),
+      ])
+      .map((r) => JSON.stringify(r))
+      .sort(),
+  );
+
+export const serviceAccountGroups = (user: string): string[] => {
+  const match = /^system:serviceaccount:([^:]+):[^:]+$/.exec(user);
+  return match ? ['system:serviceaccounts', `system:serviceaccounts:${match[1]}`] : [];
+};
+
+function toExpectation(input: ExpectInput): Expectation {
+  if (typeof input === 'number') return { code: input };
+  if (typeof input === 'string') {
+    const [code, reason] = input.split(' ');
+    return { code: Number(code), ...(reason ? { reason } : {}) };
+  }
+  return { ...input };
+}
+
+const stepText = (step: StepInput): string => {
+  switch (step.kind) {
+    case 'do':
+      return `${step.as}: ${step.do}`;
+    case 'run':
+    case 'step':
+      return `${step.kind} ${step.kind === 'run' ? step.run : step.step}${step.namespace ? ` on ${step.namespace}` : ''}`;
+    case 'crash':
+      return `crash ${step.crash}`;
+    case 'restart':
+      return `restart ${step.restart}`;
+    case 'fail':
+      return `fail ${step.fail}`;
+    case 'recover':
+      return `recover ${step.recover}`;
+    case 'tick':
+      return `tick ${step.tick}s`;
+    case 'check':
+      return `check ${step.check.namespace}`;
+  }
+};
+
+interface Binding {
+  clusterRole: string;
+  subject: string;
+  subjectKind: 'User' | 'Group' | 'ServiceAccount';
+  subjectNamespace?: string;
+}
+
+class ScopeBuilder {
+  readonly namespaces = new Map<string, NamespaceSpec>();
+  readonly objects: ObjectSlot[] = [];
+  /** Where each object was first defined, to refuse a second, different definition under the same name. */
+  private readonly objectDefinitions = new Map<string, string>();
+  readonly finalizerOwners: string[] = [];
+  readonly unsupported: CompiledScenario['unsupported'] = [];
+
+  constructor(private readonly scenario: LoadedScenario) {
+    this.namespace('default');
+  }
+
+  namespace(name: string): number {
+    if (!this.namespaces.has(name)) {
+      const system = immortalNamespaces.includes(name);
+      this.namespaces.set(name, { name, ...(system ? { system: true } : {}) });
+    }
+    return [...this.namespaces.keys()].indexOf(name);
+  }
+
+  unsupportedAt(path: FieldPath, problem: string): void {
+    this.unsupported.push({ line: this.scenario.lineOf(path), field: formatFieldPath(path), problem });
+  }
+
+  owner(finalizer: string): void {
+    if (
+      finalizer.includes('/') &&
+      isQualifiedFinalizerName(finalizer) &&
+      !this.finalizerOwners.includes(finalizer)
+    )
+      this.finalizerOwners.push(finalizer);
+  }
+
+  /** The slot of RESOURCE/NAME; a RoleBinding's grant is fixed by its first definition. */
+  object(resource: string, name: string, binding: Binding | undefined, path: FieldPath): number {
+    const key = `${resource}/${name}`;
+    const index = this.objects.findIndex((o) => o.resource === resource && o.name === name);
+    const definition = binding ? JSON.stringify(binding) : '';
+    if (index >= 0) {
+      const known = this.objectDefinitions.get(key) ?? '';
+      if (binding && known === '') {
+        this.objects[index] = { resource, name, roleBinding: binding };
+        this.objectDefinitions.set(key, definition);
+      } else if (binding && known !== definition) {
+        this.unsupportedAt(
+          path,
+          `a second, different ${key}: the model keys content by resource and name across namespaces`,
+        );
+      }
+      return index;
+    }
+    this.objects.push({ resource, name, ...(binding ? { roleBinding: binding } : {}) });
+    this.objectDefinitions.set(key, definition);
+    return this.objects.length - 1;
+  }
+
+  /** The model's one-subject, ClusterRole-only RoleBinding, or undefined (recorded as unsupported). */
+  binding(
+    roleRef: RoleRefInput | undefined,
+    subjects: SubjectInput[] | undefined,
+    path: FieldPath,
+  ): Binding | undefined {
+    if (!roleRef || !subjects) return undefined;
+    if (roleRef.kind !== 'ClusterRole') {
+      this.unsupportedAt(
+        [...path, 'roleRef'],
+        `RoleBinding to Role ${roleRef.name}: the model's RoleBindings only reference ClusterRoles`,
+      );
+      return undefined;
+    }
+    if (subjects.length !== 1) {
+      this.unsupportedAt(
+        [...path, 'subjects'],
+        `RoleBinding with ${subjects.length} subjects: the model's RoleBindings have exactly one`,
+      );
+    }
+    const [subject] = subjects;
+    return {
+      clusterRole: roleRef.name,
+      subject: subject.name,
+      subjectKind: subject.kind,
+      ...(subject.namespace ? { subjectNamespace: subject.namespace } : {}),
+    };
+  }
+}
+
+/** A request line parsed, its problems reported on the field that holds it. */
+function requestLineAt(text: string, path: FieldPath): ReturnType<typeof parseRequestLine> {
+  try {
+    return parseRequestLine(text);
+  } catch (error) {
+    if (error instanceof RequestLineError) throw new ScenarioFieldError(path, error.message, error.hint);
+    throw error;
+  }
+}
+
+function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, path: FieldPath): T {
+  const result = bodySchemas[schemaName].safeParse(body ?? {});
+  if (result.success) return result.data as T;
+  const issue = result.error.issues[0];
+  if (issue.code === 'unrecognized_keys')
+    throw new ScenarioFieldError(
+      [...path, ...(issue.path as (string | number)[]), issue.keys[0]],
+      `unknown field "${issue.keys[0]}" in a ${schemaName} body`,
+      undefined,
+      issue.keys[0],
+    );
+  throw new ScenarioFieldError([...path, ...(issue.path as (string | number)[])], issue.message);
+}
+
+/** Compiles a loaded scenario; throws ScenarioFieldError for what no valid scenario may say. */
+export function compileScenario(scenario: LoadedScenario): CompiledScenario {
+  const { header, steps } = scenario;
+  header.requirements.forEach((id, i) => {
+    if (!requirementIds.has(id))
+      throw new ScenarioFieldError(
+        ['requirements', i],
+        `unknown requirement "${id}"`,
+        hintFor(id, [...requirementIds], 'IDs of docs/requirements.md'),
+      );
+  });
+  (header.contrasts ?? []).forEach((id, i) => {
+    if (!requirementIds.has(id))
+      throw new ScenarioFieldError(
+        ['contrasts', i],
+        `unknown requirement "${id}"`,
+        hintFor(id, [...requirementIds], 'IDs of docs/requirements.md'),
+      );
+  });
+  (header.decisions ?? []).forEach((id, i) => {
+    if (!decisionIds.has(id))
+      throw new ScenarioFieldError(
+        ['decisions', i],
+        `unknown decision "${id}"`,
+        hintFor(id, [...decisionIds], 'D-n of docs/decisions.md'),
+      );
+  });
+  const variant = header.variant ?? baseVariantName;
+  const machines = machinesFor(variant);
+  if (!machines)
+    throw new ScenarioFieldError(
+      ['variant'],
+      `unknown variant "${variant}"`,
+      hintFor(variant, [baseVariantName, ...variants.map((v) => v.name)]),
+    );
+
+  const builder = new ScopeBuilder(scenario);
+  const given = header.given ?? {};
+  const users = new Map((given.users ?? []).map((u) => [u.name, u.groups]));
+  const clusterRoleBindings: ClusterRoleBindingSpec[] = [...builtInBindings];
+  const configurations: ConfigurationSpec[] = [];
+  const initialContent = new Map<string, string[]>();
+  const contentPaths = new Map<string, FieldPath>();
+  const addContent = (namespace: string, resource: string, name: string, path: FieldPath) => {
+    initialContent.set(namespace, [...(initialContent.get(namespace) ?? []), `${resource}/${name}`]);
+    if (!contentPaths.has(namespace)) contentPaths.set(namespace, path);
+  };
+  const preexisting = new Map<string, string[]>();
+
+  // ---- the world before step 1
+  for (const ns of given.namespaces ?? []) {
+    builder.namespace(ns.name);
+    preexisting.set(ns.name, ns.finalizers ?? ['kubernetes']);
+    for (const f of ns.finalizers ?? []) builder.owner(f);
+    if (ns.creator) Object.assign(builder.namespaces.get(ns.name) ?? {}, { creator: ns.creator });
+  }
+  (given.objects ?? []).forEach((o, i) => {
+    const namespace = o.namespace ?? 'default';
+    builder.namespace(namespace);
+    const resource = contentKinds[o.kind].resource;
+    builder.object(resource, o.name, undefined, ['given', 'objects', i]);
+    addContent(namespace, resource, o.name, ['given', 'objects', i]);
+  });
+
+  const initializerBehaviour = given.initializers ?? {};
+  const initializerSpec = (
+    entry: { name: string; failurePolicy?: 'Ignore' | 'Fail'; timeoutSeconds?: number },
+    path: FieldPath,
+  ): InitializerSpec => {
+    const creates = initializerBehaviour[entry.name]?.creates;
+    const resource = creates ? contentKinds[creates.kind].resource : 'configmaps';
+    const name = creates?.name ?? entry.name;
+    const binding =
+      creates?.kind === 'RoleBinding'
+        ? builder.binding(creates.roleRef, creates.subjects, ['given', 'initializers', entry.name, 'creates'])
+        : undefined;
+    const slot = builder.object(resource, name, binding, path);
+    return {
+      name: entry.name,
+      failurePolicy: entry.failurePolicy ?? 'Ignore',
+      timeoutSeconds: entry.timeoutSeconds ?? 5,
+      populates: builder.objects[slot],
+      // Lets scenarios play an initializer's failure (IN-7); the replayer never picks it on its own.
+      canFail: true,
+    };
+  };
+
+  scenario.manifests.forEach((manifest, i) => {
+    const path = ['given', 'manifests', i];
+    if ('contentKind' in manifest) {
+      const namespace = manifest.metadata.namespace ?? 'default';
+      builder.namespace(namespace);
+      const resource = contentKinds[manifest.contentKind].resource;
+      builder.object(resource, manifest.metadata.name, undefined, path);
+      addContent(namespace, resource, manifest.metadata.name, path);
+      return;
+    }
+    switch (manifest.kind) {
+      case 'ClusterRole': {
+        const known = knownClusterRoles.find((r) => r.metadata.name === manifest.metadata.name);
+        if (!known || normalizeRules(known.rules) !== normalizeRules(manifest.rules))
+          builder.unsupportedAt(
+            path,
+            `ClusterRole ${manifest.metadata.name}${known ? ' with other rules than the built-in one' : ''}: the model's RBAC knows only ${knownClusterRoles.map((r) => r.metadata.name).join(', ')}`,
+          );
+        return;
+      }
+      case 'Role':
+        builder.unsupportedAt(
+          path,
+          `Role ${manifest.metadata.namespace ?? 'default'}/${manifest.metadata.name}: the model's RBAC has no namespaced Roles`,
+        );
+        return;
+      case 'ClusterRoleBinding':
+        clusterRoleBindings.push({
+          name: manifest.metadata.name,
+          clusterRole: manifest.roleRef.name,
+          subjects: manifest.subjects.map((s) => ({
+            kind: s.kind,
+            name: s.name,
+            ...(s.namespace ? { namespace: s.namespace } : {}),
+          })),
+        });
+        return;
+      case 'RoleBinding': {
+        // kubectl sends a manifest without a namespace to the context's namespace, `default` (NS-6).
+        const namespace = manifest.metadata.namespace ?? 'default';
+        builder.namespace(namespace);
+        const binding = builder.binding(manifest.roleRef, manifest.subjects, path);
+        builder.object('rolebindings', manifest.metadata.name, binding, path);
+        addContent(namespace, 'rolebindings', manifest.metadata.name, path);
+        return;
+      }
+      case 'NamespaceInitializerConfiguration':
+        configurations.push({
+          name: manifest.metadata.name,
+          initializers: (manifest.initializers ?? []).map((entry, k) =>
+            initializerSpec(entry, [...path, 'initializers', k]),
+          ),
+          registered: 'initially',
+        });
+        return;
+      case 'InitializerConfiguration':
+      case 'ExternalAdmissionHookConfiguration':
+        builder.unsupportedAt(
+          path,
+          `${manifest.kind}: the system model has no rule-based initializer or webhook configurations (AC-4, AC-5)`,
+        );
+        return;
+      case 'Namespace':
+        builder.namespace(manifest.metadata.name);
+        preexisting.set(manifest.metadata.name, manifest.spec?.finalizers ?? ['kubernetes']);
+        for (const f of manifest.spec?.finalizers ?? []) builder.owner(f);
+        return;
+    }
+  });
+
+  // ---- steps
+  const creators = new Map<string, string>();
+  const compiled: CompiledStep[] = [];
+  let horizon = 0;
+  let faults = { initializerCrash: false, configReadFailure: false, apiserverRestart: false };
+  const initializerNames = () => configurations.flatMap((c) => c.initializers.map((i) => i.name));
+
+  steps.forEach((step, index) => {
+    const path: FieldPath = ['steps', index];
+    const base: Located = { index, line: scenario.lineOf(path), text: stepText(step) };
+    switch (step.kind) {
+      case 'do': {
+        const principal: Principal = {
+          name: step.as,
+          groups: [
+            ...new Set([
+              ...(users.get(step.as) ?? []),
+              ...(step.groups ?? []),
+              ...serviceAccountGroups(step.as),
+              'system:authenticated',
+            ]),
+          ],
+        };
+        const line = requestLineAt(step.do, [...path, 'do']);
+        const request = compileRequest(
+          builder,
+          line.verb,
+          line.path,
+          step.body,
+          [...path, 'body'],
+          principal,
+          configurations,
+          initializerSpec,
+        );
+        if (line.verb === 'create' && request.plan?.type === 'namespace' && request.plan.namespace >= 0) {
+          const name = [...builder.namespaces.keys()][request.plan.namespace];
+          if (!creators.has(name)) creators.set(name, step.as);
+        }
+        compiled.push({
+          ...base,
+          kind: 'request',
+          principal,
+          ...request,
+          expect: toExpectation(step.expect),
+        });
+        return;
+      }
+      case 'run':
+      case 'step': {
+        const actor = step.kind === 'run' ? step.run : step.step;
+        const actorKind = controllerKind(actor, initializerNames(), builder, [...path, step.kind]);
+        compiled.push({
+          ...base,
+          kind: 'controller',
+          mode: step.kind,
+          actor,
+          actorKind,
+          ...(step.namespace ? { namespace: builder.namespace(step.namespace) } : {}),
+          ...(step.kind === 'step' && step.expect ? { expect: toExpectation(step.expect) } : {}),
+        });
+        return;
+      }
+      case 'crash':
+      case 'restart': {
+        const actor = step.kind === 'crash' ? step.crash : step.restart;
+        if (actor === 'apiserver' && step.kind === 'crash') faults = { ...faults, apiserverRestart: true };
+        else if (initializerNames().includes(actor)) faults = { ...faults, initializerCrash: true };
+        else
+          throw new ScenarioFieldError(
+            [...path, step.kind],
+            `cannot ${step.kind} "${actor}"`,
+            hintFor(
+              actor,
+              step.kind === 'crash' ? [...initializerNames(), 'apiserver'] : initializerNames(),
+              'initializers crash and restart; the apiserver crashes (losing its timers)',
+            ),
+          );
+        compiled.push({ ...base, kind: 'fault', action: step.kind, actor });
+        return;
+      }
+      case 'fail':
+      case 'recover':
+        faults = { ...faults, configReadFailure: true };
+        compiled.push({ ...base, kind: 'config-read', failing: step.kind === 'fail' });
+        return;
+      case 'tick':
+        horizon += step.tick;
+        compiled.push({ ...base, kind: 'tick', seconds: step.tick });
+        return;
+      case 'check':
+        for (const f of step.check.externalContent ?? []) builder.owner(f);
+        compiled.push({
+          ...base,
+          kind: 'check',
+          namespace: builder.namespace(step.check.namespace),
+          check: step.check,
+        });
+        return;
+    }
+  });
+
+  // ---- the scope
+  const namespaces: NamespaceSpec[] = [...builder.namespaces.values()].map((ns) => {
+    const finalizers = preexisting.get(ns.name);
+    const creator = ns.creator ?? creators.get(ns.name);
+    const content = initialContent.get(ns.name);
+    if (content && !finalizers && !ns.system)
+      throw new ScenarioFieldError(
+        [...(contentPaths.get(ns.name) ?? ['given'])],
+        `namespace ${ns.name} does not exist at the start, so nothing can be in it (NS-2)`,
+        'name it in given.namespaces',
+      );
+    return {
+      ...ns,
+      ...(creator ? { creator } : {}),
+      ...(finalizers ? { preexisting: true, initialFinalizers: finalizers } : {}),
+      ...(content ? { initialContent: content } : {}),
+    };
+  });
+  for (const owner of builder.finalizerOwners) {
+    const account = finalizerOwnerAccount(owner);
+    if (!clusterRoleBindings.some((b) => b.subjects.some((s) => s.name === account)))
+      clusterRoleBindings.push({
+        name: `finalizer-owner:${owner}`,
+        clusterRole: 'cluster-admin',
+        subjects: [{ kind: 'User', name: account }],
+      });
+  }
+  const bindingSlots = builder.objects.filter((o) => o.roleBinding).length;
+  if (builder.objects.length > 31 || namespaces.length * bindingSlots > 31)
+    builder.unsupportedAt(
+      [],
+      `too large for the model's bit masks: ${builder.objects.length} objects, ${namespaces.length} namespaces × ${bindingSlots} RoleBindings (each at most 31)`,
+    );
+
+  const scope: Scope = {
+    name: scenario.file,
+    description: header.title,
+    namespaces,
+    configurations,
+    principals: [],
+    clusterRoleBindings,
+    content: builder.objects,
+    finalizerOwners: builder.finalizerOwners,
+    faults,
+    clock: { horizonSeconds: horizon, readRepairTimeoutSeconds: 600 },
+  };
+  return {
+    file: scenario.file,
+    title: header.title,
+    requirements: header.requirements,
+    contrasts: header.contrasts ?? [],
+    decisions: header.decisions ?? [],
+    ...(header.source ? { source: header.source } : {}),
+    variant,
+    ...(header.pending ? { pending: header.pending } : {}),
+    scope,
+    machines,
+    objects: builder.objects,
+    steps: compiled,
+    unsupported: builder.unsupported,
+  };
+}
+
+function hintFor(word: string, candidates: readonly string[], otherwise?: string): string {
+  const guess = closest(word, candidates);
+  const list = otherwise ?? `known: ${candidates.join(', ')}`;
+  return guess ? `did you mean "${guess}"? ${list}` : list;
+}
+
+function controllerKind(
+  actor: string,
+  initializers: string[],
+  builder: ScopeBuilder,
+  path: FieldPath,
+): 'initializer' | 'namespace-controller' | 'finalizer-owner' | 'apiserver' {
+  if (actor === 'namespace-controller') return 'namespace-controller';
+  if (actor === 'apiserver') return 'apiserver';
+  if (initializers.includes(actor)) return 'initializer';
+  if (builder.finalizerOwners.includes(actor)) return 'finalizer-owner';
+  const known = ['namespace-controller', 'apiserver', ...initializers, ...builder.finalizerOwners];
+  throw new ScenarioFieldError(
+    path,
+    `no controller "${actor}"`,
+    hintFor(
+      actor,
+      known,
+      `controllers: ${known.join(', ')} (initializers come from NamespaceInitializerConfiguration manifests, finalizer owners from finalizers)`,
+    ),
+  );
+}
+
+function compileRequest(
+  builder: ScopeBuilder,
+  verb: Verb,
+  path: ParsedPath,
+  body: Record<string, unknown> | undefined,
+  bodyPath: FieldPath,
+  principal: Principal,
+  configurations: ConfigurationSpec[],
+  initializerSpec: (
+    entry: { name: string; failurePolicy?: 'Ignore' | 'Fail'; timeoutSeconds?: number },
+    path: FieldPath,
+  ) => InitializerSpec,
+): { plan: RequestPlan | null; unsupported?: string } {
+  // The model has no PATCH: a patch is served as the update it amounts to.
+  const modelVerb = verb === 'patch' ? 'update' : verb;
+  switch (path.kind) {
+    case 'namespaces':
+    case 'namespace': {
+      if (path.kind === 'namespace' && path.subresource === 'status')
+        return {
+          plan: null,
+          unsupported: `namespaces/${path.name}/status: the model has no status sub-resource`,
+        };
+      const finalize =
+        modelVerb === 'finalize' || (path.kind === 'namespace' && path.subresource === 'finalize');
+      if (finalize) {
+        const parsed = validateBody<{ finalizers?: string[]; spec?: { finalizers: string[] } }>(
+          'finalize',
+          body,
+          bodyPath,
+        );
+        const finalizers = parsed.finalizers ?? parsed.spec?.finalizers;
+        if (!finalizers)
+          throw new ScenarioFieldError(bodyPath, 'missing', 'finalize carries body: { finalizers: [...] }');
+        for (const f of finalizers) builder.owner(f);
+        return {
+          plan: {
+            type: 'namespace',
+            verb: 'finalize',
+            namespace: builder.namespace(path.kind === 'namespace' ? path.name : ''),
+            finalizers,
+          },
+        };
+      }
+      const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
+      let name = path.kind === 'namespace' ? path.name : undefined;
+      const bodyName = parsed.metadata?.name;
+      if (name && bodyName && bodyName !== name)
+        return {
+          plan: null,
+          unsupported: `body names namespace ${bodyName} on the path of ${name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
+        };
+      name ??= bodyName;
+      if (path.kind === 'namespaces' && modelVerb === 'list')
+        return { plan: { type: 'namespace', verb: 'list', namespace: -1 } };
+      if (!name)
+        throw new ScenarioFieldError(
+          [...bodyPath, 'metadata', 'name'],
+          'missing',
+          'create namespaces needs body.metadata.name, or write create namespaces/NAME',
+        );
+      const namespace = builder.namespace(name);
+      const spec = parsed.spec;
+      for (const f of spec?.finalizers ?? []) builder.owner(f);
+      const pending = spec?.initializers?.pending.map((p) => p.name);
+      const result = spec?.initializers?.result;
+      if (modelVerb === 'create') {
+        if (result)
+          return {
+            plan: null,
+            unsupported:
+              'a result on create: the model cannot carry it (D-17: 422 Invalid, "may not be set on create")',
+          };
+        return {
+          plan: {
+            type: 'namespace',
+            verb: 'create',
+            namespace,
+            ...(pending ? { initializers: pending } : {}),
+            ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
+          },
+        };
+      }
+      if (modelVerb === 'update') {
+        if (result && result.status !== 'Failure')
+          return {
+            plan: null,
+            unsupported: `result status ${result.status}: the model only records Failure results (D-20: 422 Invalid)`,
+          };
+        return {
+          plan: {
+            type: 'namespace',
+            verb: 'update',
+            namespace,
+            ...(pending ? { desiredPending: pending } : {}),
+            ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
+            ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
+          },
+        };
+      }
+      return { plan: { type: 'namespace', verb: modelVerb as 'get' | 'delete', namespace } };
+    }
+    case 'content-list':
+    case 'content': {
+      const parsed = validateBody<ContentBody>('content', body, bodyPath);
+      const namespaceName = path.namespace;
+      const bodyNamespace = parsed.metadata?.namespace;
+      if (bodyNamespace && bodyNamespace !== namespaceName)
+        return {
+          plan: null,
+          unsupported: `body namespace ${bodyNamespace} differs from the path's ${namespaceName}: the model's requests carry no body namespace (D-14: 400 BadRequest)`,
+        };
+      const namespace = builder.namespace(namespaceName);
+      if (path.kind === 'content-list' && modelVerb === 'list')
+        return { plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource } };
+      const name = path.kind === 'content' ? (path.name ?? parsed.metadata?.name) : parsed.metadata?.name;
+      if (!name)
+        throw new ScenarioFieldError(
+          [...bodyPath, 'metadata', 'name'],
+          'missing',
+          `create ${path.resource} needs body.metadata.name, or a NAME in the path`,
+        );
+      if (path.kind === 'content' && path.name && parsed.metadata?.name && parsed.metadata.name !== path.name)
+        return {
+          plan: null,
+          unsupported: `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
+        };
+      const binding =
+        path.resource === 'rolebindings'
+          ? builder.binding(parsed.roleRef, parsed.subjects, bodyPath)
+          : undefined;
+      const object = builder.object(path.resource, name, binding, bodyPath);
+      return {
+        plan: {
+          type: 'content',
+          verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
+          namespace,
+          object,
+        },
+      };
+    }
+    case 'all-namespaces':
+      return { plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource } };
+    case 'cluster': {
+      if (path.resource !== 'namespaceinitializerconfigurations')
+        return {
+          plan: null,
+          unsupported: `${path.resource}: the system model has no rule-based initializer or webhook configurations (AC-4, AC-5)`,
+        };
+      if (modelVerb !== 'create')
+        return {
+          plan: null,
+          unsupported: `${verb} ${path.resource}: the model only lets configurations be created during a run (FP-3's update is not modelled)`,
+        };
+      const parsed = validateBody<ConfigurationBody>('configuration', body, bodyPath);
+      const name = path.name ?? parsed.metadata?.name;
+      if (!name)
+        throw new ScenarioFieldError(
+          [...bodyPath, 'metadata', 'name'],
+          'missing',
+          'name the configuration in the path or body.metadata.name',
+        );
+      const entries = (parsed.initializers ?? []).map((raw, k) => {
+        const entry = initializerEntrySchema.safeParse(raw);
+        if (!entry.success)
+          throw new ScenarioFieldError(
+            [...bodyPath, 'initializers', k, ...(entry.error.issues[0].path as (string | number)[])],
+            entry.error.issues[0].message,
+          );
+        return entry.data;
+      });
+      if (configurations.some((c) => c.name === name))
+        return {
+          plan: null,
+          unsupported: `configuration ${name} exists already: the model creates each configuration once`,
+        };
+      configurations.push({
+        name,
+        initializers: entries.map((e, k) => initializerSpec(e, [...bodyPath, 'initializers', k])),
+        registered: 'later',
+      });
+      if (!principal.groups.includes('system:masters'))
+        return {
+          plan: null,
+          unsupported: `${principal.name} creates a configuration: the model creates configurations only as a cluster admin (system:masters)`,
+        };
+      return { plan: { type: 'configuration', name } };
+    }
+  }
+}

@@ -1,0 +1,273 @@
+import { readFileSync } from 'node:fs';
+import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { type ZodType, z } from 'zod';
+import { closest } from './request-line.ts';
+import {
+  type ContentManifestInput,
+  contentKinds,
+  contentManifest,
+  type ManifestInput,
+  type ManifestKind,
+  manifestSchemas,
+  type ScenarioHeader,
+  type StepInput,
+  type StepKind,
+  scenarioSchema,
+  stepKinds,
+  stepSchemas,
+} from './schema.ts';
+
+/** A path into the YAML document: keys and list indexes, as zod reports them. */
+export type FieldPath = readonly (string | number)[];
+
+/** A problem with one field of a scenario; the loader turns it into `file:line: field: problem (hint)`. */
+export class ScenarioFieldError extends Error {
+  constructor(
+    readonly path: FieldPath,
+    readonly problem: string,
+    readonly hint?: string,
+    /** For an unknown key: the key itself, so the line is the key's own line. */
+    readonly key?: string,
+  ) {
+    super(problem);
+  }
+}
+
+/** The one line a malformed file gets. */
+export class ScenarioFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly field: string,
+    readonly problem: string,
+    readonly hint?: string,
+  ) {
+    super(`${file}:${line}: ${field ? `${field}: ` : ''}${problem}${hint ? ` (${hint})` : ''}`);
+  }
+}
+
+export interface LoadedScenario {
+  file: string;
+  header: ScenarioHeader;
+  steps: StepInput[];
+  manifests: (ManifestInput | (ContentManifestInput & { contentKind: keyof typeof contentKinds }))[];
+  /** The 1-based line of a field, for messages about it after loading. */
+  lineOf(path: FieldPath): number;
+}
+
+export const formatFieldPath = (path: FieldPath): string =>
+  path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  );
+
+/** The zod schema that validates the value at `path` under `schema`, for listing the fields allowed there. */
+function schemaAt(schema: ZodType, path: FieldPath): ZodType | undefined {
+  let current: ZodType | undefined = schema;
+  for (const part of [...path, null]) {
+    while (current instanceof z.ZodOptional || current instanceof z.ZodNullable)
+      current = current.unwrap() as ZodType;
+    if (current instanceof z.ZodUnion)
+      current = (current.options as ZodType[]).find((o) => o instanceof z.ZodObject);
+    if (part === null || current === undefined) return current;
+    if (current instanceof z.ZodObject) current = (current.shape as Record<string, ZodType>)[String(part)];
+    else if (current instanceof z.ZodArray) current = current.element as ZodType;
+    else if (current instanceof z.ZodRecord) current = current.valueType as ZodType;
+    else return undefined;
+  }
+  return current;
+}
+
+const describeValue = (value: unknown): string =>
+  value === undefined
+    ? 'nothing'
+    : value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'a map'
+          : `${typeof value} ${JSON.stringify(value)}`;
+
+const valueAt = (root: unknown, path: FieldPath): unknown =>
+  path.reduce<unknown>(
+    (value, part) =>
+      value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined,
+    root,
+  );
+
+/** The first zod issue as a field error, in the words a scenario author needs. */
+function fieldErrorFrom(
+  error: z.ZodError,
+  schema: ZodType,
+  input: unknown,
+  prefix: FieldPath,
+): ScenarioFieldError {
+  const issue = error.issues[0];
+  const path = [...prefix, ...(issue.path as (string | number)[])];
+  const value = valueAt(input, issue.path as (string | number)[]);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const object = schemaAt(schema, issue.path as (string | number)[]);
+      const known = object instanceof z.ZodObject ? Object.keys(object.shape as object) : [];
+      const key = issue.keys[0];
+      const guess = closest(key, known);
+      return new ScenarioFieldError(
+        [...path, key],
+        `unknown field "${key}"`,
+        `${guess ? `did you mean "${guess}"? ` : ''}fields here: ${known.join(', ')}`,
+        key,
+      );
+    }
+    case 'invalid_type':
+      return value === undefined
+        ? new ScenarioFieldError(path, 'missing', `required: ${issue.expected}`)
+        : new ScenarioFieldError(path, `expected ${issue.expected}, got ${describeValue(value)}`);
+    case 'invalid_value': {
+      const values = issue.values.map((v) => JSON.stringify(v));
+      const guess = typeof value === 'string' ? closest(value, issue.values.map(String)) : undefined;
+      return new ScenarioFieldError(
+        path,
+        `${describeValue(value)} is not allowed`,
+        `${guess ? `did you mean "${guess}"? ` : ''}one of ${values.join(', ')}`,
+      );
+    }
+    default:
+      return new ScenarioFieldError(
+        path,
+        `${issue.message}${value !== undefined && typeof value !== 'object' ? ` (got ${JSON.stringify(value)})` : ''}`,
+      );
+  }
+}
+
+function validate<T>(schema: ZodType<T>, input: unknown, prefix: FieldPath): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw fieldErrorFrom(result.error, schema, input, prefix);
+  return result.data;
+}
+
+function parseStep(raw: Record<string, unknown>, index: number): StepInput {
+  const path = ['steps', index];
+  const kinds = stepKinds.filter((kind) => kind in raw);
+  if (kinds.length === 0) {
+    const unknown = Object.keys(raw).find(
+      (key) => !['as', 'groups', 'body', 'expect', 'namespace'].includes(key),
+    );
+    const guess = unknown ? closest(unknown, stepKinds) : undefined;
+    throw new ScenarioFieldError(
+      unknown ? [...path, unknown] : path,
+      unknown ? `unknown step "${unknown}"` : 'a step needs an action',
+      `${guess ? `did you mean "${guess}"? ` : ''}steps: ${stepKinds.join(', ')}`,
+      unknown,
+    );
+  }
+  if (kinds.length > 1)
+    throw new ScenarioFieldError(
+      [...path, kinds[1]],
+      `a step does one thing: found both "${kinds[0]}" and "${kinds[1]}"`,
+      'split it into two steps',
+    );
+  const kind: StepKind = kinds[0];
+  const schema = stepSchemas[kind] as ZodType;
+  return { kind, ...(validate(schema, raw, path) as object) } as StepInput;
+}
+
+function parseManifest(raw: Record<string, unknown>, index: number): LoadedScenario['manifests'][number] {
+  const path = ['given', 'manifests', index];
+  const kind = raw.kind;
+  if (typeof kind !== 'string')
+    throw new ScenarioFieldError([...path, 'kind'], 'missing', 'every manifest names its kind');
+  if (kind in manifestSchemas)
+    return validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
+  if (kind in contentKinds) {
+    const manifest = validate(contentManifest, raw, path);
+    return { ...manifest, contentKind: kind as keyof typeof contentKinds };
+  }
+  const known = [...new Set([...Object.keys(manifestSchemas), ...Object.keys(contentKinds)])];
+  const guess = closest(kind, known);
+  throw new ScenarioFieldError(
+    [...path, 'kind'],
+    `unknown kind "${kind}"`,
+    `${guess ? `did you mean "${guess}"? ` : ''}kinds: ${known.join(', ')}`,
+  );
+}
+
+/** Line lookup for fields: the field's own node, or the nearest enclosing one that exists. */
+function lineLocator(
+  doc: ReturnType<typeof parseDocument>,
+  lines: LineCounter,
+): (path: FieldPath, key?: string) => number {
+  const lineAt = (offset: number) => lines.linePos(offset).line;
+  return (path, key) => {
+    if (key !== undefined) {
+      const parent = doc.getIn(path.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === key);
+        const keyNode = pair?.key as Node | undefined;
+        if (keyNode?.range) return lineAt(keyNode.range[0]);
+      }
+    }
+    for (let length = path.length; length >= 0; length--) {
+      const node = (length === 0 ? doc.contents : doc.getIn(path.slice(0, length), true)) as
+        | Node
+        | null
+        | undefined;
+      if (node && typeof node === 'object' && 'range' in node && node.range) {
+        // A missing field is reported on the line of the map that lacks it.
+        return lineAt(node.range[0]);
+      }
+    }
+    return 1;
+  };
+}
+
+/** Reads and validates one scenario file; throws ScenarioFileError (one line) when it is malformed. */
+export function loadScenario(file: string, source = readFileSync(file, 'utf8')): LoadedScenario {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    const line = lines.linePos(error.pos[0]).line;
+    throw new ScenarioFileError(
+      file,
+      line,
+      '',
+      `YAML: ${error.message.split('\n')[0]}`,
+      'check indentation and quoting',
+    );
+  }
+  const locate = lineLocator(doc, lines);
+  const located = (error: unknown): never => {
+    if (error instanceof ScenarioFieldError)
+      throw new ScenarioFileError(
+        file,
+        locate(error.path, error.key),
+        formatFieldPath(error.path),
+        error.problem,
+        error.hint,
+      );
+    throw error;
+  };
+  try {
+    const input: unknown = doc.toJS();
+    if (input === null || typeof input !== 'object' || Array.isArray(input))
+      throw new ScenarioFieldError([], 'a scenario is a map', 'with title, requirements, given and steps');
+    const header = validate(scenarioSchema, input, []);
+    const steps = header.steps.map((raw, index) => parseStep(raw, index));
+    const manifests = (header.given?.manifests ?? []).map((raw, index) => parseManifest(raw, index));
+    return { file, header, steps, manifests, lineOf: (path) => locate(path) };
+  } catch (error) {
+    return located(error);
+  }
+}
+
+/** Turns a field error found after loading (by the compiler) into the file's one line. */
+export function locateFieldError(scenario: LoadedScenario, error: ScenarioFieldError): ScenarioFileError {
+  return new ScenarioFileError(
+    scenario.file,
+    scenario.lineOf(error.key !== undefined ? error.path.slice(0, -1) : error.path),
+    formatFieldPath(error.path),
+    error.problem,
+    error.hint,
+  );
+}

@@ -1,0 +1,645 @@
+import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
+import { subjectAppliesToUser } from '../../machines/rbac.ts';
+import {
+  type ApiRequest,
+  type HttpOutcome,
+  type SystemEvent,
+  SystemModel,
+  type SystemState,
+} from '../../machines/system.ts';
+import { stateFacts } from '../describe.ts';
+import {
+  type CompiledScenario,
+  type CompiledStep,
+  compileScenario,
+  type Expectation,
+  kindOfResource,
+  type Principal,
+  type RequestPlan,
+} from './compile.ts';
+import {
+  type LoadedScenario,
+  loadScenario,
+  locateFieldError,
+  ScenarioFieldError,
+  ScenarioFileError,
+} from './load.ts';
+
+/**
+ * Replays a compiled scenario on the system model, step by step, and compares every outcome with
+ * what the scenario expects. Controllers act through the model's own enabled events (`run` applies
+ * one actor's events until it has nothing left to change, always taking the first in the model's
+ * order), so a scenario exercises exactly the transitions the checker explores.
+ */
+
+export interface StepReport {
+  index: number;
+  line: number;
+  text: string;
+  /** What happened, in one line. */
+  outcome: string;
+  /** Actions a controller or the clock took, one line each. */
+  actions: string[];
+  ok: boolean;
+  /** For a mismatch: expected, got, and the state facts that explain it. */
+  mismatch: string[];
+}
+
+export type ScenarioStatus = 'passed' | 'failed' | 'pending' | 'malformed';
+
+export interface ScenarioReport {
+  file: string;
+  title: string;
+  requirements: string[];
+  variant: string;
+  pending?: string;
+  status: ScenarioStatus;
+  /** Parts of `given` the model cannot represent (each counts as a mismatch). */
+  setup: string[];
+  steps: StepReport[];
+  mismatches: number;
+  /** The one line of a malformed file. */
+  error?: string;
+}
+
+/** How many of one actor's actions a `run` may take before it is declared runaway. */
+const runLimit = 500;
+
+const outcomeText = (r: HttpOutcome | undefined, items?: readonly string[]): string => {
+  if (!r) return 'no response';
+  const cause = r.cause ? ` (${r.cause})` : '';
+  const listed = items ? ` items ${JSON.stringify([...items])}` : '';
+  return `${r.code} ${r.reason}${cause}${listed}`;
+};
+
+const expectationText = (e: Expectation): string =>
+  [
+    String(e.code),
+    e.reason ?? '',
+    e.cause ? `(${e.cause})` : '',
+    e.items ? `items ${JSON.stringify(e.items)}` : '',
+    e.message ? `message ${JSON.stringify(e.message)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+
+/** Differences between what was expected and the response, empty when it matches. */
+function compareResponse(
+  expect: Expectation,
+  response: HttpOutcome | undefined,
+  items: readonly string[] | undefined,
+): string[] {
+  if (!response) return ['no response'];
+  const diffs: string[] = [];
+  if (response.code !== expect.code) diffs.push(`code ${expect.code} expected, got ${response.code}`);
+  if (expect.reason !== undefined && response.reason !== expect.reason)
+    diffs.push(`reason ${expect.reason} expected, got ${response.reason}`);
+  if (expect.cause !== undefined && response.cause !== expect.cause)
+    diffs.push(`cause ${expect.cause} expected, got ${response.cause ?? 'none'}`);
+  if (expect.message !== undefined && response.message !== expect.message)
+    diffs.push(
+      `message ${JSON.stringify(expect.message)} expected, got ${JSON.stringify(response.message ?? '')}`,
+    );
+  if (expect.items !== undefined && !(items && sameSet(expect.items, items)))
+    diffs.push(
+      `items ${JSON.stringify(expect.items)} expected, got ${items ? JSON.stringify([...items]) : 'no items'}`,
+    );
+  return diffs;
+}
+
+class Replay {
+  readonly model: SystemModel;
+  state: SystemState;
+  private readonly namespaceNames: string[];
+
+  constructor(readonly scenario: CompiledScenario) {
+    this.model = new SystemModel(scenario.scope, scenario.machines);
+    this.state = this.model.initialStates()[0];
+    this.namespaceNames = scenario.scope.namespaces.map((n) => n.name);
+  }
+
+  private key = (s: SystemState) => this.model.key(s);
+
+  /** Facts that explain an outcome: the clock, admission's configuration copy and the namespace's own. */
+  explain(namespace: number): string[] {
+    const facts = stateFacts(this.model, this.state);
+    const prefix = namespace >= 0 ? `${this.namespaceNames[namespace]}.` : null;
+    const lines: string[] = [];
+    for (const [key, value] of facts) {
+      const global = ['clock', 'admission configuration', 'configuration reads'].includes(key);
+      if (global || (prefix && key.startsWith(prefix)) || (prefix === null && key.endsWith('.phase')))
+        lines.push(`${key} = ${value}`);
+    }
+    return lines;
+  }
+
+  /** The bindings that grant anything to a principal now: why RBAC said what it said. */
+  grantsOf(principal: Principal): string[] {
+    const user = { name: principal.name, groups: principal.groups };
+    const grants: string[] = [];
+    if (principal.groups.includes('system:masters')) grants.push('group system:masters (all-powerful)');
+    for (const b of this.scenario.scope.clusterRoleBindings) {
+      const applies = b.subjects.some((s) =>
+        subjectAppliesToUser(
+          s.kind === 'ServiceAccount'
+            ? { kind: s.kind, name: s.name, namespace: s.namespace ?? 'default' }
+            : { kind: s.kind, apiGroup: 'rbac.authorization.k8s.io', name: s.name },
+          user,
+        ),
+      );
+      if (applies) grants.push(`ClusterRoleBinding/${b.name} → ClusterRole ${b.clusterRole}`);
+    }
+    this.state.namespaces.forEach((ns, i) => {
+      this.model.objects.forEach((o, slot) => {
+        if (!o.roleBinding || !(ns.content & (1 << slot))) return;
+        const spec = this.scenario.scope.namespaces[i];
+        const subjectName = o.roleBinding.subject === '$creator' ? spec.creator : o.roleBinding.subject;
+        if (!subjectName) return;
+        const kind = o.roleBinding.subjectKind ?? 'User';
+        const subject =
+          kind === 'ServiceAccount'
+            ? { kind, name: subjectName, namespace: o.roleBinding.subjectNamespace ?? spec.name }
+            : { kind, apiGroup: 'rbac.authorization.k8s.io', name: subjectName };
+        if (subjectAppliesToUser(subject, user, spec.name))
+          grants.push(
+            `RoleBinding ${spec.name}/${o.name} → ClusterRole ${o.roleBinding.clusterRole} (only in ${spec.name})`,
+          );
+      });
+    });
+    return [
+      `${principal.name} (groups ${principal.groups.join(', ')}) holds: ${grants.length > 0 ? grants.join('; ') : 'nothing'}`,
+    ];
+  }
+
+  /** The model's request for a plan, resolving an update's pending list against the current state. */
+  private apiRequest(
+    principal: Principal,
+    plan: Exclude<RequestPlan, { type: 'configuration' }>,
+  ): ApiRequest | string {
+    if (plan.type === 'content') {
+      return {
+        principal,
+        verb: plan.verb,
+        target: 'content',
+        namespace: plan.namespace,
+        object: plan.object,
+        ...(plan.resource ? { resource: plan.resource } : {}),
+      };
+    }
+    const base = {
+      principal,
+      verb: plan.verb,
+      target: 'namespace' as const,
+      namespace: plan.namespace,
+      object: -1,
+    };
+    switch (plan.verb) {
+      case 'create':
+        return {
+          ...base,
+          body: {
+            ...(plan.initializers ? { initializers: plan.initializers } : {}),
+            extraFinalizers: plan.extraFinalizers ?? [],
+          },
+        };
+      case 'finalize':
+        return { ...base, body: { finalizers: plan.finalizers ?? [] } };
+      case 'update': {
+        if (plan.failure !== undefined) return { ...base, body: { failure: plan.failure } };
+        if (plan.desiredPending === undefined)
+          return { ...base, body: { finalizers: plan.finalizers ?? [] } };
+        const view = this.model.view(this.state, plan.namespace);
+        const desired = plan.desiredPending;
+        if (view.value !== 'initializing')
+          // Any list sent once initialization has ended is a change the namespace machine refuses (IN-4, D-18).
+          return { ...base, body: { removePending: desired[0] ?? view.pending[0] ?? '(none)' } };
+        const removed = view.pending.filter((n) => !desired.includes(n));
+        const kept = view.pending.filter((n) => desired.includes(n));
+        if (desired.length !== kept.length || desired.some((n, i) => n !== kept[i]))
+          return `pending ${JSON.stringify(desired)} adds or reorders entries of ${JSON.stringify(view.pending)}: the model's update can only remove one (D-18: 422 Invalid)`;
+        if (removed.length > 1)
+          return `pending ${JSON.stringify(desired)} removes ${removed.length} initializers at once: the model's update removes one per request (shipped allowed any removal)`;
+        if (removed.length === 0) return { ...base, body: { finalizers: plan.finalizers ?? [] } };
+        return { ...base, body: { removePending: removed[0] } };
+      }
+      default:
+        return base;
+    }
+  }
+
+  request(step: Extract<CompiledStep, { kind: 'request' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    const unsupported = (reason: string): StepReport => ({
+      ...report,
+      ok: false,
+      outcome: 'unsupported by the model',
+      mismatch: [`expected: ${expectationText(step.expect)}`, `got:      nothing: ${reason}`],
+    });
+    if (!step.plan) return unsupported(step.unsupported ?? 'no request');
+    let response: HttpOutcome | undefined;
+    let items: readonly string[] | undefined;
+    let namespace = -1;
+    const before = this.state;
+    if (step.plan.type === 'configuration') {
+      const label = `create namespaceinitializerconfigurations/${step.plan.name}`;
+      const found = this.model.enabled(this.state).find((e) => e.event.label === label);
+      if (!found) return unsupported(`the model offers no ${label} now`);
+      response = found.event.response;
+      this.state = found.next;
+    } else {
+      const request = this.apiRequest(step.principal, step.plan);
+      if (typeof request === 'string') return unsupported(request);
+      namespace = request.namespace;
+      const result = this.model.handle(this.state, request);
+      response = result.response;
+      // A list inside one namespace names its items plainly; across namespaces as NAMESPACE/NAME.
+      items =
+        request.namespace >= 0
+          ? result.items?.map((item) => item.slice(item.indexOf('/') + 1))
+          : result.items;
+      this.state = result.state;
+    }
+    report.outcome = outcomeText(response, items);
+    const diffs = compareResponse(step.expect, response, items);
+    if (diffs.length > 0) {
+      report.ok = false;
+      const previous = this.state;
+      this.state = before;
+      report.mismatch = [
+        `expected: ${expectationText(step.expect)}`,
+        `got:      ${outcomeText(response, items)}${response?.message ? `: ${response.message}` : ''}`,
+        ...diffs.map((d) => `differs:  ${d}`),
+        ...this.explain(namespace).map((f) => `state:    ${f}`),
+        ...(response?.code === 403 && !response.cause
+          ? this.grantsOf(step.principal).map((g) => `rbac:     ${g}`)
+          : []),
+      ];
+      this.state = previous;
+    }
+    return report;
+  }
+
+  /** The enabled events of one actor, without the failure results the replayer never chooses on its own. */
+  private actorEvents(actor: string, kinds: readonly string[], namespace?: number) {
+    return this.model
+      .enabled(this.state)
+      .filter(
+        (e) =>
+          e.event.actor === actor &&
+          kinds.includes(e.event.actorKind) &&
+          e.event.request?.body?.failure === undefined &&
+          (namespace === undefined || e.event.namespace === namespace),
+      );
+  }
+
+  private describeEvent(e: SystemEvent, changed: boolean): string {
+    const response = e.response ? ` → ${outcomeText(e.response, e.items)}` : '';
+    return `${e.label}${response}${changed ? '' : ' (no change)'}`;
+  }
+
+  controller(step: Extract<CompiledStep, { kind: 'controller' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    const refused = new Set<string>();
+    let taken = 0;
+    for (;;) {
+      const events = this.actorEvents(step.actor, [step.actorKind], step.namespace);
+      const current = this.key(this.state);
+      const changing = events.find((e) => this.key(e.next) !== current);
+      for (const e of events)
+        if (this.key(e.next) === current) refused.add(this.describeEvent(e.event, false));
+      if (step.mode === 'step') {
+        const chosen = changing ?? events[0];
+        if (!chosen) {
+          report.ok = false;
+          report.outcome = 'nothing to do';
+          report.mismatch = [
+            `expected: ${step.actor} to act`,
+            `got:      ${step.actor} has nothing to do`,
+            ...this.explain(step.namespace ?? -1).map((f) => `state:    ${f}`),
+          ];
+          return report;
+        }
+        this.state = chosen.next;
+        report.outcome = this.describeEvent(chosen.event, chosen === changing);
+        if (step.expect) {
+          const diffs = compareResponse(step.expect, chosen.event.response, chosen.event.items);
+          if (diffs.length > 0) {
+            report.ok = false;
+            report.mismatch = [
+              `expected: ${expectationText(step.expect)}`,
+              `got:      ${outcomeText(chosen.event.response)}${chosen.event.response?.message ? `: ${chosen.event.response.message}` : ''}`,
+              ...diffs.map((d) => `differs:  ${d}`),
+              ...this.explain(chosen.event.namespace).map((f) => `state:    ${f}`),
+            ];
+          }
+        }
+        return report;
+      }
+      if (!changing) break;
+      if (++taken > runLimit) {
+        report.ok = false;
+        report.mismatch = [`${step.actor} still acting after ${runLimit} actions: a livelock in the model?`];
+        break;
+      }
+      report.actions.push(this.describeEvent(changing.event, true));
+      this.state = changing.next;
+    }
+    report.actions.push(...refused);
+    report.outcome = taken === 0 ? 'nothing to do' : `${taken} action${taken === 1 ? '' : 's'}`;
+    return report;
+  }
+
+  private applyFault(actor: string, labelEnd: string): SystemEvent | null {
+    const found = this.model
+      .enabled(this.state)
+      .find(
+        (e) => e.event.actor === actor && e.event.actorKind === 'fault' && e.event.label.endsWith(labelEnd),
+      );
+    if (!found) return null;
+    this.state = found.next;
+    return found.event;
+  }
+
+  fault(step: Extract<CompiledStep, { kind: 'fault' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    if (step.actor === 'apiserver') {
+      const event = this.applyFault('apiserver', 'loses its initializer timers');
+      report.outcome = event ? event.label : 'apiserver restarts (no timer was armed)';
+      return report;
+    }
+    const event = this.applyFault(step.actor, step.action === 'crash' ? 'crashes' : 'restarts');
+    if (!event) {
+      report.ok = false;
+      report.outcome = 'not possible';
+      report.mismatch = [
+        `cannot ${step.action} ${step.actor}: it is ${step.action === 'crash' ? 'not running' : 'running'}`,
+      ];
+      return report;
+    }
+    report.outcome = event.label;
+    return report;
+  }
+
+  configRead(step: Extract<CompiledStep, { kind: 'config-read' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    if (this.state.configReadFailing === step.failing) {
+      report.ok = false;
+      report.outcome = 'not possible';
+      report.mismatch = [`configuration reads are already ${step.failing ? 'failing' : 'working'}`];
+      return report;
+    }
+    const event = this.applyFault('fault', step.failing ? 'start failing' : 'recover');
+    report.outcome = event?.label ?? 'not offered by the model';
+    report.ok = event !== null;
+    return report;
+  }
+
+  tick(step: Extract<CompiledStep, { kind: 'tick' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    for (let second = 0; second < step.seconds; second++) {
+      const clock = this.model.enabled(this.state).find((e) => e.event.actorKind === 'clock');
+      if (!clock) {
+        report.ok = false;
+        report.mismatch = [`the clock stopped at ${this.state.now}s`];
+        return report;
+      }
+      this.state = clock.next;
+      // The API server's timers fire as soon as they expire (FP-2): they are part of the server, not a controller.
+      for (let fired = 0; fired < runLimit; fired++) {
+        const current = this.key(this.state);
+        const timer = this.model
+          .enabled(this.state)
+          .find((e) => e.event.actorKind === 'apiserver' && this.key(e.next) !== current);
+        if (!timer) break;
+        report.actions.push(`at ${this.state.now}s ${timer.event.label}`);
+        this.state = timer.next;
+      }
+    }
+    const fresh = this.model.configurationFresh(this.state);
+    report.outcome = `clock ${this.state.now}s; admission configuration ${fresh ? 'fresh' : 'stale'}`;
+    return report;
+  }
+
+  check(step: Extract<CompiledStep, { kind: 'check' }>): StepReport {
+    const report: StepReport = {
+      index: step.index,
+      line: step.line,
+      text: step.text,
+      outcome: '',
+      actions: [],
+      ok: true,
+      mismatch: [],
+    };
+    const view = this.model.view(this.state, step.namespace);
+    const exists = view.value !== 'absent' && view.value !== 'removed';
+    const c = step.check;
+    const got: Record<string, string> = {};
+    const expected: Record<string, string> = {};
+    const compare = (
+      field: string,
+      want: unknown,
+      have: unknown,
+      equal = JSON.stringify(want) === JSON.stringify(have),
+    ) => {
+      if (want === undefined) return;
+      got[field] = JSON.stringify(have);
+      if (!equal) expected[field] = JSON.stringify(want);
+    };
+    compare('exists', c.exists, exists);
+    if (exists || c.exists !== false) {
+      compare('phase', c.phase, exists ? phaseOf(view.value) : null);
+      if (c.finalizers)
+        compare('finalizers', c.finalizers, view.finalizers, sameSet(c.finalizers, view.finalizers));
+      compare('pending', c.pending, view.pending);
+      if (c.result !== undefined) {
+        const have = view.failure ? { status: 'Failure', reason: view.failure.reason } : 'none';
+        const want = c.result;
+        const equal =
+          want === 'none'
+            ? have === 'none'
+            : have !== 'none' && (want.reason === undefined || want.reason === have.reason);
+        compare('result', want, have, equal);
+      }
+      compare('conditions', c.conditions, exists ? conditionsOf(view.value) : {});
+      if (c.deletionTimestamp !== undefined) {
+        const have = view.deletionTimestamp;
+        const equal =
+          typeof c.deletionTimestamp === 'boolean'
+            ? c.deletionTimestamp === (have !== null)
+            : c.deletionTimestamp === have;
+        compare('deletionTimestamp', c.deletionTimestamp, have === null ? false : have, equal);
+      }
+    }
+    if (c.objects) {
+      const have = this.model.objects
+        .map((o, slot) => ({ o, slot }))
+        .filter(({ slot }) => view.content & (1 << slot))
+        .map(({ o }) => `${kindOfResource(o.resource)}/${o.name}`);
+      const want = c.objects.map((o) => `${o.kind}/${o.name}`);
+      compare('objects', want, have, sameSet(want, have));
+    }
+    if (c.externalContent) {
+      const have = this.scenario.scope.finalizerOwners.filter((_, k) => view.external & (1 << k));
+      compare('externalContent', c.externalContent, have, sameSet(c.externalContent, have));
+    }
+    report.outcome = Object.entries(got)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    const wrong = Object.keys(expected);
+    if (wrong.length > 0) {
+      report.ok = false;
+      report.mismatch = [
+        ...wrong.map((k) => `${k}: expected ${expected[k]}, got ${got[k]}`),
+        ...this.explain(step.namespace).map((f) => `state:    ${f}`),
+      ];
+    }
+    return report;
+  }
+
+  step(step: CompiledStep): StepReport {
+    switch (step.kind) {
+      case 'request':
+        return this.request(step);
+      case 'controller':
+        return this.controller(step);
+      case 'fault':
+        return this.fault(step);
+      case 'config-read':
+        return this.configRead(step);
+      case 'tick':
+        return this.tick(step);
+      case 'check':
+        return this.check(step);
+    }
+  }
+}
+
+/** Replays a compiled scenario to the end; every step runs even after a mismatch. */
+export function replayCompiled(scenario: CompiledScenario): ScenarioReport {
+  const replay = new Replay(scenario);
+  const setup = scenario.unsupported.map(
+    (u) => `line ${u.line}: ${u.field}: unsupported by the model: ${u.problem}`,
+  );
+  const steps = scenario.steps.map((step) => replay.step(step));
+  const mismatches = setup.length + steps.filter((s) => !s.ok).length;
+  const status: ScenarioStatus = scenario.pending
+    ? mismatches > 0
+      ? 'pending'
+      : 'failed'
+    : mismatches > 0
+      ? 'failed'
+      : 'passed';
+  return {
+    file: scenario.file,
+    title: scenario.title,
+    requirements: scenario.requirements,
+    variant: scenario.variant,
+    ...(scenario.pending ? { pending: scenario.pending } : {}),
+    status,
+    setup,
+    steps,
+    mismatches,
+  };
+}
+
+/** Loads and compiles one file; a malformed file gives its one-line error instead. */
+export function prepareScenario(file: string, source?: string): CompiledScenario | ScenarioFileError {
+  let loaded: LoadedScenario;
+  try {
+    loaded = loadScenario(file, source);
+  } catch (error) {
+    if (error instanceof ScenarioFileError) return error;
+    return new ScenarioFileError(
+      file,
+      1,
+      '',
+      `cannot read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  try {
+    return compileScenario(loaded);
+  } catch (error) {
+    if (error instanceof ScenarioFieldError) return locateFieldError(loaded, error);
+    return new ScenarioFileError(
+      file,
+      1,
+      '',
+      `cannot compile: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Loads, compiles and replays one file: never throws. */
+export function replayFile(file: string, source?: string): ScenarioReport {
+  const prepared = prepareScenario(file, source);
+  if (prepared instanceof ScenarioFileError)
+    return {
+      file,
+      title: '',
+      requirements: [],
+      variant: '',
+      status: 'malformed',
+      setup: [],
+      steps: [],
+      mismatches: 1,
+      error: prepared.message,
+    };
+  try {
+    return replayCompiled(prepared);
+  } catch (error) {
+    return {
+      file,
+      title: prepared.title,
+      requirements: prepared.requirements,
+      variant: prepared.variant,
+      status: 'failed',
+      setup: [],
+      steps: [],
+      mismatches: 1,
+      error: `${file}: the model failed while replaying: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * `VERB PATH` as a scenario writes it (`create namespaces/team-a/configmaps/settings`), parsed into
+ * what the request addresses. Paths follow shipped v1 shapes without the `/api/v1/` prefix (D-16):
+ * `namespaces[/NAME[/finalize|/status]]`, `namespaces/NS/RESOURCE[/NAME]`, a bare `RESOURCE` for a
+ * list across namespaces, legacy `RESOURCE/NAME` in `default` (NS-6), and cluster-scoped kinds.
+ */
+
+export const verbs = ['create', 'get', 'list', 'update', 'patch', 'delete', 'finalize'] as const;
+export type Verb = (typeof verbs)[number];
+
+/** Namespaced resources a scenario may address (NS-5: only namespaced kinds live in a namespace). */
+export const namespacedResources = [
+  'configmaps',
+  'secrets',
+  'pods',
+  'rolebindings',
+  'roles',
+  'resourcequotas',
+  'networkpolicies',
+] as const;
+
+/** Cluster-scoped resources besides namespaces: initializer and webhook configurations (docs 000, 004). */
+export const clusterResources = [
+  'namespaceinitializerconfigurations',
+  'initializerconfigurations',
+  'externaladmissionhookconfigurations',
+] as const;
+
+export type ParsedPath =
+  | { kind: 'namespaces' }
+  | { kind: 'namespace'; name: string; subresource?: 'finalize' | 'status' }
+  | { kind: 'content-list'; namespace: string; resource: string }
+  | { kind: 'content'; namespace: string; resource: string; name?: string; legacy: boolean }
+  | { kind: 'all-namespaces'; resource: string }
+  | { kind: 'cluster'; resource: string; name?: string };
+
+export interface RequestLine {
+  verb: Verb;
+  path: ParsedPath;
+}
+
+export class RequestLineError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The closest candidate within a small edit distance, for "did you mean" hints. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+const pathForms =
+  'paths: namespaces, namespaces/NAME, namespaces/NAME/finalize, namespaces/NAME/status, namespaces/NS/RESOURCE, namespaces/NS/RESOURCE/NAME, RESOURCE (all namespaces), RESOURCE/NAME (default namespace)';
+
+const didYouMean = (word: string, candidates: readonly string[], otherwise: string): string => {
+  const guess = closest(word, candidates);
+  return guess ? `did you mean "${guess}"? ${otherwise}` : otherwise;
+};
+
+function resourceOf(segment: string, where: string): string {
+  if ((namespacedResources as readonly string[]).includes(segment)) return segment;
+  if (segment === 'finalize' || segment === 'status')
+    throw new RequestLineError(
+      `"${segment}" is a sub-resource of a namespace, not a kind inside it (NS-5)`,
+      `use namespaces/NAME/${segment}`,
+    );
+  throw new RequestLineError(
+    `unknown resource "${segment}" ${where}`,
+    didYouMean(
+      segment,
+      [...namespacedResources, ...clusterResources, 'namespaces'],
+      `resources: ${namespacedResources.join(', ')}`,
+    ),
+  );
+}
+
+function parsePath(path: string): ParsedPath {
+  if (path.startsWith('/') || path.endsWith('/') || path.includes('//'))
+    throw new RequestLineError(
+      `bad path "${path}"`,
+      'write paths without leading, trailing or double slashes',
+    );
+  if (path.startsWith('api/'))
+    throw new RequestLineError(
+      `bad path "${path}"`,
+      'leave out the /api/v1/ prefix: namespaces/NS/configmaps/NAME',
+    );
+  const parts = path.split('/');
+  if (parts[0] === 'namespaces') {
+    if (parts.length === 1) return { kind: 'namespaces' };
+    if (parts.length === 2) return { kind: 'namespace', name: parts[1] };
+    if (parts[2] === 'finalize' || parts[2] === 'status') {
+      if (parts.length > 3)
+        throw new RequestLineError(
+          `"${parts[2]}" is a sub-resource of namespace ${parts[1]}, not a kind inside it (NS-5)`,
+          `use namespaces/${parts[1]}/${parts[2]}`,
+        );
+      return { kind: 'namespace', name: parts[1], subresource: parts[2] };
+    }
+    const resource = resourceOf(parts[2], `in namespace ${parts[1]}`);
+    if (parts.length === 3) return { kind: 'content-list', namespace: parts[1], resource };
+    if (parts.length === 4)
+      return { kind: 'content', namespace: parts[1], resource, name: parts[3], legacy: false };
+    throw new RequestLineError(`bad path "${path}": too many segments`, pathForms);
+  }
+  if ((clusterResources as readonly string[]).includes(parts[0])) {
+    if (parts.length > 2) throw new RequestLineError(`bad path "${path}": too many segments`, pathForms);
+    return { kind: 'cluster', resource: parts[0], ...(parts[1] ? { name: parts[1] } : {}) };
+  }
+  const resource = resourceOf(parts[0], 'at the start of the path');
+  if (parts.length === 1) return { kind: 'all-namespaces', resource };
+  if (parts.length === 2)
+    return { kind: 'content', namespace: 'default', resource, name: parts[1], legacy: true };
+  throw new RequestLineError(`bad path "${path}": too many segments`, pathForms);
+}
+
+const allowed: Record<ParsedPath['kind'], readonly Verb[]> = {
+  namespaces: ['list', 'create'],
+  namespace: ['create', 'get', 'update', 'patch', 'delete', 'finalize'],
+  'content-list': ['list', 'create'],
+  content: ['create', 'get', 'update', 'patch', 'delete'],
+  'all-namespaces': ['list', 'create'],
+  cluster: ['create', 'get', 'update', 'patch', 'delete'],
+};
+
+/** Parses `VERB PATH`; throws RequestLineError with a hint on anything it does not understand. */
+export function parseRequestLine(line: string): RequestLine {
+  const words = line.trim().split(/\s+/);
+  if (words.length !== 2)
+    throw new RequestLineError(
+      `expected "VERB PATH", got "${line}"`,
+      'for example: create namespaces/team-a/configmaps/settings',
+    );
+  const [verbWord, pathWord] = words;
+  if (!(verbs as readonly string[]).includes(verbWord))
+    throw new RequestLineError(
+      `unknown verb "${verbWord}"`,
+      didYouMean(verbWord, verbs, `verbs: ${verbs.join(', ')}`),
+    );
+  const verb = verbWord as Verb;
+  const path = parsePath(pathWord);
+  if (!allowed[path.kind].includes(verb))
+    throw new RequestLineError(
+      `"${verb}" does not apply to ${pathWord}`,
+      `${path.kind} paths take ${allowed[path.kind].join(', ')}`,
+    );
+  if (path.kind === 'namespace') {
+    if (path.subresource === 'finalize' && verb !== 'update' && verb !== 'finalize')
+      throw new RequestLineError(
+        `"${verb}" does not apply to ${pathWord}`,
+        'the finalize sub-resource takes update (or: finalize namespaces/NAME)',
+      );
+    if (path.subresource === 'status' && !['get', 'update', 'patch'].includes(verb))
+      throw new RequestLineError(
+        `"${verb}" does not apply to ${pathWord}`,
+        'the status sub-resource takes get, update, patch',
+      );
+    if (path.subresource === undefined && verb === 'create') return { verb, path };
+  }
+  // A create naming no namespace goes to the client's default namespace (NS-6, D-16).
+  if (path.kind === 'all-namespaces' && verb === 'create')
+    return { verb, path: { kind: 'content', namespace: 'default', resource: path.resource, legacy: true } };
+  return { verb, path };
+}

@@ -1,0 +1,326 @@
+import { z } from 'zod';
+
+/**
+ * The scenario file format (one YAML document per file under `scenarios/`): a story in Kubernetes'
+ * own vocabulary, the world before it (`given`) and what every step must return. Objects are strict,
+ * so a misspelt field is an error with its line, never silently ignored. Steps and manifests are
+ * dispatched on their kind key (`do`, `run`, ... / `kind`) by the loader, so each error names the
+ * one shape that applies.
+ */
+
+const name = z.string().min(1);
+const names = z.array(name);
+
+export const requirementId = z.string().regex(/^[A-Z]+-\d+$/, 'a requirement ID looks like LC-4');
+export const decisionId = z.string().regex(/^D-\d+$/, 'a decision ID looks like D-12');
+
+const metadata = z.strictObject({
+  name,
+  namespace: name.optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+});
+
+const subject = z.strictObject({
+  kind: z.enum(['User', 'Group', 'ServiceAccount']),
+  apiGroup: z.string().optional(),
+  name,
+  namespace: name.optional(),
+});
+
+const roleRef = z.strictObject({
+  apiGroup: z.literal('rbac.authorization.k8s.io').optional(),
+  kind: z.enum(['ClusterRole', 'Role']),
+  name,
+});
+
+const policyRule = z.strictObject({
+  apiGroups: z.array(z.string()),
+  resources: names,
+  verbs: names,
+  resourceNames: names.optional(),
+});
+
+const rbacApiVersion = z.literal('rbac.authorization.k8s.io/v1');
+
+const initializerEntry = z.strictObject({
+  name,
+  failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+  timeoutSeconds: z.number().int().positive().optional(),
+});
+
+const admissionRule = z.strictObject({
+  apiGroups: z.array(z.string()),
+  apiVersions: names,
+  resources: names,
+});
+
+const ruleWithVerbs = admissionRule.extend({ verbs: names });
+
+/** Manifests `given` may hold, by `kind`: RBAC, initializer configurations, namespaces and content. */
+export const manifestSchemas = {
+  ClusterRole: z.strictObject({
+    apiVersion: rbacApiVersion,
+    kind: z.literal('ClusterRole'),
+    metadata,
+    rules: z.array(policyRule),
+  }),
+  Role: z.strictObject({
+    apiVersion: rbacApiVersion,
+    kind: z.literal('Role'),
+    metadata,
+    rules: z.array(policyRule),
+  }),
+  ClusterRoleBinding: z.strictObject({
+    apiVersion: rbacApiVersion,
+    kind: z.literal('ClusterRoleBinding'),
+    metadata,
+    roleRef,
+    subjects: z.array(subject).min(1),
+  }),
+  RoleBinding: z.strictObject({
+    apiVersion: rbacApiVersion,
+    kind: z.literal('RoleBinding'),
+    metadata,
+    roleRef,
+    subjects: z.array(subject).min(1),
+  }),
+  NamespaceInitializerConfiguration: z.strictObject({
+    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
+    kind: z.literal('NamespaceInitializerConfiguration'),
+    metadata,
+    initializers: z.array(initializerEntry).optional(),
+  }),
+  // Doc 004's rule-based configurations: the system model has none yet, so scenarios naming them are pending.
+  InitializerConfiguration: z.strictObject({
+    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
+    kind: z.literal('InitializerConfiguration'),
+    metadata,
+    initializers: z.array(
+      z.strictObject({
+        name,
+        rules: z.array(admissionRule).optional(),
+        failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+      }),
+    ),
+  }),
+  ExternalAdmissionHookConfiguration: z.strictObject({
+    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
+    kind: z.literal('ExternalAdmissionHookConfiguration'),
+    metadata,
+    externalAdmissionHooks: z.array(
+      z.strictObject({
+        name,
+        clientConfig: z.record(z.string(), z.unknown()).optional(),
+        rules: z.array(ruleWithVerbs).optional(),
+        failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+      }),
+    ),
+  }),
+  Namespace: z.strictObject({
+    apiVersion: z.literal('v1'),
+    kind: z.literal('Namespace'),
+    metadata,
+    spec: z.strictObject({ finalizers: names.optional() }).optional(),
+    status: z.strictObject({ phase: z.enum(['Active', 'Terminating']) }).optional(),
+  }),
+} as const;
+
+export type ManifestKind = keyof typeof manifestSchemas;
+
+/** Content kinds a scenario may name, with their resource (the path segment) and API version. */
+export const contentKinds = {
+  ConfigMap: { resource: 'configmaps', apiVersion: 'v1' },
+  Secret: { resource: 'secrets', apiVersion: 'v1' },
+  Pod: { resource: 'pods', apiVersion: 'v1' },
+  ResourceQuota: { resource: 'resourcequotas', apiVersion: 'v1' },
+  NetworkPolicy: { resource: 'networkpolicies', apiVersion: 'networking.k8s.io/v1' },
+  RoleBinding: { resource: 'rolebindings', apiVersion: 'rbac.authorization.k8s.io/v1' },
+  Role: { resource: 'roles', apiVersion: 'rbac.authorization.k8s.io/v1' },
+} as const;
+
+export type ContentKind = keyof typeof contentKinds;
+
+/** A content manifest in `given.manifests` (ConfigMap, Pod, ...): metadata is strict, the rest is free. */
+export const contentManifest = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata,
+});
+
+const objectRef = z.strictObject({
+  kind: z.enum(Object.keys(contentKinds) as [ContentKind, ...ContentKind[]]),
+  namespace: name.optional(),
+  name,
+});
+
+/** What an initializer creates in each namespace it initializes (a ConfigMap named after it by default). */
+const initializerBehaviour = z.strictObject({
+  creates: z.strictObject({
+    kind: z.enum(Object.keys(contentKinds) as [ContentKind, ...ContentKind[]]),
+    name,
+    roleRef: roleRef.optional(),
+    subjects: z.array(subject).min(1).optional(),
+  }),
+});
+
+export const givenSchema = z.strictObject({
+  namespaces: z
+    .array(
+      z.strictObject({
+        name,
+        finalizers: names.optional(),
+        creator: name.optional(),
+      }),
+    )
+    .optional(),
+  objects: z.array(objectRef).optional(),
+  manifests: z.array(z.record(z.string(), z.unknown())).optional(),
+  users: z.array(z.strictObject({ name, groups: names })).optional(),
+  initializers: z.record(z.string(), initializerBehaviour).optional(),
+});
+
+const expectSchema = z.union(
+  [
+    z.number().int().min(100).max(599),
+    z.string().regex(/^\d{3}( [A-Za-z]+)?$/, 'expected a status such as 201 or "403 Forbidden"'),
+    z.strictObject({
+      code: z.number().int().min(100).max(599),
+      reason: z.string().optional(),
+      cause: z.string().optional(),
+      message: z.string().optional(),
+      items: z.array(z.string()).optional(),
+    }),
+  ],
+  { error: 'expected a status code (201), "403 Forbidden", or { code, reason, cause, message, items }' },
+);
+
+export type ExpectInput = z.infer<typeof expectSchema>;
+
+const checkSchema = z.strictObject({
+  namespace: name,
+  exists: z.boolean().optional(),
+  phase: z.enum(['Initializing', 'Active', 'Terminating']).optional(),
+  finalizers: names.optional(),
+  pending: names.optional(),
+  result: z
+    .union(
+      [z.literal('none'), z.strictObject({ status: z.literal('Failure'), reason: z.string().optional() })],
+      {
+        error: 'expected none or { status: Failure, reason }',
+      },
+    )
+    .optional(),
+  conditions: z.record(z.string(), z.enum(['True', 'False'])).optional(),
+  deletionTimestamp: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+  objects: z.array(z.strictObject({ kind: objectRef.shape.kind, name })).optional(),
+  externalContent: names.optional(),
+});
+
+export type CheckInput = z.infer<typeof checkSchema>;
+
+const controllerName = name;
+
+/** One schema per step kind; the loader picks it by the step's kind key. */
+export const stepSchemas = {
+  do: z.strictObject({
+    as: name,
+    groups: names.optional(),
+    do: z.string().min(1),
+    body: z.record(z.string(), z.unknown()).optional(),
+    expect: expectSchema,
+  }),
+  run: z.strictObject({ run: controllerName, namespace: name.optional() }),
+  step: z.strictObject({ step: controllerName, namespace: name.optional(), expect: expectSchema.optional() }),
+  crash: z.strictObject({ crash: controllerName }),
+  restart: z.strictObject({ restart: controllerName }),
+  fail: z.strictObject({ fail: z.literal('config-read') }),
+  recover: z.strictObject({ recover: z.literal('config-read') }),
+  tick: z.strictObject({ tick: z.number().int().positive() }),
+  check: z.strictObject({ check: checkSchema }),
+} as const;
+
+export type StepKind = keyof typeof stepSchemas;
+export const stepKinds = Object.keys(stepSchemas) as StepKind[];
+
+export type StepInput = { [K in StepKind]: { kind: K } & z.infer<(typeof stepSchemas)[K]> }[StepKind];
+
+export const scenarioSchema = z.strictObject({
+  title: z.string().min(1),
+  requirements: z.array(requirementId).min(1),
+  /** Design alternatives (ALT-n, AC-6) whose rejected side this scenario shows the model's answer to. */
+  contrasts: z.array(requirementId).optional(),
+  decisions: z.array(decisionId).optional(),
+  /** Where the story comes from: a seed document and section. */
+  source: z.string().optional(),
+  variant: z.string().optional(),
+  /** Why this scenario is known to disagree with the model (a gap to fix in the model). */
+  pending: z.string().min(1).optional(),
+  given: givenSchema.optional(),
+  steps: z.array(z.record(z.string(), z.unknown())).min(1),
+});
+
+export type ScenarioHeader = z.infer<typeof scenarioSchema>;
+export type GivenInput = z.infer<typeof givenSchema>;
+export type ManifestInput = { [K in ManifestKind]: z.infer<(typeof manifestSchemas)[K]> }[ManifestKind];
+export type ContentManifestInput = z.infer<typeof contentManifest>;
+export type SubjectInput = z.infer<typeof subject>;
+export type RoleRefInput = z.infer<typeof roleRef>;
+export type PolicyRuleInput = z.infer<typeof policyRule>;
+
+/** The bodies requests carry, checked once the request line says what they address. */
+export const bodySchemas = {
+  namespace: z.strictObject({
+    apiVersion: z.literal('v1').optional(),
+    kind: z.literal('Namespace').optional(),
+    metadata: metadata.partial().optional(),
+    spec: z
+      .strictObject({
+        finalizers: names.optional(),
+        initializers: z
+          .strictObject({
+            pending: z.array(z.strictObject({ name })),
+            result: z
+              .strictObject({
+                status: z.string(),
+                code: z.number().int().optional(),
+                reason: z.string().optional(),
+                message: z.string().optional(),
+              })
+              .optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+    // Shipped create and update ignore a client's status (PrepareForCreate / PrepareForUpdate reset it).
+    status: z.strictObject({ phase: z.string().optional() }).optional(),
+  }),
+  finalize: z.strictObject({
+    finalizers: names.optional(),
+    apiVersion: z.literal('v1').optional(),
+    kind: z.literal('Namespace').optional(),
+    metadata: metadata.partial().optional(),
+    spec: z.strictObject({ finalizers: names }).optional(),
+  }),
+  content: z.looseObject({
+    apiVersion: z.string().optional(),
+    kind: z.string().optional(),
+    metadata: metadata.partial().optional(),
+    roleRef: roleRef.optional(),
+    subjects: z.array(subject).optional(),
+    rules: z.array(policyRule).optional(),
+  }),
+  configuration: z.strictObject({
+    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1').optional(),
+    kind: z.string().optional(),
+    metadata: metadata.partial().optional(),
+    initializers: z.array(z.record(z.string(), z.unknown())).optional(),
+    externalAdmissionHooks: z.array(z.record(z.string(), z.unknown())).optional(),
+  }),
+} as const;
+
+export type NamespaceBody = z.infer<(typeof bodySchemas)['namespace']>;
+export type FinalizeBody = z.infer<(typeof bodySchemas)['finalize']>;
+export type ContentBody = z.infer<(typeof bodySchemas)['content']>;
+export type ConfigurationBody = z.infer<(typeof bodySchemas)['configuration']>;
+export const initializerEntrySchema = initializerEntry;
