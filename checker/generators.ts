@@ -1,5 +1,7 @@
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
 import { diagramSets, generateDiagrams } from './render.ts';
+import { reportGenerator } from './report.ts';
+import { traceabilityGenerator } from './traceability.ts';
 
 /**
  * Everything the project generates from the machines. `npm run check:generated` runs each generator
@@ -26,4 +28,4 @@ const diagrams: Generator = {
 };
 
 /** Every generator, in the order `npm run check:generated` runs them. */
-export const generators: Generator[] = [diagrams];
+export const generators: Generator[] = [diagrams, traceabilityGenerator, reportGenerator];

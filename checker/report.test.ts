@@ -1,0 +1,163 @@
+// @vitest-environment happy-dom
+
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mermaid from 'mermaid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopes } from '../machines/scopes.ts';
+import { SystemModel } from '../machines/system.ts';
+import { machinesFor } from '../machines/variants.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import { type CheckResult, check } from './check.ts';
+import { sequenceDiagram } from './counterexample.ts';
+import {
+  buildReport,
+  maskVolatile,
+  reportFolder,
+  reportMarkdown,
+  reportSchema,
+  summaryText,
+  unexplainedNote,
+  writeReport,
+} from './report.ts';
+
+const variant = 'create-in-terminating';
+const propertyId = 'no-create-in-terminating';
+
+describe(`the ${variant} mutant`, () => {
+  const model = new SystemModel(scopes.default, machinesFor(variant));
+  const outDir = reportFolder(false, variant, 'default');
+  let result: CheckResult;
+  beforeAll(() => {
+    // One property, stopped at its first (shortest) violation: a few dozen states.
+    result = check(
+      model,
+      safetyProperties.filter((p) => p.id === propertyId),
+      { stopWhenAllViolated: true },
+    );
+    mermaid.initialize({ startOnLoad: false });
+  });
+
+  it(`violates ${propertyId} with a shortest counterexample a reviewer can follow`, () => {
+    const report = buildReport(result, { model, variant, outDir });
+    const [property] = report.properties;
+    expect(property).toMatchObject({ id: propertyId, status: 'violated', requirements: ['LC-4'] });
+    const steps = property.counterexample?.steps ?? [];
+    expect(steps.map((s) => [s.actor, s.event])).toEqual([
+      ['alice', 'create namespaces/team-a'],
+      ['carol', 'delete namespaces/team-a'],
+      ['ci-robot', 'create namespaces/team-a/configmaps/app'],
+    ]);
+    expect(steps[0].summary).toMatch(/^201 Created — .*team-a\.phase: - → Initializing/);
+    expect(steps[1].summary).toMatch(/^200 OK — team-a\.phase: Initializing → Terminating/);
+    expect(steps[2].summary).toBe('201 Created — team-a.content: [] → ["configmaps/app"]');
+    expect(property.counterexample?.file).toBe(
+      `generated/runs/${variant}-default/counterexamples/${propertyId}.md`,
+    );
+  });
+
+  it('draws the trace as a sequence diagram that Mermaid parses', async () => {
+    const violation = result.properties[0].violation;
+    if (!violation) throw new Error('expected a violation');
+    const diagram = sequenceDiagram(model, violation.trace);
+    await expect(mermaid.parse(diagram)).resolves.toMatchObject({ diagramType: 'sequence' });
+    // The parser does reject a broken sequence diagram, so the check above means something.
+    await expect(mermaid.parse('sequenceDiagram\n  A->>')).rejects.toThrow();
+    expect(diagram).toContain('->>Admission: create namespaces/team-a/configmaps/app');
+  });
+
+  it('reports in the schema of report.json and names the violation in the summary', () => {
+    const report = buildReport(result, { model, variant, outDir });
+    expect(reportSchema.safeParse(report).success).toBe(true);
+    const summary = summaryText(report, result, outDir, true);
+    expect(summary).toContain(`${propertyId}  violated`);
+    expect(summary).toContain(
+      `Counterexample for ${propertyId} (3 steps, shortest): ${outDir}/counterexamples/${propertyId}.md`,
+    );
+    expect(summary).toContain('stopped early: every checked property was already violated');
+  });
+
+  it('lists a vacuous property apart, as neither holding nor violated', () => {
+    const vacuous: CheckResult = {
+      ...result,
+      properties: result.properties.map((p) => ({ property: p.property, status: 'vacuous', witnesses: 0 })),
+    };
+    const report = buildReport(vacuous, { model, variant, outDir });
+    expect(summaryText(report, vacuous, outDir, false)).toContain(
+      `Vacuous (premise never reached, so nothing was checked; not a violation): ${propertyId}`,
+    );
+    expect(reportMarkdown(report, vacuous, model, outDir)).toContain('Vacuous, never exercised');
+  });
+
+  describe('writing the report', () => {
+    let root: string;
+    beforeAll(async () => {
+      root = await mkdtemp(join(tmpdir(), 'nsmodel-report-'));
+    });
+    afterAll(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('writes report.json, report.md and the counterexample, and removes stale counterexamples', async () => {
+      const folder = join(root, outDir, 'counterexamples');
+      await writeReport(root, buildReport(result, { model, variant, outDir }), result, {
+        model,
+        variant,
+        outDir,
+      });
+      await writeFile(join(folder, 'no-longer-violated.md'), 'stale');
+      const written = await writeReport(root, buildReport(result, { model, variant, outDir }), result, {
+        model,
+        variant,
+        outDir,
+      });
+      expect(written).toEqual([
+        `${outDir}/report.json`,
+        `${outDir}/report.md`,
+        `${outDir}/counterexamples/${propertyId}.md`,
+      ]);
+      expect(await readdir(folder)).toEqual([`${propertyId}.md`]);
+      const counterexample = await readFile(join(folder, `${propertyId}.md`), 'utf8');
+      expect(counterexample).toContain('3. **ci-robot**: create namespaces/team-a/configmaps/app');
+      const json: unknown = JSON.parse(await readFile(join(root, outDir, 'report.json'), 'utf8'));
+      expect(reportSchema.safeParse(json).success).toBe(true);
+    });
+  });
+});
+
+describe('maskVolatile', () => {
+  it('masks the run time and nothing else', () => {
+    const a = '{\n  "states": 10,\n  "durationMs": 1234,\n  "depth": 2\n}\n';
+    const b = '{\n  "states": 10,\n  "durationMs": 98,\n  "depth": 2\n}\n';
+    expect(maskVolatile('generated/report.json', a)).toBe(maskVolatile('generated/report.json', b));
+    expect(maskVolatile('generated/report.json', a)).not.toBe(
+      maskVolatile('generated/report.json', a.replace('10', '11')),
+    );
+    const md = (time: string, states: string) =>
+      `# r\n\n**Search.** ${states} distinct states\n\n**Time.** ${time}\n`;
+    expect(maskVolatile('generated/report.md', md('1.0 s (5 states/s).', '3'))).toBe(
+      maskVolatile('generated/report.md', md('9.9 s (1 states/s).', '3')),
+    );
+    expect(maskVolatile('generated/report.md', md('1.0 s', '3'))).not.toBe(
+      maskVolatile('generated/report.md', md('1.0 s', '4')),
+    );
+  });
+});
+
+describe('the committed generated/report.json', () => {
+  const report: unknown = JSON.parse(readFileSync('generated/report.json', 'utf8'));
+
+  it('follows the schema: the default scope, the machines as written, every property holding', () => {
+    const parsed = reportSchema.safeParse(report);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    if (!parsed.success) return;
+    expect(parsed.data).toMatchObject({ scope: 'default', variant: 'model' });
+    expect(parsed.data.properties.map((p) => p.id)).toEqual(safetyProperties.map((p) => p.id));
+    expect(parsed.data.properties.filter((p) => p.status !== 'holds' || p.witnesses === 0)).toEqual([]);
+    expect(
+      parsed.data.coverage.transitions.uncovered.filter((u) => u.explanation === unexplainedNote),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,188 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultScope } from '../machines/scopes.ts';
+import { parseVerifyArgs, UsageError } from './cli-args.ts';
+
+const verifyScript = resolve('scripts/verify.ts');
+const tsx = resolve('node_modules/.bin/tsx');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as a user would, in `cwd` so nothing lands in the working tree. */
+function verify(args: string[], cwd: string): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      tsx,
+      [verifyScript, ...args],
+      { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const usageError = (argv: string[]) => {
+  try {
+    parseVerifyArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  return null;
+};
+
+describe('parseVerifyArgs', () => {
+  it('defaults to the default scope, the machines as written and every property', () => {
+    expect(parseVerifyArgs([])).toMatchObject({
+      scopeSource: { kind: 'named', name: 'default' },
+      variant: 'model',
+      properties: [],
+      json: false,
+      help: false,
+    });
+  });
+
+  it('reads every flag, in both `--flag value` and `--flag=value` forms', () => {
+    const args = parseVerifyArgs([
+      '--scope=large',
+      '--variant',
+      'create-in-terminating',
+      '--property',
+      'no-orphans',
+      '--property=unique-names',
+      '--max-states',
+      '500',
+      '--json',
+    ]);
+    expect(args).toMatchObject({
+      scopeSource: { kind: 'named', name: 'large' },
+      variant: 'create-in-terminating',
+      properties: ['no-orphans', 'unique-names'],
+      maxStates: 500,
+      json: true,
+    });
+    expect(parseVerifyArgs(['--random', '--runs', '20', '--seed', '-7']).random).toEqual({
+      runs: 20,
+      seed: -7,
+    });
+  });
+
+  it('names the flag and the fix for each mistake', () => {
+    expect(usageError(['--scopes', 'default'])).toMatch(
+      /^unknown argument "--scopes"; known flags: --scope, /,
+    );
+    expect(usageError(['--variant'])).toMatch(/^--variant needs a value: --variant /);
+    expect(usageError(['--variant', '--json'])).toMatch(/^--variant needs a value/);
+    expect(usageError(['--variant', 'nope'])).toMatch(
+      /^--variant: unknown variant "nope"; use one of model, create-in-terminating/,
+    );
+    expect(usageError(['--property', 'nope'])).toMatch(
+      /^--property: unknown property "nope"; use one of no-access-before-ready/,
+    );
+    expect(usageError(['--scope', 'nope'])).toMatch(
+      /^--scope: unknown scope "nope"; use one of default, large/,
+    );
+    expect(usageError(['--max-states', '1e3'])).toMatch(
+      /^--max-states needs a positive whole number, got "1e3"/,
+    );
+    expect(usageError(['--seed', '4'])).toBe('--seed only applies to random runs; add --random');
+    expect(usageError(['--random', '--path', '1:0'])).toMatch(
+      /^--path replays a failure only together with its seed/,
+    );
+    expect(usageError(['--scope', 'default', '--scope', 'large'])).toBe('--scope given twice; give it once');
+    expect(usageError(['default'])).toMatch(/^unknown argument "default"; every value follows its flag/);
+  });
+
+  describe('scope files', () => {
+    let folder: string;
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'nsmodel-scope-'));
+    });
+    afterAll(async () => {
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('loads a valid scope file', async () => {
+      const path = join(folder, 'tiny.json');
+      await writeFile(path, JSON.stringify({ ...defaultScope, name: 'tiny', principals: [] }));
+      expect(parseVerifyArgs(['--scope', path])).toMatchObject({
+        scopeSource: { kind: 'file', path },
+        scope: { name: 'tiny' },
+      });
+    });
+
+    it('names each invalid field', async () => {
+      const path = join(folder, 'broken.json');
+      const broken = {
+        ...defaultScope,
+        clock: { horizonSeconds: -1, readRepairTimeoutSeconds: 6 },
+        principals: [
+          { ...defaultScope.principals[0], requests: ['create-everything'], namespaces: ['team-z'] },
+        ],
+        extra: true,
+      };
+      await writeFile(path, JSON.stringify(broken));
+      const message = usageError(['--scope', path]) ?? '';
+      expect(message).toMatch(new RegExp(`^--scope: ${path} is not a valid scope: `));
+      expect(message).toContain('principals[0].requests[0]: ');
+      expect(message).toContain('clock.horizonSeconds: ');
+      expect(message).toContain('(top level): Unrecognized key: "extra"');
+      expect(message).not.toContain('\n');
+    });
+  });
+});
+
+describe('npm run verify, as a command', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'nsmodel-verify-'));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('refuses bad arguments with exit 2 and one line, no stack trace', async () => {
+    const runs = await Promise.all([
+      verify(['--bogus'], cwd),
+      verify(['--variant', 'nope'], cwd),
+      verify(['--scope', 'missing.json'], cwd),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/^verify: /);
+    }
+    expect(runs[2].stderr).toContain('cannot read missing.json');
+  });
+
+  it(`exits 12 with the shortest counterexample when a mutant breaks a property`, async () => {
+    const run = await verify(
+      ['--variant', 'create-in-terminating', '--property', 'no-create-in-terminating'],
+      cwd,
+    );
+    expect(run.code).toBe(12);
+    expect(run.stdout).toContain('no-create-in-terminating  violated');
+    expect(run.stdout).toContain('  3. ci-robot: create namespaces/team-a/configmaps/app — 201 Created');
+    const file = 'generated/runs/create-in-terminating-default/counterexamples/no-create-in-terminating.md';
+    expect(run.stdout).toContain(file);
+    expect(await readFile(join(cwd, file), 'utf8')).toContain('```mermaid\nsequenceDiagram');
+  });
+
+  it('prints the JSON report alone on stdout with --json', async () => {
+    const run = await verify(['--max-states', '200', '--property', 'unique-names', '--json'], cwd);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as { states: number; properties: { id: string }[] };
+    expect(report.states).toBeLessThanOrEqual(200);
+    expect(report.properties.map((p) => p.id)).toEqual(['unique-names']);
+  });
+});
