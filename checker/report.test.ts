@@ -124,6 +124,20 @@ describe(`the ${variant} mutant`, () => {
       const json: unknown = JSON.parse(await readFile(join(root, outDir, 'report.json'), 'utf8'));
       expect(reportSchema.safeParse(json).success).toBe(true);
     });
+
+    it('keeps a report that differs only in the run time, so a rerun leaves git clean', async () => {
+      const path = join(root, outDir, 'report.json');
+      const before = await readFile(path, 'utf8');
+      const slower = { ...buildReport(result, { model, variant, outDir }), durationMs: 999_999 };
+      await writeReport(root, slower, result, { model, variant, outDir });
+      expect(await readFile(path, 'utf8')).toBe(before);
+      const different = { ...slower, states: slower.states + 1 };
+      await writeReport(root, different, result, { model, variant, outDir });
+      expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({
+        durationMs: 999_999,
+        states: different.states,
+      });
+    });
   });
 });
 
