@@ -1,6 +1,7 @@
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
 import { diagramSets, generateDiagrams } from './render.ts';
 import { reportGenerator } from './report.ts';
+import { scenariosDocGenerator } from './scenario/docs.ts';
 import { traceabilityGenerator } from './traceability.ts';
 
 /**
@@ -28,4 +29,9 @@ const diagrams: Generator = {
 };
 
 /** Every generator, in the order `npm run check:generated` runs them. */
-export const generators: Generator[] = [diagrams, traceabilityGenerator, reportGenerator];
+export const generators: Generator[] = [
+  diagrams,
+  traceabilityGenerator,
+  reportGenerator,
+  scenariosDocGenerator,
+];
