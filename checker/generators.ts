@@ -1,4 +1,5 @@
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
+import { mutantsGenerator } from './mutants.ts';
 import { diagramSets, generateDiagrams } from './render.ts';
 import { reportGenerator } from './report.ts';
 import { scenariosDocGenerator } from './scenario/docs.ts';
@@ -34,4 +35,5 @@ export const generators: Generator[] = [
   traceabilityGenerator,
   reportGenerator,
   scenariosDocGenerator,
+  mutantsGenerator,
 ];

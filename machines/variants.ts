@@ -1,4 +1,9 @@
+import { type AnyStateMachine, assign, StateMachine } from 'xstate';
 import { authorizationMachineHonouringForeignRoleBindings } from './authorization.ts';
+import { mergeInitializerConfigurations } from './initializer-config.ts';
+import type { namespaceMachine } from './namespace.ts';
+import { kubernetesFinalizer } from './namespace-controller.ts';
+import { defaultScope } from './scopes.ts';
 import { defaultMachines, type MachineSet } from './system.ts';
 
 /**
@@ -15,6 +20,40 @@ export interface Variant {
   machines: (base: MachineSet) => MachineSet;
 }
 
+/**
+ * A copy of a machine with part of its definition changed, keeping its guards and actions: for
+ * faults `.provide()` cannot express (a target, a transition's params). The copy has the machine's
+ * own type because only the definition's shape changes, never its context or events.
+ */
+function withDefinition<M extends AnyStateMachine>(
+  machine: M,
+  edit: (config: M['config']) => M['config'],
+): M {
+  return new StateMachine(edit(machine.config), machine.implementations) as unknown as M;
+}
+
+type NamespaceConfig = (typeof namespaceMachine)['config'];
+type NamespaceStates = NonNullable<NamespaceConfig['states']>;
+
+/** The namespace machine's definition with one state's `on` map changed. */
+function namespaceStateOn(
+  config: NamespaceConfig,
+  state: keyof NamespaceStates & string,
+  on: (current: Record<string, unknown>) => Record<string, unknown>,
+): NamespaceConfig {
+  const states = config.states as Record<string, { on?: Record<string, unknown> }>;
+  const target = states[state];
+  return {
+    ...config,
+    states: { ...states, [state]: { ...target, on: on(target.on ?? {}) } },
+  } as NamespaceConfig;
+}
+
+/** The pending list admission injects with the default scope's configurations (IN-1). */
+const configuredInitializers = mergeInitializerConfigurations(
+  defaultScope.configurations.map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
+).map((i) => i.name);
+
 export const variants: Variant[] = [
   {
     name: 'create-in-terminating',
@@ -27,11 +66,257 @@ export const variants: Variant[] = [
     }),
   },
   {
+    name: 'initialize-check-skipped',
+    kind: 'mutant',
+    description:
+      'Admission no longer asks for the initialize verb on content in an initializing namespace (ALT-4).',
+    requirements: ['IN-6', 'ALT-4'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({
+        guards: { contentInInitializingNamespaceWithoutInitializeVerb: () => false },
+      }),
+    }),
+  },
+  {
+    name: 'initializers-set-at-create-by-anyone',
+    kind: 'mutant',
+    description:
+      'Admission keeps a pending list that any creator sends with a new namespace, initialize verb or not.',
+    requirements: ['IN-3', 'IN-1'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({
+        guards: { createCarriesInitializersWithoutInitializeVerb: () => false },
+      }),
+    }),
+  },
+  {
+    name: 'pending-list-editable-by-anyone',
+    kind: 'mutant',
+    description:
+      'Changes to the pending list or result of an existing namespace need neither RBAC nor the initialize verb: any principal may make them.',
+    requirements: ['IN-3'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({
+        guards: {
+          // RBAC alone already stops every principal of the default scope that lacks initialize.
+          callerNotAuthorized: ({ event }) => !event.facts.authorized && !event.facts.changesInitializers,
+          changesInitializersWithoutInitializeVerb: () => false,
+        },
+      }),
+    }),
+  },
+  {
+    name: 'initializer-out-of-order',
+    kind: 'mutant',
+    description:
+      'Initializers act as soon as they are pending, not when first, and storage lets any pending initializer remove itself.',
+    requirements: ['IN-2'],
+    machines: (base) => ({
+      ...base,
+      initializerController: base.initializerController.provide({
+        guards: {
+          firstPendingAndNotPopulated: ({ event }) =>
+            (event.type === 'RECONCILE' || event.type === 'PROVISIONING_FAILED') && !event.observed.populated,
+          firstPendingAndPopulated: ({ event }) => event.type === 'RECONCILE' && event.observed.populated,
+        },
+      }),
+      namespace: base.namespace.provide({
+        guards: {
+          removesFirstPendingInitializer: ({ context, event }) =>
+            event.type === 'REMOVE_PENDING' &&
+            context.pending.length > 1 &&
+            context.pending.includes(event.name),
+        },
+        actions: {
+          removeFirstPendingInitializer: assign({
+            pending: ({ context, event }) =>
+              event.type === 'REMOVE_PENDING'
+                ? context.pending.filter((name) => name !== event.name)
+                : context.pending,
+          }),
+        },
+      }),
+    }),
+  },
+  {
+    name: 'removal-with-finalizers-left',
+    kind: 'mutant',
+    description: 'Storage removes a terminating namespace on DELETE even though finalizers are left.',
+    requirements: ['LC-7'],
+    machines: (base) => ({
+      ...base,
+      namespace: base.namespace.provide({ guards: { noFinalizersLeft: () => true } }),
+    }),
+  },
+  {
+    name: 'finalize-before-content-gone',
+    kind: 'mutant',
+    description:
+      'The namespace controller removes the kubernetes finalizer first and deletes content only afterwards.',
+    requirements: ['LC-5', 'LC-9'],
+    machines: (base) => ({
+      ...base,
+      namespaceController: base.namespaceController.provide({
+        guards: {
+          contentRemains: ({ event }) =>
+            event.observed.contentRemains && !event.observed.finalizers.includes(kubernetesFinalizer),
+        },
+      }),
+    }),
+  },
+  {
+    name: 'pending-grows-after-active',
+    kind: 'mutant',
+    description:
+      'Deleting an Active namespace puts the configured initializers back into its pending list (the initializers plugin re-applied on a write other than create).',
+    requirements: ['IN-4'],
+    machines: (base) => ({
+      ...base,
+      namespace: base.namespace.provide({
+        actions: {
+          // Deleting while initializing still clears the list afterwards (D-4): only Active namespaces regain it.
+          setDeletionTimestamp: assign(({ context, event }) =>
+            event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
+              ? {
+                  deletionTimestamp: event.now,
+                  pending:
+                    event.type === 'DELETE' && context.pending.length === 0
+                      ? configuredInitializers
+                      : context.pending,
+                }
+              : {},
+          ),
+        },
+      }),
+    }),
+  },
+  {
+    name: 'failure-result-ignored',
+    kind: 'mutant',
+    description:
+      'Storage records a failure result but neither deletes the namespace nor stops its initialization.',
+    requirements: ['IN-7'],
+    machines: (base) => ({
+      ...base,
+      namespace: withDefinition(base.namespace, (config) =>
+        namespaceStateOn(config, 'initializing', (on) => ({
+          ...on,
+          RECORD_FAILURE: { actions: 'recordFailureResult', meta: { requirements: ['IN-7'] } },
+        })),
+      ),
+    }),
+  },
+  {
+    name: 'stale-configuration-used',
+    kind: 'mutant',
+    description: 'Admission keeps using its configuration copy after 5 s without a successful read.',
+    requirements: ['AC-2', 'AC-3'],
+    machines: (base) => ({
+      ...base,
+      configSync: base.configSync.provide({ guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
+    }),
+  },
+  {
     name: 'rolebinding-grants-cluster-wide',
     kind: 'mutant',
     description: 'A RoleBinding grants in every namespace, not only its own.',
     requirements: ['RB-4', 'RB-5'],
     machines: (base) => ({ ...base, authorization: authorizationMachineHonouringForeignRoleBindings }),
+  },
+  {
+    name: 'kubernetes-finalizer-not-added',
+    kind: 'mutant',
+    description: 'Storage does not add the kubernetes finalizer when a namespace is created.',
+    requirements: ['LC-2', 'LC-5', 'LC-9'],
+    machines: (base) => ({
+      ...base,
+      namespace: base.namespace.provide({
+        actions: {
+          recordCreation: assign(({ event }) =>
+            event.type === 'CREATE'
+              ? {
+                  pending: [...event.pending],
+                  failure: null,
+                  finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
+                  deletionTimestamp: null,
+                  createdAt: event.now,
+                }
+              : {},
+          ),
+        },
+      }),
+    }),
+  },
+  {
+    name: 'owner-removes-foreign-finalizer',
+    kind: 'mutant',
+    description:
+      "An external finalizer owner finalizes with an empty list, removing the other owners' finalizers (kubernetes included) with its own.",
+    requirements: ['LC-8', 'LC-9'],
+    machines: (base) => ({
+      ...base,
+      finalizerOwner: withDefinition(base.finalizerOwner, (config) => {
+        const watching = config.states?.watching as { on: { SYNC: { actions?: unknown }[] } };
+        const SYNC = watching.on.SYNC.map((t) =>
+          t.actions &&
+          typeof t.actions === 'object' &&
+          (t.actions as { type?: string }).type === 'removeOwnFinalizer'
+            ? { ...t, actions: { type: 'removeOwnFinalizer', params: () => ({ finalizers: [] }) } }
+            : t,
+        );
+        return {
+          ...config,
+          states: { ...config.states, watching: { ...watching, on: { ...watching.on, SYNC } } },
+        };
+      }),
+    }),
+  },
+  {
+    name: 'immortal-namespace-deletable',
+    kind: 'mutant',
+    description: 'Admission lets the default namespace be deleted like any other.',
+    requirements: ['LC-10'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({ guards: { deleteOfImmortalNamespace: () => false } }),
+    }),
+  },
+  {
+    name: 'deletion-timestamp-reset',
+    kind: 'mutant',
+    description: 'A repeated DELETE of a terminating namespace stamps a new deletion timestamp.',
+    requirements: ['LC-3'],
+    machines: (base) => ({
+      ...base,
+      namespace: withDefinition(base.namespace, (config) =>
+        namespaceStateOn(config, 'terminating', (on) => ({
+          ...on,
+          DELETE: { actions: 'setDeletionTimestamp', meta: { requirements: ['LC-3'] } },
+        })),
+      ),
+    }),
+  },
+  {
+    name: 'delete-clears-finalizers',
+    kind: 'mutant',
+    description:
+      'Storage empties spec.finalizers when it sets the deletion timestamp, instead of leaving them to finalize.',
+    requirements: ['LC-6', 'LC-7', 'LC-9'],
+    machines: (base) => ({
+      ...base,
+      namespace: base.namespace.provide({
+        actions: {
+          setDeletionTimestamp: assign(({ event }) =>
+            event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
+              ? { deletionTimestamp: event.now, finalizers: [] }
+              : {},
+          ),
+        },
+      }),
+    }),
   },
 ];
 
@@ -40,6 +325,9 @@ export const baseVariantName = 'model';
 export function variantByName(name: string): Variant | undefined {
   return variants.find((v) => v.name === name);
 }
+
+/** The seeded faults, in registry order. */
+export const mutants: Variant[] = variants.filter((v) => v.kind === 'mutant');
 
 /** The machines of a variant, or of the model itself for `model`. */
 export function machinesFor(name: string): MachineSet | undefined {

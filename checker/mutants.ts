@@ -1,0 +1,321 @@
+import { join } from 'node:path';
+import { sampleRandomScope } from '../machines/random-scope.ts';
+import type { Scope } from '../machines/scope.ts';
+import { defaultScope } from '../machines/scopes.ts';
+import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
+import { mutants, type Variant } from '../machines/variants.ts';
+import { extraProperties } from '../properties/extra.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import type { Property } from '../properties/types.ts';
+import type { Trace } from './check.ts';
+import { type CounterexampleStep, traceSteps } from './counterexample.ts';
+import { explore, type SearchLimits } from './explore.ts';
+import { writeFileAtomic } from './fs-atomic.ts';
+import type { Generator } from './generators.ts';
+import { randomRun, type Violation } from './random.ts';
+
+/**
+ * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
+ * on the default scope until the first property breaks, so its counterexample is a shortest one. A
+ * mutant the default scope cannot reach is walked at random on larger scopes. The result is the
+ * table in generated/mutants.md and .json; a mutant nobody kills fails `npm run mutants`.
+ */
+
+/** What mutants are judged against: the safety properties and the direct ones of properties/extra.ts. */
+export const mutantProperties: Property[] = [
+  ...safetyProperties,
+  ...extraProperties.filter((p) => !safetyProperties.some((q) => q.id === p.id)),
+];
+
+export interface ShortestKill {
+  /** Every property broken by the last step of the trace (or by the initial state). */
+  violations: Violation[];
+  trace: Trace;
+  /** For every property broken within the horizon: the length of its shortest counterexample. */
+  brokenWithin: Record<string, number>;
+  /** Distinct states discovered before the search stopped. */
+  statesExplored: number;
+}
+
+/** How many steps past the first violation the search goes on, to see what else the mutant breaks. */
+export const defaultHorizonSteps = 3;
+
+/**
+ * Breadth-first search for the shortest violation: states are visited in order of distance, so the
+ * first violation found has a shortest trace, and every property broken by that same step is
+ * reported. The search then goes on through `horizonSteps` more steps, recording the shortest
+ * counterexample length of every other property broken by then. Null when the search ends
+ * (complete, or cut by the limits) with every property holding.
+ */
+export function shortestKill(
+  model: SystemModel,
+  properties: Property[],
+  limits: SearchLimits & { horizonSteps?: number } = {},
+): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
+  const horizonSteps = limits.horizonSteps ?? defaultHorizonSteps;
+  const invariants = properties.filter((p) => p.kind === 'invariant');
+  const stepProperties = properties.filter((p) => p.kind === 'step');
+  const brokenWithin = new Map<string, number>();
+  const depths: number[] = [];
+  let first: {
+    violations: Violation[];
+    index: number;
+    step?: Trace['steps'][number];
+    length: number;
+  } | null = null;
+  const judgeState = (state: SystemState, length: number): Violation[] =>
+    invariants.flatMap((p) => {
+      if (brokenWithin.has(p.id)) return [];
+      const verdict = p.predicate(model, state);
+      if (verdict === true) return [];
+      brokenWithin.set(p.id, length);
+      return [{ propertyId: p.id, message: verdict }];
+    });
+  const result = explore(model, {
+    ...limits,
+    onState: (state, index, depth) => {
+      depths[index] = depth;
+      const violations = judgeState(state, depth);
+      if (violations.length > 0 && !first) first = { violations, index, length: depth };
+      return true;
+    },
+    onEdge: (before, event, after, beforeIndex) => {
+      const length = depths[beforeIndex] + 1;
+      // Every trace up to the horizon has been judged once an edge beyond it comes up (BFS order).
+      if (first && length > first.length + horizonSteps) return false;
+      const violations: Violation[] = [];
+      for (const p of stepProperties) {
+        if (p.kind !== 'step' || brokenWithin.has(p.id)) continue;
+        const verdict = p.predicate(model, before, event, after);
+        if (verdict === true) continue;
+        brokenWithin.set(p.id, length);
+        violations.push({ propertyId: p.id, message: verdict });
+      }
+      if (violations.length > 0 && !first) {
+        // The state this step leads to may break invariants too: same trace, so the same kill.
+        violations.push(...judgeState(after, length));
+        first = { violations, index: beforeIndex, step: { event, state: after }, length };
+      }
+      return brokenWithin.size < properties.length;
+    },
+  });
+  const kill = first as { violations: Violation[]; index: number; step?: Trace['steps'][number] } | null;
+  if (!kill) return { kill: null, statesExplored: result.states, complete: result.complete };
+  const path = result.traceTo(kill.index);
+  const trace: Trace = { initial: path.initial, steps: [...path.steps, ...(kill.step ? [kill.step] : [])] };
+  return {
+    kill: {
+      violations: kill.violations,
+      trace,
+      brokenWithin: Object.fromEntries(
+        properties.filter((p) => brokenWithin.has(p.id)).map((p) => [p.id, brokenWithin.get(p.id) ?? 0]),
+      ),
+      statesExplored: result.states,
+    },
+    statesExplored: result.states,
+    complete: false,
+  };
+}
+
+export interface MutantResult {
+  mutant: string;
+  description: string;
+  requirements: string[];
+  /** Ids of the properties the shortest counterexample breaks; empty when the mutant survived. */
+  killedBy: string[];
+  /** What each of them reports. */
+  violations: Violation[];
+  /**
+   * Every property broken within a few steps more than the shortest counterexample (exhaustive
+   * search only), with the length of its own shortest counterexample.
+   */
+  brokenWithin: Record<string, number>;
+  counterexampleSteps: CounterexampleStep[];
+  /** How the kill was found: `exhaustive` (breadth-first, shortest) or `random` (shrunk walk). */
+  search: 'exhaustive' | 'random' | 'none';
+  scope: string;
+  /** Distinct states the breadth-first search discovered before the kill (or in all). */
+  statesExplored: number;
+  /** For random kills: fast-check's seed and path, which replay the walk. */
+  replay?: { seed: number; path: string };
+}
+
+export interface MutantRunOptions {
+  scope?: Scope;
+  properties?: Property[];
+  /** Bound on the exhaustive search per mutant. */
+  maxStates?: number;
+  /** Seeds of the random scopes (machines/random-scope.ts) walked when the exhaustive search finds nothing. */
+  randomScopeSeeds?: readonly number[];
+  randomRuns?: number;
+}
+
+const defaultRandomScopeSeeds = [1, 2, 3];
+
+/** Checks one mutant: the exhaustive search first, then random walks on larger scopes if it survives that. */
+export function runMutant(variant: Variant, options: MutantRunOptions = {}): MutantResult {
+  const scope = options.scope ?? defaultScope;
+  const properties = options.properties ?? mutantProperties;
+  const machines = variant.machines(defaultMachines);
+  const model = new SystemModel(scope, machines);
+  const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
+  const exhaustive = shortestKill(model, properties, {
+    ...(options.maxStates ? { maxStates: options.maxStates } : {}),
+  });
+  if (exhaustive.kill) {
+    return {
+      ...base,
+      killedBy: exhaustive.kill.violations.map((v) => v.propertyId),
+      violations: exhaustive.kill.violations,
+      brokenWithin: exhaustive.kill.brokenWithin,
+      counterexampleSteps: traceSteps(model, exhaustive.kill.trace),
+      search: 'exhaustive',
+      scope: scope.name,
+      statesExplored: exhaustive.statesExplored,
+    };
+  }
+  for (const seed of options.randomScopeSeeds ?? defaultRandomScopeSeeds) {
+    const randomModel = new SystemModel(sampleRandomScope(seed), machines);
+    const run = randomRun(randomModel, properties, { runs: options.randomRuns ?? 500, seed });
+    if (run.failure) {
+      return {
+        ...base,
+        killedBy: run.failure.violations.map((v) => v.propertyId),
+        violations: run.failure.violations,
+        brokenWithin: Object.fromEntries(
+          run.failure.violations.map((v) => [v.propertyId, run.failure?.steps.length ?? 0]),
+        ),
+        counterexampleSteps: run.failure.steps,
+        search: 'random',
+        scope: randomModel.scope.name,
+        statesExplored: exhaustive.statesExplored,
+        replay: { seed: run.seed, path: run.failure.path },
+      };
+    }
+  }
+  return {
+    ...base,
+    killedBy: [],
+    violations: [],
+    brokenWithin: {},
+    counterexampleSteps: [],
+    search: 'none',
+    scope: scope.name,
+    statesExplored: exhaustive.statesExplored,
+  };
+}
+
+export const mutantsMarkdownPath = 'generated/mutants.md';
+export const mutantsJsonPath = 'generated/mutants.json';
+
+/** The JSON file: one entry per mutant, in registry order. */
+export function mutantsJson(results: readonly MutantResult[]): string {
+  return `${JSON.stringify(results, null, 2)}\n`;
+}
+
+const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** A line naming the properties no mutant breaks: each still lacks a fault that shows it can fail. */
+function unbroken(results: readonly MutantResult[], properties: readonly Property[]): string[] {
+  const ids = properties
+    .filter((p) => results.every((r) => r.brokenWithin[p.id] === undefined))
+    .map((p) => `\`${p.id}\``);
+  return ids.length === 0
+    ? ['', 'Every property is broken by at least one mutant.']
+    : ['', `No mutant breaks ${ids.join(', ')} yet.`];
+}
+
+const cell = (r: MutantResult, propertyId: string): string => {
+  const length = r.brokenWithin[propertyId];
+  if (length === undefined) return '';
+  return r.killedBy.includes(propertyId) ? `**${length}**` : String(length);
+};
+
+/** The Markdown file: which property killed which mutant, then each shortest counterexample. */
+export function mutantsMarkdown(
+  results: readonly MutantResult[],
+  properties: readonly Property[] = mutantProperties,
+): string {
+  const killed = results.filter((r) => r.killedBy.length > 0).length;
+  const lines = [
+    '# Seeded faults (mutants)',
+    '',
+    'Generated by `npm run mutants` from `machines/variants.ts`; do not edit. Each mutant is one deliberate',
+    'defect in a machine. The exhaustive search runs breadth-first on the default scope and stops at the',
+    'first broken property, so each counterexample below is a shortest one; "killed by" lists every',
+    'property that its last step breaks. `npm run verify -- --variant <mutant>` runs one mutant.',
+    '',
+    `**${killed} of ${results.length} mutants killed.**`,
+    '',
+    '| mutant | breaks | killed by | search | steps |',
+    '| --- | --- | --- | --- | --- |',
+    ...results.map(
+      (r) =>
+        `| [\`${r.mutant}\`](#${r.mutant}) | ${r.requirements.join(', ')} | ${r.killedBy.length > 0 ? r.killedBy.map((id) => `\`${id}\``).join(', ') : '**survived**'} | ${r.search === 'none' ? '-' : `${r.search} (${r.scope})`} | ${r.search === 'none' ? '-' : r.counterexampleSteps.length} |`,
+    ),
+    '',
+    '## Which property catches which mutant',
+    '',
+    `| property | ${results.map((_, i) => `${i + 1}`).join(' | ')} |`,
+    `| --- | ${results.map(() => '---').join(' | ')} |`,
+    ...properties.map((p) => `| \`${p.id}\` | ${results.map((r) => cell(r, p.id)).join(' | ')} |`),
+    '',
+    `Columns: ${results.map((r, i) => `${i + 1} \`${r.mutant}\``).join(', ')}.`,
+    '',
+    `A number is the length of the property's shortest counterexample on that mutant, in bold for the`,
+    `properties that kill it first; the search looks ${defaultHorizonSteps} steps past the first kill, so an empty cell`,
+    'means "not broken that early", not "holds".',
+    ...unbroken(results, properties),
+    '',
+  ];
+  for (const r of results) {
+    lines.push(`## ${r.mutant}`, '', `${r.description} (${r.requirements.join(', ')})`, '');
+    if (r.search === 'none') {
+      lines.push(
+        `**Survived**: no property broke on scope \`${r.scope}\` (${r.statesExplored} states) nor in random walks.`,
+        '',
+      );
+      continue;
+    }
+    const how =
+      r.search === 'exhaustive'
+        ? `exhaustive search on scope \`${r.scope}\`, ${r.statesExplored} states discovered`
+        : `random walk on scope \`${r.scope}\`, replay with \`--seed ${r.replay?.seed} --path ${r.replay?.path}\``;
+    lines.push(`Killed after ${r.counterexampleSteps.length} steps (${how}).`, '');
+    for (const v of r.violations) lines.push(`- \`${v.propertyId}\`: ${escapeCell(v.message)}`);
+    lines.push(
+      '',
+      ...r.counterexampleSteps.map((s, i) => `${i + 1}. **${s.actor}**: ${s.event} — ${s.summary}`),
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Runs every mutant; `onResult` sees each as it finishes (the script prints timings from it). */
+export function runMutants(
+  options: MutantRunOptions = {},
+  onResult?: (result: MutantResult, elapsedMs: number) => void,
+  selected: readonly Variant[] = mutants,
+): MutantResult[] {
+  return selected.map((variant) => {
+    const started = performance.now();
+    const result = runMutant(variant, options);
+    onResult?.(result, performance.now() - started);
+    return result;
+  });
+}
+
+/** Writes both files under `rootDir`, each atomically; returns the paths written, relative to it. */
+export async function writeMutants(rootDir: string, results: readonly MutantResult[]): Promise<string[]> {
+  await writeFileAtomic(join(rootDir, mutantsJsonPath), mutantsJson(results));
+  await writeFileAtomic(join(rootDir, mutantsMarkdownPath), mutantsMarkdown(results));
+  return [mutantsJsonPath, mutantsMarkdownPath];
+}
+
+/** For `npm run check:generated`: the mutants table is regenerated and compared (a few seconds). */
+export const mutantsGenerator: Generator = {
+  name: 'mutants',
+  owns: [mutantsMarkdownPath, mutantsJsonPath],
+  generate: (rootDir) => writeMutants(rootDir, runMutants()),
+};
