@@ -424,8 +424,15 @@ class Replay {
       return report;
     }
     const event = this.applyFault('fault', step.failing ? 'start failing' : 'recover');
-    report.outcome = event?.label ?? 'not offered by the model';
-    report.ok = event !== null;
+    if (!event) {
+      report.ok = false;
+      report.outcome = 'not possible';
+      report.mismatch = [
+        'the model offers no configuration-read fault: is configReadFailure off in the scope?',
+      ];
+      return report;
+    }
+    report.outcome = event.label;
     return report;
   }
 
