@@ -62,7 +62,7 @@ export const defaultRandomSteps = 60;
 type Step = Trace['steps'][number];
 
 /** Judges the invariants on a state and the step properties on the step into it (none for an initial state). */
-function judge(
+export function judge(
   model: SystemModel,
   properties: Property[],
   before: SystemState | null,

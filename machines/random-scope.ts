@@ -14,7 +14,7 @@ import {
 } from './scope.ts';
 
 /**
- * Arbitrary scopes beyond what the exhaustive search reaches: five or six namespaces, four initializers
+ * Arbitrary scopes beyond what the exhaustive search reaches: five or six tenant namespaces besides default, four initializers
  * spread over three configurations, three tenants whose RoleBindings and requests are drawn at random,
  * and every fault on. Every scope keeps the promises the properties rely on: tenants are bound only to
  * harmless roles cluster-wide, RoleBindings name only a namespace's creator or a non-tenant, and only
@@ -96,13 +96,14 @@ const namespacesArb: fc.Arbitrary<NamespaceSpec[]> = fc
     fc
       .constantFrom('team-d', 'Team_D')
       .chain((name) => fc.constantFrom(...tenants).chain((creator) => tenantNamespaceArb(name, creator))),
+    fc.constantFrom(...tenants).chain((creator) => tenantNamespaceArb('team-e', creator)),
     fc.option(
-      fc.constantFrom(...tenants).chain((creator) => tenantNamespaceArb('team-e', creator)),
+      fc.constantFrom(...tenants).chain((creator) => tenantNamespaceArb('team-f', creator)),
       { nil: undefined },
     ),
   )
-  .map(([a, b, c, d, e]) => {
-    const namespaces = [a, b, c, d, ...(e ? [e] : [])].map((ns) =>
+  .map(([a, b, c, d, e, f]) => {
+    const namespaces = [a, b, c, d, e, ...(f ? [f] : [])].map((ns) =>
       // A pre-existing namespace with an invalid name could never have been stored.
       ns.preexisting && ns.name !== ns.name.toLowerCase() ? { ...ns, preexisting: false } : ns,
     );
@@ -249,7 +250,7 @@ export const randomScopeArbitrary: fc.Arbitrary<Scope> = fc
         ([tenantPrincipals, operators]): Scope => ({
           name: 'random',
           description:
-            'A random scope: five or six namespaces, four initializers in three configurations, three tenants, every fault.',
+            'A random scope: five or six tenant namespaces besides default, four initializers in three configurations, three tenants, every fault.',
           namespaces,
           configurations,
           principals: [...tenantPrincipals, ...operators],
