@@ -145,6 +145,8 @@ export interface MutantRunOptions {
   properties?: Property[];
   /** Bound on the exhaustive search per mutant. */
   maxStates?: number;
+  /** Steps the search goes on past the first kill (default `defaultHorizonSteps`). */
+  horizonSteps?: number;
   /** Seeds of the random scopes (machines/random-scope.ts) walked when the exhaustive search finds nothing. */
   randomScopeSeeds?: readonly number[];
   randomRuns?: number;
@@ -161,6 +163,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
   const exhaustive = shortestKill(model, properties, {
     ...(options.maxStates ? { maxStates: options.maxStates } : {}),
+    ...(options.horizonSteps !== undefined ? { horizonSteps: options.horizonSteps } : {}),
   });
   if (exhaustive.kill) {
     return {
