@@ -36,6 +36,21 @@ const emptyNamespace: NamespaceContext = {
   createdAt: null,
 };
 
+// A name never used and a name whose namespace was removed are created alike.
+const createTransitions = [
+  {
+    guard: 'createdWithoutPendingInitializers',
+    target: 'active',
+    actions: 'recordCreation',
+    meta: { requirements: ['LC-1', 'LC-2', 'NS-3'] },
+  },
+  {
+    target: 'initializing',
+    actions: 'recordCreation',
+    meta: { requirements: ['IN-1', 'IN-5', 'LC-2'] },
+  },
+] as const;
+
 export const namespaceMachine = setup({
   types: {
     context: {} as NamespaceContext,
@@ -84,19 +99,7 @@ export const namespaceMachine = setup({
     absent: {
       description: 'No namespace of this name exists yet.',
       on: {
-        CREATE: [
-          {
-            guard: 'createdWithoutPendingInitializers',
-            target: 'active',
-            actions: 'recordCreation',
-            meta: { requirements: ['LC-1', 'LC-2', 'NS-3'] },
-          },
-          {
-            target: 'initializing',
-            actions: 'recordCreation',
-            meta: { requirements: ['IN-1', 'IN-5', 'LC-2'] },
-          },
-        ],
+        CREATE: createTransitions,
       },
     },
     initializing: {
@@ -156,19 +159,7 @@ export const namespaceMachine = setup({
     removed: {
       description: 'Removed from storage; the name may be used again.',
       on: {
-        CREATE: [
-          {
-            guard: 'createdWithoutPendingInitializers',
-            target: 'active',
-            actions: 'recordCreation',
-            meta: { requirements: ['LC-1', 'LC-2', 'NS-3'] },
-          },
-          {
-            target: 'initializing',
-            actions: 'recordCreation',
-            meta: { requirements: ['IN-1', 'IN-5', 'LC-2'] },
-          },
-        ],
+        CREATE: createTransitions,
       },
     },
   },

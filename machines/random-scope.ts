@@ -12,6 +12,7 @@ import {
   type RequestTemplate,
   type Scope,
 } from './scope.ts';
+import { builtInActorBindings } from './scopes.ts';
 
 /**
  * Arbitrary scopes beyond what the exhaustive search reaches: five or six tenant namespaces besides default, four initializers
@@ -203,26 +204,7 @@ const clusterRoleBindingsArb: fc.Arbitrary<ClusterRoleBindingSpec[]> = fc
     auditor: fc.option(fc.constant('view'), { nil: undefined }),
   })
   .map(({ robot, auditor }) => [
-    {
-      name: 'namespace-creators',
-      clusterRole: 'namespace-creator',
-      subjects: [{ kind: 'Group', name: 'teams@corp.com' }],
-    },
-    {
-      name: 'namespace-initializer',
-      clusterRole: 'namespace-initializer',
-      subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
-    },
-    {
-      name: 'namespace-populator',
-      clusterRole: 'cluster-admin',
-      subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
-    },
-    {
-      name: 'system:controller:namespace-controller',
-      clusterRole: 'cluster-admin',
-      subjects: [{ kind: 'User', name: namespaceControllerAccount }],
-    },
+    ...builtInActorBindings,
     ...finalizerOwners.map((owner) => ({
       name: `finalizer-${owner}`,
       clusterRole: 'cluster-admin',

@@ -39,8 +39,8 @@ const loggingInitializer = {
   canFail: true,
 };
 
-/** Cluster-wide grants shared by every scope: the documents' roles and the built-in actors. */
-const clusterRoleBindings: Scope['clusterRoleBindings'] = [
+/** Cluster-wide grants every scope needs: the documents' roles and the built-in actors' accounts. */
+export const builtInActorBindings: Scope['clusterRoleBindings'] = [
   // RB-1: self-service creators hold get and create on namespaces (document 000).
   {
     name: 'namespace-creators',
@@ -63,6 +63,10 @@ const clusterRoleBindings: Scope['clusterRoleBindings'] = [
     clusterRole: 'cluster-admin',
     subjects: [{ kind: 'User', name: namespaceControllerAccount }],
   },
+];
+
+const clusterRoleBindings: Scope['clusterRoleBindings'] = [
+  ...builtInActorBindings,
   {
     name: 'origin-namespace-finalizer',
     clusterRole: 'cluster-admin',
@@ -133,8 +137,6 @@ export const defaultScope: Scope = {
   faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },
   clock: { horizonSeconds: 6, readRepairTimeoutSeconds: 6 },
 };
-
-export const initializerAccountName = initializerAccount;
 
 /** Three tenants, three configurations and a longer clock: for depth and benchmarks. */
 export const largeScope: Scope = {
