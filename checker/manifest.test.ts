@@ -68,8 +68,11 @@ describe.each(explored.map((scope) => [scope.name, scope] as const))(
   (name, scope) => {
     if (!scope.explored) throw new Error('unreachable: filtered to explored scopes');
     const model = modelOf(name);
-    // One full search per scope; admin-finalize takes about a minute on a loaded two-core machine.
-    const result = check(model, safetyProperties);
+    let result: CheckResult;
+    // One full search per scope; admin-finalize takes over a minute on a loaded two-core machine.
+    beforeAll(() => {
+      result = check(model, safetyProperties);
+    }, 900_000);
 
     it('is searched completely, with the pinned distinct states, transitions and depth', () => {
       expect(result.complete).toBe(true);
