@@ -61,7 +61,12 @@ export function chooseLayout(machine: AnyStateMachine): DiagramLayout {
 function outcomeLines(transition: OutlineTransition): string[] {
   const lines: string[] = [];
   if (transition.actions.length > 0) lines.push(`/ ${transition.actions.join(', ')}`);
-  if (transition.requirements.length > 0) lines.push(`(${transition.requirements.join(', ')})`);
+  // Three IDs a line: a longer line would wrap at the hyphen inside an ID.
+  const ids = transition.requirements;
+  for (let start = 0; start < ids.length; start += 3) {
+    const chunk = ids.slice(start, start + 3).join(', ');
+    lines.push(`${start === 0 ? '(' : ''}${chunk}${start + 3 >= ids.length ? ')' : ','}`);
+  }
   return lines;
 }
 

@@ -297,8 +297,13 @@ export function escapeTransitionLabel(label: string): string {
 
 /** One line of a label, escaped, with non-breaking spaces: a line breaks only where the generator says. */
 export function unbroken(text: string): string {
-  return escapeTransitionLabel(text).replace(/ /g, '#nbsp;');
+  const escaped = escapeTransitionLabel(text);
+  // Mermaid wraps flowchart labels near 200 px; a shorter line cannot wrap, so its source stays plain.
+  return text.length > wrapFreeLength ? escaped.replace(/ /g, '#nbsp;') : escaped;
 }
+
+/** Characters that fit in Mermaid's 200 px flowchart label width at its default font, with room to spare. */
+const wrapFreeLength = 20;
 
 /** Mermaid label text: each line kept whole, lines separated by `<br/>`. */
 export function labelText(lines: readonly string[]): string {

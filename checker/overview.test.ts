@@ -51,7 +51,7 @@ describe('overview data', () => {
       '  a_client["Client"]:::actor',
       '  a_ping("Ping"):::machine',
       '  a_client -->|"PING<br/>PONG"| a_ping',
-      '  a_ping -->|"an#nbsp;answer"| a_client',
+      '  a_ping -->|"an answer"| a_client',
       '  classDef machine fill:#e8f0fe,stroke:#3b6fd8',
       '  classDef actor fill:#ffffff,stroke:#555555',
       '',
