@@ -10,6 +10,8 @@ import { outlineMachine } from './outline.ts';
 /** A flowchart as Mermaid's own parser reads it: nodes with shape and text lines, edges with label lines. */
 interface Flowchart {
   nodes: Map<string, { type: string; lines: string[] }>;
+  /** Subgraph id to its title and the ids of the nodes directly inside it. */
+  subgraphs: Map<string, { title: string; nodes: string[] }>;
   edges: { from: string; to: string; lines: string[] }[];
 }
 
@@ -21,6 +23,7 @@ async function parseFlowchart(source: string): Promise<Flowchart> {
   const db = diagram.db as unknown as {
     getVertices(): Map<string, { id: string; text: string; type: string }>;
     getEdges(): { start: string; end: string; text: string }[];
+    getSubGraphs(): { id: string; title: string; nodes: string[] }[];
   };
   // Mermaid encodes entity codes before parsing; a `#nbsp;` keeps a line whole and reads as a space.
   const lines = (text: string) =>
@@ -33,6 +36,7 @@ async function parseFlowchart(source: string): Promise<Flowchart> {
   return {
     nodes: new Map([...db.getVertices().values()].map((v) => [v.id, { type: v.type, lines: lines(v.text) }])),
     edges: db.getEdges().map((e) => ({ from: e.start, to: e.end, lines: lines(e.text) })),
+    subgraphs: new Map(db.getSubGraphs().map((g) => [g.id, { title: g.title, nodes: g.nodes }])),
   };
 }
 
@@ -87,6 +91,48 @@ const chainMachine = setup({
   },
 });
 
+/** Stages as compound states holding eventless chains: the shape of a request pipeline. */
+const pipelineMachine = setup({
+  guards: { terminating: () => false, initializing: () => false, conflict: () => false },
+  actions: { refuseTerminating: () => {}, refuseInitializing: () => {}, store: () => {} },
+}).createMachine({
+  id: 'pipeline',
+  initial: 'idle',
+  states: {
+    idle: { on: { REQUEST: { target: 'admitting', meta: { requirements: ['AC-1'] } } } },
+    admitting: {
+      initial: 'lifecycle',
+      states: {
+        lifecycle: {
+          always: [
+            { guard: 'terminating', target: '#pipeline.refused', actions: 'refuseTerminating' },
+            { target: 'initializers' },
+          ],
+        },
+        initializers: {
+          always: [
+            { guard: 'initializing', target: '#pipeline.refused', actions: 'refuseInitializing' },
+            { target: '#pipeline.storing' },
+          ],
+        },
+      },
+    },
+    storing: {
+      initial: 'writing',
+      states: {
+        writing: {
+          always: [
+            { guard: 'conflict', target: '#pipeline.refused' },
+            { target: 'written', actions: 'store' },
+          ],
+        },
+        written: { type: 'final' },
+      },
+    },
+    refused: { type: 'final' },
+  },
+});
+
 /** Two states with events: a state diagram is the right picture. */
 const lifecycleMachine = createMachine({
   id: 'lifecycle',
@@ -105,6 +151,7 @@ describe('choosing the layout', () => {
   it('draws one-state decision tables and eventless guard chains as decisions', () => {
     expect(chooseLayout(tableMachine)).toBe('decision');
     expect(chooseLayout(chainMachine)).toBe('decision');
+    expect(chooseLayout(pipelineMachine)).toBe('decision');
   });
 
   it('draws machines whose states matter, or that nest states, as state diagrams', () => {
@@ -131,9 +178,18 @@ function follow(chart: Flowchart, start: string, trigger: string, wantedGuard: s
   return { passed, edge, end: edge ? chart.nodes.get(edge.to) : undefined };
 }
 
+/** The atomic state XState enters for a target: a compound state's initial child, recursively. */
+function entryOf(machine: AnyStateMachine, path: string): string {
+  let node = machine.root;
+  for (const key of path.split('.')) node = node.states[key] as typeof node;
+  while (node.initial?.target?.[0]) node = node.initial.target[0];
+  return node.path.join('.');
+}
+
 const decisionMachines: [string, AnyStateMachine][] = [
   ['table', tableMachine],
   ['chain', chainMachine],
+  ['pipeline', pipelineMachine],
   ...machineCatalog
     .filter((entry) => (entry.layout ?? chooseLayout(entry.machine)) === 'decision')
     .map((entry): [string, AnyStateMachine] => [entry.id, entry.machine]),
@@ -151,9 +207,22 @@ describe.each(decisionMachines)('the decision flowchart of %s', (_id, machine) =
     expect(decisionFlowchart(machine)).toBe(source);
   });
 
-  it('draws every state under its own name and starts at the initial state', () => {
+  it('draws every state under its own name, compound states as boxes around their children', () => {
     const texts = [...chart.nodes.values()].map((node) => node.lines[0]);
-    for (const state of outline.states) expect(texts, state.path).toContain(state.key);
+    for (const state of outline.states) {
+      if (state.type !== 'compound') {
+        expect(texts, state.path).toContain(state.key);
+        continue;
+      }
+      expect(chart.subgraphs.get(state.diagramId)?.title, state.path).toBe(state.key);
+      const members = chart.subgraphs.get(state.diagramId)?.nodes ?? [];
+      for (const child of outline.states.filter((s) => s.path === `${state.path}.${s.key}`)) {
+        if (child.type === 'atomic') expect(members, child.path).toContain(child.diagramId);
+      }
+    }
+  });
+
+  it('starts at the initial state', () => {
     const initial = machine.root.initial?.target?.[0]?.key;
     const start = chart.edges.find((edge) => edge.from === 'start');
     expect(chart.nodes.get(start?.to ?? '')?.lines).toEqual([initial]);
@@ -177,7 +246,7 @@ describe.each(decisionMachines)('the decision flowchart of %s', (_id, machine) =
         if (target?.type === 'final') {
           expect(end?.lines.join(' '), name).toBe([target.key, ...outcome].join(' '));
         } else if (target && target.path !== transition.source) {
-          expect(edge?.to, name).toBe(target.diagramId);
+          expect(edge?.to, name).toBe(idOf.get(entryOf(machine, target.path))?.diagramId);
           // The arrow's label ends with the outcome; what comes before it is the trigger or yes/no.
           expect(edge?.lines.join(' ').endsWith(outcome.join(' ')), name).toBe(true);
         } else {

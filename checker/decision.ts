@@ -41,20 +41,39 @@ export function decisionGroups(outline: MachineOutline): DecisionGroup[] {
 }
 
 /**
- * `decision` for a flat machine (no compound states, no transitions on the root) that either has one
- * state that reacts to events at all, or leaves some state by a chain of two or more eventless guards;
- * `states` otherwise.
+ * `decision` for a machine whose transitions all leave atomic states (no parallel regions, no history,
+ * nothing on the root or on a compound state) and that either has one state that reacts at all, or
+ * leaves some state by a chain of two or more eventless guards; `states` otherwise.
  */
 export function chooseLayout(machine: AnyStateMachine): DiagramLayout {
   const outline = outlineMachine(machine);
-  const flat = outline.states.every((state) => !state.path.includes('.')) && outline.rootDiagramId === null;
-  if (!flat || outline.transitions.length === 0) return 'states';
+  if (outline.rootDiagramId !== null || outline.transitions.length === 0) return 'states';
+  const typeOf = new Map(outline.states.map((state) => [state.path, state.type]));
+  if (outline.states.some((state) => state.type === 'parallel' || state.type === 'history')) return 'states';
+  if (outline.transitions.some((transition) => typeOf.get(transition.source) === 'compound')) return 'states';
   const reacting = new Set(outline.transitions.map((transition) => transition.source));
   if (reacting.size === 1) return 'decision';
   const chains = decisionGroups(outline).some(
     (group) => group.event === 'always' && group.transitions.length >= 2,
   );
   return chains ? 'decision' : 'states';
+}
+
+/** The path of a state's parent; the root is ''. */
+function parentPath(path: string): string {
+  return path.includes('.') ? path.slice(0, path.lastIndexOf('.')) : '';
+}
+
+/** The atomic state a transition into `path` ends in: a compound state is entered at its initial child. */
+function entryPath(machine: AnyStateMachine, path: string): string {
+  let node: AnyStateMachine['root'] = machine.root;
+  for (const key of path.split('.')) node = node.states[key] as AnyStateMachine['root'];
+  while (node.type === 'compound') {
+    const initial = node.initial?.target?.[0];
+    if (!initial) break;
+    node = initial;
+  }
+  return node.path.join('.');
 }
 
 /** The outcome of one transition as a reader sees it: `/ actions` and `(REQ-1, REQ-2)`, one per line. */
@@ -76,7 +95,10 @@ function edgeLabel(lines: readonly string[]): string {
   return lines.length > 0 ? `|"${labelText(lines)}"|` : '';
 }
 
-/** The Mermaid flowchart of a machine's guard chains; the machine must be flat (see `chooseLayout`). */
+/**
+ * The Mermaid flowchart of a machine's guard chains (see `chooseLayout` for the machines it suits). A
+ * compound state is a subgraph holding its children and the decisions taken in them.
+ */
 export function decisionFlowchart(machine: AnyStateMachine): string {
   const outline = outlineMachine(machine);
   const stateOf = new Map(outline.states.map((state) => [state.path, state]));
@@ -87,12 +109,19 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
     used.add(id);
     return id;
   };
-  const lines = ['flowchart TB'];
+  const lines: string[] = [];
+  // Nodes inside a compound state are declared in its subgraph; everything else, edges too, at the top.
+  const inside = new Map<string, string[]>();
+  const declare = (home: string, line: string) => {
+    if (home === '') lines.push(line);
+    else inside.set(home, [...(inside.get(home) ?? []), line]);
+  };
+  const entryId = (path: string) => stateOf.get(entryPath(machine, path))?.diagramId ?? '';
   const initial = machine.root.initial?.target?.[0];
-  if (initial)
-    lines.push(`  ${fresh('start')}(("start")) --> ${stateOf.get(initial.path.join('.'))?.diagramId}`);
+  if (initial) lines.push(`  ${fresh('start')}(("start")) --> ${entryId(initial.path.join('.'))}`);
   for (const state of outline.states) {
-    if (state.type !== 'final') lines.push(`  ${state.diagramId}(${quoted(state.key)})`);
+    if (state.type === 'atomic')
+      declare(parentPath(state.path), `  ${state.diagramId}(${quoted(state.key)})`);
   }
   // Each arrow into a final state ends in its own stadium naming that state: the chain stays a straight
   // spine with short exits instead of every refusal crossing the picture to one shared box.
@@ -100,6 +129,7 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
   const sanitize = (text: string) => text.replace(/[^A-Za-z0-9_]/g, '_');
   for (const group of decisionGroups(outline)) {
     const from = stateOf.get(group.source)?.diagramId ?? '';
+    const home = parentPath(group.source);
     const base = `${from}__${sanitize(group.trigger)}`;
     /** Draws the arrow `from -- label --> outcome of transition`. */
     const arrow = (start: string, label: readonly string[], transition: OutlineTransition, index: number) => {
@@ -108,17 +138,18 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
       if (targetState?.type === 'final') {
         const id = fresh(`${base}_${index + 1}_${targetState.diagramId}`);
         endsDrawn.add(targetState.path);
-        lines.push(`  ${id}(["${labelText([targetState.key, ...outcomeLines(transition)])}"])`);
-        lines.push(`  ${start} -->${edgeLabel(label)} ${id}`);
-      } else if (targetState && target !== transition.source) {
-        lines.push(
-          `  ${start} -->${edgeLabel([...label, ...outcomeLines(transition)])} ${targetState.diagramId}`,
+        declare(
+          parentPath(targetState.path),
+          `  ${id}(["${labelText([targetState.key, ...outcomeLines(transition)])}"])`,
         );
+        lines.push(`  ${start} -->${edgeLabel(label)} ${id}`);
+      } else if (target !== undefined && targetState && target !== transition.source) {
+        lines.push(`  ${start} -->${edgeLabel([...label, ...outcomeLines(transition)])} ${entryId(target)}`);
       } else {
         // Stays in its state: a box of what it does.
         const id = fresh(`${base}_${index + 1}_stays`);
         const outcome = outcomeLines(transition);
-        lines.push(`  ${id}["${labelText(outcome.length > 0 ? outcome : ['no change'])}"]`);
+        declare(home, `  ${id}["${labelText(outcome.length > 0 ? outcome : ['no change'])}"]`);
         lines.push(`  ${start} -->${edgeLabel(label)} ${id}`);
       }
     };
@@ -136,7 +167,8 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
         return;
       }
       const decision = fresh(`${base}_${index + 1}`);
-      lines.push(
+      declare(
+        home,
         `  ${decision}{{"${labelText([`${transition.order ?? index + 1}. ${transition.guard}`])}"}}`,
       );
       lines.push(`  ${previous} -->${edgeLabel(previousLabel)} ${decision}`);
@@ -148,15 +180,25 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
       // No `else`: when every guard fails the event changes nothing (an eventless chain waits).
       const unchanged = fresh(`${base}_none`);
       const text = group.event === 'always' ? `stays in ${group.source}` : `${group.trigger} ignored`;
-      lines.push(`  ${unchanged}[/"${labelText([text])}"/]`);
+      declare(home, `  ${unchanged}[/"${labelText([text])}"/]`);
       lines.push(`  ${previous} -->${edgeLabel(previousLabel)} ${unchanged}`);
     }
   }
   for (const state of outline.states) {
     if (state.type === 'final' && !endsDrawn.has(state.path))
-      lines.push(`  ${state.diagramId}([${quoted(state.key)}])`);
+      declare(parentPath(state.path), `  ${state.diagramId}([${quoted(state.key)}])`);
   }
-  return `${lines.join('\n')}\n`;
+  // Subgraphs first, so a node a later edge mentions is already inside its box.
+  const subgraphs: string[] = [];
+  const emit = (path: string) => {
+    const state = stateOf.get(path);
+    if (state?.type !== 'compound') return;
+    subgraphs.push(`  subgraph ${state.diagramId} [${quoted(state.key)}]`, '  direction TB');
+    for (const child of outline.states) if (parentPath(child.path) === path) emit(child.path);
+    subgraphs.push(...(inside.get(path) ?? []), '  end');
+  };
+  for (const state of outline.states) if (parentPath(state.path) === '') emit(state.path);
+  return `${['flowchart TB', ...subgraphs, ...lines].join('\n')}\n`;
 }
 
 /** One row per transition of every decision: where, on what, in which order, under which guard, to what. */
