@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, createMachine, fromPromise, not, or, stateIn } from 'xstate';
-import { machineCatalog } from '../machines/catalog.ts';
+import { actorOverview, machineCatalog } from '../machines/catalog.ts';
+import { chooseLayout, decisionTable } from './decision.ts';
 import {
   type DiagramEntry,
   describeAction,
   describeGuard,
   diagramIds,
   diagramLabel,
+  diagramSources,
   diagramsFolder,
   escapeTransitionLabel,
   fixtureDiagramsFolder,
@@ -18,10 +20,13 @@ import {
   machinesDoc,
   machineToMermaid,
   outlineMachine,
+  overviewId,
   sortRequirements,
+  stateDiagram,
 } from './diagram.ts';
 import { fixtureCatalog } from './fixtures/catalog.ts';
 import { fixtureMachine } from './fixtures/fixture-machine.ts';
+import { overviewFlowchart } from './overview.ts';
 
 /** What Mermaid's own parser made of a diagram: states with their enclosing composite, and edges. */
 interface ParsedDiagram {
@@ -78,16 +83,17 @@ beforeAll(() => {
   mermaid.initialize({ startOnLoad: false });
 });
 
-describe.each(entries.map((entry) => [entry.id, entry] as const))('diagram of %s', (_id, entry) => {
+describe.each(entries.map((entry) => [entry.id, entry] as const))('state diagram of %s', (_id, entry) => {
   const outline = outlineMachine(entry.machine);
-  const source = machineToMermaid(entry.machine);
+  // Every machine can be drawn as a state diagram, also those the catalog shows as decision flowcharts.
+  const source = stateDiagram(entry.machine);
   let parsed: ParsedDiagram;
   beforeAll(async () => {
     parsed = await parseDiagram(source);
   });
 
   it('is deterministic', () => {
-    expect(machineToMermaid(entry.machine)).toBe(source);
+    expect(stateDiagram(entry.machine)).toBe(source);
   });
 
   it('draws every state inside its parent, under its own name', () => {
@@ -140,9 +146,22 @@ describe('the committed Mermaid sources', () => {
   });
 
   it.each(files)('%s parses', async (file) => {
-    await expect(mermaid.parse(readFileSync(file, 'utf8'))).resolves.toMatchObject({
-      diagramType: 'stateDiagram',
-    });
+    const { diagramType } = await mermaid.parse(readFileSync(file, 'utf8'));
+    expect(['stateDiagram', 'flowchart-v2']).toContain(diagramType);
+  });
+
+  it('are what the generator writes: the overview first, then each machine in its layout', () => {
+    const sources = diagramSources(machineCatalog, actorOverview);
+    expect(sources.map((source) => source.id)).toEqual([
+      overviewId,
+      ...machineCatalog.map((entry) => entry.id),
+    ]);
+    for (const { id, definition } of sources) {
+      const file = join(diagramsFolder, `${id}.mmd`);
+      expect(existsSync(file) ? readFileSync(file, 'utf8') : '', `${file}: run npm run diagrams`).toBe(
+        definition,
+      );
+    }
   });
 
   it('a broken source does not parse', async () => {
@@ -168,9 +187,9 @@ describe('the fixture diagram', () => {
   });
 
   it('labels eventless chains, fallbacks, composite guards, done events and escaped event names', () => {
-    expect(source).toContain('review__triage --> review__fast_track : always [isUrgent]<br/>(IN-2)');
+    expect(source).toContain('review__triage --> review__fast_track : 1. always [isUrgent]<br/>(IN-2)');
     expect(source).toContain(
-      'review__triage --> processing : always [(isApproved && !isUrgent)]<br/>(IN-10)',
+      'review__triage --> processing : 2. always [(isApproved && !isUrgent)]<br/>(IN-10)',
     );
     expect(source).toContain('review__triage --> review__state : always [else]<br/>/ notifyReviewer');
     expect(source).toContain('review__state --> rejected : RETRY [else]');
@@ -180,7 +199,7 @@ describe('the fixture diagram', () => {
 
   it('draws a targetless transition as a loop on its state', () => {
     expect(source).toContain(
-      'review__state --> review__state : RETRY [withinRetryBudget]<br/>/ countAttempt<br/>(FP-2)',
+      'review__state --> review__state : 1. RETRY [withinRetryBudget]<br/>/ countAttempt<br/>(FP-2)',
     );
   });
 
@@ -267,7 +286,7 @@ describe('names Mermaid cannot take as they are', () => {
       initial: 'idle',
       states: { idle: { on: { 'x.y:z/[w];"v"': 'idle', '*': 'idle' } } },
     });
-    const parsed = await parseDiagram(machineToMermaid(machine));
+    const parsed = await parseDiagram(stateDiagram(machine));
     const labels = parsed.edges.filter((edge) => edge.label !== undefined).map((edge) => edge.label);
     expect(labels).toEqual(['x.y#58;z/[w]#59;#quot;v#quot;', 'any event']);
   });
@@ -350,6 +369,39 @@ describe('docs/machines.md', () => {
     expect(doc).toContain('| State | Meaning |\n| --- | --- |\n');
     expect(doc).toContain(
       '| `review.state` | Waiting for a reviewer; the state name is a Mermaid keyword. |',
+    );
+  });
+
+  it('opens with the actor overview, and shows each decision machine as a flowchart with its table', () => {
+    const doc = machinesDoc(
+      machineCatalog,
+      { docPath: 'docs/machines.md', diagramsFolder: 'generated/diagrams' },
+      actorOverview,
+    );
+    const headings = doc.split('\n').filter((line) => line.startsWith('## '));
+    expect(headings[0]).toBe('## Actors and the events they send');
+    expect(doc).toContain(
+      `\`\`\`mermaid\n${overviewFlowchart(machineCatalog, actorOverview).trimEnd()}\n\`\`\``,
+    );
+    expect(doc).toContain('(../generated/diagrams/overview.svg)');
+    for (const entry of machineCatalog) {
+      expect(doc).toContain(
+        `\`\`\`mermaid\n${machineToMermaid(entry.machine, entry.layout).trimEnd()}\n\`\`\``,
+      );
+      const table = decisionTable(entry.machine);
+      const decision = (entry.layout ?? chooseLayout(entry.machine)) === 'decision';
+      expect(doc.includes(table), `${entry.id}: decision table shown`).toBe(decision);
+    }
+  });
+
+  it('has no overview without overview data', () => {
+    const doc = machinesDoc(fixtureCatalog, {
+      docPath: 'docs/machines.md',
+      diagramsFolder: 'generated/diagrams',
+    });
+    expect(doc).not.toContain('## Actors and the events they send');
+    expect(diagramSources(fixtureCatalog).map((source) => source.id)).toEqual(
+      fixtureCatalog.map((entry) => entry.id),
     );
   });
 

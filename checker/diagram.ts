@@ -1,143 +1,55 @@
 import { posix } from 'node:path';
 import type { AnyStateMachine } from 'xstate';
+import type { ActorOverview } from '../machines/catalog.ts';
+import { chooseLayout, type DiagramLayout, decisionFlowchart, decisionTable } from './decision.ts';
+import {
+  type AnyStateNode,
+  diagramIds,
+  diagramLabel,
+  escapeStateLabel,
+  outlineMachine,
+  pathOf,
+  stateLabel,
+} from './outline.ts';
+import { overviewFlowchart } from './overview.ts';
 
 /**
- * Mermaid `stateDiagram-v2` from any XState v5 machine definition: states nest as composite states,
- * parallel regions are separated by `--`, and every transition is labelled
- * `EVENT [guard] / action, action (REQ-1, REQ-2)`. Output depends only on the definition, so the
- * committed diagrams can be compared byte for byte.
+ * Mermaid diagrams of any XState v5 machine, and docs/machines.md. A machine is drawn as a
+ * `stateDiagram-v2` (states nest as composite states, parallel regions are separated by `--`, every
+ * transition is labelled `1. EVENT [guard] / action, action (REQ-1, REQ-2)`), or, when its behaviour is
+ * a chain of guards, as a flowchart of decisions (see decision.ts). Output depends only on the
+ * definition, so the committed diagrams can be compared byte for byte.
  */
 
-type AnyStateNode = AnyStateMachine['root'];
-
-/** The fields of an XState transition definition the diagram reads. */
-interface TransitionDefinitionView {
-  eventType: string;
-  guard?: unknown;
-  actions?: readonly unknown[];
-  target?: readonly AnyStateNode[];
-  meta?: { requirements?: unknown };
-}
-
-export interface OutlineState {
-  /** Dot path from the machine root, e.g. `review.triage`; the root itself is `(root)`. */
-  path: string;
-  /** The state's own key as written in the machine. */
-  key: string;
-  type: AnyStateNode['type'];
-  /** Unique Mermaid id across the whole diagram. */
-  diagramId: string;
-  description: string | null;
-  /** Requirement IDs from the state's own `meta.requirements`. */
-  requirements: string[];
-}
-
-export interface OutlineTransition {
-  /** Stable id: `<machine>:<state path>:<EVENT or always>#<index>`, as the stepper names transitions. */
-  id: string;
-  source: string;
-  /** The event as XState stores it (`always` for eventless transitions). */
-  event: string;
-  /** The event as a reader sees it: `always`, `done`, `after 5000ms`, or the event type. */
-  trigger: string;
-  guard: string | null;
-  /** Unguarded, after guarded alternatives for the same event: taken when every guard before it fails. */
-  fallback: boolean;
-  actions: string[];
-  /** Target state paths; empty for a targetless transition (actions only, the state stays). */
-  targets: string[];
-  requirements: string[];
-  /** The transition's label in the diagram, before Mermaid escaping. */
-  label: string;
-}
-
-export interface MachineOutline {
-  machineId: string;
-  /** The box drawn around the whole machine when the root itself has transitions; null otherwise. */
-  rootDiagramId: string | null;
-  states: OutlineState[];
-  transitions: OutlineTransition[];
-  /** Every requirement ID the machine cites, sorted. */
-  requirements: string[];
-}
+export {
+  describeAction,
+  describeGuard,
+  diagramIds,
+  diagramLabel,
+  escapeTransitionLabel,
+  type MachineOutline,
+  machineRequirements,
+  type OutlineState,
+  type OutlineTransition,
+  outlineMachine,
+  sortRequirements,
+  transitionLabel,
+} from './outline.ts';
 
 /** Where the catalog's diagrams, the doc embedding them, and the fixture's diagram live, relative to the root. */
 export const diagramsFolder = 'generated/diagrams';
 export const machinesDocPath = 'docs/machines.md';
 export const fixtureDiagramsFolder = 'checker/fixtures/generated';
 
-const rootPath = '(root)';
-
-/** Lists every state and transition of a machine in document order, with the ids the diagram uses. */
-export function outlineMachine(machine: AnyStateMachine): MachineOutline {
-  const states: OutlineState[] = [];
-  const transitions: OutlineTransition[] = [];
-  const usedIds = new Set<string>();
-  const visit = (node: AnyStateNode) => {
-    const path = pathOf(node);
-    if (node !== machine.root) {
-      states.push({
-        path,
-        key: node.key,
-        type: node.type,
-        diagramId: uniqueDiagramId(node, usedIds),
-        description: node.description ?? null,
-        requirements: requirementsIn(node.meta),
-      });
-    }
-    const add = (event: string, definitions: readonly unknown[]) => {
-      const views = definitions as readonly TransitionDefinitionView[];
-      views.forEach((definition, position) => {
-        const trigger = triggerOf(event, node);
-        const guard = definition.guard !== undefined ? describeGuard(definition.guard) : null;
-        const fallback =
-          guard === null && views.slice(0, position).some((earlier) => earlier.guard !== undefined);
-        const actions = (definition.actions ?? []).map(describeAction);
-        const requirements = requirementsIn(definition.meta);
-        const transition = {
-          id: `${machine.id}:${path}:${event}#${position}`,
-          source: path,
-          event,
-          trigger,
-          guard,
-          fallback,
-          actions,
-          targets: (definition.target ?? []).map(pathOf),
-          requirements,
-        };
-        transitions.push({ ...transition, label: transitionLabel(transition) });
-      });
-    };
-    for (const [event, definitions] of node.transitions) add(event, definitions);
-    if (node.always) add('always', node.always);
-    for (const child of Object.values(node.states)) visit(child as AnyStateNode);
-  };
-  visit(machine.root);
-  // Transitions on the root need a box to start from, so the machine itself is then drawn as a composite.
-  const rootHasTransitions = machine.root.transitions.size > 0 || (machine.root.always?.length ?? 0) > 0;
-  const rootDiagramId = rootHasTransitions ? claim(safeId(sanitizeIdPart(machine.root.key)), usedIds) : null;
-  const requirements = sortRequirements([
-    ...requirementsIn(machine.root.meta),
-    ...states.flatMap((state) => state.requirements),
-    ...transitions.flatMap((transition) => transition.requirements),
-  ]);
-  return { machineId: machine.id, rootDiagramId, states, transitions, requirements };
+/** The Mermaid source of a machine's diagram, in the given layout or the one `chooseLayout` picks. */
+export function machineToMermaid(machine: AnyStateMachine, layout?: DiagramLayout): string {
+  return (layout ?? chooseLayout(machine)) === 'decision'
+    ? decisionFlowchart(machine)
+    : stateDiagram(machine);
 }
 
-/** The requirement IDs a machine cites on its states and transitions, sorted and deduplicated. */
-export function machineRequirements(machine: AnyStateMachine): string[] {
-  return outlineMachine(machine).requirements;
-}
-
-/** Mermaid id of every drawn state by its path; the root's box, when drawn, under `(root)`. */
-export function diagramIds(outline: MachineOutline): Map<string, string> {
-  const ids = new Map(outline.states.map((state) => [state.path, state.diagramId]));
-  if (outline.rootDiagramId) ids.set(rootPath, outline.rootDiagramId);
-  return ids;
-}
-
-/** The Mermaid source of a machine's diagram. */
-export function machineToMermaid(machine: AnyStateMachine): string {
+/** The machine as a `stateDiagram-v2`. */
+export function stateDiagram(machine: AnyStateMachine): string {
   const outline = outlineMachine(machine);
   const idOfPath = diagramIds(outline);
   const { rootDiagramId } = outline;
@@ -192,202 +104,118 @@ export function machineToMermaid(machine: AnyStateMachine): string {
   return `${lines.join('\n')}\n`;
 }
 
-type LabelParts = Pick<OutlineTransition, 'trigger' | 'guard' | 'fallback' | 'actions' | 'requirements'>;
-
-function labelLines(transition: LabelParts): string[] {
-  const guard = transition.guard ?? (transition.fallback ? 'else' : null);
-  const lines = [guard ? `${transition.trigger} [${guard}]` : transition.trigger];
-  if (transition.actions.length > 0) lines.push(`/ ${transition.actions.join(', ')}`);
-  if (transition.requirements.length > 0) lines.push(`(${transition.requirements.join(', ')})`);
-  return lines;
-}
-
-/** `EVENT [guard] / a, b (REQ-1, REQ-2)`: what triggers it, when, what it does, which rules it implements. */
-export function transitionLabel(transition: LabelParts): string {
-  return labelLines(transition).join(' ');
-}
-
-/** The label as Mermaid source: trigger and guard, actions, requirements, each on its own line. */
-export function diagramLabel(transition: LabelParts): string {
-  return labelLines(transition).map(escapeTransitionLabel).join('<br/>');
-}
-
-function pathOf(node: AnyStateNode): string {
-  return node.path.length === 0 ? rootPath : node.path.join('.');
-}
-
-function stateLabel(node: AnyStateNode): string {
-  if (node.type === 'history') return `${node.key} (${node.history === 'deep' ? 'H*' : 'H'})`;
-  return node.key;
-}
-
-/** Words the stateDiagram lexer reads as keywords (case-insensitively) wherever an id may stand. */
-const mermaidKeywords = new Set([
-  'click',
-  'href',
-  'default',
-  'state',
-  'note',
-  'class',
-  'classdef',
-  'style',
-  'scale',
-  'direction',
-  'end',
-  'hide',
-  'accdescr',
-  'acctitle',
-  'statediagram',
-]);
-
-function sanitizeIdPart(text: string): string {
-  return text.replace(/[^A-Za-z0-9_]/g, '_');
-}
-
-function safeId(candidate: string): string {
-  if (!/^[A-Za-z]/.test(candidate) || mermaidKeywords.has(candidate.toLowerCase())) return `s_${candidate}`;
-  return candidate;
-}
-
-function claim(candidate: string, used: Set<string>): string {
-  let id = candidate;
-  for (let suffix = 2; used.has(id); suffix++) id = `${candidate}_${suffix}`;
-  used.add(id);
-  return id;
-}
-
-function uniqueDiagramId(node: AnyStateNode, used: Set<string>): string {
-  return claim(safeId(node.path.map(sanitizeIdPart).join('__')), used);
-}
-
-function triggerOf(event: string, node: AnyStateNode): string {
-  if (event === 'always') return 'always';
-  if (event === '*') return 'any event';
-  if (event === `xstate.done.state.${node.id}`) return 'done';
-  const delayed = /^xstate\.after\.([^.]+)\./.exec(event);
-  if (delayed) return /^\d+$/.test(delayed[1]) ? `after ${delayed[1]}ms` : `after ${delayed[1]}`;
-  const actorDone = /^xstate\.done\.actor\.(.+)$/.exec(event);
-  if (actorDone) return `done(${actorDone[1]})`;
-  const actorError = /^xstate\.error\.actor\.(.+)$/.exec(event);
-  if (actorError) return `error(${actorError[1]})`;
-  return event;
-}
-
-/** A guard as it reads: its name, or `a && b`, `a || b`, `!a` for XState's higher-order guards. */
-export function describeGuard(guard: unknown): string {
-  if (typeof guard === 'string') return guard;
-  if (typeof guard === 'function') {
-    const composite = guard as { guards?: unknown[]; stateValue?: unknown; name: string };
-    if (composite.guards && guard.name === 'not') return `!${describeGuard(composite.guards[0])}`;
-    if (composite.guards && (guard.name === 'and' || guard.name === 'or')) {
-      const joined = composite.guards.map(describeGuard).join(guard.name === 'and' ? ' && ' : ' || ');
-      return `(${joined})`;
-    }
-    if (guard.name === 'stateIn') return `in(${JSON.stringify(composite.stateValue)})`;
-    return guard.name || 'inline';
-  }
-  if (guard && typeof guard === 'object' && 'type' in guard) return String(guard.type);
-  return 'inline';
-}
-
-/** An action as it reads: its name, or the built-in's name without the `xstate.` prefix. */
-export function describeAction(action: unknown): string {
-  if (typeof action === 'string') return action;
-  if (action && typeof action === 'object' && 'type' in action) return String(action.type);
-  if (typeof action === 'function') {
-    const builtIn = (action as { type?: unknown }).type;
-    if (typeof builtIn === 'string') return builtIn.replace(/^xstate\./, '');
-    return action.name || 'inline';
-  }
-  return 'inline';
-}
-
-function requirementsIn(meta: unknown): string[] {
-  if (!meta || typeof meta !== 'object' || !('requirements' in meta)) return [];
-  const requirements = (meta as { requirements: unknown }).requirements;
-  return Array.isArray(requirements) ? requirements.map(String) : [];
-}
-
-/** Sorted by area then number (`IN-2` before `IN-10`), duplicates removed. */
-export function sortRequirements(ids: Iterable<string>): string[] {
-  const key = (id: string) => {
-    const match = /^(.*?)-?(\d+)$/.exec(id);
-    return match ? { area: match[1], number: Number(match[2]) } : { area: id, number: -1 };
-  };
-  return [...new Set(ids)].sort((a, b) => {
-    const left = key(a);
-    const right = key(b);
-    if (left.area !== right.area) return left.area < right.area ? -1 : 1;
-    if (left.number !== right.number) return left.number - right.number;
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
-}
-
-/** Characters a transition label cannot hold as they are, written as Mermaid entity codes. */
-const labelEntities: Record<string, string> = {
-  '#': '#35;',
-  ';': '#59;',
-  ':': '#58;',
-  '"': '#quot;',
-  '<': '#lt;',
-  '>': '#gt;',
-  '*': '#42;',
-  '`': '#96;',
-  '\\': '#92;',
-  '{': '#123;',
-  '}': '#125;',
-};
-
-export function escapeTransitionLabel(label: string): string {
-  return label.replace(/\s+/g, ' ').replace(/[#;:"<>*`\\{}]/g, (character) => labelEntities[character]);
-}
-
-function escapeStateLabel(label: string): string {
-  return escapeTransitionLabel(label);
-}
-
 /** What the machines doc needs of a catalog entry (the shape of `MachineEntry`). */
 export interface DiagramEntry {
   id: string;
   title: string;
   legend: string;
   machine: AnyStateMachine;
+  layout?: DiagramLayout;
 }
 
-/** `docs/machines.md`: every diagram as a Mermaid block with its title, legend, requirements and states. */
+/** The file stem of the actor overview's diagram beside the machines' diagrams. */
+export const overviewId = 'overview';
+
+/** One diagram to write: `<id>.mmd` and its SVG. */
+export interface DiagramSource {
+  id: string;
+  definition: string;
+}
+
+/** Every diagram of a set: the actor overview first when there is one, then each machine in catalog order. */
+export function diagramSources(entries: readonly DiagramEntry[], overview?: ActorOverview): DiagramSource[] {
+  const sources = entries.map((entry) => ({ id: entry.id, definition: entryMermaid(entry) }));
+  if (!overview) return sources;
+  if (entries.some((entry) => entry.id === overviewId)) {
+    throw new Error(
+      `machines/catalog.ts: id "${overviewId}" is taken by the actor overview; rename that machine.`,
+    );
+  }
+  return [{ id: overviewId, definition: overviewFlowchart(entries, overview) }, ...sources];
+}
+
+/** The Mermaid source of a catalog entry, in the layout it declares or the one chosen for it. */
+export function entryMermaid(entry: DiagramEntry): string {
+  return machineToMermaid(entry.machine, entry.layout);
+}
+
+const readingGuide = [
+  '## How to read these diagrams',
+  '',
+  'A machine is drawn as a **state diagram** when its states matter, or as a **decision flowchart** when its',
+  'behaviour is a chain of guards tried in order (a one-state decision table, or states left by eventless',
+  'guards). A flowchart shows the order at a glance where a state diagram would draw a tangle of self-loops;',
+  'the table under each flowchart lists the same rows with their requirement IDs.',
+  '',
+  'In a state diagram:',
+  '',
+  '- A rounded box is a state; a box holding other boxes is a compound state, and a dashed line inside one',
+  '  separates parallel regions that are all active at once.',
+  '- `[*] -->` marks the state a machine (or compound state) starts in; `--> [*]` leaves a final state.',
+  '- An arrow is a transition. Its label has up to three lines: `EVENT [guard]`, the event that triggers it',
+  '  and the named guard that must hold; `/ action, action`, the named actions it runs; `(REQ-1, REQ-2)`, the',
+  '  requirement IDs (see [requirements.md](requirements.md)) it implements.',
+  '- Where one state has several transitions on the same event, the guarded ones are numbered in the order',
+  '  XState tries them (`1. EVENT [guard]`, `2. EVENT [guard]`); the first whose guard holds is taken, and',
+  '  `EVENT [else]`, unguarded, is taken when every guard before it fails.',
+  '- `always` marks an eventless transition, taken as soon as its guard holds: a chain of them is a decision',
+  '  made in one step.',
+  '- An arrow from a state back to itself changes data only (its actions), not the state.',
+  '- `done` is taken when a compound or parallel state reaches its final state(s).',
+  '',
+  'In a decision flowchart:',
+  '',
+  '- A rounded box is a state, a stadium a final state, `start` points at the initial state.',
+  '- The arrow out of a state names the event (or `always`); it leads to a hexagon per guard, numbered in',
+  '  evaluation order. `yes` leads to the outcome, `no` to the next guard, `else` to the unguarded outcome.',
+  '- An outcome that stays in the same state is a box listing its actions and requirement IDs; a slanted box',
+  '  says what happens when no guard holds (the event is ignored, or the state waits).',
+  '',
+];
+
+/** `docs/machines.md`: the actor overview, then each diagram as a Mermaid block with its title, legend, requirements and states. */
 export function machinesDoc(
   entries: readonly DiagramEntry[],
   layout: { docPath: string; diagramsFolder: string },
+  overview?: ActorOverview,
 ): string {
   const svgLink = posix.relative(posix.dirname(layout.docPath), layout.diagramsFolder);
+  const files = (id: string) =>
+    `Source [${id}.mmd](${svgLink}/${id}.mmd), rendered [${id}.svg](${svgLink}/${id}.svg).`;
   const out: string[] = [
     '# The machines',
     '',
     '<!-- Generated by `npm run diagrams` from machines/catalog.ts. Do not edit: change the machine and regenerate. -->',
     '',
-    'One state diagram per actor, drawn from the XState machine itself, so the picture cannot drift from the',
+    'One diagram per actor, drawn from the XState machine itself, so the picture cannot drift from the',
     'model. Each block below renders on GitHub; the committed SVGs (ELK layout) sit beside the Mermaid sources in',
     `\`${layout.diagramsFolder}\`.`,
     '',
-    '## How to read these diagrams',
-    '',
-    '- A rounded box is a state; a box holding other boxes is a compound state, and a dashed line inside one',
-    '  separates parallel regions that are all active at once.',
-    '- `[*] -->` marks the state a machine (or compound state) starts in; `--> [*]` leaves a final state.',
-    '- An arrow is a transition. Its label has up to three lines: `EVENT [guard]`, the event that triggers it',
-    '  and the named guard that must hold; `/ action, action`, the named actions it runs; `(REQ-1, REQ-2)`, the',
-    '  requirement IDs (see [requirements.md](requirements.md)) it implements.',
-    '- `always` marks an eventless transition, taken as soon as its guard holds: a chain of them is a decision',
-    '  made in one step. `[else]` is the unguarded alternative, taken when every guard listed before it fails.',
-    '- An arrow from a state back to itself changes data only (its actions), not the state.',
-    '- `done` is taken when a compound or parallel state reaches its final state(s).',
-    '',
   ];
   if (entries.length === 0) {
-    out.push('No machines are in the catalog yet.', '');
+    out.push(...readingGuide, 'No machines are in the catalog yet.', '');
     return out.join('\n');
   }
-  out.push('## Contents', '');
+  const overviewTitle = 'Actors and the events they send';
+  if (overview) {
+    out.push(
+      `## ${overviewTitle}`,
+      '',
+      'Who sends what to whom. Rounded boxes are the machines below; plain boxes are the other actors. An arrow',
+      'into a machine carries event types that machine accepts; other arrows say in words what is sent. Drawn',
+      'from `actorOverview` in machines/catalog.ts, which a test keeps in step with the machines.',
+      '',
+      ...(overview.legend ? [overview.legend.trim(), ''] : []),
+      '```mermaid',
+      overviewFlowchart(entries, overview).trimEnd(),
+      '```',
+      '',
+      files(overviewId),
+      '',
+    );
+  }
+  out.push(...readingGuide, '## Contents', '');
+  if (overview) out.push(`- [${overviewTitle}](#${markdownAnchor(overviewTitle)})`);
   for (const entry of entries) out.push(`- [${entry.title}](#${markdownAnchor(entry.title)})`);
   out.push('');
   for (const entry of entries) {
@@ -395,12 +223,13 @@ export function machinesDoc(
     out.push(`## ${entry.title}`, '', entry.legend.trim(), '');
     const covered = outline.requirements.length > 0 ? outline.requirements.join(', ') : 'none';
     out.push(`Requirements covered: ${covered}.`, '');
-    out.push('```mermaid', machineToMermaid(entry.machine).trimEnd(), '```', '');
+    out.push('```mermaid', entryMermaid(entry).trimEnd(), '```', '');
     out.push(
-      `Source [${entry.id}.mmd](${svgLink}/${entry.id}.mmd), rendered [${entry.id}.svg](${svgLink}/${entry.id}.svg). ` +
-        `${outline.states.length} states, ${outline.transitions.length} transitions.`,
+      `${files(entry.id)} ${outline.states.length} states, ${outline.transitions.length} transitions.`,
       '',
     );
+    if ((entry.layout ?? chooseLayout(entry.machine)) === 'decision')
+      out.push(decisionTable(entry.machine), '');
     const described = outline.states.filter((state) => state.description || state.requirements.length > 0);
     const withRequirements = described.some((state) => state.requirements.length > 0);
     if (described.length > 0) {

@@ -6,14 +6,14 @@ import { dirname, join, posix } from 'node:path';
 import { renderMermaid } from '@mermaid-js/mermaid-cli';
 import type { MermaidConfig } from 'mermaid';
 import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer';
-import { machineCatalog } from '../machines/catalog.ts';
+import { type ActorOverview, actorOverview, machineCatalog } from '../machines/catalog.ts';
 import {
   type DiagramEntry,
+  diagramSources,
   diagramsFolder,
   fixtureDiagramsFolder,
   machinesDoc,
   machinesDocPath,
-  machineToMermaid,
 } from './diagram.ts';
 import { fixtureCatalog } from './fixtures/catalog.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -182,11 +182,13 @@ export interface DiagramSet {
   entries: readonly DiagramEntry[];
   folder: string;
   docPath?: string;
+  /** Who sends what to whom: drawn as the first diagram of the set and of its doc. */
+  overview?: ActorOverview;
 }
 
 /** The catalog's diagrams and their doc; the fixture's diagram too, so the pipeline is exercised on every construct. */
 export const diagramSets: DiagramSet[] = [
-  { entries: machineCatalog, folder: diagramsFolder, docPath: machinesDocPath },
+  { entries: machineCatalog, folder: diagramsFolder, docPath: machinesDocPath, overview: actorOverview },
   { entries: fixtureCatalog, folder: fixtureDiagramsFolder },
 ];
 
@@ -205,18 +207,17 @@ export async function generateDiagrams(
     const ids = set.entries.map((entry) => entry.id);
     const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
     if (duplicate) throw new Error(`Two catalog entries share the id "${duplicate}"`);
-    for (const entry of set.entries) {
-      const source = posix.join(set.folder, `${entry.id}.mmd`);
-      const svg = posix.join(set.folder, `${entry.id}.svg`);
-      const definition = machineToMermaid(entry.machine);
+    for (const { id, definition } of diagramSources(set.entries, set.overview)) {
+      const source = posix.join(set.folder, `${id}.mmd`);
+      const svg = posix.join(set.folder, `${id}.svg`);
       await writeFileAtomic(join(rootDir, source), definition);
-      jobs.push({ definition, outputPath: join(rootDir, svg), svgId: `nsmodel-${entry.id}` });
+      jobs.push({ definition, outputPath: join(rootDir, svg), svgId: `nsmodel-${id}` });
       written.push(source, svg);
     }
     if (set.docPath) {
       await writeFileAtomic(
         join(rootDir, set.docPath),
-        machinesDoc(set.entries, { docPath: set.docPath, diagramsFolder: set.folder }),
+        machinesDoc(set.entries, { docPath: set.docPath, diagramsFolder: set.folder }, set.overview),
       );
       written.push(set.docPath);
     }

@@ -16,6 +16,11 @@ export interface MachineEntry {
   /** One or two sentences for reviewers: what the machine stands for and how to read it. */
   legend: string;
   machine: AnyStateMachine;
+  /**
+   * How the diagram draws it: `decision` as a flowchart of its guard chains, `states` as a state
+   * diagram. Left out, the generator chooses: decision for a flat machine whose behaviour is guard chains.
+   */
+  layout?: 'states' | 'decision';
 }
 
 export const machineCatalog: MachineEntry[] = [
@@ -76,3 +81,77 @@ export const machineCatalog: MachineEntry[] = [
     machine: finalizerOwnerMachine,
   },
 ];
+
+/**
+ * Who sends what to whom, for the overview diagram at the head of docs/machines.md. An actor is a
+ * machine of the catalog (by its id) or one of `actors` below. An arrow into a machine carries event
+ * types that machine accepts, and every event a machine accepts has an arrow: a test checks both, so
+ * the overview follows the machines. Arrows between other actors name what they send in words.
+ */
+export interface OverviewActor {
+  id: string;
+  title: string;
+}
+
+export interface OverviewLink {
+  from: string;
+  to: string;
+  events: readonly string[];
+}
+
+export interface ActorOverview {
+  /** A sentence or two for reviewers, shown under the overview's heading. */
+  legend?: string;
+  actors: readonly OverviewActor[];
+  links: readonly OverviewLink[];
+}
+
+export const actorOverview: ActorOverview = {
+  legend:
+    'Users and the controllers are all clients of the API server. For each request it asks RBAC, then runs the admission chain, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). The clock drives the configuration reads and the fail-open timer; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
+  actors: [
+    { id: 'users', title: 'Users and robots' },
+    { id: 'apiserver', title: 'API server' },
+    { id: 'timer', title: 'Fail-open timer' },
+    { id: 'clock', title: 'Clock' },
+    { id: 'faults', title: 'Failure injector' },
+  ],
+  links: [
+    {
+      from: 'users',
+      to: 'apiserver',
+      events: ['namespace create, get, delete', 'content create, get, list, delete', 'finalize'],
+    },
+    {
+      from: 'initializer-controller',
+      to: 'apiserver',
+      events: ['content create', 'remove own pending entry'],
+    },
+    {
+      from: 'namespace-controller',
+      to: 'apiserver',
+      events: ['content delete', 'finalize', 'namespace delete'],
+    },
+    { from: 'finalizer-owner', to: 'apiserver', events: ['finalize'] },
+    { from: 'apiserver', to: 'authorization', events: ['AUTHORIZE'] },
+    { from: 'apiserver', to: 'admission', events: ['ADMIT'] },
+    {
+      from: 'apiserver',
+      to: 'namespace',
+      events: ['CREATE', 'DELETE', 'FINALIZE', 'REMOVE_PENDING', 'RECORD_FAILURE', 'PURGE'],
+    },
+    { from: 'apiserver', to: 'initializer-timeout', events: ['READ_REPAIR_CHECK'] },
+    { from: 'apiserver', to: 'initializer-controller', events: ['RECONCILE'] },
+    { from: 'apiserver', to: 'namespace-controller', events: ['SYNC'] },
+    { from: 'apiserver', to: 'finalizer-owner', events: ['SYNC'] },
+    { from: 'timer', to: 'initializer-timeout', events: ['TIMER_CHECK'] },
+    { from: 'clock', to: 'timer', events: ['tick'] },
+    { from: 'clock', to: 'config-sync', events: ['READ_SUCCEEDED', 'READ_FAILED'] },
+    { from: 'faults', to: 'initializer-controller', events: ['CRASH', 'RESTART', 'PROVISIONING_FAILED'] },
+    {
+      from: 'faults',
+      to: 'apiserver',
+      events: ['restart: timers lost', 'config reads fail'],
+    },
+  ],
+};

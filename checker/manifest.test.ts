@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scopes } from '../machines/scopes.ts';
+import { SystemModel } from '../machines/system.ts';
+import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import { type CheckResult, check, systemTransitions } from './check.ts';
+import { loadManifest, type PropertyVerdict, parseManifest } from './manifest.ts';
+import { buildReport, explanations, reportSchema, unexplainedNote } from './report.ts';
+
+/**
+ * Explores every scope the manifest marks explored and compares its figures and verdicts with the
+ * manifest. A change to a machine, the system model or a scope that moves them must update
+ * checker/manifest.json on purpose, in the same commit, saying why they moved.
+ */
+const manifest = loadManifest();
+const explored = manifest.scopes.filter((scope) => scope.explored);
+
+function modelOf(scopeName: string): SystemModel {
+  const machines = machinesFor(baseVariantName);
+  if (!machines) throw new Error(`no machines for ${baseVariantName}`);
+  return new SystemModel(scopes[scopeName], machines);
+}
+
+function verdicts(result: CheckResult): Record<string, PropertyVerdict> {
+  return Object.fromEntries(
+    result.properties.map((p) => {
+      const steps = p.violation?.trace.steps.length;
+      return [
+        p.property.id,
+        steps === undefined ? { verdict: p.status } : { verdict: p.status, counterexampleSteps: steps },
+      ];
+    }),
+  );
+}
+
+describe('the manifest', () => {
+  it('lists every named scope once, and nothing else', () => {
+    expect(manifest.scopes.map((scope) => scope.name).sort()).toEqual(Object.keys(scopes).sort());
+  });
+
+  it('lists every safety property for each explored scope', () => {
+    for (const scope of explored) {
+      if (!scope.explored) continue;
+      expect(Object.keys(scope.properties), scope.name).toEqual(safetyProperties.map((p) => p.id));
+    }
+  });
+
+  it('says why a scope is not explored', () => {
+    for (const scope of manifest.scopes) if (!scope.explored) expect(scope.reason.length).toBeGreaterThan(20);
+  });
+
+  it('rejects a malformed manifest in one line naming the field', () => {
+    expect(() =>
+      parseManifest('{"scopes": [{"name": "x", "explored": true, "states": -1}]}', 'm.json'),
+    ).toThrow(/^m\.json: field scopes\.0\.\w+: .*checker\/manifest\.ts/);
+    expect(() => parseManifest('{"scopes": [', 'm.json')).toThrow(/^m\.json: not JSON/);
+    expect(() =>
+      parseManifest(
+        '{"scopes": [{"name": "x", "explored": false, "reason": "r"}, {"name": "x", "explored": false, "reason": "r"}]}',
+        'm.json',
+      ),
+    ).toThrow('m.json: scope "x" is listed twice');
+  });
+});
+
+describe.each(explored.map((scope) => [scope.name, scope] as const))(
+  'scope %s, explored once',
+  (name, scope) => {
+    if (!scope.explored) throw new Error('unreachable: filtered to explored scopes');
+    const model = modelOf(name);
+    let result: CheckResult;
+    // One full search per scope; admin-finalize takes over a minute on a loaded two-core machine.
+    beforeAll(() => {
+      result = check(model, safetyProperties);
+    }, 900_000);
+
+    it('is searched completely, with the pinned distinct states, transitions and depth', () => {
+      expect(result.complete).toBe(true);
+      expect({ states: result.states, transitions: result.transitions, depth: result.depth }).toEqual({
+        states: scope.states,
+        transitions: scope.transitions,
+        depth: scope.depth,
+      });
+    });
+
+    it('gives every safety property its pinned verdict', () => {
+      expect(verdicts(result)).toEqual(scope.properties);
+    });
+
+    it('witnesses every property that holds: none holds vacuously', () => {
+      const unwitnessed = result.properties.filter((p) => p.status === 'holds' && p.witnesses === 0);
+      expect(unwitnessed.map((p) => p.property.id)).toEqual([]);
+    });
+
+    if (name !== 'default') return;
+
+    it('explains every machine transition it does not take, and explains nothing it takes', () => {
+      expect(result.coverage.uncovered.map((t) => t.id).filter((id) => !(id in explanations))).toEqual([]);
+      const known = new Set(systemTransitions(model).map((t) => t.id));
+      const taken = new Set(result.coverage.covered);
+      for (const id of Object.keys(explanations)) {
+        expect(known.has(id), `${id} is not a transition of the machines`).toBe(true);
+        expect(taken.has(id), `${id} is taken now: drop its explanation`).toBe(false);
+      }
+    });
+
+    it('reports in the schema of report.json, with no unexplained transition', () => {
+      const report = buildReport(result, { model, variant: 'model', outDir: 'generated' });
+      expect(reportSchema.safeParse(report).success).toBe(true);
+      expect(report.coverage.transitions.uncovered.filter((u) => u.explanation === unexplainedNote)).toEqual(
+        [],
+      );
+      expect(report.properties.every((p) => p.counterexample === undefined)).toBe(true);
+    });
+  },
+);
