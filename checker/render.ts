@@ -56,6 +56,12 @@ export function puppeteerLaunchOptions(executablePath: string): LaunchOptions {
   return {
     executablePath,
     headless: true,
+    // Over a pipe Chromium exits when its parent dies, even by SIGKILL, so a killed run leaves no browser.
+    pipe: true,
+    // renderSvgs closes the browser and removes unfinished files itself on these signals.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     args: [...(runningAsRoot ? ['--no-sandbox'] : []), ...chromiumFlags],
   };
 }
@@ -112,12 +118,51 @@ export function rendererFingerprint(): string {
 }
 
 /** The comment ending each SVG: a hash of its source and renderer, so an unchanged diagram is not re-rendered. */
-export function renderStamp(job: RenderJob, fingerprint: string): string {
+export function renderStamp(job: Pick<RenderJob, 'definition' | 'svgId'>, fingerprint: string): string {
   const hash = createHash('sha256').update(fingerprint).update('\0').update(job.svgId).update('\0');
   return `<!-- nsmodel render ${hash.update(job.definition).digest('hex')} -->`;
 }
 
+/**
+ * Why a committed SVG is not the drawing of `job`, or null when it is: judged by the stamp (its source
+ * and renderer settings), never by the bytes, which differ between Chromium builds and fonts. The SVG
+ * must also be one whole `<svg>` element without Mermaid's error drawing.
+ */
+export function svgProblem(
+  job: Pick<RenderJob, 'definition' | 'svgId'>,
+  svg: string,
+  fingerprint: string,
+): string | null {
+  const stamp = renderStamp(job, fingerprint);
+  if (!svg.endsWith(`${stamp}\n`)) {
+    return svg.includes('<!-- nsmodel render ')
+      ? 'drawn from another source or renderer settings (npm run diagrams)'
+      : 'has no render stamp (npm run diagrams -- --force)';
+  }
+  const body = svg.slice(0, -stamp.length - 1).trimEnd();
+  if (!body.startsWith(`<svg id="${job.svgId}"`) || !body.endsWith('</svg>'))
+    return 'is not one <svg> element';
+  if (/class="error-(icon|text)"|Syntax error in text/.test(body)) return 'shows a Mermaid error';
+  const opened = (body.match(/<(?![/!?])[^>]*[^/]>|<(?![/!?])[a-zA-Z]+>/g) ?? []).length;
+  const closed = (body.match(/<\/[^>]+>/g) ?? []).length;
+  if (opened !== closed) return `does not parse: ${opened} opening tags, ${closed} closing`;
+  return null;
+}
+
+/** Removes this process's unfinished atomic writes (fs-atomic's `.<name>.<pid>.<random>.tmp`) in `folders`. */
+async function removeOwnTemporaries(folders: Iterable<string>): Promise<void> {
+  for (const folder of folders) {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith('.') && name.endsWith('.tmp') && name.includes(`.${process.pid}.`))
+        await rm(join(folder, name), { force: true });
+    }
+  }
+}
+
 export interface RenderOptions {
+  /** Write the Mermaid sources and docs only; `check:generated` judges SVGs by their stamp instead. */
+  skipSvgs?: boolean;
   /** Pages rendering at once in the one browser. */
   parallel?: number;
   /** Re-render even when an SVG carries the stamp of the same source and renderer. */
@@ -144,6 +189,17 @@ export async function renderSvgs(jobs: readonly RenderJob[], options: RenderOpti
     return 0;
   }
   const browser = await puppeteer.launch(puppeteerLaunchOptions(chromiumPath));
+  // A signal closes the one browser and removes half-written SVGs before exiting (128 + signal number).
+  const onSignal = (name: NodeJS.Signals) => {
+    const code = name === 'SIGINT' ? 130 : name === 'SIGTERM' ? 143 : 129;
+    void browser
+      .close()
+      .catch(() => undefined)
+      .then(() => removeOwnTemporaries(new Set(pending.map((job) => dirname(job.outputPath)))))
+      .finally(() => process.exit(code));
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const name of signals) process.on(name, onSignal);
   try {
     const seededPages = {
       newPage: async () => {
@@ -168,6 +224,7 @@ export async function renderSvgs(jobs: readonly RenderJob[], options: RenderOpti
     };
     await Promise.all(Array.from({ length: Math.min(options.parallel ?? 2, pending.length) }, worker));
   } finally {
+    for (const name of signals) process.off(name, onSignal);
     await browser.close();
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -189,6 +246,17 @@ export const diagramSets: DiagramSet[] = [
   { entries: machineCatalog, folder: diagramsFolder, docPath: machinesDocPath },
   { entries: fixtureCatalog, folder: fixtureDiagramsFolder },
 ];
+
+/** Every SVG the sets draw: its path (relative to the root) and what its stamp is computed from. */
+export function svgJobs(sets: readonly DiagramSet[]): { path: string; definition: string; svgId: string }[] {
+  return sets.flatMap((set) =>
+    set.entries.map((entry) => ({
+      path: posix.join(set.folder, `${entry.id}.svg`),
+      definition: machineToMermaid(entry.machine),
+      svgId: `nsmodel-${entry.id}`,
+    })),
+  );
+}
 
 /**
  * Writes `<folder>/<id>.mmd` and `.svg` for every entry and each set's doc under `rootDir`, removes
@@ -221,7 +289,7 @@ export async function generateDiagrams(
       written.push(set.docPath);
     }
   }
-  await renderSvgs(jobs, options);
+  if (!options.skipSvgs) await renderSvgs(jobs, options);
   for (const set of sets) await removeStaleDiagrams(rootDir, set.folder, new Set(written));
   return written.sort();
 }
