@@ -149,17 +149,6 @@ export function svgProblem(
   return null;
 }
 
-/** Removes this process's unfinished atomic writes (fs-atomic's `.<name>.<pid>.<random>.tmp`) in `folders`. */
-async function removeOwnTemporaries(folders: Iterable<string>): Promise<void> {
-  for (const folder of folders) {
-    const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names) {
-      if (name.startsWith('.') && name.endsWith('.tmp') && name.includes(`.${process.pid}.`))
-        await rm(join(folder, name), { force: true });
-    }
-  }
-}
-
 export interface RenderOptions {
   /** Write the Mermaid sources and docs only; `check:generated` judges SVGs by their stamp instead. */
   skipSvgs?: boolean;
@@ -188,18 +177,26 @@ export async function renderSvgs(jobs: readonly RenderJob[], options: RenderOpti
     options.log?.(`SVGs: all ${jobs.length} up to date`);
     return 0;
   }
-  const browser = await puppeteer.launch(puppeteerLaunchOptions(chromiumPath));
-  // A signal closes the one browser and removes half-written SVGs before exiting (128 + signal number).
-  const onSignal = (name: NodeJS.Signals) => {
+  // A signal closes the one browser, then exits (128 + signal number); fs-atomic removes half-written
+  // files on exit. A signal during the launch waits for the browser, so it is never left behind.
+  let stopping: NodeJS.Signals | undefined;
+  let launched: Browser | undefined;
+  const stop = (name: NodeJS.Signals, browser: Browser) => {
     const code = name === 'SIGINT' ? 130 : name === 'SIGTERM' ? 143 : 129;
     void browser
       .close()
       .catch(() => undefined)
-      .then(() => removeOwnTemporaries(new Set(pending.map((job) => dirname(job.outputPath)))))
       .finally(() => process.exit(code));
+  };
+  const onSignal = (name: NodeJS.Signals) => {
+    stopping ??= name;
+    if (launched) stop(name, launched);
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const name of signals) process.on(name, onSignal);
+  const browser = await puppeteer.launch(puppeteerLaunchOptions(chromiumPath));
+  launched = browser;
+  if (stopping) stop(stopping, browser);
   try {
     const seededPages = {
       newPage: async () => {
