@@ -228,6 +228,26 @@ describe('npm run verify, as a command', () => {
     expect(written).toMatchObject({ complete: false, stopReason: 'interrupted' });
   }, 60_000);
 
+  it('ends with a partial report, not a V8 abort, when the heap is 128 MB and the scope is large', async () => {
+    const run = await new Promise<Run>((done) => {
+      execFile(
+        tsx,
+        [verifyScript, '--scope', 'large', '--json'],
+        {
+          cwd,
+          env: { ...process.env, NSMODEL_DEBUG: '', NODE_OPTIONS: '--max-old-space-size=128' },
+          maxBuffer: 1 << 26,
+        },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toContain('heap out of memory');
+    expect(run.code).toBe(10);
+    const report = JSON.parse(run.stdout) as { complete: boolean; stopReason: string; states: number };
+    expect(report).toMatchObject({ complete: false, stopReason: 'memory' });
+    expect(report.states).toBeGreaterThan(100_000);
+  }, 120_000);
+
   it('lists its options and exit codes with --help', async () => {
     const run = await verify(['--help'], cwd);
     expect(run.code).toBe(0);

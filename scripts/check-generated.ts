@@ -60,7 +60,8 @@ async function main(): Promise<number> {
         checked++;
         written.add(path);
         const committed = await readFile(join(rootDir, path), 'utf8').catch(() => null);
-        const problem = committed === null ? null : (generator.judge?.(path, committed) ?? 'no judge');
+        const problem =
+          committed === null ? null : generator.judge ? generator.judge(path, committed) : 'no judge for it';
         if (committed === null) missing.push(path);
         else if (problem !== null) stale.push(`${path}: ${problem}`);
       }

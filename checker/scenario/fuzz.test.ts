@@ -340,6 +340,29 @@ describe('the commands refuse fuzzed input with exit 2 and start no search', () 
     expect(result.stdout).toBe('');
   });
 
+  it('replay: no input, a failed expectation and a pending scenario have their own exit codes', async () => {
+    const passing = resolve('scenarios/lc-repeated-delete.yaml');
+    const pending = resolve('scenarios/ac-rule-based-configurations.yaml');
+    const failing = join(folder, 'failing.yaml');
+    await writeFile(
+      failing,
+      yamlOf({ ...base(), steps: [{ as: 'alice', do: 'get namespaces/team-a', expect: 200 }] }),
+    );
+    const [none, ok, failed, pend, both] = await Promise.all([
+      run('scripts/replay.ts', [], folder),
+      run('scripts/replay.ts', [passing], folder),
+      run('scripts/replay.ts', [failing], folder),
+      run('scripts/replay.ts', [pending], folder),
+      run('scripts/replay.ts', [pending, failing], folder),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^replay: no scenario given/);
+    expect(ok.code).toBe(0);
+    expect(failed.code).toBe(14);
+    expect(pend.code).toBe(15);
+    expect(both.code).toBe(14);
+  });
+
   it('every command refuses an unknown flag with exit 2 and lists its exit codes in --help', async () => {
     for (const script of ['verify', 'replay', 'mutants', 'diagrams', 'bench', 'check-generated']) {
       const refused = await run(`scripts/${script}.ts`, ['--nosuch'], folder);
