@@ -302,7 +302,7 @@ export function loadScenario(file: string, source = readFileSync(file, 'utf8')):
           'a scenario covers at most a day; tick less',
         );
     });
-    const problem = validateScenario(header.given, manifests, steps, header.steps);
+    const problem = validateScenario(header.given, manifests, steps);
     if (problem) throw new ScenarioFieldError(problem.path, problem.problem, problem.hint, problem.key);
     return { file, header, steps, manifests, lineOf: (path) => locate(path) };
   } catch (error) {

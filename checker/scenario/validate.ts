@@ -44,7 +44,6 @@ export function validateScenario(
   given: GivenInput | undefined,
   manifests: readonly Manifest[],
   steps: readonly StepInput[],
-  rawSteps: readonly Record<string, unknown>[],
 ): ValidationProblem | undefined {
   const problems: ValidationProblem[] = [];
   const report = (path: FieldPath, problem: string, hint?: string, key?: string) => {
@@ -258,7 +257,6 @@ export function validateScenario(
       );
     }
   });
-  void rawSteps;
   return problems[0];
 }
 
