@@ -156,7 +156,7 @@ function parseErrorText(error: unknown, known: readonly string[]): string {
     return `unexpected argument ${JSON.stringify(word)}: this command takes only options (${flags.join(', ')})`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    const flag = /'(-[^ ']+)/.exec(message)?.[1] ?? 'an option';
+    const flag = /(--[\w-]+)/.exec(message)?.[1] ?? 'an option';
     if (message.includes('does not take')) return `${flag} takes no value; write it alone`;
     if (message.includes('ambiguous'))
       return `${flag} needs a value; write a value that starts with a dash as ${flag}=-VALUE`;
