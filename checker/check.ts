@@ -1,7 +1,7 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
-import { explore } from './explore.ts';
+import { type ExploreOptions, type ExploreResult, explore, exploreAsync } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
@@ -33,6 +33,9 @@ export interface CheckResult {
 export interface CheckOptions {
   maxStates?: number;
   maxHeapBytes?: number;
+  maxSeconds?: number;
+  /** Aborting it stops the search (`interrupted`); only `checkAsync` lets a signal handler run meanwhile. */
+  signal?: AbortSignal;
   progress?: (p: Progress) => void;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
@@ -58,6 +61,28 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
  * violation found of each property is the shortest one, because states are visited in BFS order.
  */
 export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
+  const judge = createJudge(model, properties, options);
+  return judge.verdicts(explore(model, judge.options));
+}
+
+/** `check` on `exploreAsync`: SIGINT/SIGTERM handlers run during the search and can abort `options.signal`. */
+export async function checkAsync(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const judge = createJudge(model, properties, options);
+  return judge.verdicts(await exploreAsync(model, judge.options));
+}
+
+function createJudge(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions,
+): {
+  options: ExploreOptions<SystemState, SystemEvent>;
+  verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
+} {
   const witnesses = new Map<string, number>(properties.map((p) => [p.id, 0]));
   const violations = new Map<
     string,
@@ -70,9 +95,11 @@ export function check(model: SystemModel, properties: Property[], options: Check
   const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
   const seenEvents = new Set<SystemEvent>();
 
-  const result = explore(model, {
+  const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
+    maxSeconds: options.maxSeconds,
+    signal: options.signal,
     progress: options.progress,
     onState: (state, index) => {
       for (const p of invariants) {
@@ -104,34 +131,37 @@ export function check(model: SystemModel, properties: Property[], options: Check
       }
       return !(options.stopWhenAllViolated && violations.size === properties.length);
     },
-  });
-
-  const all = systemTransitions(model);
-  const propertyResults: PropertyResult[] = properties.map((property) => {
-    const v = violations.get(property.id);
-    const count = witnesses.get(property.id) ?? 0;
-    if (v) {
-      const path = result.traceTo(v.stateIndex);
-      const trace: Trace = { initial: path.initial, steps: [...path.steps] };
-      if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
-      return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
-    }
-    return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
-  });
-
-  return {
-    states: result.states,
-    transitions: result.transitions,
-    depth: result.depth,
-    durationMs: result.durationMs,
-    statesPerSecond: result.statesPerSecond,
-    complete: result.complete,
-    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-    properties: propertyResults,
-    coverage: {
-      covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
-      uncovered: all.filter((t) => !covered.has(t.id)),
-      total: all.length,
-    },
   };
+
+  const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    const all = systemTransitions(model);
+    const propertyResults: PropertyResult[] = properties.map((property) => {
+      const v = violations.get(property.id);
+      const count = witnesses.get(property.id) ?? 0;
+      if (v) {
+        const path = result.traceTo(v.stateIndex);
+        const trace: Trace = { initial: path.initial, steps: [...path.steps] };
+        if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
+        return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+      }
+      return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
+    });
+
+    return {
+      states: result.states,
+      transitions: result.transitions,
+      depth: result.depth,
+      durationMs: result.durationMs,
+      statesPerSecond: result.statesPerSecond,
+      complete: result.complete,
+      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+      properties: propertyResults,
+      coverage: {
+        covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
+        uncovered: all.filter((t) => !covered.has(t.id)),
+        total: all.length,
+      },
+    };
+  };
+  return { options: exploreOptions, verdicts };
 }

@@ -146,14 +146,8 @@ export function exploreDense(model: DenseModel, options: DenseExploreOptions = {
   let currentLayer = 0;
   while (stopReason === undefined && cursor < count) {
     if ((cursor & (housekeepingEvery - 1)) === 0) {
-      if (signal?.aborted) {
-        stopReason = 'stopped';
-        break;
-      }
-      if (clock.memoryExceeded(count)) {
-        stopReason = 'memory';
-        break;
-      }
+      stopReason = clock.housekeeping(signal, count);
+      if (stopReason !== undefined) break;
       clock.tick(count, count - cursor, transitions, layerStarts.length - 1);
     }
     if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;

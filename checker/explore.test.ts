@@ -101,7 +101,7 @@ describe('explore (string keys)', () => {
     controller.abort();
     expect(explore(diamond, { signal: controller.signal })).toMatchObject({
       complete: false,
-      stopReason: 'stopped',
+      stopReason: 'interrupted',
     });
   });
 
@@ -151,4 +151,23 @@ describe('explore (string keys)', () => {
       }
     },
   );
+});
+
+describe('the memory guard under a small heap', () => {
+  it('stops before V8 aborts at --max-old-space-size=128, with the states found so far', async () => {
+    const { execFile } = await import('node:child_process');
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        'node_modules/.bin/tsx',
+        ['checker/fixtures/explore-until-guard.ts'],
+        { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=128' } },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toContain('heap out of memory');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { states: number; complete: boolean; stopReason: string };
+    expect(result).toMatchObject({ complete: false, stopReason: 'memory' });
+    expect(result.states).toBeGreaterThan(100_000);
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import {
   progressIntervalMs,
   resolveProgress,
 } from './progress.ts';
+import { chunkSize, hashKey, VisitedTable } from './visited.ts';
 
 /** A path from an initial state: each step is the event taken and the state it led to. */
 export interface Trace<S, E> {
@@ -21,15 +22,18 @@ export type Continue = boolean | undefined | void;
 export interface SearchLimits {
   /** Stop (incomplete, `max-states`) rather than hold more distinct states than this. */
   maxStates?: number;
-  /** Stop (incomplete, `memory`) once heap plus array buffers exceed this; default 75% of the heap limit. */
+  /** Stop (incomplete, `memory`) once heap plus array buffers exceed this; see `defaultMemoryLimitBytes`. */
   maxHeapBytes?: number;
+  /** Stop (incomplete, `time`) once the search has run this long. */
+  maxSeconds?: number;
   /** Distinct states discovered between two memory checks. */
   memoryCheckEvery?: number;
   /** Live progress: a reporter, a callback (called every ~200 ms and at the end), or `true`. */
   progress?: ProgressOption;
   /**
-   * Aborting it ends the search (`stopped`) within the next 1024 states expanded. The search is
-   * synchronous, so abort from a callback (a progress callback can enforce a time budget).
+   * Aborting it ends the search (`interrupted`) within the next 1024 states expanded. `explore` is
+   * synchronous, so only a callback can abort it; `exploreAsync` yields to the event loop, so a signal
+   * handler can.
    */
   signal?: AbortSignal;
 }
@@ -73,9 +77,21 @@ export interface ExploreResult<S, E> extends SearchSummary {
   indexOfKey(key: string): number | undefined;
 }
 
-/** The memory guard's default: 75% of V8's heap limit, well before an out-of-memory crash. */
-export function defaultMemoryLimitBytes(): number {
-  return Math.floor(getHeapStatistics().heap_size_limit * 0.75);
+/**
+ * Heap V8 lets live objects fill before it aborts: the old generation `--max-old-space-size` sets, which
+ * is `heap_size_limit` less the young generation's reserve (48 MiB on 64-bit Node 20 to 24).
+ */
+const youngGenerationBytes = 48 * 1024 * 1024;
+const usableHeapBytes = () => getHeapStatistics().heap_size_limit - youngGenerationBytes;
+const mebibyte = 1024 * 1024;
+
+/**
+ * The memory guard's default: 75% of the usable heap, and at least 32 MiB below it, so a search stopped
+ * by the guard still has room to build and write its partial report, and stops before V8 spends its
+ * time in back-to-back collections near the limit.
+ */
+export function defaultMemoryLimitBytes(usable = usableHeapBytes()): number {
+  return Math.floor(Math.max(usable * 0.5, Math.min(usable * 0.75, usable - 32 * mebibyte)));
 }
 
 /** Memory a search can grow: JavaScript heap plus typed-array buffers (which live outside it). */
@@ -105,10 +121,13 @@ export class SearchClock {
   private nextMemoryCheckAt: number;
   private nextMemoryCheckTime = 0;
   private nextReportAt: number;
+  private readonly deadline: number;
 
   constructor(limits: SearchLimits) {
     this.reporter = resolveProgress(limits.progress);
     this.memoryLimit = limits.maxHeapBytes ?? defaultMemoryLimitBytes();
+    this.deadline =
+      limits.maxSeconds === undefined ? Number.POSITIVE_INFINITY : this.started + limits.maxSeconds * 1000;
     this.memoryCheckEvery = Math.max(1, limits.memoryCheckEvery ?? 4096);
     this.nextMemoryCheckAt = 0;
     this.nextReportAt = this.started + progressIntervalMs;
@@ -125,6 +144,19 @@ export class SearchClock {
     this.nextMemoryCheckAt = states + this.memoryCheckEvery;
     this.nextMemoryCheckTime = now + 10;
     return searchMemoryBytes() > this.memoryLimit;
+  }
+
+  /** True when allocating `bytes` more at once would pass the limit: asked before each table growth. */
+  wouldExceed(bytes: number): boolean {
+    return searchMemoryBytes() + bytes > this.memoryLimit;
+  }
+
+  /** Why the search must stop now (signal, time or memory), or undefined; called every `housekeepingEvery` states. */
+  housekeeping(signal: AbortSignal | undefined, states: number): StopReason | undefined {
+    if (signal?.aborted) return 'interrupted';
+    if (performance.now() > this.deadline) return 'time';
+    if (this.memoryExceeded(states)) return 'memory';
+    return undefined;
   }
 
   /** Reports progress when the interval has passed; cheap enough to call per expanded state batch. */
@@ -158,21 +190,51 @@ export class SearchClock {
 /** States expanded between two looks at the clock, the abort signal and the memory guard. */
 export const housekeepingEvery = 1024;
 
+/** A search that runs in slices, so the async driver can let signal handlers run between them. */
+interface Search<S, E> {
+  /** Expands states until done or `until` (performance.now()) passes; true when the search is over. */
+  run(until: number): boolean;
+  result(): ExploreResult<S, E>;
+}
+
 /**
  * Exhaustive breadth-first search over any model with string keys. States are kept in discovery
- * order (the array is the queue), deduplicated before they are enqueued, with parent pointers and
- * the discovering event, so the path to any state is a shortest one.
+ * order (the visited table is the queue), deduplicated before they are enqueued, with parent pointers
+ * and the discovering event, so the path to any state is a shortest one.
  */
 export function explore<S, E>(
   model: ExplorableModel<S, E>,
   options: ExploreOptions<S, E> = {},
 ): ExploreResult<S, E> {
+  const search = createSearch(model, options);
+  search.run(Number.POSITIVE_INFINITY);
+  return search.result();
+}
+
+/**
+ * Milliseconds the async search runs before it lets the event loop (signal handlers, timers) in: tsx
+ * kills a child that does not acknowledge a relayed SIGINT within 30 ms.
+ */
+export const sliceMs = 10;
+/** States expanded between two looks at the clock of an async slice. */
+const sliceCheckEvery = 16;
+
+/** `explore`, yielding to the event loop every `sliceMs`, so SIGINT/SIGTERM handlers can abort `signal`. */
+export async function exploreAsync<S, E>(
+  model: ExplorableModel<S, E>,
+  options: ExploreOptions<S, E> = {},
+): Promise<ExploreResult<S, E>> {
+  const search = createSearch(model, options);
+  while (!search.run(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
+  return search.result();
+}
+
+function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOptions<S, E>): Search<S, E> {
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const { onState, onEdge, signal } = options;
-  const states: S[] = [];
-  const events: (E | undefined)[] = [];
-  const indexByKey = new Map<string, number>();
+  const visited = new VisitedTable<S>();
+  const eventChunks: (E | undefined)[][] = [];
   const layerStarts: number[] = [];
   let parents = new Int32Array(1024);
   let transitions = 0;
@@ -183,16 +245,37 @@ export function explore<S, E>(
   let currentIndex = -1;
   let childDepth = 0;
 
-  const record = (state: S, key: string, parent: number, event: E | undefined, depth: number): number => {
-    const index = states.length;
+  /** Adds a new state, or returns -1 with a stop reason when a limit or the memory guard forbids it. */
+  const record = (
+    state: S,
+    key: string,
+    hash: number,
+    parent: number,
+    event: E | undefined,
+    depth: number,
+  ) => {
+    const index = visited.size;
+    if (index >= maxStates) {
+      stopReason = 'max-states';
+      return -1;
+    }
+    // Every allocation bigger than one chunk is announced here and refused when it would not fit.
+    const growth = visited.nextGrowthBytes() + (index === parents.length ? parents.byteLength * 2 : 0);
+    if (
+      (growth > 0 && clock.wouldExceed(growth)) ||
+      ((index & (chunkSize - 1)) === 0 && clock.memoryExceeded(index))
+    ) {
+      stopReason = 'memory';
+      return -1;
+    }
     if (index === parents.length) {
       const grown = new Int32Array(parents.length * 2);
       grown.set(parents);
       parents = grown;
     }
-    indexByKey.set(key, index);
-    states.push(state);
-    events.push(event);
+    visited.add(key, state, hash);
+    if ((index & (chunkSize - 1)) === 0) eventChunks.push([]);
+    eventChunks[index >>> 14].push(event);
     parents[index] = parent;
     if (depth === layerStarts.length) layerStarts.push(index);
     return index;
@@ -202,14 +285,12 @@ export function explore<S, E>(
     if (stopReason !== undefined) return;
     transitions++;
     const key = model.key(next);
-    let index = indexByKey.get(key);
-    const isNew = index === undefined;
-    if (index === undefined) {
-      if (states.length >= maxStates) {
-        stopReason = 'max-states';
-        return;
-      }
-      index = record(next, key, currentIndex, event, childDepth);
+    const hash = hashKey(key);
+    let index = visited.indexOf(key, hash);
+    const isNew = index < 0;
+    if (isNew) {
+      index = record(next, key, hash, currentIndex, event, childDepth);
+      if (index < 0) return;
     }
     if (onEdge !== undefined && onEdge(current, event, next, currentIndex, index, isNew) === false) {
       stopReason = 'stopped';
@@ -220,12 +301,10 @@ export function explore<S, E>(
 
   for (const initial of model.initialStates()) {
     const key = model.key(initial);
-    if (indexByKey.has(key)) continue;
-    if (states.length >= maxStates) {
-      stopReason = 'max-states';
-      break;
-    }
-    const index = record(initial, key, -1, undefined, 0);
+    const hash = hashKey(key);
+    if (visited.indexOf(key, hash) >= 0) continue;
+    const index = record(initial, key, hash, -1, undefined, 0);
+    if (index < 0) break;
     if (onState !== undefined && onState(initial, index, 0) === false) {
       stopReason = 'stopped';
       break;
@@ -234,59 +313,71 @@ export function explore<S, E>(
 
   let cursor = 0;
   let currentLayer = 0;
-  while (stopReason === undefined && cursor < states.length) {
-    if ((cursor & (housekeepingEvery - 1)) === 0) {
-      if (signal?.aborted) {
-        stopReason = 'stopped';
-        break;
-      }
-      if (clock.memoryExceeded(states.length)) {
-        stopReason = 'memory';
-        break;
-      }
-      clock.tick(states.length, states.length - cursor, transitions, layerStarts.length - 1);
-    }
-    current = states[cursor];
-    currentIndex = cursor;
-    if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
-    childDepth = currentLayer + 1;
-    model.successors(current, emit);
-    cursor++;
-  }
+  let durationMs: number | undefined;
 
-  const depth = layerStarts.length - 1;
-  const durationMs = clock.finish(states.length, states.length - cursor, transitions, depth);
-  const count = states.length;
-
-  const traceTo = (index: number): Trace<S, E> => {
-    if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new RangeError(`traceTo: no state with index ${index}`);
+  const run = (until: number): boolean => {
+    while (stopReason === undefined && cursor < visited.size) {
+      if ((cursor & (housekeepingEvery - 1)) === 0) {
+        stopReason = clock.housekeeping(signal, visited.size);
+        if (stopReason !== undefined) break;
+        clock.tick(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
+      }
+      if (
+        (cursor & (sliceCheckEvery - 1)) === 0 &&
+        until !== Number.POSITIVE_INFINITY &&
+        performance.now() > until
+      )
+        return false;
+      current = visited.stateAt(cursor);
+      currentIndex = cursor;
+      if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
+      childDepth = currentLayer + 1;
+      model.successors(current, emit);
+      cursor++;
     }
-    const path: number[] = [];
-    for (let at = index; at !== -1; at = parents[at]) path.push(at);
-    path.reverse();
+    durationMs ??= clock.finish(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
+    return true;
+  };
+
+  const result = (): ExploreResult<S, E> => {
+    if (durationMs === undefined) throw new Error('explore: the search has not finished');
+    const count = visited.size;
+    const finalParents = parents;
+    const eventAt = (index: number) => eventChunks[index >>> 14][index & (chunkSize - 1)] as E;
+    const traceTo = (index: number): Trace<S, E> => {
+      if (!Number.isInteger(index) || index < 0 || index >= count) {
+        throw new RangeError(`traceTo: no state with index ${index}`);
+      }
+      const path: number[] = [];
+      for (let at = index; at !== -1; at = finalParents[at]) path.push(at);
+      path.reverse();
+      return {
+        initial: visited.stateAt(path[0]),
+        steps: path.slice(1).map((at) => ({ event: eventAt(at), state: visited.stateAt(at) })),
+      };
+    };
     return {
-      initial: states[path[0]],
-      steps: path.slice(1).map((at) => ({ event: events[at] as E, state: states[at] })),
+      states: count,
+      transitions,
+      depth: layerStarts.length - 1,
+      durationMs,
+      complete: stopReason === undefined,
+      ...(stopReason === undefined ? {} : { stopReason }),
+      statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
+      traceTo,
+      traceToEdge: (beforeIndex, event, after) => {
+        const trace = traceTo(beforeIndex);
+        trace.steps.push({ event, state: after });
+        return trace;
+      },
+      stateAt: (index) => visited.stateAt(index),
+      depthOf: (index) => layerOf(layerStarts, index),
+      indexOfKey: (key) => {
+        const index = visited.indexOf(key);
+        return index < 0 ? undefined : index;
+      },
     };
   };
 
-  return {
-    states: count,
-    transitions,
-    depth,
-    durationMs,
-    complete: stopReason === undefined,
-    ...(stopReason === undefined ? {} : { stopReason }),
-    statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
-    traceTo,
-    traceToEdge: (beforeIndex, event, after) => {
-      const trace = traceTo(beforeIndex);
-      trace.steps.push({ event, state: after });
-      return trace;
-    },
-    stateAt: (index) => states[index],
-    depthOf: (index) => layerOf(layerStarts, index),
-    indexOfKey: (key) => indexByKey.get(key),
-  };
+  return { run, result };
 }

@@ -1,6 +1,6 @@
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
 import { mutantsGenerator } from './mutants.ts';
-import { diagramSets, generateDiagrams } from './render.ts';
+import { diagramSets, generateDiagrams, rendererFingerprint, svgJobs, svgProblem } from './render.ts';
 import { reportGenerator } from './report.ts';
 import { scenariosDocGenerator } from './scenario/docs.ts';
 import { traceabilityGenerator } from './traceability.ts';
@@ -21,12 +21,28 @@ export interface Generator {
   generate(rootDir: string): Promise<string[]>;
   /** Masks what legitimately differs between runs (e.g. a run time) in both copies before they are compared. */
   normalize?(path: string, text: string): string;
+  /**
+   * For `check:generated`: writes what can be compared byte for byte, and judges the rest (files whose
+   * bytes depend on the machine, such as SVGs) by `judge`: null when the committed file is fresh, else why not.
+   */
+  generateForCheck?(rootDir: string): Promise<{ written: string[]; judged: string[] }>;
+  judge?(path: string, committed: string): string | null;
 }
 
 const diagrams: Generator = {
   name: 'diagrams',
   owns: [diagramsFolder, machinesDocPath, fixtureDiagramsFolder],
   generate: (rootDir) => generateDiagrams(rootDir, diagramSets),
+  // SVG bytes depend on the Chromium and fonts that drew them: judge each by the source its stamp names.
+  async generateForCheck(rootDir) {
+    const all = await generateDiagrams(rootDir, diagramSets, { skipSvgs: true });
+    const judged = svgJobs(diagramSets).map((job) => job.path);
+    return { written: all.filter((path) => !judged.includes(path)), judged };
+  },
+  judge(path, committed) {
+    const job = svgJobs(diagramSets).find((candidate) => candidate.path === path);
+    return job ? svgProblem(job, committed, rendererFingerprint()) : 'not drawn by any diagram';
+  },
 };
 
 /** Every generator, in the order `npm run check:generated` runs them. */

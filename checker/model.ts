@@ -30,4 +30,8 @@ export interface Progress {
   statesPerSecond: number;
 }
 
-export type StopReason = 'max-states' | 'memory' | 'stopped';
+/**
+ * Why a search ended early: a limit (`max-states`, `time`), the memory guard, a signal (`interrupted`),
+ * or a callback that asked to stop (`stopped`: e.g. every property already violated).
+ */
+export type StopReason = 'max-states' | 'memory' | 'time' | 'interrupted' | 'stopped';

@@ -9,7 +9,10 @@ import {
   diagramSets,
   findChromium,
   puppeteerLaunchOptions,
+  rendererFingerprint,
   renderStamp,
+  svgJobs,
+  svgProblem,
 } from './render.ts';
 
 describe('finding Chromium', () => {
@@ -85,4 +88,104 @@ describe.each(committed)('committed %s.svg', (_id, entry, path) => {
       expect(text, `transition ${transition.id}`).toContain(asSvgText(transition.trigger));
     }
   });
+});
+
+describe('SVG freshness, judged by the source and not by the bytes a browser drew', () => {
+  const fingerprint = rendererFingerprint();
+  const jobs = svgJobs(diagramSets);
+
+  it('finds every committed SVG fresh: its stamp names the current source and renderer settings', () => {
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs)
+      expect(svgProblem(job, readFileSync(job.path, 'utf8'), fingerprint), job.path).toBeNull();
+  });
+
+  it('keeps an SVG another Chromium measured differently, and flags one whose source changed', () => {
+    const job = jobs[0];
+    const committed = readFileSync(job.path, 'utf8');
+    const remeasured = committed.replace(/width="(\d+)/, (_, w: string) => `width="${Number(w) + 7}`);
+    expect(remeasured).not.toBe(committed);
+    expect(svgProblem(job, remeasured, fingerprint)).toBeNull();
+    const changedSource = { ...job, definition: `${job.definition}\n%% one more line` };
+    expect(svgProblem(changedSource, committed, fingerprint)).toMatch(/another source/);
+  });
+
+  it('flags an SVG that does not parse, shows a Mermaid error or has no stamp', () => {
+    const job = jobs[0];
+    const committed = readFileSync(job.path, 'utf8');
+    const stamp = renderStamp(job, fingerprint);
+    expect(svgProblem(job, committed.replace('</svg>', ''), fingerprint)).toMatch(/one <svg> element/);
+    expect(
+      svgProblem(
+        job,
+        committed.replace('</svg>', '<g><path class="error-icon"></path></g></svg>'),
+        fingerprint,
+      ),
+    ).toMatch(/Mermaid error/);
+    expect(svgProblem(job, committed.replace(`${stamp}\n`, ''), fingerprint)).toMatch(/no render stamp/);
+  });
+});
+
+describe('npm run diagrams, interrupted', () => {
+  it.skipIf(!existsSync(process.env.NSMODEL_CHROMIUM || defaultChromiumPath))(
+    'leaves no browser process and no temporary file after SIGTERM',
+    async () => {
+      const { spawn, execFileSync } = await import('node:child_process');
+      const { mkdtemp, rm } = await import('node:fs/promises');
+      const { tmpdir } = await import('node:os');
+      const cwd = await mkdtemp(join(tmpdir(), 'nsmodel-diagrams-'));
+      const child = spawn(
+        join(process.cwd(), 'node_modules/.bin/tsx'),
+        [join(process.cwd(), 'scripts/diagrams.ts'), '--force'],
+        { cwd },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+      });
+      const descendants = (pid: number): number[] => {
+        const out = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+        const pairs = out
+          .trim()
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/).map(Number));
+        const found: number[] = [];
+        const walk = (parent: number) => {
+          for (const [p, pp] of pairs) {
+            if (pp !== parent) continue;
+            found.push(p);
+            walk(p);
+          }
+        };
+        walk(pid);
+        return found;
+      };
+      // Wait until the browser runs (a Chromium below the command), then stop the command.
+      let browser: number[] = [];
+      for (let i = 0; i < 200 && browser.length < 3; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        browser = descendants(child.pid ?? 0);
+      }
+      expect(browser.length).toBeGreaterThanOrEqual(3);
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code).toBe(143);
+      const isAlive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      // Chromium's helpers exit once the browser's pipe closes: give them a moment.
+      for (let i = 0; i < 50 && browser.some(isAlive); i++) await new Promise((r) => setTimeout(r, 100));
+      const alive = browser.filter(isAlive);
+      expect(alive, output).toEqual([]);
+      const leftovers = execFileSync('find', [cwd, '-name', '*.tmp'], { encoding: 'utf8' });
+      expect(leftovers).toBe('');
+      await rm(cwd, { recursive: true, force: true });
+    },
+    60_000,
+  );
 });

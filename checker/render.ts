@@ -56,6 +56,12 @@ export function puppeteerLaunchOptions(executablePath: string): LaunchOptions {
   return {
     executablePath,
     headless: true,
+    // Over a pipe Chromium exits when its parent dies, even by SIGKILL, so a killed run leaves no browser.
+    pipe: true,
+    // renderSvgs closes the browser and removes unfinished files itself on these signals.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     args: [...(runningAsRoot ? ['--no-sandbox'] : []), ...chromiumFlags],
   };
 }
@@ -112,12 +118,40 @@ export function rendererFingerprint(): string {
 }
 
 /** The comment ending each SVG: a hash of its source and renderer, so an unchanged diagram is not re-rendered. */
-export function renderStamp(job: RenderJob, fingerprint: string): string {
+export function renderStamp(job: Pick<RenderJob, 'definition' | 'svgId'>, fingerprint: string): string {
   const hash = createHash('sha256').update(fingerprint).update('\0').update(job.svgId).update('\0');
   return `<!-- nsmodel render ${hash.update(job.definition).digest('hex')} -->`;
 }
 
+/**
+ * Why a committed SVG is not the drawing of `job`, or null when it is: judged by the stamp (its source
+ * and renderer settings), never by the bytes, which differ between Chromium builds and fonts. The SVG
+ * must also be one whole `<svg>` element without Mermaid's error drawing.
+ */
+export function svgProblem(
+  job: Pick<RenderJob, 'definition' | 'svgId'>,
+  svg: string,
+  fingerprint: string,
+): string | null {
+  const stamp = renderStamp(job, fingerprint);
+  if (!svg.endsWith(`${stamp}\n`)) {
+    return svg.includes('<!-- nsmodel render ')
+      ? 'drawn from another source or renderer settings (npm run diagrams)'
+      : 'has no render stamp (npm run diagrams -- --force)';
+  }
+  const body = svg.slice(0, -stamp.length - 1).trimEnd();
+  if (!body.startsWith(`<svg id="${job.svgId}"`) || !body.endsWith('</svg>'))
+    return 'is not one <svg> element';
+  if (/class="error-(icon|text)"|Syntax error in text/.test(body)) return 'shows a Mermaid error';
+  const opened = (body.match(/<(?![/!?])[^>]*[^/]>|<(?![/!?])[a-zA-Z]+>/g) ?? []).length;
+  const closed = (body.match(/<\/[^>]+>/g) ?? []).length;
+  if (opened !== closed) return `does not parse: ${opened} opening tags, ${closed} closing`;
+  return null;
+}
+
 export interface RenderOptions {
+  /** Write the Mermaid sources and docs only; `check:generated` judges SVGs by their stamp instead. */
+  skipSvgs?: boolean;
   /** Pages rendering at once in the one browser. */
   parallel?: number;
   /** Re-render even when an SVG carries the stamp of the same source and renderer. */
@@ -143,7 +177,26 @@ export async function renderSvgs(jobs: readonly RenderJob[], options: RenderOpti
     options.log?.(`SVGs: all ${jobs.length} up to date`);
     return 0;
   }
+  // A signal closes the one browser, then exits (128 + signal number); fs-atomic removes half-written
+  // files on exit. A signal during the launch waits for the browser, so it is never left behind.
+  let stopping: NodeJS.Signals | undefined;
+  let launched: Browser | undefined;
+  const stop = (name: NodeJS.Signals, browser: Browser) => {
+    const code = name === 'SIGINT' ? 130 : name === 'SIGTERM' ? 143 : 129;
+    void browser
+      .close()
+      .catch(() => undefined)
+      .finally(() => process.exit(code));
+  };
+  const onSignal = (name: NodeJS.Signals) => {
+    stopping ??= name;
+    if (launched) stop(name, launched);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const name of signals) process.on(name, onSignal);
   const browser = await puppeteer.launch(puppeteerLaunchOptions(chromiumPath));
+  launched = browser;
+  if (stopping) stop(stopping, browser);
   try {
     const seededPages = {
       newPage: async () => {
@@ -168,6 +221,7 @@ export async function renderSvgs(jobs: readonly RenderJob[], options: RenderOpti
     };
     await Promise.all(Array.from({ length: Math.min(options.parallel ?? 2, pending.length) }, worker));
   } finally {
+    for (const name of signals) process.off(name, onSignal);
     await browser.close();
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -191,6 +245,17 @@ export const diagramSets: DiagramSet[] = [
   { entries: machineCatalog, folder: diagramsFolder, docPath: machinesDocPath, overview: actorOverview },
   { entries: fixtureCatalog, folder: fixtureDiagramsFolder },
 ];
+
+/** Every SVG the sets draw: its path (relative to the root) and what its stamp is computed from. */
+export function svgJobs(sets: readonly DiagramSet[]): { path: string; definition: string; svgId: string }[] {
+  return sets.flatMap((set) =>
+    set.entries.map((entry) => ({
+      path: posix.join(set.folder, `${entry.id}.svg`),
+      definition: machineToMermaid(entry.machine),
+      svgId: `nsmodel-${entry.id}`,
+    })),
+  );
+}
 
 /**
  * Writes `<folder>/<id>.mmd` and `.svg` for every entry and each set's doc under `rootDir`, removes
@@ -222,7 +287,7 @@ export async function generateDiagrams(
       written.push(set.docPath);
     }
   }
-  await renderSvgs(jobs, options);
+  if (!options.skipSvgs) await renderSvgs(jobs, options);
   for (const set of sets) await removeStaleDiagrams(rootDir, set.folder, new Set(written));
   return written.sort();
 }

@@ -21,10 +21,15 @@ export interface ReportProperty {
   id: string;
   requirements: string[];
   kind: 'invariant' | 'step';
-  status: 'holds' | 'violated' | 'vacuous';
+  /** `holds (partial)`: no violation among the states explored by a search that did not finish. */
+  status: ReportStatus;
   witnesses: number;
   counterexample?: { steps: CounterexampleStep[]; file: string };
 }
+
+export type ReportStatus = 'holds' | 'holds (partial)' | 'violated' | 'vacuous';
+
+export const stopReasons = ['max-states', 'memory', 'time', 'interrupted', 'stopped'] as const;
 
 export interface UncoveredTransition {
   id: string;
@@ -38,6 +43,9 @@ export interface VerifyReport {
   transitions: number;
   depth: number;
   durationMs: number;
+  /** False when the search stopped before every reachable state was explored; `stopReason` says why. */
+  complete: boolean;
+  stopReason?: (typeof stopReasons)[number];
   properties: ReportProperty[];
   coverage: { transitions: { covered: number; total: number; uncovered: UncoveredTransition[] } };
 }
@@ -53,12 +61,14 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
   transitions: count,
   depth: count,
   durationMs: count,
+  complete: z.boolean(),
+  stopReason: z.enum(stopReasons).optional(),
   properties: z.array(
     z.strictObject({
       id: z.string(),
       requirements: z.array(z.string()),
       kind: z.enum(['invariant', 'step']),
-      status: z.enum(['holds', 'violated', 'vacuous']),
+      status: z.enum(['holds', 'holds (partial)', 'violated', 'vacuous']),
       witnesses: count,
       counterexample: z.strictObject({ steps: z.array(step).min(1), file: z.string() }).optional(),
     }),
@@ -111,11 +121,14 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
     transitions: result.transitions,
     depth: result.depth,
     durationMs: Math.round(result.durationMs),
+    complete: result.complete,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
     properties: result.properties.map((p) => ({
       id: p.property.id,
       requirements: [...p.property.requirements],
       kind: p.property.kind,
-      status: p.status,
+      // A search that did not finish proves nothing about the states it never reached.
+      status: p.status === 'holds' && !result.complete ? 'holds (partial)' : p.status,
       witnesses: p.witnesses,
       ...(p.violation
         ? {
@@ -151,6 +164,10 @@ export function completion(result: Pick<CheckResult, 'complete' | 'stopReason'>)
       return 'incomplete: stopped at the --max-states limit, so the verdicts cover only the states explored';
     case 'memory':
       return 'incomplete: stopped by the memory guard, so the verdicts cover only the states explored';
+    case 'time':
+      return 'incomplete: stopped at the --max-seconds limit, so the verdicts cover only the states explored';
+    case 'interrupted':
+      return 'incomplete: interrupted (SIGINT/SIGTERM), so the verdicts cover only the states explored';
     case 'stopped':
       return 'stopped early: every checked property was already violated';
     default:
@@ -245,7 +262,7 @@ function verdict(report: VerifyReport): string {
   const parts = [
     violated.length > 0
       ? `${violated.length} of ${report.properties.length} properties violated: ${violated.join(', ')}.`
-      : `no property is violated (${report.properties.length} checked).`,
+      : `no property is violated (${report.properties.length} checked)${report.complete ? '' : ' among the states explored; the search did not finish, so nothing is proved'}.`,
   ];
   if (vacuous.length > 0) parts.push(`Vacuous, never exercised: ${vacuous.join(', ')}.`);
   return parts.join(' ');
@@ -266,10 +283,12 @@ export function summaryText(
     '',
   ];
   const width = Math.max(8, ...report.properties.map((p) => p.id.length));
-  lines.push(`${'property'.padEnd(width)}  ${'status'.padEnd(8)}  ${'witnesses'.padStart(10)}  requirements`);
+  lines.push(
+    `${'property'.padEnd(width)}  ${'status'.padEnd(15)}  ${'witnesses'.padStart(10)}  requirements`,
+  );
   for (const p of report.properties) {
     lines.push(
-      `${p.id.padEnd(width)}  ${p.status.padEnd(8)}  ${format(p.witnesses).padStart(10)}  ${p.requirements.join(', ')}`,
+      `${p.id.padEnd(width)}  ${p.status.padEnd(15)}  ${format(p.witnesses).padStart(10)}  ${p.requirements.join(', ')}`,
     );
   }
   lines.push('');

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultScope } from '../machines/scopes.ts';
-import { parseVerifyArgs, UsageError } from './cli-args.ts';
+import { UsageError } from './cli.ts';
+import { parseVerifyArgs } from './verify-args.ts';
 
 const verifyScript = resolve('scripts/verify.ts');
 const tsx = resolve('node_modules/.bin/tsx');
@@ -70,7 +71,7 @@ describe('parseVerifyArgs', () => {
       maxStates: 500,
       json: true,
     });
-    expect(parseVerifyArgs(['--random', '--runs', '20', '--seed', '-7']).random).toEqual({
+    expect(parseVerifyArgs(['--random', '--runs', '20', '--seed=-7']).random).toEqual({
       runs: 20,
       seed: -7,
     });
@@ -78,10 +79,11 @@ describe('parseVerifyArgs', () => {
 
   it('names the flag and the fix for each mistake', () => {
     expect(usageError(['--scopes', 'default'])).toMatch(
-      /^unknown argument "--scopes"; known flags: --scope, /,
+      /^unknown option --scopes; did you mean --scope\? options: --scope, /,
     );
-    expect(usageError(['--variant'])).toMatch(/^--variant needs a value: --variant /);
+    expect(usageError(['--variant'])).toMatch(/^--variant needs a value/);
     expect(usageError(['--variant', '--json'])).toMatch(/^--variant needs a value/);
+    expect(usageError(['--json=yes'])).toBe('--json takes no value; write it alone');
     expect(usageError(['--variant', 'nope'])).toMatch(
       /^--variant: unknown variant "nope"; use one of model, create-in-terminating/,
     );
@@ -92,14 +94,17 @@ describe('parseVerifyArgs', () => {
       /^--scope: unknown scope "nope"; use one of default, large/,
     );
     expect(usageError(['--max-states', '1e3'])).toMatch(
-      /^--max-states needs a positive whole number, got "1e3"/,
+      /^--max-states needs a whole number at least 1, got "1e3"/,
     );
+    expect(usageError(['--max-seconds', '0'])).toMatch(/^--max-seconds needs a whole number from 1 to /);
     expect(usageError(['--seed', '4'])).toBe('--seed only applies to random runs; add --random');
     expect(usageError(['--random', '--path', '1:0'])).toMatch(
       /^--path replays a failure only together with its seed/,
     );
     expect(usageError(['--scope', 'default', '--scope', 'large'])).toBe('--scope given twice; give it once');
-    expect(usageError(['default'])).toMatch(/^unknown argument "default"; every value follows its flag/);
+    expect(usageError(['default'])).toMatch(
+      /^unexpected argument "default": this command takes only options/,
+    );
   });
 
   describe('scope files', () => {
@@ -132,7 +137,7 @@ describe('parseVerifyArgs', () => {
       };
       await writeFile(path, JSON.stringify(broken));
       const message = usageError(['--scope', path]) ?? '';
-      expect(message).toMatch(new RegExp(`^--scope: ${path} is not a valid scope: `));
+      expect(message).toMatch(new RegExp(`^--scope: ${path}:1: not a valid scope: `));
       expect(message).toContain('principals[0].requests[0]: ');
       expect(message).toContain('clock.horizonSeconds: ');
       expect(message).toContain('(top level): Unrecognized key: "extra"');
@@ -178,11 +183,75 @@ describe('npm run verify, as a command', () => {
     expect(await readFile(join(cwd, file), 'utf8')).toContain('```mermaid\nsequenceDiagram');
   });
 
-  it('prints the JSON report alone on stdout with --json', async () => {
+  it('prints the JSON report alone on stdout with --json; a state limit is a partial run (exit 10)', async () => {
     const run = await verify(['--max-states', '200', '--property', 'unique-names', '--json'], cwd);
+    expect(run.code).toBe(10);
+    const report = JSON.parse(run.stdout) as {
+      states: number;
+      complete: boolean;
+      stopReason: string;
+      properties: { id: string; status: string }[];
+    };
+    expect(report).toMatchObject({ states: 200, complete: false, stopReason: 'max-states' });
+    expect(report.properties).toEqual([
+      expect.objectContaining({ id: 'unique-names', status: 'holds (partial)' }),
+    ]);
+    const written = JSON.parse(
+      await readFile(join(cwd, 'generated/runs/model-default/report.json'), 'utf8'),
+    ) as typeof report;
+    expect(written).toMatchObject({ complete: false, stopReason: 'max-states' });
+  });
+
+  it('stops on SIGINT, writes the partial report and exits 10', async () => {
+    const child = spawn(tsx, [verifyScript, '--scope', 'large', '--out', 'interrupted'], {
+      cwd,
+      env: { ...process.env, NSMODEL_DEBUG: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      // The search has started once the progress line appears.
+      if (/states/.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toContain('SIGINT');
+    expect(code).toBe(10);
+    expect(stdout).toContain('interrupted');
+    const written = JSON.parse(await readFile(join(cwd, 'interrupted/report.json'), 'utf8')) as {
+      complete: boolean;
+      stopReason: string;
+    };
+    expect(written).toMatchObject({ complete: false, stopReason: 'interrupted' });
+  }, 60_000);
+
+  it('ends with a partial report, not a V8 abort, when the heap is 128 MB and the scope is large', async () => {
+    const run = await new Promise<Run>((done) => {
+      execFile(
+        tsx,
+        [verifyScript, '--scope', 'large', '--json'],
+        {
+          cwd,
+          env: { ...process.env, NSMODEL_DEBUG: '', NODE_OPTIONS: '--max-old-space-size=128' },
+          maxBuffer: 1 << 26,
+        },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toContain('heap out of memory');
+    expect(run.code).toBe(10);
+    const report = JSON.parse(run.stdout) as { complete: boolean; stopReason: string; states: number };
+    expect(report).toMatchObject({ complete: false, stopReason: 'memory' });
+    expect(report.states).toBeGreaterThan(100_000);
+  }, 120_000);
+
+  it('lists its options and exit codes with --help', async () => {
+    const run = await verify(['--help'], cwd);
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { states: number; properties: { id: string }[] };
-    expect(report.states).toBeLessThanOrEqual(200);
-    expect(report.properties.map((p) => p.id)).toEqual(['unique-names']);
+    for (const text of ['--max-seconds S', '--out DIR', 'Exit codes:', ' 10  the search stopped early'])
+      expect(run.stdout).toContain(text);
   });
 });

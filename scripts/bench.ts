@@ -13,6 +13,15 @@ import { existsSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
+import {
+  type CommandSpec,
+  exitCodes,
+  helpText,
+  integerOption,
+  parseCommandLine,
+  runCommand,
+  stringOption,
+} from '../checker/cli.ts';
 import { explore, searchMemoryBytes } from '../checker/explore.ts';
 import { exploreDense } from '../checker/explore-dense.ts';
 import type { ExplorableModel } from '../checker/model.ts';
@@ -206,15 +215,8 @@ async function runSystemScope(name: string, budgetSeconds: number, maxStates: nu
   if (typeof modules === 'string') throw new Error(modules);
   const model = new modules.SystemModel(modules.scopes[name]);
   return measureAround('system-scope', name, () => {
-    const budget = new AbortController();
-    const result = explore(model, {
-      maxStates,
-      signal: budget.signal,
-      progress: ({ elapsedMs }) => {
-        if (elapsedMs > budgetSeconds * 1000) budget.abort();
-      },
-    });
-    const stopReason = result.stopReason === 'stopped' ? `time budget ${budgetSeconds} s` : result.stopReason;
+    const result = explore(model, { maxStates, maxSeconds: budgetSeconds });
+    const stopReason = result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason;
     return {
       states: result.states,
       transitions: result.transitions,
@@ -338,22 +340,44 @@ function printTable(rows: string[][]): void {
   }
 }
 
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
+const spec: CommandSpec = {
+  name: 'npm run bench --',
+  summary: 'Measures the explorers (docs/performance.md): each case in a fresh Node process.',
+  options: {
+    quick: { type: 'boolean', description: 'the small cases only, one run each' },
+    json: { type: 'boolean', description: 'one JSON line per case instead of tables' },
+    repeat: {
+      type: 'string',
+      value: 'N',
+      description: 'runs per reference case, the best kept (default 3, 1 with --quick)',
+    },
+    'scope-seconds': { type: 'string', value: 'S', description: 'time budget per system scope (default 60)' },
+    'scope-max-states': {
+      type: 'string',
+      value: 'N',
+      description: 'state budget per system scope (default 5,000,000)',
+    },
+    case: { type: 'string', value: 'JSON', description: 'internal: run one case and print its result' },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
+};
 
-async function main(): Promise<void> {
-  const single = option('--case');
+async function main(): Promise<number> {
+  const { values, help } = parseCommandLine(spec, process.argv.slice(2));
+  if (help) {
+    console.log(helpText(spec));
+    return exitCodes.ok;
+  }
+  const single = stringOption(values, 'case');
   if (single !== undefined) {
     console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
-    return;
+    return exitCodes.ok;
   }
-  const quick = process.argv.includes('--quick');
-  const asJson = process.argv.includes('--json');
-  const repeat = Number(option('--repeat') ?? (quick ? 1 : 3));
-  const scopeSeconds = Number(option('--scope-seconds') ?? 60);
-  const scopeMaxStates = Number(option('--scope-max-states') ?? 5_000_000);
+  const quick = values.quick === true;
+  const asJson = values.json === true;
+  const repeat = integerOption(values, 'repeat', { max: 100, example: '3' }) ?? (quick ? 1 : 3);
+  const scopeSeconds = integerOption(values, 'scope-seconds', { example: '60' }) ?? 60;
+  const scopeMaxStates = integerOption(values, 'scope-max-states', { example: '5000000' }) ?? 5_000_000;
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const environment = `Node ${process.version}, ${availableParallelism()} cores (${cpu}), ${mebibytes(totalmem())} RAM`;
@@ -369,7 +393,7 @@ async function main(): Promise<void> {
       repeat,
     },
     {
-      title: 'Reference model, generic engine (string keys, Map)',
+      title: 'Reference model, generic engine (string keys, chunked hash table)',
       cases: [4, 5].map((copies) => ({ engine: 'generic', subject: copies })),
       repeat,
     },
@@ -420,6 +444,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+  return exitCodes.ok;
 }
 
-await main();
+await runCommand('bench', main);

@@ -1,22 +1,47 @@
+import {
+  type CommandSpec,
+  exitCodes,
+  helpText,
+  parseCommandLine,
+  runCommand,
+  UsageError,
+} from '../checker/cli.ts';
 import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/render.ts';
 
 /**
  * `npm run diagrams [-- --force]`: regenerates every machine's Mermaid source and SVG and
  * docs/machines.md. An SVG whose source and renderer did not change is kept unless --force is given.
  */
-const force = process.argv.includes('--force');
-const started = performance.now();
-try {
-  const written = await generateDiagrams(process.cwd(), diagramSets, {
-    force,
-    log: (line) => console.log(line),
-  });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`diagrams: ${written.length} files up to date in ${seconds} s`);
-} catch (error) {
-  if (error instanceof ChromiumNotFoundError) {
-    console.error(error.message);
-    process.exit(2);
+const spec: CommandSpec = {
+  name: 'npm run diagrams --',
+  summary:
+    'Writes generated/diagrams/<id>.mmd and .svg and docs/machines.md from the machines; only stale SVGs are re-rendered (one Chromium per run).',
+  options: {
+    force: { type: 'boolean', description: 'redraw every SVG, even those whose stamp matches their source' },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
+  notes: ['SIGINT/SIGTERM close the browser and remove unfinished files before exiting.'],
+};
+
+async function main(): Promise<number> {
+  const { values, help } = parseCommandLine(spec, process.argv.slice(2));
+  if (help) {
+    console.log(helpText(spec));
+    return exitCodes.ok;
   }
-  throw error;
+  const started = performance.now();
+  try {
+    const written = await generateDiagrams(process.cwd(), diagramSets, {
+      force: values.force === true,
+      log: (line) => console.log(line),
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`diagrams: ${written.length} files up to date in ${seconds} s`);
+    return exitCodes.ok;
+  } catch (error) {
+    if (error instanceof ChromiumNotFoundError) throw new UsageError(error.message);
+    throw error;
+  }
 }
+
+await runCommand('diagrams', main);

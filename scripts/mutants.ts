@@ -1,43 +1,71 @@
+import {
+  type CommandSpec,
+  exitCodes,
+  helpText,
+  parseCommandLine,
+  runCommand,
+  UsageError,
+} from '../checker/cli.ts';
 import { runMutants, writeMutants } from '../checker/mutants.ts';
+import { closest } from '../checker/scenario/request-line.ts';
 import { mutants } from '../machines/variants.ts';
 
 /**
  * `npm run mutants [-- NAME...]`: checks every seeded fault (or the named ones), prints how each was
- * killed and how long it took, and writes generated/mutants.md and .json when all were run. Exits 1
- * naming every mutant no property kills: then a property is missing or too weak.
+ * killed and how long it took, and writes generated/mutants.md and .json when all were run. A mutant
+ * no property kills means a property is missing or too weak.
  */
-const names = process.argv.slice(2);
-const unknown = names.filter((name) => !mutants.some((m) => m.name === name));
-if (unknown.length > 0) {
-  console.error(
-    `mutants: unknown mutant ${unknown.join(', ')}; known: ${mutants.map((m) => m.name).join(', ')}`,
-  );
-  process.exit(2);
-}
-const selected = names.length > 0 ? mutants.filter((m) => names.includes(m.name)) : mutants;
-
-const started = performance.now();
-const results = runMutants(
-  {},
-  (r, ms) => {
-    const seconds = (ms / 1000).toFixed(1);
-    const verdict =
-      r.killedBy.length > 0
-        ? `killed by ${r.killedBy.join(', ')} in ${r.counterexampleSteps.length} steps (${r.search}, ${r.scope}, ${r.statesExplored} states)`
-        : `SURVIVED (${r.statesExplored} states, then random walks)`;
-    console.log(`${r.mutant}: ${verdict}, ${seconds} s`);
+const spec: CommandSpec = {
+  name: 'npm run mutants --',
+  summary:
+    'Checks that every seeded fault (machines/variants.ts) is killed by some property; writes generated/mutants.md and .json when all are run.',
+  positionals: {
+    usage: '[NAME]...',
+    description: `mutants to run (default: all): ${mutants.map((m) => m.name).join(', ')}`,
   },
-  selected,
-);
-if (selected.length === mutants.length) {
-  const written = await writeMutants(process.cwd(), results);
-  console.log(`mutants: wrote ${written.join(', ')}`);
-}
-const survivors = results.filter((r) => r.killedBy.length === 0);
-console.log(
-  `mutants: ${results.length - survivors.length} of ${results.length} killed in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-);
-if (survivors.length > 0) {
+  options: {},
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.survived],
+};
+
+async function main(): Promise<number> {
+  const { positionals: names, help } = parseCommandLine(spec, process.argv.slice(2));
+  if (help) {
+    console.log(helpText(spec));
+    return exitCodes.ok;
+  }
+  const known = mutants.map((m) => m.name);
+  const unknown = names.find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    const guess = closest(unknown, known);
+    throw new UsageError(
+      `unknown mutant ${JSON.stringify(unknown)}; ${guess ? `did you mean ${guess}? ` : ''}known: ${known.join(', ')}`,
+    );
+  }
+  const selected = names.length > 0 ? mutants.filter((m) => names.includes(m.name)) : mutants;
+  const started = performance.now();
+  const results = runMutants(
+    {},
+    (r, ms) => {
+      const seconds = (ms / 1000).toFixed(1);
+      const verdict =
+        r.killedBy.length > 0
+          ? `killed by ${r.killedBy.join(', ')} in ${r.counterexampleSteps.length} steps (${r.search}, ${r.scope}, ${r.statesExplored} states)`
+          : `SURVIVED (${r.statesExplored} states, then random walks)`;
+      console.log(`${r.mutant}: ${verdict}, ${seconds} s`);
+    },
+    selected,
+  );
+  if (selected.length === mutants.length) {
+    const written = await writeMutants(process.cwd(), results);
+    console.log(`mutants: wrote ${written.join(', ')}`);
+  }
+  const survivors = results.filter((r) => r.killedBy.length === 0);
+  console.log(
+    `mutants: ${results.length - survivors.length} of ${results.length} killed in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  if (survivors.length === 0) return exitCodes.ok;
   console.error(`mutants: not killed by any property: ${survivors.map((r) => r.mutant).join(', ')}`);
-  process.exitCode = 1;
+  return exitCodes.survived;
 }
+
+await runCommand('mutants', main);

@@ -1,5 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  type CommandSpec,
+  exitCodes,
+  helpText,
+  parseCommandLine,
+  runCommand,
+  UsageError,
+} from '../checker/cli.ts';
 import { projectRoot } from '../checker/scenario/catalog.ts';
 import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
@@ -7,45 +15,77 @@ import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
 
 /**
  * `npm run replay -- <file or folder>...`: replays each scenario on the model and prints every step
- * with its outcome. Exits 0 only when every scenario matches (pending ones are known gaps and do not
- * fail the run); a malformed file gets one line and the run goes on to the next. `--verbose` shows
- * every controller action; `--write-docs` first regenerates docs/scenarios.md.
+ * with its outcome. A malformed file gets one line and the run goes on to the next; the exit code
+ * names the worst outcome (malformed, then failed, then pending).
  */
-const args = process.argv.slice(2);
-const verbose = args.includes('--verbose') || args.includes('-v');
-if (args.includes('--write-docs')) {
-  try {
-    for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);
-  } catch (error) {
-    console.error(
-      `cannot write the scenarios doc: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
-  }
-}
-const targets = args.filter((a) => !a.startsWith('-'));
-if (targets.length === 0) targets.push('scenarios');
+const spec: CommandSpec = {
+  name: 'npm run replay --',
+  summary: 'Replays scenario files (YAML) step by step on the system model and compares every answer.',
+  positionals: {
+    usage: 'FILE|FOLDER...',
+    description: 'scenario files, or folders of *.yaml (e.g. scenarios)',
+  },
+  options: {
+    verbose: { type: 'boolean', short: 'v', description: 'show every controller action of every step' },
+    'write-docs': { type: 'boolean', description: 'first regenerate docs/scenarios.md from scenarios/' },
+  },
+  exitCodes: [
+    exitCodes.ok,
+    exitCodes.internal,
+    exitCodes.usage,
+    exitCodes.expectationFailed,
+    exitCodes.pending,
+  ],
+  notes: [
+    'With several outcomes the exit code is the worst: malformed (2), then failed (14), then pending (15).',
+  ],
+};
 
 function scenarioFiles(target: string): string[] {
   let info: ReturnType<typeof statSync>;
   try {
     info = statSync(target);
   } catch {
-    return [target];
+    throw new UsageError(
+      `no file or folder ${JSON.stringify(target)}; name a scenario file or folder, e.g. scenarios`,
+    );
   }
   if (!info.isDirectory()) return [target];
-  return readdirSync(target)
+  const files = readdirSync(target)
     .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
     .sort()
     .map((name) => join(target, name));
+  if (files.length === 0)
+    throw new UsageError(`${target} holds no scenario (*.yaml); name a file or another folder`);
+  return files;
 }
 
-const reports: ScenarioReport[] = [];
-for (const file of targets.flatMap(scenarioFiles)) {
-  const report = replayFile(file);
-  reports.push(report);
-  for (const line of formatReport(report, { verbose })) console.log(line);
-  console.log('');
+async function main(): Promise<number> {
+  const { values, positionals, help } = parseCommandLine(spec, process.argv.slice(2));
+  if (help) {
+    console.log(helpText(spec));
+    return exitCodes.ok;
+  }
+  if (values['write-docs'] === true) {
+    for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);
+    if (positionals.length === 0) return exitCodes.ok;
+  }
+  if (positionals.length === 0)
+    throw new UsageError('no scenario given; name files or folders, e.g. npm run replay -- scenarios');
+  const files = positionals.flatMap(scenarioFiles);
+  const reports: ScenarioReport[] = [];
+  for (const file of files) {
+    const report = replayFile(file);
+    reports.push(report);
+    for (const line of formatReport(report, { verbose: values.verbose === true })) console.log(line);
+    console.log('');
+  }
+  console.log(summary(reports));
+  const any = (status: ScenarioReport['status']) => reports.some((r) => r.status === status);
+  if (any('malformed')) return exitCodes.usage;
+  if (any('failed')) return exitCodes.expectationFailed;
+  if (any('pending')) return exitCodes.pending;
+  return exitCodes.ok;
 }
-console.log(summary(reports));
-process.exit(reports.every((r) => r.status === 'passed' || r.status === 'pending') ? 0 : 1);
+
+await runCommand('replay', main);

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CheckResult, check } from '../checker/check.ts';
-import { parseVerifyArgs, UsageError, type VerifyArgs, verifyUsage } from '../checker/cli-args.ts';
+import { type CheckResult, checkAsync } from '../checker/check.ts';
+import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
 import { writeTraceability } from '../checker/traceability.ts';
+import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
 import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -13,27 +14,19 @@ import type { Property } from '../properties/types.ts';
 
 /**
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
- * TLC-like summary and writes the report. Exit codes follow TLC: 0 every property holds, 12 a safety
- * property is violated, 2 bad arguments or input, 1 an internal error (or a search the memory guard cut).
+ * TLC-like summary and writes the report. Exit codes (`--help`): 0 every property holds over every
+ * reachable state, 10 the search stopped early, 12 a safety property is violated, 2 bad arguments or
+ * input, 1 an internal error.
  */
 // Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
 const outputRoot = process.cwd();
 const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
-const debug = process.env.NSMODEL_DEBUG === '1';
-const exitCodes = { holds: 0, internal: 1, usage: 2, violated: 12 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
-  let args: VerifyArgs;
-  try {
-    args = parseVerifyArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`verify: ${error.message}`);
-    return exitCodes.usage;
-  }
+  const args = parseVerifyArgs(argv);
   if (args.help) {
-    console.log(verifyUsage);
-    return exitCodes.holds;
+    console.log(helpText(verifySpec));
+    return exitCodes.ok;
   }
   const machines = machinesFor(args.variant);
   if (!machines) throw new Error(`variant ${args.variant} has no machines`);
@@ -55,6 +48,27 @@ async function main(argv: readonly string[]): Promise<number> {
   return runExhaustive(model, properties, args);
 }
 
+/** SIGINT/SIGTERM abort the search; the report of what was explored is still written. A second signal exits at once. */
+function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(exitCodes.partial);
+    console.error(
+      `\nverify: ${name}: stopping the search and writing the partial report (again to quit now)`,
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 async function runExhaustive(model: SystemModel, properties: Property[], args: VerifyArgs): Promise<number> {
   // Only the full default run of the machines as written is the committed report; anything else is a side run.
   const canonical =
@@ -62,11 +76,16 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.scopeSource.name === 'default' &&
     args.variant === baseVariantName &&
     args.properties.length === 0 &&
-    args.maxStates === undefined;
-  const outDir = reportFolder(canonical, args.variant, model.scope.name);
+    args.maxStates === undefined &&
+    args.maxSeconds === undefined &&
+    args.out === undefined;
+  const outDir = args.out ?? reportFolder(canonical, args.variant, model.scope.name);
   const reporter = createProgressReporter({ label: `verify ${args.variant}/${model.scope.name}` });
-  const result: CheckResult = check(model, properties, {
+  const interrupt = interruptOnSignals();
+  const result: CheckResult = await checkAsync(model, properties, {
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
+    ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
+    signal: interrupt.signal,
     progress: (p) => reporter.update(p),
     stopWhenAllViolated: true,
   });
@@ -79,25 +98,25 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     statesPerSecond: result.statesPerSecond,
   });
   const violated = result.properties.some((p) => p.status === 'violated');
-  const cutByMemory = !result.complete && result.stopReason === 'memory';
-  const context = { model, variant: args.variant, outDir };
+  // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
+  const committed = canonical && result.complete;
+  const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
+  const context = { model, variant: args.variant, outDir: folder };
   const report = buildReport(result, context);
-  // A report the memory guard cut short must not replace the committed one.
-  const write = !(canonical && cutByMemory);
-  if (write) {
-    await writeReport(outputRoot, report, result, context);
-    if (canonical) await writeTraceability(outputRoot);
-  }
+  // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
+  await writeReport(outputRoot, report, result, context);
+  if (committed) await writeTraceability(outputRoot);
+  interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
-  else console.log(summaryText(report, result, outDir, write));
+  else console.log(summaryText(report, result, folder, true));
   if (violated) return exitCodes.violated;
-  if (cutByMemory) {
+  if (!result.complete) {
     console.error(
-      `verify: the search is ${completion(result)}; try --max-states N, a smaller scope, or more memory (node --max-old-space-size)`,
+      `verify: the search is ${completion(result)}; exit ${exitCodes.partial}. For a complete run: no --max-states/--max-seconds, a smaller scope, or more memory (NODE_OPTIONS=--max-old-space-size=MB)`,
     );
-    return exitCodes.internal;
+    return exitCodes.partial;
   }
-  return exitCodes.holds;
+  return exitCodes.ok;
 }
 
 /** The part of `checker/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */
@@ -119,7 +138,7 @@ async function runRandom(
   const modulePath = join(sourceRoot, 'checker', 'random.ts');
   if (!existsSync(modulePath)) {
     console.error(
-      'verify: --random needs checker/random.ts, which this tree does not have yet; run without --random for the exhaustive search',
+      'verify: --random needs checker/random.ts, which this tree does not have; run without --random',
     );
     return exitCodes.usage;
   }
@@ -132,16 +151,7 @@ async function runRandom(
   );
   const result = loaded.randomRun(model, properties, options);
   console.log(loaded.randomFailureText(result));
-  return result.ok ? exitCodes.holds : exitCodes.violated;
+  return result.ok ? exitCodes.ok : exitCodes.violated;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(
-    `verify: internal error: ${message.split('\n')[0]}${debug ? '' : ' (set NSMODEL_DEBUG=1 for the stack trace)'}`,
-  );
-  if (debug) console.error(error);
-  process.exitCode = exitCodes.internal;
-}
+await runCommand('verify', () => main(process.argv.slice(2)));

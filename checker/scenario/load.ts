@@ -4,11 +4,13 @@ import { type ZodType, z } from 'zod';
 import { closest } from './request-line.ts';
 import {
   type ContentManifestInput,
+  contentBodySchemas,
   contentKinds,
   contentManifest,
   type ManifestInput,
   type ManifestKind,
   manifestSchemas,
+  maxScenarioSeconds,
   type ScenarioHeader,
   type StepInput,
   type StepKind,
@@ -16,6 +18,7 @@ import {
   stepKinds,
   stepSchemas,
 } from './schema.ts';
+import { validateScenario } from './validate.ts';
 
 /** A path into the YAML document: keys and list indexes, as zod reports them. */
 export type FieldPath = readonly (string | number)[];
@@ -181,6 +184,7 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
     return validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
   if (kind in contentKinds) {
     const manifest = validate(contentManifest, raw, path);
+    validate(contentBodySchemas[kind as keyof typeof contentKinds] as ZodType, raw, path);
     return { ...manifest, contentKind: kind as keyof typeof contentKinds };
   }
   const known = [...new Set([...Object.keys(manifestSchemas), ...Object.keys(contentKinds)])];
@@ -221,6 +225,25 @@ function lineLocator(
   };
 }
 
+/** A YAML parser error in the words of a scenario author: what is wrong and how to fix it. */
+function yamlProblem(code: string, message: string): [string, string] {
+  switch (code) {
+    case 'MULTIPLE_DOCS':
+      return [
+        'more than one document (a second `---`)',
+        'a scenario file holds one story: split it into two files',
+      ];
+    case 'DUPLICATE_KEY':
+      return ['a key appears twice in the same map', 'keep one of them'];
+    case 'TAB_AS_INDENT':
+      return ['a tab indents this line', 'indent with spaces'];
+    default:
+      return /call stack/i.test(message)
+        ? ['nested too deeply', 'a scenario is a few levels of maps and lists']
+        : [message.split('\n')[0].replace(/; please use .*$/, ''), 'check indentation and quoting'];
+  }
+}
+
 /** Reads and validates one scenario file; throws ScenarioFileError (one line) when it is malformed. */
 export function loadScenario(file: string, source = readFileSync(file, 'utf8')): LoadedScenario {
   const lines = new LineCounter();
@@ -228,13 +251,8 @@ export function loadScenario(file: string, source = readFileSync(file, 'utf8')):
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
     const line = lines.linePos(error.pos[0]).line;
-    throw new ScenarioFileError(
-      file,
-      line,
-      '',
-      `YAML: ${error.message.split('\n')[0]}`,
-      'check indentation and quoting',
-    );
+    const [problem, hint] = yamlProblem(error.code, error.message);
+    throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
   }
   const locate = lineLocator(doc, lines);
   const located = (error: unknown): never => {
@@ -248,13 +266,44 @@ export function loadScenario(file: string, source = readFileSync(file, 'utf8')):
       );
     throw error;
   };
+  let input: unknown;
   try {
-    const input: unknown = doc.toJS();
+    // Aliases are expanded at most 100 times in all, so an alias bomb stops here instead of filling memory.
+    input = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    const deep = error instanceof RangeError;
+    const alias = /alias/i.test(String(error));
+    throw new ScenarioFileError(
+      file,
+      alias ? lines.linePos(source.indexOf('*')).line : 1,
+      '',
+      deep
+        ? 'nested too deeply'
+        : alias
+          ? 'too many aliases (*name) expand into this file'
+          : `cannot read: ${String(error).split('\n')[0]}`,
+      alias ? 'write the values out, or use fewer aliases' : 'a scenario is a few levels of maps and lists',
+    );
+  }
+  try {
     if (input === null || typeof input !== 'object' || Array.isArray(input))
       throw new ScenarioFieldError([], 'a scenario is a map', 'with title, requirements, given and steps');
     const header = validate(scenarioSchema, input, []);
     const steps = header.steps.map((raw, index) => parseStep(raw, index));
     const manifests = (header.given?.manifests ?? []).map((raw, index) => parseManifest(raw, index));
+    let seconds = 0;
+    steps.forEach((step, index) => {
+      if (step.kind !== 'tick') return;
+      seconds += step.tick;
+      if (seconds > maxScenarioSeconds)
+        throw new ScenarioFieldError(
+          ['steps', index, 'tick'],
+          `the clock passes ${maxScenarioSeconds} s here (${seconds} s in all)`,
+          'a scenario covers at most a day; tick less',
+        );
+    });
+    const problem = validateScenario(header.given, manifests, steps);
+    if (problem) throw new ScenarioFieldError(problem.path, problem.problem, problem.hint, problem.key);
     return { file, header, steps, manifests, lineOf: (path) => locate(path) };
   } catch (error) {
     return located(error);

@@ -141,7 +141,51 @@ export const contentKinds = {
 
 export type ContentKind = keyof typeof contentKinds;
 
-/** A content manifest in `given.manifests` (ConfigMap, Pod, ...): metadata is strict, the rest is free. */
+/** The model keeps content in bit masks of 32-bit integers: at most this many resource/name pairs. */
+export const maxModelObjects = 31;
+
+/** Longest single `tick`, and the longest a scenario's clock may run: the replayer steps second by second. */
+export const maxTickSeconds = 3600;
+export const maxScenarioSeconds = 86_400;
+
+const stringMap = z.record(z.string(), z.string());
+const specMap = z.record(z.string(), z.unknown());
+const contentMeta = {
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: metadata.partial().optional(),
+};
+
+/**
+ * Request bodies and `given` manifests of each content kind: the fields Kubernetes knows at the top
+ * level, so `subject:` for `subjects:` is refused. `spec` stays open: the model never reads it.
+ */
+export const contentBodySchemas = {
+  ConfigMap: z.strictObject({
+    ...contentMeta,
+    data: stringMap.optional(),
+    binaryData: stringMap.optional(),
+    immutable: z.boolean().optional(),
+  }),
+  Secret: z.strictObject({
+    ...contentMeta,
+    data: stringMap.optional(),
+    stringData: stringMap.optional(),
+    type: z.string().optional(),
+    immutable: z.boolean().optional(),
+  }),
+  Pod: z.strictObject({ ...contentMeta, spec: specMap.optional() }),
+  ResourceQuota: z.strictObject({ ...contentMeta, spec: specMap.optional() }),
+  NetworkPolicy: z.strictObject({ ...contentMeta, spec: specMap.optional() }),
+  RoleBinding: z.strictObject({
+    ...contentMeta,
+    roleRef: roleRef.optional(),
+    subjects: z.array(subject).optional(),
+  }),
+  Role: z.strictObject({ ...contentMeta, rules: z.array(policyRule).optional() }),
+} as const;
+
+/** A content manifest in `given.manifests` (ConfigMap, Pod, ...): its kind's fields, with metadata required. */
 export const contentManifest = z.looseObject({
   apiVersion: z.string(),
   kind: z.string(),
@@ -236,7 +280,13 @@ export const stepSchemas = {
   restart: z.strictObject({ restart: controllerName }),
   fail: z.strictObject({ fail: z.literal('config-read') }),
   recover: z.strictObject({ recover: z.literal('config-read') }),
-  tick: z.strictObject({ tick: z.number().int().positive() }),
+  tick: z.strictObject({
+    tick: z
+      .number()
+      .int()
+      .positive()
+      .max(maxTickSeconds, `a tick is at most ${maxTickSeconds} s; split a longer wait into several`),
+  }),
   check: z.strictObject({ check: checkSchema }),
 } as const;
 

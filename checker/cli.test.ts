@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type CommandSpec, exitCodes, helpText, parseCommandLine, UsageError } from './cli.ts';
+
+const spec: CommandSpec = {
+  name: 'demo',
+  summary: 'A command for the tests.',
+  positionals: { usage: '[FILE]...', description: 'files' },
+  options: {
+    count: { type: 'string', value: 'N', description: 'how many' },
+    tag: { type: 'string', value: 'T', multiple: true, description: 'a tag' },
+    loud: { type: 'boolean', short: 'l', description: 'louder' },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.usage, exitCodes.partial],
+};
+
+const refusal = (argv: string[]) => {
+  try {
+    parseCommandLine(spec, argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  return null;
+};
+
+describe('the shared argument parser', () => {
+  it('reads flags in both forms, repeatable ones as lists, and positionals', () => {
+    expect(parseCommandLine(spec, ['--count=3', '--tag', 'a', '--tag=b', '-l', 'x.yaml'])).toEqual({
+      values: { count: '3', tag: ['a', 'b'], loud: true },
+      positionals: ['x.yaml'],
+      help: false,
+    });
+    expect(parseCommandLine(spec, ['-h']).help).toBe(true);
+  });
+
+  it('refuses what it does not understand, in one line with the fix', () => {
+    expect(refusal(['--cout', '3'])).toMatch(/^unknown option --cout; did you mean --count\? options: /);
+    expect(refusal(['--count'])).toMatch(/^--count needs a value/);
+    expect(refusal(['--count', '--loud'])).toMatch(
+      /^--count needs a value; write a value that starts with a dash/,
+    );
+    expect(refusal(['--count', '1', '--count', '2'])).toBe('--count given twice; give it once');
+    expect(refusal(['--loud=yes'])).toBe('--loud takes no value; write it alone');
+    expect(refusal(['--count='])).toMatch(/^--count needs a value/);
+  });
+
+  it('prints every option and the meaning of each exit code in --help', () => {
+    const text = helpText(spec);
+    for (const part of [
+      'usage: demo [options] [FILE]...',
+      '--count N',
+      '-l, --loud',
+      '-h, --help',
+      '(repeatable)',
+      'Exit codes:',
+      ' 10  the search stopped early',
+    ])
+      expect(text).toContain(part);
+  });
+});
+
+describe('the commands', () => {
+  const tsx = resolve('node_modules/.bin/tsx');
+  const run = (script: string, args: string[], cwd: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        tsx,
+        [resolve(script), ...args],
+        { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'nsmodel-cli-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+  const yamlOf = (value: unknown) => stringify(value);
+  const base = () => ({
+    title: 'Base story',
+    requirements: ['NS-1'],
+    given: { namespaces: [{ name: 'team-a' }], users: [{ name: 'alice', groups: [] }] },
+  });
+
+  it('replay: no input, a failed expectation and a pending scenario have their own exit codes', async () => {
+    const passing = resolve('scenarios/lc-repeated-delete.yaml');
+    const pending = resolve('scenarios/ac-rule-based-configurations.yaml');
+    const failing = join(folder, 'failing.yaml');
+    await writeFile(
+      failing,
+      yamlOf({ ...base(), steps: [{ as: 'alice', do: 'get namespaces/team-a', expect: 200 }] }),
+    );
+    const [none, ok, failed, pend, both] = await Promise.all([
+      run('scripts/replay.ts', [], folder),
+      run('scripts/replay.ts', [passing], folder),
+      run('scripts/replay.ts', [failing], folder),
+      run('scripts/replay.ts', [pending], folder),
+      run('scripts/replay.ts', [pending, failing], folder),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^replay: no scenario given/);
+    expect(ok.code).toBe(0);
+    expect(failed.code).toBe(14);
+    expect(pend.code).toBe(15);
+    expect(both.code).toBe(14);
+  });
+
+  it('every command refuses an unknown flag with exit 2 and lists its exit codes in --help', async () => {
+    const scripts = ['verify', 'replay', 'mutants', 'diagrams', 'bench', 'check-generated'];
+    const runs = await Promise.all(
+      scripts.flatMap((script) => [
+        run(`scripts/${script}.ts`, ['--nosuch'], folder),
+        run(`scripts/${script}.ts`, ['--help'], folder),
+      ]),
+    );
+    scripts.forEach((script, i) => {
+      const [refused, help] = [runs[2 * i], runs[2 * i + 1]];
+      expect(refused.code, script).toBe(2);
+      expect(refused.stderr).toMatch(/unknown option --nosuch/);
+      expect(help.code, script).toBe(0);
+      expect(help.stdout).toContain('Exit codes:');
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ScenarioFileError } from './load.ts';
+import { prepareScenario } from './replay.ts';
+
+/** The mistakes found by trying the replayer as a hostile user would: each is one line, with its line. */
+const header = 'title: t\nrequirements: [NS-1]\n';
+const withNamespace = (name: string) =>
+  `${header}given:\n  namespaces: [{ name: "${name}" }]\nsteps:\n  - check: { namespace: default, exists: true }\n`;
+const rolebindingBody = (body: string) =>
+  `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: create namespaces/team-a/rolebindings/rb\n    body:\n${body}    expect: 201\n`;
+
+const cases: [string, string, string][] = [
+  [
+    'an undeclared user',
+    `${header}given:\n  namespaces: [{ name: team-a }]\n  users: [{ name: alice, groups: [] }]\nsteps:\n  - as: alcie\n    do: get namespaces/team-a\n    expect: 403\n`,
+    'x.yaml:7: steps[0].as: no principal "alcie" is declared (did you mean "alice"?)',
+  ],
+  [
+    'a check of a namespace named nowhere else',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - check: { namespace: team-z, exists: false }\n`,
+    'x.yaml:6: steps[0].check.namespace: namespace "team-z" is named nowhere else in this scenario (did you mean "team-a"?)',
+  ],
+  [
+    'a misspelt initializer key',
+    `${header}given:\n  manifests:\n    - apiVersion: admissionregistration.k8s.io/v1alpha1\n      kind: NamespaceInitializerConfiguration\n      metadata: { name: c }\n      initializers: [{ name: policy.example.com }]\n  initializers:\n    polcy.example.com: { creates: { kind: ConfigMap, name: x } }\nsteps:\n  - check: { namespace: default, exists: true }\n`,
+    'x.yaml:10: given.initializers.polcy.example.com: no initializer "polcy.example.com" in any NamespaceInitializerConfiguration (did you mean "policy.example.com"?)',
+  ],
+  [
+    'subject: for subjects:',
+    rolebindingBody(
+      '      roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: admin }\n      subject: [{ kind: User, name: alice }]\n',
+    ),
+    'x.yaml:11: steps[0].body.subject: unknown field "subject" in a RoleBinding (did you mean "subjects"?',
+  ],
+  [
+    'a Pod posted to rolebindings',
+    rolebindingBody('      kind: Pod\n      spec: { containers: [] }\n'),
+    'x.yaml:10: steps[0].body.kind: a Pod body posted to rolebindings',
+  ],
+  [
+    'Team_A',
+    withNamespace('Team_A'),
+    'x.yaml:4: given.namespaces[0].name: invalid namespace name "Team_A": ',
+  ],
+  [
+    'a.b',
+    withNamespace('a.b'),
+    'x.yaml:4: given.namespaces[0].name: invalid namespace name "a.b": must not contain dots',
+  ],
+  ['an emoji', withNamespace('🙂'), 'x.yaml:4: given.namespaces[0].name: invalid namespace name "🙂": '],
+  [
+    'a duplicate entry',
+    `${header}given:\n  namespaces: [{ name: team-a }, { name: team-a, finalizers: [] }]\nsteps:\n  - check: { namespace: team-a, exists: true }\n`,
+    'x.yaml:4: given.namespaces[1].name: namespace "team-a" is listed twice',
+  ],
+  [
+    'an invalid finalizer',
+    `${header}given:\n  namespaces: [{ name: team-a, finalizers: [Finalizer] }]\nsteps:\n  - check: { namespace: team-a, exists: true }\n`,
+    'x.yaml:4: given.namespaces[0].finalizers[0]: invalid finalizer "Finalizer": ',
+  ],
+  [
+    'more than 31 objects',
+    `${header}given:\n  namespaces: [{ name: team-a }]\n  objects:\n${Array.from({ length: 32 }, (_, i) => `    - { kind: ConfigMap, namespace: team-a, name: cm${i} }\n`).join('')}steps:\n  - check: { namespace: team-a, exists: true }\n`,
+    'x.yaml:37: given.objects[31]: object configmaps/cm31 is one more than the model holds',
+  ],
+  [
+    'a tick of a trillion seconds',
+    `${header}steps:\n  - tick: 1000000000000\n`,
+    'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
+  ],
+];
+
+describe('scenario values Kubernetes would refuse are refused before the replay, in one line', () => {
+  it.each(cases)('%s', (_label, source, expected) => {
+    const prepared = prepareScenario('x.yaml', source);
+    expect(prepared).toBeInstanceOf(ScenarioFileError);
+    const message = (prepared as ScenarioFileError).message;
+    expect(message.startsWith(expected), message).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+
+  it('ticks that add up past a day are refused at the tick that passes it', () => {
+    const ticks = Array.from({ length: 25 }, () => '  - tick: 3600\n').join('');
+    const prepared = prepareScenario('x.yaml', `${header}steps:\n${ticks}`);
+    expect((prepared as ScenarioFileError).message).toMatch(
+      /^x\.yaml:28: steps\[24\]\.tick: the clock passes 86400 s here/,
+    );
+  });
+});

@@ -1,0 +1,157 @@
+import type { Scope } from '../machines/scope.ts';
+import { scopes } from '../machines/scopes.ts';
+import { baseVariantName, variants } from '../machines/variants.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import {
+  type CommandSpec,
+  exitCodes,
+  integerOption,
+  listOption,
+  parseCommandLine,
+  stringOption,
+  UsageError,
+} from './cli.ts';
+import { resolveScope, type ScopeSource } from './scope-file.ts';
+
+/** `npm run verify`'s options, parsed by the shared parser (checker/cli.ts) and checked against the model. */
+export interface VerifyArgs {
+  /** The scope as given: a built-in name, or the file it was read from. */
+  scopeSource: ScopeSource;
+  scope: Scope;
+  variant: string;
+  /** Property ids to check; empty means all of them. */
+  properties: string[];
+  maxStates?: number;
+  maxSeconds?: number;
+  /** Where the report goes instead of the default folder. */
+  out?: string;
+  json: boolean;
+  random?: { runs: number; seed?: number; path?: string };
+  help: boolean;
+}
+
+const defaultRandomRuns = 100;
+const variantNames = () => [baseVariantName, ...variants.map((v) => v.name)];
+
+export const verifySpec: CommandSpec = {
+  name: 'npm run verify --',
+  summary:
+    'Explores every reachable state of the system model and judges every safety property (TLC-like summary and report).',
+  options: {
+    scope: {
+      type: 'string',
+      value: 'NAME|FILE',
+      description: `a named scope (${Object.keys(scopes).join(', ')}) or a JSON scope file (default: default)`,
+    },
+    variant: {
+      type: 'string',
+      value: 'NAME',
+      description: `${baseVariantName} (the machines as written, default) or a seeded fault: ${variants.map((v) => v.name).join(', ')}`,
+    },
+    property: {
+      type: 'string',
+      value: 'ID',
+      multiple: true,
+      description: 'check only this property (default: every safety property)',
+    },
+    'max-states': {
+      type: 'string',
+      value: 'N',
+      description: 'stop after N distinct states (a partial run: exit 10)',
+    },
+    'max-seconds': {
+      type: 'string',
+      value: 'S',
+      description: 'stop after S seconds (a partial run: exit 10)',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'write the report here (default: generated/ for the full default run, else generated/runs/<variant>-<scope>/)',
+    },
+    json: { type: 'boolean', description: 'print the JSON report on stdout instead of the summary' },
+    random: {
+      type: 'boolean',
+      description: 'random walks (checker/random.ts) instead of the exhaustive search',
+    },
+    runs: { type: 'string', value: 'N', description: 'with --random: number of walks (default 100)' },
+    seed: {
+      type: 'string',
+      value: 'S',
+      description: 'with --random: the seed that replays them (negative: --seed=-7)',
+    },
+    path: {
+      type: 'string',
+      value: 'P',
+      description: 'with --seed: replay one reported random failure (its fast-check path)',
+    },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.partial, exitCodes.violated],
+  notes: [
+    'Only the full default run (no flag but --json) writes the committed generated/report.json, report.md,',
+    'counterexamples/ and traceability.md; any other run writes generated/runs/<variant>-<scope>/, which git ignores.',
+    'SIGINT or SIGTERM stops the search, writes the partial report (complete: false) and exits 10.',
+  ],
+};
+
+export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
+  const { values, help } = parseCommandLine(verifySpec, argv);
+  if (help) {
+    return { ...resolveScope('default'), variant: baseVariantName, properties: [], json: false, help: true };
+  }
+  const variant = stringOption(values, 'variant') ?? baseVariantName;
+  if (!variantNames().includes(variant)) {
+    throw new UsageError(
+      `--variant: unknown variant ${JSON.stringify(variant)}; use one of ${variantNames().join(', ')}`,
+    );
+  }
+  const propertyIds = safetyProperties.map((p) => p.id);
+  const properties = [...new Set(listOption(values, 'property'))];
+  for (const id of properties) {
+    if (!propertyIds.includes(id)) {
+      throw new UsageError(
+        `--property: unknown property ${JSON.stringify(id)}; use one of ${propertyIds.join(', ')}`,
+      );
+    }
+  }
+  const maxStates = integerOption(values, 'max-states', { example: '50000' });
+  const maxSeconds = integerOption(values, 'max-seconds', { max: 7 * 24 * 3600, example: '600' });
+  const random = values.random === true;
+  const randomOnly = (['runs', 'seed', 'path'] as const).find((flag) => values[flag] !== undefined);
+  if (!random && randomOnly)
+    throw new UsageError(`--${randomOnly} only applies to random runs; add --random`);
+  if (values.path !== undefined && values.seed === undefined) {
+    throw new UsageError(
+      '--path replays a failure only together with its seed; add the --seed it was reported with',
+    );
+  }
+  if (random && values.json === true)
+    throw new UsageError('--json prints the exhaustive report; drop it or drop --random');
+  if (random && (maxStates !== undefined || maxSeconds !== undefined))
+    throw new UsageError(
+      '--max-states and --max-seconds apply to the exhaustive search; drop them or drop --random',
+    );
+  const seed = integerOption(values, 'seed', { min: Number.MIN_SAFE_INTEGER, example: '42' });
+  const runs = integerOption(values, 'runs', { max: 1_000_000, example: '2000' });
+  const out = stringOption(values, 'out');
+  return {
+    ...resolveScope(stringOption(values, 'scope') ?? 'default'),
+    variant,
+    properties,
+    ...(maxStates !== undefined ? { maxStates } : {}),
+    ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+    ...(out !== undefined ? { out } : {}),
+    json: values.json === true,
+    ...(random
+      ? {
+          random: {
+            runs: runs ?? defaultRandomRuns,
+            ...(seed !== undefined ? { seed } : {}),
+            ...(values.path !== undefined ? { path: stringOption(values, 'path') } : {}),
+          },
+        }
+      : {}),
+    help: false,
+  };
+}
