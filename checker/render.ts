@@ -249,10 +249,10 @@ export const diagramSets: DiagramSet[] = [
 /** Every SVG the sets draw: its path (relative to the root) and what its stamp is computed from. */
 export function svgJobs(sets: readonly DiagramSet[]): { path: string; definition: string; svgId: string }[] {
   return sets.flatMap((set) =>
-    set.entries.map((entry) => ({
-      path: posix.join(set.folder, `${entry.id}.svg`),
-      definition: machineToMermaid(entry.machine),
-      svgId: `nsmodel-${entry.id}`,
+    diagramSources(set.entries, set.overview).map(({ id, definition }) => ({
+      path: posix.join(set.folder, `${id}.svg`),
+      definition,
+      svgId: `nsmodel-${id}`,
     })),
   );
 }
