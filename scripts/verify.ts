@@ -5,6 +5,7 @@ import { type CheckResult, check } from '../checker/check.ts';
 import { parseVerifyArgs, UsageError, type VerifyArgs, verifyUsage } from '../checker/cli-args.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
+import { buildSite } from '../checker/site/build.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
@@ -87,6 +88,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (write) {
     await writeReport(outputRoot, report, result, context);
     if (canonical) await writeTraceability(outputRoot);
+    await buildSite(outputRoot, outDir);
   }
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, outDir, write));
