@@ -3,6 +3,7 @@ import { mutantsGenerator } from './mutants.ts';
 import { diagramSets, generateDiagrams, rendererFingerprint, svgJobs, svgProblem } from './render.ts';
 import { reportGenerator } from './report.ts';
 import { scenariosDocGenerator } from './scenario/docs.ts';
+import { siteGenerator } from './site/build.ts';
 import { traceabilityGenerator } from './traceability.ts';
 
 /**
@@ -52,4 +53,6 @@ export const generators: Generator[] = [
   reportGenerator,
   scenariosDocGenerator,
   mutantsGenerator,
+  // Last: the page is made of what the generators above wrote.
+  siteGenerator,
 ];

@@ -108,6 +108,7 @@ describe(`the ${variant} mutant`, () => {
         outDir,
       });
       await writeFile(join(folder, 'no-longer-violated.md'), 'stale');
+      await writeFile(join(folder, 'no-longer-violated.itf.json'), 'stale');
       const written = await writeReport(root, buildReport(result, { model, variant, outDir }), result, {
         model,
         variant,
@@ -117,8 +118,9 @@ describe(`the ${variant} mutant`, () => {
         `${outDir}/report.json`,
         `${outDir}/report.md`,
         `${outDir}/counterexamples/${propertyId}.md`,
+        `${outDir}/counterexamples/${propertyId}.itf.json`,
       ]);
-      expect(await readdir(folder)).toEqual([`${propertyId}.md`]);
+      expect((await readdir(folder)).sort()).toEqual([`${propertyId}.itf.json`, `${propertyId}.md`]);
       const counterexample = await readFile(join(folder, `${propertyId}.md`), 'utf8');
       expect(counterexample).toContain('3. **ci-robot**: create namespaces/team-a/configmaps/app');
       const json: unknown = JSON.parse(await readFile(join(root, outDir, 'report.json'), 'utf8'));

@@ -7,6 +7,7 @@ import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps } from './counterexample.ts';
+import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -348,11 +349,16 @@ export async function writeReport(
     const path = counterexamplePath(outDir, p.property.id);
     fresh.add(posix.basename(path));
     await put(path, counterexampleMarkdown(model, p, variant));
+    // The same trace as data (ITF), for other tools, replay and the HTML report.
+    const itfPath = counterexampleItfPath(outDir, p.property.id);
+    fresh.add(posix.basename(itfPath));
+    await put(itfPath, counterexampleItf(model, p, variant));
   }
   const folder = join(rootDir, outDir, counterexampleFolder);
   const existing = await readdir(folder).catch(() => [] as string[]);
   for (const name of existing) {
-    if (name.endsWith('.md') && !fresh.has(name)) await rm(join(folder, name), { force: true });
+    if ((name.endsWith('.md') || name.endsWith('.itf.json')) && !fresh.has(name))
+      await rm(join(folder, name), { force: true });
   }
   return written;
 }

@@ -5,6 +5,7 @@ import { type CheckResult, checkAsync } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
+import { buildSite } from '../checker/site/build.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
 import { SystemModel } from '../machines/system.ts';
@@ -106,6 +107,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   await writeReport(outputRoot, report, result, context);
   if (committed) await writeTraceability(outputRoot);
+  await buildSite(outputRoot, folder);
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, folder, true));

@@ -1,0 +1,37 @@
+import { posix } from 'node:path';
+import type { SystemModel } from '../machines/system.ts';
+import type { PropertyResult } from './check.ts';
+import { itfText, traceToItf } from './itf.ts';
+import { readableState, stepAction } from './state-view.ts';
+
+/** `counterexamples/<property>.itf.json`, next to the Markdown counterexample. */
+export function counterexampleItfPath(outDir: string, propertyId: string): string {
+  return posix.join(outDir, 'counterexamples', `${propertyId}.itf.json`);
+}
+
+/** A violated property's shortest trace as ITF text, with what broke and where it ran in `#meta`. */
+export function counterexampleItf(
+  model: SystemModel,
+  result: PropertyResult,
+  variant: string,
+  loopStart?: number,
+): string {
+  const v = result.violation;
+  if (!v) throw new Error(`property ${result.property.id} has no violation`);
+  return itfText(
+    traceToItf(v.trace, {
+      view: (s) => readableState(model, s),
+      action: stepAction,
+      meta: {
+        source: 'nsmodel verify',
+        description: `Counterexample to ${result.property.id}: ${result.property.statement}`,
+        property: result.property.id,
+        requirements: [...result.property.requirements],
+        variant,
+        scope: model.scope.name,
+        violation: v.message,
+      },
+      ...(loopStart !== undefined ? { loopStart } : {}),
+    }),
+  );
+}

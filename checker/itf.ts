@@ -1,0 +1,256 @@
+import { z } from 'zod';
+
+/**
+ * Counterexamples as data, in the Informal Trace Format (ITF) that Apalache and Quint read and write
+ * (Apalache ADR-015): a JSON object with `#meta`, `vars` and `states`, each state holding one value per
+ * variable. Integers are `{"#bigint": "n"}` (as Quint writes them), sets `{"#set": [...]}`, maps
+ * `{"#map": [[k, v], ...]}`, tuples `{"#tup": [...]}`, records plain objects, sequences arrays.
+ *
+ * The writer knows nothing of the system model: it receives a readable view of each state and the
+ * action of each step, so the model's internals can change without touching this file.
+ */
+
+/** An ITF value, as it appears in JSON. */
+export type ItfValue =
+  | boolean
+  | string
+  | number
+  | { '#bigint': string }
+  | { '#set': ItfValue[] }
+  | { '#map': [ItfValue, ItfValue][] }
+  | { '#tup': ItfValue[] }
+  | { '#unserializable': string }
+  | ItfValue[]
+  | { [field: string]: ItfValue };
+
+/** The action that led to a state, as recorded in that state's `#meta` and `mbt::actionTaken`. */
+export interface ItfAction {
+  /** One line a reviewer reads, e.g. `alice: delete namespaces/team-a -> 200 OK`. */
+  label: string;
+  /** Further readable facts about the step (actor, event, response, ...), plain JSON. */
+  details?: Record<string, unknown>;
+}
+
+export interface ItfState {
+  '#meta': { index: number; action?: ItfAction };
+  [variable: string]: ItfValue | ItfState['#meta'];
+}
+
+export interface ItfTrace {
+  '#meta': Record<string, unknown> & { format: 'ITF'; 'format-description': string };
+  vars: string[];
+  /** Index of the state the last one loops back to (a lasso), as ADR-015 names it. */
+  loop?: number;
+  states: ItfState[];
+}
+
+/** Quint's name for the variable holding the action taken into each state (model-based testing). */
+export const actionVariable = 'mbt::actionTaken';
+/** The action recorded for the initial state, as Quint names it. */
+export const initAction = 'init';
+
+export interface TraceInput<S, E> {
+  initial: S;
+  steps: readonly { event: E; state: S }[];
+}
+
+export interface ItfOptions<S, E> {
+  /** A readable view of a state: variable name → value (numbers, strings, arrays, Sets, Maps, records). */
+  view: (state: S) => Record<string, unknown>;
+  /** The action taken at a step. */
+  action: (event: E) => ItfAction;
+  /** Extra top-level `#meta` fields (property, variant, scope, description, ...). */
+  meta?: Record<string, unknown>;
+  /** For a lasso (liveness): the index of the state the trace loops back to. */
+  loopStart?: number;
+}
+
+export class ItfEncodingError extends Error {
+  constructor(path: string, problem: string) {
+    super(`ITF: ${path}: ${problem}`);
+    this.name = 'ItfEncodingError';
+  }
+}
+
+/** Total order on encoded values, so sets and maps are written in one order whatever the insertion order. */
+function compareEncoded(a: ItfValue, b: ItfValue): number {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Encodes one readable value as ITF; `path` names it in errors. */
+export function encodeItfValue(value: unknown, path = 'value'): ItfValue {
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint') return { '#bigint': value.toString() };
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value))
+      throw new ItfEncodingError(path, `${value} is not an integer (ITF has none)`);
+    return { '#bigint': String(value) };
+  }
+  if (value === null || value === undefined) return { '#unserializable': String(value) };
+  if (Array.isArray(value)) return value.map((v, i) => encodeItfValue(v, `${path}[${i}]`));
+  if (value instanceof Set) {
+    return { '#set': [...value].map((v, i) => encodeItfValue(v, `${path}{${i}}`)).sort(compareEncoded) };
+  }
+  if (value instanceof Map) {
+    const pairs = [...value].map(
+      ([k, v]) => [encodeItfValue(k, `${path} key`), encodeItfValue(v, `${path}[${String(k)}]`)] as const,
+    );
+    return {
+      '#map': pairs.map(([k, v]): [ItfValue, ItfValue] => [k, v]).sort((a, b) => compareEncoded(a[0], b[0])),
+    };
+  }
+  if (typeof value === 'object') {
+    const record: Record<string, ItfValue> = {};
+    for (const key of Object.keys(value).sort()) {
+      if (key.startsWith('#'))
+        throw new ItfEncodingError(`${path}.${key}`, 'record fields may not start with #');
+      record[key] = encodeItfValue((value as Record<string, unknown>)[key], `${path}.${key}`);
+    }
+    return record;
+  }
+  throw new ItfEncodingError(path, `a ${typeof value} cannot be written as ITF`);
+}
+
+/** Reads an ITF value back into plain JSON-like data: sets become sorted arrays, maps with string keys objects. */
+export function decodeItfValue(value: ItfValue): unknown {
+  if (typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(decodeItfValue);
+  if ('#bigint' in value && typeof value['#bigint'] === 'string') {
+    const n = BigInt(value['#bigint']);
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  }
+  if ('#set' in value && Array.isArray(value['#set'])) return value['#set'].map(decodeItfValue);
+  if ('#tup' in value && Array.isArray(value['#tup'])) return value['#tup'].map(decodeItfValue);
+  if ('#unserializable' in value) return null;
+  if ('#map' in value && Array.isArray(value['#map'])) {
+    const pairs = (value['#map'] as [ItfValue, ItfValue][]).map(([k, v]) => [
+      decodeItfValue(k),
+      decodeItfValue(v),
+    ]);
+    if (pairs.every(([k]) => typeof k === 'string')) return Object.fromEntries(pairs);
+    return pairs;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeItfValue(v as ItfValue)]));
+}
+
+/**
+ * The trace as ITF: state 0 is the initial state (action `init`), state i the state after step i. Every
+ * state holds the same variables, those of the initial state's view, plus `mbt::actionTaken`.
+ */
+export function traceToItf<S, E>(trace: TraceInput<S, E>, options: ItfOptions<S, E>): ItfTrace {
+  const all = [trace.initial, ...trace.steps.map((s) => s.state)];
+  if (options.loopStart !== undefined) {
+    if (!Number.isInteger(options.loopStart) || options.loopStart < 0 || options.loopStart >= all.length)
+      throw new ItfEncodingError(
+        'loopStart',
+        `${options.loopStart} is not the index of a state (0..${all.length - 1})`,
+      );
+  }
+  const firstView = options.view(trace.initial);
+  const vars = Object.keys(firstView).sort();
+  if (vars.includes(actionVariable))
+    throw new ItfEncodingError(actionVariable, 'the view may not use this name');
+  const states = all.map((state, index): ItfState => {
+    const view = index === 0 ? firstView : options.view(state);
+    const names = Object.keys(view).sort();
+    if (names.join('\0') !== vars.join('\0'))
+      throw new ItfEncodingError(
+        `states[${index}]`,
+        `variables ${names.join(', ')} differ from ${vars.join(', ')}`,
+      );
+    const action: ItfAction =
+      index === 0 ? { label: initAction } : options.action(trace.steps[index - 1].event);
+    const encoded: ItfState = { '#meta': { index, action } };
+    for (const name of vars) encoded[name] = encodeItfValue(view[name], name);
+    encoded[actionVariable] = action.label;
+    return encoded;
+  });
+  return {
+    '#meta': {
+      format: 'ITF',
+      'format-description': 'https://apalache-mc.org/docs/adr/015adr-trace.html',
+      ...options.meta,
+      ...(options.loopStart !== undefined ? { loopStart: options.loopStart } : {}),
+    },
+    vars: [...vars, actionVariable],
+    ...(options.loopStart !== undefined ? { loop: options.loopStart } : {}),
+    states,
+  };
+}
+
+/** The ITF text written to disk: two-space JSON and a final newline, the same bytes for the same trace. */
+export function itfText(trace: ItfTrace): string {
+  return `${JSON.stringify(trace, null, 2)}\n`;
+}
+
+const itfValueSchema: z.ZodType<ItfValue> = z.lazy(() =>
+  z.union([
+    z.boolean(),
+    z.string(),
+    z.number().int(),
+    z.strictObject({ '#bigint': z.string().regex(/^-?\d+$/) }),
+    z.strictObject({ '#set': z.array(itfValueSchema) }),
+    z.strictObject({ '#map': z.array(z.tuple([itfValueSchema, itfValueSchema])) }),
+    z.strictObject({ '#tup': z.array(itfValueSchema) }),
+    z.strictObject({ '#unserializable': z.string() }),
+    z.array(itfValueSchema),
+    z.record(z.string().regex(/^[^#]/), itfValueSchema),
+  ]),
+);
+
+const actionSchema = z.strictObject({
+  label: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The ITF shape (ADR-015), with this project's per-state action; tests and readers validate against it. */
+export const itfTraceSchema = z
+  .object({
+    '#meta': z.object({ format: z.literal('ITF'), 'format-description': z.string() }).catchall(z.unknown()),
+    params: z.array(z.string()).optional(),
+    vars: z.array(z.string()),
+    loop: z.number().int().nonnegative().optional(),
+    states: z
+      .array(
+        z
+          .object({
+            '#meta': z.strictObject({
+              index: z.number().int().nonnegative(),
+              action: actionSchema.optional(),
+            }),
+          })
+          .catchall(itfValueSchema),
+      )
+      .min(1),
+  })
+  .superRefine((trace, ctx) => {
+    trace.states.forEach((state, i) => {
+      if (state['#meta'].index !== i)
+        ctx.addIssue({ code: 'custom', path: ['states', i, '#meta', 'index'], message: `expected ${i}` });
+      const names = Object.keys(state)
+        .filter((k) => k !== '#meta')
+        .sort();
+      if (names.join('\0') !== [...trace.vars].sort().join('\0'))
+        ctx.addIssue({ code: 'custom', path: ['states', i], message: `variables differ from vars` });
+    });
+    if (trace.loop !== undefined && trace.loop >= trace.states.length)
+      ctx.addIssue({ code: 'custom', path: ['loop'], message: 'loop is not the index of a state' });
+  });
+
+/** Parses and validates ITF text; the error names the file and the first bad field. */
+export function parseItf(text: string, file: string): ItfTrace {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not JSON: ${(error as Error).message}`);
+  }
+  const parsed = itfTraceSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: not an ITF trace: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  return parsed.data as unknown as ItfTrace;
+}

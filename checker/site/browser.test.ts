@@ -1,0 +1,193 @@
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scopes } from '../../machines/scopes.ts';
+import { SystemModel } from '../../machines/system.ts';
+import { machinesFor } from '../../machines/variants.ts';
+import { safetyProperties } from '../../properties/safety.ts';
+import { check } from '../check.ts';
+import { diagramsFolder } from '../diagram.ts';
+import { findChromium } from '../render.ts';
+import { buildReport, writeReport } from '../report.ts';
+import { buildSite } from './build.ts';
+
+/**
+ * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
+ * every machine diagram must render without a Mermaid error, and one counterexample of a seeded fault
+ * is stepped through. Screenshots go to generated/site/screenshots/ as artefacts for the README; they
+ * are never compared, since another Chromium build draws other pixels.
+ */
+
+const projectRoot = process.cwd();
+const screenshots = join(projectRoot, 'generated', 'site', 'screenshots');
+const fault = 'create-in-terminating';
+const property = 'no-create-in-terminating';
+
+let scratch: string;
+let browser: Browser;
+
+/** A report of the seeded fault, with the committed diagrams and mutants, built into `scratch/generated`. */
+async function faultFixture(root: string): Promise<void> {
+  await mkdir(join(root, diagramsFolder), { recursive: true });
+  for (const name of await readdir(join(projectRoot, diagramsFolder)))
+    if (name.endsWith('.mmd'))
+      await copyFile(join(projectRoot, diagramsFolder, name), join(root, diagramsFolder, name));
+  await copyFile(join(projectRoot, 'generated', 'mutants.json'), join(root, 'generated', 'mutants.json'));
+  const machines = machinesFor(fault);
+  if (!machines) throw new Error(`no machines for ${fault}`);
+  const model = new SystemModel(scopes.default, machines);
+  const result = check(
+    model,
+    safetyProperties.filter((p) => p.id === property),
+    { stopWhenAllViolated: true },
+  );
+  const context = { model, variant: fault, outDir: 'generated' };
+  await writeReport(root, buildReport(result, context), result, context);
+  await buildSite(root, 'generated');
+}
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, { timeout: 60_000 });
+  expect(requests, 'the page must not reach the network').toEqual([]);
+  return page;
+}
+
+async function diagramStatuses(page: Page): Promise<{ id: string; status: string; svg: boolean }[]> {
+  return page.$$eval('.diagram[data-diagram]', (nodes) =>
+    nodes.map((n) => ({
+      id: (n as HTMLElement).dataset.diagram ?? '',
+      status: (n as HTMLElement).dataset.status ?? '',
+      svg: n.querySelector('svg') !== null,
+    })),
+  );
+}
+
+const highlighted = (page: Page, selector: string) =>
+  page.$eval(selector, (section) => ({
+    current: (section as HTMLElement).dataset.current,
+    rendered: (section.querySelector('.sequence') as HTMLElement).dataset.renderedStep,
+    items: Array.from(section.querySelectorAll('.steps li.current')).map(
+      (li) => (li as HTMLElement).dataset.step,
+    ),
+    yaml: section.querySelector('.state-yaml')?.textContent ?? '',
+    changes: Array.from(section.querySelectorAll('.changes li')).map((li) => li.textContent ?? ''),
+    rects: section.querySelectorAll('.sequence svg rect').length,
+  }));
+
+describe('the HTML report in Chromium', () => {
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'nsmodel-site-'));
+    await faultFixture(scratch);
+    browser = await puppeteer.launch({
+      executablePath: findChromium(),
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    await mkdir(screenshots, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('the committed page draws every machine diagram without a Mermaid error', async () => {
+    const page = await open(join(projectRoot, 'generated', 'site', 'index.html'));
+    const diagrams = await diagramStatuses(page);
+    const committed = (await readdir(join(projectRoot, diagramsFolder))).filter((n) => n.endsWith('.mmd'));
+    expect(diagrams.map((d) => `${d.id}.mmd`).sort()).toEqual(committed.sort());
+    expect(diagrams.filter((d) => d.status !== 'ok' || !d.svg)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('true');
+    // Mermaid draws a failed diagram as an error picture ("Syntax error in text"); none may appear.
+    expect(await page.evaluate(() => document.querySelector('main')?.textContent ?? '')).not.toMatch(
+      /Syntax error|could not draw/i,
+    );
+    expect(await page.$$('main svg[aria-roledescription="error"]')).toHaveLength(0);
+    await page.screenshot({ path: join(screenshots, 'verdict.png') });
+    await page.$eval('#machine-namespace', (e) => e.scrollIntoView());
+    await page.screenshot({ path: join(screenshots, 'diagram-namespace.png') });
+    await page.close();
+  });
+
+  it('steps through the counterexample of a seeded fault: next and previous move the highlighted step', async () => {
+    const page = await open(join(scratch, 'generated', 'site', 'index.html'));
+    expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('true');
+    expect((await diagramStatuses(page)).every((d) => d.status === 'ok' && d.svg)).toBe(true);
+    const selector = `#ce-${property}`;
+    const steps = Number(await page.$eval(selector, (s) => (s as HTMLElement).dataset.steps));
+    expect(steps).toBeGreaterThan(2);
+    const start = await highlighted(page, selector);
+    expect(start).toMatchObject({ current: '0', rendered: '0', items: ['0'] });
+    expect(start.yaml).toMatch(/namespaces:/);
+    // The start highlights no step; a later step's box is one more rect in the sequence diagram.
+    const rectsAtStart = start.rects;
+
+    await page.click(`${selector} .next`);
+    await page.waitForFunction(
+      (s) =>
+        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') === '1',
+      {},
+      selector,
+    );
+    const one = await highlighted(page, selector);
+    expect(one).toMatchObject({ current: '1', rendered: '1', items: ['1'] });
+    expect(one.changes.join('\n')).toMatch(/namespaces\.team-a\.exists: false → true/);
+    expect(one.rects).toBeGreaterThan(rectsAtStart);
+
+    for (let i = 2; i < steps; i++) await page.click(`${selector} .next`);
+    await page.waitForFunction(
+      (s, last) =>
+        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
+        String(last),
+      {},
+      selector,
+      steps - 1,
+    );
+    const last = await highlighted(page, selector);
+    expect(last.current).toBe(String(steps - 1));
+    expect(await page.$eval(`${selector} .next`, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await page.$eval(`${selector} .steps li.current`, (li) => li.textContent)).toMatch(/breaks here/);
+    expect(last.yaml).toMatch(/phase: Terminating/);
+    await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-last-step.png') });
+
+    await page.click(`${selector} .prev`);
+    await page.waitForFunction(
+      (s, want) =>
+        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
+        String(want),
+      {},
+      selector,
+      steps - 2,
+    );
+    expect((await highlighted(page, selector)).items).toEqual([String(steps - 2)]);
+    await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-stepper.png') });
+    await page.close();
+  });
+
+  it('reports a diagram Mermaid cannot draw, so the checks above cannot pass by accident', async () => {
+    await writeFile(join(scratch, diagramsFolder, 'broken.mmd'), 'stateDiagram-v2\n  a --> : : -->\n');
+    await buildSite(scratch, 'generated');
+    const page = await open(join(scratch, 'generated', 'site', 'index.html'));
+    expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('error');
+    const broken = (await diagramStatuses(page)).filter((d) => d.status !== 'ok');
+    expect(broken.map((d) => d.id)).toEqual(['broken']);
+    await page.close();
+  });
+});

@@ -1,0 +1,170 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { z } from 'zod';
+import { machineCatalog } from '../../machines/catalog.ts';
+import { diagramsFolder } from '../diagram.ts';
+import { parseItf } from '../itf.ts';
+import { type Stepper, stepperOf } from './stepper.ts';
+
+/**
+ * What the HTML report is made of, read from generated files only (report.json, the diagram sources,
+ * mutants.json, the ITF counterexamples), so the page shows exactly what was committed. The schemas are
+ * lenient on purpose: fields a newer report adds (liveness, vacuity) are shown, not refused.
+ */
+
+const stepSchema = z.object({ actor: z.string(), event: z.string(), summary: z.string() }).passthrough();
+
+const reportPropertySchema = z
+  .object({
+    id: z.string(),
+    requirements: z.array(z.string()).default([]),
+    kind: z.string().optional(),
+    status: z.string(),
+    witnesses: z.number().optional(),
+    counterexample: z
+      .object({ steps: z.array(stepSchema), file: z.string() })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+export const siteReportSchema = z
+  .object({
+    scope: z.string(),
+    variant: z.string(),
+    states: z.number(),
+    transitions: z.number(),
+    depth: z.number(),
+    properties: z.array(reportPropertySchema),
+    coverage: z
+      .object({
+        transitions: z.object({
+          covered: z.number(),
+          total: z.number(),
+          uncovered: z.array(z.object({ id: z.string(), explanation: z.string() }).passthrough()),
+        }),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+export type SiteReport = z.infer<typeof siteReportSchema>;
+
+export const siteMutantSchema = z.array(
+  z
+    .object({
+      mutant: z.string(),
+      description: z.string(),
+      requirements: z.array(z.string()).default([]),
+      killedBy: z.array(z.string()),
+      search: z.string(),
+      scope: z.string(),
+      statesExplored: z.number().optional(),
+      counterexampleSteps: z.array(stepSchema).default([]),
+    })
+    .passthrough(),
+);
+
+export type SiteMutant = z.infer<typeof siteMutantSchema>[number];
+
+export interface SiteDiagram {
+  id: string;
+  title: string;
+  legend: string;
+  source: string;
+  /** The committed SVG, relative to the site folder. */
+  svgHref: string;
+}
+
+export interface SiteInput {
+  report: SiteReport;
+  diagrams: SiteDiagram[];
+  mutants: SiteMutant[] | null;
+  counterexamples: Stepper[];
+}
+
+/** A generated file the report cannot use: names the file, the field and how to fix it. */
+export class SiteInputError extends Error {
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem}`);
+    this.name = 'SiteInputError';
+  }
+}
+
+async function readJson<T>(rootDir: string, file: string, schema: z.ZodType<T>, fix: string): Promise<T> {
+  const text = await readFile(join(rootDir, file), 'utf8').catch(() => null);
+  if (text === null) throw new SiteInputError(file, `missing; ${fix}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SiteInputError(file, `not JSON (${(error as Error).message}); ${fix}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SiteInputError(file, `field ${issue.path.join('.') || '(top)'}: ${issue.message}; ${fix}`);
+  }
+  return parsed.data;
+}
+
+/** The diagrams in catalog order, then any other `.mmd` in the folder by name. */
+async function loadDiagrams(rootDir: string, siteDir: string): Promise<SiteDiagram[]> {
+  const names = (await readdir(join(rootDir, diagramsFolder)).catch(() => [] as string[]))
+    .filter((n) => n.endsWith('.mmd'))
+    .map((n) => n.slice(0, -'.mmd'.length))
+    .sort();
+  const order = (id: string) => {
+    const i = machineCatalog.findIndex((m) => m.id === id);
+    return i < 0 ? machineCatalog.length : i;
+  };
+  names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Promise.all(
+    names.map(async (id) => {
+      const entry = machineCatalog.find((m) => m.id === id);
+      return {
+        id,
+        title: entry?.title ?? id,
+        legend: entry?.legend ?? '',
+        source: await readFile(join(rootDir, diagramsFolder, `${id}.mmd`), 'utf8'),
+        svgHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.svg`)),
+      };
+    }),
+  );
+}
+
+/** Reads everything the page shows for the report in `reportDir` (relative to `rootDir`, POSIX). */
+export async function loadSiteInput(rootDir: string, reportDir: string): Promise<SiteInput> {
+  const siteDir = posix.join(reportDir, 'site');
+  const report = await readJson(
+    rootDir,
+    posix.join(reportDir, 'report.json'),
+    siteReportSchema,
+    'run `npm run verify` to write it',
+  );
+  const mutantsFile = posix.join(reportDir, 'mutants.json');
+  const hasMutants = await readFile(join(rootDir, mutantsFile)).then(
+    () => true,
+    () => false,
+  );
+  const mutants = hasMutants
+    ? await readJson(rootDir, mutantsFile, siteMutantSchema, 'run `npm run mutants` to rewrite it')
+    : null;
+  const folder = posix.join(reportDir, 'counterexamples');
+  const itfNames = (await readdir(join(rootDir, folder)).catch(() => [] as string[]))
+    .filter((n) => n.endsWith('.itf.json'))
+    .sort();
+  const counterexamples: Stepper[] = [];
+  for (const name of itfNames) {
+    const file = posix.join(folder, name);
+    const text = await readFile(join(rootDir, file), 'utf8');
+    try {
+      counterexamples.push(stepperOf(parseItf(text, file)));
+    } catch (error) {
+      // parseItf's message already starts with the file name.
+      throw new Error(`${(error as Error).message}; rerun \`npm run verify\``);
+    }
+  }
+  return { report, diagrams: await loadDiagrams(rootDir, siteDir), mutants, counterexamples };
+}
