@@ -1,6 +1,5 @@
 import {
   finalizerOwnerAccount,
-  initializerAccount,
   namespaceControllerAccount,
   type Scope,
 } from './scope.ts';
