@@ -100,7 +100,7 @@ export class RequestAuthorizer {
     ];
     this.rbacSlots = objects
       .map((object, slot) => ({ slot, object }))
-      .filter(({ object }) => object.roleBinding !== undefined || object.role !== undefined);
+      .filter(({ object }) => object.roleBinding || object.role || object.byNamespace);
     const bits = this.rbacSlots.length * scope.namespaces.length;
     if (bits > 30)
       throw new Error(
@@ -133,14 +133,15 @@ export class RequestAuthorizer {
     this.scope.namespaces.forEach((ns, i) => {
       this.rbacSlots.forEach(({ object }, k) => {
         if (!(mask & (1 << (i * count + k)))) return;
-        if (object.role)
+        const definition = object.byNamespace?.[ns.name] ?? object;
+        if (definition.role)
           roles.push({
             apiVersion: 'rbac.authorization.k8s.io/v1',
             kind: 'Role',
             metadata: { name: object.name, namespace: ns.name },
-            rules: object.role.rules,
+            rules: definition.role.rules,
           });
-        const rb = object.roleBinding;
+        const rb = definition.roleBinding;
         if (!rb) return;
         const subjects = slotSubjects(rb).flatMap((subject) => toSubject(subject, ns) ?? []);
         if (subjects.length === 0) return;

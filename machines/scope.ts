@@ -37,6 +37,8 @@ export interface ObjectSlot {
   };
   /** For roles: its rules, which RoleBindings of the same namespace can bind while it exists. */
   role?: { rules: PolicyRule[] };
+  /** Namespaces where the same-named Role or RoleBinding says something else (by namespace name). */
+  byNamespace?: Record<string, Pick<ObjectSlot, 'roleBinding' | 'role'>>;
 }
 
 export interface InitializerSpec {

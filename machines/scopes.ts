@@ -1,8 +1,4 @@
-import {
-  finalizerOwnerAccount,
-  namespaceControllerAccount,
-  type Scope,
-} from './scope.ts';
+import { finalizerOwnerAccount, namespaceControllerAccount, type Scope } from './scope.ts';
 
 /**
  * Named scopes. `default` covers every requirement of the catalog and runs in CI; the larger ones

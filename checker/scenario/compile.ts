@@ -224,27 +224,47 @@ class ScopeBuilder {
       this.finalizerOwners.push(finalizer);
   }
 
-  /** The slot of RESOURCE/NAME; a Role's or RoleBinding's grant is fixed by its first definition. */
-  object(resource: string, name: string, rbac: RbacDefinition | undefined, path: FieldPath): number {
+  /**
+   * The slot of RESOURCE/NAME. A Role's or RoleBinding's grant is its first definition; a different
+   * one in another namespace is kept for that namespace (ObjectSlot.byNamespace).
+   */
+  object(
+    resource: string,
+    name: string,
+    rbac: RbacDefinition | undefined,
+    path: FieldPath,
+    namespace?: string,
+  ): number {
     const key = `${resource}/${name}`;
     const index = this.objects.findIndex((o) => o.resource === resource && o.name === name);
     const definition = rbac ? JSON.stringify(rbac) : '';
-    if (index >= 0) {
-      const known = this.objectDefinitions.get(key) ?? '';
-      if (rbac && known === '') {
-        this.objects[index] = { resource, name, ...rbac };
-        this.objectDefinitions.set(key, definition);
-      } else if (rbac && known !== definition) {
-        this.unsupportedAt(
-          path,
-          `a second, different ${key}: the model keys content by resource and name across namespaces, so same-named RBAC objects must be alike`,
-        );
-      }
+    if (index < 0) {
+      this.objects.push({ resource, name, ...(rbac ?? {}) });
+      this.objectDefinitions.set(key, definition);
+      if (rbac && namespace) this.objectDefinitions.set(`${key}@${namespace}`, definition);
+      return this.objects.length - 1;
+    }
+    if (!rbac) return index;
+    const known = this.objectDefinitions.get(key) ?? '';
+    if (known === '') {
+      this.objects[index] = { ...this.objects[index], ...rbac };
+      this.objectDefinitions.set(key, definition);
+      if (namespace) this.objectDefinitions.set(`${key}@${namespace}`, definition);
       return index;
     }
-    this.objects.push({ resource, name, ...(rbac ?? {}) });
-    this.objectDefinitions.set(key, definition);
-    return this.objects.length - 1;
+    const here = namespace ? this.objectDefinitions.get(`${key}@${namespace}`) : known;
+    if (here === definition || (here === undefined && known === definition)) return index;
+    if (namespace && here === undefined) {
+      const slot = this.objects[index];
+      this.objects[index] = { ...slot, byNamespace: { ...slot.byNamespace, [namespace]: rbac } };
+      this.objectDefinitions.set(`${key}@${namespace}`, definition);
+      return index;
+    }
+    this.unsupportedAt(
+      path,
+      `a second, different ${key}${namespace ? ` in ${namespace}` : ''}: the model fixes what an RBAC object grants in a namespace by its first definition there`,
+    );
+    return index;
   }
 
   /** A RoleBinding as the model keeps it: roleRef to a ClusterRole or a Role, every subject. */
@@ -406,7 +426,13 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
       case 'Role': {
         const namespace = manifest.metadata.namespace ?? 'default';
         builder.namespace(namespace);
-        builder.object('roles', manifest.metadata.name, { role: { rules: toRules(manifest.rules) } }, path);
+        builder.object(
+          'roles',
+          manifest.metadata.name,
+          { role: { rules: toRules(manifest.rules) } },
+          path,
+          namespace,
+        );
         addContent(namespace, 'roles', manifest.metadata.name, path);
         return;
       }
@@ -431,6 +457,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           manifest.metadata.name,
           builder.binding(manifest.roleRef, manifest.subjects),
           path,
+          namespace,
         );
         addContent(namespace, 'rolebindings', manifest.metadata.name, path);
         return;
@@ -779,7 +806,13 @@ function compileRequest(
           plan: null,
           unsupported: `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
         };
-      const object = builder.object(path.resource, name, builder.rbacOf(path.resource, parsed), bodyPath);
+      const object = builder.object(
+        path.resource,
+        name,
+        builder.rbacOf(path.resource, parsed),
+        bodyPath,
+        namespaceName,
+      );
       return {
         plan: {
           type: 'content',
