@@ -226,6 +226,28 @@ export function grantSources(policy: RbacPolicy, user: User, attrs: Authorizatio
   return sources;
 }
 
+/**
+ * RB-4: every binding that names `user`, with the role it refers to and where it grants, in store
+ * order (ClusterRoleBindings first): why RBAC answers what it answers.
+ */
+export function grantsHeldBy(policy: RbacPolicy, user: User): string[] {
+  const grants: string[] = [];
+  if (user.groups.includes(systemMastersGroup)) grants.push(`group ${systemMastersGroup} (all-powerful)`);
+  for (const binding of policy.clusterRoleBindings)
+    if (binding.subjects.some((subject) => subjectAppliesToUser(subject, user)))
+      grants.push(
+        `${describeClusterRoleBinding(binding)} → ClusterRole ${binding.roleRef.name} (everywhere)`,
+      );
+  for (const binding of policy.roleBindings) {
+    const namespace = binding.metadata.namespace;
+    if (binding.subjects.some((subject) => subjectAppliesToUser(subject, user, namespace)))
+      grants.push(
+        `${describeRoleBinding(binding)} → ${binding.roleRef.kind} ${binding.roleRef.name} (only in ${namespace})`,
+      );
+  }
+  return grants;
+}
+
 /** The 403 wording: `User "alice" cannot list resource "pods" in API group "" at the cluster scope`. */
 export function forbiddenReason(user: User, attrs: AuthorizationAttributes): string {
   const namespace = requestNamespace(attrs);

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { namespacePopulatorClusterRole } from './bootstrap-rbac.ts';
-import { authenticatedUser, serviceAccountUser, type User } from './rbac.ts';
+import { authenticatedUser, grantsHeldBy, serviceAccountUser, type User } from './rbac.ts';
 import { type AuthorizationRequest, RequestAuthorizer, rbacAttributes } from './request-authorization.ts';
 import type { ObjectSlot, Scope } from './scope.ts';
 import { defaultScope } from './scopes.ts';
@@ -231,4 +231,17 @@ describe('laws', () => {
       );
     },
   );
+});
+
+describe('explanations', () => {
+  it('RB-4 grantsHeldBy names each binding of a principal, its role and where it grants', () => {
+    const authorizer = new RequestAuthorizer(scope, objects);
+    const policy = authorizer.policyAt(state(bit(roleSlot, readersSlot, adminSlot), 0, 0));
+    expect(grantsHeldBy(policy, alice)).toEqual([
+      'ClusterRoleBinding/namespace-creators → ClusterRole namespace-creator (everywhere)',
+      'RoleBinding team-a/readers → Role reader (only in team-a)',
+      'RoleBinding team-a/namespace-admin → ClusterRole admin (only in team-a)',
+    ]);
+    expect(grantsHeldBy(policy, authenticatedUser('mallory'))).toEqual([]);
+  });
 });

@@ -437,6 +437,12 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         return;
       }
       case 'ClusterRoleBinding': {
+        if (manifest.roleRef.kind !== 'ClusterRole')
+          throw new ScenarioFieldError(
+            [...path, 'roleRef', 'kind'],
+            'a ClusterRoleBinding can only refer to a ClusterRole (Kubernetes: 422 Invalid, roleRef.kind: Unsupported value)',
+            "use kind: ClusterRole, or a RoleBinding in the Role's namespace",
+          );
         const binding: ClusterRoleBindingSpec = {
           name: manifest.metadata.name,
           clusterRole: manifest.roleRef.name,
