@@ -162,10 +162,34 @@ describe('D-17: completing an initializer is authorized by initialize', () => {
     onlyInitializers,
   });
 
-  it('IN-3 an update that only changes spec.initializers asks RBAC for initialize', () => {
-    expect(rbacAttributes(update(true)).verb).toBe('initialize');
-    expect(rbacAttributes(update(false)).verb).toBe('update');
-    expect(rbacAttributes({ ...update(true), subresource: 'finalize' }).verb).toBe('update');
+  it('IN-3 an update that only changes spec.initializers may pass RBAC with update or with initialize', () => {
+    expect(rbacAttributes(update(true)).map((a) => a.verb)).toEqual(['update', 'initialize']);
+    expect(rbacAttributes(update(false)).map((a) => a.verb)).toEqual(['update']);
+    expect(rbacAttributes({ ...update(true), subresource: 'finalize' }).map((a) => a.verb)).toEqual([
+      'update',
+    ]);
+  });
+
+  it('IN-3 a caller with update but not initialize passes RBAC, so admission refuses it as shipped', () => {
+    const updater = authenticatedUser('ursula');
+    const withUpdate = new RequestAuthorizer(
+      {
+        ...scope,
+        clusterRoles: [
+          {
+            metadata: { name: 'ns-updater' },
+            rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['update'] }],
+          },
+        ],
+        clusterRoleBindings: [
+          { name: 'u', clusterRole: 'ns-updater', subjects: [{ kind: 'User', name: 'ursula' }] },
+        ],
+      },
+      objects,
+    );
+    const s = state(0, 0, 0);
+    expect(withUpdate.authorize(s, { ...update(true), user: updater }).allowed).toBe(true);
+    expect(withUpdate.mayInitialize(s, updater, 0)).toBe(false);
   });
 
   it('RB-3 namespace-initializer alone completes, and grants nothing else', () => {

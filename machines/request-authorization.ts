@@ -22,16 +22,17 @@ export interface AuthorizationRequest extends AuthorizationAttributes {
 }
 
 /**
- * D-17: the attributes RBAC is asked about. An update of a namespace that only changes
- * spec.initializers (an initializer removing itself or recording a failure) is authorized with the
- * verb `initialize`, so document 000's `namespace-initializer` ClusterRole alone lets a controller
- * complete; every other request keeps its own verb (shipped would also demand `update`).
+ * D-17: what RBAC is asked, in order; the first grant wins, else the first answer stands. A request
+ * is asked with its own verb. An update of a namespace that only changes spec.initializers (an
+ * initializer removing itself or recording a failure) may also pass with the verb `initialize`, so
+ * document 000's `namespace-initializer` ClusterRole alone lets a controller complete, while a caller
+ * holding `update` but not `initialize` still reaches admission's refusal, as shipped.
  */
-export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttributes {
+export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttributes[] {
   const { user: _user, namespaceSlot: _slot, onlyInitializers, ...attrs } = request;
   if (onlyInitializers && attrs.resource === 'namespaces' && attrs.verb === 'update' && !attrs.subresource)
-    return { ...attrs, verb: 'initialize' };
-  return attrs;
+    return [attrs, { ...attrs, verb: 'initialize' }];
+  return [attrs];
 }
 
 /** The part of a system state authorization reads: which content objects each namespace holds. */
@@ -178,8 +179,22 @@ export class RequestAuthorizer {
 
   authorize(s: WithContent, request: AuthorizationRequest): { allowed: boolean; transitions: string[] } {
     const mask = this.roleBindingMask(s);
-    const user = request.user;
-    const attrs = rbacAttributes(request);
+    const [own, ...alternatives] = rbacAttributes(request);
+    const first = this.decide(mask, request.user, own);
+    if (first.allowed) return first;
+    for (const attrs of alternatives) {
+      const decision = this.decide(mask, request.user, attrs);
+      if (decision.allowed) return decision;
+    }
+    return first;
+  }
+
+  /** One RBAC question through the authorization machine, memoized per (RBAC objects, question). */
+  private decide(
+    mask: number,
+    user: User,
+    attrs: AuthorizationAttributes,
+  ): { allowed: boolean; transitions: string[] } {
     const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
     let decision = this.decisions.get(key);
     if (decision) return decision;
