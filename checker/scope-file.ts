@@ -104,17 +104,32 @@ const requestTemplates = [
 
 const nonEmpty = z.string().min(1);
 const subjectKind = z.enum(['User', 'Group', 'ServiceAccount']);
-const objectSlot = z.strictObject({
-  resource: nonEmpty,
-  name: nonEmpty,
+const subjectSpec = z.strictObject({ kind: subjectKind, name: nonEmpty, namespace: nonEmpty.optional() });
+const policyRule = z.strictObject({
+  apiGroups: z.array(z.string()),
+  resources: z.array(nonEmpty),
+  verbs: z.array(nonEmpty),
+  resourceNames: z.array(nonEmpty).optional(),
+});
+// What a Role or RoleBinding grants (machines/scope.ts ObjectSlot).
+const rbacDefinition = {
   roleBinding: z
     .strictObject({
       clusterRole: nonEmpty,
+      roleKind: z.enum(['ClusterRole', 'Role']).optional(),
       subject: nonEmpty,
       subjectKind: subjectKind.optional(),
       subjectNamespace: nonEmpty.optional(),
+      moreSubjects: z.array(subjectSpec).optional(),
     })
     .optional(),
+  role: z.strictObject({ rules: z.array(policyRule) }).optional(),
+};
+const objectSlot = z.strictObject({
+  resource: nonEmpty,
+  name: nonEmpty,
+  ...rbacDefinition,
+  byNamespace: z.record(nonEmpty, z.strictObject(rbacDefinition)).optional(),
 });
 const initializer = z.strictObject({
   name: nonEmpty,
@@ -165,14 +180,12 @@ export const scopeSchema: z.ZodType<Scope> = z
       }),
     ),
     clusterRoleBindings: z.array(
-      z.strictObject({
-        name: nonEmpty,
-        clusterRole: nonEmpty,
-        subjects: z.array(
-          z.strictObject({ kind: subjectKind, name: nonEmpty, namespace: nonEmpty.optional() }),
-        ),
-      }),
+      z.strictObject({ name: nonEmpty, clusterRole: nonEmpty, subjects: z.array(subjectSpec) }),
     ),
+    // Besides the bootstrap ClusterRoles (machines/bootstrap-rbac.ts); the same name replaces one.
+    clusterRoles: z
+      .array(z.strictObject({ metadata: z.strictObject({ name: nonEmpty }), rules: z.array(policyRule) }))
+      .optional(),
     content: z.array(objectSlot).max(slotLimit),
     finalizerOwners: z.array(nonEmpty).max(slotLimit),
     faults: z.strictObject({

@@ -1,3 +1,4 @@
+import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
 import type {
   ClusterRole,
   ClusterRoleBinding,
@@ -225,6 +226,28 @@ export function grantSources(policy: RbacPolicy, user: User, attrs: Authorizatio
   return sources;
 }
 
+/**
+ * RB-4: every binding that names `user`, with the role it refers to and where it grants, in store
+ * order (ClusterRoleBindings first): why RBAC answers what it answers.
+ */
+export function grantsHeldBy(policy: RbacPolicy, user: User): string[] {
+  const grants: string[] = [];
+  if (user.groups.includes(systemMastersGroup)) grants.push(`group ${systemMastersGroup} (all-powerful)`);
+  for (const binding of policy.clusterRoleBindings)
+    if (binding.subjects.some((subject) => subjectAppliesToUser(subject, user)))
+      grants.push(
+        `${describeClusterRoleBinding(binding)} → ClusterRole ${binding.roleRef.name} (everywhere)`,
+      );
+  for (const binding of policy.roleBindings) {
+    const namespace = binding.metadata.namespace;
+    if (binding.subjects.some((subject) => subjectAppliesToUser(subject, user, namespace)))
+      grants.push(
+        `${describeRoleBinding(binding)} → ${binding.roleRef.kind} ${binding.roleRef.name} (only in ${namespace})`,
+      );
+  }
+  return grants;
+}
+
 /** The 403 wording: `User "alice" cannot list resource "pods" in API group "" at the cluster scope`. */
 export function forbiddenReason(user: User, attrs: AuthorizationAttributes): string {
   const namespace = requestNamespace(attrs);
@@ -400,68 +423,12 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
 
 // ------------------------------------------------------------------ built-in and document roles
 
-const read = ['get', 'list', 'watch'];
-const write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
-
-const rule = (apiGroups: string[], resources: string[], verbs: string[]): PolicyRule => ({
-  apiGroups,
-  resources,
-  verbs,
-});
-
-const clusterRole = (name: string, rules: PolicyRule[]): ClusterRole => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1',
-  kind: 'ClusterRole',
-  metadata: { name },
-  rules,
-});
-
-/**
- * `view` as shipped bootstrap policy aggregates it (system:aggregate-to-view), restricted to the
- * model's resources: read content, quotas, network policies and *this* namespace; never secrets.
- */
-const viewRules: PolicyRule[] = [
-  rule([''], ['pods', 'configmaps'], read),
-  rule([''], ['resourcequotas', 'namespaces/status'], read),
-  // Shipped comment: read access to namespaces at the namespace scope means you can read *this* namespace.
-  rule([''], ['namespaces'], read),
-  rule(['networking.k8s.io'], ['networkpolicies'], read),
-];
-
-/** `edit` (system:aggregate-to-edit + view): writes content and secrets; quotas stay read-only. */
-const editRules: PolicyRule[] = [
-  ...viewRules,
-  rule([''], ['secrets'], read),
-  rule([''], ['pods', 'configmaps', 'secrets'], write),
-  rule(['networking.k8s.io'], ['networkpolicies'], write),
-];
-
-/** `admin` (system:aggregate-to-admin + edit): edit plus roles and rolebindings, to grant others. */
-const adminRules: PolicyRule[] = [
-  ...editRules,
-  rule([rbacApiGroup], ['roles', 'rolebindings'], [...read, ...write]),
-];
-
-/**
- * The shipped user-facing ClusterRoles, restricted to the model's resources. None of admin, edit,
- * view may update, delete or finalize a namespace object: only cluster-admin can.
- */
-export const builtInClusterRoles: readonly ClusterRole[] = [
-  clusterRole('cluster-admin', [rule(['*'], ['*'], ['*'])]),
-  clusterRole('admin', adminRules),
-  clusterRole('edit', editRules),
-  clusterRole('view', viewRules),
-];
-
-/** RB-1 (doc 000): self-service creators may only get and create namespaces. */
-export const namespaceCreatorClusterRole: ClusterRole = clusterRole('namespace-creator', [
-  rule([''], ['namespaces'], ['get', 'create']),
-]);
-
-/** RB-3 (doc 000): the `initialize` verb on namespaces, for the initializer controllers. */
-export const namespaceInitializerClusterRole: ClusterRole = clusterRole('namespace-initializer', [
-  rule([''], ['namespaces'], ['initialize']),
-]);
+export {
+  builtInClusterRoles,
+  clusterAdminBinding,
+  namespaceCreatorClusterRole,
+  namespaceInitializerClusterRole,
+} from './bootstrap-rbac.ts';
 
 const roleRefTo = (name: string): RoleRef & { kind: 'ClusterRole' } => ({
   apiGroup: rbacApiGroup,
@@ -508,11 +475,6 @@ export const serviceAccountSubject = (namespace: string, name: string): Subject 
   namespace,
 });
 
-/** Shipped bootstrap: ClusterRoleBinding `cluster-admin` binds group system:masters to cluster-admin. */
-export const clusterAdminBinding: ClusterRoleBinding = clusterRoleBinding('cluster-admin', 'cluster-admin', [
-  groupSubject(systemMastersGroup),
-]);
-
 /** RB-1 (doc 000): `namespace-creators` binds namespace-creator to the creators' group. */
 export function namespaceCreatorsBinding(
   subjects: Subject[] = [groupSubject('teams@corp.com')],
@@ -539,7 +501,7 @@ export function emptyPolicy(): RbacPolicy {
 /** Shipped bootstrap (restricted) plus doc 000's two ClusterRoles; bindings other than cluster-admin are the scope's. */
 export function bootstrapPolicy(): RbacPolicy {
   return {
-    clusterRoles: [...builtInClusterRoles, namespaceCreatorClusterRole, namespaceInitializerClusterRole],
+    clusterRoles: resolveClusterRoles(),
     roles: [],
     clusterRoleBindings: [clusterAdminBinding],
     roleBindings: [],

@@ -1,50 +1,84 @@
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
-import type { ClusterRoleBinding, RoleBinding, Subject } from './k8s-types.ts';
+import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, Subject } from './k8s-types.ts';
 import {
   type AuthorizationAttributes,
-  builtInClusterRoles,
   type CompiledAuthorizer,
   clusterRoleBinding,
   compileAuthorizer,
-  namespaceCreatorClusterRole,
-  namespaceInitializerClusterRole,
   type RbacPolicy,
   roleBinding,
   type User,
 } from './rbac.ts';
-import type { ObjectSlot, Scope } from './scope.ts';
+import type { NamespaceSpec, ObjectSlot, Scope, SubjectSpec } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
 
 /** One request as RBAC sees it, plus the namespace slot it addresses (-1: cluster-wide). */
 export interface AuthorizationRequest extends AuthorizationAttributes {
   user: User;
   namespaceSlot: number;
+  /** An update of a namespace that changes spec.initializers (pending or result) and nothing else. */
+  onlyInitializers?: boolean;
 }
 
-/** The part of a system state authorization reads: the RoleBindings each namespace holds. */
+/**
+ * D-17: what RBAC is asked, in order; the first grant wins, else the first answer stands. A request
+ * is asked with its own verb. An update of a namespace that only changes spec.initializers (an
+ * initializer removing itself or recording a failure) may also pass with the verb `initialize`, so
+ * document 000's `namespace-initializer` ClusterRole alone lets a controller complete, while a caller
+ * holding `update` but not `initialize` still reaches admission's refusal, as shipped.
+ */
+export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttributes[] {
+  const { user: _user, namespaceSlot: _slot, onlyInitializers, ...attrs } = request;
+  if (onlyInitializers && attrs.resource === 'namespaces' && attrs.verb === 'update' && !attrs.subresource)
+    return [attrs, { ...attrs, verb: 'initialize' }];
+  return [attrs];
+}
+
+/** The part of a system state authorization reads: which content objects each namespace holds. */
 interface WithContent {
   namespaces: readonly { content: number }[];
 }
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 
-function toSubject(s: Scope['clusterRoleBindings'][number]['subjects'][number]): Subject {
-  if (s.kind === 'ServiceAccount')
-    return { kind: 'ServiceAccount', name: s.name, namespace: s.namespace ?? 'default' };
-  return { kind: s.kind, apiGroup: rbacGroup, name: s.name };
+/** A scope's subject as RBAC's; `$creator` is the creator of the namespace the binding sits in. */
+function toSubject(s: SubjectSpec, ns?: NamespaceSpec): Subject | undefined {
+  const name = s.name === '$creator' ? ns?.creator : s.name;
+  if (!name) return undefined;
+  if (s.kind === 'ServiceAccount') {
+    // A ClusterRoleBinding's ServiceAccount without a namespace never matches (shipped appliesTo).
+    const namespace = s.namespace ?? ns?.name;
+    return namespace ? { kind: 'ServiceAccount', name, namespace } : { kind: 'ServiceAccount', name };
+  }
+  return { kind: s.kind, apiGroup: rbacGroup, name };
+}
+
+/** The subjects of a RoleBinding slot, in manifest order. */
+function slotSubjects(binding: NonNullable<ObjectSlot['roleBinding']>): SubjectSpec[] {
+  return [
+    {
+      kind: binding.subjectKind ?? 'User',
+      name: binding.subject,
+      ...(binding.subjectNamespace ? { namespace: binding.subjectNamespace } : {}),
+    },
+    ...(binding.moreSubjects ?? []),
+  ];
 }
 
 /**
- * RB-1..RB-6 inside the system: the scope's ClusterRoleBindings are fixed, RoleBindings are content
- * (RB-2's namespace-admin is created by an initializer), so the policy depends on the store. Facts
- * come from rbac.ts, the decision from the authorization machine (stepped, so it is covered and can
- * be replaced by a variant), and both are memoized per set of RoleBindings present.
+ * RB-1..RB-6 inside the system. Fixed for a run: the bootstrap ClusterRoles (bootstrap-rbac.ts) with
+ * the scope's own, the bootstrap `cluster-admin` binding and the scope's ClusterRoleBindings. Content
+ * of the store: Roles and RoleBindings in namespaces, which grant from their creation until their
+ * deletion. Facts come from rbac.ts, the decision from the authorization machine (stepped, so it is
+ * covered and can be replaced by a variant); both are memoized per set of RBAC objects present.
  */
 export class RequestAuthorizer {
   readonly stepper: MachineStepper<AuthorizationMachine>;
+  readonly clusterRoles: readonly ClusterRole[];
   private readonly staticBindings: ClusterRoleBinding[];
-  /** Bit positions (namespace * slots + slot) of the object slots that are RoleBindings. */
-  private readonly roleBindingSlots: { slot: number; object: ObjectSlot }[];
+  /** The object slots that are Roles or RoleBindings: bit (namespace * count + k) of the mask. */
+  private readonly rbacSlots: { slot: number; object: ObjectSlot }[];
   private readonly compiled = new Map<number, CompiledAuthorizer>();
   private readonly decisions = new Map<string, { allowed: boolean; transitions: string[] }>();
 
@@ -54,70 +88,117 @@ export class RequestAuthorizer {
     readonly machine: AuthorizationMachine = authorizationMachine,
   ) {
     this.stepper = new MachineStepper(machine);
-    this.staticBindings = scope.clusterRoleBindings.map((b) =>
-      clusterRoleBinding(b.name, b.clusterRole, b.subjects.map(toSubject)),
-    );
-    this.roleBindingSlots = objects
+    this.clusterRoles = resolveClusterRoles(scope.clusterRoles);
+    this.staticBindings = [
+      clusterAdminBinding,
+      ...scope.clusterRoleBindings.map((b) =>
+        clusterRoleBinding(
+          b.name,
+          b.clusterRole,
+          b.subjects.flatMap((s) => toSubject(s) ?? []),
+        ),
+      ),
+    ];
+    this.rbacSlots = objects
       .map((object, slot) => ({ slot, object }))
-      .filter(({ object }) => object.roleBinding);
+      .filter(({ object }) => object.roleBinding || object.role || object.byNamespace);
+    const bits = this.rbacSlots.length * scope.namespaces.length;
+    if (bits > 30)
+      throw new Error(
+        `scope ${scope.name}: ${this.rbacSlots.length} Role/RoleBinding objects × ${scope.namespaces.length} namespaces need ${bits} bits; the RBAC mask holds 30 — use fewer RBAC objects or namespaces`,
+      );
   }
 
-  /** Which RoleBindings exist, as one number: bit (namespace * count + index). */
+  /**
+   * Which Roles and RoleBindings exist, as one number: bit (namespace * count + k) for the k-th RBAC
+   * object slot. The whole RBAC input of a decision besides the scope's fixed part.
+   */
   roleBindingMask(s: WithContent): number {
     let mask = 0;
-    const count = this.roleBindingSlots.length;
+    const count = this.rbacSlots.length;
+    if (count === 0) return 0;
     s.namespaces.forEach((ns, i) => {
-      this.roleBindingSlots.forEach(({ slot }, k) => {
+      if (ns.content === 0) return;
+      this.rbacSlots.forEach(({ slot }, k) => {
         if (ns.content & (1 << slot)) mask |= 1 << (i * count + k);
       });
     });
     return mask;
   }
 
-  private policyFor(mask: number): CompiledAuthorizer {
-    let compiled = this.compiled.get(mask);
-    if (compiled) return compiled;
+  /** The RBAC objects in force for a mask, as manifests: what RBAC evaluates. */
+  policyFor(mask: number): RbacPolicy {
+    const roles: Role[] = [];
     const roleBindings: RoleBinding[] = [];
-    const count = this.roleBindingSlots.length;
+    const count = this.rbacSlots.length;
     this.scope.namespaces.forEach((ns, i) => {
-      this.roleBindingSlots.forEach(({ object }, k) => {
-        if (!(mask & (1 << (i * count + k))) || !object.roleBinding) return;
-        const rb = object.roleBinding;
-        const subject = rb.subject === '$creator' ? ns.creator : rb.subject;
-        if (!subject) return;
-        const kind = rb.subjectKind ?? 'User';
+      this.rbacSlots.forEach(({ object }, k) => {
+        if (!(mask & (1 << (i * count + k)))) return;
+        const definition = object.byNamespace?.[ns.name] ?? object;
+        if (definition.role)
+          roles.push({
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'Role',
+            metadata: { name: object.name, namespace: ns.name },
+            rules: definition.role.rules,
+          });
+        const rb = definition.roleBinding;
+        if (!rb) return;
+        const subjects = slotSubjects(rb).flatMap((subject) => toSubject(subject, ns) ?? []);
+        if (subjects.length === 0) return;
         roleBindings.push(
           roleBinding(
             ns.name,
             object.name,
-            { apiGroup: rbacGroup, kind: 'ClusterRole', name: rb.clusterRole },
-            [
-              kind === 'ServiceAccount'
-                ? { kind, name: subject, namespace: rb.subjectNamespace ?? ns.name }
-                : { kind, apiGroup: rbacGroup, name: subject },
-            ],
+            { apiGroup: rbacGroup, kind: rb.roleKind ?? 'ClusterRole', name: rb.clusterRole },
+            subjects,
           ),
         );
       });
     });
-    const policy: RbacPolicy = {
-      clusterRoles: [...builtInClusterRoles, namespaceCreatorClusterRole, namespaceInitializerClusterRole],
-      roles: [],
+    return {
+      clusterRoles: this.clusterRoles,
+      roles,
       clusterRoleBindings: this.staticBindings,
       roleBindings,
     };
-    compiled = compileAuthorizer(policy);
+  }
+
+  private compiledFor(mask: number): CompiledAuthorizer {
+    let compiled = this.compiled.get(mask);
+    if (compiled) return compiled;
+    compiled = compileAuthorizer(this.policyFor(mask));
     this.compiled.set(mask, compiled);
     return compiled;
   }
 
+  /** The RBAC objects in force in a state (for explanations and tests). */
+  policyAt(s: WithContent): RbacPolicy {
+    return this.compiledFor(this.roleBindingMask(s)).policy;
+  }
+
   authorize(s: WithContent, request: AuthorizationRequest): { allowed: boolean; transitions: string[] } {
     const mask = this.roleBindingMask(s);
-    const { user, namespaceSlot: _slot, ...attrs } = request;
+    const [own, ...alternatives] = rbacAttributes(request);
+    const first = this.decide(mask, request.user, own);
+    if (first.allowed) return first;
+    for (const attrs of alternatives) {
+      const decision = this.decide(mask, request.user, attrs);
+      if (decision.allowed) return decision;
+    }
+    return first;
+  }
+
+  /** One RBAC question through the authorization machine, memoized per (RBAC objects, question). */
+  private decide(
+    mask: number,
+    user: User,
+    attrs: AuthorizationAttributes,
+  ): { allowed: boolean; transitions: string[] } {
     const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
     let decision = this.decisions.get(key);
     if (decision) return decision;
-    const sources = this.policyFor(mask).grantSources(user, attrs);
+    const sources = this.compiledFor(mask).grantSources(user, attrs);
     const facts = {
       callerIsSystemMaster: sources.systemMaster,
       grantedByClusterRoleBinding: sources.clusterRoleBinding !== undefined,

@@ -7,17 +7,38 @@
 
 export type FailurePolicy = 'Ignore' | 'Fail';
 
+import type { ClusterRole, PolicyRule } from './k8s-types.ts';
+
+/** An RBAC subject; the name `$creator` stands for the creator of the namespace the binding is in. */
+export interface SubjectSpec {
+  kind: 'User' | 'Group' | 'ServiceAccount';
+  name: string;
+  /** ServiceAccounts: defaults to the binding's namespace, as RBAC does. */
+  namespace?: string;
+}
+
 /** A content object a namespace may hold, addressed as RESOURCE/NAME. */
 export interface ObjectSlot {
   resource: string;
   name: string;
-  /** For rolebindings: the ClusterRole it binds and to whom (`$creator` = the namespace's creator). */
+  /**
+   * For rolebindings: the role it binds (a ClusterRole, or with `roleKind: 'Role'` the Role of that
+   * name in the binding's own namespace) and to whom (`$creator` = the namespace's creator). It
+   * grants while it exists in a namespace, and only there (RB-4).
+   */
   roleBinding?: {
     clusterRole: string;
+    roleKind?: 'ClusterRole' | 'Role';
     subject: string;
     subjectKind?: 'User' | 'Group' | 'ServiceAccount';
     subjectNamespace?: string;
+    /** Subjects beyond the first: a RoleBinding may name several. */
+    moreSubjects?: SubjectSpec[];
   };
+  /** For roles: its rules, which RoleBindings of the same namespace can bind while it exists. */
+  role?: { rules: PolicyRule[] };
+  /** Namespaces where the same-named Role or RoleBinding says something else (by namespace name). */
+  byNamespace?: Record<string, Pick<ObjectSlot, 'roleBinding' | 'role'>>;
 }
 
 export interface InitializerSpec {
@@ -91,8 +112,10 @@ export interface Scope {
   namespaces: NamespaceSpec[];
   configurations: ConfigurationSpec[];
   principals: PrincipalSpec[];
-  /** Cluster-wide grants (ClusterRoleBindings to built-in or document ClusterRoles). */
+  /** Cluster-wide grants (ClusterRoleBindings to bootstrap or the scope's own ClusterRoles). */
   clusterRoleBindings: ClusterRoleBindingSpec[];
+  /** ClusterRoles besides the bootstrap ones (bootstrap-rbac.ts); one of the same name replaces it. */
+  clusterRoles?: ClusterRole[];
   /** Content tenants may create in namespaces (initializers' objects are added from their specs). */
   content: ObjectSlot[];
   /** External finalizer owners, by finalizer name (e.g. `openshift.com/origin`). */

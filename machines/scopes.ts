@@ -1,9 +1,4 @@
-import {
-  finalizerOwnerAccount,
-  initializerAccount,
-  namespaceControllerAccount,
-  type Scope,
-} from './scope.ts';
+import { finalizerOwnerAccount, namespaceControllerAccount, type Scope } from './scope.ts';
 
 /**
  * Named scopes. `default` covers every requirement of the catalog and runs in CI; the larger ones
@@ -53,14 +48,16 @@ export const builtInActorBindings: Scope['clusterRoleBindings'] = [
     clusterRole: 'namespace-initializer',
     subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
   },
+  // D-17, D-23: besides `initialize`, it watches namespaces and creates what it populates.
   {
     name: 'namespace-populator',
-    clusterRole: 'cluster-admin',
+    clusterRole: 'namespace-populator',
     subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
   },
+  // Shipped bootstrap controller policy, restricted to the model's resources.
   {
     name: 'system:controller:namespace-controller',
-    clusterRole: 'cluster-admin',
+    clusterRole: 'system:controller:namespace-controller',
     subjects: [{ kind: 'User', name: namespaceControllerAccount }],
   },
 ];

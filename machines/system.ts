@@ -837,6 +837,9 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         ...(r.verb === 'create' ? {} : { namespace: nsName }),
         name: nsName,
         namespaceSlot: r.namespace,
+        // D-17: request-authorization.ts lets `initialize` stand in for `update` when only spec.initializers changes.
+        onlyInitializers:
+          r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure) && !r.body?.finalizers,
       };
     }
     const resource = r.object >= 0 ? this.objects[r.object].resource : (r.resource ?? '');

@@ -1,9 +1,5 @@
+import type { ClusterRole, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
-import {
-  builtInClusterRoles,
-  namespaceCreatorClusterRole,
-  namespaceInitializerClusterRole,
-} from '../../machines/rbac.ts';
 import {
   type ClusterRoleBindingSpec,
   type ConfigurationSpec,
@@ -13,6 +9,7 @@ import {
   type NamespaceSpec,
   type ObjectSlot,
   type Scope,
+  type SubjectSpec,
 } from '../../machines/scope.ts';
 import { defaultScope } from '../../machines/scopes.ts';
 import type { MachineSet } from '../../machines/system.ts';
@@ -136,29 +133,10 @@ const resourceToKind = new Map<string, ContentKind>(
 );
 export const kindOfResource = (resource: string): string => resourceToKind.get(resource) ?? resource;
 
-const knownClusterRoles = [
-  ...builtInClusterRoles,
-  namespaceCreatorClusterRole,
-  namespaceInitializerClusterRole,
-];
-
 /** Built-in actors' grants, as every scope has them: the namespace controller, initializers, finalizer owners. */
 const builtInBindings = defaultScope.clusterRoleBindings.filter((b) =>
   b.subjects.every((s) => s.kind === 'ServiceAccount' || s.name.startsWith('system:serviceaccount:')),
 );
-
-const normalizeRules = (rules: readonly PolicyRuleInput[]): string =>
-  JSON.stringify(
-    rules
-      .map((r) => [
-        [...r.apiGroups].sort(),
-        [...r.resources].sort(),
-        [...r.verbs].sort(),
-        [...(r.resourceNames ?? [])].sort(),
-      ])
-      .map((r) => JSON.stringify(r))
-      .sort(),
-  );
 
 export const serviceAccountGroups = (user: string): string[] => {
   const match = /^system:serviceaccount:([^:]+):[^:]+$/.exec(user);
@@ -196,12 +174,22 @@ const stepText = (step: StepInput): string => {
   }
 };
 
-interface Binding {
-  clusterRole: string;
-  subject: string;
-  subjectKind: 'User' | 'Group' | 'ServiceAccount';
-  subjectNamespace?: string;
-}
+/** What an RBAC object grants: a RoleBinding's roleRef and subjects, or a Role's rules. */
+type RbacDefinition = Pick<ObjectSlot, 'roleBinding' | 'role'>;
+
+const toRules = (rules: readonly PolicyRuleInput[]): PolicyRule[] =>
+  rules.map((r) => ({
+    apiGroups: [...r.apiGroups],
+    resources: [...r.resources],
+    verbs: [...r.verbs],
+    ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}),
+  }));
+
+const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
+  kind: s.kind,
+  name: s.name,
+  ...(s.namespace ? { namespace: s.namespace } : {}),
+});
 
 class ScopeBuilder {
   readonly namespaces = new Map<string, NamespaceSpec>();
@@ -236,56 +224,76 @@ class ScopeBuilder {
       this.finalizerOwners.push(finalizer);
   }
 
-  /** The slot of RESOURCE/NAME; a RoleBinding's grant is fixed by its first definition. */
-  object(resource: string, name: string, binding: Binding | undefined, path: FieldPath): number {
+  /**
+   * The slot of RESOURCE/NAME. A Role's or RoleBinding's grant is its first definition; a different
+   * one in another namespace is kept for that namespace (ObjectSlot.byNamespace).
+   */
+  object(
+    resource: string,
+    name: string,
+    rbac: RbacDefinition | undefined,
+    path: FieldPath,
+    namespace?: string,
+  ): number {
     const key = `${resource}/${name}`;
     const index = this.objects.findIndex((o) => o.resource === resource && o.name === name);
-    const definition = binding ? JSON.stringify(binding) : '';
-    if (index >= 0) {
-      const known = this.objectDefinitions.get(key) ?? '';
-      if (binding && known === '') {
-        this.objects[index] = { resource, name, roleBinding: binding };
-        this.objectDefinitions.set(key, definition);
-      } else if (binding && known !== definition) {
-        this.unsupportedAt(
-          path,
-          `a second, different ${key}: the model keys content by resource and name across namespaces`,
-        );
-      }
+    const definition = rbac ? JSON.stringify(rbac) : '';
+    if (index < 0) {
+      this.objects.push({ resource, name, ...(rbac ?? {}) });
+      this.objectDefinitions.set(key, definition);
+      if (rbac && namespace) this.objectDefinitions.set(`${key}@${namespace}`, definition);
+      return this.objects.length - 1;
+    }
+    if (!rbac) return index;
+    const known = this.objectDefinitions.get(key) ?? '';
+    if (known === '') {
+      this.objects[index] = { ...this.objects[index], ...rbac };
+      this.objectDefinitions.set(key, definition);
+      if (namespace) this.objectDefinitions.set(`${key}@${namespace}`, definition);
       return index;
     }
-    this.objects.push({ resource, name, ...(binding ? { roleBinding: binding } : {}) });
-    this.objectDefinitions.set(key, definition);
-    return this.objects.length - 1;
+    const here = namespace ? this.objectDefinitions.get(`${key}@${namespace}`) : known;
+    if (here === definition || (here === undefined && known === definition)) return index;
+    if (namespace && here === undefined) {
+      const slot = this.objects[index];
+      this.objects[index] = { ...slot, byNamespace: { ...slot.byNamespace, [namespace]: rbac } };
+      this.objectDefinitions.set(`${key}@${namespace}`, definition);
+      return index;
+    }
+    this.unsupportedAt(
+      path,
+      `a second, different ${key}${namespace ? ` in ${namespace}` : ''}: the model fixes what an RBAC object grants in a namespace by its first definition there`,
+    );
+    return index;
   }
 
-  /** The model's one-subject, ClusterRole-only RoleBinding, or undefined (recorded as unsupported). */
+  /** A RoleBinding as the model keeps it: roleRef to a ClusterRole or a Role, every subject. */
   binding(
     roleRef: RoleRefInput | undefined,
     subjects: SubjectInput[] | undefined,
-    path: FieldPath,
-  ): Binding | undefined {
-    if (!roleRef || !subjects) return undefined;
-    if (roleRef.kind !== 'ClusterRole') {
-      this.unsupportedAt(
-        [...path, 'roleRef'],
-        `RoleBinding to Role ${roleRef.name}: the model's RoleBindings only reference ClusterRoles`,
-      );
-      return undefined;
-    }
-    if (subjects.length !== 1) {
-      this.unsupportedAt(
-        [...path, 'subjects'],
-        `RoleBinding with ${subjects.length} subjects: the model's RoleBindings have exactly one`,
-      );
-    }
-    const [subject] = subjects;
+  ): RbacDefinition | undefined {
+    if (!roleRef || !subjects || subjects.length === 0) return undefined;
+    const [first, ...rest] = subjects;
     return {
-      clusterRole: roleRef.name,
-      subject: subject.name,
-      subjectKind: subject.kind,
-      ...(subject.namespace ? { subjectNamespace: subject.namespace } : {}),
+      roleBinding: {
+        clusterRole: roleRef.name,
+        ...(roleRef.kind === 'Role' ? { roleKind: 'Role' as const } : {}),
+        subject: first.name,
+        subjectKind: first.kind,
+        ...(first.namespace ? { subjectNamespace: first.namespace } : {}),
+        ...(rest.length > 0 ? { moreSubjects: rest.map(toSubjectSpec) } : {}),
+      },
     };
+  }
+
+  /** The RBAC definition a body of RESOURCE carries (RoleBindings and Roles), if any. */
+  rbacOf(
+    resource: string,
+    body: { roleRef?: RoleRefInput; subjects?: SubjectInput[]; rules?: PolicyRuleInput[] } | undefined,
+  ): RbacDefinition | undefined {
+    if (resource === 'rolebindings') return this.binding(body?.roleRef, body?.subjects);
+    if (resource === 'roles' && body?.rules) return { role: { rules: toRules(body.rules) } };
+    return undefined;
   }
 }
 
@@ -353,6 +361,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   const given = header.given ?? {};
   const users = new Map((given.users ?? []).map((u) => [u.name, u.groups]));
   const clusterRoleBindings: ClusterRoleBindingSpec[] = [...builtInBindings];
+  const clusterRoles = new Map<string, ClusterRole>();
   const configurations: ConfigurationSpec[] = [];
   const initialContent = new Map<string, string[]>();
   const contentPaths = new Map<string, FieldPath>();
@@ -385,11 +394,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     const creates = initializerBehaviour[entry.name]?.creates;
     const resource = creates ? contentKinds[creates.kind].resource : 'configmaps';
     const name = creates?.name ?? entry.name;
-    const binding =
-      creates?.kind === 'RoleBinding'
-        ? builder.binding(creates.roleRef, creates.subjects, ['given', 'initializers', entry.name, 'creates'])
-        : undefined;
-    const slot = builder.object(resource, name, binding, path);
+    const slot = builder.object(resource, name, builder.rbacOf(resource, creates), path);
     return {
       name: entry.name,
       failurePolicy: entry.failurePolicy ?? 'Ignore',
@@ -411,38 +416,55 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
       return;
     }
     switch (manifest.kind) {
-      case 'ClusterRole': {
-        const known = knownClusterRoles.find((r) => r.metadata.name === manifest.metadata.name);
-        if (!known || normalizeRules(known.rules) !== normalizeRules(manifest.rules))
-          builder.unsupportedAt(
-            path,
-            `ClusterRole ${manifest.metadata.name}${known ? ' with other rules than the built-in one' : ''}: the model's RBAC knows only ${knownClusterRoles.map((r) => r.metadata.name).join(', ')}`,
-          );
-        return;
-      }
-      case 'Role':
-        builder.unsupportedAt(
-          path,
-          `Role ${manifest.metadata.namespace ?? 'default'}/${manifest.metadata.name}: the model's RBAC has no namespaced Roles`,
-        );
-        return;
-      case 'ClusterRoleBinding':
-        clusterRoleBindings.push({
-          name: manifest.metadata.name,
-          clusterRole: manifest.roleRef.name,
-          subjects: manifest.subjects.map((s) => ({
-            kind: s.kind,
-            name: s.name,
-            ...(s.namespace ? { namespace: s.namespace } : {}),
-          })),
+      case 'ClusterRole':
+        // A scope's own ClusterRole replaces a bootstrap one of the same name, as a later apply would.
+        clusterRoles.set(manifest.metadata.name, {
+          metadata: { name: manifest.metadata.name },
+          rules: toRules(manifest.rules),
         });
         return;
+      case 'Role': {
+        const namespace = manifest.metadata.namespace ?? 'default';
+        builder.namespace(namespace);
+        builder.object(
+          'roles',
+          manifest.metadata.name,
+          { role: { rules: toRules(manifest.rules) } },
+          path,
+          namespace,
+        );
+        addContent(namespace, 'roles', manifest.metadata.name, path);
+        return;
+      }
+      case 'ClusterRoleBinding': {
+        if (manifest.roleRef.kind !== 'ClusterRole')
+          throw new ScenarioFieldError(
+            [...path, 'roleRef', 'kind'],
+            'a ClusterRoleBinding can only refer to a ClusterRole (Kubernetes: 422 Invalid, roleRef.kind: Unsupported value)',
+            "use kind: ClusterRole, or a RoleBinding in the Role's namespace",
+          );
+        const binding: ClusterRoleBindingSpec = {
+          name: manifest.metadata.name,
+          clusterRole: manifest.roleRef.name,
+          subjects: manifest.subjects.map(toSubjectSpec),
+        };
+        // Same name as a built-in actor's binding: the scenario's replaces it (as applying it would).
+        const same = clusterRoleBindings.findIndex((b) => b.name === binding.name);
+        if (same >= 0) clusterRoleBindings[same] = binding;
+        else clusterRoleBindings.push(binding);
+        return;
+      }
       case 'RoleBinding': {
         // kubectl sends a manifest without a namespace to the context's namespace, `default` (NS-6).
         const namespace = manifest.metadata.namespace ?? 'default';
         builder.namespace(namespace);
-        const binding = builder.binding(manifest.roleRef, manifest.subjects, path);
-        builder.object('rolebindings', manifest.metadata.name, binding, path);
+        builder.object(
+          'rolebindings',
+          manifest.metadata.name,
+          builder.binding(manifest.roleRef, manifest.subjects),
+          path,
+          namespace,
+        );
         addContent(namespace, 'rolebindings', manifest.metadata.name, path);
         return;
       }
@@ -598,11 +620,11 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         subjects: [{ kind: 'User', name: account }],
       });
   }
-  const bindingSlots = builder.objects.filter((o) => o.roleBinding).length;
-  if (builder.objects.length > 31 || namespaces.length * bindingSlots > 31)
+  const rbacSlots = builder.objects.filter((o) => o.roleBinding || o.role).length;
+  if (builder.objects.length > 31 || namespaces.length * rbacSlots > 30)
     builder.unsupportedAt(
       [],
-      `too large for the model's bit masks: ${builder.objects.length} objects, ${namespaces.length} namespaces × ${bindingSlots} RoleBindings (each at most 31)`,
+      `too large for the model's bit masks: ${builder.objects.length} objects (at most 31), ${namespaces.length} namespaces × ${rbacSlots} Roles and RoleBindings (at most 30)`,
     );
 
   const scope: Scope = {
@@ -612,6 +634,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     configurations,
     principals: [],
     clusterRoleBindings,
+    ...(clusterRoles.size > 0 ? { clusterRoles: [...clusterRoles.values()] } : {}),
     content: builder.objects,
     finalizerOwners: builder.finalizerOwners,
     faults,
@@ -789,11 +812,13 @@ function compileRequest(
           plan: null,
           unsupported: `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
         };
-      const binding =
-        path.resource === 'rolebindings'
-          ? builder.binding(parsed.roleRef, parsed.subjects, bodyPath)
-          : undefined;
-      const object = builder.object(path.resource, name, binding, bodyPath);
+      const object = builder.object(
+        path.resource,
+        name,
+        builder.rbacOf(path.resource, parsed),
+        bodyPath,
+        namespaceName,
+      );
       return {
         plan: {
           type: 'content',

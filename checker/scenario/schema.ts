@@ -205,6 +205,7 @@ const initializerBehaviour = z.strictObject({
     name,
     roleRef: roleRef.optional(),
     subjects: z.array(subject).min(1).optional(),
+    rules: z.array(policyRule).optional(),
   }),
 });
 
