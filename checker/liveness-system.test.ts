@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScope } from '../machines/scopes.ts';
+import type { Scope } from '../machines/scope.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { terminatingNamespaceIsRemoved } from '../properties/liveness.ts';
+import type { LivenessProperty } from '../properties/types.ts';
+import type { Lasso } from './liveness.ts';
+import { checkLiveness, compileFairness, systemHorizon } from './liveness-system.ts';
+
+/** One live namespace with content and the OpenShift finalizer, an admin who deletes it, flaky reads. */
+export const removalScope: Scope = {
+  ...defaultScope,
+  name: 'liveness-removal',
+  description: 'team-a exists with content and two finalizers; carol may delete it; reads may fail.',
+  namespaces: [
+    {
+      name: 'team-a',
+      creator: 'alice',
+      preexisting: true,
+      initialFinalizers: ['kubernetes', 'openshift.com/origin'],
+      initialContent: ['configmaps/app'],
+    },
+  ],
+  principals: defaultScope.principals
+    .filter((p) => p.name === 'carol')
+    .map((p) => ({ ...p, namespaces: ['team-a'], requests: ['delete-namespace' as const] })),
+  faults: { initializerCrash: false, configReadFailure: true, apiserverRestart: false },
+};
+
+/** Each step of a lasso is a step the model can take (or a stutter), and the loop closes. */
+export function expectSystemRun(model: SystemModel, lasso: Lasso<SystemState, SystemEvent>): void {
+  let at = lasso.initial;
+  for (const step of lasso.steps) {
+    if (step.event === null) expect(model.key(step.state)).toBe(model.key(at));
+    else {
+      const options = model.enabled(at).filter((e) => e.event === step.event);
+      expect(options.map((e) => model.key(e.next))).toContain(model.key(step.state));
+    }
+    at = step.state;
+  }
+  const entry = lasso.loopStart === 0 ? lasso.initial : lasso.steps[lasso.loopStart - 1].state;
+  expect(model.key(at)).toBe(model.key(entry));
+}
+
+describe('liveness on the system model', () => {
+  const model = new SystemModel(removalScope);
+
+  it('a terminating namespace is removed when the controller and the finalizer owner are fair', () => {
+    const run = checkLiveness(model, [terminatingNamespaceIsRemoved]);
+    expect(run.complete).toBe(true);
+    expect(run.deadlock.count).toBe(0);
+    const [result] = run.properties;
+    expect(result.status).toBe('holds');
+    expect(result.triggers).toBeGreaterThan(0);
+    expect(result.fairness).toHaveLength(2);
+  });
+
+  it('without any fairness the same property fails with a stuttering lasso right after the delete', () => {
+    const unfair: LivenessProperty = { ...terminatingNamespaceIsRemoved, fairness: [] };
+    const [result] = checkLiveness(model, [unfair]).properties;
+    expect(result.status).toBe('violated');
+    const lasso = result.lasso;
+    if (!lasso) throw new Error('expected a lasso');
+    expectSystemRun(model, lasso);
+    expect(lasso.steps.map((s) => s.event?.label ?? 'stutter')).toEqual([
+      'delete namespaces/team-a',
+      'stutter',
+    ]);
+    expect(lasso.loopStart).toBe(1);
+  });
+
+  it('fairness for the controller alone is not enough: the finalizer owner may never act', () => {
+    const controllerOnly: LivenessProperty = {
+      ...terminatingNamespaceIsRemoved,
+      fairness: terminatingNamespaceIsRemoved.fairness.filter((f) => f.actorKind === 'namespace-controller'),
+    };
+    const [result] = checkLiveness(model, [controllerOnly]).properties;
+    expect(result.status).toBe('violated');
+    const lasso = result.lasso;
+    if (!lasso) throw new Error('expected a lasso');
+    expectSystemRun(model, lasso);
+    const cycle = lasso.steps.slice(lasso.loopStart);
+    expect(cycle.every((s) => s.event?.actorKind !== 'finalizer-owner')).toBe(true);
+    const final = lasso.steps[lasso.steps.length - 1].state;
+    expect(model.view(final, 0).finalizers).toContain('openshift.com/origin');
+  });
+
+  it('expands per-namespace fairness into one condition per namespace slot', () => {
+    const conditions = compileFairness(new SystemModel(defaultScope), terminatingNamespaceIsRemoved.fairness);
+    expect(conditions).toHaveLength(2 * defaultScope.namespaces.length);
+    expect(conditions[0].name).toMatch(/^WF\(every namespace-controller steps on team-a\)/);
+  });
+
+  it('the horizon is where the bounded clock stops', () => {
+    const atHorizon = systemHorizon(model);
+    const [initial] = model.initialStates();
+    expect(atHorizon(initial)).toBe(false);
+    expect(atHorizon({ ...initial, now: removalScope.clock.horizonSeconds })).toBe(true);
+  });
+});
