@@ -3,6 +3,7 @@ import type { SystemEvent, SystemModel, SystemState } from '../machines/system.t
 import type { Property } from '../properties/types.ts';
 import { explore } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
+import type { GraphRecorder } from './state-graph.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
 export interface Trace {
@@ -36,6 +37,8 @@ export interface CheckOptions {
   progress?: (p: Progress) => void;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
+  /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
+  recorder?: GraphRecorder<SystemState, SystemEvent>;
 }
 
 /** Every transition of every machine the system steps, for coverage. */
@@ -70,7 +73,8 @@ export function check(model: SystemModel, properties: Property[], options: Check
   const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
   const seenEvents = new Set<SystemEvent>();
 
-  const result = explore(model, {
+  const { recorder } = options;
+  const result = explore(recorder ? recorder.wrap(model) : model, {
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
     progress: options.progress,
@@ -86,7 +90,8 @@ export function check(model: SystemModel, properties: Property[], options: Check
       }
       return !(options.stopWhenAllViolated && violations.size === properties.length);
     },
-    onEdge: (before, event, after, beforeIndex) => {
+    onEdge: (before, event, after, beforeIndex, afterIndex) => {
+      recorder?.edge(event, afterIndex);
       if (!seenEvents.has(event)) {
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
@@ -106,6 +111,7 @@ export function check(model: SystemModel, properties: Property[], options: Check
     },
   });
 
+  recorder?.finish(result);
   const all = systemTransitions(model);
   const propertyResults: PropertyResult[] = properties.map((property) => {
     const v = violations.get(property.id);

@@ -139,16 +139,17 @@ export function judgeLiveness(
 export function checkLiveness(
   model: SystemModel,
   properties: LivenessProperty[],
-  limits: SearchLimits = {},
+  options: SearchLimits & { graph?: StateGraph<SystemState, SystemEvent> } = {},
 ): LivenessRun {
-  const graph = buildStateGraph(model, limits);
+  const { graph: given, ...limits } = options;
+  const graph = given ?? buildStateGraph(model, limits);
   const started = performance.now();
   const stuck = deadlocks(graph);
   const results = properties.map((p) => judgeLiveness(model, graph, p));
   return {
     states: graph.size,
     transitions: graph.transitions,
-    durationMs: graph.durationMs + (performance.now() - started),
+    durationMs: (given ? 0 : graph.durationMs) + (performance.now() - started),
     complete: graph.complete,
     ...(graph.stopReason ? { stopReason: graph.stopReason } : {}),
     deadlock: {

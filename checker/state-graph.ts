@@ -41,60 +41,88 @@ class IntList {
   }
 }
 
+/**
+ * Records the graph of a breadth-first search as it runs: wrap the model (to see each expansion start)
+ * and feed it every edge. Lets one search serve both the safety check and liveness.
+ */
+export class GraphRecorder<S, E> {
+  private readonly targets = new IntList();
+  private readonly eventIds = new IntList();
+  private readonly offsets = new IntList();
+  private readonly events: E[] = [];
+  private readonly eventId = new Map<E, number>();
+  private expansions = 0;
+  private finished: StateGraph<S, E> | undefined;
+
+  /** The model as the explorer must see it: same states, same successors, expansions counted. */
+  wrap(model: ExplorableModel<S, E>): ExplorableModel<S, E> {
+    // The explorer expands states in index order, so counting calls names the state being expanded.
+    return {
+      initialStates: () => model.initialStates(),
+      key: (state) => model.key(state),
+      successors: (state, emit) => {
+        this.offsets.push(this.targets.length);
+        this.expansions++;
+        model.successors(state, emit);
+      },
+    };
+  }
+
+  /** Called from the explorer's `onEdge`, for every edge, in order. */
+  edge(event: E, afterIndex: number): void {
+    let id = this.eventId.get(event);
+    if (id === undefined) {
+      id = this.events.length;
+      this.events.push(event);
+      this.eventId.set(event, id);
+    }
+    this.targets.push(afterIndex);
+    this.eventIds.push(id);
+  }
+
+  /** The graph, once the search has returned. */
+  finish(search: ExploreResult<S, E>): StateGraph<S, E> {
+    // The state being expanded when a limit struck has only some of its edges: treat it as unexpanded.
+    const expanded = search.complete ? this.expansions : Math.max(0, this.expansions - 1);
+    const rows = new Int32Array(search.states + 1);
+    rows.set(this.offsets.toArray().subarray(0, expanded));
+    const end = expanded < this.expansions ? this.offsets.data[expanded] : this.targets.length;
+    rows.fill(end, expanded);
+    this.finished = {
+      size: search.states,
+      expanded,
+      offsets: rows,
+      targets: this.targets.toArray().subarray(0, end),
+      eventIds: this.eventIds.toArray().subarray(0, end),
+      events: this.events,
+      complete: search.complete,
+      ...(search.stopReason ? { stopReason: search.stopReason } : {}),
+      transitions: search.transitions,
+      depth: search.depth,
+      durationMs: search.durationMs,
+      search,
+    };
+    return this.finished;
+  }
+
+  /** The graph `finish` built; an error before the search has returned. */
+  graph(): StateGraph<S, E> {
+    if (!this.finished) throw new Error('GraphRecorder: the search has not finished');
+    return this.finished;
+  }
+}
+
 /** Explores `model` breadth-first and records every edge, self-loops included. */
 export function buildStateGraph<S, E>(
   model: ExplorableModel<S, E>,
   limits: SearchLimits = {},
 ): StateGraph<S, E> {
-  const targets = new IntList();
-  const eventIds = new IntList();
-  const offsets = new IntList();
-  const events: E[] = [];
-  const eventId = new Map<E, number>();
-  let expansions = 0;
-  // The explorer expands states in index order, so counting calls names the state being expanded.
-  const counted: ExplorableModel<S, E> = {
-    initialStates: () => model.initialStates(),
-    key: (state) => model.key(state),
-    successors: (state, emit) => {
-      offsets.push(targets.length);
-      expansions++;
-      model.successors(state, emit);
-    },
-  };
-  const search = explore(counted, {
+  const recorder = new GraphRecorder<S, E>();
+  const search = explore(recorder.wrap(model), {
     ...limits,
-    onEdge: (_before, event, _after, _beforeIndex, afterIndex) => {
-      let id = eventId.get(event);
-      if (id === undefined) {
-        id = events.length;
-        events.push(event);
-        eventId.set(event, id);
-      }
-      targets.push(afterIndex);
-      eventIds.push(id);
-    },
+    onEdge: (_before, event, _after, _beforeIndex, afterIndex) => recorder.edge(event, afterIndex),
   });
-  // The state being expanded when a limit struck has only some of its edges: treat it as unexpanded.
-  const expanded = search.complete ? expansions : Math.max(0, expansions - 1);
-  const rows = new Int32Array(search.states + 1);
-  rows.set(offsets.toArray().subarray(0, expanded));
-  const end = expanded < expansions ? offsets.data[expanded] : targets.length;
-  rows.fill(end, expanded);
-  return {
-    size: search.states,
-    expanded,
-    offsets: rows,
-    targets: targets.toArray().subarray(0, end),
-    eventIds: eventIds.toArray().subarray(0, end),
-    events,
-    complete: search.complete,
-    ...(search.stopReason ? { stopReason: search.stopReason } : {}),
-    transitions: search.transitions,
-    depth: search.depth,
-    durationMs: search.durationMs,
-    search,
-  };
+  return recorder.finish(search);
 }
 
 /**

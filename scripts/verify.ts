@@ -3,24 +3,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, check } from '../checker/check.ts';
 import { parseVerifyArgs, UsageError, type VerifyArgs, verifyUsage } from '../checker/cli-args.ts';
+import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
+import { GraphRecorder } from '../checker/state-graph.ts';
 import { writeTraceability } from '../checker/traceability.ts';
-import { SystemModel } from '../machines/system.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 
 /**
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
  * TLC-like summary and writes the report. Exit codes follow TLC: 0 every property holds, 12 a safety
- * property is violated, 2 bad arguments or input, 1 an internal error (or a search the memory guard cut).
+ * property is violated, 11 a deadlock, 13 a liveness property is violated, 2 bad arguments or input,
+ * 1 an internal error (or a search the memory guard cut).
  */
 // Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
 const outputRoot = process.cwd();
 const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
 const debug = process.env.NSMODEL_DEBUG === '1';
-const exitCodes = { holds: 0, internal: 1, usage: 2, violated: 12 } as const;
+const exitCodes = { holds: 0, internal: 1, usage: 2, violated: 12, deadlock: 11, liveness: 13 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
   let args: VerifyArgs;
@@ -65,7 +69,9 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxStates === undefined;
   const outDir = reportFolder(canonical, args.variant, model.scope.name);
   const reporter = createProgressReporter({ label: `verify ${args.variant}/${model.scope.name}` });
+  const recorder = args.properties.length === 0 ? new GraphRecorder<SystemState, SystemEvent>() : undefined;
   const result: CheckResult = check(model, properties, {
+    ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
     progress: (p) => reporter.update(p),
     stopWhenAllViolated: true,
@@ -80,7 +86,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   });
   const violated = result.properties.some((p) => p.status === 'violated');
   const cutByMemory = !result.complete && result.stopReason === 'memory';
-  const context = { model, variant: args.variant, outDir };
+  // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
+  const liveness: LivenessRun | undefined = recorder
+    ? checkLiveness(model, livenessProperties, { graph: recorder.graph() })
+    : undefined;
+  const context = { model, variant: args.variant, outDir, ...(liveness ? { liveness } : {}) };
   const report = buildReport(result, context);
   // A report the memory guard cut short must not replace the committed one.
   const write = !(canonical && cutByMemory);
@@ -91,6 +101,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, outDir, write));
   if (violated) return exitCodes.violated;
+  if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
+  if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
   if (cutByMemory) {
     console.error(
       `verify: the search is ${completion(result)}; try --max-states N, a smaller scope, or more memory (node --max-old-space-size)`,
