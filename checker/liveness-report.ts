@@ -26,7 +26,7 @@ export interface LivenessReportProperty {
 export interface LivenessReport {
   /** False when the search stopped at a limit: then no liveness verdict is complete. */
   complete: boolean;
-  deadlock: { count: number; steps?: CounterexampleStep[] };
+  deadlock: { count: number; atHorizon: number; steps?: CounterexampleStep[] };
   properties: LivenessReportProperty[];
 }
 
@@ -35,7 +35,7 @@ const count = z.number().int().nonnegative();
 
 export const livenessReportSchema: z.ZodType<LivenessReport> = z.strictObject({
   complete: z.boolean(),
-  deadlock: z.strictObject({ count, steps: z.array(step).optional() }),
+  deadlock: z.strictObject({ count, atHorizon: count, steps: z.array(step).optional() }),
   properties: z.array(
     z.strictObject({
       id: z.string(),
@@ -120,6 +120,7 @@ export function livenessReport(run: LivenessRun, model: SystemModel, outDir: str
     complete: run.complete,
     deadlock: {
       count: run.deadlock.count,
+      atHorizon: run.deadlock.atHorizon,
       ...(run.deadlock.trace ? { steps: traceSteps(model, run.deadlock.trace) } : {}),
     },
     properties: run.properties.map((r) => ({
@@ -156,6 +157,11 @@ export const incompleteWarning =
 export const horizonNote =
   '`needs relative time`: every run that never reaches the goal passes through states where the bounded clock has stopped at its horizon; there a run waiting for time (staleness, timeouts) and a stuck run look alike, so the verdict waits for relative time. The lasso shown is such a run.';
 
+/** States that stop only because the clock ran out are terminal by the model's declaration, not deadlocks. */
+export function horizonStopsNote(count: number): string {
+  return `${count} reachable states have no successor only because the clock reached its horizon (nothing else could happen there); the bounded clock declares them terminal, so they are not deadlocks.`;
+}
+
 /** report.md's liveness and deadlock sections. */
 export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDir: string): string[] {
   const lines = ['## Liveness', ''];
@@ -187,7 +193,9 @@ export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDi
       'No reachable state is without a successor: something (a request, a controller step, a fault or a tick) can always happen.',
       '',
     );
-  } else {
+  }
+  if (report.deadlock.atHorizon > 0) lines.push(`${horizonStopsNote(report.deadlock.atHorizon)}`, '');
+  if (report.deadlock.count > 0) {
     lines.push(`${report.deadlock.count} reachable states have no successor. The shortest trace to one:`, '');
     report.deadlock.steps?.forEach((s, i) => {
       lines.push(`${i + 1}. **${s.actor}**: ${s.event} — ${s.summary}`);
@@ -210,6 +218,7 @@ export function livenessSummary(report: LivenessReport, written: boolean): strin
       ? 'Deadlock: none (every reachable state has a successor).'
       : `Deadlock: ${report.deadlock.count} reachable states have no successor.`,
   );
+  if (report.deadlock.atHorizon > 0) lines.push(`  ${horizonStopsNote(report.deadlock.atHorizon)}`);
   if (report.deadlock.steps)
     lines.push(...report.deadlock.steps.map((s, i) => `  ${i + 1}. ${s.actor}: ${s.event} — ${s.summary}`));
   for (const p of report.properties) {

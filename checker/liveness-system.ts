@@ -26,6 +26,8 @@ export interface LivenessResult {
 
 export interface DeadlockResult {
   count: number;
+  /** States without successors only because the bounded clock reached its horizon: declared terminal. */
+  atHorizon: number;
   trace?: { initial: SystemState; steps: { event: SystemEvent; state: SystemState }[] };
 }
 
@@ -144,7 +146,10 @@ export function checkLiveness(
   const { graph: given, ...limits } = options;
   const graph = given ?? buildStateGraph(model, limits);
   const started = performance.now();
-  const stuck = deadlocks(graph);
+  const atHorizon = systemHorizon(model);
+  const stopsAtHorizon = (s: number) => atHorizon(graph.search.stateAt(s));
+  const stuck = deadlocks(graph, stopsAtHorizon);
+  const horizonStops = deadlocks(graph).length - stuck.length;
   const results = properties.map((p) => judgeLiveness(model, graph, p));
   return {
     states: graph.size,
@@ -154,6 +159,7 @@ export function checkLiveness(
     ...(graph.stopReason ? { stopReason: graph.stopReason } : {}),
     deadlock: {
       count: stuck.length,
+      atHorizon: horizonStops,
       ...(stuck.length > 0 ? { trace: graph.search.traceTo(stuck[0]) } : {}),
     },
     properties: results,
