@@ -41,7 +41,7 @@ export const livenessReportSchema: z.ZodType<LivenessReport> = z.strictObject({
       id: z.string(),
       kind: z.enum(['leads-to', 'always-eventually']),
       requirements: z.array(z.string()),
-      status: z.enum(['holds', 'violated', 'vacuous', 'needs-relative-time']),
+      status: z.enum(['holds', 'violated', 'vacuous', 'needs-relative-time', 'incomplete']),
       triggers: count,
       fairness: z.array(z.string()),
       lasso: z
@@ -149,10 +149,11 @@ const statusText: Record<LivenessStatus, string> = {
   violated: '**violated**',
   vacuous: '**vacuous**',
   'needs-relative-time': 'needs relative time',
+  incomplete: '**incomplete**',
 };
 
 export const incompleteWarning =
-  'The search stopped at a limit: a liveness verdict needs the whole graph, so "holds" here means only that no lasso was found among the states explored.';
+  'The search stopped at a limit: a liveness verdict needs the whole graph, so a property without a lasso among the states explored is reported `incomplete`, never `holds`.';
 
 export const horizonNote =
   '`needs relative time`: every run that never reaches the goal passes through states where the bounded clock has stopped at its horizon; there a run waiting for time (staleness, timeouts) and a stuck run look alike, so the verdict waits for relative time. The lasso shown is such a run.';
@@ -214,9 +215,11 @@ export function livenessSummary(report: LivenessReport, written: boolean): strin
     lines.push(`  ${p.id.padEnd(width)}  ${p.status.padEnd(19)}  ${p.requirements.join(', ')}`);
   }
   lines.push(
-    report.deadlock.count === 0
-      ? 'Deadlock: none (every reachable state has a successor).'
-      : `Deadlock: ${report.deadlock.count} reachable states have no successor.`,
+    report.deadlock.count > 0
+      ? `Deadlock: ${report.deadlock.count} reachable states have no successor.`
+      : report.complete
+        ? 'Deadlock: none (every reachable state has a successor).'
+        : 'Deadlock: none among the states explored (the search is incomplete).',
   );
   if (report.deadlock.atHorizon > 0) lines.push(`  ${horizonStopsNote(report.deadlock.atHorizon)}`);
   if (report.deadlock.steps)

@@ -49,6 +49,12 @@ describe('liveness on the system model', () => {
     expect(model.view(final, 0).finalizers).toContain('openshift.com/origin');
   });
 
+  it('never reports a pass from an incomplete search', () => {
+    const run = checkLiveness(model, [terminatingNamespaceIsRemoved], { maxStates: 20 });
+    expect(run.complete).toBe(false);
+    expect(run.properties[0].status).toBe('incomplete');
+  });
+
   it('expands per-namespace fairness into one condition per namespace slot', () => {
     const conditions = compileFairness(new SystemModel(defaultScope), terminatingNamespaceIsRemoved.fairness);
     expect(conditions).toHaveLength(2 * defaultScope.namespaces.length);

@@ -10,7 +10,8 @@ import { buildStateGraph, type StateGraph } from './state-graph.ts';
  * predicates, judged per namespace slot, on one explored graph shared by every property.
  */
 
-export type LivenessStatus = 'holds' | 'violated' | 'vacuous' | 'needs-relative-time';
+/** `incomplete`: the search stopped at a limit and no lasso was found among the states explored. */
+export type LivenessStatus = 'holds' | 'violated' | 'vacuous' | 'needs-relative-time' | 'incomplete';
 
 export interface LivenessResult {
   property: LivenessProperty;
@@ -84,6 +85,7 @@ export function compileFairness(model: SystemModel, fairness: Fairness[]): Fairn
 const rank: Record<LivenessStatus, number> = {
   vacuous: 0,
   holds: 1,
+  incomplete: 1,
   'needs-relative-time': 2,
   violated: 3,
 };
@@ -134,6 +136,9 @@ export function judgeLiveness(
     }
     if (status === 'violated') break;
   }
+  // A pass needs the whole graph: an incomplete search never reports one.
+  if (!graph.complete && (result.status === 'holds' || result.status === 'vacuous'))
+    return { ...result, status: 'incomplete' };
   return result;
 }
 
