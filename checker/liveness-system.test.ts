@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScope } from '../machines/scopes.ts';
-import { SystemModel } from '../machines/system.ts';
+import { SystemModel, type SystemState } from '../machines/system.ts';
 import { terminatingNamespaceIsRemoved } from '../properties/liveness.ts';
 import type { LivenessProperty } from '../properties/types.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
@@ -59,6 +59,19 @@ describe('liveness on the system model', () => {
     const conditions = compileFairness(new SystemModel(defaultScope), terminatingNamespaceIsRemoved.fairness);
     expect(conditions).toHaveLength(2 * defaultScope.namespaces.length);
     expect(conditions[0].name).toMatch(/^WF\(every namespace-controller steps on team-a\)/);
+  });
+
+  it('a model may declare terminal states: they are not deadlocks', () => {
+    const frozen = new SystemModel({
+      ...removalScope,
+      principals: [],
+      faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
+    });
+    const stopped = checkLiveness(frozen, []);
+    expect(stopped.deadlock).toMatchObject({ count: 0, atHorizon: 1 });
+    // The model's own declaration covers the same stop before the horizon rule is asked.
+    const declared = Object.assign(frozen, { isTerminal: (s: SystemState) => s.now >= 0 });
+    expect(checkLiveness(declared, []).deadlock).toMatchObject({ count: 0, atHorizon: 0 });
   });
 
   it('the horizon is where the bounded clock stops', () => {

@@ -47,6 +47,17 @@ export interface HorizonAware<S> {
   atHorizon(state: S): boolean;
 }
 
+/** A model that declares states where the system is meant to stop: those are not deadlocks. */
+export interface TerminalAware<S> {
+  isTerminal(state: S): boolean;
+}
+
+/** The states a model declares terminal: its own `isTerminal`, and the states where its clock stops. */
+export function systemTerminal(model: SystemModel): (state: SystemState) => boolean {
+  const declared = (model as Partial<TerminalAware<SystemState>>).isTerminal;
+  return typeof declared === 'function' ? (s) => declared.call(model, s) : () => false;
+}
+
 /** The system model's horizon: the clock has reached `horizonSeconds` and can tick no more. */
 export function systemHorizon(model: SystemModel): (state: SystemState) => boolean {
   const declared = (model as Partial<HorizonAware<SystemState>>).atHorizon;
@@ -153,8 +164,10 @@ export function checkLiveness(
   const started = performance.now();
   const atHorizon = systemHorizon(model);
   const stopsAtHorizon = (s: number) => atHorizon(graph.search.stateAt(s));
-  const stuck = deadlocks(graph, stopsAtHorizon);
-  const horizonStops = deadlocks(graph).length - stuck.length;
+  const terminal = systemTerminal(model);
+  const declared = (s: number) => terminal(graph.search.stateAt(s));
+  const stuck = deadlocks(graph, (s) => declared(s) || stopsAtHorizon(s));
+  const horizonStops = deadlocks(graph, declared).length - stuck.length;
   const results = properties.map((p) => judgeLiveness(model, graph, p));
   return {
     states: graph.size,
