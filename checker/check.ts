@@ -3,6 +3,7 @@ import type { SystemEvent, SystemModel, SystemState } from '../machines/system.t
 import type { Property } from '../properties/types.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
+import type { GraphRecorder } from './state-graph.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
 export interface Trace {
@@ -39,6 +40,8 @@ export interface CheckOptions {
   progress?: (p: Progress) => void;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
+  /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
+  recorder?: GraphRecorder<SystemState, SystemEvent>;
 }
 
 /** Every transition of every machine the system steps, for coverage. */
@@ -62,7 +65,10 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
  */
 export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
   const judge = createJudge(model, properties, options);
-  return judge.verdicts(explore(model, judge.options));
+  const { recorder } = options;
+  const result = explore(recorder ? recorder.wrap(model) : model, judge.options);
+  recorder?.finish(result);
+  return judge.verdicts(result);
 }
 
 /** `check` on `exploreAsync`: SIGINT/SIGTERM handlers run during the search and can abort `options.signal`. */
@@ -72,7 +78,10 @@ export async function checkAsync(
   options: CheckOptions = {},
 ): Promise<CheckResult> {
   const judge = createJudge(model, properties, options);
-  return judge.verdicts(await exploreAsync(model, judge.options));
+  const { recorder } = options;
+  const result = await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
+  recorder?.finish(result);
+  return judge.verdicts(result);
 }
 
 function createJudge(
@@ -113,7 +122,8 @@ function createJudge(
       }
       return !(options.stopWhenAllViolated && violations.size === properties.length);
     },
-    onEdge: (before, event, after, beforeIndex) => {
+    onEdge: (before, event, after, beforeIndex, afterIndex) => {
+      options.recorder?.edge(event, afterIndex);
       if (!seenEvents.has(event)) {
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);

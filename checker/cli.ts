@@ -17,10 +17,10 @@ export const exitCodes = {
   usage: 2,
   /** The search stopped before the end (state limit, time, memory guard, signal): nothing is proved. */
   partial: 10,
-  /** Reserved: a deadlock (a state with no successor that is not a final state). */
+  /** A deadlock: a reachable state with no successor that the model does not declare terminal. */
   deadlock: 11,
   violated: 12,
-  /** Reserved: a liveness property is violated. */
+  /** A liveness property is violated: a fair lasso never reaches its goal. */
   liveness: 13,
   /** A scenario step returned something other than what it expects. */
   expectationFailed: 14,
@@ -39,9 +39,9 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   1: 'internal error (a bug: set NSMODEL_DEBUG=1 for the stack trace)',
   2: 'bad arguments or malformed input; nothing was run',
   10: 'the search stopped early (state limit, --max-seconds, memory guard, SIGINT/SIGTERM); the report says complete: false',
-  11: 'deadlock (reserved)',
+  11: 'a deadlock: a reachable state where nothing can happen',
   12: 'a safety property is violated',
-  13: 'a liveness property is violated (reserved)',
+  13: 'a liveness property is violated (a lasso counterexample)',
   14: 'a scenario step did not return what it expects',
   15: 'a scenario is pending (a known gap) and none failed',
   16: 'a mutant survived: no property kills it',

@@ -2,14 +2,25 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
 import { scopes } from '../machines/scopes.ts';
-import { SystemModel } from '../machines/system.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import {
+  type LivenessReport,
+  lassoMarkdown,
+  livenessMarkdown,
+  livenessReport,
+  livenessReportSchema,
+  livenessSummary,
+} from './liveness-report.ts';
+import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import { createProgressReporter } from './progress.ts';
+import { GraphRecorder } from './state-graph.ts';
 
 /**
  * The verification report: `generated/report.json` for tools, `generated/report.md` for people, one
@@ -49,6 +60,7 @@ export interface VerifyReport {
   stopReason?: (typeof stopReasons)[number];
   properties: ReportProperty[];
   coverage: { transitions: { covered: number; total: number; uncovered: UncoveredTransition[] } };
+  liveness?: LivenessReport;
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -81,6 +93,7 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       uncovered: z.array(z.strictObject({ id: z.string(), explanation: z.string() })),
     }),
   }),
+  liveness: livenessReportSchema.optional(),
 });
 
 /**
@@ -105,6 +118,8 @@ export interface ReportContext {
   variant: string;
   /** Folder (relative to the project root, POSIX) the report and counterexamples go to. */
   outDir: string;
+  /** Liveness and deadlock verdicts, when the run judged them. */
+  liveness?: LivenessRun;
 }
 
 export const counterexampleFolder = 'counterexamples';
@@ -150,6 +165,7 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
         })),
       },
     },
+    ...(context.liveness ? { liveness: livenessReport(context.liveness, model, outDir) } : {}),
   };
 }
 
@@ -186,6 +202,7 @@ export function reportMarkdown(
   result: CheckResult,
   model: SystemModel,
   outDir: string,
+  liveness?: LivenessRun,
 ): string {
   const lines: string[] = [
     `# Verification report: scope \`${report.scope}\`, variant \`${report.variant}\``,
@@ -254,6 +271,7 @@ export function reportMarkdown(
       lines.push(`| \`${u.id}\` | ${u.explanation.replace(/\|/g, '\\|')} |`);
     lines.push('');
   }
+  if (report.liveness && liveness) lines.push(...livenessMarkdown(report.liveness, liveness, outDir));
   return lines.join('\n');
 }
 
@@ -315,6 +333,7 @@ export function summaryText(
     );
     lines.push(...ce.steps.map((s, i) => `  ${i + 1}. ${s.actor}: ${s.event} — ${s.summary}`));
   }
+  if (report.liveness) lines.push(...livenessSummary(report.liveness, written));
   if (written)
     lines.push('', `Report: ${posix.join(outDir, 'report.md')}, ${posix.join(outDir, 'report.json')}`);
   return lines.join('\n');
@@ -342,7 +361,7 @@ export async function writeReport(
     written.push(path);
   };
   await put(posix.join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await put(posix.join(outDir, 'report.md'), reportMarkdown(report, result, model, outDir));
+  await put(posix.join(outDir, 'report.md'), reportMarkdown(report, result, model, outDir, context.liveness));
   const fresh = new Set<string>();
   for (const p of result.properties) {
     if (!p.violation) continue;
@@ -353,6 +372,11 @@ export async function writeReport(
     const itfPath = counterexampleItfPath(outDir, p.property.id);
     fresh.add(posix.basename(itfPath));
     await put(itfPath, counterexampleItf(model, p, variant));
+  }
+  for (const p of report.liveness?.properties ?? []) {
+    if (!p.lasso || !context.liveness) continue;
+    fresh.add(posix.basename(p.lasso.file));
+    await put(p.lasso.file, lassoMarkdown(model, context.liveness, p.id, variant));
   }
   const folder = join(rootDir, outDir, counterexampleFolder);
   const existing = await readdir(folder).catch(() => [] as string[]);
@@ -395,7 +419,8 @@ export const reportGenerator = {
   async generate(rootDir: string): Promise<string[]> {
     const model = canonicalModel();
     const reporter = createProgressReporter({ label: 'report (default scope)' });
-    const result = check(model, safetyProperties, { progress: (p) => reporter.update(p) });
+    const recorder = new GraphRecorder<SystemState, SystemEvent>();
+    const result = check(model, safetyProperties, { progress: (p) => reporter.update(p), recorder });
     reporter.finish({
       states: result.states,
       queue: 0,
@@ -406,7 +431,8 @@ export const reportGenerator = {
     });
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
-    const context = { model, variant: baseVariantName, outDir: 'generated' };
+    const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
+    const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     return writeReport(rootDir, buildReport(result, context), result, context);
   },
 };

@@ -87,7 +87,15 @@ export const verifySpec: CommandSpec = {
       description: 'with --seed: replay one reported random failure (its fast-check path)',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.partial, exitCodes.violated],
+  exitCodes: [
+    exitCodes.ok,
+    exitCodes.internal,
+    exitCodes.usage,
+    exitCodes.partial,
+    exitCodes.deadlock,
+    exitCodes.violated,
+    exitCodes.liveness,
+  ],
   notes: [
     'Only the full default run (no flag but --json) writes the committed generated/report.json, report.md,',
     'counterexamples/ and traceability.md; any other run writes generated/runs/<variant>-<scope>/, which git ignores.',

@@ -1,4 +1,4 @@
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { ActorKind, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 
 /**
  * What must hold, as data: the checker, the random runs, the report and the docs all read this shape.
@@ -40,3 +40,37 @@ export type Witness =
     };
 
 export type Property = InvariantProperty | StepProperty;
+
+/**
+ * Fairness a liveness property assumes, as data: TLA+'s `WF_vars(A)` (weak) or `SF_vars(A)` (strong),
+ * where A is a class of steps picked by the event's `actorKind`, optionally its `actor` and its label.
+ */
+export interface Fairness {
+  kind: 'weak' | 'strong';
+  actorKind: ActorKind;
+  /** Only this actor's steps; every actor of the kind when omitted. */
+  actor?: string;
+  /** One condition per namespace slot, over the steps that address it (`\A ns : WF(A(ns))`). */
+  perNamespace?: boolean;
+  /** Only steps whose label contains this text (a fault's recovery, say). */
+  labelIncludes?: string;
+  /** Why the assumption is reasonable, in a reviewer's words. */
+  why: string;
+}
+
+/**
+ * Holds on every run allowed by its fairness: `p ~> q` (leads-to) or `[]<> q` (always eventually).
+ * A run may stutter, so without fairness any state where `q` is pending is a counterexample.
+ */
+export interface LivenessProperty extends PropertyBase {
+  kind: 'leads-to' | 'always-eventually';
+  /** Judged once per namespace slot (`ns` is the slot), or once for the system (`ns` is -1). */
+  perNamespace: boolean;
+  /** The premise; omitted for `always-eventually`. */
+  p?: (model: SystemModel, state: SystemState, ns: number) => boolean;
+  q: (model: SystemModel, state: SystemState, ns: number) => boolean;
+  /** P and Q in words, for the report. */
+  premise: string;
+  goal: string;
+  fairness: Fairness[];
+}

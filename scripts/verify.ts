@@ -3,21 +3,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
+import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
 import { buildSite } from '../checker/site/build.ts';
+import { GraphRecorder } from '../checker/state-graph.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
-import { SystemModel } from '../machines/system.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 
 /**
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
  * TLC-like summary and writes the report. Exit codes (`--help`): 0 every property holds over every
- * reachable state, 10 the search stopped early, 12 a safety property is violated, 2 bad arguments or
- * input, 1 an internal error.
+ * reachable state, 10 the search stopped early, 11 a deadlock, 12 a safety property is violated, 13 a
+ * liveness property is violated, 2 bad arguments or input, 1 an internal error.
  */
 // Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
 const outputRoot = process.cwd();
@@ -83,7 +86,9 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const outDir = args.out ?? reportFolder(canonical, args.variant, model.scope.name);
   const reporter = createProgressReporter({ label: `verify ${args.variant}/${model.scope.name}` });
   const interrupt = interruptOnSignals();
+  const recorder = args.properties.length === 0 ? new GraphRecorder<SystemState, SystemEvent>() : undefined;
   const result: CheckResult = await checkAsync(model, properties, {
+    ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
     ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
     signal: interrupt.signal,
@@ -102,7 +107,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
-  const context = { model, variant: args.variant, outDir: folder };
+  // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
+  const liveness: LivenessRun | undefined = recorder
+    ? checkLiveness(model, livenessProperties, { graph: recorder.graph() })
+    : undefined;
+  const context = { model, variant: args.variant, outDir: folder, ...(liveness ? { liveness } : {}) };
   const report = buildReport(result, context);
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   await writeReport(outputRoot, report, result, context);
@@ -112,6 +121,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, folder, true));
   if (violated) return exitCodes.violated;
+  if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
+  if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
   if (!result.complete) {
     console.error(
       `verify: the search is ${completion(result)}; exit ${exitCodes.partial}. For a complete run: no --max-states/--max-seconds, a smaller scope, or more memory (NODE_OPTIONS=--max-old-space-size=MB)`,

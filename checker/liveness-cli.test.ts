@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removalScope } from './liveness-fixtures.ts';
+
+const verifyScript = resolve('scripts/verify.ts');
+const tsx = resolve('node_modules/.bin/tsx');
+
+function verify(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      tsx,
+      [verifyScript, ...args],
+      { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'nsmodel-liveness-'));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('exits 13 with a lasso when a finalizer owner may not finalize: removal waits forever', async () => {
+    const scope = {
+      ...removalScope,
+      name: 'owner-without-rbac',
+      clusterRoleBindings: removalScope.clusterRoleBindings.filter(
+        (b) => b.name !== 'origin-namespace-finalizer',
+      ),
+    };
+    await writeFile(join(cwd, 'owner.json'), JSON.stringify(scope));
+    const run = await verify(['--scope', 'owner.json'], cwd);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(13);
+    expect(run.stdout).toMatch(/terminating-namespace-is-removed +violated/);
+    expect(run.stdout).toContain('-- cycle, repeated forever --');
+    expect(run.stdout).toMatch(/back to the state after step \d+/);
+    const file =
+      'generated/runs/model-owner-without-rbac/counterexamples/terminating-namespace-is-removed.md';
+    const text = await readFile(join(cwd, file), 'utf8');
+    expect(text).toContain('openshift.com/origin');
+    expect(text).toMatch(/ {2}loop forever \(back to the state after step \d+\)/);
+    const report = JSON.parse(
+      await readFile(join(cwd, 'generated/runs/model-owner-without-rbac/report.json'), 'utf8'),
+    );
+    const lasso = report.liveness.properties.find(
+      (p: { id: string }) => p.id === 'terminating-namespace-is-removed',
+    ).lasso;
+    expect(lasso.loopStart).toBeGreaterThan(0);
+    expect(lasso.steps.length).toBeGreaterThan(lasso.loopStart);
+  });
+
+  it('does not call a state a deadlock when only the bounded clock has stopped there', async () => {
+    const scope = {
+      ...removalScope,
+      name: 'frozen',
+      principals: [],
+      faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
+      clock: { ...removalScope.clock, horizonSeconds: 1 },
+    };
+    await writeFile(join(cwd, 'frozen.json'), JSON.stringify(scope));
+    const run = await verify(['--scope', 'frozen.json'], cwd);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Deadlock: none (every reachable state has a successor).');
+    expect(run.stdout).toContain('have no successor only because the clock reached its horizon');
+  });
+});
