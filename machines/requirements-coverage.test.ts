@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type AdmissionFacts, admissionMachine } from './admission.ts';
+import { type AdmissionFacts, type AdmissionRefusal, admissionMachine } from './admission.ts';
 import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { type FinalizerOwnerObservation, finalizerOwnerMachine } from './finalizer-owner.ts';
@@ -234,13 +234,13 @@ const admit = (overrides: Partial<AdmissionFacts>) => {
   const step = admissions.step(admissions.initial, { type: 'ADMIT', facts });
   return {
     value: admissions.value(step.next),
-    actions: step.actions.map((a) => a.type),
+    verdict: admissions.snapshot(step.next).context.verdict,
     transitions: step.transitions,
   };
 };
-const refusedWith = (outcome: ReturnType<typeof admit>, action: string) => {
+const refusedWith = (outcome: ReturnType<typeof admit>, refusal: AdmissionRefusal) => {
   expect(outcome.value).toBe('refused');
-  expect(outcome.actions).toEqual([action]);
+  expect(outcome.verdict).toEqual({ kind: 'refused', refusal });
   return outcome.transitions;
 };
 
@@ -343,7 +343,7 @@ const admissionChecks: RequirementCheck[] = [
         createCarriesInitializers: true,
         callerMayInitialize: true,
       });
-      expect(holder.actions).toEqual(['keepInitializersOfInitializeHolder']);
+      expect(holder.verdict).toEqual({ kind: 'admitted', pending: 'asSent' });
       return refusedWith(
         admit({ target: 'namespace', operation: 'create', createCarriesInitializers: true }),
         'refuseInitializersSetAtCreate',
@@ -357,7 +357,7 @@ const admissionChecks: RequirementCheck[] = [
     run: () => {
       const outcome = admit({ target: 'namespace', operation: 'create' });
       expect(outcome.value).toBe('admitted');
-      expect(outcome.actions).toEqual(['injectPendingInitializers']);
+      expect(outcome.verdict).toEqual({ kind: 'admitted', pending: 'inject' });
       return outcome.transitions;
     },
   },

@@ -161,11 +161,15 @@ describe('MachineStepper: what a step reports', () => {
     expect(again.transitions).toEqual(['namespace:terminating:DELETE#0']);
   });
 
-  it('IN-6: reports the whole eventless chain of the admission machine, in order, and its action', () => {
+  it('IN-6: reports the whole eventless chain of the admission machine, in order, and its verdict', () => {
     const stepper = new MachineStepper(admissionMachine);
     const step = stepper.step(stepper.initial, { type: 'ADMIT', facts: admissionFacts });
     expect(stepper.value(step.next)).toBe('refused');
-    expect(step.actions).toEqual([{ type: 'refuseNamespaceInitializing', params: undefined }]);
+    expect(step.actions).toEqual([]);
+    expect(stepper.snapshot(step.next).context.verdict).toEqual({
+      kind: 'refused',
+      refusal: 'refuseNamespaceInitializing',
+    });
     expect(step.transitions).toEqual([
       'admission:waiting:ADMIT#0',
       'admission:configurationCheck:always#1',
@@ -182,7 +186,10 @@ describe('MachineStepper: what a step reports', () => {
       facts: { ...admissionFacts, configurationFresh: false },
     });
     expect(step.transitions).toEqual(['admission:waiting:ADMIT#0', 'admission:configurationCheck:always#0']);
-    expect(step.actions.map((a) => a.type)).toEqual(['refuseConfigurationUnavailable']);
+    expect(stepper.snapshot(step.next).context.verdict).toEqual({
+      kind: 'refused',
+      refusal: 'refuseConfigurationUnavailable',
+    });
   });
 
   it('LC-8: reports action params', () => {

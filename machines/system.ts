@@ -1,12 +1,19 @@
 import type { ExplorableModel } from '../checker/model.ts';
-import { type AdmissionFacts, type AdmissionRefusal, admissionMachine, type Operation } from './admission.ts';
+import {
+  type AdmissionFacts,
+  type AdmissionVerdict,
+  admissionMachine,
+  type Operation,
+  refusalResponse,
+} from './admission.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import { type Addressed, type HttpOutcome, ok } from './http.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
-import { invalidObjectMessage, validateFinalizerNames, validateNamespaceName } from './names.ts';
+import { validateFinalizerNames, validateNamespaceName } from './names.ts';
 import { type NamespaceEvent, type NamespaceStateValue, namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
 import { type AuthorizationRequest, RequestAuthorizer } from './request-authorization.ts';
@@ -21,6 +28,7 @@ import {
   type Scope,
 } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
+import { type StorageRefusal, storageResponse } from './storage.ts';
 
 /**
  * The composed system: the API server's store, every actor's machine snapshot, the logical clock and
@@ -50,13 +58,6 @@ export interface SystemState {
   namespaces: NamespaceState[];
   /** Interned snapshots of the initializer controllers, one per initializer. */
   initializers: number[];
-}
-
-export interface HttpOutcome {
-  code: number;
-  reason: string;
-  cause?: string;
-  message?: string;
 }
 
 /** One API request, in the model's own terms. */
@@ -107,60 +108,6 @@ export interface SystemEvent {
   /** Names returned by a list. */
   items?: readonly string[];
 }
-
-const ok = (code = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });
-const forbidden = (message: string, cause?: string): HttpOutcome => ({
-  code: 403,
-  reason: 'Forbidden',
-  ...(cause ? { cause } : {}),
-  message,
-});
-const notFound = (message: string): HttpOutcome => ({ code: 404, reason: 'NotFound', message });
-const invalid = (message: string): HttpOutcome => ({ code: 422, reason: 'Invalid', message });
-const conflict = (message: string): HttpOutcome => ({ code: 409, reason: 'Conflict', message });
-const alreadyExists = (message: string): HttpOutcome => ({ code: 409, reason: 'AlreadyExists', message });
-
-/** What a refusal message names: `configmaps "app"` or `namespaces "team-a"`, and the namespace. */
-interface Addressed {
-  resource: string;
-  name: string;
-  namespace: string;
-}
-
-/** How each admission refusal reads on the wire, as shipped or as decided (docs/decisions.md). */
-const refusalOutcome: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
-  // D-9
-  refuseConfigurationUnavailable: () => ({
-    code: 500,
-    reason: 'LoadingConfiguration',
-    cause: 'InitializerConfigurationFailure',
-    message: 'Unable to refresh the initializer configuration: no successful read in the last 5s',
-  }),
-  // D-16, D-23
-  refuseForbidden: (a) => forbidden(`${a.resource} "${a.name}" is forbidden: RBAC: access denied`),
-  // D-15
-  refuseNamespaceNotFound: (a) => notFound(`namespaces "${a.namespace}" not found`),
-  // D-3
-  refuseNamespaceTerminating: (a) =>
-    forbidden(
-      `${a.resource} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`,
-      'NamespaceTerminating',
-    ),
-  // D-2
-  refuseImmortalNamespaceDeletion: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
-  // D-17
-  refuseInitializersSetAtCreate: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
-  refuseInitializersChangeWithoutInitializeVerb: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
-  // D-19
-  refuseNamespaceInitializing: (a) =>
-    forbidden(
-      `${a.resource} "${a.name}" is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
-      'NamespaceInitializing',
-    ),
-};
 
 /** The whole cast of machines a system is built from; variants replace some of them. */
 export interface MachineSet {
@@ -668,7 +615,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       admissionKey(facts),
     );
     transitions.push(...admission.transitions);
-    const refusal = admission.actions.find((a) => a.type.startsWith('refuse'));
+    const verdict = this.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
     const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
       state,
       response,
@@ -677,13 +624,15 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       changesInitializers,
       ...(items ? { items } : {}),
     });
-    if (refusal) return done(s, refusalOutcome[refusal.type as AdmissionRefusal](this.addressed(r)));
+    if (verdict.kind === 'refused') return done(s, refusalResponse[verdict.refusal](this.addressed(r)));
 
     if (r.target === 'content') return this.storeContent(s, r, done, what);
 
     // Namespace objects.
     const i = r.namespace;
     const ns = s.namespaces[i];
+    const refused = (refusal: StorageRefusal) =>
+      done(s, storageResponse[refusal]({ what, name: nsView?.name ?? '' }));
     const stepNamespace = (event: NamespaceEvent, key: string) => {
       const step = this.namespaceStepper.step(ns.lifecycle, event, key);
       transitions.push(...step.transitions);
@@ -692,38 +641,35 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     switch (r.verb) {
       case 'create': {
         const name = nsView?.name ?? '';
-        if (exists) return done(s, alreadyExists(`namespaces "${name}" already exists`));
+        if (exists) return refused('namespaceAlreadyExists');
         const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
         // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
         const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
-        if (errors.length > 0)
-          return done(s, {
-            ...invalid(invalidObjectMessage('Namespace', name, errors)),
-            cause: 'FieldValueInvalid',
-          });
-        const pending = admission.actions.some((a) => a.type === 'keepInitializersOfInitializeHolder')
-          ? [...(r.body?.initializers ?? [])]
-          : admission.actions.some((a) => a.type === 'injectPendingInitializers')
-            ? this.pendingToInject(s)
-            : [];
+        if (errors.length > 0) return done(s, storageResponse.namespaceNameInvalid({ what, name, errors }));
+        const pending =
+          verdict.pending === 'asSent'
+            ? [...(r.body?.initializers ?? [])]
+            : verdict.pending === 'inject'
+              ? this.pendingToInject(s)
+              : [];
         const step = stepNamespace(
           { type: 'CREATE', pending, finalizers, now: s.now },
           `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
         );
-        if (step.transitions.length === 0) return done(s, invalid(`${what}: refused by storage`));
+        if (step.transitions.length === 0) return refused('namespaceCreateRefused');
         return done(
           this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }),
           ok(201),
         );
       }
       case 'get': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (!exists) return refused('namespaceNotFound');
         return done(this.readRepair(s, i, transitions), ok());
       }
       case 'list':
         return done(s, ok());
       case 'delete': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (!exists) return refused('namespaceNotFound');
         if (nsView?.value === 'terminating') {
           // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
           const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
@@ -733,21 +679,16 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
         }
         const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
-        if (step.transitions.length === 0) return done(s, conflict(`${what}: refused by storage`));
+        if (step.transitions.length === 0) return refused('namespaceDeleteRefused');
         return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
       }
       case 'update': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (!exists) return refused('namespaceNotFound');
         if (r.body?.removePending) {
           const name = this.resolvePendingName(s, r);
           const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
           if (step.transitions.length === 0) {
-            return done(
-              s,
-              invalid(
-                `${what}: only the first pending initializer may be removed, and only while initializing`,
-              ),
-            );
+            return refused('pendingNotFirst');
           }
           return done(this.afterPendingChange(s, i, step.next), ok());
         }
@@ -756,27 +697,21 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
             { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
             `RECORD_FAILURE|${r.body.failure}|${s.now}`,
           );
-          if (step.transitions.length === 0)
-            return done(s, invalid(`${what}: the namespace is not initializing`));
+          if (step.transitions.length === 0) return refused('failureWhileNotInitializing');
           return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
         }
         // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
         return done(s, ok());
       }
       case 'finalize': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
+        if (!exists) return refused('namespaceNotFound');
         const finalizers = [...this.resolveFinalizers(s, r)].sort();
         const errors = validateFinalizerNames(finalizers);
         if (errors.length > 0)
-          return done(s, invalid(invalidObjectMessage('Namespace', nsView?.name ?? '', errors)));
+          return done(s, storageResponse.finalizerNamesInvalid({ what, name: nsView?.name ?? '', errors }));
         const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
         if (step.transitions.length === 0) {
-          return done(
-            s,
-            invalid(
-              `Namespace "${nsView?.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
-            ),
-          );
+          return refused('finalizerAddedWhileDeleting');
         }
         return done(this.withNamespace(s, i, { lifecycle: step.next }), ok());
       }
@@ -809,13 +744,13 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     const present = (ns.content & bit) !== 0;
     switch (r.verb) {
       case 'create':
-        if (present) return done(s, alreadyExists(`${what}: already exists`));
+        if (present) return done(s, storageResponse.contentAlreadyExists({ what, name: '' }));
         return done(this.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
       case 'delete':
-        if (!present) return done(s, notFound(`${what}: not found`));
+        if (!present) return done(s, storageResponse.contentNotFound({ what, name: '' }));
         return done(this.withNamespace(s, r.namespace, { content: ns.content & ~bit }), ok());
       default:
-        return done(s, present ? ok() : notFound(`${what}: not found`));
+        return done(s, present ? ok() : storageResponse.contentNotFound({ what, name: '' }));
     }
   }
 
@@ -1190,15 +1125,13 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       const fresh = this.configurationFresh(s);
       const failClosed = c.initializers.some((i) => i.failurePolicy === 'Fail');
       const response: HttpOutcome = !fresh
-        ? refusalOutcome.refuseConfigurationUnavailable({
+        ? refusalResponse.refuseConfigurationUnavailable({
             resource: 'namespaceinitializerconfigurations',
             name: c.name,
             namespace: '',
           })
         : failClosed
-          ? invalid(
-              `namespaceinitializerconfigurations/${c.name}: new configurations must be fail-open (failurePolicy Ignore)`,
-            )
+          ? storageResponse.configurationFailClosed({ what: '', name: c.name })
           : ok(201);
       out.push({
         event: this.internEvent({
@@ -1257,4 +1190,4 @@ function admissionKey(f: AdmissionFacts): string {
   return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.authorized}${+f.namespaceExists}${+f.namespaceInitializing}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
 }
 
-export type { Operation };
+export type { HttpOutcome, Operation };
