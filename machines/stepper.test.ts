@@ -149,7 +149,7 @@ describe('MachineStepper: what a step reports', () => {
     const created = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [], now: 0 });
     expect(created.transitions).toEqual(['namespace:absent:CREATE#0']);
     const ignored = stepper.step(created.next, { type: 'PURGE' });
-    expect(ignored).toEqual({ next: created.next, actions: [], transitions: [] });
+    expect(ignored).toEqual({ next: created.next, actions: [], emitted: [], transitions: [] });
   });
 
   it('LC-3: a targetless transition without actions is still reported as taken', () => {
@@ -192,7 +192,7 @@ describe('MachineStepper: what a step reports', () => {
     });
   });
 
-  it('LC-8: reports action params', () => {
+  it('LC-8: reports the typed events a step emits, with their data', () => {
     const stepper = new MachineStepper(finalizerOwnerMachine);
     const step = stepper.step(stepper.initial, {
       type: 'SYNC',
@@ -204,7 +204,7 @@ describe('MachineStepper: what a step reports', () => {
         externalContentExists: false,
       },
     });
-    expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', params: { finalizers: ['kubernetes'] } }]);
+    expect(step.emitted).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
     expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC#2']);
   });
 });

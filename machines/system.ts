@@ -1,4 +1,3 @@
-import type { ExplorableModel } from '../checker/model.ts';
 import {
   type AdmissionFacts,
   type AdmissionVerdict,
@@ -152,7 +151,8 @@ export interface NamespaceView {
   system: boolean;
 }
 
-export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
+/** The composed system; it has the shape the checker's explorer steps (initialStates, successors, key). */
+export class SystemModel {
   readonly namespaceStepper: MachineStepper<typeof namespaceMachine>;
   readonly admissionStepper: MachineStepper<typeof admissionMachine>;
   readonly configSyncStepper: MachineStepper<typeof configSyncMachine>;
@@ -809,7 +809,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       `RR|${readRepairDue}|${first?.failurePolicy}`,
     );
     transitions.push(...check.transitions);
-    if (check.actions.some((a) => a.type === 'failNamespaceWithTimeout')) {
+    const effect = check.emitted[0];
+    if (effect?.type === 'failNamespaceWithTimeout') {
       const failed = this.namespaceStepper.step(
         s.namespaces[i].lifecycle,
         { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
@@ -818,7 +819,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       transitions.push(...failed.transitions);
       return this.withNamespace(s, i, { lifecycle: failed.next, timerSince: -1 });
     }
-    if (!check.actions.some((a) => a.type === 'readRepairRemoveFirstPending')) return s;
+    if (effect?.type !== 'readRepairRemoveFirstPending') return s;
     const step = this.namespaceStepper.step(
       s.namespaces[i].lifecycle,
       { type: 'REMOVE_PENDING', name: v.pending[0] },
@@ -876,36 +877,26 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
               { type, observed },
               `${type}|${observed.firstPendingIsMe}|${observed.populated}`,
             );
-            for (const action of step.actions) {
-              let request: ApiRequest | null = null;
-              if (action.type === 'populateNamespace') {
-                request = {
-                  principal: account,
-                  verb: 'create',
-                  target: 'content',
-                  namespace: i,
-                  object: slot,
-                };
-              } else if (action.type === 'removeSelfFromPending') {
-                request = {
-                  principal: account,
-                  verb: 'update',
-                  target: 'namespace',
-                  namespace: i,
-                  object: -1,
-                  body: { removePending: spec.name },
-                };
-              } else if (action.type === 'recordFailureResult') {
-                request = {
-                  principal: account,
-                  verb: 'update',
-                  target: 'namespace',
-                  namespace: i,
-                  object: -1,
-                  body: { failure: 'ProvisioningFailed' },
-                };
-              }
-              if (!request) continue;
+            for (const effect of step.emitted) {
+              const base = { principal: account, namespace: i };
+              const request: ApiRequest =
+                effect.type === 'populateNamespace'
+                  ? { ...base, verb: 'create', target: 'content', object: slot }
+                  : effect.type === 'removeSelfFromPending'
+                    ? {
+                        ...base,
+                        verb: 'update',
+                        target: 'namespace',
+                        object: -1,
+                        body: { removePending: spec.name },
+                      }
+                    : {
+                        ...base,
+                        verb: 'update',
+                        target: 'namespace',
+                        object: -1,
+                        body: { failure: effect.reason },
+                      };
               const performed = this.perform(s, request, spec.name, 'initializer');
               out.push(this.withExtraTransitions(performed, step.transitions));
             }
@@ -962,24 +953,23 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         { type: 'SYNC', observed },
         `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
       );
-      for (const action of step.actions) {
-        let request: ApiRequest | null = null;
-        if (action.type === 'deleteOneContentObject') {
-          const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
-          if (slot >= 0)
-            request = { principal: account, verb: 'delete', target: 'content', namespace: i, object: slot };
-        } else if (action.type === 'finalizeKubernetes') {
-          request = {
-            principal: account,
-            verb: 'finalize',
-            target: 'namespace',
-            namespace: i,
-            object: -1,
-            body: { finalizers: ['$without-kubernetes'] },
-          };
-        } else if (action.type === 'sendFinalDelete') {
-          request = { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 };
-        }
+      for (const effect of step.emitted) {
+        const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
+        const base = { principal: account, namespace: i };
+        const request: ApiRequest | null =
+          effect.type === 'deleteOneContentObject'
+            ? slot >= 0
+              ? { ...base, verb: 'delete', target: 'content', object: slot }
+              : null
+            : effect.type === 'finalizeKubernetes'
+              ? {
+                  ...base,
+                  verb: 'finalize',
+                  target: 'namespace',
+                  object: -1,
+                  body: { finalizers: ['$without-kubernetes'] },
+                }
+              : { ...base, verb: 'delete', target: 'namespace', object: -1 };
         if (request)
           out.push(
             this.withExtraTransitions(
@@ -1009,9 +999,9 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           { type: 'SYNC', observed },
           `SYNC|${owner}|${v.value}|${v.finalizers.join(',')}|${observed.externalContentExists}`,
         );
-        for (const action of step.actions) {
-          if (action.type === 'provisionExternalContent' || action.type === 'purgeExternalContent') {
-            const provision = action.type === 'provisionExternalContent';
+        for (const effect of step.emitted) {
+          if (effect.type !== 'removeOwnFinalizer') {
+            const provision = effect.type === 'provisionExternalContent';
             out.push({
               event: this.internEvent({
                 actor: owner,
@@ -1026,8 +1016,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
                 external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k),
               }),
             });
-          } else if (action.type === 'removeOwnFinalizer') {
-            const finalizers = (action.params as { finalizers: string[] }).finalizers;
+          } else {
+            const finalizers = effect.finalizers;
             const request: ApiRequest = {
               principal: account,
               verb: 'finalize',
@@ -1062,11 +1052,11 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         { type: 'TIMER_CHECK', observed },
         `TIMER|${observed.failurePolicy}|${observed.timerExpired}`,
       );
-      for (const action of check.actions) {
+      for (const effect of check.emitted) {
         const transitions = [...check.transitions];
         let next: SystemState | null = null;
         let label = '';
-        if (action.type === 'removeTimedOutInitializer') {
+        if (effect.type === 'removeTimedOutInitializer') {
           const step = this.namespaceStepper.step(
             ns.lifecycle,
             { type: 'REMOVE_PENDING', name: first.name },
@@ -1075,7 +1065,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           transitions.push(...step.transitions);
           next = this.afterPendingChange(s, i, step.next);
           label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
-        } else if (action.type === 'failNamespaceWithTimeout') {
+        } else if (effect.type === 'failNamespaceWithTimeout') {
           const step = this.namespaceStepper.step(
             ns.lifecycle,
             { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
