@@ -43,8 +43,8 @@ export interface NamespaceState {
   content: number;
   /** External content present, one bit per finalizer owner (LC-8). */
   external: number;
-  /** Logical second the apiserver armed the first pending initializer's timer; -1 when none (FP-2, FP-4). */
-  timerSince: number;
+  /** Logical second the apiserver armed the first pending initializer's timer; null when disarmed or lost (FP-2, FP-4). */
+  timerArmedAt: number | null;
 }
 
 export interface SystemState {
@@ -147,7 +147,8 @@ export interface NamespaceView {
   createdAt: number | null;
   content: number;
   external: number;
-  timerSince: number;
+  /** When the apiserver armed the fail-open timer (FP-2); null when no timer runs. */
+  timerArmedAt: number | null;
   system: boolean;
 }
 
@@ -217,12 +218,17 @@ export class SystemModel {
   }
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
-  namespaceState(lifecycle: number, content: number, external: number, timerSince: number): NamespaceState {
-    const key = `${lifecycle},${content},${external},${timerSince}`;
+  namespaceState(
+    lifecycle: number,
+    content: number,
+    external: number,
+    timerArmedAt: number | null,
+  ): NamespaceState {
+    const key = `${lifecycle},${content},${external},${timerArmedAt ?? ''}`;
     let id = this.namespaceStateIds.get(key);
     if (id === undefined) {
       id = this.namespaceStates.length;
-      this.namespaceStates.push({ id, lifecycle, content, external, timerSince });
+      this.namespaceStates.push({ id, lifecycle, content, external, timerArmedAt });
       this.namespaceStateIds.set(key, id);
     }
     return this.namespaceStates[id];
@@ -246,7 +252,7 @@ export class SystemModel {
           );
         return mask | (1 << slot);
       }, 0);
-      return this.namespaceState(lifecycle, content, 0, -1);
+      return this.namespaceState(lifecycle, content, 0, null);
     };
     return [
       {
@@ -260,7 +266,7 @@ export class SystemModel {
         namespaces: this.scope.namespaces.map((ns) =>
           ns.system || ns.preexisting
             ? existing(ns)
-            : this.namespaceState(this.namespaceStepper.initial, 0, 0, -1),
+            : this.namespaceState(this.namespaceStepper.initial, 0, 0, null),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
       },
@@ -290,7 +296,7 @@ export class SystemModel {
       createdAt: snapshot.context.createdAt,
       content: ns.content,
       external: ns.external,
-      timerSince: ns.timerSince,
+      timerArmedAt: ns.timerArmedAt,
       system: spec.system === true,
     };
     this.viewCache[index].set(ns, view);
@@ -658,7 +664,7 @@ export class SystemModel {
         );
         if (step.transitions.length === 0) return refused('namespaceCreateRefused');
         return done(
-          this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }),
+          this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: pending.length > 0 ? s.now : null }),
           ok(201),
         );
       }
@@ -674,13 +680,13 @@ export class SystemModel {
           // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
           const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
           if (purge.transitions.length > 0)
-            return done(this.withNamespace(s, i, { lifecycle: purge.next, timerSince: -1 }), ok());
+            return done(this.withNamespace(s, i, { lifecycle: purge.next, timerArmedAt: null }), ok());
           const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
           return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
         }
         const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
         if (step.transitions.length === 0) return refused('namespaceDeleteRefused');
-        return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
+        return done(this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
       }
       case 'update': {
         if (!exists) return refused('namespaceNotFound');
@@ -698,7 +704,7 @@ export class SystemModel {
             `RECORD_FAILURE|${r.body.failure}|${s.now}`,
           );
           if (step.transitions.length === 0) return refused('failureWhileNotInitializing');
-          return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
+          return done(this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
         }
         // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
         return done(s, ok());
@@ -789,8 +795,8 @@ export class SystemModel {
   private afterPendingChange(s: SystemState, i: number, lifecycle: number): SystemState {
     const ns = s.namespaces[i];
     const stillPending = this.namespaceStepper.snapshot(lifecycle).context.pending.length > 0;
-    const timerSince = stillPending && ns.timerSince >= 0 ? s.now : -1;
-    return this.withNamespace(s, i, { lifecycle, timerSince });
+    const timerArmedAt = stillPending && ns.timerArmedAt !== null ? s.now : null;
+    return this.withNamespace(s, i, { lifecycle, timerArmedAt });
   }
 
   /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
@@ -817,7 +823,7 @@ export class SystemModel {
         `RECORD_FAILURE|Timeout|${s.now}`,
       );
       transitions.push(...failed.transitions);
-      return this.withNamespace(s, i, { lifecycle: failed.next, timerSince: -1 });
+      return this.withNamespace(s, i, { lifecycle: failed.next, timerArmedAt: null });
     }
     if (effect?.type !== 'readRepairRemoveFirstPending') return s;
     const step = this.namespaceStepper.step(
@@ -840,7 +846,7 @@ export class SystemModel {
       change.lifecycle ?? old.lifecycle,
       change.content ?? old.content,
       change.external ?? old.external,
-      change.timerSince ?? old.timerSince,
+      change.timerArmedAt !== undefined ? change.timerArmedAt : old.timerArmedAt,
     );
     if (ns === old) return s;
     const namespaces = s.namespaces.slice();
@@ -1037,14 +1043,15 @@ export class SystemModel {
 
   private apiserverSteps(s: SystemState, out: Enabled[]): void {
     s.namespaces.forEach((ns, i) => {
-      if (ns.timerSince < 0) return;
+      const armedAt = ns.timerArmedAt;
+      if (armedAt === null) return;
       const v = this.view(s, i);
       if (v.value !== 'initializing' || v.pending.length === 0) return;
       const first = this.initializerSpec(v.pending[0]);
       if (!first) return;
       const observed = {
         failurePolicy: first.failurePolicy,
-        timerExpired: s.now - ns.timerSince >= first.timeoutSeconds,
+        timerExpired: s.now - armedAt >= first.timeoutSeconds,
         readRepairDue: false,
       };
       const check = this.timeoutStepper.step(
@@ -1072,7 +1079,7 @@ export class SystemModel {
             `RECORD_FAILURE|Timeout|${s.now}`,
           );
           transitions.push(...step.transitions);
-          next = this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 });
+          next = this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null });
           label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
         }
         if (next) {
@@ -1089,7 +1096,7 @@ export class SystemModel {
         }
       }
     });
-    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerSince >= 0)) {
+    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerArmedAt !== null)) {
       out.push({
         event: this.internEvent({
           actor: 'apiserver',
@@ -1101,7 +1108,7 @@ export class SystemModel {
         next: {
           ...s,
           namespaces: s.namespaces.map((ns) =>
-            this.namespaceState(ns.lifecycle, ns.content, ns.external, -1),
+            this.namespaceState(ns.lifecycle, ns.content, ns.external, null),
           ),
         },
       });
