@@ -75,6 +75,10 @@ export interface ApiRequest {
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
     removePending?: string;
+    /** Remove whichever initializer is first pending when the request is served (IN-3). */
+    removeFirstPending?: true;
+    /** Finalize with the stored spec.finalizers minus `kubernetes`, as the namespace controller does (LC-6). */
+    finalizeWithoutKubernetes?: true;
     /** Set a failure result (IN-7). */
     failure?: string;
     /** spec.finalizers as sent (ordinary update or finalize). */
@@ -413,7 +417,7 @@ export class SystemModel {
             verb: 'update',
             target: 'namespace',
             namespace: i,
-            body: { removePending: '$first' },
+            body: { removeFirstPending: true },
           }));
       case 'update-finalizers':
         return namespaces.map(({ i }) => ({
@@ -429,7 +433,7 @@ export class SystemModel {
           verb: 'finalize',
           target: 'namespace',
           namespace: i,
-          body: { finalizers: ['$without-kubernetes'] },
+          body: { finalizeWithoutKubernetes: true },
         }));
       case 'create-content':
       case 'delete-content':
@@ -494,7 +498,7 @@ export class SystemModel {
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
     const b = request.body;
     const body = b
-      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.extraFinalizers?.join(',') ?? ''}`
+      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}`
       : '';
     const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${body}`;
     let id = this.requestIds.get(key);
@@ -537,7 +541,7 @@ export class SystemModel {
       if (r.verb === 'finalize')
         return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
       if (r.verb === 'update') {
-        if (r.body?.removePending)
+        if (r.body?.removePending || r.body?.removeFirstPending)
           return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
         if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
@@ -551,16 +555,14 @@ export class SystemModel {
   }
 
   private resolvePendingName(s: SystemState, r: ApiRequest): string {
-    const name = r.body?.removePending ?? '';
-    return name === '$first' ? (this.view(s, r.namespace).pending[0] ?? '(none)') : name;
+    if (r.body?.removeFirstPending) return this.view(s, r.namespace).pending[0] ?? '(none)';
+    return r.body?.removePending ?? '';
   }
 
   private resolveFinalizers(s: SystemState, r: ApiRequest): string[] {
-    const sent = r.body?.finalizers ?? [];
-    if (sent[0] === '$without-kubernetes') {
+    if (r.body?.finalizeWithoutKubernetes)
       return this.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
-    }
-    return sent;
+    return r.body?.finalizers ?? [];
   }
 
   internEvent(e: SystemEvent): SystemEvent {
@@ -594,7 +596,9 @@ export class SystemModel {
     const nsView = r.namespace >= 0 ? this.view(s, r.namespace) : null;
     const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
     const changesInitializers =
-      r.target === 'namespace' && r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure);
+      r.target === 'namespace' &&
+      r.verb === 'update' &&
+      (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure);
     const what = this.describeRequest(s, r);
 
     const authz = this.authorizer.authorize(s, this.authorizationRequest(r));
@@ -690,7 +694,7 @@ export class SystemModel {
       }
       case 'update': {
         if (!exists) return refused('namespaceNotFound');
-        if (r.body?.removePending) {
+        if (r.body?.removePending || r.body?.removeFirstPending) {
           const name = this.resolvePendingName(s, r);
           const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
           if (step.transitions.length === 0) {
@@ -973,7 +977,7 @@ export class SystemModel {
                   verb: 'finalize',
                   target: 'namespace',
                   object: -1,
-                  body: { finalizers: ['$without-kubernetes'] },
+                  body: { finalizeWithoutKubernetes: true },
                 }
               : { ...base, verb: 'delete', target: 'namespace', object: -1 };
         if (request)
