@@ -1,33 +1,25 @@
-import {
-  type AdmissionFacts,
-  type AdmissionVerdict,
-  admissionMachine,
-  type Operation,
-  refusalResponse,
-} from './admission.ts';
+import { admissionMachine, type Operation } from './admission.ts';
+import { ApiServer, type Served } from './apiserver.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
-import { type Addressed, type HttpOutcome, ok } from './http.ts';
+import type { HttpOutcome } from './http.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
-import { validateFinalizerNames, validateNamespaceName } from './names.ts';
-import { type NamespaceEvent, type NamespaceStateValue, namespaceMachine } from './namespace.ts';
+import { type NamespaceStateValue, namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
-import { type AuthorizationRequest, RequestAuthorizer } from './request-authorization.ts';
+import { RequestAuthorizer } from './request-authorization.ts';
+import { expandTemplate } from './requests.ts';
 import {
   finalizerOwnerAccount,
   type InitializerSpec,
-  immortalNamespaces,
   initializerAccount,
   namespaceControllerAccount,
   type ObjectSlot,
-  type RequestTemplate,
   type Scope,
 } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
-import { type StorageRefusal, storageResponse } from './storage.ts';
 
 /**
  * The composed system: the API server's store, every actor's machine snapshot, the logical clock and
@@ -166,6 +158,7 @@ export class SystemModel {
   readonly finalizerOwnerStepper: MachineStepper<typeof finalizerOwnerMachine>;
   readonly timeoutStepper: MachineStepper<typeof initializerTimeoutMachine>;
   readonly authorizer: RequestAuthorizer;
+  private readonly apiserver = new ApiServer(this);
   /** Every object slot: the scope's content, then each initializer's object. */
   readonly objects: ObjectSlot[];
   readonly initializers: InitializerSpec[];
@@ -210,7 +203,7 @@ export class SystemModel {
         .map((ns, i) => ({ ns, i }))
         .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
       return principal.requests.flatMap((template) =>
-        this.expandTemplate(template, user, namespaces).map((request) => ({
+        expandTemplate(this.scope, this.objects, template, user, namespaces).map((request) => ({
           request,
           actor: principal.name,
           id: -1,
@@ -375,86 +368,6 @@ export class SystemModel {
       out.push(this.perform(s, request, actor, 'principal', id));
   }
 
-  private expandTemplate(
-    template: RequestTemplate,
-    principal: ApiRequest['principal'],
-    namespaces: { ns: Scope['namespaces'][number]; i: number }[],
-  ): ApiRequest[] {
-    const base = { principal, object: -1 };
-    const contentSlots = this.scope.content.map((c) =>
-      this.objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
-    );
-    switch (template) {
-      case 'create-namespace':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ ns, i }) => ({
-            ...base,
-            verb: 'create',
-            target: 'namespace',
-            namespace: i,
-            body: { extraFinalizers: ns.extraFinalizers ?? [] },
-          }));
-      case 'create-namespace-with-initializers':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ i }) => ({
-            ...base,
-            verb: 'create',
-            target: 'namespace',
-            namespace: i,
-            body: { initializers: [] as string[], extraFinalizers: [] },
-          }));
-      case 'get-namespace':
-        return namespaces.map(({ i }) => ({ ...base, verb: 'get', target: 'namespace', namespace: i }));
-      case 'delete-namespace':
-        return namespaces.map(({ i }) => ({ ...base, verb: 'delete', target: 'namespace', namespace: i }));
-      case 'complete-first-initializer':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ i }) => ({
-            ...base,
-            verb: 'update',
-            target: 'namespace',
-            namespace: i,
-            body: { removeFirstPending: true },
-          }));
-      case 'update-finalizers':
-        return namespaces.map(({ i }) => ({
-          ...base,
-          verb: 'update',
-          target: 'namespace',
-          namespace: i,
-          body: { finalizers: [] },
-        }));
-      case 'finalize-remove-kubernetes':
-        return namespaces.map(({ i }) => ({
-          ...base,
-          verb: 'finalize',
-          target: 'namespace',
-          namespace: i,
-          body: { finalizeWithoutKubernetes: true },
-        }));
-      case 'create-content':
-      case 'delete-content':
-      case 'get-content': {
-        const verb: Operation =
-          template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
-        return namespaces.flatMap(({ i }) =>
-          contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
-        );
-      }
-      case 'list-content-all-namespaces':
-        return [...new Set(this.scope.content.map((c) => c.resource))].map((resource) => ({
-          ...base,
-          verb: 'list',
-          target: 'content',
-          namespace: -1,
-          resource,
-        }));
-    }
-  }
-
   /**
    * Performs a request and packages it as an event. A request into one namespace reads only that
    * namespace, the configuration copy, the clock and the RoleBindings, so its outcome is memoized on those.
@@ -535,34 +448,13 @@ export class SystemModel {
     return { event, next: result.state };
   }
 
+  /** Serves one request on the API server (machines/apiserver.ts). */
+  handle(s: SystemState, r: ApiRequest): Served {
+    return this.apiserver.handle(s, r);
+  }
+
   describeRequest(s: SystemState, r: ApiRequest): string {
-    const ns = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
-    if (r.target === 'namespace') {
-      if (r.verb === 'finalize')
-        return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
-      if (r.verb === 'update') {
-        if (r.body?.removePending || r.body?.removeFirstPending)
-          return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
-        if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
-        return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
-      }
-      if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
-      return `${r.verb} namespaces/${ns}`;
-    }
-    if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
-    if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
-    return `${r.verb} namespaces/${ns}/${this.objectName(r.object)}`;
-  }
-
-  private resolvePendingName(s: SystemState, r: ApiRequest): string {
-    if (r.body?.removeFirstPending) return this.view(s, r.namespace).pending[0] ?? '(none)';
-    return r.body?.removePending ?? '';
-  }
-
-  private resolveFinalizers(s: SystemState, r: ApiRequest): string[] {
-    if (r.body?.finalizeWithoutKubernetes)
-      return this.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
-    return r.body?.finalizers ?? [];
+    return this.apiserver.describeRequest(s, r);
   }
 
   internEvent(e: SystemEvent): SystemEvent {
@@ -573,270 +465,6 @@ export class SystemModel {
       this.events.set(key, e);
     }
     return found;
-  }
-
-  // ---------------------------------------------------------------- the API server
-
-  /**
-   * Serves one request: authorization and admission decide (machines), then storage applies it to
-   * the namespace machine and the content store. Nothing changes when the request is refused.
-   */
-  handle(
-    s: SystemState,
-    r: ApiRequest,
-  ): {
-    state: SystemState;
-    response: HttpOutcome;
-    transitions: string[];
-    callerMayInitialize: boolean;
-    changesInitializers: boolean;
-    items?: string[];
-  } {
-    const transitions: string[] = [];
-    const nsView = r.namespace >= 0 ? this.view(s, r.namespace) : null;
-    const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
-    const changesInitializers =
-      r.target === 'namespace' &&
-      r.verb === 'update' &&
-      (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure);
-    const what = this.describeRequest(s, r);
-
-    const authz = this.authorizer.authorize(s, this.authorizationRequest(r));
-    transitions.push(...authz.transitions);
-    const callerMayInitialize = this.authorizer.mayInitialize(s, r.principal, r.namespace);
-
-    const facts: AdmissionFacts = {
-      operation: r.verb,
-      target: r.target,
-      configurationFresh: this.configurationFresh(s),
-      authorized: authz.allowed,
-      namespaceExists: exists,
-      namespaceInitializing: nsView?.value === 'initializing',
-      namespaceTerminating: nsView?.value === 'terminating',
-      namespaceImmortal: nsView !== null && (nsView.system || immortalNamespaces.includes(nsView.name)),
-      callerMayInitialize,
-      changesInitializers,
-      createCarriesInitializers:
-        r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
-    };
-    const admission = this.admissionStepper.step(
-      this.admissionStepper.initial,
-      { type: 'ADMIT', facts },
-      admissionKey(facts),
-    );
-    transitions.push(...admission.transitions);
-    const verdict = this.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
-    const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
-      state,
-      response,
-      transitions,
-      callerMayInitialize,
-      changesInitializers,
-      ...(items ? { items } : {}),
-    });
-    if (verdict.kind === 'refused') return done(s, refusalResponse[verdict.refusal](this.addressed(r)));
-
-    if (r.target === 'content') return this.storeContent(s, r, done, what);
-
-    // Namespace objects.
-    const i = r.namespace;
-    const ns = s.namespaces[i];
-    const refused = (refusal: StorageRefusal) =>
-      done(s, storageResponse[refusal]({ what, name: nsView?.name ?? '' }));
-    const stepNamespace = (event: NamespaceEvent, key: string) => {
-      const step = this.namespaceStepper.step(ns.lifecycle, event, key);
-      transitions.push(...step.transitions);
-      return step;
-    };
-    switch (r.verb) {
-      case 'create': {
-        const name = nsView?.name ?? '';
-        if (exists) return refused('namespaceAlreadyExists');
-        const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
-        // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
-        const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
-        if (errors.length > 0) return done(s, storageResponse.namespaceNameInvalid({ what, name, errors }));
-        const pending =
-          verdict.pending === 'asSent'
-            ? [...(r.body?.initializers ?? [])]
-            : verdict.pending === 'inject'
-              ? this.pendingToInject(s)
-              : [];
-        const step = stepNamespace(
-          { type: 'CREATE', pending, finalizers, now: s.now },
-          `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
-        );
-        if (step.transitions.length === 0) return refused('namespaceCreateRefused');
-        return done(
-          this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: pending.length > 0 ? s.now : null }),
-          ok(201),
-        );
-      }
-      case 'get': {
-        if (!exists) return refused('namespaceNotFound');
-        return done(this.readRepair(s, i, transitions), ok());
-      }
-      case 'list':
-        return done(s, ok());
-      case 'delete': {
-        if (!exists) return refused('namespaceNotFound');
-        if (nsView?.value === 'terminating') {
-          // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
-          const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
-          if (purge.transitions.length > 0)
-            return done(this.withNamespace(s, i, { lifecycle: purge.next, timerArmedAt: null }), ok());
-          const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
-          return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
-        }
-        const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
-        if (step.transitions.length === 0) return refused('namespaceDeleteRefused');
-        return done(this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
-      }
-      case 'update': {
-        if (!exists) return refused('namespaceNotFound');
-        if (r.body?.removePending || r.body?.removeFirstPending) {
-          const name = this.resolvePendingName(s, r);
-          const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
-          if (step.transitions.length === 0) {
-            return refused('pendingNotFirst');
-          }
-          return done(this.afterPendingChange(s, i, step.next), ok());
-        }
-        if (r.body?.failure) {
-          const step = stepNamespace(
-            { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
-            `RECORD_FAILURE|${r.body.failure}|${s.now}`,
-          );
-          if (step.transitions.length === 0) return refused('failureWhileNotInitializing');
-          return done(this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
-        }
-        // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
-        return done(s, ok());
-      }
-      case 'finalize': {
-        if (!exists) return refused('namespaceNotFound');
-        const finalizers = [...this.resolveFinalizers(s, r)].sort();
-        const errors = validateFinalizerNames(finalizers);
-        if (errors.length > 0)
-          return done(s, storageResponse.finalizerNamesInvalid({ what, name: nsView?.name ?? '', errors }));
-        const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
-        if (step.transitions.length === 0) {
-          return refused('finalizerAddedWhileDeleting');
-        }
-        return done(this.withNamespace(s, i, { lifecycle: step.next }), ok());
-      }
-    }
-  }
-
-  private storeContent<T>(
-    s: SystemState,
-    r: ApiRequest,
-    done: (state: SystemState, response: HttpOutcome, items?: string[]) => T,
-    what: string,
-  ): T {
-    if (r.verb === 'list') {
-      const resource = r.resource ?? '';
-      const items: string[] = [];
-      s.namespaces.forEach((ns, i) => {
-        if (r.namespace >= 0 && i !== r.namespace) return;
-        // D-19: content of a namespace not yet initialized is left out for callers without initialize.
-        if (this.view(s, i).value === 'initializing' && !this.authorizer.mayInitialize(s, r.principal, i))
-          return;
-        this.objects.forEach((o, slot) => {
-          if (o.resource === resource && ns.content & (1 << slot))
-            items.push(`${this.scope.namespaces[i].name}/${o.name}`);
-        });
-      });
-      return done(s, ok(), items);
-    }
-    const ns = s.namespaces[r.namespace];
-    const bit = 1 << r.object;
-    const present = (ns.content & bit) !== 0;
-    switch (r.verb) {
-      case 'create':
-        if (present) return done(s, storageResponse.contentAlreadyExists({ what, name: '' }));
-        return done(this.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
-      case 'delete':
-        if (!present) return done(s, storageResponse.contentNotFound({ what, name: '' }));
-        return done(this.withNamespace(s, r.namespace, { content: ns.content & ~bit }), ok());
-      default:
-        return done(s, present ? ok() : storageResponse.contentNotFound({ what, name: '' }));
-    }
-  }
-
-  private addressed(r: ApiRequest): Addressed {
-    const namespace = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
-    if (r.target === 'namespace') return { resource: 'namespaces', name: namespace, namespace };
-    const o = r.object >= 0 ? this.objects[r.object] : null;
-    return { resource: o?.resource ?? r.resource ?? '', name: o?.name ?? '', namespace };
-  }
-
-  authorizationRequest(r: ApiRequest): AuthorizationRequest {
-    const nsName = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : undefined;
-    if (r.target === 'namespace') {
-      return {
-        user: r.principal,
-        verb: r.verb === 'finalize' ? 'update' : r.verb,
-        resource: 'namespaces',
-        ...(r.verb === 'finalize' ? { subresource: 'finalize' } : {}),
-        ...(r.verb === 'create' ? {} : { namespace: nsName }),
-        name: nsName,
-        namespaceSlot: r.namespace,
-      };
-    }
-    const resource = r.object >= 0 ? this.objects[r.object].resource : (r.resource ?? '');
-    return {
-      user: r.principal,
-      verb: r.verb,
-      resource,
-      ...(nsName !== undefined ? { namespace: nsName } : {}),
-      ...(r.object >= 0 ? { name: this.objects[r.object].name } : {}),
-      namespaceSlot: r.namespace,
-    };
-  }
-
-  /** Re-arms the apiserver's timer when the first pending initializer changes (FP-2). */
-  private afterPendingChange(s: SystemState, i: number, lifecycle: number): SystemState {
-    const ns = s.namespaces[i];
-    const stillPending = this.namespaceStepper.snapshot(lifecycle).context.pending.length > 0;
-    const timerArmedAt = stillPending && ns.timerArmedAt !== null ? s.now : null;
-    return this.withNamespace(s, i, { lifecycle, timerArmedAt });
-  }
-
-  /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
-  private readRepair(s: SystemState, i: number, transitions: string[]): SystemState {
-    const v = this.view(s, i);
-    if (v.value !== 'initializing' || v.pending.length === 0) return s;
-    const first = this.initializerSpec(v.pending[0]);
-    const readRepairDue =
-      v.createdAt !== null && s.now - v.createdAt >= this.scope.clock.readRepairTimeoutSeconds;
-    const check = this.timeoutStepper.step(
-      this.timeoutStepper.initial,
-      {
-        type: 'READ_REPAIR_CHECK',
-        observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
-      },
-      `RR|${readRepairDue}|${first?.failurePolicy}`,
-    );
-    transitions.push(...check.transitions);
-    const effect = check.emitted[0];
-    if (effect?.type === 'failNamespaceWithTimeout') {
-      const failed = this.namespaceStepper.step(
-        s.namespaces[i].lifecycle,
-        { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
-        `RECORD_FAILURE|Timeout|${s.now}`,
-      );
-      transitions.push(...failed.transitions);
-      return this.withNamespace(s, i, { lifecycle: failed.next, timerArmedAt: null });
-    }
-    if (effect?.type !== 'readRepairRemoveFirstPending') return s;
-    const step = this.namespaceStepper.step(
-      s.namespaces[i].lifecycle,
-      { type: 'REMOVE_PENDING', name: v.pending[0] },
-      `REMOVE_PENDING|${v.pending[0]}`,
-    );
-    transitions.push(...step.transitions);
-    return this.afterPendingChange(s, i, step.next);
   }
 
   initializerSpec(name: string): InitializerSpec | undefined {
@@ -1074,7 +702,7 @@ export class SystemModel {
             `REMOVE_PENDING|${first.name}`,
           );
           transitions.push(...step.transitions);
-          next = this.afterPendingChange(s, i, step.next);
+          next = this.apiserver.afterPendingChange(s, i, step.next);
           label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
         } else if (effect.type === 'failNamespaceWithTimeout') {
           const step = this.namespaceStepper.step(
@@ -1123,17 +751,7 @@ export class SystemModel {
     const admin = { name: 'cluster-admin', groups: ['system:masters'] };
     this.scope.configurations.forEach((c, k) => {
       if (c.registered !== 'later' || s.registeredConfigs & (1 << k)) return;
-      const fresh = this.configurationFresh(s);
-      const failClosed = c.initializers.some((i) => i.failurePolicy === 'Fail');
-      const response: HttpOutcome = !fresh
-        ? refusalResponse.refuseConfigurationUnavailable({
-            resource: 'namespaceinitializerconfigurations',
-            name: c.name,
-            namespace: '',
-          })
-        : failClosed
-          ? storageResponse.configurationFailClosed({ what: '', name: c.name })
-          : ok(201);
+      const response = this.apiserver.createConfiguration(s, c);
       out.push({
         event: this.internEvent({
           actor: admin.name,
@@ -1185,10 +803,6 @@ export class SystemModel {
       });
     }
   }
-}
-
-function admissionKey(f: AdmissionFacts): string {
-  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.authorized}${+f.namespaceExists}${+f.namespaceInitializing}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
 }
 
 export type { HttpOutcome, Operation };
