@@ -14,57 +14,36 @@ export function expandTemplate(
   const contentSlots = scope.content.map((c) =>
     objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
   );
+  type Addressable = (typeof namespaces)[number];
+  const userNamespaces = namespaces.filter(({ ns }) => !ns.system);
+  /** One request on each namespace object of the list, with the body it sends there. */
+  const onEach = (
+    list: Addressable[],
+    verb: Operation,
+    body?: (ns: Addressable['ns']) => ApiRequest['body'],
+  ): ApiRequest[] =>
+    list.map(({ ns, i }) => ({
+      ...base,
+      verb,
+      target: 'namespace',
+      namespace: i,
+      ...(body ? { body: body(ns) } : {}),
+    }));
   switch (template) {
     case 'create-namespace':
-      return namespaces
-        .filter(({ ns }) => !ns.system)
-        .map(({ ns, i }) => ({
-          ...base,
-          verb: 'create',
-          target: 'namespace',
-          namespace: i,
-          body: { extraFinalizers: ns.extraFinalizers ?? [] },
-        }));
+      return onEach(userNamespaces, 'create', (ns) => ({ extraFinalizers: ns.extraFinalizers ?? [] }));
     case 'create-namespace-with-initializers':
-      return namespaces
-        .filter(({ ns }) => !ns.system)
-        .map(({ i }) => ({
-          ...base,
-          verb: 'create',
-          target: 'namespace',
-          namespace: i,
-          body: { initializers: [] as string[], extraFinalizers: [] },
-        }));
+      return onEach(userNamespaces, 'create', () => ({ initializers: [], extraFinalizers: [] }));
     case 'get-namespace':
-      return namespaces.map(({ i }) => ({ ...base, verb: 'get', target: 'namespace', namespace: i }));
+      return onEach(namespaces, 'get');
     case 'delete-namespace':
-      return namespaces.map(({ i }) => ({ ...base, verb: 'delete', target: 'namespace', namespace: i }));
+      return onEach(namespaces, 'delete');
     case 'complete-first-initializer':
-      return namespaces
-        .filter(({ ns }) => !ns.system)
-        .map(({ i }) => ({
-          ...base,
-          verb: 'update',
-          target: 'namespace',
-          namespace: i,
-          body: { removeFirstPending: true },
-        }));
+      return onEach(userNamespaces, 'update', () => ({ removeFirstPending: true }));
     case 'update-finalizers':
-      return namespaces.map(({ i }) => ({
-        ...base,
-        verb: 'update',
-        target: 'namespace',
-        namespace: i,
-        body: { finalizers: [] },
-      }));
+      return onEach(namespaces, 'update', () => ({ finalizers: [] }));
     case 'finalize-remove-kubernetes':
-      return namespaces.map(({ i }) => ({
-        ...base,
-        verb: 'finalize',
-        target: 'namespace',
-        namespace: i,
-        body: { finalizeWithoutKubernetes: true },
-      }));
+      return onEach(namespaces, 'finalize', () => ({ finalizeWithoutKubernetes: true }));
     case 'create-content':
     case 'delete-content':
     case 'get-content': {
