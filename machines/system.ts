@@ -102,7 +102,19 @@ export interface SystemEvent {
   transitions: readonly string[];
   /** Names returned by a list. */
   items?: readonly string[];
+  /** A fault's kind, as data: replay matches it, never the label's text. */
+  fault?: FaultKind;
+  /** The configuration a cluster administrator registers (AC-3, FP-3). */
+  configuration?: string;
 }
+
+/** The faults a scope may allow (P's FailureInjector): each is one step some actor can take. */
+export type FaultKind =
+  | 'initializer-crash'
+  | 'initializer-restart'
+  | 'apiserver-restart'
+  | 'config-read-failing'
+  | 'config-read-recovering';
 
 /** The whole cast of machines a system is built from; variants replace some of them. */
 export interface MachineSet {
@@ -552,6 +564,7 @@ export class SystemModel {
               actor: spec.name,
               actorKind: 'fault',
               label: type === 'CRASH' ? `${spec.name} crashes` : `${spec.name} restarts`,
+              fault: type === 'CRASH' ? 'initializer-crash' : 'initializer-restart',
               namespace: -1,
               transitions: step.transitions,
             }),
@@ -734,6 +747,7 @@ export class SystemModel {
           actor: 'apiserver',
           actorKind: 'fault',
           label: 'apiserver restarts and loses its initializer timers',
+          fault: 'apiserver-restart',
           namespace: -1,
           transitions: [],
         }),
@@ -757,6 +771,7 @@ export class SystemModel {
           actor: admin.name,
           actorKind: 'principal',
           label: `create namespaceinitializerconfigurations/${c.name}`,
+          configuration: c.name,
           namespace: -1,
           transitions: [],
           response,
@@ -796,6 +811,7 @@ export class SystemModel {
           actor: 'fault',
           actorKind: 'fault',
           label: s.configReadFailing ? 'configuration reads recover' : 'configuration reads start failing',
+          fault: s.configReadFailing ? 'config-read-recovering' : 'config-read-failing',
           namespace: -1,
           transitions: [],
         }),
