@@ -39,7 +39,7 @@ function namespaceFacts(model: SystemModel, v: NamespaceView): [string, string][
     facts.push(['finalizers', JSON.stringify(v.finalizers)]);
     facts.push(['result', v.failure ? `Failure (${v.failure.reason})` : 'none']);
     facts.push(['deletionTimestamp', v.deletionTimestamp === null ? 'unset' : `${v.deletionTimestamp}s`]);
-    facts.push(['initializer timer', v.timerSince < 0 ? 'none' : `armed at ${v.timerSince}s`]);
+    facts.push(['initializer timer', v.timerArmedAt === null ? 'none' : `armed at ${v.timerArmedAt}s`]);
   }
   facts.push(['content', JSON.stringify(content)]);
   facts.push(['external content', JSON.stringify(external)]);

@@ -39,7 +39,7 @@ function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, u
     finalizers: [...v.finalizers],
     initializationResult: v.failure ? `Failure (${v.failure.reason})` : 'none',
     deletionTimestamp: v.deletionTimestamp === null ? 'unset' : v.deletionTimestamp,
-    initializerTimerSince: v.timerSince < 0 ? 'none' : v.timerSince,
+    initializerTimerSince: v.timerArmedAt ?? 'none',
     content: new Set(content),
     externalContent: new Set(external),
   };

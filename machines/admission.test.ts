@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
-import { type AdmissionFacts, admissionMachine, admissionRefusals, type Operation } from './admission.ts';
+import {
+  type AdmissionFacts,
+  type AdmissionRefusal,
+  type AdmissionVerdict,
+  admissionMachine,
+  admissionRefusals,
+  type Operation,
+  type PendingSource,
+  refusalResponse,
+} from './admission.ts';
+import type { Addressed, HttpOutcome } from './http.ts';
 
 /** A content read by an authorized caller in an Active namespace, configuration fresh: admitted. */
 const facts = (overrides: Partial<AdmissionFacts> = {}): AdmissionFacts => ({
@@ -23,11 +33,21 @@ const [waiting] = initialTransition(admissionMachine);
 /** One ADMIT from the waiting state: the eventless chain runs to a final state in the same step. */
 const admit = (overrides: Partial<AdmissionFacts> = {}) => {
   const [next, actions] = transition(admissionMachine, waiting, { type: 'ADMIT', facts: facts(overrides) });
-  return { value: next.value, status: next.status, actions: actions.map((a) => a.type) };
+  return { value: next.value, status: next.status, verdict: next.context.verdict, effects: actions.length };
 };
 
-const admitted = (actions: string[] = []) => ({ value: 'admitted', status: 'done', actions });
-const refused = (action: string) => ({ value: 'refused', status: 'done', actions: [action] });
+const admitted = (pending: PendingSource = 'none') => ({
+  value: 'admitted',
+  status: 'done',
+  verdict: { kind: 'admitted', pending } satisfies AdmissionVerdict,
+  effects: 0,
+});
+const refused = (refusal: AdmissionRefusal) => ({
+  value: 'refused',
+  status: 'done',
+  verdict: { kind: 'refused', refusal } satisfies AdmissionVerdict,
+  effects: 0,
+});
 
 describe('admission machine: configuration freshness', () => {
   it('starts waiting for a request', () => {
@@ -85,7 +105,7 @@ describe('admission machine: NamespaceLifecycle', () => {
   it('NS-2: a namespace request passes the existence check (storage answers for the namespace itself)', () => {
     expect(admit({ target: 'namespace', operation: 'get', namespaceExists: false })).toEqual(admitted());
     expect(admit({ target: 'namespace', operation: 'create', namespaceExists: false })).toEqual(
-      admitted(['injectPendingInitializers']),
+      admitted('inject'),
     );
   });
 
@@ -120,7 +140,7 @@ describe('admission machine: NamespaceInitializers', () => {
   const namespaceCreate = { target: 'namespace' as const, operation: 'create' as const };
 
   it('IN-1: an ordinary namespace create is admitted and gets the configured pending list', () => {
-    expect(admit(namespaceCreate)).toEqual(admitted(['injectPendingInitializers']));
+    expect(admit(namespaceCreate)).toEqual(admitted('inject'));
   });
 
   it('IN-3 (D-17): a create carrying initializers is refused without the initialize verb', () => {
@@ -131,7 +151,7 @@ describe('admission machine: NamespaceInitializers', () => {
 
   it('IN-3 (D-17): an initialize holder keeps the list it sent; nothing is injected', () => {
     expect(admit({ ...namespaceCreate, createCarriesInitializers: true, callerMayInitialize: true })).toEqual(
-      admitted(['keepInitializersOfInitializeHolder']),
+      admitted('asSent'),
     );
   });
 
@@ -159,7 +179,7 @@ describe('admission machine: NamespaceInitializers', () => {
 });
 
 describe('admission machine: the chain as a whole', () => {
-  it('AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every ADMIT ends final with at most one refusal, named in admissionRefusals', () => {
+  it("AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every ADMIT ends final with a verdict of its final state's kind, every refusal reachable", () => {
     type Flag = {
       [K in keyof AdmissionFacts]: AdmissionFacts[K] extends boolean ? K : never;
     }[keyof AdmissionFacts];
@@ -197,12 +217,42 @@ describe('admission machine: the chain as a whole', () => {
           overrides[flag] = (mask & (1 << bit)) !== 0;
         });
         const outcome = admit(overrides);
-        const refusing = outcome.actions.filter((a) => refusals.has(a));
         expect(outcome.status).toBe('done');
-        expect(refusing.length).toBe(outcome.value === 'refused' ? 1 : 0);
-        for (const a of refusing) seen.add(a);
+        expect(outcome.verdict?.kind).toBe(outcome.value);
+        if (outcome.verdict?.kind === 'refused') seen.add(outcome.verdict.refusal);
       }
     }
     expect(seen).toEqual(refusals);
+  });
+});
+
+describe('admission refusals on the wire', () => {
+  const addressed: Addressed = { resource: 'configmaps', name: 'app', namespace: 'team-a' };
+
+  it('AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every refusal answers with an error status, a reason and a message', () => {
+    for (const refusal of admissionRefusals) {
+      const response = refusalResponse[refusal](addressed);
+      expect(response.code, refusal).toBeGreaterThanOrEqual(400);
+      expect(response.reason, refusal).not.toBe('');
+      expect(response.message, refusal).toMatch(/\S/);
+    }
+  });
+
+  it('IN-6 (D-19): the initializing refusal names the object, the namespace and its cause', () => {
+    expect(refusalResponse.refuseNamespaceInitializing(addressed)).toEqual({
+      code: 403,
+      reason: 'Forbidden',
+      cause: 'NamespaceInitializing',
+      message:
+        'configmaps "app" is forbidden: unable to access content in namespace team-a because it is being initialized',
+    });
+  });
+
+  it('AC-2: a refusal left without its response is a type error, not a crash at run time', () => {
+    // @ts-expect-error every AdmissionRefusal needs its response: this Record misses all but one
+    const incomplete: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
+      refuseForbidden: refusalResponse.refuseForbidden,
+    };
+    expect(Object.keys(incomplete)).toEqual(['refuseForbidden']);
   });
 });

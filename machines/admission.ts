@@ -1,10 +1,12 @@
-import { setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { type Addressed, forbidden, type HttpOutcome, notFound } from './http.ts';
 
 /**
  * The admission chain one API request goes through, as a decision machine: configuration freshness
  * (AC-2), authorization (RB), the NamespaceLifecycle plugin (NS-2, LC-4, LC-10) and the
  * NamespaceInitializers plugin (IN-1, IN-3, IN-6). The system computes the facts of a request; the
- * machine decides. Its final state says admitted or refused, and the refusal action names the reason.
+ * machine decides. Its final state says admitted or refused, and its context holds the typed verdict:
+ * the refusal with its response, or how the admitted request's pending list is set.
  */
 export type Operation = 'create' | 'get' | 'list' | 'update' | 'delete' | 'finalize';
 
@@ -40,23 +42,74 @@ export type AdmissionRefusal =
   | 'refuseInitializersChangeWithoutInitializeVerb'
   | 'refuseNamespaceInitializing';
 
-export const admissionRefusals: readonly AdmissionRefusal[] = [
-  'refuseConfigurationUnavailable',
-  'refuseForbidden',
-  'refuseNamespaceNotFound',
-  'refuseNamespaceTerminating',
-  'refuseImmortalNamespaceDeletion',
-  'refuseInitializersSetAtCreate',
-  'refuseInitializersChangeWithoutInitializeVerb',
-  'refuseNamespaceInitializing',
-];
+/**
+ * How each admission refusal reads on the wire, as shipped or as decided (docs/decisions.md). A
+ * Record over the refusal union: a refusal without its response fails the typecheck.
+ */
+export const refusalResponse: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
+  // D-9
+  refuseConfigurationUnavailable: () => ({
+    code: 500,
+    reason: 'LoadingConfiguration',
+    cause: 'InitializerConfigurationFailure',
+    message: 'Unable to refresh the initializer configuration: no successful read in the last 5s',
+  }),
+  // D-16, D-23
+  refuseForbidden: (a) => forbidden(`${a.resource} "${a.name}" is forbidden: RBAC: access denied`),
+  // D-15
+  refuseNamespaceNotFound: (a) => notFound(`namespaces "${a.namespace}" not found`),
+  // D-3
+  refuseNamespaceTerminating: (a) =>
+    forbidden(
+      `${a.resource} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`,
+      'NamespaceTerminating',
+    ),
+  // D-2
+  refuseImmortalNamespaceDeletion: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
+  // D-17
+  refuseInitializersSetAtCreate: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
+  refuseInitializersChangeWithoutInitializeVerb: (a) =>
+    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
+  // D-19
+  refuseNamespaceInitializing: (a) =>
+    forbidden(
+      `${a.resource} "${a.name}" is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
+      'NamespaceInitializing',
+    ),
+};
+
+export const admissionRefusals = Object.keys(refusalResponse) as readonly AdmissionRefusal[];
+
+/** How an admitted namespace create gets its pending list (IN-1, IN-3); `none` for every other request. */
+export type PendingSource = 'inject' | 'asSent' | 'none';
+
+/** The typed result of admission: the composition dispatches on `kind`, never on an action's name. */
+export type AdmissionVerdict =
+  | { kind: 'admitted'; pending: PendingSource }
+  | { kind: 'refused'; refusal: AdmissionRefusal };
 
 export type AdmissionEvent = { type: 'ADMIT'; facts: AdmissionFacts };
+
+interface AdmissionContext {
+  verdict: AdmissionVerdict | null;
+}
+
+const refuse = (refusal: AdmissionRefusal) =>
+  assign<AdmissionContext, AdmissionEvent, undefined, AdmissionEvent, never>({
+    verdict: { kind: 'refused', refusal },
+  });
+const admit = (pending: PendingSource) =>
+  assign<AdmissionContext, AdmissionEvent, undefined, AdmissionEvent, never>({
+    verdict: { kind: 'admitted', pending },
+  });
 
 const facts = (event: AdmissionEvent): AdmissionFacts => event.facts;
 
 export const admissionMachine = setup({
   types: {
+    context: {} as AdmissionContext,
     events: {} as AdmissionEvent,
   },
   guards: {
@@ -95,19 +148,21 @@ export const admissionMachine = setup({
       facts(event).target === 'namespace' && facts(event).operation === 'create',
   },
   actions: {
-    refuseConfigurationUnavailable: () => {},
-    refuseForbidden: () => {},
-    refuseNamespaceNotFound: () => {},
-    refuseNamespaceTerminating: () => {},
-    refuseImmortalNamespaceDeletion: () => {},
-    refuseInitializersSetAtCreate: () => {},
-    refuseInitializersChangeWithoutInitializeVerb: () => {},
-    refuseNamespaceInitializing: () => {},
-    injectPendingInitializers: () => {},
-    keepInitializersOfInitializeHolder: () => {},
+    refuseConfigurationUnavailable: refuse('refuseConfigurationUnavailable'),
+    refuseForbidden: refuse('refuseForbidden'),
+    refuseNamespaceNotFound: refuse('refuseNamespaceNotFound'),
+    refuseNamespaceTerminating: refuse('refuseNamespaceTerminating'),
+    refuseImmortalNamespaceDeletion: refuse('refuseImmortalNamespaceDeletion'),
+    refuseInitializersSetAtCreate: refuse('refuseInitializersSetAtCreate'),
+    refuseInitializersChangeWithoutInitializeVerb: refuse('refuseInitializersChangeWithoutInitializeVerb'),
+    refuseNamespaceInitializing: refuse('refuseNamespaceInitializing'),
+    injectPendingInitializers: admit('inject'),
+    keepInitializersOfInitializeHolder: admit('asSent'),
+    admitAsIs: admit('none'),
   },
 }).createMachine({
   id: 'admission',
+  context: { verdict: null },
   initial: 'waiting',
   states: {
     waiting: {
@@ -195,7 +250,7 @@ export const admissionMachine = setup({
           actions: 'injectPendingInitializers',
           meta: { requirements: ['IN-1'] },
         },
-        { target: 'admitted', meta: { requirements: ['IN-6'] } },
+        { target: 'admitted', actions: 'admitAsIs', meta: { requirements: ['IN-6'] } },
       ],
     },
     admitted: { type: 'final' },

@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
 
 /**
  * An external finalizer owner such as `openshift.com/origin` (document 001): it keeps content of its
@@ -19,8 +19,14 @@ export type FinalizerOwnerEvent = { type: 'SYNC'; observed: FinalizerOwnerObserv
 const ownFinalizerPresent = (observed: FinalizerOwnerObservation) =>
   observed.finalizers.includes(observed.owner);
 
+/** What the owner does: change its external content, or send a finalize request with this list. */
+export type FinalizerOwnerEffect =
+  | { type: 'provisionExternalContent' }
+  | { type: 'purgeExternalContent' }
+  | { type: 'removeOwnFinalizer'; finalizers: string[] };
+
 export const finalizerOwnerMachine = setup({
-  types: { events: {} as FinalizerOwnerEvent },
+  types: { events: {} as FinalizerOwnerEvent, emitted: {} as FinalizerOwnerEffect },
   guards: {
     activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
       event.observed.namespaceActive &&
@@ -32,12 +38,13 @@ export const finalizerOwnerMachine = setup({
       event.observed.namespaceTerminating && ownFinalizerPresent(event.observed),
   },
   actions: {
-    provisionExternalContent: () => {},
-    purgeExternalContent: () => {},
+    provisionExternalContent: emit({ type: 'provisionExternalContent' }),
+    purgeExternalContent: emit({ type: 'purgeExternalContent' }),
     // The finalize request it sends: the current list without its own name, never another owner's.
-    removeOwnFinalizer: (_, params: { finalizers: string[] }) => {
-      void params;
-    },
+    removeOwnFinalizer: emit((_, params: { finalizers: string[] }) => ({
+      type: 'removeOwnFinalizer' as const,
+      finalizers: params.finalizers,
+    })),
   },
 }).createMachine({
   id: 'finalizerOwner',

@@ -11,7 +11,11 @@ type Snapshot = SnapshotFrom<typeof initializerControllerMachine>;
 const [running] = initialTransition(initializerControllerMachine);
 const send = (snapshot: Snapshot, event: InitializerControllerEvent) => {
   const [next, actions] = transition(initializerControllerMachine, snapshot, event);
-  return { value: next.value, actions: actions.map((a) => a.type), next };
+  return {
+    value: next.value,
+    actions: actions.map((a) => (a.params as { event: { type: string } }).event.type),
+    next,
+  };
 };
 const observed = (firstPendingIsMe: boolean, populated: boolean): InitializerObservation => ({
   firstPendingIsMe,

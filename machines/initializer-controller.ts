@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
 
 /**
  * One initializer controller (one per configured initializer): it acts on a namespace only when it is
@@ -18,8 +18,14 @@ export type InitializerControllerEvent =
   | { type: 'CRASH' }
   | { type: 'RESTART' };
 
+/** The request the controller sends for its namespace: the composition turns each into an API call. */
+export type InitializerRequest =
+  | { type: 'populateNamespace' }
+  | { type: 'removeSelfFromPending' }
+  | { type: 'recordFailureResult'; reason: 'ProvisioningFailed' };
+
 export const initializerControllerMachine = setup({
-  types: { events: {} as InitializerControllerEvent },
+  types: { events: {} as InitializerControllerEvent, emitted: {} as InitializerRequest },
   guards: {
     firstPendingAndNotPopulated: ({ event }) =>
       (event.type === 'RECONCILE' || event.type === 'PROVISIONING_FAILED') &&
@@ -29,9 +35,9 @@ export const initializerControllerMachine = setup({
       event.type === 'RECONCILE' && event.observed.firstPendingIsMe && event.observed.populated,
   },
   actions: {
-    populateNamespace: () => {},
-    removeSelfFromPending: () => {},
-    recordFailureResult: () => {},
+    populateNamespace: emit({ type: 'populateNamespace' }),
+    removeSelfFromPending: emit({ type: 'removeSelfFromPending' }),
+    recordFailureResult: emit({ type: 'recordFailureResult', reason: 'ProvisioningFailed' }),
   },
 }).createMachine({
   id: 'initializerController',

@@ -9,7 +9,10 @@ import {
 const [watching] = initialTransition(initializerTimeoutMachine);
 const check = (event: InitializerTimeoutEvent) => {
   const [next, actions] = transition(initializerTimeoutMachine, watching, event);
-  return { value: next.value, actions: actions.map((a) => a.type) };
+  return {
+    value: next.value,
+    actions: actions.map((a) => (a.params as { event: { type: string } }).event.type),
+  };
 };
 const observed = (
   failurePolicy: TimeoutObservation['failurePolicy'],

@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
 
 /**
  * The failure policy of the first pending initializer (FP-1..FP-4): the API server that handled the
@@ -18,8 +18,14 @@ export type InitializerTimeoutEvent =
   | { type: 'TIMER_CHECK'; observed: TimeoutObservation }
   | { type: 'READ_REPAIR_CHECK'; observed: TimeoutObservation };
 
+/** What the apiserver does to the namespace when the policy applies (FP-1, FP-2, FP-4). */
+export type TimeoutEffect =
+  | { type: 'removeTimedOutInitializer' }
+  | { type: 'failNamespaceWithTimeout' }
+  | { type: 'readRepairRemoveFirstPending' };
+
 export const initializerTimeoutMachine = setup({
-  types: { events: {} as InitializerTimeoutEvent },
+  types: { events: {} as InitializerTimeoutEvent, emitted: {} as TimeoutEffect },
   guards: {
     timerExpiredFailOpen: ({ event }) =>
       event.observed.timerExpired && event.observed.failurePolicy === 'Ignore',
@@ -31,9 +37,9 @@ export const initializerTimeoutMachine = setup({
       event.observed.readRepairDue && event.observed.failurePolicy === 'Fail',
   },
   actions: {
-    removeTimedOutInitializer: () => {},
-    failNamespaceWithTimeout: () => {},
-    readRepairRemoveFirstPending: () => {},
+    removeTimedOutInitializer: emit({ type: 'removeTimedOutInitializer' }),
+    failNamespaceWithTimeout: emit({ type: 'failNamespaceWithTimeout' }),
+    readRepairRemoveFirstPending: emit({ type: 'readRepairRemoveFirstPending' }),
   },
 }).createMachine({
   id: 'initializerTimeout',

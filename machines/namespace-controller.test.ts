@@ -11,7 +11,7 @@ const sync = (observed: NamespaceControllerObservation) => {
   const step = stepper.step(stepper.initial, { type: 'SYNC', observed });
   return {
     value: stepper.value(step.next),
-    actions: step.actions.map((a) => a.type),
+    actions: step.emitted.map((e) => e.type),
     transitions: step.transitions,
   };
 };

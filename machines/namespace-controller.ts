@@ -1,4 +1,4 @@
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
 
 /**
  * The namespace controller for one terminating namespace (LC-5, LC-7): delete content one object at a
@@ -14,17 +14,23 @@ export type NamespaceControllerEvent = { type: 'SYNC'; observed: NamespaceContro
 
 export const kubernetesFinalizer = 'kubernetes';
 
+/** The request the controller sends for the terminating namespace (LC-5, LC-7). */
+export type NamespaceControllerRequest =
+  | { type: 'deleteOneContentObject' }
+  | { type: 'finalizeKubernetes' }
+  | { type: 'sendFinalDelete' };
+
 export const namespaceControllerMachine = setup({
-  types: { events: {} as NamespaceControllerEvent },
+  types: { events: {} as NamespaceControllerEvent, emitted: {} as NamespaceControllerRequest },
   guards: {
     contentRemains: ({ event }) => event.observed.contentRemains,
     kubernetesFinalizerPresent: ({ event }) => event.observed.finalizers.includes(kubernetesFinalizer),
     noFinalizersLeft: ({ event }) => event.observed.finalizers.length === 0,
   },
   actions: {
-    deleteOneContentObject: () => {},
-    finalizeKubernetes: () => {},
-    sendFinalDelete: () => {},
+    deleteOneContentObject: emit({ type: 'deleteOneContentObject' }),
+    finalizeKubernetes: emit({ type: 'finalizeKubernetes' }),
+    sendFinalDelete: emit({ type: 'sendFinalDelete' }),
   },
 }).createMachine({
   id: 'namespaceController',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type AdmissionFacts, admissionMachine } from './admission.ts';
+import { type AdmissionFacts, type AdmissionRefusal, admissionMachine } from './admission.ts';
 import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { type FinalizerOwnerObservation, finalizerOwnerMachine } from './finalizer-owner.ts';
@@ -234,13 +234,13 @@ const admit = (overrides: Partial<AdmissionFacts>) => {
   const step = admissions.step(admissions.initial, { type: 'ADMIT', facts });
   return {
     value: admissions.value(step.next),
-    actions: step.actions.map((a) => a.type),
+    verdict: admissions.snapshot(step.next).context.verdict,
     transitions: step.transitions,
   };
 };
-const refusedWith = (outcome: ReturnType<typeof admit>, action: string) => {
+const refusedWith = (outcome: ReturnType<typeof admit>, refusal: AdmissionRefusal) => {
   expect(outcome.value).toBe('refused');
-  expect(outcome.actions).toEqual([action]);
+  expect(outcome.verdict).toEqual({ kind: 'refused', refusal });
   return outcome.transitions;
 };
 
@@ -343,7 +343,7 @@ const admissionChecks: RequirementCheck[] = [
         createCarriesInitializers: true,
         callerMayInitialize: true,
       });
-      expect(holder.actions).toEqual(['keepInitializersOfInitializeHolder']);
+      expect(holder.verdict).toEqual({ kind: 'admitted', pending: 'asSent' });
       return refusedWith(
         admit({ target: 'namespace', operation: 'create', createCarriesInitializers: true }),
         'refuseInitializersSetAtCreate',
@@ -357,7 +357,7 @@ const admissionChecks: RequirementCheck[] = [
     run: () => {
       const outcome = admit({ target: 'namespace', operation: 'create' });
       expect(outcome.value).toBe('admitted');
-      expect(outcome.actions).toEqual(['injectPendingInitializers']);
+      expect(outcome.verdict).toEqual({ kind: 'admitted', pending: 'inject' });
       return outcome.transitions;
     },
   },
@@ -426,7 +426,7 @@ const reconcile = (
   type: 'RECONCILE' | 'PROVISIONING_FAILED' = 'RECONCILE',
 ) => {
   const step = controllers.step(controllers.initial, { type, observed: { firstPendingIsMe, populated } });
-  return { actions: step.actions.map((a) => a.type), transitions: step.transitions };
+  return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };
 
 const initializerControllerChecks: RequirementCheck[] = [
@@ -504,7 +504,7 @@ const timeoutCheck = (
     readRepairDue: type === 'READ_REPAIR_CHECK' && due,
   };
   const step = timeouts.step(timeouts.initial, { type, observed });
-  return { actions: step.actions.map((a) => a.type), transitions: step.transitions };
+  return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };
 
 const initializerTimeoutChecks: RequirementCheck[] = [
@@ -574,7 +574,7 @@ const controllerSync = (contentRemains: boolean, finalizers: string[]) => {
     type: 'SYNC',
     observed: { contentRemains, finalizers },
   });
-  return { actions: step.actions.map((a) => a.type), transitions: step.transitions };
+  return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };
 
 const namespaceControllerChecks: RequirementCheck[] = [
@@ -635,7 +635,7 @@ const ownerSync = (overrides: Partial<FinalizerOwnerObservation>) => {
     ...overrides,
   };
   const step = owners.step(owners.initial, { type: 'SYNC', observed });
-  return { actions: step.actions, transitions: step.transitions };
+  return { actions: step.emitted, transitions: step.transitions };
 };
 
 const finalizerOwnerChecks: RequirementCheck[] = [
@@ -648,7 +648,7 @@ const finalizerOwnerChecks: RequirementCheck[] = [
       expect(provision.actions.map((a) => a.type)).toEqual(['provisionExternalContent']);
       const remove = ownerSync({ finalizers: ['kubernetes', origin, 'example.com/other'] });
       expect(remove.actions).toEqual([
-        { type: 'removeOwnFinalizer', params: { finalizers: ['kubernetes', 'example.com/other'] } },
+        { type: 'removeOwnFinalizer', finalizers: ['kubernetes', 'example.com/other'] },
       ]);
       return [...provision.transitions, ...remove.transitions];
     },
@@ -669,7 +669,7 @@ const finalizerOwnerChecks: RequirementCheck[] = [
     name: 'its finalizer is removed by a finalize request carrying the rest of the list',
     run: () => {
       const step = ownerSync({});
-      expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', params: { finalizers: ['kubernetes'] } }]);
+      expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
       return step.transitions;
     },
   },

@@ -149,7 +149,7 @@ describe('MachineStepper: what a step reports', () => {
     const created = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [], now: 0 });
     expect(created.transitions).toEqual(['namespace:absent:CREATE#0']);
     const ignored = stepper.step(created.next, { type: 'PURGE' });
-    expect(ignored).toEqual({ next: created.next, actions: [], transitions: [] });
+    expect(ignored).toEqual({ next: created.next, actions: [], emitted: [], transitions: [] });
   });
 
   it('LC-3: a targetless transition without actions is still reported as taken', () => {
@@ -161,11 +161,15 @@ describe('MachineStepper: what a step reports', () => {
     expect(again.transitions).toEqual(['namespace:terminating:DELETE#0']);
   });
 
-  it('IN-6: reports the whole eventless chain of the admission machine, in order, and its action', () => {
+  it('IN-6: reports the whole eventless chain of the admission machine, in order, and its verdict', () => {
     const stepper = new MachineStepper(admissionMachine);
     const step = stepper.step(stepper.initial, { type: 'ADMIT', facts: admissionFacts });
     expect(stepper.value(step.next)).toBe('refused');
-    expect(step.actions).toEqual([{ type: 'refuseNamespaceInitializing', params: undefined }]);
+    expect(step.actions).toEqual([]);
+    expect(stepper.snapshot(step.next).context.verdict).toEqual({
+      kind: 'refused',
+      refusal: 'refuseNamespaceInitializing',
+    });
     expect(step.transitions).toEqual([
       'admission:waiting:ADMIT#0',
       'admission:configurationCheck:always#1',
@@ -182,10 +186,13 @@ describe('MachineStepper: what a step reports', () => {
       facts: { ...admissionFacts, configurationFresh: false },
     });
     expect(step.transitions).toEqual(['admission:waiting:ADMIT#0', 'admission:configurationCheck:always#0']);
-    expect(step.actions.map((a) => a.type)).toEqual(['refuseConfigurationUnavailable']);
+    expect(stepper.snapshot(step.next).context.verdict).toEqual({
+      kind: 'refused',
+      refusal: 'refuseConfigurationUnavailable',
+    });
   });
 
-  it('LC-8: reports action params', () => {
+  it('LC-8: reports the typed events a step emits, with their data', () => {
     const stepper = new MachineStepper(finalizerOwnerMachine);
     const step = stepper.step(stepper.initial, {
       type: 'SYNC',
@@ -197,7 +204,7 @@ describe('MachineStepper: what a step reports', () => {
         externalContentExists: false,
       },
     });
-    expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', params: { finalizers: ['kubernetes'] } }]);
+    expect(step.emitted).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
     expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC#2']);
   });
 });

@@ -1,6 +1,7 @@
 import {
   type AnyStateMachine,
   createActor,
+  type EmittedFrom,
   type EventFromLogic,
   initialTransition,
   type SnapshotFrom,
@@ -21,16 +22,21 @@ export interface TransitionInfo {
 }
 
 /** What one step of a machine did. */
-export interface StepResult {
+export interface StepResult<E = unknown> {
   /** Interned id of the snapshot after the step. */
   next: number;
-  /** Named actions the step emitted, with their params (executable actions, not run). */
+  /** Named actions the step would execute, with their params (executable actions, not run). */
   actions: { type: string; params: unknown }[];
+  /** The typed events the step emitted (XState `emit`): the machine's effects on the world. */
+  emitted: E[];
   /** Ids of the transitions taken, in order (empty when the machine ignored the event). */
   transitions: string[];
 }
 
 type AnyStateNode = AnyStateMachine['root'];
+
+/** The type XState gives an `emit` action in the list `transition()` returns. */
+const emitAction = 'xstate.emit';
 
 /** Every transition in a machine definition, eventless ones included, in document order. */
 export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
@@ -107,7 +113,7 @@ export function canonicalJson(value: unknown): string {
 export class MachineStepper<M extends AnyStateMachine> {
   readonly snapshots: SnapshotFrom<M>[] = [];
   private readonly ids = new Map<string, number>();
-  private readonly memo = new Map<string, StepResult>();
+  private readonly memo = new Map<string, StepResult<EmittedFrom<M>>>();
   readonly initial: number;
 
   constructor(
@@ -143,18 +149,21 @@ export class MachineStepper<M extends AnyStateMachine> {
   }
 
   /** Steps snapshot `id` with `event`; `eventKey` must identify the event (defaults to its canonical JSON). */
-  step(id: number, event: EventFromLogic<M>, eventKey?: string): StepResult {
+  step(id: number, event: EventFromLogic<M>, eventKey?: string): StepResult<EmittedFrom<M>> {
     const key = `${id}|${eventKey ?? canonicalJson(event)}`;
     const hit = this.memo.get(key);
     if (hit) return hit;
     const before = this.snapshots[id];
     const [after, actions] = transition(this.machine, before, event);
-    const result: StepResult = {
+    const executable = actions as { type: string; params?: unknown }[];
+    const result: StepResult<EmittedFrom<M>> = {
       next: this.intern(after),
-      actions: (actions as { type: string; params?: unknown }[]).map((a) => ({
-        type: a.type,
-        params: a.params,
-      })),
+      actions: executable
+        .filter((a) => a.type !== emitAction)
+        .map((a) => ({ type: a.type, params: a.params })),
+      emitted: executable
+        .filter((a) => a.type === emitAction)
+        .map((a) => (a.params as { event: EmittedFrom<M> }).event),
       transitions: this.takenTransitions(before, event),
     };
     this.memo.set(key, result);

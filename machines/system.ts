@@ -1,23 +1,22 @@
-import type { ExplorableModel } from '../checker/model.ts';
-import { type AdmissionFacts, type AdmissionRefusal, admissionMachine, type Operation } from './admission.ts';
+import { admissionMachine, type Operation } from './admission.ts';
+import { ApiServer, type Served } from './apiserver.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import type { HttpOutcome } from './http.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
-import { invalidObjectMessage, validateFinalizerNames, validateNamespaceName } from './names.ts';
-import { type NamespaceEvent, type NamespaceStateValue, namespaceMachine } from './namespace.ts';
+import { type NamespaceStateValue, namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
-import { type AuthorizationRequest, RequestAuthorizer } from './request-authorization.ts';
+import { RequestAuthorizer } from './request-authorization.ts';
+import { expandTemplate } from './requests.ts';
 import {
   finalizerOwnerAccount,
   type InitializerSpec,
-  immortalNamespaces,
   initializerAccount,
   namespaceControllerAccount,
   type ObjectSlot,
-  type RequestTemplate,
   type Scope,
 } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
@@ -36,8 +35,8 @@ export interface NamespaceState {
   content: number;
   /** External content present, one bit per finalizer owner (LC-8). */
   external: number;
-  /** Logical second the apiserver armed the first pending initializer's timer; -1 when none (FP-2, FP-4). */
-  timerSince: number;
+  /** Logical second the apiserver armed the first pending initializer's timer; null when disarmed or lost (FP-2, FP-4). */
+  timerArmedAt: number | null;
 }
 
 export interface SystemState {
@@ -50,13 +49,6 @@ export interface SystemState {
   namespaces: NamespaceState[];
   /** Interned snapshots of the initializer controllers, one per initializer. */
   initializers: number[];
-}
-
-export interface HttpOutcome {
-  code: number;
-  reason: string;
-  cause?: string;
-  message?: string;
 }
 
 /** One API request, in the model's own terms. */
@@ -75,6 +67,10 @@ export interface ApiRequest {
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
     removePending?: string;
+    /** Remove whichever initializer is first pending when the request is served (IN-3). */
+    removeFirstPending?: true;
+    /** Finalize with the stored spec.finalizers minus `kubernetes`, as the namespace controller does (LC-6). */
+    finalizeWithoutKubernetes?: true;
     /** Set a failure result (IN-7). */
     failure?: string;
     /** spec.finalizers as sent (ordinary update or finalize). */
@@ -106,61 +102,19 @@ export interface SystemEvent {
   transitions: readonly string[];
   /** Names returned by a list. */
   items?: readonly string[];
+  /** A fault's kind, as data: replay matches it, never the label's text. */
+  fault?: FaultKind;
+  /** The configuration a cluster administrator registers (AC-3, FP-3). */
+  configuration?: string;
 }
 
-const ok = (code = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });
-const forbidden = (message: string, cause?: string): HttpOutcome => ({
-  code: 403,
-  reason: 'Forbidden',
-  ...(cause ? { cause } : {}),
-  message,
-});
-const notFound = (message: string): HttpOutcome => ({ code: 404, reason: 'NotFound', message });
-const invalid = (message: string): HttpOutcome => ({ code: 422, reason: 'Invalid', message });
-const conflict = (message: string): HttpOutcome => ({ code: 409, reason: 'Conflict', message });
-const alreadyExists = (message: string): HttpOutcome => ({ code: 409, reason: 'AlreadyExists', message });
-
-/** What a refusal message names: `configmaps "app"` or `namespaces "team-a"`, and the namespace. */
-interface Addressed {
-  resource: string;
-  name: string;
-  namespace: string;
-}
-
-/** How each admission refusal reads on the wire, as shipped or as decided (docs/decisions.md). */
-const refusalOutcome: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
-  // D-9
-  refuseConfigurationUnavailable: () => ({
-    code: 500,
-    reason: 'LoadingConfiguration',
-    cause: 'InitializerConfigurationFailure',
-    message: 'Unable to refresh the initializer configuration: no successful read in the last 5s',
-  }),
-  // D-16, D-23
-  refuseForbidden: (a) => forbidden(`${a.resource} "${a.name}" is forbidden: RBAC: access denied`),
-  // D-15
-  refuseNamespaceNotFound: (a) => notFound(`namespaces "${a.namespace}" not found`),
-  // D-3
-  refuseNamespaceTerminating: (a) =>
-    forbidden(
-      `${a.resource} "${a.name}" is forbidden: unable to create new content in namespace ${a.namespace} because it is being terminated`,
-      'NamespaceTerminating',
-    ),
-  // D-2
-  refuseImmortalNamespaceDeletion: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
-  // D-17
-  refuseInitializersSetAtCreate: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
-  refuseInitializersChangeWithoutInitializeVerb: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
-  // D-19
-  refuseNamespaceInitializing: (a) =>
-    forbidden(
-      `${a.resource} "${a.name}" is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
-      'NamespaceInitializing',
-    ),
-};
+/** The faults a scope may allow (P's FailureInjector): each is one step some actor can take. */
+export type FaultKind =
+  | 'initializer-crash'
+  | 'initializer-restart'
+  | 'apiserver-restart'
+  | 'config-read-failing'
+  | 'config-read-recovering';
 
 /** The whole cast of machines a system is built from; variants replace some of them. */
 export interface MachineSet {
@@ -201,11 +155,13 @@ export interface NamespaceView {
   createdAt: number | null;
   content: number;
   external: number;
-  timerSince: number;
+  /** When the apiserver armed the fail-open timer (FP-2); null when no timer runs. */
+  timerArmedAt: number | null;
   system: boolean;
 }
 
-export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
+/** The composed system; it has the shape the checker's explorer steps (initialStates, successors, key). */
+export class SystemModel {
   readonly namespaceStepper: MachineStepper<typeof namespaceMachine>;
   readonly admissionStepper: MachineStepper<typeof admissionMachine>;
   readonly configSyncStepper: MachineStepper<typeof configSyncMachine>;
@@ -214,6 +170,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   readonly finalizerOwnerStepper: MachineStepper<typeof finalizerOwnerMachine>;
   readonly timeoutStepper: MachineStepper<typeof initializerTimeoutMachine>;
   readonly authorizer: RequestAuthorizer;
+  private readonly apiserver = new ApiServer(this);
   /** Every object slot: the scope's content, then each initializer's object. */
   readonly objects: ObjectSlot[];
   readonly initializers: InitializerSpec[];
@@ -258,7 +215,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         .map((ns, i) => ({ ns, i }))
         .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
       return principal.requests.flatMap((template) =>
-        this.expandTemplate(template, user, namespaces).map((request) => ({
+        expandTemplate(this.scope, this.objects, template, user, namespaces).map((request) => ({
           request,
           actor: principal.name,
           id: -1,
@@ -270,12 +227,17 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   }
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
-  namespaceState(lifecycle: number, content: number, external: number, timerSince: number): NamespaceState {
-    const key = `${lifecycle},${content},${external},${timerSince}`;
+  namespaceState(
+    lifecycle: number,
+    content: number,
+    external: number,
+    timerArmedAt: number | null,
+  ): NamespaceState {
+    const key = `${lifecycle},${content},${external},${timerArmedAt ?? ''}`;
     let id = this.namespaceStateIds.get(key);
     if (id === undefined) {
       id = this.namespaceStates.length;
-      this.namespaceStates.push({ id, lifecycle, content, external, timerSince });
+      this.namespaceStates.push({ id, lifecycle, content, external, timerArmedAt });
       this.namespaceStateIds.set(key, id);
     }
     return this.namespaceStates[id];
@@ -299,7 +261,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           );
         return mask | (1 << slot);
       }, 0);
-      return this.namespaceState(lifecycle, content, 0, -1);
+      return this.namespaceState(lifecycle, content, 0, null);
     };
     return [
       {
@@ -313,7 +275,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         namespaces: this.scope.namespaces.map((ns) =>
           ns.system || ns.preexisting
             ? existing(ns)
-            : this.namespaceState(this.namespaceStepper.initial, 0, 0, -1),
+            : this.namespaceState(this.namespaceStepper.initial, 0, 0, null),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
       },
@@ -343,7 +305,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       createdAt: snapshot.context.createdAt,
       content: ns.content,
       external: ns.external,
-      timerSince: ns.timerSince,
+      timerArmedAt: ns.timerArmedAt,
       system: spec.system === true,
     };
     this.viewCache[index].set(ns, view);
@@ -418,86 +380,6 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       out.push(this.perform(s, request, actor, 'principal', id));
   }
 
-  private expandTemplate(
-    template: RequestTemplate,
-    principal: ApiRequest['principal'],
-    namespaces: { ns: Scope['namespaces'][number]; i: number }[],
-  ): ApiRequest[] {
-    const base = { principal, object: -1 };
-    const contentSlots = this.scope.content.map((c) =>
-      this.objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
-    );
-    switch (template) {
-      case 'create-namespace':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ ns, i }) => ({
-            ...base,
-            verb: 'create',
-            target: 'namespace',
-            namespace: i,
-            body: { extraFinalizers: ns.extraFinalizers ?? [] },
-          }));
-      case 'create-namespace-with-initializers':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ i }) => ({
-            ...base,
-            verb: 'create',
-            target: 'namespace',
-            namespace: i,
-            body: { initializers: [] as string[], extraFinalizers: [] },
-          }));
-      case 'get-namespace':
-        return namespaces.map(({ i }) => ({ ...base, verb: 'get', target: 'namespace', namespace: i }));
-      case 'delete-namespace':
-        return namespaces.map(({ i }) => ({ ...base, verb: 'delete', target: 'namespace', namespace: i }));
-      case 'complete-first-initializer':
-        return namespaces
-          .filter(({ ns }) => !ns.system)
-          .map(({ i }) => ({
-            ...base,
-            verb: 'update',
-            target: 'namespace',
-            namespace: i,
-            body: { removePending: '$first' },
-          }));
-      case 'update-finalizers':
-        return namespaces.map(({ i }) => ({
-          ...base,
-          verb: 'update',
-          target: 'namespace',
-          namespace: i,
-          body: { finalizers: [] },
-        }));
-      case 'finalize-remove-kubernetes':
-        return namespaces.map(({ i }) => ({
-          ...base,
-          verb: 'finalize',
-          target: 'namespace',
-          namespace: i,
-          body: { finalizers: ['$without-kubernetes'] },
-        }));
-      case 'create-content':
-      case 'delete-content':
-      case 'get-content': {
-        const verb: Operation =
-          template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
-        return namespaces.flatMap(({ i }) =>
-          contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
-        );
-      }
-      case 'list-content-all-namespaces':
-        return [...new Set(this.scope.content.map((c) => c.resource))].map((resource) => ({
-          ...base,
-          verb: 'list',
-          target: 'content',
-          namespace: -1,
-          resource,
-        }));
-    }
-  }
-
   /**
    * Performs a request and packages it as an event. A request into one namespace reads only that
    * namespace, the configuration copy, the clock and the RoleBindings, so its outcome is memoized on those.
@@ -541,7 +423,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
     const b = request.body;
     const body = b
-      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.extraFinalizers?.join(',') ?? ''}`
+      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}`
       : '';
     const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${body}`;
     let id = this.requestIds.get(key);
@@ -578,36 +460,13 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     return { event, next: result.state };
   }
 
+  /** Serves one request on the API server (machines/apiserver.ts). */
+  handle(s: SystemState, r: ApiRequest): Served {
+    return this.apiserver.handle(s, r);
+  }
+
   describeRequest(s: SystemState, r: ApiRequest): string {
-    const ns = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
-    if (r.target === 'namespace') {
-      if (r.verb === 'finalize')
-        return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
-      if (r.verb === 'update') {
-        if (r.body?.removePending)
-          return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
-        if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
-        return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
-      }
-      if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
-      return `${r.verb} namespaces/${ns}`;
-    }
-    if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
-    if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
-    return `${r.verb} namespaces/${ns}/${this.objectName(r.object)}`;
-  }
-
-  private resolvePendingName(s: SystemState, r: ApiRequest): string {
-    const name = r.body?.removePending ?? '';
-    return name === '$first' ? (this.view(s, r.namespace).pending[0] ?? '(none)') : name;
-  }
-
-  private resolveFinalizers(s: SystemState, r: ApiRequest): string[] {
-    const sent = r.body?.finalizers ?? [];
-    if (sent[0] === '$without-kubernetes') {
-      return this.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
-    }
-    return sent;
+    return this.apiserver.describeRequest(s, r);
   }
 
   internEvent(e: SystemEvent): SystemEvent {
@@ -618,282 +477,6 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       this.events.set(key, e);
     }
     return found;
-  }
-
-  // ---------------------------------------------------------------- the API server
-
-  /**
-   * Serves one request: authorization and admission decide (machines), then storage applies it to
-   * the namespace machine and the content store. Nothing changes when the request is refused.
-   */
-  handle(
-    s: SystemState,
-    r: ApiRequest,
-  ): {
-    state: SystemState;
-    response: HttpOutcome;
-    transitions: string[];
-    callerMayInitialize: boolean;
-    changesInitializers: boolean;
-    items?: string[];
-  } {
-    const transitions: string[] = [];
-    const nsView = r.namespace >= 0 ? this.view(s, r.namespace) : null;
-    const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
-    const changesInitializers =
-      r.target === 'namespace' && r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure);
-    const what = this.describeRequest(s, r);
-
-    const authz = this.authorizer.authorize(s, this.authorizationRequest(r));
-    transitions.push(...authz.transitions);
-    const callerMayInitialize = this.authorizer.mayInitialize(s, r.principal, r.namespace);
-
-    const facts: AdmissionFacts = {
-      operation: r.verb,
-      target: r.target,
-      configurationFresh: this.configurationFresh(s),
-      authorized: authz.allowed,
-      namespaceExists: exists,
-      namespaceInitializing: nsView?.value === 'initializing',
-      namespaceTerminating: nsView?.value === 'terminating',
-      namespaceImmortal: nsView !== null && (nsView.system || immortalNamespaces.includes(nsView.name)),
-      callerMayInitialize,
-      changesInitializers,
-      createCarriesInitializers:
-        r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
-    };
-    const admission = this.admissionStepper.step(
-      this.admissionStepper.initial,
-      { type: 'ADMIT', facts },
-      admissionKey(facts),
-    );
-    transitions.push(...admission.transitions);
-    const refusal = admission.actions.find((a) => a.type.startsWith('refuse'));
-    const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
-      state,
-      response,
-      transitions,
-      callerMayInitialize,
-      changesInitializers,
-      ...(items ? { items } : {}),
-    });
-    if (refusal) return done(s, refusalOutcome[refusal.type as AdmissionRefusal](this.addressed(r)));
-
-    if (r.target === 'content') return this.storeContent(s, r, done, what);
-
-    // Namespace objects.
-    const i = r.namespace;
-    const ns = s.namespaces[i];
-    const stepNamespace = (event: NamespaceEvent, key: string) => {
-      const step = this.namespaceStepper.step(ns.lifecycle, event, key);
-      transitions.push(...step.transitions);
-      return step;
-    };
-    switch (r.verb) {
-      case 'create': {
-        const name = nsView?.name ?? '';
-        if (exists) return done(s, alreadyExists(`namespaces "${name}" already exists`));
-        const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
-        // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
-        const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
-        if (errors.length > 0)
-          return done(s, {
-            ...invalid(invalidObjectMessage('Namespace', name, errors)),
-            cause: 'FieldValueInvalid',
-          });
-        const pending = admission.actions.some((a) => a.type === 'keepInitializersOfInitializeHolder')
-          ? [...(r.body?.initializers ?? [])]
-          : admission.actions.some((a) => a.type === 'injectPendingInitializers')
-            ? this.pendingToInject(s)
-            : [];
-        const step = stepNamespace(
-          { type: 'CREATE', pending, finalizers, now: s.now },
-          `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
-        );
-        if (step.transitions.length === 0) return done(s, invalid(`${what}: refused by storage`));
-        return done(
-          this.withNamespace(s, i, { lifecycle: step.next, timerSince: pending.length > 0 ? s.now : -1 }),
-          ok(201),
-        );
-      }
-      case 'get': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
-        return done(this.readRepair(s, i, transitions), ok());
-      }
-      case 'list':
-        return done(s, ok());
-      case 'delete': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
-        if (nsView?.value === 'terminating') {
-          // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
-          const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
-          if (purge.transitions.length > 0)
-            return done(this.withNamespace(s, i, { lifecycle: purge.next, timerSince: -1 }), ok());
-          const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
-          return done(this.withNamespace(s, i, { lifecycle: again.next }), ok());
-        }
-        const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
-        if (step.transitions.length === 0) return done(s, conflict(`${what}: refused by storage`));
-        return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
-      }
-      case 'update': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
-        if (r.body?.removePending) {
-          const name = this.resolvePendingName(s, r);
-          const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
-          if (step.transitions.length === 0) {
-            return done(
-              s,
-              invalid(
-                `${what}: only the first pending initializer may be removed, and only while initializing`,
-              ),
-            );
-          }
-          return done(this.afterPendingChange(s, i, step.next), ok());
-        }
-        if (r.body?.failure) {
-          const step = stepNamespace(
-            { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
-            `RECORD_FAILURE|${r.body.failure}|${s.now}`,
-          );
-          if (step.transitions.length === 0)
-            return done(s, invalid(`${what}: the namespace is not initializing`));
-          return done(this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 }), ok());
-        }
-        // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
-        return done(s, ok());
-      }
-      case 'finalize': {
-        if (!exists) return done(s, notFound(`namespaces "${nsView?.name}" not found`));
-        const finalizers = [...this.resolveFinalizers(s, r)].sort();
-        const errors = validateFinalizerNames(finalizers);
-        if (errors.length > 0)
-          return done(s, invalid(invalidObjectMessage('Namespace', nsView?.name ?? '', errors)));
-        const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
-        if (step.transitions.length === 0) {
-          return done(
-            s,
-            invalid(
-              `Namespace "${nsView?.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
-            ),
-          );
-        }
-        return done(this.withNamespace(s, i, { lifecycle: step.next }), ok());
-      }
-    }
-  }
-
-  private storeContent<T>(
-    s: SystemState,
-    r: ApiRequest,
-    done: (state: SystemState, response: HttpOutcome, items?: string[]) => T,
-    what: string,
-  ): T {
-    if (r.verb === 'list') {
-      const resource = r.resource ?? '';
-      const items: string[] = [];
-      s.namespaces.forEach((ns, i) => {
-        if (r.namespace >= 0 && i !== r.namespace) return;
-        // D-19: content of a namespace not yet initialized is left out for callers without initialize.
-        if (this.view(s, i).value === 'initializing' && !this.authorizer.mayInitialize(s, r.principal, i))
-          return;
-        this.objects.forEach((o, slot) => {
-          if (o.resource === resource && ns.content & (1 << slot))
-            items.push(`${this.scope.namespaces[i].name}/${o.name}`);
-        });
-      });
-      return done(s, ok(), items);
-    }
-    const ns = s.namespaces[r.namespace];
-    const bit = 1 << r.object;
-    const present = (ns.content & bit) !== 0;
-    switch (r.verb) {
-      case 'create':
-        if (present) return done(s, alreadyExists(`${what}: already exists`));
-        return done(this.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
-      case 'delete':
-        if (!present) return done(s, notFound(`${what}: not found`));
-        return done(this.withNamespace(s, r.namespace, { content: ns.content & ~bit }), ok());
-      default:
-        return done(s, present ? ok() : notFound(`${what}: not found`));
-    }
-  }
-
-  private addressed(r: ApiRequest): Addressed {
-    const namespace = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : '';
-    if (r.target === 'namespace') return { resource: 'namespaces', name: namespace, namespace };
-    const o = r.object >= 0 ? this.objects[r.object] : null;
-    return { resource: o?.resource ?? r.resource ?? '', name: o?.name ?? '', namespace };
-  }
-
-  authorizationRequest(r: ApiRequest): AuthorizationRequest {
-    const nsName = r.namespace >= 0 ? this.scope.namespaces[r.namespace].name : undefined;
-    if (r.target === 'namespace') {
-      return {
-        user: r.principal,
-        verb: r.verb === 'finalize' ? 'update' : r.verb,
-        resource: 'namespaces',
-        ...(r.verb === 'finalize' ? { subresource: 'finalize' } : {}),
-        ...(r.verb === 'create' ? {} : { namespace: nsName }),
-        name: nsName,
-        namespaceSlot: r.namespace,
-        // D-17: request-authorization.ts lets `initialize` stand in for `update` when only spec.initializers changes.
-        onlyInitializers:
-          r.verb === 'update' && (!!r.body?.removePending || !!r.body?.failure) && !r.body?.finalizers,
-      };
-    }
-    const resource = r.object >= 0 ? this.objects[r.object].resource : (r.resource ?? '');
-    return {
-      user: r.principal,
-      verb: r.verb,
-      resource,
-      ...(nsName !== undefined ? { namespace: nsName } : {}),
-      ...(r.object >= 0 ? { name: this.objects[r.object].name } : {}),
-      namespaceSlot: r.namespace,
-    };
-  }
-
-  /** Re-arms the apiserver's timer when the first pending initializer changes (FP-2). */
-  private afterPendingChange(s: SystemState, i: number, lifecycle: number): SystemState {
-    const ns = s.namespaces[i];
-    const stillPending = this.namespaceStepper.snapshot(lifecycle).context.pending.length > 0;
-    const timerSince = stillPending && ns.timerSince >= 0 ? s.now : -1;
-    return this.withNamespace(s, i, { lifecycle, timerSince });
-  }
-
-  /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
-  private readRepair(s: SystemState, i: number, transitions: string[]): SystemState {
-    const v = this.view(s, i);
-    if (v.value !== 'initializing' || v.pending.length === 0) return s;
-    const first = this.initializerSpec(v.pending[0]);
-    const readRepairDue =
-      v.createdAt !== null && s.now - v.createdAt >= this.scope.clock.readRepairTimeoutSeconds;
-    const check = this.timeoutStepper.step(
-      this.timeoutStepper.initial,
-      {
-        type: 'READ_REPAIR_CHECK',
-        observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
-      },
-      `RR|${readRepairDue}|${first?.failurePolicy}`,
-    );
-    transitions.push(...check.transitions);
-    if (check.actions.some((a) => a.type === 'failNamespaceWithTimeout')) {
-      const failed = this.namespaceStepper.step(
-        s.namespaces[i].lifecycle,
-        { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
-        `RECORD_FAILURE|Timeout|${s.now}`,
-      );
-      transitions.push(...failed.transitions);
-      return this.withNamespace(s, i, { lifecycle: failed.next, timerSince: -1 });
-    }
-    if (!check.actions.some((a) => a.type === 'readRepairRemoveFirstPending')) return s;
-    const step = this.namespaceStepper.step(
-      s.namespaces[i].lifecycle,
-      { type: 'REMOVE_PENDING', name: v.pending[0] },
-      `REMOVE_PENDING|${v.pending[0]}`,
-    );
-    transitions.push(...step.transitions);
-    return this.afterPendingChange(s, i, step.next);
   }
 
   initializerSpec(name: string): InitializerSpec | undefined {
@@ -907,7 +490,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
       change.lifecycle ?? old.lifecycle,
       change.content ?? old.content,
       change.external ?? old.external,
-      change.timerSince ?? old.timerSince,
+      change.timerArmedAt !== undefined ? change.timerArmedAt : old.timerArmedAt,
     );
     if (ns === old) return s;
     const namespaces = s.namespaces.slice();
@@ -944,36 +527,26 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
               { type, observed },
               `${type}|${observed.firstPendingIsMe}|${observed.populated}`,
             );
-            for (const action of step.actions) {
-              let request: ApiRequest | null = null;
-              if (action.type === 'populateNamespace') {
-                request = {
-                  principal: account,
-                  verb: 'create',
-                  target: 'content',
-                  namespace: i,
-                  object: slot,
-                };
-              } else if (action.type === 'removeSelfFromPending') {
-                request = {
-                  principal: account,
-                  verb: 'update',
-                  target: 'namespace',
-                  namespace: i,
-                  object: -1,
-                  body: { removePending: spec.name },
-                };
-              } else if (action.type === 'recordFailureResult') {
-                request = {
-                  principal: account,
-                  verb: 'update',
-                  target: 'namespace',
-                  namespace: i,
-                  object: -1,
-                  body: { failure: 'ProvisioningFailed' },
-                };
-              }
-              if (!request) continue;
+            for (const effect of step.emitted) {
+              const base = { principal: account, namespace: i };
+              const request: ApiRequest =
+                effect.type === 'populateNamespace'
+                  ? { ...base, verb: 'create', target: 'content', object: slot }
+                  : effect.type === 'removeSelfFromPending'
+                    ? {
+                        ...base,
+                        verb: 'update',
+                        target: 'namespace',
+                        object: -1,
+                        body: { removePending: spec.name },
+                      }
+                    : {
+                        ...base,
+                        verb: 'update',
+                        target: 'namespace',
+                        object: -1,
+                        body: { failure: effect.reason },
+                      };
               const performed = this.perform(s, request, spec.name, 'initializer');
               out.push(this.withExtraTransitions(performed, step.transitions));
             }
@@ -991,6 +564,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
               actor: spec.name,
               actorKind: 'fault',
               label: type === 'CRASH' ? `${spec.name} crashes` : `${spec.name} restarts`,
+              fault: type === 'CRASH' ? 'initializer-crash' : 'initializer-restart',
               namespace: -1,
               transitions: step.transitions,
             }),
@@ -1030,24 +604,23 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         { type: 'SYNC', observed },
         `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
       );
-      for (const action of step.actions) {
-        let request: ApiRequest | null = null;
-        if (action.type === 'deleteOneContentObject') {
-          const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
-          if (slot >= 0)
-            request = { principal: account, verb: 'delete', target: 'content', namespace: i, object: slot };
-        } else if (action.type === 'finalizeKubernetes') {
-          request = {
-            principal: account,
-            verb: 'finalize',
-            target: 'namespace',
-            namespace: i,
-            object: -1,
-            body: { finalizers: ['$without-kubernetes'] },
-          };
-        } else if (action.type === 'sendFinalDelete') {
-          request = { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 };
-        }
+      for (const effect of step.emitted) {
+        const slot = this.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
+        const base = { principal: account, namespace: i };
+        const request: ApiRequest | null =
+          effect.type === 'deleteOneContentObject'
+            ? slot >= 0
+              ? { ...base, verb: 'delete', target: 'content', object: slot }
+              : null
+            : effect.type === 'finalizeKubernetes'
+              ? {
+                  ...base,
+                  verb: 'finalize',
+                  target: 'namespace',
+                  object: -1,
+                  body: { finalizeWithoutKubernetes: true },
+                }
+              : { ...base, verb: 'delete', target: 'namespace', object: -1 };
         if (request)
           out.push(
             this.withExtraTransitions(
@@ -1077,9 +650,9 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           { type: 'SYNC', observed },
           `SYNC|${owner}|${v.value}|${v.finalizers.join(',')}|${observed.externalContentExists}`,
         );
-        for (const action of step.actions) {
-          if (action.type === 'provisionExternalContent' || action.type === 'purgeExternalContent') {
-            const provision = action.type === 'provisionExternalContent';
+        for (const effect of step.emitted) {
+          if (effect.type !== 'removeOwnFinalizer') {
+            const provision = effect.type === 'provisionExternalContent';
             out.push({
               event: this.internEvent({
                 actor: owner,
@@ -1094,8 +667,8 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
                 external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k),
               }),
             });
-          } else if (action.type === 'removeOwnFinalizer') {
-            const finalizers = (action.params as { finalizers: string[] }).finalizers;
+          } else {
+            const finalizers = effect.finalizers;
             const request: ApiRequest = {
               principal: account,
               verb: 'finalize',
@@ -1115,14 +688,15 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
 
   private apiserverSteps(s: SystemState, out: Enabled[]): void {
     s.namespaces.forEach((ns, i) => {
-      if (ns.timerSince < 0) return;
+      const armedAt = ns.timerArmedAt;
+      if (armedAt === null) return;
       const v = this.view(s, i);
       if (v.value !== 'initializing' || v.pending.length === 0) return;
       const first = this.initializerSpec(v.pending[0]);
       if (!first) return;
       const observed = {
         failurePolicy: first.failurePolicy,
-        timerExpired: s.now - ns.timerSince >= first.timeoutSeconds,
+        timerExpired: s.now - armedAt >= first.timeoutSeconds,
         readRepairDue: false,
       };
       const check = this.timeoutStepper.step(
@@ -1130,27 +704,27 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         { type: 'TIMER_CHECK', observed },
         `TIMER|${observed.failurePolicy}|${observed.timerExpired}`,
       );
-      for (const action of check.actions) {
+      for (const effect of check.emitted) {
         const transitions = [...check.transitions];
         let next: SystemState | null = null;
         let label = '';
-        if (action.type === 'removeTimedOutInitializer') {
+        if (effect.type === 'removeTimedOutInitializer') {
           const step = this.namespaceStepper.step(
             ns.lifecycle,
             { type: 'REMOVE_PENDING', name: first.name },
             `REMOVE_PENDING|${first.name}`,
           );
           transitions.push(...step.transitions);
-          next = this.afterPendingChange(s, i, step.next);
+          next = this.apiserver.afterPendingChange(s, i, step.next);
           label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
-        } else if (action.type === 'failNamespaceWithTimeout') {
+        } else if (effect.type === 'failNamespaceWithTimeout') {
           const step = this.namespaceStepper.step(
             ns.lifecycle,
             { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
             `RECORD_FAILURE|Timeout|${s.now}`,
           );
           transitions.push(...step.transitions);
-          next = this.withNamespace(s, i, { lifecycle: step.next, timerSince: -1 });
+          next = this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null });
           label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
         }
         if (next) {
@@ -1167,19 +741,20 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
         }
       }
     });
-    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerSince >= 0)) {
+    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerArmedAt !== null)) {
       out.push({
         event: this.internEvent({
           actor: 'apiserver',
           actorKind: 'fault',
           label: 'apiserver restarts and loses its initializer timers',
+          fault: 'apiserver-restart',
           namespace: -1,
           transitions: [],
         }),
         next: {
           ...s,
           namespaces: s.namespaces.map((ns) =>
-            this.namespaceState(ns.lifecycle, ns.content, ns.external, -1),
+            this.namespaceState(ns.lifecycle, ns.content, ns.external, null),
           ),
         },
       });
@@ -1190,24 +765,13 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
     const admin = { name: 'cluster-admin', groups: ['system:masters'] };
     this.scope.configurations.forEach((c, k) => {
       if (c.registered !== 'later' || s.registeredConfigs & (1 << k)) return;
-      const fresh = this.configurationFresh(s);
-      const failClosed = c.initializers.some((i) => i.failurePolicy === 'Fail');
-      const response: HttpOutcome = !fresh
-        ? refusalOutcome.refuseConfigurationUnavailable({
-            resource: 'namespaceinitializerconfigurations',
-            name: c.name,
-            namespace: '',
-          })
-        : failClosed
-          ? invalid(
-              `namespaceinitializerconfigurations/${c.name}: new configurations must be fail-open (failurePolicy Ignore)`,
-            )
-          : ok(201);
+      const response = this.apiserver.createConfiguration(s, c);
       out.push({
         event: this.internEvent({
           actor: admin.name,
           actorKind: 'principal',
           label: `create namespaceinitializerconfigurations/${c.name}`,
+          configuration: c.name,
           namespace: -1,
           transitions: [],
           response,
@@ -1247,6 +811,7 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
           actor: 'fault',
           actorKind: 'fault',
           label: s.configReadFailing ? 'configuration reads recover' : 'configuration reads start failing',
+          fault: s.configReadFailing ? 'config-read-recovering' : 'config-read-failing',
           namespace: -1,
           transitions: [],
         }),
@@ -1256,8 +821,4 @@ export class SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   }
 }
 
-function admissionKey(f: AdmissionFacts): string {
-  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.authorized}${+f.namespaceExists}${+f.namespaceInitializing}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
-}
-
-export type { Operation };
+export type { HttpOutcome, Operation };

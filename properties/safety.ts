@@ -429,7 +429,7 @@ export const validNames: Property = {
       }
       return (
         r.verb === 'finalize' &&
-        (r.body?.finalizers ?? []).some((f) => !f.startsWith('$') && validateFinalizerName(f).length > 0) &&
+        (r.body?.finalizers ?? []).some((f) => validateFinalizerName(f).length > 0) &&
         exists(model.view(before, r.namespace))
       );
     },

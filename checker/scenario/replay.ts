@@ -2,6 +2,7 @@ import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
   type ApiRequest,
+  type FaultKind,
   type HttpOutcome,
   type SystemEvent,
   SystemModel,
@@ -252,9 +253,10 @@ class Replay {
     let namespace = -1;
     const before = this.state;
     if (step.plan.type === 'configuration') {
-      const label = `create namespaceinitializerconfigurations/${step.plan.name}`;
-      const found = this.model.enabled(this.state).find((e) => e.event.label === label);
-      if (!found) return unsupported(`the model offers no ${label} now`);
+      const name = step.plan.name;
+      const found = this.model.enabled(this.state).find((e) => e.event.configuration === name);
+      if (!found)
+        return unsupported(`the model offers no create namespaceinitializerconfigurations/${name} now`);
       response = found.event.response;
       this.state = found.next;
     } else {
@@ -368,12 +370,10 @@ class Replay {
     return report;
   }
 
-  private applyFault(actor: string, labelEnd: string): SystemEvent | null {
+  private applyFault(actor: string, fault: FaultKind): SystemEvent | null {
     const found = this.model
       .enabled(this.state)
-      .find(
-        (e) => e.event.actor === actor && e.event.actorKind === 'fault' && e.event.label.endsWith(labelEnd),
-      );
+      .find((e) => e.event.actor === actor && e.event.fault === fault);
     if (!found) return null;
     this.state = found.next;
     return found.event;
@@ -390,11 +390,14 @@ class Replay {
       mismatch: [],
     };
     if (step.actor === 'apiserver') {
-      const event = this.applyFault('apiserver', 'loses its initializer timers');
+      const event = this.applyFault('apiserver', 'apiserver-restart');
       report.outcome = event ? event.label : 'apiserver restarts (no timer was armed)';
       return report;
     }
-    const event = this.applyFault(step.actor, step.action === 'crash' ? 'crashes' : 'restarts');
+    const event = this.applyFault(
+      step.actor,
+      step.action === 'crash' ? 'initializer-crash' : 'initializer-restart',
+    );
     if (!event) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -423,7 +426,7 @@ class Replay {
       report.mismatch = [`configuration reads are already ${step.failing ? 'failing' : 'working'}`];
       return report;
     }
-    const event = this.applyFault('fault', step.failing ? 'start failing' : 'recover');
+    const event = this.applyFault('fault', step.failing ? 'config-read-failing' : 'config-read-recovering');
     if (!event) {
       report.ok = false;
       report.outcome = 'not possible';

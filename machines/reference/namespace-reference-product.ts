@@ -1,5 +1,5 @@
 import { fromTransition, initialTransition, type SnapshotFrom, transition } from 'xstate';
-import { snapshotKey } from '../../checker/tabulate.ts';
+import { canonicalJson } from '../stepper.ts';
 import { type ReferenceEvent, referenceEvents, referenceNamespaceMachine } from './namespace-reference.ts';
 
 /**
@@ -49,7 +49,7 @@ export function serializeReferenceProduct(snapshot: { context: readonly Referenc
     .map((namespace) => {
       let key = keyBySnapshot.get(namespace);
       if (key === undefined) {
-        key = snapshotKey(namespace);
+        key = canonicalJson([namespace.value, namespace.context ?? null]);
         keyBySnapshot.set(namespace, key);
       }
       return key;

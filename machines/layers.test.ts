@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const machinesDir = dirname(fileURLToPath(import.meta.url));
+const root = resolve(machinesDir, '..');
+/** Layers point one way: machines → properties → checker → scripts. */
+const above = ['checker', 'properties', 'scripts'];
+
+/** Every non-test TypeScript source under machines/, recursively. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The module specifiers a file imports or re-exports, static or dynamic. */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/g))
+    found.push(m[1]);
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]);
+  return found;
+}
+
+describe('layers', () => {
+  it('finds the specification sources it judges', () => {
+    expect(sources(machinesDir).map((p) => relative(root, p))).toContain('machines/system.ts');
+  });
+
+  it('machines/ (the specification) imports nothing from checker/, properties/ or scripts/', () => {
+    const offending = sources(machinesDir).flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => relative(root, resolve(dirname(file), spec)))
+        .filter((target) => above.some((layer) => target === layer || target.startsWith(`${layer}/`)))
+        .map((target) => `${relative(root, file)} imports ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('the import scan sees a forbidden import when there is one', () => {
+    expect(specifiers("import type { X } from '../checker/model.ts';\nexport { y } from './y.ts';")).toEqual([
+      '../checker/model.ts',
+      './y.ts',
+    ]);
+  });
+});
