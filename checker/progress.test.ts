@@ -72,6 +72,9 @@ describe('progress reporting', () => {
 
   it('never wraps: a narrow terminal drops the bar, then cuts the figures', () => {
     const wide = progressBar(sample, { label: 'verify', color: false, columns: 200, frame: 0 });
+    expect(progressBar(sample, { label: 'verify', color: false, columns: 0, frame: 0 })).toBe(
+      progressBar(sample, { label: 'verify', color: false, frame: 0 }),
+    );
     expect(wide).toContain('█');
     const narrow = progressBar(sample, { label: 'verify', color: false, columns: 100, frame: 0 });
     expect(narrow).toMatch(/^verify: 1,234,567 states/);
@@ -87,6 +90,19 @@ describe('progress reporting', () => {
     reporter.update(sample);
     reporter.note('verify: violated p at depth 3');
     expect(chunks[1]).toBe(`\rverify: violated p at depth 3\x1b[K\n${chunks[0].slice(1, -3)}`);
+  });
+
+  it('erases a transient bar when it finishes, and prints no last line in CI', () => {
+    const live = fakeStream(true);
+    const bar = createProgressReporter({ stream: live.stream, now: () => 1000, transient: true });
+    bar.update(sample);
+    bar.finish(sample);
+    expect(live.chunks.at(-1)).toBe('\r\x1b[K');
+    const ci = fakeStream(false);
+    const lines = createProgressReporter({ stream: ci.stream, now: () => 1000, transient: true });
+    lines.update(sample);
+    lines.finish(sample);
+    expect(ci.chunks).toHaveLength(1);
   });
 
   it('uses colour only on a terminal without NO_COLOR', () => {

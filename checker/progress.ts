@@ -39,6 +39,8 @@ export interface ProgressReporterOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Distinct states the search is expected to find (a golden count), for the bar's fraction and the ETA. */
   expectedStates?: number;
+  /** `finish` erases the bar (and prints no last line in CI): for a command that prints its own result line. */
+  transient?: boolean;
 }
 
 export const silentProgress: ProgressReporter = { update() {}, finish() {} };
@@ -117,7 +119,8 @@ export function progressBar(
   const line = `${label}${bar} ${text}`;
   const visible =
     (options.label ? options.label.length + 1 : 0) + barWidth + (known ? 5 : 0) + 1 + text.length;
-  if (options.columns === undefined || visible < options.columns) return line;
+  // A pseudo-terminal may report 0 columns: that means unknown, not zero width.
+  if (options.columns === undefined || options.columns <= 0 || visible < options.columns) return line;
   // Too wide: drop the bar first, then cut the figures, so the line never wraps.
   const plain = `${options.label ? `${options.label}: ` : ''}${text}`;
   return plain.length < options.columns ? plain : plain.slice(0, Math.max(0, options.columns - 2));
@@ -161,7 +164,9 @@ export function createProgressReporter(options: ProgressReporterOptions = {}): P
     },
     finish(progress) {
       if (mode === 'silent') return;
-      stream.write(mode === 'live' ? `\r${line(progress)}\x1b[K\n` : `${line(progress)}\n`);
+      if (options.transient) {
+        if (mode === 'live' && shown !== '') stream.write('\r\x1b[K');
+      } else stream.write(mode === 'live' ? `\r${line(progress)}\x1b[K\n` : `${line(progress)}\n`);
       shown = '';
       lastPrinted = Number.NEGATIVE_INFINITY;
     },
