@@ -1,7 +1,7 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
-import { type ExploreOptions, type ExploreResult, explore, exploreAsync } from './explore.ts';
+import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
 
@@ -42,6 +42,23 @@ export interface CheckOptions {
   stopWhenAllViolated?: boolean;
   /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
   recorder?: GraphRecorder<SystemState, SystemEvent>;
+  /**
+   * End the search once the breadth-first level of the first violation is done (`first-violation`):
+   * every property broken at that length is reported with its first trace in discovery order.
+   */
+  stopOnFirst?: boolean;
+  /** Called at once when a property is first violated, while the search goes on. */
+  onViolation?: (violation: FirstViolation) => void;
+}
+
+/** What the search knows when a property first breaks: enough for one line printed at once. */
+export interface FirstViolation {
+  propertyId: string;
+  message: string;
+  /** Steps of its (shortest) trace. */
+  depth: number;
+  /** Distinct states discovered so far. */
+  states: number;
 }
 
 /** Every transition of every machine the system steps, for coverage. */
@@ -103,6 +120,17 @@ function createJudge(
   const stateWitnesses = properties.filter((p) => p.witness.on === 'state');
   const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
   const seenEvents = new Set<SystemEvent>();
+  // First index of each BFS level, from onState's depth: the depth of a step's before-state, on demand.
+  const layerStarts: number[] = [];
+  let statesSoFar = 0;
+  /** Trace length of the first violation, once one is found (stop-on-first ends the search after it). */
+  let firstLevel: number | undefined;
+  let stoppedOnFirst = false;
+  const allViolated = () => options.stopWhenAllViolated === true && violations.size === properties.length;
+  const found = (propertyId: string, message: string, depth: number) => {
+    firstLevel ??= depth;
+    options.onViolation?.({ propertyId, message, depth, states: statesSoFar });
+  };
 
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
     maxStates: options.maxStates,
@@ -110,19 +138,33 @@ function createJudge(
     maxSeconds: options.maxSeconds,
     signal: options.signal,
     progress: options.progress,
-    onState: (state, index) => {
+    onState: (state, index, depth) => {
+      if (depth === layerStarts.length) layerStarts.push(index);
+      statesSoFar = index + 1;
       for (const p of invariants) {
         if (violations.has(p.id)) continue;
         const verdict = p.predicate(model, state);
-        if (verdict !== true) violations.set(p.id, { message: verdict, stateIndex: index });
+        if (verdict !== true) {
+          violations.set(p.id, { message: verdict, stateIndex: index });
+          found(p.id, verdict, depth);
+        }
       }
       for (const p of stateWitnesses) {
         if (p.witness.on === 'state' && p.witness.test(model, state))
           witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
       }
-      return !(options.stopWhenAllViolated && violations.size === properties.length);
+      return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {
+      // An edge out of the first violation's level would make a longer trace: that level is done.
+      if (
+        options.stopOnFirst &&
+        firstLevel !== undefined &&
+        layerOf(layerStarts, beforeIndex) >= firstLevel
+      ) {
+        stoppedOnFirst = true;
+        return false;
+      }
       options.recorder?.edge(event, afterIndex);
       if (!seenEvents.has(event)) {
         seenEvents.add(event);
@@ -131,15 +173,17 @@ function createJudge(
       for (const p of steps) {
         if (violations.has(p.id) || p.kind !== 'step') continue;
         const verdict = p.predicate(model, before, event, after);
-        if (verdict !== true)
+        if (verdict !== true) {
           violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
+          found(p.id, verdict, layerOf(layerStarts, beforeIndex) + 1);
+        }
       }
       for (const p of stepWitnesses) {
         if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) {
           witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
         }
       }
-      return !(options.stopWhenAllViolated && violations.size === properties.length);
+      return !allViolated();
     },
   };
 
@@ -164,7 +208,12 @@ function createJudge(
       durationMs: result.durationMs,
       statesPerSecond: result.statesPerSecond,
       complete: result.complete,
-      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+      ...(result.stopReason
+        ? {
+            stopReason:
+              stoppedOnFirst && result.stopReason === 'stopped' ? 'first-violation' : result.stopReason,
+          }
+        : {}),
       properties: propertyResults,
       coverage: {
         covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),

@@ -30,6 +30,8 @@ export const exitCodes = {
   survived: 16,
   /** A generated file is stale, missing or unexpected. */
   stale: 17,
+  /** A finished search left a property vacuous or a machine transition untaken that its scope does not declare. */
+  undeclared: 18,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
@@ -46,6 +48,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   15: 'a scenario is pending (a known gap) and none failed',
   16: 'a mutant survived: no property kills it',
   17: 'a generated file is stale, missing or unexpected',
+  18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (checker/expectations.ts)',
 };
 
 export interface OptionSpec {

@@ -71,7 +71,8 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
     await writeFile(join(cwd, 'frozen.json'), JSON.stringify(scope));
     const run = await verify(['--scope', 'frozen.json'], cwd);
     expect(run.stderr).not.toContain('internal error');
-    expect(run.code).toBe(0);
+    // Not 11: no deadlock. With no principals most properties are never exercised, which is exit 18.
+    expect(run.code).toBe(18);
     expect(run.stdout).toContain('Deadlock: none (every reachable state has a successor).');
     expect(run.stdout).toContain('have no successor only because the clock reached its horizon');
   });

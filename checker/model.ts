@@ -32,6 +32,7 @@ export interface Progress {
 
 /**
  * Why a search ended early: a limit (`max-states`, `time`), the memory guard, a signal (`interrupted`),
- * or a callback that asked to stop (`stopped`: e.g. every property already violated).
+ * a callback that asked to stop (`stopped`: e.g. every property already violated), or the end of the
+ * breadth-first level of the first violation (`first-violation`, `--stop-on-first`).
  */
-export type StopReason = 'max-states' | 'memory' | 'time' | 'interrupted' | 'stopped';
+export type StopReason = 'max-states' | 'memory' | 'time' | 'interrupted' | 'stopped' | 'first-violation';

@@ -12,6 +12,7 @@ import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import { explore, type SearchLimits } from './explore.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
+import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
 
 /**
@@ -147,6 +148,8 @@ export interface MutantRunOptions {
   maxStates?: number;
   /** Steps the search goes on past the first kill (default `defaultHorizonSteps`). */
   horizonSteps?: number;
+  /** Live progress of each mutant's exhaustive search (see checker/progress.ts). */
+  progress?: (variant: Variant) => ProgressOption;
   /** Seeds of the random scopes (machines/random-scope.ts) walked when the exhaustive search finds nothing. */
   randomScopeSeeds?: readonly number[];
   randomRuns?: number;
@@ -164,6 +167,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   const exhaustive = shortestKill(model, properties, {
     ...(options.maxStates ? { maxStates: options.maxStates } : {}),
     ...(options.horizonSteps !== undefined ? { horizonSteps: options.horizonSteps } : {}),
+    ...(options.progress ? { progress: options.progress(variant) } : {}),
   });
   if (exhaustive.kill) {
     return {

@@ -14,6 +14,8 @@ import { type CheckResult, check } from './check.ts';
 import { sequenceDiagram } from './counterexample.ts';
 import {
   buildReport,
+  expectationsVerdict,
+  hasUndeclared,
   maskVolatile,
   reportFolder,
   reportMarkdown,
@@ -86,9 +88,117 @@ describe(`the ${variant} mutant`, () => {
     };
     const report = buildReport(vacuous, { model, variant, outDir });
     expect(summaryText(report, vacuous, outDir, false)).toContain(
-      `Vacuous (premise never reached, so nothing was checked; not a violation): ${propertyId}`,
+      `Vacuous (premise never reached, so nothing was checked): ${propertyId}`,
     );
     expect(reportMarkdown(report, vacuous, model, outDir)).toContain('Vacuous, never exercised');
+  });
+
+  describe('no silent vacuity: a finished search judges what it never exercised', () => {
+    // The same figures as a finished search, so vacuity and coverage are judged.
+    const finished = (over: Partial<CheckResult>): CheckResult => {
+      const { stopReason: _, ...rest } = result;
+      return { ...rest, complete: true, ...over };
+    };
+    const allTaken = (r: CheckResult): CheckResult['coverage'] => ({
+      covered: [...r.coverage.covered, ...r.coverage.uncovered.map((t) => t.id)],
+      uncovered: [],
+      total: r.coverage.total,
+    });
+    const holding = () =>
+      result.properties.map((p) => ({ property: p.property, status: 'holds' as const, witnesses: 3 }));
+
+    it('passes when every property is witnessed and every transition taken', () => {
+      const clean = finished({ properties: holding(), coverage: allTaken(result) });
+      const report = buildReport(clean, {
+        model,
+        variant,
+        outDir,
+        expectations: { vacuous: {}, untaken: {} },
+      });
+      expect(report.undeclared).toEqual({ vacuous: [], uncovered: [] });
+      expect(hasUndeclared(report)).toBe(false);
+      expect(expectationsVerdict(report)).toMatch(/^passed: every property was exercised/);
+    });
+
+    it('fails on an undeclared vacuous property, and passes when the scope declares it with a reason', () => {
+      const vacuous = finished({
+        properties: holding().map((p) => ({ ...p, status: 'vacuous' as const, witnesses: 0 })),
+        coverage: allTaken(result),
+      });
+      const undeclared = buildReport(vacuous, {
+        model,
+        variant,
+        outDir,
+        expectations: { vacuous: {}, untaken: {} },
+      });
+      expect(undeclared.undeclared).toEqual({ vacuous: [propertyId], uncovered: [] });
+      expect(hasUndeclared(undeclared)).toBe(true);
+      expect(expectationsVerdict(undeclared)).toContain(
+        `**failed** (exit 18): never exercised and not declared expected-vacuous: \`${propertyId}\``,
+      );
+      expect(summaryText(undeclared, vacuous, outDir, false)).toContain(
+        'Vacuity and coverage: FAILED (exit 18)',
+      );
+      const reason = 'no namespace is ever deleted in this scope';
+      const declared = buildReport(vacuous, {
+        model,
+        variant,
+        outDir,
+        expectations: { vacuous: { [propertyId]: reason }, untaken: {} },
+      });
+      expect(hasUndeclared(declared)).toBe(false);
+      expect(declared.declarations).toEqual({
+        file: 'checker/expectations.ts',
+        vacuous: [propertyId],
+        untaken: [],
+        unused: [],
+      });
+      expect(declared.properties[0]).toMatchObject({ status: 'vacuous', expectedVacuous: reason });
+      expect(reportMarkdown(declared, vacuous, model, outDir)).toContain(`vacuous (expected: ${reason})`);
+      expect(reportSchema.safeParse(declared).success).toBe(true);
+    });
+
+    it('fails on an undeclared untaken transition, and names a declaration the run contradicts', () => {
+      const covered = allTaken(result);
+      const [missed, ...rest] = covered.covered;
+      const gap = finished({
+        properties: holding(),
+        coverage: {
+          covered: rest,
+          uncovered: [{ id: missed } as CheckResult['coverage']['uncovered'][number]],
+          total: covered.total,
+        },
+      });
+      const report = buildReport(gap, {
+        model,
+        variant,
+        outDir,
+        expectations: { vacuous: {}, untaken: { [rest[0]]: 'stale: it is taken' } },
+      });
+      expect(report.undeclared).toEqual({ vacuous: [], uncovered: [missed] });
+      expect(report.coverage.transitions.uncovered).toEqual([
+        { id: missed, explanation: unexplainedNote, declared: false },
+      ]);
+      expect(report.declarations.unused).toEqual([rest[0]]);
+      expect(hasUndeclared(report)).toBe(true);
+      expect(summaryText(report, gap, outDir, false)).toContain(`  not taken, undeclared: ${missed}`);
+      expect(reportMarkdown(report, gap, model, outDir)).toContain(
+        `**Vacuity and coverage.** **failed** (exit 18): never taken and not declared: \`${missed}\``,
+      );
+    });
+
+    it('does not judge a search that did not finish: a later state could still exercise it', () => {
+      const report = buildReport(result, {
+        model,
+        variant,
+        outDir,
+        expectations: { vacuous: {}, untaken: {} },
+      });
+      expect(result.complete).toBe(false);
+      expect(report.undeclared).toBeUndefined();
+      expect(hasUndeclared(report)).toBe(false);
+      expect(expectationsVerdict(report)).toMatch(/^not judged/);
+    });
   });
 
   describe('writing the report', () => {
@@ -172,8 +282,7 @@ describe('the committed generated/report.json', () => {
     expect(parsed.data).toMatchObject({ scope: 'default', variant: 'model' });
     expect(parsed.data.properties.map((p) => p.id)).toEqual(safetyProperties.map((p) => p.id));
     expect(parsed.data.properties.filter((p) => p.status !== 'holds' || p.witnesses === 0)).toEqual([]);
-    expect(
-      parsed.data.coverage.transitions.uncovered.filter((u) => u.explanation === unexplainedNote),
-    ).toEqual([]);
+    expect(parsed.data.coverage.transitions.uncovered.filter((u) => !u.declared)).toEqual([]);
+    expect(parsed.data.undeclared).toEqual({ vacuous: [], uncovered: [] });
   });
 });

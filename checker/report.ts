@@ -9,6 +9,7 @@ import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
+import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import {
   type LivenessReport,
@@ -36,16 +37,38 @@ export interface ReportProperty {
   /** `holds (partial)`: no violation among the states explored by a search that did not finish. */
   status: ReportStatus;
   witnesses: number;
+  /** The declared reason, when the property is vacuous and its scope expects that. */
+  expectedVacuous?: string;
   counterexample?: { steps: CounterexampleStep[]; file: string };
 }
 
 export type ReportStatus = 'holds' | 'holds (partial)' | 'violated' | 'vacuous';
 
-export const stopReasons = ['max-states', 'memory', 'time', 'interrupted', 'stopped'] as const;
+export const stopReasons = [
+  'max-states',
+  'memory',
+  'time',
+  'interrupted',
+  'stopped',
+  'first-violation',
+] as const;
 
 export interface UncoveredTransition {
   id: string;
   explanation: string;
+  /** True when the scope declares it untaken (the explanation is that reason). */
+  declared: boolean;
+}
+
+/** The scope's declarations this run relied on; each reason is at its property or uncovered transition. */
+export interface Declarations {
+  file: string;
+  /** Vacuous properties the scope declares expected-vacuous. */
+  vacuous: string[];
+  /** Transitions not taken that the scope declares untaken. */
+  untaken: string[];
+  /** Declarations this run contradicts (the property was witnessed, the transition taken): drop them. */
+  unused: string[];
 }
 
 export interface VerifyReport {
@@ -61,6 +84,12 @@ export interface VerifyReport {
   properties: ReportProperty[];
   coverage: { transitions: { covered: number; total: number; uncovered: UncoveredTransition[] } };
   liveness?: LivenessReport;
+  declarations: Declarations;
+  /**
+   * Vacuous properties and untaken transitions the scope does not declare: each fails `verify` (exit 18).
+   * Absent when the search did not finish, since a later state could still exercise them.
+   */
+  undeclared?: { vacuous: string[]; uncovered: string[] };
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -83,6 +112,7 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       kind: z.enum(['invariant', 'step']),
       status: z.enum(['holds', 'holds (partial)', 'violated', 'vacuous']),
       witnesses: count,
+      expectedVacuous: z.string().optional(),
       counterexample: z.strictObject({ steps: z.array(step).min(1), file: z.string() }).optional(),
     }),
   ),
@@ -90,28 +120,21 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
     transitions: z.strictObject({
       covered: count,
       total: count,
-      uncovered: z.array(z.strictObject({ id: z.string(), explanation: z.string() })),
+      uncovered: z.array(z.strictObject({ id: z.string(), explanation: z.string(), declared: z.boolean() })),
     }),
   }),
   liveness: livenessReportSchema.optional(),
+  declarations: z.strictObject({
+    file: z.string(),
+    vacuous: z.array(z.string()),
+    untaken: z.array(z.string()),
+    unused: z.array(z.string()),
+  }),
+  undeclared: z.strictObject({ vacuous: z.array(z.string()), uncovered: z.array(z.string()) }).optional(),
 });
 
-/**
- * Why a machine transition is never taken in the default scope, by transition id. Each one is reached
- * only by a larger scope or a variant, named in the text; an uncovered transition missing here is
- * reported as unexplained and fails the golden test.
- */
-export const explanations: Record<string, string> = {
-  'namespace:initializing:FINALIZE#0':
-    'LC-6 finalize of a namespace that is still initializing: the namespace controller finalizes only terminating namespaces and no principal of the default scope may finalize a live one, because shipped Kubernetes then lets content outlive its namespace (LC-9). Reached by the `admin-finalize` scope (`npm run verify -- --scope admin-finalize`), which shows that violation of `no-orphans`.',
-  'namespace:active:FINALIZE#0':
-    'LC-6 finalize of an Active namespace: not reached for the reason given for `namespace:initializing:FINALIZE#0`; reached by the `admin-finalize` scope.',
-  'admission:namespaceInitializers:always#1':
-    'IN-3 refusal of a pending-list change by a caller whom RBAC lets update namespaces but who lacks `initialize`: the ClusterRoles a scope can bind grant both (`cluster-admin`) or neither (`admin`, `edit`, `view`, `namespace-creator`, `namespace-initializer`), so RBAC refuses such a caller first. Reached only with a custom ClusterRole granting `update` on namespaces without `initialize`, which no scope binds yet: the rule is defence in depth for custom RBAC (D-17).',
-};
-
 export const unexplainedNote =
-  'not taken and not explained: add the reason to `explanations` in checker/report.ts, or widen the default scope';
+  'not taken and not declared: add the reason to `untaken` for this scope in checker/expectations.ts, or widen the scope';
 
 export interface ReportContext {
   model: SystemModel;
@@ -120,6 +143,8 @@ export interface ReportContext {
   outDir: string;
   /** Liveness and deadlock verdicts, when the run judged them. */
   liveness?: LivenessRun;
+  /** What the scope declares it does not exercise; by default its entry in checker/expectations.ts. */
+  expectations?: ScopeExpectations;
 }
 
 export const counterexampleFolder = 'counterexamples';
@@ -130,6 +155,24 @@ export function counterexamplePath(outDir: string, propertyId: string): string {
 
 export function buildReport(result: CheckResult, context: ReportContext): VerifyReport {
   const { model, outDir } = context;
+  const expected = context.expectations ?? expectationsFor(model.scope.name);
+  const declaredVacuous = (id: string) =>
+    Object.hasOwn(expected.vacuous, id) ? expected.vacuous[id] : undefined;
+  const declaredUntaken = (id: string) =>
+    Object.hasOwn(expected.untaken, id) ? expected.untaken[id] : undefined;
+  const vacuous = result.properties.filter((p) => p.status === 'vacuous').map((p) => p.property.id);
+  const uncovered = result.coverage.uncovered.map((t) => t.id);
+  const taken = new Set(result.coverage.covered);
+  const witnessed = new Set(result.properties.filter((p) => p.witnesses > 0).map((p) => p.property.id));
+  const declarations: Declarations = {
+    file: expectationsFile,
+    vacuous: vacuous.filter((id) => declaredVacuous(id) !== undefined),
+    untaken: uncovered.filter((id) => declaredUntaken(id) !== undefined),
+    unused: [
+      ...Object.keys(expected.vacuous).filter((id) => witnessed.has(id)),
+      ...Object.keys(expected.untaken).filter((id) => taken.has(id)),
+    ],
+  };
   return {
     scope: model.scope.name,
     variant: context.variant,
@@ -146,6 +189,9 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
       // A search that did not finish proves nothing about the states it never reached.
       status: p.status === 'holds' && !result.complete ? 'holds (partial)' : p.status,
       witnesses: p.witnesses,
+      ...(p.status === 'vacuous' && declaredVacuous(p.property.id) !== undefined
+        ? { expectedVacuous: declaredVacuous(p.property.id) }
+        : {}),
       ...(p.violation
         ? {
             counterexample: {
@@ -159,15 +205,68 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
       transitions: {
         covered: result.coverage.covered.length,
         total: result.coverage.total,
-        uncovered: result.coverage.uncovered.map((t) => ({
-          id: t.id,
-          explanation: explanations[t.id] ?? unexplainedNote,
-        })),
+        uncovered: uncovered.map((id) => {
+          const reason = declaredUntaken(id);
+          return { id, explanation: reason ?? unexplainedNote, declared: reason !== undefined };
+        }),
       },
     },
     ...(context.liveness ? { liveness: livenessReport(context.liveness, model, outDir) } : {}),
+    declarations,
+    // Only a finished search can say a premise or a transition is never reached.
+    ...(result.complete
+      ? {
+          undeclared: {
+            vacuous: vacuous.filter((id) => declaredVacuous(id) === undefined),
+            uncovered: uncovered.filter((id) => declaredUntaken(id) === undefined),
+          },
+        }
+      : {}),
   };
 }
+
+/** True when a finished search left a property vacuous or a transition untaken that its scope does not declare. */
+export function hasUndeclared(report: VerifyReport): boolean {
+  return (
+    report.undeclared !== undefined &&
+    report.undeclared.vacuous.length + report.undeclared.uncovered.length > 0
+  );
+}
+
+/** Vacuity and coverage in one sentence: passed with the declarations used, failed with what is undeclared, or not judged. */
+export function expectationsVerdict(report: VerifyReport, markdown = true): string {
+  const code = (s: string) => (markdown ? `\`${s}\`` : s);
+  const where = `${code(report.declarations.file)} (scope ${code(report.scope)})`;
+  const { undeclared, declarations } = report;
+  if (undeclared === undefined)
+    return 'not judged: the search did not finish, so a later state could still exercise what was not reached.';
+  const used = [
+    declarations.vacuous.length > 0
+      ? `${declarations.vacuous.length} expected-vacuous ${plural(declarations.vacuous.length, 'property', 'properties')}`
+      : '',
+    declarations.untaken.length > 0
+      ? `${declarations.untaken.length} untaken ${plural(declarations.untaken.length, 'transition', 'transitions')}`
+      : '',
+  ].filter((part) => part !== '');
+  const stale =
+    declarations.unused.length > 0
+      ? ` Declarations this run contradicts (drop them): ${declarations.unused.map(code).join(', ')}.`
+      : '';
+  if (undeclared.vacuous.length + undeclared.uncovered.length === 0) {
+    return `${used.length > 0 ? `passed, using the declarations of ${used.join(' and ')} in ${where}` : 'passed: every property was exercised and every machine transition taken'}.${stale}`;
+  }
+  const failures = [
+    undeclared.vacuous.length > 0
+      ? `never exercised and not declared expected-vacuous: ${undeclared.vacuous.map(code).join(', ')}`
+      : '',
+    undeclared.uncovered.length > 0
+      ? `never taken and not declared: ${undeclared.uncovered.map(code).join(', ')}`
+      : '',
+  ].filter((part) => part !== '');
+  return `${markdown ? '**failed**' : 'FAILED'} (exit 18): ${failures.join('; ')}. Declare each with a reason in ${where}, or widen the scope.${stale}`;
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 const numbers = new Intl.NumberFormat('en-US');
 const format = (n: number) => numbers.format(n);
@@ -187,6 +286,8 @@ export function completion(result: Pick<CheckResult, 'complete' | 'stopReason'>)
       return 'incomplete: interrupted (SIGINT/SIGTERM), so the verdicts cover only the states explored';
     case 'stopped':
       return 'stopped early: every checked property was already violated';
+    case 'first-violation':
+      return 'stopped at the end of the breadth-first level of the first violation (--stop-on-first), so the properties not violated hold only for the states explored';
     default:
       return 'incomplete';
   }
@@ -217,6 +318,8 @@ export function reportMarkdown(
     '',
     `**Verdict.** ${verdict(report)}`,
     '',
+    `**Vacuity and coverage.** ${expectationsVerdict(report)}`,
+    '',
     '## Properties',
     '',
     'A property is `vacuous` when its witness (a state or step where its premise holds) was never reached: it had nothing to check, which is not the same as holding.',
@@ -228,7 +331,9 @@ export function reportMarkdown(
       const status = p.counterexample
         ? `**violated** ([trace](${posix.relative(outDir, p.counterexample.file)}))`
         : p.status === 'vacuous'
-          ? '**vacuous**'
+          ? p.expectedVacuous !== undefined
+            ? `vacuous (expected: ${p.expectedVacuous.replace(/\|/g, '\\|')})`
+            : '**vacuous**'
           : p.status;
       return `| \`${p.id}\` | ${p.kind} | ${status} | ${format(p.witnesses)} | ${p.requirements.join(', ')} | ${statement} |`;
     }),
@@ -314,16 +419,19 @@ export function summaryText(
   const vacuous = report.properties.filter((p) => p.status === 'vacuous');
   if (vacuous.length > 0) {
     lines.push(
-      `Vacuous (premise never reached, so nothing was checked; not a violation): ${vacuous.map((p) => p.id).join(', ')}`,
+      `Vacuous (premise never reached, so nothing was checked): ${vacuous.map((p) => `${p.id}${p.expectedVacuous !== undefined ? ' (expected)' : ''}`).join(', ')}`,
       '',
     );
   }
   const coverage = report.coverage.transitions;
-  const unexplained = coverage.uncovered.filter((u) => u.explanation === unexplainedNote);
+  const undeclared = coverage.uncovered.filter((u) => !u.declared);
   lines.push(
-    `Coverage: ${coverage.covered} of ${coverage.total} machine transitions taken (${percent(coverage.covered, coverage.total)}%); ${coverage.uncovered.length} not taken, ${coverage.uncovered.length - unexplained.length} of them explained${written ? ` in ${posix.join(outDir, 'report.md')}` : ''}.`,
+    `Coverage: ${coverage.covered} of ${coverage.total} machine transitions taken (${percent(coverage.covered, coverage.total)}%); ${coverage.uncovered.length} not taken, ${coverage.uncovered.length - undeclared.length} of them declared with a reason${written ? ` in ${posix.join(outDir, 'report.md')}` : ''}.`,
   );
-  for (const u of unexplained) lines.push(`  not taken, unexplained: ${u.id}`);
+  // A partial search has not judged coverage: listing what it did not reach yet would only be noise.
+  if (report.undeclared !== undefined)
+    for (const u of undeclared) lines.push(`  not taken, undeclared: ${u.id}`);
+  lines.push(`Vacuity and coverage: ${expectationsVerdict(report, false)}`);
   for (const p of report.properties) {
     const ce = p.counterexample;
     if (!ce) continue;

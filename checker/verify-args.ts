@@ -26,6 +26,10 @@ export interface VerifyArgs {
   /** Where the report goes instead of the default folder. */
   out?: string;
   json: boolean;
+  /** End the search after the breadth-first level of the first violation (default for a seeded fault). */
+  stopOnFirst: boolean;
+  /** No progress output. */
+  quiet: boolean;
   random?: { runs: number; seed?: number; path?: string };
   help: boolean;
 }
@@ -71,6 +75,21 @@ export const verifySpec: CommandSpec = {
         'write the report here (default: generated/ for the full default run, else generated/runs/<variant>-<scope>/)',
     },
     json: { type: 'boolean', description: 'print the JSON report on stdout instead of the summary' },
+    'stop-on-first': {
+      type: 'boolean',
+      description:
+        'end the search once the breadth-first level of the first violation is done, with its shortest trace (default with a seeded-fault --variant; a partial run)',
+    },
+    exhaustive: {
+      type: 'boolean',
+      description:
+        'with a seeded-fault --variant: search every reachable state instead of stopping at the first violation',
+    },
+    quiet: {
+      type: 'boolean',
+      short: 'q',
+      description: 'print no progress (the summary and the first-violation lines stay)',
+    },
     random: {
       type: 'boolean',
       description: 'random walks (checker/random.ts) instead of the exhaustive search',
@@ -95,8 +114,11 @@ export const verifySpec: CommandSpec = {
     exitCodes.deadlock,
     exitCodes.violated,
     exitCodes.liveness,
+    exitCodes.undeclared,
   ],
   notes: [
+    'Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI); NO_COLOR turns colour off.',
+    "Each property's first violation is printed on stderr at once (property, depth, states so far).",
     'Only the full default run (no flag but --json) writes the committed generated/report.json, report.md,',
     'counterexamples/ and traceability.md; any other run writes generated/runs/<variant>-<scope>/, which git ignores.',
     'SIGINT or SIGTERM stops the search, writes the partial report (complete: false) and exits 10.',
@@ -106,7 +128,15 @@ export const verifySpec: CommandSpec = {
 export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
   const { values, help } = parseCommandLine(verifySpec, argv);
   if (help) {
-    return { ...resolveScope('default'), variant: baseVariantName, properties: [], json: false, help: true };
+    return {
+      ...resolveScope('default'),
+      variant: baseVariantName,
+      properties: [],
+      json: false,
+      stopOnFirst: false,
+      quiet: false,
+      help: true,
+    };
   }
   const variant = stringOption(values, 'variant') ?? baseVariantName;
   if (!variantNames().includes(variant)) {
@@ -143,6 +173,15 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
   const seed = integerOption(values, 'seed', { min: Number.MIN_SAFE_INTEGER, example: '42' });
   const runs = integerOption(values, 'runs', { max: 1_000_000, example: '2000' });
   const out = stringOption(values, 'out');
+  if (values['stop-on-first'] === true && values.exhaustive === true)
+    throw new UsageError('--stop-on-first and --exhaustive contradict each other; give one');
+  if (random && (values['stop-on-first'] === true || values.exhaustive === true))
+    throw new UsageError(
+      `--${values.exhaustive === true ? 'exhaustive' : 'stop-on-first'} applies to the exhaustive search; drop it or drop --random`,
+    );
+  // A seeded fault is run to see it caught: its first violation is the answer, the rest of the space is not.
+  const stopOnFirst =
+    values['stop-on-first'] === true || (variant !== baseVariantName && values.exhaustive !== true);
   return {
     ...resolveScope(stringOption(values, 'scope') ?? 'default'),
     variant,
@@ -151,6 +190,8 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
     ...(out !== undefined ? { out } : {}),
     json: values.json === true,
+    stopOnFirst: !random && stopOnFirst,
+    quiet: values.quiet === true,
     ...(random
       ? {
           random: {

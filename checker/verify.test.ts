@@ -102,9 +102,23 @@ describe('parseVerifyArgs', () => {
       /^--path replays a failure only together with its seed/,
     );
     expect(usageError(['--scope', 'default', '--scope', 'large'])).toBe('--scope given twice; give it once');
+    expect(usageError(['--stop-on-first', '--exhaustive'])).toBe(
+      '--stop-on-first and --exhaustive contradict each other; give one',
+    );
+    expect(usageError(['--random', '--stop-on-first'])).toMatch(
+      /^--stop-on-first applies to the exhaustive search/,
+    );
     expect(usageError(['default'])).toMatch(
       /^unexpected argument "default": this command takes only options/,
     );
+  });
+
+  it('stops on the first violation by default for a seeded fault, never for the machines as written', () => {
+    expect(parseVerifyArgs([]).stopOnFirst).toBe(false);
+    expect(parseVerifyArgs(['--stop-on-first']).stopOnFirst).toBe(true);
+    expect(parseVerifyArgs(['--variant', 'create-in-terminating']).stopOnFirst).toBe(true);
+    expect(parseVerifyArgs(['--variant', 'create-in-terminating', '--exhaustive']).stopOnFirst).toBe(false);
+    expect(parseVerifyArgs(['-q']).quiet).toBe(true);
   });
 
   describe('scope files', () => {
@@ -183,6 +197,42 @@ describe('npm run verify, as a command', () => {
     expect(await readFile(join(cwd, file), 'utf8')).toContain('```mermaid\nsequenceDiagram');
   });
 
+  it('reports a depth-3 fault at once and within 10 s of search with --stop-on-first', async () => {
+    const run = await verify(['--variant', 'create-in-terminating', '--stop-on-first', '--json'], cwd);
+    expect(run.code).toBe(12);
+    expect(run.stderr).toMatch(
+      /^verify: violated no-create-in-terminating at depth 3 \(\d+ states so far\): new content/m,
+    );
+    const report = JSON.parse(run.stdout) as {
+      durationMs: number;
+      complete: boolean;
+      stopReason: string;
+      properties: { id: string; status: string }[];
+    };
+    expect(report).toMatchObject({ complete: false, stopReason: 'first-violation' });
+    expect(report.durationMs).toBeLessThan(10_000);
+    expect(report.properties.find((p) => p.id === 'unique-names')?.status).toBe('holds (partial)');
+  });
+
+  it('exits 18 when a finished search leaves properties vacuous and transitions untaken, undeclared', async () => {
+    const path = join(cwd, 'idle.json');
+    // Nobody sends a request: the search finishes, nothing is violated, and almost nothing is exercised.
+    await writeFile(path, JSON.stringify({ ...defaultScope, name: 'idle', principals: [] }));
+    const run = await verify(['--scope', path, '--quiet'], cwd);
+    expect(run.code).toBe(18);
+    expect(run.stderr).toMatch(
+      /^verify: vacuity and coverage FAILED \(exit 18\): never exercised and not declared expected-vacuous: .*never taken and not declared: /m,
+    );
+    expect(run.stdout).toContain('  not taken, undeclared: ');
+    const report = JSON.parse(await readFile(join(cwd, 'generated/runs/model-idle/report.json'), 'utf8')) as {
+      complete: boolean;
+      undeclared: { vacuous: string[]; uncovered: string[] };
+    };
+    expect(report.complete).toBe(true);
+    expect(report.undeclared.vacuous.length).toBeGreaterThan(0);
+    expect(report.undeclared.uncovered.length).toBeGreaterThan(0);
+  });
+
   it('prints the JSON report alone on stdout with --json; a state limit is a partial run (exit 10)', async () => {
     const run = await verify(['--max-states', '200', '--property', 'unique-names', '--json'], cwd);
     expect(run.code).toBe(10);
@@ -251,7 +301,16 @@ describe('npm run verify, as a command', () => {
   it('lists its options and exit codes with --help', async () => {
     const run = await verify(['--help'], cwd);
     expect(run.code).toBe(0);
-    for (const text of ['--max-seconds S', '--out DIR', 'Exit codes:', ' 10  the search stopped early'])
+    for (const text of [
+      '--max-seconds S',
+      '--out DIR',
+      '--stop-on-first',
+      '-q, --quiet',
+      'NO_COLOR',
+      'Exit codes:',
+      ' 10  the search stopped early',
+      ' 18  a property was never exercised',
+    ])
       expect(run.stdout).toContain(text);
   });
 });

@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CheckResult, checkAsync } from '../checker/check.ts';
+import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
-import { createProgressReporter } from '../checker/progress.ts';
-import { buildReport, completion, reportFolder, summaryText, writeReport } from '../checker/report.ts';
+import { loadManifest, manifestPath } from '../checker/manifest.ts';
+import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
+import {
+  buildReport,
+  completion,
+  expectationsVerdict,
+  hasUndeclared,
+  reportFolder,
+  summaryText,
+  writeReport,
+} from '../checker/report.ts';
 import { buildSite } from '../checker/site/build.ts';
 import { GraphRecorder } from '../checker/state-graph.ts';
 import { writeTraceability } from '../checker/traceability.ts';
@@ -20,7 +29,8 @@ import type { Property } from '../properties/types.ts';
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
  * TLC-like summary and writes the report. Exit codes (`--help`): 0 every property holds over every
  * reachable state, 10 the search stopped early, 11 a deadlock, 12 a safety property is violated, 13 a
- * liveness property is violated, 2 bad arguments or input, 1 an internal error.
+ * liveness property is violated, 18 a property never exercised or a transition never taken that the
+ * scope does not declare, 2 bad arguments or input, 1 an internal error.
  */
 // Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
 const outputRoot = process.cwd();
@@ -84,7 +94,12 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxSeconds === undefined &&
     args.out === undefined;
   const outDir = args.out ?? reportFolder(canonical, args.variant, model.scope.name);
-  const reporter = createProgressReporter({ label: `verify ${args.variant}/${model.scope.name}` });
+  const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
+  const reporter = createProgressReporter({
+    label: `verify ${args.variant}/${model.scope.name}`,
+    mode: args.quiet ? 'silent' : 'auto',
+    ...(expectedStates !== undefined ? { expectedStates } : {}),
+  });
   const interrupt = interruptOnSignals();
   const recorder = args.properties.length === 0 ? new GraphRecorder<SystemState, SystemEvent>() : undefined;
   const result: CheckResult = await checkAsync(model, properties, {
@@ -94,6 +109,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     signal: interrupt.signal,
     progress: (p) => reporter.update(p),
     stopWhenAllViolated: true,
+    stopOnFirst: args.stopOnFirst,
+    onViolation: (v) => reporter.note(violationLine(v, reporter)),
   });
   reporter.finish({
     states: result.states,
@@ -129,7 +146,30 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     );
     return exitCodes.partial;
   }
+  if (hasUndeclared(report)) {
+    console.error(`verify: vacuity and coverage ${expectationsVerdict(report, false)}`);
+    return exitCodes.undeclared;
+  }
   return exitCodes.ok;
+}
+
+/** The line printed the moment a property first breaks, long before the search ends. */
+function violationLine(v: FirstViolation, reporter: ProgressConsole): string {
+  const states = new Intl.NumberFormat('en-US').format(v.states);
+  return `verify: ${paint('violated', 'red', reporter.color)} ${v.propertyId} at depth ${v.depth} (${states} states so far): ${v.message}`;
+}
+
+/** The golden state count of a named scope (checker/manifest.json), for the progress bar's ETA. */
+function goldenStates(args: VerifyArgs): number | undefined {
+  if (args.scopeSource.kind !== 'named' || args.maxStates !== undefined) return undefined;
+  const name = args.scopeSource.name;
+  try {
+    const scope = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+    return scope?.explored ? scope.states : undefined;
+  } catch {
+    // The bar then has no total: the ETA is a nicety, never a reason to refuse a run.
+    return undefined;
+  }
 }
 
 /** The part of `checker/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */

@@ -1,0 +1,44 @@
+/**
+ * What a scope declares it does not exercise, with the reason: properties expected to stay vacuous (no
+ * witness) and machine transitions expected never to be taken. Anything vacuous or untaken that is not
+ * declared here fails `verify` (exit 18), so a thinning scope or a dead rule is never a silent pass.
+ * Plain data keyed by scope name, so it can move into the scope files unchanged.
+ */
+export interface ScopeExpectations {
+  /** Property id → why the scope never reaches its premise. */
+  vacuous: Readonly<Record<string, string>>;
+  /** Transition id (`machine:state:EVENT#n`) → why the scope never takes it, and where it is taken. */
+  untaken: Readonly<Record<string, string>>;
+}
+
+export const noExpectations: ScopeExpectations = { vacuous: {}, untaken: {} };
+
+/** Where the declarations live, as the report names it. */
+export const expectationsFile = 'checker/expectations.ts';
+
+const finalizeLive =
+  'LC-6 finalize of a namespace that is still initializing: the namespace controller finalizes only terminating namespaces and no principal of the default scope may finalize a live one, because shipped Kubernetes then lets content outlive its namespace (LC-9). Reached by the `admin-finalize` scope (`npm run verify -- --scope admin-finalize`), which shows that violation of `no-orphans`.';
+
+const updateWithoutInitialize =
+  'IN-3 refusal of a pending-list change by a caller whom RBAC lets update namespaces but who lacks `initialize`: the ClusterRoles a scope can bind grant both (`cluster-admin`) or neither (`admin`, `edit`, `view`, `namespace-creator`, `namespace-initializer`), so RBAC refuses such a caller first. Reached only with a custom ClusterRole granting `update` on namespaces without `initialize`, which no scope binds yet: the rule is defence in depth for custom RBAC (D-17).';
+
+export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
+  default: {
+    vacuous: {},
+    untaken: {
+      'namespace:initializing:FINALIZE#0': finalizeLive,
+      'namespace:active:FINALIZE#0':
+        'LC-6 finalize of an Active namespace: not reached for the reason given for `namespace:initializing:FINALIZE#0`; reached by the `admin-finalize` scope.',
+      'admission:namespaceInitializers:always#1': updateWithoutInitialize,
+    },
+  },
+  'admin-finalize': {
+    vacuous: {},
+    untaken: { 'admission:namespaceInitializers:always#1': updateWithoutInitialize },
+  },
+};
+
+/** The declarations of a scope; a scope that declares nothing must exercise everything. */
+export function expectationsFor(scopeName: string): ScopeExpectations {
+  return Object.hasOwn(scopeExpectations, scopeName) ? scopeExpectations[scopeName] : noExpectations;
+}
