@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runScript } from '../test-support/run-command.ts';
 import { explore } from './explore.ts';
 import type { ExplorableModel, Progress } from './model.ts';
 import { referenceModel } from './reference-model.ts';
@@ -155,14 +156,8 @@ describe('explore (string keys)', () => {
 
 describe('the memory guard under a small heap', () => {
   it('stops before V8 aborts at --max-old-space-size=128, with the states found so far', async () => {
-    const { execFile } = await import('node:child_process');
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        'node_modules/.bin/tsx',
-        ['checker/fixtures/explore-until-guard.ts'],
-        { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=128' } },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
+    const run = await runScript('checker/fixtures/explore-until-guard.ts', [], {
+      env: { NODE_OPTIONS: '--max-old-space-size=128' },
     });
     expect(run.stderr).not.toContain('heap out of memory');
     expect(run.code).toBe(0);

@@ -1,14 +1,8 @@
-import {
-  type CommandSpec,
-  exitCodes,
-  helpText,
-  parseCommandLine,
-  runCommand,
-  UsageError,
-} from '../checker/cli.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
 import { runMutants, writeMutants } from '../checker/mutants.ts';
 import { closest } from '../checker/scenario/request-line.ts';
 import { mutants } from '../machines/variants.ts';
+import { runEntry } from './entry.ts';
 
 /**
  * `npm run mutants [-- NAME...]`: checks every seeded fault (or the named ones), prints how each was
@@ -27,12 +21,7 @@ const spec: CommandSpec = {
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.survived],
 };
 
-async function main(): Promise<number> {
-  const { positionals: names, help } = parseCommandLine(spec, process.argv.slice(2));
-  if (help) {
-    console.log(helpText(spec));
-    return exitCodes.ok;
-  }
+async function main({ positionals: names }: ParsedCommandLine): Promise<number> {
   const known = mutants.map((m) => m.name);
   const unknown = names.find((name) => !known.includes(name));
   if (unknown !== undefined) {
@@ -68,4 +57,4 @@ async function main(): Promise<number> {
   return exitCodes.survived;
 }
 
-await runCommand('mutants', main);
+await runEntry(spec, 'mutants', main);
