@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { referenceFigures } from '../test-support/reference-figures.ts';
 import { explore } from './explore.ts';
 import { exploreDense } from './explore-dense.ts';
 import type { DenseModel } from './model.ts';
@@ -25,13 +26,6 @@ const diamond: DenseModel = {
     for (const [event, next] of edges[code]) emit(event, next);
   },
 };
-
-const referenceFigures = [
-  { copies: 1, states: 13, transitions: 19, depth: 7 },
-  { copies: 2, states: 169, transitions: 494, depth: 14 },
-  { copies: 3, states: 2197, transitions: 9633, depth: 21 },
-  { copies: 4, states: 28561, transitions: 166972, depth: 28 },
-];
 
 describe('exploreDense (integer codes)', () => {
   it('visits each code once, counts every edge and measures depth in BFS layers', () => {
