@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { referenceFigures } from '../test-support/reference-figures.ts';
+import { expectTraceOfRealSteps } from '../test-support/trace.ts';
 import { explore } from './explore.ts';
 import { exploreDense } from './explore-dense.ts';
 import type { DenseModel } from './model.ts';
@@ -121,15 +122,7 @@ describe('exploreDense (integer codes)', () => {
       const deepest = dense.states - 1;
       const trace = dense.traceTo(deepest);
       expect(trace.steps).toHaveLength(depth);
-      let before = trace.initial;
-      for (const { event, state } of trace.steps) {
-        const reached: number[] = [];
-        model.dense.successors(before, (id, next) => {
-          if (id === event) reached.push(next);
-        });
-        expect(reached).toEqual([state]);
-        before = state;
-      }
+      expectTraceOfRealSteps(trace, (code, emit) => model.dense.successors(code, emit));
       expect(trace.steps.map(({ event }) => model.describeStep(model.step(event)))).toHaveLength(depth);
     },
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { referenceFigures } from '../test-support/reference-figures.ts';
 import { expectStoppedByMemoryGuard, runScript } from '../test-support/run-command.ts';
+import { expectTraceOfRealSteps } from '../test-support/trace.ts';
 import { explore } from './explore.ts';
 import type { ExplorableModel, Progress } from './model.ts';
 import { referenceModel } from './reference-model.ts';
@@ -133,16 +134,11 @@ describe('explore (string keys)', () => {
       expect(result.depthOf(deepest)).toBe(depth);
       const trace = result.traceTo(deepest);
       expect(trace.steps).toHaveLength(depth);
-      // Each step is a real successor of the state before it.
-      let before = trace.initial;
-      for (const { event, state } of trace.steps) {
-        const successors: string[] = [];
-        model.explorable.successors(before, (e, next) => {
-          if (e === event) successors.push(model.explorable.key(next));
-        });
-        expect(successors).toEqual([model.explorable.key(state)]);
-        before = state;
-      }
+      expectTraceOfRealSteps(
+        trace,
+        (state, emit) => model.explorable.successors(state, emit),
+        model.explorable.key,
+      );
     },
   );
 });
