@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { runScript, thrownMessage } from '../test-support/run-command.ts';
+import { useTempDir } from '../test-support/temp-dir.ts';
 import { type CommandSpec, exitCodes, helpText, parseCommandLine, UsageError } from './cli.ts';
 
 const spec: CommandSpec = {
@@ -18,15 +18,7 @@ const spec: CommandSpec = {
   exitCodes: [exitCodes.ok, exitCodes.usage, exitCodes.partial],
 };
 
-const refusal = (argv: string[]) => {
-  try {
-    parseCommandLine(spec, argv);
-  } catch (error) {
-    if (error instanceof UsageError) return error.message;
-    throw error;
-  }
-  return null;
-};
+const refusal = (argv: string[]) => thrownMessage(UsageError, () => parseCommandLine(spec, argv));
 
 describe('the shared argument parser', () => {
   it('reads flags in both forms, repeatable ones as lists, and positionals', () => {
@@ -65,23 +57,8 @@ describe('the shared argument parser', () => {
 });
 
 describe('the commands', () => {
-  const tsx = resolve('node_modules/.bin/tsx');
-  const run = (script: string, args: string[], cwd: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        tsx,
-        [resolve(script), ...args],
-        { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  let folder: string;
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'nsmodel-cli-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('cli');
+  const run = (script: string, args: string[]) => runScript(script, args, { cwd: scratch() });
   const yamlOf = (value: unknown) => stringify(value);
   const base = () => ({
     title: 'Base story',
@@ -92,17 +69,17 @@ describe('the commands', () => {
   it('replay: no input, a failed expectation and a pending scenario have their own exit codes', async () => {
     const passing = resolve('scenarios/lc-repeated-delete.yaml');
     const pending = resolve('scenarios/ac-rule-based-configurations.yaml');
-    const failing = join(folder, 'failing.yaml');
+    const failing = join(scratch(), 'failing.yaml');
     await writeFile(
       failing,
       yamlOf({ ...base(), steps: [{ as: 'alice', do: 'get namespaces/team-a', expect: 200 }] }),
     );
     const [none, ok, failed, pend, both] = await Promise.all([
-      run('scripts/replay.ts', [], folder),
-      run('scripts/replay.ts', [passing], folder),
-      run('scripts/replay.ts', [failing], folder),
-      run('scripts/replay.ts', [pending], folder),
-      run('scripts/replay.ts', [pending, failing], folder),
+      run('scripts/replay.ts', []),
+      run('scripts/replay.ts', [passing]),
+      run('scripts/replay.ts', [failing]),
+      run('scripts/replay.ts', [pending]),
+      run('scripts/replay.ts', [pending, failing]),
     ]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^replay: no scenario given/);
@@ -116,8 +93,8 @@ describe('the commands', () => {
     const scripts = ['verify', 'replay', 'mutants', 'diagrams', 'bench', 'check-generated'];
     const runs = await Promise.all(
       scripts.flatMap((script) => [
-        run(`scripts/${script}.ts`, ['--nosuch'], folder),
-        run(`scripts/${script}.ts`, ['--help'], folder),
+        run(`scripts/${script}.ts`, ['--nosuch']),
+        run(`scripts/${script}.ts`, ['--help']),
       ]),
     );
     scripts.forEach((script, i) => {

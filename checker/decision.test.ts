@@ -40,11 +40,15 @@ async function parseFlowchart(source: string): Promise<Flowchart> {
   };
 }
 
+/** Drawing fixtures need names, not behaviour: each guard gives its fixed answer, each action does nothing. */
+const fixtureSetup = (guards: Record<string, boolean>, actions: string[]) =>
+  setup({
+    guards: Object.fromEntries(Object.entries(guards).map(([name, answer]) => [name, () => answer])),
+    actions: Object.fromEntries(actions.map((name) => [name, () => {}])),
+  });
+
 /** A one-state decision table: the shape of the namespace controller. */
-const tableMachine = setup({
-  guards: { first: () => true, second: () => true },
-  actions: { doFirst: () => {}, doSecond: () => {} },
-}).createMachine({
+const tableMachine = fixtureSetup({ first: true, second: true }, ['doFirst', 'doSecond']).createMachine({
   id: 'table',
   initial: 'watching',
   states: {
@@ -60,10 +64,11 @@ const tableMachine = setup({
 });
 
 /** An eventless guard chain with an else and final outcomes: the shape of the admission chain. */
-const chainMachine = setup({
-  guards: { stale: () => false, forbidden: () => false, creates: () => true },
-  actions: { refuseStale: () => {}, refuseForbidden: () => {}, inject: () => {} },
-}).createMachine({
+const chainMachine = fixtureSetup({ stale: false, forbidden: false, creates: true }, [
+  'refuseStale',
+  'refuseForbidden',
+  'inject',
+]).createMachine({
   id: 'chain',
   initial: 'waiting',
   states: {
@@ -92,10 +97,11 @@ const chainMachine = setup({
 });
 
 /** Stages as compound states holding eventless chains: the shape of a request pipeline. */
-const pipelineMachine = setup({
-  guards: { terminating: () => false, initializing: () => false, conflict: () => false },
-  actions: { refuseTerminating: () => {}, refuseInitializing: () => {}, store: () => {} },
-}).createMachine({
+const pipelineMachine = fixtureSetup({ terminating: false, initializing: false, conflict: false }, [
+  'refuseTerminating',
+  'refuseInitializing',
+  'store',
+]).createMachine({
   id: 'pipeline',
   initial: 'idle',
   states: {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { referenceFigures } from '../test-support/reference-figures.ts';
+import { expectTraceOfRealSteps } from '../test-support/trace.ts';
 import { explore } from './explore.ts';
 import { exploreDense } from './explore-dense.ts';
 import type { DenseModel } from './model.ts';
@@ -25,13 +27,6 @@ const diamond: DenseModel = {
     for (const [event, next] of edges[code]) emit(event, next);
   },
 };
-
-const referenceFigures = [
-  { copies: 1, states: 13, transitions: 19, depth: 7 },
-  { copies: 2, states: 169, transitions: 494, depth: 14 },
-  { copies: 3, states: 2197, transitions: 9633, depth: 21 },
-  { copies: 4, states: 28561, transitions: 166972, depth: 28 },
-];
 
 describe('exploreDense (integer codes)', () => {
   it('visits each code once, counts every edge and measures depth in BFS layers', () => {
@@ -127,15 +122,7 @@ describe('exploreDense (integer codes)', () => {
       const deepest = dense.states - 1;
       const trace = dense.traceTo(deepest);
       expect(trace.steps).toHaveLength(depth);
-      let before = trace.initial;
-      for (const { event, state } of trace.steps) {
-        const reached: number[] = [];
-        model.dense.successors(before, (id, next) => {
-          if (id === event) reached.push(next);
-        });
-        expect(reached).toEqual([state]);
-        before = state;
-      }
+      expectTraceOfRealSteps(trace, (code, emit) => model.dense.successors(code, emit));
       expect(trace.steps.map(({ event }) => model.describeStep(model.step(event)))).toHaveLength(depth);
     },
   );

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { referenceFigures } from '../test-support/reference-figures.ts';
+import { expectStoppedByMemoryGuard, runScript } from '../test-support/run-command.ts';
+import { expectTraceOfRealSteps } from '../test-support/trace.ts';
 import { explore } from './explore.ts';
 import type { ExplorableModel, Progress } from './model.ts';
 import { referenceModel } from './reference-model.ts';
@@ -24,14 +27,6 @@ const diamond: ExplorableModel<{ id: number }, string> = {
   },
   key: (state) => String(state.id),
 };
-
-/** Pinned figures of N interleaved reference namespaces: 13^N states, N·19·13^(N-1) transitions, depth 7N. */
-const referenceFigures = [
-  { copies: 1, states: 13, transitions: 19, depth: 7 },
-  { copies: 2, states: 169, transitions: 494, depth: 14 },
-  { copies: 3, states: 2197, transitions: 9633, depth: 21 },
-  { copies: 4, states: 28561, transitions: 166972, depth: 28 },
-];
 
 describe('explore (string keys)', () => {
   it('visits each distinct state once, counts every edge and measures depth in BFS layers', () => {
@@ -139,35 +134,20 @@ describe('explore (string keys)', () => {
       expect(result.depthOf(deepest)).toBe(depth);
       const trace = result.traceTo(deepest);
       expect(trace.steps).toHaveLength(depth);
-      // Each step is a real successor of the state before it.
-      let before = trace.initial;
-      for (const { event, state } of trace.steps) {
-        const successors: string[] = [];
-        model.explorable.successors(before, (e, next) => {
-          if (e === event) successors.push(model.explorable.key(next));
-        });
-        expect(successors).toEqual([model.explorable.key(state)]);
-        before = state;
-      }
+      expectTraceOfRealSteps(
+        trace,
+        (state, emit) => model.explorable.successors(state, emit),
+        model.explorable.key,
+      );
     },
   );
 });
 
 describe('the memory guard under a small heap', () => {
   it('stops before V8 aborts at --max-old-space-size=128, with the states found so far', async () => {
-    const { execFile } = await import('node:child_process');
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        'node_modules/.bin/tsx',
-        ['checker/fixtures/explore-until-guard.ts'],
-        { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=128' } },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
+    const run = await runScript('checker/fixtures/explore-until-guard.ts', [], {
+      env: { NODE_OPTIONS: '--max-old-space-size=128' },
     });
-    expect(run.stderr).not.toContain('heap out of memory');
-    expect(run.code).toBe(0);
-    const result = JSON.parse(run.stdout) as { states: number; complete: boolean; stopReason: string };
-    expect(result).toMatchObject({ complete: false, stopReason: 'memory' });
-    expect(result.states).toBeGreaterThan(100_000);
+    expectStoppedByMemoryGuard(run, 0);
   }, 60_000);
 });

@@ -1,21 +1,15 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../test-support/temp-dir.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 
 describe('writeFileAtomic', () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'nsmodel-atomic-'));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('atomic', { fresh: true });
 
   it('creates missing folders and writes text and bytes', async () => {
-    const textPath = join(folder, 'a', 'b', 'text.txt');
-    const bytesPath = join(folder, 'bytes.bin');
+    const textPath = join(scratch(), 'a', 'b', 'text.txt');
+    const bytesPath = join(scratch(), 'bytes.bin');
     await writeFileAtomic(textPath, 'hello\n');
     await writeFileAtomic(bytesPath, new Uint8Array([0, 1, 2]));
     expect(await readFile(textPath, 'utf8')).toBe('hello\n');
@@ -23,24 +17,24 @@ describe('writeFileAtomic', () => {
   });
 
   it('replaces existing content and leaves no temporary file behind', async () => {
-    const path = join(folder, 'file.txt');
+    const path = join(scratch(), 'file.txt');
     await writeFile(path, 'old');
     await writeFileAtomic(path, 'new');
     expect(await readFile(path, 'utf8')).toBe('new');
-    expect(await readdir(folder)).toEqual(['file.txt']);
+    expect(await readdir(scratch())).toEqual(['file.txt']);
   });
 
   it('keeps the old content when writing fails', async () => {
-    const path = join(folder, 'file.txt');
+    const path = join(scratch(), 'file.txt');
     await writeFile(path, 'old');
     const unwritable = { toString: () => 'never' } as unknown as string;
     await expect(writeFileAtomic(path, unwritable)).rejects.toThrow();
     expect(await readFile(path, 'utf8')).toBe('old');
-    expect(await readdir(folder)).toEqual(['file.txt']);
+    expect(await readdir(scratch())).toEqual(['file.txt']);
   });
 
   it('never exposes a partial file to concurrent readers', async () => {
-    const path = join(folder, 'file.txt');
+    const path = join(scratch(), 'file.txt');
     const small = 'a'.repeat(10);
     const large = 'b'.repeat(1_000_000);
     await writeFileAtomic(path, small);

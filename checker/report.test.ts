@@ -1,15 +1,15 @@
 // @vitest-environment happy-dom
 
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import mermaid from 'mermaid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scopes } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
+import { useTempDir } from '../test-support/temp-dir.ts';
 import { type CheckResult, check } from './check.ts';
 import { sequenceDiagram } from './counterexample.ts';
 import {
@@ -202,24 +202,18 @@ describe(`the ${variant} mutant`, () => {
   });
 
   describe('writing the report', () => {
-    let root: string;
-    beforeAll(async () => {
-      root = await mkdtemp(join(tmpdir(), 'nsmodel-report-'));
-    });
-    afterAll(async () => {
-      await rm(root, { recursive: true, force: true });
-    });
+    const scratch = useTempDir('report');
 
     it('writes report.json, report.md and the counterexample, and removes stale counterexamples', async () => {
-      const folder = join(root, outDir, 'counterexamples');
-      await writeReport(root, buildReport(result, { model, variant, outDir }), result, {
+      const folder = join(scratch(), outDir, 'counterexamples');
+      await writeReport(scratch(), buildReport(result, { model, variant, outDir }), result, {
         model,
         variant,
         outDir,
       });
       await writeFile(join(folder, 'no-longer-violated.md'), 'stale');
       await writeFile(join(folder, 'no-longer-violated.itf.json'), 'stale');
-      const written = await writeReport(root, buildReport(result, { model, variant, outDir }), result, {
+      const written = await writeReport(scratch(), buildReport(result, { model, variant, outDir }), result, {
         model,
         variant,
         outDir,
@@ -233,18 +227,18 @@ describe(`the ${variant} mutant`, () => {
       expect((await readdir(folder)).sort()).toEqual([`${propertyId}.itf.json`, `${propertyId}.md`]);
       const counterexample = await readFile(join(folder, `${propertyId}.md`), 'utf8');
       expect(counterexample).toContain('3. **ci-robot**: create namespaces/team-a/configmaps/app');
-      const json: unknown = JSON.parse(await readFile(join(root, outDir, 'report.json'), 'utf8'));
+      const json: unknown = JSON.parse(await readFile(join(scratch(), outDir, 'report.json'), 'utf8'));
       expect(reportSchema.safeParse(json).success).toBe(true);
     });
 
     it('keeps a report that differs only in the run time, so a rerun leaves git clean', async () => {
-      const path = join(root, outDir, 'report.json');
+      const path = join(scratch(), outDir, 'report.json');
       const before = await readFile(path, 'utf8');
       const slower = { ...buildReport(result, { model, variant, outDir }), durationMs: 999_999 };
-      await writeReport(root, slower, result, { model, variant, outDir });
+      await writeReport(scratch(), slower, result, { model, variant, outDir });
       expect(await readFile(path, 'utf8')).toBe(before);
       const different = { ...slower, states: slower.states + 1 };
-      await writeReport(root, different, result, { model, variant, outDir });
+      await writeReport(scratch(), different, result, { model, variant, outDir });
       expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({
         durationMs: 999_999,
         states: different.states,

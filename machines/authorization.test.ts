@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
+import { alice, initializerSa, root, tenantPolicy } from '../test-support/tenant-cluster.ts';
 import {
   type AuthorizationFacts,
   authorizationFacts,
@@ -11,18 +12,12 @@ import {
 import {
   type AuthorizationAttributes,
   authenticatedUser,
-  bootstrapPolicy,
   clusterRoleBinding,
   compileAuthorizer,
   groupSubject,
-  namespaceAdminRoleBinding,
-  namespaceCreatorsBinding,
-  namespaceInitializerBinding,
   type RbacPolicy,
-  serviceAccountUser,
   type User,
   withClusterRoleBinding,
-  withRoleBinding,
 } from './rbac.ts';
 
 const facts = (overrides: Partial<AuthorizationFacts> = {}): AuthorizationFacts => ({
@@ -33,20 +28,13 @@ const facts = (overrides: Partial<AuthorizationFacts> = {}): AuthorizationFacts 
   ...overrides,
 });
 
-const policy: RbacPolicy = [
-  (p: RbacPolicy) => withClusterRoleBinding(p, namespaceCreatorsBinding()),
-  (p: RbacPolicy) => withClusterRoleBinding(p, namespaceInitializerBinding()),
-  (p: RbacPolicy) =>
-    withClusterRoleBinding(p, clusterRoleBinding('auditors', 'view', [groupSubject('auditors')])),
-  (p: RbacPolicy) => withRoleBinding(p, namespaceAdminRoleBinding('team-a', 'alice')),
-  (p: RbacPolicy) => withRoleBinding(p, namespaceAdminRoleBinding('team-b', 'bob')),
-].reduce((p, step) => step(p), bootstrapPolicy());
+// The tenant cluster plus an auditors group that may view everything.
+const policy: RbacPolicy = withClusterRoleBinding(
+  tenantPolicy,
+  clusterRoleBinding('auditors', 'view', [groupSubject('auditors')]),
+);
 const authorizer = compileAuthorizer(policy);
-
-const alice = authenticatedUser('alice', ['teams@corp.com']);
 const auditor = authenticatedUser('dave', ['auditors']);
-const root = authenticatedUser('root', ['system:masters']);
-const initializerSa = serviceAccountUser('kube-system', 'ns-initializer-sa');
 
 const decide = (user: User, attrs: AuthorizationAttributes, machine = authorizationMachine) =>
   decideAuthorization(authorizationFacts(authorizer, user, attrs), machine);

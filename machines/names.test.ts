@@ -26,27 +26,54 @@ const dnsSubdomain = fc
   .map((labels) => labels.join('.'))
   .filter((s) => s.length <= 253);
 
+interface NameRule {
+  rule: string;
+  isValid: (name: string) => boolean;
+  validate: (name: string) => string[];
+  accepts: string[];
+  /** Each refused name with a part of the message that names the broken rule. */
+  refuses: [name: string, message: string][];
+}
+
+/** A name rule's examples: an accepted name passes the predicate and the validator, a refused one neither. */
+function nameRuleExamples({ rule, isValid, validate, accepts, refuses }: NameRule) {
+  it.each(accepts)(`${rule} accepts %s`, (name) => {
+    expect(isValid(name)).toBe(true);
+    expect(validate(name)).toEqual([]);
+  });
+  it.each(refuses)(`${rule} refuses %j with a 422 message naming the rule`, (name, message) => {
+    expect(isValid(name)).toBe(false);
+    expect(validate(name).join('\n')).toContain(message);
+  });
+}
+
+const refusedLabels: NameRule['refuses'] = [
+  ['', 'Required value'],
+  ['Team-A', 'a lowercase RFC 1123 label'],
+  ['-team', 'a lowercase RFC 1123 label'],
+  ['team-', 'a lowercase RFC 1123 label'],
+  ['team_a', 'a lowercase RFC 1123 label'],
+  ['team.a', 'must not contain dots'],
+  ['x'.repeat(64), 'must be no more than 63 characters'],
+];
+
 describe('namespace names (NS-1)', () => {
-  it.each(['a', 'team-a', '0', 'a1-b2', 'x'.repeat(63)])('NS-1 accepts the DNS label %s', (name) => {
-    expect(isDnsLabel(name)).toBe(true);
-    expect(validateNamespaceName(name)).toEqual([]);
+  nameRuleExamples({
+    rule: 'NS-1',
+    isValid: isDnsLabel,
+    validate: validateNamespaceName,
+    accepts: ['a', 'team-a', '0', 'a1-b2', 'x'.repeat(63)],
+    refuses: refusedLabels,
   });
 
-  it.each([
-    ['', 'Required value'],
-    ['Team-A', 'a lowercase RFC 1123 label'],
-    ['-team', 'a lowercase RFC 1123 label'],
-    ['team-', 'a lowercase RFC 1123 label'],
-    ['team_a', 'a lowercase RFC 1123 label'],
-    ['team.a', 'must not contain dots'],
-    ['x'.repeat(64), 'must be no more than 63 characters'],
-  ])('NS-1 refuses %j with a 422 message naming the rule', (name, message) => {
-    expect(isDnsLabel(name)).toBe(false);
-    const errors = validateNamespaceName(name);
-    expect(errors.length).toBeGreaterThan(0);
-    expect(errors.join('\n')).toContain(message);
-    expect(errors.every((e) => e.startsWith('metadata.name: '))).toBe(true);
-  });
+  it.each(refusedLabels.map(([name]) => name))(
+    'NS-1 names the field metadata.name in every message for %j',
+    (name) => {
+      const errors = validateNamespaceName(name);
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((e) => e.startsWith('metadata.name: '))).toBe(true);
+    },
+  );
 
   it('NS-1 words the message as apimachinery does', () => {
     expect(dnsLabelErrors('Bad')).toEqual([
@@ -82,31 +109,29 @@ describe('namespace names (NS-1)', () => {
 });
 
 describe('finalizer names (LC-2)', () => {
-  it.each([
-    'kubernetes',
-    'openshift.com/origin',
-    'example.com/My_Finalizer.v1',
-    'a/b',
-    // Shipped Kubernetes also accepts the garbage collector's standard names without a prefix.
-    'orphan',
-    'foregroundDeletion',
-  ])('LC-2 accepts %s', (name) => {
-    expect(isQualifiedFinalizerName(name)).toBe(true);
-    expect(validateFinalizerName(name)).toEqual([]);
-  });
-
-  it.each([
-    ['', 'name part must be non-empty'],
-    ['origin', 'neither a standard finalizer name nor is it fully qualified'],
-    ['/origin', 'prefix part must be non-empty'],
-    ['openshift.com/', 'name part must be non-empty'],
-    ['Openshift.com/origin', 'prefix part a lowercase RFC 1123 subdomain'],
-    ['openshift.com/origin/x', 'a qualified name must consist'],
-    ['openshift.com/-origin', 'name part must consist'],
-    [`openshift.com/${'x'.repeat(64)}`, 'name part must be no more than 63 characters'],
-  ])('LC-2 refuses %j', (name, message) => {
-    expect(isQualifiedFinalizerName(name)).toBe(false);
-    expect(validateFinalizerName(name).join('\n')).toContain(message);
+  nameRuleExamples({
+    rule: 'LC-2',
+    isValid: isQualifiedFinalizerName,
+    validate: validateFinalizerName,
+    accepts: [
+      'kubernetes',
+      'openshift.com/origin',
+      'example.com/My_Finalizer.v1',
+      'a/b',
+      // Shipped Kubernetes also accepts the garbage collector's standard names without a prefix.
+      'orphan',
+      'foregroundDeletion',
+    ],
+    refuses: [
+      ['', 'name part must be non-empty'],
+      ['origin', 'neither a standard finalizer name nor is it fully qualified'],
+      ['/origin', 'prefix part must be non-empty'],
+      ['openshift.com/', 'name part must be non-empty'],
+      ['Openshift.com/origin', 'prefix part a lowercase RFC 1123 subdomain'],
+      ['openshift.com/origin/x', 'a qualified name must consist'],
+      ['openshift.com/-origin', 'name part must consist'],
+      [`openshift.com/${'x'.repeat(64)}`, 'name part must be no more than 63 characters'],
+    ],
   });
 
   it('LC-2 indexes errors by position in spec.finalizers', () => {

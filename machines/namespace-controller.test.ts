@@ -27,39 +27,37 @@ describe('namespace controller machine', () => {
     expect(kubernetesFinalizer).toBe('kubernetes');
   });
 
-  it('LC-5: while content remains it deletes one object, before any finalizing', () => {
-    expect(sync({ contentRemains: true, finalizers: [kubernetesFinalizer, origin] })).toEqual({
-      value: 'watching',
-      actions: ['deleteOneContentObject'],
-      transitions: ['namespaceController:watching:SYNC#0'],
-    });
-  });
-
   it('LC-5, LC-9: content left with no finalizer is still deleted first, never the final DELETE', () => {
     expect(sync({ contentRemains: true, finalizers: [] }).actions).toEqual(['deleteOneContentObject']);
   });
 
-  it('LC-5, LC-6: with no content left it finalizes away `kubernetes`', () => {
-    expect(sync({ contentRemains: false, finalizers: [origin, kubernetesFinalizer] })).toEqual({
-      value: 'watching',
+  // Each observation, the one action it takes (none: it waits) and the transition that takes it.
+  it.each([
+    {
+      rule: 'LC-5: while content remains it deletes one object, before any finalizing',
+      observed: { contentRemains: true, finalizers: [kubernetesFinalizer, origin] },
+      actions: ['deleteOneContentObject'],
+      transitions: ['namespaceController:watching:SYNC#0'],
+    },
+    {
+      rule: 'LC-5, LC-6: with no content left it finalizes away `kubernetes`',
+      observed: { contentRemains: false, finalizers: [origin, kubernetesFinalizer] },
       actions: ['finalizeKubernetes'],
       transitions: ['namespaceController:watching:SYNC#1'],
-    });
-  });
-
-  it('LC-7, LC-8: only another owner’s finalizer left: every guard refuses and it waits', () => {
-    expect(sync({ contentRemains: false, finalizers: [origin] })).toEqual({
-      value: 'watching',
+    },
+    {
+      rule: 'LC-7, LC-8: only another owner’s finalizer left: every guard refuses and it waits',
+      observed: { contentRemains: false, finalizers: [origin] },
       actions: [],
       transitions: [],
-    });
-  });
-
-  it('LC-7, LC-9: no content and no finalizer left: it sends the final DELETE', () => {
-    expect(sync({ contentRemains: false, finalizers: [] })).toEqual({
-      value: 'watching',
+    },
+    {
+      rule: 'LC-7, LC-9: no content and no finalizer left: it sends the final DELETE',
+      observed: { contentRemains: false, finalizers: [] },
       actions: ['sendFinalDelete'],
       transitions: ['namespaceController:watching:SYNC#2'],
-    });
+    },
+  ])('$rule', ({ observed, actions, transitions }) => {
+    expect(sync(observed)).toEqual({ value: 'watching', actions, transitions });
   });
 });

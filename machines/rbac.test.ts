@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { alice, bob, initializerSa, root, tenantPolicy } from '../test-support/tenant-cluster.ts';
 import type { ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from './k8s-types.ts';
 import {
   type AuthorizationAttributes,
@@ -27,19 +28,7 @@ import {
   withRoleBinding,
 } from './rbac.ts';
 
-const alice = authenticatedUser('alice', ['teams@corp.com']);
-const bob = authenticatedUser('bob', ['teams@corp.com']);
 const carol = authenticatedUser('carol');
-const root = authenticatedUser('root', ['system:masters']);
-const initializerSa = serviceAccountUser('kube-system', 'ns-initializer-sa');
-
-/** Doc 000's cluster: self-service creators, the initializer's binding, and two populated tenants. */
-const tenantPolicy: RbacPolicy = [
-  (p: RbacPolicy) => withClusterRoleBinding(p, namespaceCreatorsBinding()),
-  (p: RbacPolicy) => withClusterRoleBinding(p, namespaceInitializerBinding()),
-  (p: RbacPolicy) => withRoleBinding(p, namespaceAdminRoleBinding('team-a', 'alice')),
-  (p: RbacPolicy) => withRoleBinding(p, namespaceAdminRoleBinding('team-b', 'bob')),
-].reduce((policy, step) => step(policy), bootstrapPolicy());
 
 const allowed = (user: User, attrs: AuthorizationAttributes, policy = tenantPolicy) =>
   authorize(policy, user, attrs).allowed;

@@ -508,19 +508,17 @@ export function bootstrapPolicy(): RbacPolicy {
   };
 }
 
-export const withClusterRole = (policy: RbacPolicy, role: ClusterRole): RbacPolicy => ({
-  ...policy,
-  clusterRoles: [...policy.clusterRoles, role],
-});
-export const withRole = (policy: RbacPolicy, role: Role): RbacPolicy => ({
-  ...policy,
-  roles: [...policy.roles, role],
-});
-export const withClusterRoleBinding = (policy: RbacPolicy, binding: ClusterRoleBinding): RbacPolicy => ({
-  ...policy,
-  clusterRoleBindings: [...policy.clusterRoleBindings, binding],
-});
-export const withRoleBinding = (policy: RbacPolicy, binding: RoleBinding): RbacPolicy => ({
-  ...policy,
-  roleBindings: [...policy.roleBindings, binding],
-});
+/** The policy with one more object in its list `key`; the given policy is left as it was. */
+const withEntry =
+  <K extends 'clusterRoles' | 'roles' | 'clusterRoleBindings' | 'roleBindings'>(key: K) =>
+  (policy: RbacPolicy, entry: RbacPolicy[K][number]): RbacPolicy => ({
+    ...policy,
+    [key]: [...policy[key], entry],
+  });
+export const withClusterRole: (policy: RbacPolicy, role: ClusterRole) => RbacPolicy =
+  withEntry('clusterRoles');
+export const withRole: (policy: RbacPolicy, role: Role) => RbacPolicy = withEntry('roles');
+export const withClusterRoleBinding: (policy: RbacPolicy, binding: ClusterRoleBinding) => RbacPolicy =
+  withEntry('clusterRoleBindings');
+export const withRoleBinding: (policy: RbacPolicy, binding: RoleBinding) => RbacPolicy =
+  withEntry('roleBindings');

@@ -16,10 +16,8 @@ import { getAdjacencyMap } from 'xstate/graph';
 import {
   type CommandSpec,
   exitCodes,
-  helpText,
   integerOption,
-  parseCommandLine,
-  runCommand,
+  type ParsedCommandLine,
   stringOption,
 } from '../checker/cli.ts';
 import { explore, searchMemoryBytes } from '../checker/explore.ts';
@@ -31,6 +29,7 @@ import {
   referenceProductLogic,
   serializeReferenceProduct,
 } from '../machines/reference/namespace-reference-product.ts';
+import { runEntry } from './entry.ts';
 
 type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope';
 
@@ -75,6 +74,30 @@ function collectGarbage(): void {
   }
 }
 
+/** The figures every explorer reports, read the same way for each engine; `stopReason` as the table shows it. */
+function searchFigures(
+  result: {
+    states: number;
+    transitions: number;
+    depth: number;
+    complete: boolean;
+    durationMs: number;
+    statesPerSecond: number;
+  },
+  stopReason: string | undefined,
+) {
+  return {
+    states: result.states,
+    transitions: result.transitions,
+    depth: result.depth,
+    complete: result.complete,
+    ...(stopReason ? { stopReason } : {}),
+    seconds: result.durationMs / 1000,
+    statesPerSecond: result.statesPerSecond,
+    keepAlive: result,
+  };
+}
+
 function measureAround(
   engine: Engine,
   subject: number | string,
@@ -102,17 +125,7 @@ function runReferenceDense(copies: number): CaseResult {
   const model = referenceModel(copies);
   return measureAround('dense', copies, () => {
     const result = exploreDense(model.dense);
-    return {
-      states: result.states,
-      transitions: result.transitions,
-      depth: result.depth,
-      complete: result.complete,
-      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-      seconds: result.durationMs / 1000,
-      statesPerSecond: result.statesPerSecond,
-      structureBytes: result.structureBytes,
-      keepAlive: result,
-    };
+    return { ...searchFigures(result, result.stopReason), structureBytes: result.structureBytes };
   });
 }
 
@@ -121,16 +134,7 @@ function runReferenceGeneric(copies: number): CaseResult {
   const model = referenceModel(copies);
   return measureAround('generic', copies, () => {
     const result = explore(model.explorable);
-    return {
-      states: result.states,
-      transitions: result.transitions,
-      depth: result.depth,
-      complete: result.complete,
-      ...(result.stopReason ? { stopReason: result.stopReason } : {}),
-      seconds: result.durationMs / 1000,
-      statesPerSecond: result.statesPerSecond,
-      keepAlive: result,
-    };
+    return searchFigures(result, result.stopReason);
   });
 }
 
@@ -216,17 +220,10 @@ async function runSystemScope(name: string, budgetSeconds: number, maxStates: nu
   const model = new modules.SystemModel(modules.scopes[name]);
   return measureAround('system-scope', name, () => {
     const result = explore(model, { maxStates, maxSeconds: budgetSeconds });
-    const stopReason = result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason;
-    return {
-      states: result.states,
-      transitions: result.transitions,
-      depth: result.depth,
-      complete: result.complete,
-      ...(stopReason ? { stopReason } : {}),
-      seconds: result.durationMs / 1000,
-      statesPerSecond: result.statesPerSecond,
-      keepAlive: result,
-    };
+    return searchFigures(
+      result,
+      result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason,
+    );
   });
 }
 // ─── end of hook ──────────────────────────────────────────────────────────────────────────────
@@ -362,12 +359,7 @@ const spec: CommandSpec = {
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
 };
 
-async function main(): Promise<number> {
-  const { values, help } = parseCommandLine(spec, process.argv.slice(2));
-  if (help) {
-    console.log(helpText(spec));
-    return exitCodes.ok;
-  }
+async function main({ values }: ParsedCommandLine): Promise<number> {
   const single = stringOption(values, 'case');
   if (single !== undefined) {
     console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
@@ -447,4 +439,4 @@ async function main(): Promise<number> {
   return exitCodes.ok;
 }
 
-await runCommand('bench', main);
+await runEntry(spec, 'bench', main);

@@ -1,12 +1,6 @@
-import {
-  type CommandSpec,
-  exitCodes,
-  helpText,
-  parseCommandLine,
-  runCommand,
-  UsageError,
-} from '../checker/cli.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
 import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/render.ts';
+import { runEntry } from './entry.ts';
 
 /**
  * `npm run diagrams [-- --force]`: regenerates every machine's Mermaid source and SVG and
@@ -23,12 +17,7 @@ const spec: CommandSpec = {
   notes: ['SIGINT/SIGTERM close the browser and remove unfinished files before exiting.'],
 };
 
-async function main(): Promise<number> {
-  const { values, help } = parseCommandLine(spec, process.argv.slice(2));
-  if (help) {
-    console.log(helpText(spec));
-    return exitCodes.ok;
-  }
+async function main({ values }: ParsedCommandLine): Promise<number> {
   const started = performance.now();
   try {
     const written = await generateDiagrams(process.cwd(), diagramSets, {
@@ -44,4 +33,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand('diagrams', main);
+await runEntry(spec, 'diagrams', main);

@@ -1,15 +1,9 @@
-import {
-  type CommandSpec,
-  exitCodes,
-  helpText,
-  parseCommandLine,
-  runCommand,
-  UsageError,
-} from '../checker/cli.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
 import { runMutants, writeMutants } from '../checker/mutants.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { closest } from '../checker/scenario/request-line.ts';
 import { mutants } from '../machines/variants.ts';
+import { runEntry } from './entry.ts';
 
 /**
  * `npm run mutants [-- NAME...]`: checks every seeded fault (or the named ones), prints how each was
@@ -38,13 +32,8 @@ const spec: CommandSpec = {
   ],
 };
 
-async function main(): Promise<number> {
-  const { positionals: names, values, help } = parseCommandLine(spec, process.argv.slice(2));
+async function main({ positionals: names, values }: ParsedCommandLine): Promise<number> {
   const stopOnFirst = values['stop-on-first'] === true;
-  if (help) {
-    console.log(helpText(spec));
-    return exitCodes.ok;
-  }
   const known = mutants.map((m) => m.name);
   const unknown = names.find((name) => !known.includes(name));
   if (unknown !== undefined) {
@@ -92,4 +81,4 @@ async function main(): Promise<number> {
   return exitCodes.survived;
 }
 
-await runCommand('mutants', main);
+await runEntry(spec, 'mutants', main);

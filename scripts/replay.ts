@@ -1,17 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  helpText,
-  parseCommandLine,
-  runCommand,
-  UsageError,
-} from '../checker/cli.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
 import { projectRoot } from '../checker/scenario/catalog.ts';
 import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
+import { runEntry } from './entry.ts';
 
 /**
  * `npm run replay -- <file or folder>...`: replays each scenario on the model and prints every step
@@ -60,12 +54,7 @@ function scenarioFiles(target: string): string[] {
   return files;
 }
 
-async function main(): Promise<number> {
-  const { values, positionals, help } = parseCommandLine(spec, process.argv.slice(2));
-  if (help) {
-    console.log(helpText(spec));
-    return exitCodes.ok;
-  }
+async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
   if (values['write-docs'] === true) {
     for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);
     if (positionals.length === 0) return exitCodes.ok;
@@ -88,4 +77,4 @@ async function main(): Promise<number> {
   return exitCodes.ok;
 }
 
-await runCommand('replay', main);
+await runEntry(spec, 'replay', main);

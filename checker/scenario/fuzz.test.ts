@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { defaultScope } from '../../machines/scopes.ts';
+import { runScript } from '../../test-support/run-command.ts';
+import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from '../cli.ts';
 import { loadScopeFile } from '../scope-file.ts';
 import { ScenarioFileError } from './load.ts';
@@ -271,16 +271,10 @@ const scopeCases: fc.Arbitrary<string> = fc.oneof(
 );
 
 describe('fuzzed scope files are refused with the file and a line', () => {
-  let folder: string;
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'nsmodel-fuzz-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('fuzz');
 
   test.prop([scopeCases], { numRuns: 100 })('one UsageError line', async (text) => {
-    const path = join(folder, 'scope.json');
+    const path = join(scratch(), 'scope.json');
     await writeFile(path, text, 'latin1');
     let message = '';
     try {
@@ -295,34 +289,19 @@ describe('fuzzed scope files are refused with the file and a line', () => {
 });
 
 describe('the commands refuse fuzzed input with exit 2 and start no search', () => {
-  const tsx = resolve('node_modules/.bin/tsx');
-  const run = (script: string, args: string[], cwd: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(
-        tsx,
-        [resolve(script), ...args],
-        { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
-        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  let folder: string;
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), 'nsmodel-fuzz-cli-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('fuzz-cli');
+  const run = (script: string, args: string[]) => runScript(script, args, { cwd: scratch() });
 
   it('replay: a sample of broken scenarios, exit 2 with one line each', async () => {
     const sample = fc.sample(cases, { numRuns: 8, seed: 12 });
     const files = await Promise.all(
       sample.map(async ({ source }, i) => {
-        const file = join(folder, `case-${i}.yaml`);
+        const file = join(scratch(), `case-${i}.yaml`);
         await writeFile(file, source, 'latin1');
         return file;
       }),
     );
-    const result = await run('scripts/replay.ts', files, folder);
+    const result = await run('scripts/replay.ts', files);
     expect(result.code, result.stdout).toBe(2);
     for (const file of files) expect(result.stdout).toContain(`MALFORMED ${file}:`);
     expect(result.stdout).toContain(`${files.length} malformed`);
@@ -330,9 +309,9 @@ describe('the commands refuse fuzzed input with exit 2 and start no search', () 
   });
 
   it('verify: a broken scope file exits 2 before the search starts', async () => {
-    const file = join(folder, 'broken.json');
+    const file = join(scratch(), 'broken.json');
     await writeFile(file, JSON.stringify({ ...defaultScope, namespacse: [] }, null, 2));
-    const result = await run('scripts/verify.ts', ['--scope', file], folder);
+    const result = await run('scripts/verify.ts', ['--scope', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^verify: --scope: ${file.replace(/[.]/g, '\\.')}:\\d+: `));
     expect(result.stderr).not.toContain('states');

@@ -102,45 +102,28 @@ describe('a scenario that expects the wrong outcome fails with a clear message',
 describe('request lines', () => {
   it('parse every path form', () => {
     expect(parseRequestLine('list namespaces')).toEqual({ verb: 'list', path: { kind: 'namespaces' } });
-    expect(parseRequestLine('finalize namespaces/a')).toEqual({
-      verb: 'finalize',
-      path: { kind: 'namespace', name: 'a' },
-    });
-    expect(parseRequestLine('update namespaces/a/finalize').path).toEqual({
-      kind: 'namespace',
-      name: 'a',
-      subresource: 'finalize',
-    });
-    expect(parseRequestLine('get namespaces/a/status').path).toEqual({
-      kind: 'namespace',
-      name: 'a',
-      subresource: 'status',
-    });
-    expect(parseRequestLine('list namespaces/a/pods').path).toEqual({
-      kind: 'content-list',
-      namespace: 'a',
-      resource: 'pods',
-    });
-    expect(parseRequestLine('get namespaces/a/pods/p').path).toEqual({
-      kind: 'content',
-      namespace: 'a',
-      resource: 'pods',
-      name: 'p',
-      legacy: false,
-    });
-    expect(parseRequestLine('list secrets').path).toEqual({ kind: 'all-namespaces', resource: 'secrets' });
-    expect(parseRequestLine('get secrets/s').path).toEqual({
-      kind: 'content',
-      namespace: 'default',
-      resource: 'secrets',
-      name: 's',
-      legacy: true,
-    });
-    expect(parseRequestLine('create namespaceinitializerconfigurations/c').path).toEqual({
-      kind: 'cluster',
-      resource: 'namespaceinitializerconfigurations',
-      name: 'c',
-    });
+    expect(parseRequestLine('finalize namespaces/a').verb).toBe('finalize');
+    // Each line's path, as the table of path forms reads it.
+    const paths: [line: string, path: object][] = [
+      ['finalize namespaces/a', { kind: 'namespace', name: 'a' }],
+      ['update namespaces/a/finalize', { kind: 'namespace', name: 'a', subresource: 'finalize' }],
+      ['get namespaces/a/status', { kind: 'namespace', name: 'a', subresource: 'status' }],
+      ['list namespaces/a/pods', { kind: 'content-list', namespace: 'a', resource: 'pods' }],
+      [
+        'get namespaces/a/pods/p',
+        { kind: 'content', namespace: 'a', resource: 'pods', name: 'p', legacy: false },
+      ],
+      ['list secrets', { kind: 'all-namespaces', resource: 'secrets' }],
+      [
+        'get secrets/s',
+        { kind: 'content', namespace: 'default', resource: 'secrets', name: 's', legacy: true },
+      ],
+      [
+        'create namespaceinitializerconfigurations/c',
+        { kind: 'cluster', resource: 'namespaceinitializerconfigurations', name: 'c' },
+      ],
+    ];
+    for (const [line, path] of paths) expect(parseRequestLine(line).path, line).toEqual(path);
   });
 
   it('refuse what no path can mean, with a hint', () => {

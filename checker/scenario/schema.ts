@@ -43,9 +43,18 @@ const policyRule = z.strictObject({
 
 const rbacApiVersion = z.literal('rbac.authorization.k8s.io/v1');
 
+const admissionApiVersion = z.literal('admissionregistration.k8s.io/v1alpha1');
+const failurePolicy = z.enum(['Ignore', 'Fail']).optional();
+/** A manifest of one kind: apiVersion, kind and metadata, then the kind's own fields; unknown keys refused. */
+const manifest = <const Kind extends string, Shape extends z.ZodRawShape>(
+  apiVersion: z.ZodLiteral<string>,
+  kind: Kind,
+  shape: Shape,
+) => z.strictObject({ apiVersion, kind: z.literal(kind), metadata, ...shape });
+
 const initializerEntry = z.strictObject({
   name,
-  failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+  failurePolicy,
   timeoutSeconds: z.number().int().positive().optional(),
 });
 
@@ -59,68 +68,44 @@ const ruleWithVerbs = admissionRule.extend({ verbs: names });
 
 /** Manifests `given` may hold, by `kind`: RBAC, initializer configurations, namespaces and content. */
 export const manifestSchemas = {
-  ClusterRole: z.strictObject({
-    apiVersion: rbacApiVersion,
-    kind: z.literal('ClusterRole'),
-    metadata,
+  ClusterRole: manifest(rbacApiVersion, 'ClusterRole', {
     rules: z.array(policyRule),
   }),
-  Role: z.strictObject({
-    apiVersion: rbacApiVersion,
-    kind: z.literal('Role'),
-    metadata,
+  Role: manifest(rbacApiVersion, 'Role', {
     rules: z.array(policyRule),
   }),
-  ClusterRoleBinding: z.strictObject({
-    apiVersion: rbacApiVersion,
-    kind: z.literal('ClusterRoleBinding'),
-    metadata,
+  ClusterRoleBinding: manifest(rbacApiVersion, 'ClusterRoleBinding', {
     roleRef,
     subjects: z.array(subject).min(1),
   }),
-  RoleBinding: z.strictObject({
-    apiVersion: rbacApiVersion,
-    kind: z.literal('RoleBinding'),
-    metadata,
+  RoleBinding: manifest(rbacApiVersion, 'RoleBinding', {
     roleRef,
     subjects: z.array(subject).min(1),
   }),
-  NamespaceInitializerConfiguration: z.strictObject({
-    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
-    kind: z.literal('NamespaceInitializerConfiguration'),
-    metadata,
+  NamespaceInitializerConfiguration: manifest(admissionApiVersion, 'NamespaceInitializerConfiguration', {
     initializers: z.array(initializerEntry).optional(),
   }),
   // Doc 004's rule-based configurations: the system model has none yet, so scenarios naming them are pending.
-  InitializerConfiguration: z.strictObject({
-    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
-    kind: z.literal('InitializerConfiguration'),
-    metadata,
+  InitializerConfiguration: manifest(admissionApiVersion, 'InitializerConfiguration', {
     initializers: z.array(
       z.strictObject({
         name,
         rules: z.array(admissionRule).optional(),
-        failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+        failurePolicy,
       }),
     ),
   }),
-  ExternalAdmissionHookConfiguration: z.strictObject({
-    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1'),
-    kind: z.literal('ExternalAdmissionHookConfiguration'),
-    metadata,
+  ExternalAdmissionHookConfiguration: manifest(admissionApiVersion, 'ExternalAdmissionHookConfiguration', {
     externalAdmissionHooks: z.array(
       z.strictObject({
         name,
         clientConfig: z.record(z.string(), z.unknown()).optional(),
         rules: z.array(ruleWithVerbs).optional(),
-        failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+        failurePolicy,
       }),
     ),
   }),
-  Namespace: z.strictObject({
-    apiVersion: z.literal('v1'),
-    kind: z.literal('Namespace'),
-    metadata,
+  Namespace: manifest(z.literal('v1'), 'Namespace', {
     spec: z.strictObject({ finalizers: names.optional() }).optional(),
     status: z.strictObject({ phase: z.enum(['Active', 'Terminating']) }).optional(),
   }),
@@ -362,7 +347,7 @@ export const bodySchemas = {
     rules: z.array(policyRule).optional(),
   }),
   configuration: z.strictObject({
-    apiVersion: z.literal('admissionregistration.k8s.io/v1alpha1').optional(),
+    apiVersion: admissionApiVersion.optional(),
     kind: z.string().optional(),
     metadata: metadata.partial().optional(),
     initializers: z.array(z.record(z.string(), z.unknown())).optional(),

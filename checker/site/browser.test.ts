@@ -72,6 +72,17 @@ async function diagramStatuses(page: Page): Promise<{ id: string; status: string
   );
 }
 
+/** Waits until the stepper under `selector` has drawn the sequence diagram of step `step`. */
+const renderedStep = (page: Page, selector: string, step: number) =>
+  page.waitForFunction(
+    (s, want) =>
+      document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
+      String(want),
+    {},
+    selector,
+    step,
+  );
+
 const highlighted = (page: Page, selector: string) =>
   page.$eval(selector, (section) => ({
     current: (section as HTMLElement).dataset.current,
@@ -140,26 +151,14 @@ describe('the HTML report in Chromium', () => {
     const rectsAtStart = start.rects;
 
     await page.click(`${selector} .next`);
-    await page.waitForFunction(
-      (s) =>
-        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') === '1',
-      {},
-      selector,
-    );
+    await renderedStep(page, selector, 1);
     const one = await highlighted(page, selector);
     expect(one).toMatchObject({ current: '1', rendered: '1', items: ['1'] });
     expect(one.changes.join('\n')).toMatch(/namespaces\.team-a\.exists: false → true/);
     expect(one.rects).toBeGreaterThan(rectsAtStart);
 
     for (let i = 2; i < steps; i++) await page.click(`${selector} .next`);
-    await page.waitForFunction(
-      (s, last) =>
-        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
-        String(last),
-      {},
-      selector,
-      steps - 1,
-    );
+    await renderedStep(page, selector, steps - 1);
     const last = await highlighted(page, selector);
     expect(last.current).toBe(String(steps - 1));
     expect(await page.$eval(`${selector} .next`, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
@@ -168,14 +167,7 @@ describe('the HTML report in Chromium', () => {
     await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-last-step.png') });
 
     await page.click(`${selector} .prev`);
-    await page.waitForFunction(
-      (s, want) =>
-        document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
-        String(want),
-      {},
-      selector,
-      steps - 2,
-    );
+    await renderedStep(page, selector, steps - 2);
     expect((await highlighted(page, selector)).items).toEqual([String(steps - 2)]);
     await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-stepper.png') });
     await page.close();

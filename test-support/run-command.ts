@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect } from 'vitest';
+
+export interface CommandRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Where the command runs; a scratch folder keeps its outputs out of the working tree. */
+  cwd?: string;
+  /** Added to the environment (NSMODEL_DEBUG is cleared so errors print as a user sees them). */
+  env?: Record<string, string>;
+}
+
+/** Runs a TypeScript entry point through tsx as a user would, and resolves with its exit code and output. */
+export function runScript(
+  script: string,
+  args: string[],
+  { cwd, env = {} }: RunOptions = {},
+): Promise<CommandRun> {
+  return new Promise((done) => {
+    execFile(
+      resolve('node_modules/.bin/tsx'),
+      [resolve(script), ...args],
+      { cwd, env: { ...process.env, NSMODEL_DEBUG: '', ...env }, maxBuffer: 1 << 26 },
+      (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The message of the error of class `kind` that `run` throws, or null when it returns; other errors escape. */
+export function thrownMessage(kind: new (...args: never[]) => Error, run: () => unknown): string | null {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof kind) return error.message;
+    throw error;
+  }
+  return null;
+}
+
+/**
+ * A search under a small heap that the memory guard stopped: no V8 abort, exit `code`, and on stdout a
+ * partial JSON result that still holds the states found so far.
+ */
+export function expectStoppedByMemoryGuard(run: CommandRun, code: number): void {
+  expect(run.stderr).not.toContain('heap out of memory');
+  expect(run.code).toBe(code);
+  const result = JSON.parse(run.stdout) as { states: number; complete: boolean; stopReason: string };
+  expect(result).toMatchObject({ complete: false, stopReason: 'memory' });
+  expect(result.states).toBeGreaterThan(100_000);
+}
