@@ -10,6 +10,7 @@ import { UsageError } from '../cli.ts';
 import { loadScopeFile } from '../scope-file.ts';
 import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
+import { maxTickSeconds } from './schema.ts';
 
 /**
  * Hostile input: malformed scenarios (and their `given`, which has the scope's vocabulary) and JSON
@@ -103,6 +104,16 @@ const cases: fc.Arbitrary<Case> = fc.oneof(
       ([path, value]) => !(Array.isArray(value) && !['requirements', 'steps'].includes(String(path.at(-1)))),
     )
     .filter(([path, value]) => !(path.at(-1) === 'expect' && Number.isInteger(value) && value !== null))
+    // A whole number of seconds within bounds is a valid tick, whatever arbitrary produced it.
+    .filter(
+      ([path, value]) =>
+        !(
+          path.at(-1) === 'tick' &&
+          Number.isInteger(value) &&
+          (value as number) >= 1 &&
+          (value as number) <= maxTickSeconds
+        ),
+    )
     .map(([path, value]) =>
       edit(`wrong type at ${path.join('.')}`, (s) => {
         const parent = at<Record<string, Json>>(s, ...path.slice(0, -1));
