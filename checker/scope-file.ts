@@ -99,6 +99,7 @@ const requestTemplates = [
   'create-content',
   'delete-content',
   'get-content',
+  'list-content',
   'list-content-all-namespaces',
 ] as const;
 

@@ -102,6 +102,19 @@ describe('admission machine: NamespaceLifecycle', () => {
     );
   });
 
+  it('NS-7 (D-15): a list in a missing namespace, or across all, passes admission (storage answers 200, no items)', () => {
+    expect(admit({ operation: 'list', namespaceExists: false })).toEqual(admitted());
+  });
+
+  it('IN-6 (D-19): a list inside an initializing namespace is refused without initialize', () => {
+    expect(admit({ operation: 'list', namespaceInitializing: true })).toEqual(
+      refused('refuseNamespaceInitializing'),
+    );
+    expect(admit({ operation: 'list', namespaceInitializing: true, callerMayInitialize: true })).toEqual(
+      admitted(),
+    );
+  });
+
   it('NS-2: a namespace request passes the existence check (storage answers for the namespace itself)', () => {
     expect(admit({ target: 'namespace', operation: 'get', namespaceExists: false })).toEqual(admitted());
     expect(admit({ target: 'namespace', operation: 'create', namespaceExists: false })).toEqual(

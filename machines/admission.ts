@@ -119,8 +119,9 @@ export const admissionMachine = setup({
       facts(event).operation !== 'get' &&
       facts(event).operation !== 'list',
     callerNotAuthorized: ({ event }) => !facts(event).authorized,
+    // D-15: reads never pass admission, so a list in a missing namespace (or across all) reaches storage.
     contentInMissingNamespace: ({ event }) =>
-      facts(event).target === 'content' && !facts(event).namespaceExists,
+      facts(event).target === 'content' && facts(event).operation !== 'list' && !facts(event).namespaceExists,
     createInTerminatingNamespace: ({ event }) =>
       facts(event).target === 'content' &&
       facts(event).operation === 'create' &&

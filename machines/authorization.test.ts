@@ -7,6 +7,7 @@ import {
   authorizationFacts,
   authorizationMachine,
   authorizationMachineHonouringForeignRoleBindings,
+  authorizationMachineOpeningListsByRoleBindings,
   decideAuthorization,
 } from './authorization.ts';
 import {
@@ -25,6 +26,7 @@ const facts = (overrides: Partial<AuthorizationFacts> = {}): AuthorizationFacts 
   grantedByClusterRoleBinding: false,
   grantedByRoleBindingInRequestNamespace: false,
   grantedByRoleBindingInOtherNamespace: false,
+  requestSpansNamespaces: false,
   ...overrides,
 });
 
@@ -211,5 +213,16 @@ describe('facts from the RBAC policy', () => {
       allowed: true,
       grantedBy: 'roleBindingInRequestNamespace',
     });
+  });
+
+  it('NS-7, RB-6 the seeded fault that lets a RoleBinding open a cross-namespace list, and only that', () => {
+    const across = { verb: 'list', resource: 'pods' };
+    expect(authorizationFacts(authorizer, alice, across)).toEqual(
+      facts({ grantedByRoleBindingInOtherNamespace: true, requestSpansNamespaces: true }),
+    );
+    expect(decide(alice, across).allowed).toBe(false);
+    expect(decide(alice, across, authorizationMachineOpeningListsByRoleBindings).allowed).toBe(true);
+    const inTeamB = { verb: 'list', resource: 'pods', namespace: 'team-b' };
+    expect(decide(alice, inTeamB, authorizationMachineOpeningListsByRoleBindings).allowed).toBe(false);
   });
 });

@@ -17,6 +17,8 @@ export interface AuthorizationFacts {
   grantedByRoleBindingInRequestNamespace: boolean;
   /** A RoleBinding in some other namespace would grant it; RBAC ignores it, a faulty variant does not. */
   grantedByRoleBindingInOtherNamespace: boolean;
+  /** The request names no namespace (a list across all namespaces, a cluster-scoped object): only cluster-wide grants count. */
+  requestSpansNamespaces: boolean;
 }
 
 export type AuthorizationGrant = 'systemMasters' | 'clusterRoleBinding' | 'roleBindingInRequestNamespace';
@@ -39,6 +41,7 @@ const noFacts: AuthorizationFacts = {
   grantedByClusterRoleBinding: false,
   grantedByRoleBindingInRequestNamespace: false,
   grantedByRoleBindingInOtherNamespace: false,
+  requestSpansNamespaces: false,
 };
 
 export const authorizationMachine = setup({
@@ -126,7 +129,21 @@ export const authorizationMachineHonouringForeignRoleBindings: AuthorizationMach
     },
   });
 
+/**
+ * Seeded fault (NS-7, RB-6): a RoleBinding anywhere authorizes a list across all namespaces, as if RBAC
+ * filtered a list by namespace afterwards; it never does, so every namespace's items come back.
+ */
+export const authorizationMachineOpeningListsByRoleBindings: AuthorizationMachine =
+  authorizationMachine.provide({
+    guards: {
+      grantedByRoleBindingInRequestNamespace: ({ context }) =>
+        context.facts.grantedByRoleBindingInRequestNamespace ||
+        (context.facts.requestSpansNamespaces && context.facts.grantedByRoleBindingInOtherNamespace),
+    },
+  });
+
 const factBits = (facts: AuthorizationFacts): number =>
+  (+facts.requestSpansNamespaces << 4) |
   (+facts.callerIsSystemMaster << 3) |
   (+facts.grantedByClusterRoleBinding << 2) |
   (+facts.grantedByRoleBindingInRequestNamespace << 1) |
@@ -136,7 +153,7 @@ const decisionsByMachine = new WeakMap<AuthorizationMachine, (AuthorizationDecis
 
 /**
  * RB-4, RB-5, RB-6: runs the machine on the facts with XState's pure transition functions; the
- * sixteen possible fact patterns are memoized per machine.
+ * thirty-two possible fact patterns are memoized per machine.
  */
 export function decideAuthorization(
   facts: AuthorizationFacts,
@@ -144,7 +161,7 @@ export function decideAuthorization(
 ): AuthorizationDecision {
   let decisions = decisionsByMachine.get(machine);
   if (!decisions) {
-    decisions = new Array(16);
+    decisions = new Array(32);
     decisionsByMachine.set(machine, decisions);
   }
   const bits = factBits(facts);
@@ -171,5 +188,6 @@ export function authorizationFacts(
     grantedByClusterRoleBinding: sources.clusterRoleBinding !== undefined,
     grantedByRoleBindingInRequestNamespace: sources.roleBindingInRequestNamespace !== undefined,
     grantedByRoleBindingInOtherNamespace: sources.roleBindingInOtherNamespace !== undefined,
+    requestSpansNamespaces: sources.requestNamespace === undefined,
   };
 }

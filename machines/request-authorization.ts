@@ -204,6 +204,7 @@ export class RequestAuthorizer {
       grantedByClusterRoleBinding: sources.clusterRoleBinding !== undefined,
       grantedByRoleBindingInRequestNamespace: sources.roleBindingInRequestNamespace !== undefined,
       grantedByRoleBindingInOtherNamespace: sources.roleBindingInOtherNamespace !== undefined,
+      requestSpansNamespaces: sources.requestNamespace === undefined,
     };
     const step = this.stepper.step(this.stepper.initial, { type: 'AUTHORIZE', facts });
     decision = { allowed: this.stepper.value(step.next) === 'allowed', transitions: step.transitions };

@@ -53,6 +53,16 @@ export function expandTemplate(
         contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
       );
     }
+    case 'list-content':
+      return namespaces.flatMap(({ i }) =>
+        [...new Set(scope.content.map((c) => c.resource))].map((resource) => ({
+          ...base,
+          verb: 'list' as const,
+          target: 'content' as const,
+          namespace: i,
+          resource,
+        })),
+      );
     case 'list-content-all-namespaces':
       return [...new Set(scope.content.map((c) => c.resource))].map((resource) => ({
         ...base,

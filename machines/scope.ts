@@ -86,6 +86,7 @@ export type RequestTemplate =
   | 'create-content'
   | 'delete-content'
   | 'get-content'
+  | 'list-content'
   | 'list-content-all-namespaces';
 
 export interface PrincipalSpec {

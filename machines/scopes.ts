@@ -80,7 +80,7 @@ export const defaultScope: Scope = {
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
     // Initialized before the run starts: the other tenant's namespace that isolation protects.
-    { name: 'team-b', creator: 'bob', preexisting: true },
+    { name: 'team-b', creator: 'bob', preexisting: true, initialContent: ['configmaps/app'] },
     { name: 'Team_C', creator: 'alice' },
     { name: 'default', system: true },
   ],
@@ -99,6 +99,8 @@ export const defaultScope: Scope = {
         'create-namespace-with-initializers',
         'complete-first-initializer',
         'create-content',
+        // Lists in her namespaces and across all: RBAC decides each list as a whole (NS-7, RB-6).
+        'list-content',
         'list-content-all-namespaces',
       ],
     },

@@ -123,8 +123,10 @@ describe('system model: termination', () => {
     const result = model.handle(deleted.state, createConfigmap(teamB));
     expect(result.response).toMatchObject({ code: 403, reason: 'Forbidden', cause: 'NamespaceTerminating' });
     expect(result.state).toBe(deleted.state);
-    // The same request in the Active namespace succeeds.
-    expect(model.handle(initial, createConfigmap(teamB)).response.code).toBe(201);
+    // The same request in the Active namespace passes admission (team-b starts with that configmap: 409).
+    expect(model.handle(initial, createConfigmap(teamB)).response).toMatchObject({ code: 409 });
+    const emptied = model.handle(initial, { ...createConfigmap(teamB), verb: 'delete' });
+    expect(model.handle(emptied.state, createConfigmap(teamB)).response.code).toBe(201);
   });
 });
 
@@ -150,5 +152,36 @@ describe('system model: validation and state keys', () => {
     expect(createThenDelete).toEqual(deleteThenCreate);
     expect(model.key(createThenDelete)).not.toBe(model.key(initial));
     expect(model.key(created.state)).not.toBe(model.key(createThenDelete));
+  });
+});
+
+describe('system model: lists (NS-7, RB-6, D-15, D-19)', () => {
+  const list = (principal: ApiRequest['principal'], namespace: number): ApiRequest => ({
+    principal,
+    verb: 'list',
+    target: 'content',
+    namespace,
+    object: -1,
+    resource: 'configmaps',
+  });
+
+  it('a cluster-wide grant lists every namespace; a list in a missing namespace is 200 with no items', () => {
+    expect(model.handle(initial, list(carol, -1))).toMatchObject({
+      response: { code: 200 },
+      items: ['team-b/app'],
+    });
+    expect(model.handle(initial, list(carol, teamA))).toMatchObject({ response: { code: 200 }, items: [] });
+  });
+
+  it('a tenant without a grant is refused the list as a whole, never filtered', () => {
+    expect(model.handle(initial, list(alice, teamB)).response).toMatchObject({ code: 403 });
+    expect(model.handle(initial, list(alice, -1)).response).toMatchObject({ code: 403 });
+  });
+
+  it('D-19: a list inside an initializing namespace is refused without initialize', () => {
+    expect(model.handle(created.state, list(ciRobot, teamA)).response).toMatchObject({
+      code: 403,
+      cause: 'NamespaceInitializing',
+    });
   });
 });

@@ -20,6 +20,7 @@ const killerOf: Record<string, string> = {
   'failure-result-ignored': 'failed-never-active',
   'stale-configuration-used': 'config-freshness',
   'rolebinding-grants-cluster-wide': 'tenant-isolation',
+  'rolebinding-opens-cross-namespace-list': 'tenant-isolation',
   'kubernetes-finalizer-not-added': 'kubernetes-finalizer-on-create',
   'owner-removes-foreign-finalizer': 'owners-remove-only-their-own',
   'immortal-namespace-deletable': 'system-namespaces-immortal',

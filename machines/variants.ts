@@ -1,5 +1,8 @@
 import { type AnyStateMachine, assign, StateMachine } from 'xstate';
-import { authorizationMachineHonouringForeignRoleBindings } from './authorization.ts';
+import {
+  authorizationMachineHonouringForeignRoleBindings,
+  authorizationMachineOpeningListsByRoleBindings,
+} from './authorization.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
@@ -225,6 +228,14 @@ export const variants: Variant[] = [
     description: 'A RoleBinding grants in every namespace, not only its own.',
     requirements: ['RB-4', 'RB-5'],
     machines: (base) => ({ ...base, authorization: authorizationMachineHonouringForeignRoleBindings }),
+  },
+  {
+    name: 'rolebinding-opens-cross-namespace-list',
+    kind: 'mutant',
+    description:
+      "A RoleBinding in any namespace authorizes a list across all namespaces, which then returns every namespace's items.",
+    requirements: ['NS-7', 'RB-6'],
+    machines: (base) => ({ ...base, authorization: authorizationMachineOpeningListsByRoleBindings }),
   },
   {
     name: 'kubernetes-finalizer-not-added',

@@ -317,8 +317,10 @@ export const tenantIsolation: Property = {
   predicate: (model, _before, event) => {
     const r = event.request;
     if (!r || !isTenant(model, r.principal.name)) return true;
+    // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
     if (
       r.target === 'content' &&
+      r.verb !== 'list' &&
       r.namespace >= 0 &&
       foreign(model, r.principal.name, r.namespace) &&
       succeeded(event)
@@ -333,11 +335,12 @@ export const tenantIsolation: Property = {
   },
   witness: {
     on: 'step',
-    description: "a tenant sends a request into, or a list across, another tenant's namespace",
+    description: "a tenant sends a request into another tenant's namespace, or a list answered with items",
     test: (model, _before, event) => {
       const r = event.request;
       if (!r || !isTenant(model, r.principal.name)) return false;
-      return r.namespace < 0 ? r.verb === 'list' : foreign(model, r.principal.name, r.namespace);
+      if (r.verb === 'list') return (event.items ?? []).length > 0;
+      return r.namespace >= 0 && foreign(model, r.principal.name, r.namespace);
     },
   },
 };

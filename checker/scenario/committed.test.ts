@@ -16,7 +16,6 @@ const files = readdirSync(folder)
 const knownPending = [
   'ac-rule-based-configurations.yaml',
   'in-initialize-verb-semantics.yaml',
-  'lists-across-namespaces.yaml',
   'ns-body-namespace-must-match-path.yaml',
   'ns-status-and-conditions.yaml',
   'wire-refusal-messages.yaml',
