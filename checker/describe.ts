@@ -1,15 +1,13 @@
 import { phaseOf } from '../machines/namespace.ts';
 import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
 
-/** A system state as named facts a reviewer reads: `team-a.phase = Initializing`, `clock = 3s`, ... */
+/** A system state as named facts a reviewer reads: `team-a.phase = Initializing`, ... (time only as ages). */
 export function stateFacts(model: SystemModel, s: SystemState): Map<string, string> {
   const facts = new Map<string, string>();
-  facts.set('clock', `${s.now}s`);
+  const since = model.secondsSinceConfigRead(s);
   facts.set(
     'admission configuration',
-    model.configurationFresh(s)
-      ? `fresh (read at ${model.lastSuccessfulConfigRead(s)}s)`
-      : `stale (last read at ${model.lastSuccessfulConfigRead(s)}s)`,
+    `${model.configurationFresh(s) ? 'fresh' : 'stale'} (last read ${since === 0 ? 'this second' : `${since}s ago`})`,
   );
   facts.set('configuration reads', s.configReadFailing ? 'failing' : 'working');
   facts.set(
@@ -38,8 +36,18 @@ function namespaceFacts(model: SystemModel, v: NamespaceView): [string, string][
     facts.push(['pending', JSON.stringify(v.pending)]);
     facts.push(['finalizers', JSON.stringify(v.finalizers)]);
     facts.push(['result', v.failure ? `Failure (${v.failure.reason})` : 'none']);
-    facts.push(['deletionTimestamp', v.deletionTimestamp === null ? 'unset' : `${v.deletionTimestamp}s`]);
-    facts.push(['initializer timer', v.timerArmedAt === null ? 'none' : `armed at ${v.timerArmedAt}s`]);
+    facts.push([
+      'deletionTimestamp',
+      v.deletedSecondsAgo === null ? 'unset' : v.deletedSecondsAgo === 0 ? 'set this second' : 'set earlier',
+    ]);
+    facts.push([
+      'initializer timer',
+      v.failOpenTimer
+        ? `${v.failOpenTimer.initializer}, ${v.failOpenTimer.ageSeconds}s old`
+        : v.timerLost
+          ? 'lost (apiserver restarted)'
+          : 'none',
+    ]);
   }
   facts.push(['content', JSON.stringify(content)]);
   facts.push(['external content', JSON.stringify(external)]);

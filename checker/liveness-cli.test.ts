@@ -60,13 +60,12 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
     expect(lasso.steps.length).toBeGreaterThan(lasso.loopStart);
   });
 
-  it('does not call a state a deadlock when only the bounded clock has stopped there', async () => {
+  it('finds no deadlock where nobody acts: relative time never runs out, the clock still ticks', async () => {
     const scope = {
       ...removalScope,
       name: 'frozen',
       principals: [],
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
-      clock: { ...removalScope.clock, horizonSeconds: 1 },
     };
     await writeFile(join(cwd, 'frozen.json'), JSON.stringify(scope));
     const run = await verify(['--scope', 'frozen.json'], cwd);
@@ -74,6 +73,6 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
     // Not 11: no deadlock. With no principals most properties are never exercised, which is exit 18.
     expect(run.code).toBe(18);
     expect(run.stdout).toContain('Deadlock: none (every reachable state has a successor).');
-    expect(run.stdout).toContain('have no successor only because the clock reached its horizon');
+    expect(run.stdout).not.toContain('horizon');
   });
 });

@@ -58,13 +58,10 @@ export function systemTerminal(model: SystemModel): (state: SystemState) => bool
   return typeof declared === 'function' ? (s) => declared.call(model, s) : () => false;
 }
 
-/** The system model's horizon: the clock has reached `horizonSeconds` and can tick no more. */
+/** A model's horizon, if it declares one; the system model's time is relative and has none (docs/time.md). */
 export function systemHorizon(model: SystemModel): (state: SystemState) => boolean {
   const declared = (model as Partial<HorizonAware<SystemState>>).atHorizon;
-  if (typeof declared === 'function') return (s) => declared.call(model, s);
-  const clock = model.scope.clock as { horizonSeconds?: number };
-  const horizon = clock.horizonSeconds;
-  return horizon === undefined ? () => false : (s) => s.now >= horizon;
+  return typeof declared === 'function' ? (s) => declared.call(model, s) : () => false;
 }
 
 /** A property relies on time passing when it assumes the clock fair. */

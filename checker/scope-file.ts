@@ -195,7 +195,6 @@ export const scopeSchema: z.ZodType<Scope> = z
       apiserverRestart: z.boolean(),
     }),
     clock: z.strictObject({
-      horizonSeconds: z.number().int().min(0).max(255),
       readRepairTimeoutSeconds: z.number().int().positive(),
     }),
   })

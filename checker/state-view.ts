@@ -8,10 +8,9 @@ import type { ItfAction } from './itf.ts';
  */
 export function readableState(model: SystemModel, s: SystemState): Record<string, unknown> {
   return {
-    clock: s.now,
     admissionConfiguration: {
       fresh: model.configurationFresh(s),
-      lastRead: model.lastSuccessfulConfigRead(s),
+      secondsSinceRead: model.secondsSinceConfigRead(s),
       readsFailing: s.configReadFailing,
       stored: new Set(
         model.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name),
@@ -38,8 +37,12 @@ function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, u
     pendingInitializers: [...v.pending],
     finalizers: [...v.finalizers],
     initializationResult: v.failure ? `Failure (${v.failure.reason})` : 'none',
-    deletionTimestamp: v.deletionTimestamp === null ? 'unset' : v.deletionTimestamp,
-    initializerTimerSince: v.timerArmedAt ?? 'none',
+    deletionTimestamp: v.deletedSecondsAgo === null ? 'unset' : 'set',
+    initializerTimer: v.failOpenTimer
+      ? { initializer: v.failOpenTimer.initializer, ageSeconds: v.failOpenTimer.ageSeconds }
+      : v.timerLost
+        ? 'lost'
+        : 'none',
     content: new Set(content),
     externalContent: new Set(external),
   };

@@ -109,7 +109,7 @@ describe('parseVerifyArgs', () => {
       const path = join(scratch(), 'broken.json');
       const broken = {
         ...defaultScope,
-        clock: { horizonSeconds: -1, readRepairTimeoutSeconds: 6 },
+        clock: { readRepairTimeoutSeconds: -1 },
         principals: [
           { ...defaultScope.principals[0], requests: ['create-everything'], namespaces: ['team-z'] },
         ],
@@ -119,7 +119,7 @@ describe('parseVerifyArgs', () => {
       const message = usageError(['--scope', path]) ?? '';
       expect(message).toMatch(new RegExp(`^--scope: ${path}:1: not a valid scope: `));
       expect(message).toContain('principals[0].requests[0]: ');
-      expect(message).toContain('clock.horizonSeconds: ');
+      expect(message).toContain('clock.readRepairTimeoutSeconds: ');
       expect(message).toContain('(top level): Unrecognized key: "extra"');
       expect(message).not.toContain('\n');
     });

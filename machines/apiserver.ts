@@ -142,17 +142,21 @@ export class ApiServer {
               ? this.system.pendingToInject(s)
               : [];
         const step = stepNamespace(
-          { type: 'CREATE', pending, finalizers, now: s.now },
-          `CREATE|${pending.join(',')}|${finalizers.join(',')}|${s.now}`,
+          { type: 'CREATE', pending, finalizers },
+          `CREATE|${pending.join(',')}|${finalizers.join(',')}`,
         );
         if (step.transitions.length === 0) return refused('namespaceCreateRefused');
-        return done(
-          this.system.withNamespace(s, i, {
-            lifecycle: step.next,
-            timerArmedAt: pending.length > 0 ? s.now : null,
-          }),
-          ok(201),
-        );
+        // FP-4: the apiserver that handled the create arms the timer for the first pending initializer.
+        const first = pending.length > 0 ? this.system.initializerSpec(pending[0]) : undefined;
+        const timer = first
+          ? this.system.stepTimer(ns.timer, {
+              type: 'ARM',
+              initializer: first.name,
+              timeoutSeconds: first.timeoutSeconds,
+            })
+          : this.system.stepTimer(ns.timer, { type: 'DISARM' });
+        transitions.push(...timer.transitions);
+        return done(this.system.withNamespace(s, i, { lifecycle: step.next, timer: timer.next }), ok(201));
       }
       case 'get': {
         if (!exists) return refused('namespaceNotFound');
@@ -166,13 +170,13 @@ export class ApiServer {
           // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
           const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
           if (purge.transitions.length > 0)
-            return done(this.system.withNamespace(s, i, { lifecycle: purge.next, timerArmedAt: null }), ok());
-          const again = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
+            return done(this.withoutTimer(s, i, purge.next, transitions), ok());
+          const again = stepNamespace({ type: 'DELETE' }, 'DELETE');
           return done(this.system.withNamespace(s, i, { lifecycle: again.next }), ok());
         }
-        const step = stepNamespace({ type: 'DELETE', now: s.now }, `DELETE|${s.now}`);
+        const step = stepNamespace({ type: 'DELETE' }, 'DELETE');
         if (step.transitions.length === 0) return refused('namespaceDeleteRefused');
-        return done(this.system.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
+        return done(this.withoutTimer(s, i, step.next, transitions), ok());
       }
       case 'update': {
         if (!exists) return refused('namespaceNotFound');
@@ -182,15 +186,15 @@ export class ApiServer {
           if (step.transitions.length === 0) {
             return refused('pendingNotFirst');
           }
-          return done(this.afterPendingChange(s, i, step.next), ok());
+          return done(this.afterPendingChange(s, i, step.next, transitions), ok());
         }
         if (r.body?.failure) {
           const step = stepNamespace(
-            { type: 'RECORD_FAILURE', reason: r.body.failure, now: s.now },
-            `RECORD_FAILURE|${r.body.failure}|${s.now}`,
+            { type: 'RECORD_FAILURE', reason: r.body.failure },
+            `RECORD_FAILURE|${r.body.failure}`,
           );
           if (step.transitions.length === 0) return refused('failureWhileNotInitializing');
-          return done(this.system.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null }), ok());
+          return done(this.withoutTimer(s, i, step.next, transitions), ok());
         }
         // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
         return done(s, ok());
@@ -285,12 +289,30 @@ export class ApiServer {
     };
   }
 
-  /** Re-arms the apiserver's timer when the first pending initializer changes (FP-2). */
-  afterPendingChange(s: SystemState, i: number, lifecycle: number): SystemState {
+  /** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
+  private withoutTimer(s: SystemState, i: number, lifecycle: number, transitions: string[]): SystemState {
+    const timer = this.system.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+    transitions.push(...timer.transitions);
+    return this.system.withNamespace(s, i, { lifecycle, timer: timer.next });
+  }
+
+  /**
+   * Re-arms the apiserver's timer when the first pending initializer changes, disarms it when none is
+   * left (FP-2); a lost timer stays lost, since only the server that handled the create had it (FP-4).
+   */
+  afterPendingChange(s: SystemState, i: number, lifecycle: number, transitions?: string[]): SystemState {
     const ns = s.namespaces[i];
-    const stillPending = this.system.namespaceStepper.snapshot(lifecycle).context.pending.length > 0;
-    const timerArmedAt = stillPending && ns.timerArmedAt !== null ? s.now : null;
-    return this.system.withNamespace(s, i, { lifecycle, timerArmedAt });
+    const first = this.system.namespaceStepper.snapshot(lifecycle).context.pending[0];
+    const spec = first === undefined ? undefined : this.system.initializerSpec(first);
+    const timer = spec
+      ? this.system.stepTimer(ns.timer, {
+          type: 'REARM',
+          initializer: spec.name,
+          timeoutSeconds: spec.timeoutSeconds,
+        })
+      : this.system.stepTimer(ns.timer, { type: 'DISARM' });
+    transitions?.push(...timer.transitions);
+    return this.system.withNamespace(s, i, { lifecycle, timer: timer.next });
   }
 
   /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
@@ -298,8 +320,9 @@ export class ApiServer {
     const v = this.system.view(s, i);
     if (v.value !== 'initializing' || v.pending.length === 0) return s;
     const first = this.system.initializerSpec(v.pending[0]);
+    // The creation age is capped at this very timeout, so `>=` is exact (docs/time.md).
     const readRepairDue =
-      v.createdAt !== null && s.now - v.createdAt >= this.system.scope.clock.readRepairTimeoutSeconds;
+      v.createdSecondsAgo !== null && v.createdSecondsAgo >= this.system.scope.clock.readRepairTimeoutSeconds;
     const check = this.system.timeoutStepper.step(
       this.system.timeoutStepper.initial,
       {
@@ -313,11 +336,11 @@ export class ApiServer {
     if (effect?.type === 'failNamespaceWithTimeout') {
       const failed = this.system.namespaceStepper.step(
         s.namespaces[i].lifecycle,
-        { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
-        `RECORD_FAILURE|Timeout|${s.now}`,
+        { type: 'RECORD_FAILURE', reason: 'Timeout' },
+        'RECORD_FAILURE|Timeout',
       );
       transitions.push(...failed.transitions);
-      return this.system.withNamespace(s, i, { lifecycle: failed.next, timerArmedAt: null });
+      return this.withoutTimer(s, i, failed.next, transitions);
     }
     if (effect?.type !== 'readRepairRemoveFirstPending') return s;
     const step = this.system.namespaceStepper.step(
@@ -326,7 +349,7 @@ export class ApiServer {
       `REMOVE_PENDING|${v.pending[0]}`,
     );
     transitions.push(...step.transitions);
-    return this.afterPendingChange(s, i, step.next);
+    return this.afterPendingChange(s, i, step.next, transitions);
   }
 }
 

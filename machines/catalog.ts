@@ -7,6 +7,7 @@ import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
 import { namespaceMachine } from './namespace.ts';
 import { namespaceControllerMachine } from './namespace-controller.ts';
+import { timerMachine } from './timer.ts';
 
 /** One entry per actor machine: the diagram generator, docs and traceability read this list. */
 export interface MachineEntry {
@@ -67,6 +68,13 @@ export const machineCatalog: MachineEntry[] = [
     machine: initializerTimeoutMachine,
   },
   {
+    id: 'timer',
+    title: 'Initializer timer',
+    legend:
+      "The apiserver's timer on one namespace's first pending initializer, in relative time: armed at create, re-armed when the first pending initializer changes, expired at its timeout (time waits until it fires), lost when the apiserver restarts.",
+    machine: timerMachine,
+  },
+  {
     id: 'namespace-controller',
     title: 'Namespace controller',
     legend:
@@ -108,11 +116,10 @@ export interface ActorOverview {
 
 export const actorOverview: ActorOverview = {
   legend:
-    'Users and the controllers are all clients of the API server. For each request it asks RBAC, then runs the admission chain, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). The clock drives the configuration reads and the fail-open timer; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
+    'Users and the controllers are all clients of the API server. For each request it asks RBAC, then runs the admission chain, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). Time is relative: each clock tick ages the configuration copy, the timers and the namespace timestamps, and waits while a timer has expired; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
   actors: [
     { id: 'users', title: 'Users and robots' },
     { id: 'apiserver', title: 'API server' },
-    { id: 'timer', title: 'Fail-open timer' },
     { id: 'clock', title: 'Clock' },
     { id: 'faults', title: 'Failure injector' },
   ],
@@ -140,18 +147,21 @@ export const actorOverview: ActorOverview = {
       to: 'namespace',
       events: ['CREATE', 'DELETE', 'FINALIZE', 'REMOVE_PENDING', 'RECORD_FAILURE', 'PURGE'],
     },
+    { from: 'apiserver', to: 'timer', events: ['ARM', 'REARM', 'DISARM'] },
     { from: 'apiserver', to: 'initializer-timeout', events: ['READ_REPAIR_CHECK'] },
     { from: 'apiserver', to: 'initializer-controller', events: ['RECONCILE'] },
     { from: 'apiserver', to: 'namespace-controller', events: ['SYNC'] },
     { from: 'apiserver', to: 'finalizer-owner', events: ['SYNC'] },
     { from: 'timer', to: 'initializer-timeout', events: ['TIMER_CHECK'] },
-    { from: 'clock', to: 'timer', events: ['tick'] },
+    { from: 'clock', to: 'timer', events: ['TICK'] },
+    { from: 'clock', to: 'namespace', events: ['TICK'] },
+    { from: 'faults', to: 'timer', events: ['LOSE'] },
     { from: 'clock', to: 'config-sync', events: ['READ_SUCCEEDED', 'READ_FAILED'] },
     { from: 'faults', to: 'initializer-controller', events: ['CRASH', 'RESTART', 'PROVISIONING_FAILED'] },
     {
       from: 'faults',
       to: 'apiserver',
-      events: ['restart: timers lost', 'config reads fail'],
+      events: ['config reads fail'],
     },
   ],
 };

@@ -8,15 +8,13 @@ export const configurationStaleAfterSeconds = 5;
  * second; with no successful read in the last 5 s the copy is stale and admission refuses everything.
  */
 export interface ConfigSyncContext {
-  /** Logical second of the last successful read. */
-  lastSuccessfulReadAt: number;
+  /** Whole seconds since the last successful read, capped at the staleness bound (relative time). */
+  secondsSinceRead: number;
   /** Names of the configurations that read returned: what a new namespace gets (AC-3). */
   configurations: string[];
 }
 
-export type ConfigSyncEvent =
-  | { type: 'READ_SUCCEEDED'; now: number; configurations: string[] }
-  | { type: 'READ_FAILED'; now: number };
+export type ConfigSyncEvent = { type: 'READ_SUCCEEDED'; configurations: string[] } | { type: 'READ_FAILED' };
 
 export const configSyncMachine = setup({
   types: {
@@ -25,19 +23,25 @@ export const configSyncMachine = setup({
     input: {} as { configurations: string[] },
   },
   guards: {
-    noSuccessfulReadWithinStaleWindow: ({ context, event }) =>
-      event.now - context.lastSuccessfulReadAt >= configurationStaleAfterSeconds,
+    // This failed read is one second after the last one: the copy is stale once the gap reaches the bound.
+    noSuccessfulReadWithinStaleWindow: ({ context }) =>
+      context.secondsSinceRead + 1 >= configurationStaleAfterSeconds,
   },
   actions: {
     rememberConfigurationsRead: assign(({ event }) =>
       event.type === 'READ_SUCCEEDED'
-        ? { lastSuccessfulReadAt: event.now, configurations: [...event.configurations].sort() }
+        ? { secondsSinceRead: 0, configurations: [...event.configurations].sort() }
         : {},
     ),
+    // Capped at the bound: no guard compares a larger gap, so larger gaps are one state.
+    oneSecondWithoutRead: assign({
+      secondsSinceRead: ({ context }) =>
+        Math.min(context.secondsSinceRead + 1, configurationStaleAfterSeconds),
+    }),
   },
 }).createMachine({
   id: 'configSync',
-  context: ({ input }) => ({ lastSuccessfulReadAt: 0, configurations: [...input.configurations].sort() }),
+  context: ({ input }) => ({ secondsSinceRead: 0, configurations: [...input.configurations].sort() }),
   initial: 'fresh',
   states: {
     fresh: {
@@ -45,8 +49,13 @@ export const configSyncMachine = setup({
       on: {
         READ_SUCCEEDED: { actions: 'rememberConfigurationsRead', meta: { requirements: ['AC-1', 'AC-3'] } },
         READ_FAILED: [
-          { guard: 'noSuccessfulReadWithinStaleWindow', target: 'stale', meta: { requirements: ['AC-2'] } },
-          { meta: { requirements: ['AC-3'] } },
+          {
+            guard: 'noSuccessfulReadWithinStaleWindow',
+            target: 'stale',
+            actions: 'oneSecondWithoutRead',
+            meta: { requirements: ['AC-2'] },
+          },
+          { actions: 'oneSecondWithoutRead', meta: { requirements: ['AC-3'] } },
         ],
       },
     },
@@ -58,7 +67,7 @@ export const configSyncMachine = setup({
           actions: 'rememberConfigurationsRead',
           meta: { requirements: ['AC-1', 'AC-2'] },
         },
-        READ_FAILED: { meta: { requirements: ['AC-2'] } },
+        READ_FAILED: { actions: 'oneSecondWithoutRead', meta: { requirements: ['AC-2'] } },
       },
     },
   },

@@ -18,12 +18,12 @@ const run = (...events: NamespaceEvent[]): Snapshot => events.reduce(step, absen
 const policy = 'policy.example.com';
 const quota = 'quota.example.com';
 const origin = 'openshift.com/origin';
-const create = (pending: string[], finalizers = ['kubernetes'], now = 0): NamespaceEvent => ({
+const create = (pending: string[], finalizers = ['kubernetes']): NamespaceEvent => ({
   type: 'CREATE',
   pending,
   finalizers,
-  now,
 });
+const tick: NamespaceEvent = { type: 'TICK', readRepairAfterSeconds: 3 };
 
 /** An event the current state refuses leaves the snapshot exactly as it was. */
 const expectIgnored = (snapshot: Snapshot, event: NamespaceEvent) => {
@@ -40,21 +40,22 @@ describe('namespace machine: creation', () => {
       pending: [],
       failure: null,
       finalizers: [],
-      deletionTimestamp: null,
-      createdAt: null,
+      deletedSecondsAgo: null,
+      createdSecondsAgo: null,
     });
   });
 
-  it('LC-1, LC-2: CREATE without pending initializers goes Active and records finalizers and creation time', () => {
-    const active = step(absent, create([], ['kubernetes', origin], 3));
+  it('LC-1, LC-2: CREATE without pending initializers goes Active and records finalizers; no age is kept', () => {
+    const active = step(absent, create([], ['kubernetes', origin]));
     expect(active.value).toBe('active');
     expect(active.context).toEqual({
       pending: [],
       failure: null,
       finalizers: ['kubernetes', origin],
-      deletionTimestamp: null,
-      createdAt: 3,
+      deletedSecondsAgo: null,
+      createdSecondsAgo: null,
     });
+    expect(step(active, tick).context).toEqual(active.context);
   });
 
   it('IN-1, IN-5: CREATE with pending initializers takes the other branch: Initializing, list kept in order', () => {
@@ -63,7 +64,7 @@ describe('namespace machine: creation', () => {
     expect(initializing.value).toBe('initializing');
     expect(initializing.context.pending).toEqual([policy, quota]);
     expect(initializing.context.finalizers).toEqual(['kubernetes']);
-    expect(initializing.context.createdAt).toBe(0);
+    expect(initializing.context.createdSecondsAgo).toBe(0);
     // The context holds copies: the request body cannot change storage afterwards.
     if (event.type === 'CREATE') event.pending.push('late.example.com');
     expect(initializing.context.pending).toEqual([policy, quota]);
@@ -101,7 +102,14 @@ describe('namespace machine: initializers', () => {
     const next = step(initializing, { type: 'REMOVE_PENDING', name: policy });
     expect(next.value).toBe('initializing');
     expect(next.context.pending).toEqual([quota]);
-    expect(next.context.deletionTimestamp).toBeNull();
+    expect(next.context.deletedSecondsAgo).toBeNull();
+  });
+
+  it('FP-4: while Initializing the creation age grows by one a second and stops at the read-repair timeout', () => {
+    const ages = [1, 2, 3, 4].map((n) => run(create([policy]), ...Array<NamespaceEvent>(n).fill(tick)));
+    expect(ages.map((a) => a.context.createdSecondsAgo)).toEqual([1, 2, 3, 3]);
+    const active = step(ages[1], { type: 'REMOVE_PENDING', name: policy });
+    expect(active.context.createdSecondsAgo).toBeNull();
   });
 
   it('IN-4, IN-5: removing the last pending initializer makes it Active, and the list never grows again', () => {
@@ -117,30 +125,30 @@ describe('namespace machine: initializers', () => {
   });
 
   it('IN-7, LC-3: a failure result sets the deletion timestamp, keeps the result and clears pending', () => {
-    const failed = step(initializing, { type: 'RECORD_FAILURE', reason: 'ProvisioningFailed', now: 4 });
+    const failed = step(initializing, { type: 'RECORD_FAILURE', reason: 'ProvisioningFailed' });
     expect(failed.value).toBe('terminating');
     expect(failed.context).toEqual({
       pending: [],
       failure: { reason: 'ProvisioningFailed' },
       finalizers: ['kubernetes'],
-      deletionTimestamp: 4,
-      createdAt: 0,
+      deletedSecondsAgo: 0,
+      createdSecondsAgo: null,
     });
   });
 
   it('IN-7: a failure result is refused once the namespace is Active or Terminating', () => {
     const active = run(create([]));
-    expectIgnored(active, { type: 'RECORD_FAILURE', reason: 'Late', now: 1 });
-    const terminating = step(active, { type: 'DELETE', now: 1 });
-    expectIgnored(terminating, { type: 'RECORD_FAILURE', reason: 'Late', now: 2 });
+    expectIgnored(active, { type: 'RECORD_FAILURE', reason: 'Late' });
+    const terminating = step(active, { type: 'DELETE' });
+    expectIgnored(terminating, { type: 'RECORD_FAILURE', reason: 'Late' });
   });
 
   it('LC-3 (D-4): DELETE while Initializing goes Terminating and clears pending, with no failure result', () => {
-    const deleted = step(initializing, { type: 'DELETE', now: 2 });
+    const deleted = step(initializing, { type: 'DELETE' });
     expect(deleted.value).toBe('terminating');
     expect(deleted.context.pending).toEqual([]);
     expect(deleted.context.failure).toBeNull();
-    expect(deleted.context.deletionTimestamp).toBe(2);
+    expect(deleted.context.deletedSecondsAgo).toBe(0);
     expectIgnored(deleted, { type: 'REMOVE_PENDING', name: policy });
   });
 
@@ -154,18 +162,24 @@ describe('namespace machine: initializers', () => {
 
 describe('namespace machine: termination', () => {
   const active = run(create([], ['kubernetes', origin]));
-  const terminating = step(active, { type: 'DELETE', now: 5 });
+  const terminating = step(active, { type: 'DELETE' });
 
   it('LC-3: DELETE of an Active namespace sets the deletion timestamp once and goes Terminating', () => {
     expect(terminating.value).toBe('terminating');
-    expect(terminating.context.deletionTimestamp).toBe(5);
+    expect(terminating.context.deletedSecondsAgo).toBe(0);
     expect(terminating.context.finalizers).toEqual(['kubernetes', origin]);
   });
 
-  it('LC-3 (D-10): a repeated DELETE is accepted and changes nothing', () => {
-    const [again, actions] = transition(namespaceMachine, terminating, { type: 'DELETE', now: 9 });
+  it('LC-3: the deletion timestamp ages one second at a time, capped at 1 (enough to see a second stamp)', () => {
+    const older = run(create([], ['kubernetes']), { type: 'DELETE' }, tick, tick);
+    expect(older.context.deletedSecondsAgo).toBe(1);
+  });
+
+  it('LC-3 (D-10): a repeated DELETE is accepted and changes nothing, not even the timestamp’s age', () => {
+    const aged = step(terminating, tick);
+    const [again, actions] = transition(namespaceMachine, aged, { type: 'DELETE' });
     expect(again.value).toBe('terminating');
-    expect(again.context).toEqual(terminating.context);
+    expect(again.context).toEqual(aged.context);
     expect(actions).toEqual([]);
   });
 
@@ -195,21 +209,20 @@ describe('namespace machine: termination', () => {
     const removed = step(empty, { type: 'PURGE' });
     expect(removed.value).toBe('removed');
     expect(removed.context).toEqual(absent.context);
-    expectIgnored(removed, { type: 'DELETE', now: 7 });
+    expectIgnored(removed, { type: 'DELETE' });
   });
 
   it('LC-1, IN-1, NS-3: a removed name can be created again, either way', () => {
     const removed = run(
       create([], ['kubernetes']),
-      { type: 'DELETE', now: 1 },
+      { type: 'DELETE' },
       { type: 'FINALIZE', finalizers: [] },
       { type: 'PURGE' },
     );
-    const again = step(removed, create([], ['kubernetes'], 6));
+    const again = step(removed, create([], ['kubernetes']));
     expect(again.value).toBe('active');
-    expect(again.context.createdAt).toBe(6);
-    expect(again.context.deletionTimestamp).toBeNull();
-    const initializing = step(removed, create([quota], ['kubernetes'], 6));
+    expect(again.context.deletedSecondsAgo).toBeNull();
+    const initializing = step(removed, create([quota], ['kubernetes']));
     expect(initializing.value).toBe('initializing');
     expect(initializing.context.pending).toEqual([quota]);
   });

@@ -12,17 +12,25 @@ export interface NamespaceContext {
   failure: { reason: string } | null;
   /** spec.finalizers (LC-2, LC-6). */
   finalizers: string[];
-  /** metadata.deletionTimestamp in logical seconds; null while not deleted (LC-3). */
-  deletionTimestamp: number | null;
-  /** metadata.creationTimestamp in logical seconds; read-repair measures from it (FP-4). */
-  createdAt: number | null;
+  /**
+   * metadata.deletionTimestamp as its age in whole seconds, capped at 1: no guard reads it, and 1 is
+   * enough to see a second stamp (LC-3); null while not deleted.
+   */
+  deletedSecondsAgo: number | null;
+  /**
+   * metadata.creationTimestamp as its age in whole seconds while Initializing, capped at the global
+   * read-repair timeout, the one constant read-repair compares it with (FP-4); null otherwise.
+   */
+  createdSecondsAgo: number | null;
 }
 
 export type NamespaceEvent =
-  | { type: 'CREATE'; pending: string[]; finalizers: string[]; now: number }
+  | { type: 'CREATE'; pending: string[]; finalizers: string[] }
   | { type: 'REMOVE_PENDING'; name: string }
-  | { type: 'RECORD_FAILURE'; reason: string; now: number }
-  | { type: 'DELETE'; now: number }
+  | { type: 'RECORD_FAILURE'; reason: string }
+  | { type: 'DELETE' }
+  /** One second passes; ages stop at `readRepairAfterSeconds` (creation) and 1 (deletion). */
+  | { type: 'TICK'; readRepairAfterSeconds: number }
   | { type: 'FINALIZE'; finalizers: string[] }
   | { type: 'PURGE' };
 
@@ -32,8 +40,8 @@ const emptyNamespace: NamespaceContext = {
   pending: [],
   failure: null,
   finalizers: [],
-  deletionTimestamp: null,
-  createdAt: null,
+  deletedSecondsAgo: null,
+  createdSecondsAgo: null,
 };
 
 // A name never used and a name whose namespace was removed are created alike.
@@ -73,17 +81,29 @@ export const namespaceMachine = setup({
             ...emptyNamespace,
             pending: [...event.pending],
             finalizers: [...event.finalizers],
-            createdAt: event.now,
+            createdSecondsAgo: event.pending.length > 0 ? 0 : null,
           }
         : {},
     ),
+    ageCreationTimestamp: assign({
+      createdSecondsAgo: ({ context, event }) =>
+        event.type === 'TICK' && context.createdSecondsAgo !== null
+          ? Math.min(context.createdSecondsAgo + 1, event.readRepairAfterSeconds)
+          : context.createdSecondsAgo,
+    }),
+    ageDeletionTimestamp: assign({
+      deletedSecondsAgo: ({ context }) =>
+        context.deletedSecondsAgo === null ? null : Math.min(context.deletedSecondsAgo + 1, 1),
+    }),
+    // Only read-repair reads the creation age, and only while Initializing.
+    stopCreationAge: assign({ createdSecondsAgo: () => null }),
     removeFirstPendingInitializer: assign({ pending: ({ context }) => context.pending.slice(1) }),
     recordFailureResult: assign({
       failure: ({ event }) => (event.type === 'RECORD_FAILURE' ? { reason: event.reason } : null),
     }),
     setDeletionTimestamp: assign({
-      deletionTimestamp: ({ event }) =>
-        event.type === 'DELETE' || event.type === 'RECORD_FAILURE' ? event.now : null,
+      deletedSecondsAgo: ({ event }) =>
+        event.type === 'DELETE' || event.type === 'RECORD_FAILURE' ? 0 : null,
     }),
     clearPendingInitializers: assign({ pending: () => [] }),
     replaceFinalizers: assign({
@@ -109,7 +129,7 @@ export const namespaceMachine = setup({
           {
             guard: 'removesLastPendingInitializer',
             target: 'active',
-            actions: 'removeFirstPendingInitializer',
+            actions: ['removeFirstPendingInitializer', 'stopCreationAge'],
             meta: { requirements: ['IN-2', 'IN-3', 'IN-4', 'IN-5'] },
           },
           {
@@ -120,15 +140,21 @@ export const namespaceMachine = setup({
         ],
         RECORD_FAILURE: {
           target: 'terminating',
-          actions: ['recordFailureResult', 'setDeletionTimestamp', 'clearPendingInitializers'],
+          actions: [
+            'recordFailureResult',
+            'setDeletionTimestamp',
+            'clearPendingInitializers',
+            'stopCreationAge',
+          ],
           meta: { requirements: ['IN-7', 'LC-3'] },
         },
         DELETE: {
           target: 'terminating',
-          actions: ['setDeletionTimestamp', 'clearPendingInitializers'],
+          actions: ['setDeletionTimestamp', 'clearPendingInitializers', 'stopCreationAge'],
           meta: { requirements: ['LC-3'] },
         },
         FINALIZE: { actions: 'replaceFinalizers', meta: { requirements: ['LC-6'] } },
+        TICK: { actions: 'ageCreationTimestamp', meta: { requirements: ['FP-4'] } },
       },
     },
     active: {
@@ -143,6 +169,7 @@ export const namespaceMachine = setup({
       on: {
         // LC-3, D-10: a repeated DELETE changes nothing (the timestamp is set once).
         DELETE: { meta: { requirements: ['LC-3'] } },
+        TICK: { actions: 'ageDeletionTimestamp', meta: { requirements: ['LC-3'] } },
         FINALIZE: {
           guard: 'finalizeOnlyRemoves',
           actions: 'replaceFinalizers',

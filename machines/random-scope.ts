@@ -218,14 +218,8 @@ const clusterRoleBindingsArb: fc.Arbitrary<ClusterRoleBindingSpec[]> = fc
 
 /** A scope for random runs: see the module comment for what it always keeps. */
 export const randomScopeArbitrary: fc.Arbitrary<Scope> = fc
-  .tuple(
-    namespacesArb,
-    configurationsArb,
-    contentArb,
-    clusterRoleBindingsArb,
-    fc.integer({ min: 6, max: 10 }),
-  )
-  .chain(([namespaces, configurations, content, clusterRoleBindings, horizonSeconds]) =>
+  .tuple(namespacesArb, configurationsArb, contentArb, clusterRoleBindingsArb)
+  .chain(([namespaces, configurations, content, clusterRoleBindings]) =>
     fc
       .tuple(fc.tuple(...tenants.map((t) => tenantPrincipalArb(t, namespaces))), operatorsArb(namespaces))
       .map(
@@ -241,7 +235,7 @@ export const randomScopeArbitrary: fc.Arbitrary<Scope> = fc
           finalizerOwners,
           faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },
           // Read-repair waits longer than any initializer's own timer (D-8).
-          clock: { horizonSeconds, readRepairTimeoutSeconds: 5 },
+          clock: { readRepairTimeoutSeconds: 5 },
         }),
       ),
   );

@@ -9,6 +9,7 @@ import { initializerTimeoutMachine, type TimeoutObservation } from './initialize
 import { type NamespaceEvent, namespaceMachine, phaseOf } from './namespace.ts';
 import { namespaceControllerMachine } from './namespace-controller.ts';
 import { listTransitions, MachineStepper } from './stepper.ts';
+import { type TimerEvent, timerMachine } from './timer.ts';
 
 /**
  * Traceability: every requirement ID a machine claims in `meta.requirements` has a check here that
@@ -45,17 +46,27 @@ const namespaceWalk = (...events: NamespaceEvent[]) => {
   return { value: namespaces.value(id), context: namespaces.snapshot(id).context, steps };
 };
 const last = (walk: { steps: { transitions: string[] }[] }) => walk.steps[walk.steps.length - 1].transitions;
-const create = (pending: string[], finalizers = ['kubernetes'], now = 0): NamespaceEvent => ({
+const create = (pending: string[], finalizers = ['kubernetes']): NamespaceEvent => ({
   type: 'CREATE',
   pending,
   finalizers,
-  now,
 });
 const removePending = (name: string): NamespaceEvent => ({ type: 'REMOVE_PENDING', name });
-const deleteAt = (now: number): NamespaceEvent => ({ type: 'DELETE', now });
+const deleteNow: NamespaceEvent = { type: 'DELETE' };
+const tick: NamespaceEvent = { type: 'TICK', readRepairAfterSeconds: 2 };
 const finalize = (finalizers: string[]): NamespaceEvent => ({ type: 'FINALIZE', finalizers });
 
 const namespaceChecks: RequirementCheck[] = [
+  {
+    machine: 'namespace',
+    requirement: 'FP-4',
+    name: 'while Initializing, the creation timestamp ages up to the read-repair timeout and no further',
+    run: () => {
+      const walk = namespaceWalk(create([policy]), tick, tick, tick);
+      expect(walk.context.createdSecondsAgo).toBe(2);
+      return last(walk);
+    },
+  },
   {
     machine: 'namespace',
     requirement: 'LC-1',
@@ -82,9 +93,9 @@ const namespaceChecks: RequirementCheck[] = [
     requirement: 'NS-3',
     name: 'the name is taken once created: a second CREATE is refused',
     run: () => {
-      const walk = namespaceWalk(create([], ['kubernetes'], 0), create([], [origin], 1));
+      const walk = namespaceWalk(create([], ['kubernetes']), create([], [origin]));
       expect(walk.steps[1].transitions).toEqual([]);
-      expect(walk.context).toMatchObject({ finalizers: ['kubernetes'], createdAt: 0 });
+      expect(walk.context).toMatchObject({ finalizers: ['kubernetes'] });
       return walk.steps[0].transitions;
     },
   },
@@ -155,10 +166,9 @@ const namespaceChecks: RequirementCheck[] = [
       const walk = namespaceWalk(create([quota]), {
         type: 'RECORD_FAILURE',
         reason: 'ProvisioningFailed',
-        now: 2,
       });
       expect(walk.value).toBe('terminating');
-      expect(walk.context).toMatchObject({ failure: { reason: 'ProvisioningFailed' }, deletionTimestamp: 2 });
+      expect(walk.context).toMatchObject({ failure: { reason: 'ProvisioningFailed' }, deletedSecondsAgo: 0 });
       return last(walk);
     },
   },
@@ -167,10 +177,10 @@ const namespaceChecks: RequirementCheck[] = [
     requirement: 'LC-3',
     name: 'DELETE sets the deletion timestamp once; a second DELETE changes nothing',
     run: () => {
-      const once = namespaceWalk(create([]), deleteAt(3));
+      const once = namespaceWalk(create([]), deleteNow, tick);
       expect(once.value).toBe('terminating');
-      expect(once.context.deletionTimestamp).toBe(3);
-      const twice = namespaceWalk(create([]), deleteAt(3), deleteAt(4));
+      expect(once.context.deletedSecondsAgo).toBe(1);
+      const twice = namespaceWalk(create([]), deleteNow, tick, deleteNow);
       expect(twice.context).toEqual(once.context);
       return [...last(once), ...last(twice)];
     },
@@ -190,7 +200,7 @@ const namespaceChecks: RequirementCheck[] = [
     requirement: 'LC-8',
     name: 'an owner removes only its own finalizer while Terminating; adding one is refused',
     run: () => {
-      const start = [create([], ['kubernetes', origin]), deleteAt(1)];
+      const start = [create([], ['kubernetes', origin]), deleteNow];
       expect(
         namespaceWalk(...start, finalize(['kubernetes', origin, 'example.com/new'])).steps[2],
       ).toMatchObject({ transitions: [] });
@@ -204,9 +214,9 @@ const namespaceChecks: RequirementCheck[] = [
     requirement: 'LC-7',
     name: 'removal only with a deletion timestamp and no finalizer left',
     run: () => {
-      expect(namespaceWalk(create([]), deleteAt(1), { type: 'PURGE' }).value).toBe('terminating');
+      expect(namespaceWalk(create([]), deleteNow, { type: 'PURGE' }).value).toBe('terminating');
       expect(namespaceWalk(create([], []), { type: 'PURGE' }).value).toBe('active');
-      const walk = namespaceWalk(create([]), deleteAt(1), finalize([]), { type: 'PURGE' });
+      const walk = namespaceWalk(create([]), deleteNow, finalize([]), { type: 'PURGE' });
       expect(walk.value).toBe('removed');
       return last(walk);
     },
@@ -384,11 +394,10 @@ const configSyncChecks: RequirementCheck[] = [
     run: () => {
       const step = configSync.step(configSync.initial, {
         type: 'READ_SUCCEEDED',
-        now: 1,
         configurations: ['20-quota', '10-policy'],
       });
       expect(configSync.snapshot(step.next).context).toEqual({
-        lastSuccessfulReadAt: 1,
+        secondsSinceRead: 0,
         configurations: ['10-policy', '20-quota'],
       });
       return step.transitions;
@@ -399,7 +408,11 @@ const configSyncChecks: RequirementCheck[] = [
     requirement: 'AC-2',
     name: 'five seconds without a successful read make the copy stale',
     run: () => {
-      const step = configSync.step(configSync.initial, { type: 'READ_FAILED', now: 5 });
+      const fourFailures = [1, 2, 3, 4].reduce(
+        (id) => configSync.step(id, { type: 'READ_FAILED' }).next,
+        configSync.initial,
+      );
+      const step = configSync.step(fourFailures, { type: 'READ_FAILED' });
       expect(configSync.value(step.next)).toBe('stale');
       return step.transitions;
     },
@@ -409,8 +422,8 @@ const configSyncChecks: RequirementCheck[] = [
     requirement: 'AC-3',
     name: 'within the window a failed read keeps the last copy',
     run: () => {
-      const step = configSync.step(configSync.initial, { type: 'READ_FAILED', now: 4 });
-      expect(step.next).toBe(configSync.initial);
+      const step = configSync.step(configSync.initial, { type: 'READ_FAILED' });
+      expect(configSync.value(step.next)).toBe('fresh');
       expect(configSync.snapshot(step.next).context.configurations).toEqual(['10-policy']);
       return step.transitions;
     },
@@ -675,7 +688,78 @@ const finalizerOwnerChecks: RequirementCheck[] = [
   },
 ];
 
+// ---------------------------------------------------------------- timer
+
+const timers = new MachineStepper(timerMachine);
+const timerWalk = (...events: TimerEvent[]) => {
+  const steps: { transitions: string[] }[] = [];
+  const id = events.reduce((at, event) => {
+    const step = timers.step(at, event);
+    steps.push(step);
+    return step.next;
+  }, timers.initial);
+  return { value: timers.value(id), context: timers.snapshot(id).context, steps };
+};
+const arm: TimerEvent = { type: 'ARM', initializer: policy, timeoutSeconds: 2 };
+const timerTick: TimerEvent = { type: 'TICK' };
+
+const timerChecks: RequirementCheck[] = [
+  {
+    machine: 'timer',
+    requirement: 'FP-2',
+    name: 'armed at create, the timer ages a second a tick and expires no later than its timeout',
+    run: () => {
+      const walk = timerWalk(arm, timerTick, timerTick);
+      expect(walk.value).toBe('expired');
+      expect(walk.context.ageSeconds).toBe(2);
+      return walk.steps.flatMap((s) => s.transitions);
+    },
+  },
+  {
+    machine: 'timer',
+    requirement: 'FP-1',
+    name: 'the tick that reaches the timeout expires the timer, so the failure policy applies',
+    run: () => {
+      const walk = timerWalk(arm, timerTick, timerTick);
+      expect(walk.value).toBe('expired');
+      return last(walk);
+    },
+  },
+  {
+    machine: 'timer',
+    requirement: 'FP-4',
+    name: 'an apiserver restart loses an armed timer',
+    run: () => {
+      const walk = timerWalk(arm, { type: 'LOSE' });
+      expect(walk.value).toBe('lost');
+      return [...walk.steps[0].transitions, ...last(walk)];
+    },
+  },
+  {
+    machine: 'timer',
+    requirement: 'IN-2',
+    name: 'the next pending initializer gets a fresh timer with its own timeout',
+    run: () => {
+      const walk = timerWalk(arm, timerTick, { type: 'REARM', initializer: quota, timeoutSeconds: 3 });
+      expect(walk.value).toBe('armed');
+      expect(walk.context).toEqual({ initializer: quota, timeoutSeconds: 3, ageSeconds: 0 });
+      return last(walk);
+    },
+  },
+  {
+    machine: 'timer',
+    requirement: 'IN-4',
+    name: 'once nothing is pending the timer is disarmed for good',
+    run: () => {
+      const walk = timerWalk(arm, { type: 'DISARM' }, timerTick);
+      expect(walk.value).toBe('disarmed');
+      return walk.steps[1].transitions;
+    },
+  },
+];
+
 const checks: RequirementCheck[] = [
+  ...timerChecks,
   ...namespaceChecks,
   ...admissionChecks,
   ...configSyncChecks,

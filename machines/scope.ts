@@ -126,9 +126,8 @@ export interface Scope {
     configReadFailure: boolean;
     apiserverRestart: boolean;
   };
+  /** Time is relative and never runs out (docs/time.md): the clock holds only timeouts, no horizon. */
   clock: {
-    /** The clock stops here: the search is bounded in time. */
-    horizonSeconds: number;
     /** FP-4's global initializer timeout (600 s in the document); scaled down in small scopes. */
     readRepairTimeoutSeconds: number;
   };

@@ -76,7 +76,7 @@ const clusterRoleBindings: Scope['clusterRoleBindings'] = [
 export const defaultScope: Scope = {
   name: 'default',
   description:
-    'Two tenants, each creating one namespace (one with the OpenShift finalizer), the default namespace, two initializer configurations (fail-open policy, fail-closed quota that can fail), a cluster-wide editor, a cluster admin, every fault, and a 6 s clock.',
+    'Two tenants, each creating one namespace (one with the OpenShift finalizer), the default namespace, two initializer configurations (fail-open policy, fail-closed quota that can fail), a cluster-wide editor, a cluster admin, every fault, and a 6 s read-repair timeout.',
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
     // Initialized before the run starts: the other tenant's namespace that isolation protects.
@@ -134,15 +134,15 @@ export const defaultScope: Scope = {
   content: [{ resource: 'configmaps', name: 'app' }],
   finalizerOwners: ['openshift.com/origin'],
   faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },
-  clock: { horizonSeconds: 6, readRepairTimeoutSeconds: 6 },
+  clock: { readRepairTimeoutSeconds: 6 },
 };
 
-/** Three tenants, three configurations and a longer clock: for depth and benchmarks. */
+/** Three tenants, three configurations and a longer read-repair timeout: for depth and benchmarks. */
 export const largeScope: Scope = {
   ...defaultScope,
   name: 'large',
   description:
-    'The default scope with a third configuration (logging, registered later), a third tenant namespace and an 8 s clock.',
+    'The default scope with a third configuration (logging, registered later), a third tenant namespace and a 7 s read-repair timeout.',
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
     { name: 'team-b', creator: 'bob' },
@@ -164,7 +164,7 @@ export const largeScope: Scope = {
       requests: ['create-namespace', 'create-content'],
     },
   ],
-  clock: { horizonSeconds: 8, readRepairTimeoutSeconds: 7 },
+  clock: { readRepairTimeoutSeconds: 7 },
 };
 
 /**

@@ -79,11 +79,9 @@ describe('MachineStepper: interning', () => {
       type: 'CREATE',
       pending: [],
       finalizers: ['kubernetes'],
-      now: 0,
     }).next;
     const viaInitializer = stepper.step(
-      stepper.step(stepper.initial, { type: 'CREATE', pending: ['a'], finalizers: ['kubernetes'], now: 0 })
-        .next,
+      stepper.step(stepper.initial, { type: 'CREATE', pending: ['a'], finalizers: ['kubernetes'] }).next,
       { type: 'REMOVE_PENDING', name: 'a' },
     ).next;
     expect(viaInitializer).toBe(direct);
@@ -94,19 +92,23 @@ describe('MachineStepper: interning', () => {
 
   it('different snapshots get different ids, and interning a stored snapshot returns its id', () => {
     const stepper = new MachineStepper(namespaceMachine);
-    const at0 = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [], now: 0 }).next;
-    const at1 = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [], now: 1 }).next;
-    expect(at0).not.toBe(at1);
-    expect(stepper.intern(stepper.snapshot(at1))).toBe(at1);
-    expect(stepper.snapshot(at1).context.createdAt).toBe(1);
+    const bare = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [] }).next;
+    const withK = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['k'] }).next;
+    expect(bare).not.toBe(withK);
+    expect(stepper.intern(stepper.snapshot(withK))).toBe(withK);
+    expect(stepper.snapshot(withK).context.finalizers).toEqual(['k']);
   });
 
   it('AC-2: an ignored or self-looping event maps a snapshot to its own id', () => {
     const stepper = new MachineStepper(configSyncMachine, { configurations: ['b', 'a'] });
     expect(stepper.snapshot(stepper.initial).context.configurations).toEqual(['a', 'b']);
-    const failed = stepper.step(stepper.initial, { type: 'READ_FAILED', now: 1 });
-    expect(failed.next).toBe(stepper.initial);
-    expect(failed.transitions).toEqual(['configSync:fresh:READ_FAILED#1']);
+    const stale = [1, 2, 3, 4, 5].reduce(
+      (id) => stepper.step(id, { type: 'READ_FAILED' }).next,
+      stepper.initial,
+    );
+    const failed = stepper.step(stale, { type: 'READ_FAILED' });
+    expect(failed.next).toBe(stale);
+    expect(failed.transitions).toEqual(['configSync:stale:READ_FAILED#0']);
   });
 });
 
@@ -117,7 +119,6 @@ describe('MachineStepper: memoized steps', () => {
       type: 'CREATE',
       pending: ['a'],
       finalizers: ['kubernetes'],
-      now: 0,
     });
     const first = stepper.step(stepper.initial, event());
     const count = stepper.snapshots.length;
@@ -128,14 +129,10 @@ describe('MachineStepper: memoized steps', () => {
 
   it('the caller’s event key identifies the event: a second event under the same key gets the memo', () => {
     const stepper = new MachineStepper(namespaceMachine);
-    const first = stepper.step(
-      stepper.initial,
-      { type: 'CREATE', pending: [], finalizers: [], now: 0 },
-      'create',
-    );
+    const first = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [] }, 'create');
     const second = stepper.step(
       stepper.initial,
-      { type: 'CREATE', pending: ['a'], finalizers: [], now: 0 },
+      { type: 'CREATE', pending: ['a'], finalizers: [] },
       'create',
     );
     expect(second).toBe(first);
@@ -146,7 +143,7 @@ describe('MachineStepper: memoized steps', () => {
 describe('MachineStepper: what a step reports', () => {
   it('reports the transition taken and none when the event is ignored', () => {
     const stepper = new MachineStepper(namespaceMachine);
-    const created = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [], now: 0 });
+    const created = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [] });
     expect(created.transitions).toEqual(['namespace:absent:CREATE#0']);
     const ignored = stepper.step(created.next, { type: 'PURGE' });
     expect(ignored).toEqual({ next: created.next, actions: [], emitted: [], transitions: [] });
@@ -154,9 +151,9 @@ describe('MachineStepper: what a step reports', () => {
 
   it('LC-3: a targetless transition without actions is still reported as taken', () => {
     const stepper = new MachineStepper(namespaceMachine);
-    const active = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['k'], now: 0 });
-    const deleted = stepper.step(active.next, { type: 'DELETE', now: 1 });
-    const again = stepper.step(deleted.next, { type: 'DELETE', now: 2 });
+    const active = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['k'] });
+    const deleted = stepper.step(active.next, { type: 'DELETE' });
+    const again = stepper.step(deleted.next, { type: 'DELETE' });
     expect(again.next).toBe(deleted.next);
     expect(again.transitions).toEqual(['namespace:terminating:DELETE#0']);
   });

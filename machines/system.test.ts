@@ -58,7 +58,8 @@ describe('system model: creation and initialization', () => {
     expect(view.value).toBe('initializing');
     expect(view.pending).toEqual([policy, quota]);
     expect(view.finalizers).toEqual(['kubernetes', 'openshift.com/origin']);
-    expect(view.deletionTimestamp).toBeNull();
+    expect(view.deletedSecondsAgo).toBeNull();
+    expect(view.failOpenTimer).toEqual({ initializer: policy, ageSeconds: 0 });
     expect(created.transitions).toContain('admission:namespaceInitializers:always#4');
     expect(created.transitions).toContain('namespace:absent:CREATE#1');
   });
@@ -106,15 +107,16 @@ describe('system model: termination', () => {
     expect(deleted.response).toEqual({ code: 200, reason: 'OK' });
     expect(model.view(deleted.state, teamA)).toMatchObject({
       value: 'terminating',
-      deletionTimestamp: 0,
+      deletedSecondsAgo: 0,
       pending: [],
+      failOpenTimer: null,
     });
-    const tick = enabledStep(deleted.state, 'clock', 'tick to 1s; configuration read succeeds');
+    const tick = enabledStep(deleted.state, 'clock', 'one second passes; configuration read succeeds');
     const again = model.handle(tick.next, deleteNamespace(teamA));
     expect(again.response).toEqual({ code: 200, reason: 'OK' });
     expect(again.transitions).toContain('namespace:terminating:DELETE#0');
     expect(model.key(again.state)).toBe(model.key(tick.next));
-    expect(model.view(again.state, teamA).deletionTimestamp).toBe(0);
+    expect(model.view(again.state, teamA).deletedSecondsAgo).toBe(1);
   });
 
   it('LC-4 (D-3): creating content in a terminating namespace is refused: 403 NamespaceTerminating', () => {

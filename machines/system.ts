@@ -20,11 +20,13 @@ import {
   type Scope,
 } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
+import { type TimerContext, type TimerStateValue, timerMachine } from './timer.ts';
 
 /**
- * The composed system: the API server's store, every actor's machine snapshot, the logical clock and
- * the faults in force, as plain data. Machine snapshots are interned ids (see MachineStepper), so a
- * state is a handful of small integers and its key is a short string.
+ * The composed system: the API server's store, every actor's machine snapshot and the faults in force,
+ * as plain data. Time is relative (docs/time.md): no absolute clock, only ages kept by the machines
+ * that compare them, each capped at its largest constant. Machine snapshots are interned ids (see
+ * MachineStepper), so a state is a handful of small integers and its key is a short string.
  */
 export interface NamespaceState {
   /** Intern id: equal namespace states are one object with one id. */
@@ -35,12 +37,11 @@ export interface NamespaceState {
   content: number;
   /** External content present, one bit per finalizer owner (LC-8). */
   external: number;
-  /** Logical second the apiserver armed the first pending initializer's timer; null when disarmed or lost (FP-2, FP-4). */
-  timerArmedAt: number | null;
+  /** Interned snapshot of the apiserver's initializer timer for this namespace (FP-2, FP-4). */
+  timer: number;
 }
 
 export interface SystemState {
-  now: number;
   /** Interned snapshot of the admission configuration sync machine. */
   configSync: number;
   configReadFailing: boolean;
@@ -125,6 +126,7 @@ export interface MachineSet {
   namespaceController: typeof namespaceControllerMachine;
   finalizerOwner: typeof finalizerOwnerMachine;
   initializerTimeout: typeof initializerTimeoutMachine;
+  timer: typeof timerMachine;
   authorization: AuthorizationMachine;
 }
 
@@ -136,6 +138,7 @@ export const defaultMachines: MachineSet = {
   namespaceController: namespaceControllerMachine,
   finalizerOwner: finalizerOwnerMachine,
   initializerTimeout: initializerTimeoutMachine,
+  timer: timerMachine,
   authorization: authorizationMachine,
 };
 
@@ -151,13 +154,33 @@ export interface NamespaceView {
   pending: string[];
   failure: { reason: string } | null;
   finalizers: string[];
-  deletionTimestamp: number | null;
-  createdAt: number | null;
+  /** Seconds since metadata.deletionTimestamp was set, capped at 1; null while not deleted (LC-3). */
+  deletedSecondsAgo: number | null;
+  /** Seconds since creation while Initializing, capped at the read-repair timeout; null otherwise (FP-4). */
+  createdSecondsAgo: number | null;
   content: number;
   external: number;
-  /** When the apiserver armed the fail-open timer (FP-2); null when no timer runs. */
-  timerArmedAt: number | null;
+  /** The apiserver's timer on the first pending initializer, armed or expired (FP-2); null when none runs. */
+  failOpenTimer: { initializer: string; ageSeconds: number } | null;
+  /** The apiserver that armed the timer restarted and lost it: only read-repair is left (FP-4). */
+  timerLost: boolean;
   system: boolean;
+}
+
+/** What the whole system shows besides its namespaces: admission's copy, the faults, the controllers. */
+export interface SystemView {
+  /** Seconds since the last successful configuration read, capped at the 5 s staleness bound (AC-2). */
+  secondsSinceConfigRead: number;
+  /** Admission's copy is fresh (the config-sync machine's state). */
+  configurationFresh: boolean;
+  /** The configuration-read fault is in force: every read fails. */
+  configReadsFailing: boolean;
+  /** Configurations in admission's copy, as last read (AC-3). */
+  configurationsRead: string[];
+  /** Configurations stored in the cluster. */
+  configurationsRegistered: string[];
+  /** Initializer controllers that are down. */
+  crashedInitializers: string[];
 }
 
 /** The composed system; it has the shape the checker's explorer steps (initialStates, successors, key). */
@@ -169,6 +192,7 @@ export class SystemModel {
   readonly namespaceControllerStepper: MachineStepper<typeof namespaceControllerMachine>;
   readonly finalizerOwnerStepper: MachineStepper<typeof finalizerOwnerMachine>;
   readonly timeoutStepper: MachineStepper<typeof initializerTimeoutMachine>;
+  readonly timerStepper: MachineStepper<typeof timerMachine>;
   readonly authorizer: RequestAuthorizer;
   private readonly apiserver = new ApiServer(this);
   /** Every object slot: the scope's content, then each initializer's object. */
@@ -199,6 +223,7 @@ export class SystemModel {
     this.namespaceControllerStepper = new MachineStepper(machines.namespaceController);
     this.finalizerOwnerStepper = new MachineStepper(machines.finalizerOwner);
     this.timeoutStepper = new MachineStepper(machines.initializerTimeout);
+    this.timerStepper = new MachineStepper(machines.timer);
     this.initializers = scope.configurations.flatMap((c) => c.initializers);
     const objects: ObjectSlot[] = [...scope.content];
     for (const init of this.initializers) {
@@ -227,17 +252,12 @@ export class SystemModel {
   }
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
-  namespaceState(
-    lifecycle: number,
-    content: number,
-    external: number,
-    timerArmedAt: number | null,
-  ): NamespaceState {
-    const key = `${lifecycle},${content},${external},${timerArmedAt ?? ''}`;
+  namespaceState(lifecycle: number, content: number, external: number, timer: number): NamespaceState {
+    const key = `${lifecycle},${content},${external},${timer}`;
     let id = this.namespaceStateIds.get(key);
     if (id === undefined) {
       id = this.namespaceStates.length;
-      this.namespaceStates.push({ id, lifecycle, content, external, timerArmedAt });
+      this.namespaceStates.push({ id, lifecycle, content, external, timer });
       this.namespaceStateIds.set(key, id);
     }
     return this.namespaceStates[id];
@@ -250,8 +270,8 @@ export class SystemModel {
       const finalizers = [...(spec.initialFinalizers ?? [kubernetesFinalizer])].sort();
       const lifecycle = this.namespaceStepper.step(
         this.namespaceStepper.initial,
-        { type: 'CREATE', pending: [], finalizers, now: 0 },
-        `CREATE||${finalizers.join(',')}|0`,
+        { type: 'CREATE', pending: [], finalizers },
+        `CREATE||${finalizers.join(',')}`,
       ).next;
       const content = (spec.initialContent ?? []).reduce((mask, path) => {
         const slot = this.objects.findIndex((o) => `${o.resource}/${o.name}` === path);
@@ -261,11 +281,10 @@ export class SystemModel {
           );
         return mask | (1 << slot);
       }, 0);
-      return this.namespaceState(lifecycle, content, 0, null);
+      return this.namespaceState(lifecycle, content, 0, this.timerStepper.initial);
     };
     return [
       {
-        now: 0,
         configSync: this.configSyncStepper.initial,
         configReadFailing: false,
         registeredConfigs: this.scope.configurations.reduce(
@@ -275,7 +294,7 @@ export class SystemModel {
         namespaces: this.scope.namespaces.map((ns) =>
           ns.system || ns.preexisting
             ? existing(ns)
-            : this.namespaceState(this.namespaceStepper.initial, 0, 0, null),
+            : this.namespaceState(this.namespaceStepper.initial, 0, 0, this.timerStepper.initial),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
       },
@@ -283,7 +302,7 @@ export class SystemModel {
   }
 
   key(s: SystemState): string {
-    const parts: number[] = [s.now, s.configSync, s.configReadFailing ? 1 : 0, s.registeredConfigs];
+    const parts: number[] = [s.configSync, s.configReadFailing ? 1 : 0, s.registeredConfigs];
     for (const ns of s.namespaces) parts.push(ns.id);
     for (const i of s.initializers) parts.push(i);
     return String.fromCharCode(...parts);
@@ -301,11 +320,12 @@ export class SystemModel {
       pending: snapshot.context.pending,
       failure: snapshot.context.failure,
       finalizers: snapshot.context.finalizers,
-      deletionTimestamp: snapshot.context.deletionTimestamp,
-      createdAt: snapshot.context.createdAt,
+      deletedSecondsAgo: snapshot.context.deletedSecondsAgo,
+      createdSecondsAgo: snapshot.context.createdSecondsAgo,
       content: ns.content,
       external: ns.external,
-      timerArmedAt: ns.timerArmedAt,
+      failOpenTimer: this.runningTimer(ns),
+      timerLost: this.timerValue(ns) === 'lost',
       system: spec.system === true,
     };
     this.viewCache[index].set(ns, view);
@@ -320,8 +340,49 @@ export class SystemModel {
     return this.configSyncStepper.value(s.configSync) === 'fresh';
   }
 
-  lastSuccessfulConfigRead(s: SystemState): number {
-    return this.configSyncStepper.snapshot(s.configSync).context.lastSuccessfulReadAt;
+  /** Whole seconds since the last successful configuration read, capped at the staleness bound. */
+  secondsSinceConfigRead(s: SystemState): number {
+    return this.configSyncStepper.snapshot(s.configSync).context.secondsSinceRead;
+  }
+
+  systemView(s: SystemState): SystemView {
+    return {
+      secondsSinceConfigRead: this.secondsSinceConfigRead(s),
+      configurationFresh: this.configurationFresh(s),
+      configReadsFailing: s.configReadFailing,
+      configurationsRead: this.configurationsRead(s),
+      configurationsRegistered: this.scope.configurations
+        .filter((_, k) => s.registeredConfigs & (1 << k))
+        .map((c) => c.name),
+      crashedInitializers: this.initializers
+        .filter((_, k) => this.initializerStepper.value(s.initializers[k]) === 'crashed')
+        .map((i) => i.name),
+    };
+  }
+
+  timerValue(ns: NamespaceState): TimerStateValue {
+    return this.timerStepper.value(ns.timer) as TimerStateValue;
+  }
+
+  private timerContext(ns: NamespaceState): TimerContext {
+    return this.timerStepper.snapshot(ns.timer).context;
+  }
+
+  /** The timer as a reader sees it: which initializer it times and for how long, while it runs. */
+  private runningTimer(ns: NamespaceState): NamespaceView['failOpenTimer'] {
+    const value = this.timerValue(ns);
+    if (value !== 'armed' && value !== 'expired') return null;
+    const { initializer, ageSeconds } = this.timerContext(ns);
+    return initializer === null ? null : { initializer, ageSeconds };
+  }
+
+  /** The timer after `event` (ARM, REARM, DISARM, LOSE, TICK), with the transitions it took. */
+  stepTimer(timer: number, event: Parameters<MachineStepper<typeof timerMachine>['step']>[1]) {
+    const key =
+      event.type === 'ARM' || event.type === 'REARM'
+        ? `${event.type}|${event.initializer}|${event.timeoutSeconds}`
+        : event.type;
+    return this.timerStepper.step(timer, event, key);
   }
 
   /** The configurations admission last read (AC-3). */
@@ -382,7 +443,7 @@ export class SystemModel {
 
   /**
    * Performs a request and packages it as an event. A request into one namespace reads only that
-   * namespace, the configuration copy, the clock and the RoleBindings, so its outcome is memoized on those.
+   * namespace, the configuration copy and the RoleBindings, so its outcome is memoized on those.
    */
   perform(
     s: SystemState,
@@ -396,8 +457,8 @@ export class SystemModel {
     const ns = s.namespaces[request.namespace];
     const rb = this.authorizer.roleBindingMask(s);
     // Bounds keep the packed key exact (below 2^53); beyond them the outcome is simply not memoized.
-    const packable = ns.id < 1 << 17 && s.configSync < 4096 && s.now < 256 && rb < 1 << 16;
-    const local = packable ? ((ns.id * 4096 + s.configSync) * 256 + s.now) * 65536 + rb : -1;
+    const packable = ns.id < 1 << 20 && s.configSync < 1 << 16 && rb < 1 << 16;
+    const local = packable ? (ns.id * 65536 + s.configSync) * 65536 + rb : -1;
     let table = this.outcomeTables[requestId];
     if (!table) {
       table = new Map();
@@ -490,7 +551,7 @@ export class SystemModel {
       change.lifecycle ?? old.lifecycle,
       change.content ?? old.content,
       change.external ?? old.external,
-      change.timerArmedAt !== undefined ? change.timerArmedAt : old.timerArmedAt,
+      change.timer ?? old.timer,
     );
     if (ns === old) return s;
     const namespaces = s.namespaces.slice();
@@ -688,21 +749,17 @@ export class SystemModel {
 
   private apiserverSteps(s: SystemState, out: Enabled[]): void {
     s.namespaces.forEach((ns, i) => {
-      const armedAt = ns.timerArmedAt;
-      if (armedAt === null) return;
+      // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
+      if (this.timerValue(ns) !== 'expired') return;
       const v = this.view(s, i);
       if (v.value !== 'initializing' || v.pending.length === 0) return;
       const first = this.initializerSpec(v.pending[0]);
       if (!first) return;
-      const observed = {
-        failurePolicy: first.failurePolicy,
-        timerExpired: s.now - armedAt >= first.timeoutSeconds,
-        readRepairDue: false,
-      };
+      const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
       const check = this.timeoutStepper.step(
         this.timeoutStepper.initial,
         { type: 'TIMER_CHECK', observed },
-        `TIMER|${observed.failurePolicy}|${observed.timerExpired}`,
+        `TIMER|${observed.failurePolicy}|true`,
       );
       for (const effect of check.emitted) {
         const transitions = [...check.transitions];
@@ -715,16 +772,17 @@ export class SystemModel {
             `REMOVE_PENDING|${first.name}`,
           );
           transitions.push(...step.transitions);
-          next = this.apiserver.afterPendingChange(s, i, step.next);
+          next = this.apiserver.afterPendingChange(s, i, step.next, transitions);
           label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
         } else if (effect.type === 'failNamespaceWithTimeout') {
           const step = this.namespaceStepper.step(
             ns.lifecycle,
-            { type: 'RECORD_FAILURE', reason: 'Timeout', now: s.now },
-            `RECORD_FAILURE|Timeout|${s.now}`,
+            { type: 'RECORD_FAILURE', reason: 'Timeout' },
+            'RECORD_FAILURE|Timeout',
           );
-          transitions.push(...step.transitions);
-          next = this.withNamespace(s, i, { lifecycle: step.next, timerArmedAt: null });
+          const timer = this.stepTimer(ns.timer, { type: 'DISARM' });
+          transitions.push(...step.transitions, ...timer.transitions);
+          next = this.withNamespace(s, i, { lifecycle: step.next, timer: timer.next });
           label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
         }
         if (next) {
@@ -741,7 +799,18 @@ export class SystemModel {
         }
       }
     });
-    if (this.scope.faults.apiserverRestart && s.namespaces.some((ns) => ns.timerArmedAt !== null)) {
+    const running = (ns: NamespaceState) => {
+      const value = this.timerValue(ns);
+      return value === 'armed' || value === 'expired';
+    };
+    if (this.scope.faults.apiserverRestart && s.namespaces.some(running)) {
+      const transitions: string[] = [];
+      const namespaces = s.namespaces.map((ns) => {
+        if (!running(ns)) return ns;
+        const lost = this.stepTimer(ns.timer, { type: 'LOSE' });
+        transitions.push(...lost.transitions);
+        return this.namespaceState(ns.lifecycle, ns.content, ns.external, lost.next);
+      });
       out.push({
         event: this.internEvent({
           actor: 'apiserver',
@@ -749,14 +818,9 @@ export class SystemModel {
           label: 'apiserver restarts and loses its initializer timers',
           fault: 'apiserver-restart',
           namespace: -1,
-          transitions: [],
+          transitions: [...new Set(transitions)],
         }),
-        next: {
-          ...s,
-          namespaces: s.namespaces.map((ns) =>
-            this.namespaceState(ns.lifecycle, ns.content, ns.external, null),
-          ),
-        },
+        next: { ...s, namespaces },
       });
     }
   }
@@ -781,28 +845,44 @@ export class SystemModel {
     });
   }
 
+  /**
+   * One second passes: admission reads its configuration, every age grows by one up to its cap. Time
+   * may not pass while a timer has expired and not yet fired (a timed-automaton invariant, FP-2).
+   */
   private clockAndFaults(s: SystemState, out: Enabled[]): void {
-    if (s.now < this.scope.clock.horizonSeconds) {
-      const now = s.now + 1;
+    if (!s.namespaces.some((ns) => this.timerValue(ns) === 'expired')) {
       const configurations = this.scope.configurations
         .filter((_, k) => s.registeredConfigs & (1 << k))
         .map((c) => c.name);
       const read = s.configReadFailing
-        ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED', now }, `F|${now}`)
+        ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
         : this.configSyncStepper.step(
             s.configSync,
-            { type: 'READ_SUCCEEDED', now, configurations },
-            `S|${now}|${configurations.join(',')}`,
+            { type: 'READ_SUCCEEDED', configurations },
+            `S|${configurations.join(',')}`,
           );
+      const transitions = [...read.transitions];
+      const readRepairAfterSeconds = this.scope.clock.readRepairTimeoutSeconds;
+      const namespaces = s.namespaces.map((ns) => {
+        const aged = this.namespaceStepper.step(
+          ns.lifecycle,
+          { type: 'TICK', readRepairAfterSeconds },
+          `TICK|${readRepairAfterSeconds}`,
+        );
+        const timer = this.stepTimer(ns.timer, { type: 'TICK' });
+        transitions.push(...aged.transitions, ...timer.transitions);
+        return this.namespaceState(aged.next, ns.content, ns.external, timer.next);
+      });
+      const same = namespaces.every((ns, i) => ns === s.namespaces[i]);
       out.push({
         event: this.internEvent({
           actor: 'clock',
           actorKind: 'clock',
-          label: `tick to ${now}s; configuration read ${s.configReadFailing ? 'fails' : 'succeeds'}`,
+          label: `one second passes; configuration read ${s.configReadFailing ? 'fails' : 'succeeds'}`,
           namespace: -1,
-          transitions: read.transitions,
+          transitions: [...new Set(transitions)].sort(),
         }),
-        next: { ...s, now, configSync: read.next },
+        next: { ...s, configSync: read.next, namespaces: same ? s.namespaces : namespaces },
       });
     }
     if (this.scope.faults.configReadFailure) {

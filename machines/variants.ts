@@ -184,7 +184,7 @@ export const variants: Variant[] = [
           setDeletionTimestamp: assign(({ context, event }) =>
             event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
               ? {
-                  deletionTimestamp: event.now,
+                  deletedSecondsAgo: 0,
                   pending:
                     event.type === 'DELETE' && context.pending.length === 0
                       ? configuredInitializers
@@ -252,8 +252,8 @@ export const variants: Variant[] = [
                   pending: [...event.pending],
                   failure: null,
                   finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
-                  deletionTimestamp: null,
-                  createdAt: event.now,
+                  deletedSecondsAgo: null,
+                  createdSecondsAgo: event.pending.length > 0 ? 0 : null,
                 }
               : {},
           ),
@@ -322,7 +322,7 @@ export const variants: Variant[] = [
         actions: {
           setDeletionTimestamp: assign(({ event }) =>
             event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
-              ? { deletionTimestamp: event.now, finalizers: [] }
+              ? { deletedSecondsAgo: 0, finalizers: [] }
               : {},
           ),
         },

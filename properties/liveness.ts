@@ -66,7 +66,7 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
     const v = ns(model, s, i);
     return (
       initializing(v) &&
-      v.timerArmedAt !== null &&
+      v.failOpenTimer !== null &&
       v.pending.length > 0 &&
       policyOf(model, v.pending[0]) === 'Ignore'
     );
@@ -87,7 +87,7 @@ export const readRepairUnblocks: LivenessProperty = {
   goal: 'not Initializing',
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    return initializing(v) && v.pending.length > 0 && v.timerArmedAt === null;
+    return initializing(v) && v.pending.length > 0 && v.failOpenTimer === null;
   },
   q: (model, s, i) => !initializing(ns(model, s, i)),
   fairness: [
@@ -127,7 +127,7 @@ export const otherNamespacesUnaffected: LivenessProperty = {
   goal: 'not Initializing',
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    return anyInitializerCrashed(model, s) && initializing(v) && v.timerArmedAt !== null;
+    return anyInitializerCrashed(model, s) && initializing(v) && v.failOpenTimer !== null;
   },
   q: (model, s, i) => !initializing(ns(model, s, i)),
   fairness: [timersFair, clockFair],
@@ -144,7 +144,7 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
   goal: 'not Initializing',
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    if (!initializing(v) || v.timerArmedAt === null || v.pending.length === 0) return false;
+    if (!initializing(v) || v.failOpenTimer === null || v.pending.length === 0) return false;
     const k = model.initializers.findIndex((spec) => spec.name === v.pending[0]);
     return k >= 0 && model.initializers[k].failurePolicy === 'Fail' && crashed(model, s, k);
   },

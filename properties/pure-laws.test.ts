@@ -25,7 +25,6 @@ import { SystemModel, type SystemState } from '../machines/system.ts';
 function structure(model: SystemModel, s: SystemState) {
   const configSync = model.configSyncStepper.snapshot(s.configSync);
   return {
-    now: s.now,
     configSync: { value: configSync.value, context: configSync.context },
     configReadFailing: s.configReadFailing,
     registeredConfigs: s.registeredConfigs,

@@ -75,7 +75,7 @@ export const noRemovalWithFinalizers: Property = {
       if (exists(b) && a.value === 'removed') {
         if (b.finalizers.length > 0)
           return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
-        if (b.deletionTimestamp === null) return `${b.name} was removed without a deletion timestamp`;
+        if (b.deletedSecondsAgo === null) return `${b.name} was removed without a deletion timestamp`;
       }
     }
     return true;
@@ -265,7 +265,7 @@ export const failedNeverActive: Property = {
     for (const v of model.views(state)) {
       if (v.failure === null) continue;
       if (v.value === 'active') return `${v.name} is Active with failure result ${v.failure.reason}`;
-      if (v.deletionTimestamp === null)
+      if (v.deletedSecondsAgo === null)
         return `${v.name} has failure result ${v.failure.reason} but no deletion timestamp`;
     }
     return true;
@@ -286,14 +286,20 @@ export const phaseConsistency: Property = {
   predicate: (model, before, _event, after) => {
     for (const { b, a } of pairs(model, before, after)) {
       if (!exists(a)) continue;
-      if ((a.value === 'terminating') !== (a.deletionTimestamp !== null)) {
-        return `${a.name} is ${a.value} with deletionTimestamp ${a.deletionTimestamp}`;
+      if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
+        return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
       }
       if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
         return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
       }
-      if (exists(b) && b.deletionTimestamp !== null && a.deletionTimestamp !== b.deletionTimestamp) {
-        return `${a.name}'s deletion timestamp changed from ${b.deletionTimestamp} to ${a.deletionTimestamp}`;
+      // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
+      if (
+        exists(b) &&
+        b.deletedSecondsAgo !== null &&
+        a.deletedSecondsAgo !== null &&
+        a.deletedSecondsAgo < b.deletedSecondsAgo
+      ) {
+        return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
       }
     }
     return true;
@@ -351,7 +357,7 @@ export const configFreshness: Property = {
   requirements: ['AC-2', 'AC-3', 'AC-1'],
   kind: 'step',
   predicate: (model, before, event) => {
-    const age = before.now - model.lastSuccessfulConfigRead(before);
+    const age = model.systemView(before).secondsSinceConfigRead;
     const write =
       event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
     if (write && age >= configurationStaleAfterSeconds && succeeded(event)) {
@@ -366,7 +372,7 @@ export const configFreshness: Property = {
       !!event.request &&
       event.request.verb !== 'get' &&
       event.request.verb !== 'list' &&
-      before.now - model.lastSuccessfulConfigRead(before) >= configurationStaleAfterSeconds,
+      model.systemView(before).secondsSinceConfigRead >= configurationStaleAfterSeconds,
   },
 };
 

@@ -495,7 +495,6 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   // ---- steps
   const creators = new Map<string, string>();
   const compiled: CompiledStep[] = [];
-  let horizon = 0;
   let faults = { initializerCrash: false, configReadFailure: false, apiserverRestart: false };
   const initializerNames = () => configurations.flatMap((c) => c.initializers.map((i) => i.name));
 
@@ -578,7 +577,6 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         compiled.push({ ...base, kind: 'config-read', failing: step.kind === 'fail' });
         return;
       case 'tick':
-        horizon += step.tick;
         compiled.push({ ...base, kind: 'tick', seconds: step.tick });
         return;
       case 'check':
@@ -638,7 +636,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     content: builder.objects,
     finalizerOwners: builder.finalizerOwners,
     faults,
-    clock: { horizonSeconds: horizon, readRepairTimeoutSeconds: 600 },
+    clock: { readRepairTimeoutSeconds: 600 },
   };
   return {
     file: scenario.file,

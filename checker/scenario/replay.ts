@@ -113,13 +113,31 @@ function compareResponse(
 
 class Replay {
   readonly model: SystemModel;
-  state: SystemState;
+  private current: SystemState;
   private readonly namespaceNames: string[];
+  /** Seconds the scenario has ticked: the model keeps only ages, so absolute times are derived here for display. */
+  private elapsed = 0;
+  /** Each deleted namespace's deletion timestamp, in scenario seconds, derived from its age. */
+  private readonly deletionStamps = new Map<number, number>();
 
   constructor(readonly scenario: CompiledScenario) {
     this.model = new SystemModel(scenario.scope, scenario.machines);
-    this.state = this.model.initialStates()[0];
+    this.current = this.model.initialStates()[0];
     this.namespaceNames = scenario.scope.namespaces.map((n) => n.name);
+  }
+
+  get state(): SystemState {
+    return this.current;
+  }
+
+  set state(next: SystemState) {
+    this.current = next;
+    this.model.views(next).forEach((v, i) => {
+      if (v.deletedSecondsAgo === null) this.deletionStamps.delete(i);
+      // A fresh stamp (age 0) at a later second than the one recorded is a new stamp.
+      else if (!this.deletionStamps.has(i) || v.deletedSecondsAgo === 0)
+        this.deletionStamps.set(i, this.elapsed - v.deletedSecondsAgo);
+    });
   }
 
   private key = (s: SystemState) => this.model.key(s);
@@ -453,9 +471,10 @@ class Replay {
       const clock = this.model.enabled(this.state).find((e) => e.event.actorKind === 'clock');
       if (!clock) {
         report.ok = false;
-        report.mismatch = [`the clock stopped at ${this.state.now}s`];
+        report.mismatch = [`the clock stopped at ${this.elapsed}s: an expired timer did not fire`];
         return report;
       }
+      this.elapsed += 1;
       this.state = clock.next;
       // The API server's timers fire as soon as they expire (FP-2): they are part of the server, not a controller.
       for (let fired = 0; fired < runLimit; fired++) {
@@ -464,12 +483,12 @@ class Replay {
           .enabled(this.state)
           .find((e) => e.event.actorKind === 'apiserver' && this.key(e.next) !== current);
         if (!timer) break;
-        report.actions.push(`at ${this.state.now}s ${timer.event.label}`);
+        report.actions.push(`at ${this.elapsed}s ${timer.event.label}`);
         this.state = timer.next;
       }
     }
     const fresh = this.model.configurationFresh(this.state);
-    report.outcome = `clock ${this.state.now}s; admission configuration ${fresh ? 'fresh' : 'stale'}`;
+    report.outcome = `clock ${this.elapsed}s; admission configuration ${fresh ? 'fresh' : 'stale'}`;
     return report;
   }
 
@@ -515,7 +534,7 @@ class Replay {
       }
       compare('conditions', c.conditions, exists ? conditionsOf(view.value) : {});
       if (c.deletionTimestamp !== undefined) {
-        const have = view.deletionTimestamp;
+        const have = this.deletionStamps.get(step.namespace) ?? null;
         const equal =
           typeof c.deletionTimestamp === 'boolean'
             ? c.deletionTimestamp === (have !== null)
