@@ -71,6 +71,7 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
     model.machines.namespaceController,
     model.machines.finalizerOwner,
     model.machines.initializerTimeout,
+    model.machines.timer,
     model.authorizer.machine,
   ];
   return machines.flatMap((m) => listTransitions(m));

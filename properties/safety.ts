@@ -2,6 +2,7 @@ import { configurationStaleAfterSeconds } from '../machines/config-sync.ts';
 import { validateFinalizerName, validateNamespaceName } from '../machines/names.ts';
 import { immortalNamespaces } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { timingProperties } from './timing.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -489,6 +490,8 @@ export const safetyProperties: Property[] = [
   uniqueNames,
   validNames,
   systemNamespacesImmortal,
+  // Timing safety (FP-1, FP-2, FP-4, AC-1..AC-3), judged from ages and the scope's declared bounds.
+  ...timingProperties,
 ];
 
 function isTenant(model: SystemModel, principal: string): boolean {
