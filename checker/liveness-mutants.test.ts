@@ -1,29 +1,39 @@
 import { describe, expect, it } from 'vitest';
+import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
+import { variantByName } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { check } from './check.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
-import { livenessMutants } from './liveness-mutants.ts';
 import { checkLiveness } from './liveness-system.ts';
+import { runMutant } from './mutants.ts';
+
+/** Seeded faults that stop progress without any one bad step: only a lasso shows them. */
+const terminationFaults = [
+  'controller-never-finalizes',
+  'namespace-controller-stalls',
+  'owner-keeps-its-finalizer',
+  'owner-reprovisions-while-terminating',
+];
+const mutant = (name: string) => {
+  const variant = variantByName(name);
+  if (!variant) throw new Error(`no variant ${name}`);
+  return variant;
+};
+const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
 
 describe('seeded liveness faults', () => {
   it('the machines as written survive: the property holds on the same scope', () => {
     const model = new SystemModel(removalScope);
-    const [result] = checkLiveness(
-      model,
-      livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed'),
-    ).properties;
+    const [result] = checkLiveness(model, removal).properties;
     expect(result.status).toBe('holds');
   });
 
-  for (const mutant of livenessMutants) {
-    it(`${mutant.name} is killed by ${mutant.killedBy} with a lasso, and by no safety property`, () => {
-      const model = new SystemModel(removalScope, mutant.machines(defaultMachines));
-      const property = livenessProperties.find((p) => p.id === mutant.killedBy);
-      if (!property) throw new Error(`no liveness property ${mutant.killedBy}`);
-      const run = checkLiveness(model, [property]);
-      const [result] = run.properties;
+  for (const name of terminationFaults) {
+    it(`${name} is killed by terminating-namespace-is-removed with a lasso, and by no safety property`, () => {
+      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines));
+      const [result] = checkLiveness(model, removal).properties;
       expect(result.status).toBe('violated');
       const lasso = result.lasso;
       if (!lasso) throw new Error('expected a lasso');
@@ -37,10 +47,11 @@ describe('seeded liveness faults', () => {
   }
 
   it('the re-provisioning owner livelocks: its cycle is real steps, not a stutter', () => {
-    const mutant = livenessMutants.find((m) => m.name === 'owner-reprovisions-while-terminating');
-    if (!mutant) throw new Error('missing mutant');
-    const model = new SystemModel(removalScope, mutant.machines(defaultMachines));
-    const [result] = checkLiveness(model, livenessProperties.slice(0, 1)).properties;
+    const model = new SystemModel(
+      removalScope,
+      mutant('owner-reprovisions-while-terminating').machines(defaultMachines),
+    );
+    const [result] = checkLiveness(model, removal).properties;
     const cycle = result.lasso?.steps.slice(result.lasso.loopStart) ?? [];
     expect(cycle.length).toBeGreaterThan(1);
     expect(cycle.every((s) => s.event !== null)).toBe(true);
@@ -50,5 +61,14 @@ describe('seeded liveness faults', () => {
         'purges its external content for team-a',
       ]),
     );
+  });
+
+  it('IN-4: an initializer that never removes itself is killed in the mutant table by a lasso on the default scope', () => {
+    const result = runMutant(mutant('initializer-never-completes'), { randomScopeSeeds: [] });
+    expect(result).toMatchObject({ search: 'liveness', scope: defaultScope.name });
+    expect(result.killedBy).toEqual(['running-initializer-completes']);
+    expect(result.loopStart).toBeGreaterThan(0);
+    expect(result.counterexampleSteps.length).toBeGreaterThan(result.loopStart ?? 0);
+    expect(result.counterexampleSteps.at(-1)?.event).toBe('stutters');
   });
 });

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
+import { variantByName } from '../machines/variants.ts';
 import { terminatingNamespaceIsRemoved } from '../properties/liveness.ts';
 import { removalScope } from './liveness-fixtures.ts';
-import { livenessMutants } from './liveness-mutants.ts';
 import { fairRandomRun } from './liveness-random.ts';
 
 const runLength = 200;
@@ -39,7 +39,7 @@ describe('fair random runs beyond the exhaustive bound', () => {
   });
 
   it('finds and shrinks a failing fair run when the controller never finalizes', () => {
-    const mutant = livenessMutants.find((m) => m.name === 'controller-never-finalizes');
+    const mutant = variantByName('controller-never-finalizes');
     if (!mutant) throw new Error('missing mutant');
     const model = new SystemModel(removalScope, mutant.machines(defaultMachines));
     const result = fc.check(

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScope } from '../machines/scopes.ts';
-import { SystemModel, type SystemState } from '../machines/system.ts';
-import { terminatingNamespaceIsRemoved } from '../properties/liveness.ts';
+import { SystemModel } from '../machines/system.ts';
+import {
+  livenessProperties,
+  readRepairUnblocks,
+  terminatingNamespaceIsRemoved,
+} from '../properties/liveness.ts';
 import type { LivenessProperty } from '../properties/types.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
 import { checkLiveness, compileFairness, systemHorizon } from './liveness-system.ts';
+import { buildStateGraph } from './state-graph.ts';
 
 describe('liveness on the system model', () => {
   const model = new SystemModel(removalScope);
@@ -75,5 +80,48 @@ describe('liveness on the system model', () => {
   it('the system model has no horizon: relative time has no last second', () => {
     const atHorizon = systemHorizon(model);
     expect(model.initialStates().every((s) => !atHorizon(s))).toBe(true);
+  });
+});
+
+describe('liveness on the default scope, with relative time', () => {
+  const model = new SystemModel(defaultScope);
+  const graph = buildStateGraph(model);
+
+  it('every liveness property holds, each with its premise exercised, and nothing deadlocks', () => {
+    expect(graph.complete).toBe(true);
+    const run = checkLiveness(model, livenessProperties, { graph });
+    expect(run.deadlock.count).toBe(0);
+    expect(run.properties.map((r) => [r.property.id, r.status])).toEqual(
+      livenessProperties.map((p) => [p.id, 'holds']),
+    );
+    for (const r of run.properties) expect(r.triggers, r.property.id).toBeGreaterThan(0);
+  });
+
+  it('D-27: after a restart, a namespace nobody reads stays Initializing: read-repair needs a GET (FP-4)', () => {
+    // The default scope without carol's GET: nobody polls team-a.
+    const unread = new SystemModel({
+      ...defaultScope,
+      principals: defaultScope.principals.map((p) =>
+        p.name === 'carol' ? { ...p, requests: p.requests.filter((r) => r !== 'get-namespace') } : p,
+      ),
+    });
+    const anyNamespace: LivenessProperty = {
+      ...readRepairUnblocks,
+      p: (m, s, i) => {
+        const v = m.view(s, i);
+        return v.value === 'initializing' && v.pending.length > 0 && v.timerLost;
+      },
+    };
+    const run = checkLiveness(unread, [readRepairUnblocks, anyNamespace]);
+    // As stated, the property judges only namespaces a client polls: here none, so it has nothing to judge.
+    expect(run.properties[0].status).toBe('vacuous');
+    const result = run.properties[1];
+    expect(result.status).toBe('violated');
+    expect(result.namespace).toBe('team-a');
+    const lasso = result.lasso;
+    if (!lasso) throw new Error('expected a lasso');
+    expect(lassoProblem(unread, lasso)).toBeNull();
+    const last = lasso.steps[lasso.steps.length - 1].state;
+    expect(unread.view(last, 0)).toMatchObject({ value: 'initializing', timerLost: true });
   });
 });

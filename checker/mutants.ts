@@ -5,6 +5,7 @@ import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
 import { extraProperties } from '../properties/extra.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import type { Trace } from './check.ts';
@@ -12,6 +13,8 @@ import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import { explore, type SearchLimits } from './explore.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
+import { backTo, lassoSteps } from './liveness-report.ts';
+import { checkLiveness } from './liveness-system.ts';
 import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
 
@@ -132,8 +135,13 @@ export interface MutantResult {
    */
   brokenWithin: Record<string, number>;
   counterexampleSteps: CounterexampleStep[];
-  /** How the kill was found: `exhaustive` (breadth-first, shortest) or `random` (shrunk walk). */
-  search: 'exhaustive' | 'random' | 'none';
+  /** For a liveness kill: the index in `counterexampleSteps` where the cycle, repeated forever, starts. */
+  loopStart?: number;
+  /**
+   * How the kill was found: `exhaustive` (breadth-first, shortest), `liveness` (a lasso on the whole
+   * graph, when no safety property breaks) or `random` (shrunk walk).
+   */
+  search: 'exhaustive' | 'liveness' | 'random' | 'none';
   scope: string;
   /** Distinct states the breadth-first search discovered before the kill (or in all). */
   statesExplored: number;
@@ -181,6 +189,28 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
       statesExplored: exhaustive.statesExplored,
     };
   }
+  // Nothing bad happens at any one step: a fault that only stops progress is killed by a lasso.
+  if (exhaustive.complete && !options.properties) {
+    const run = checkLiveness(model, livenessProperties);
+    const violated = run.properties.filter((r) => r.status === 'violated' && r.lasso);
+    const first = violated[0];
+    if (first?.lasso) {
+      return {
+        ...base,
+        killedBy: [first.property.id],
+        violations: violated.map((r) => ({
+          propertyId: r.property.id,
+          message: `${r.property.goal}: never, on ${r.namespace ?? 'the system'} (a lasso of ${r.lasso?.steps.length} steps, cycle from step ${(r.lasso?.loopStart ?? 0) + 1})`,
+        })),
+        brokenWithin: Object.fromEntries(violated.map((r) => [r.property.id, r.lasso?.steps.length ?? 0])),
+        counterexampleSteps: lassoSteps(model, first.lasso),
+        loopStart: first.lasso.loopStart,
+        search: 'liveness',
+        scope: scope.name,
+        statesExplored: run.states,
+      };
+    }
+  }
   for (const seed of options.randomScopeSeeds ?? defaultRandomScopeSeeds) {
     const randomModel = new SystemModel(sampleRandomScope(seed), machines);
     const run = randomRun(randomModel, properties, { runs: options.randomRuns ?? 500, seed });
@@ -223,7 +253,7 @@ export function mutantsJson(results: readonly MutantResult[]): string {
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** A line naming the properties no mutant breaks: each still lacks a fault that shows it can fail. */
-function unbroken(results: readonly MutantResult[], properties: readonly Property[]): string[] {
+function unbroken(results: readonly MutantResult[], properties: readonly { id: string }[]): string[] {
   const ids = properties
     .filter((p) => results.every((r) => r.brokenWithin[p.id] === undefined))
     .map((p) => `\`${p.id}\``);
@@ -265,14 +295,17 @@ export function mutantsMarkdown(
     '',
     `| property | ${results.map((_, i) => `${i + 1}`).join(' | ')} |`,
     `| --- | ${results.map(() => '---').join(' | ')} |`,
-    ...properties.map((p) => `| \`${p.id}\` | ${results.map((r) => cell(r, p.id)).join(' | ')} |`),
+    ...[...properties, ...livenessProperties].map(
+      (p) => `| \`${p.id}\` | ${results.map((r) => cell(r, p.id)).join(' | ')} |`,
+    ),
     '',
     `Columns: ${results.map((r, i) => `${i + 1} \`${r.mutant}\``).join(', ')}.`,
     '',
     `A number is the length of the property's shortest counterexample on that mutant, in bold for the`,
     `properties that kill it first; the search looks ${defaultHorizonSteps} steps past the first kill, so an empty cell`,
-    'means "not broken that early", not "holds".',
-    ...unbroken(results, properties),
+    'means "not broken that early", not "holds". A mutant that breaks no safety property is judged by the',
+    'liveness properties (`search: liveness`): its numbers are lasso lengths, prefix and cycle together.',
+    ...unbroken(results, [...properties, ...livenessProperties]),
     '',
   ];
   for (const r of results) {
@@ -287,12 +320,26 @@ export function mutantsMarkdown(
     const how =
       r.search === 'exhaustive'
         ? `exhaustive search on scope \`${r.scope}\`, ${r.statesExplored} states discovered`
-        : `random walk on scope \`${r.scope}\`, replay with \`--seed ${r.replay?.seed} --path ${r.replay?.path}\``;
+        : r.search === 'liveness'
+          ? `no safety property breaks; a lasso on the whole graph of scope \`${r.scope}\`, ${r.statesExplored} states`
+          : `random walk on scope \`${r.scope}\`, replay with \`--seed ${r.replay?.seed} --path ${r.replay?.path}\``;
     lines.push(`Killed after ${r.counterexampleSteps.length} steps (${how}).`, '');
     for (const v of r.violations) lines.push(`- \`${v.propertyId}\`: ${escapeCell(v.message)}`);
+    const step = (s: CounterexampleStep, i: number) => `${i + 1}. **${s.actor}**: ${s.event} — ${s.summary}`;
+    const loop = r.loopStart;
     lines.push(
       '',
-      ...r.counterexampleSteps.map((s, i) => `${i + 1}. **${s.actor}**: ${s.event} — ${s.summary}`),
+      ...(loop === undefined
+        ? r.counterexampleSteps.map(step)
+        : [
+            ...r.counterexampleSteps.slice(0, loop).map(step),
+            '',
+            '*-- cycle, repeated forever --*',
+            '',
+            ...r.counterexampleSteps.slice(loop).map((s, i) => step(s, loop + i)),
+            '',
+            `*${backTo(loop)}*`,
+          ]),
       '',
     );
   }

@@ -6,7 +6,6 @@ import {
   finalizerOwnerAccount,
   type InitializerSpec,
   type NamespaceSpec,
-  namespaceControllerAccount,
   type ObjectSlot,
   type PrincipalSpec,
   type RequestTemplate,

@@ -329,6 +329,188 @@ export const variants: Variant[] = [
       }),
     }),
   },
+  // ---- Time and progress (FP-1, FP-2, FP-4, AC-2, IN-4, LC-5..LC-8): killed by the timing safety
+  // properties or, where nothing bad ever happens at one step, by a liveness property with a lasso.
+  {
+    name: 'timer-never-armed',
+    kind: 'mutant',
+    description: 'The apiserver never arms the initializer timer when it creates an Initializing namespace.',
+    requirements: ['FP-2', 'FP-5'],
+    machines: (base) => ({
+      ...base,
+      timer: withDefinition(base.timer, (config) => {
+        const states = config.states as Record<string, { on?: Record<string, unknown> }>;
+        return {
+          ...config,
+          states: { ...states, disarmed: { ...states.disarmed, on: {} } },
+        } as typeof config;
+      }),
+    }),
+  },
+  {
+    name: 'timer-ignores-timeout',
+    kind: 'mutant',
+    description: "The initializer timer expires after one second, whatever the initializer's timeoutSeconds.",
+    requirements: ['FP-1', 'FP-2'],
+    machines: (base) => ({
+      ...base,
+      timer: base.timer.provide({ guards: { tickReachesTimeout: () => true } }),
+    }),
+  },
+  {
+    name: 'fail-closed-timeout-removes',
+    kind: 'mutant',
+    description:
+      "A fail-closed (Fail) initializer's timeout removes it from the pending list like a fail-open one.",
+    requirements: ['FP-1', 'IN-7'],
+    machines: (base) => ({
+      ...base,
+      initializerTimeout: base.initializerTimeout.provide({
+        guards: { timerExpiredFailOpen: ({ event }) => event.observed.timerExpired },
+      }),
+    }),
+  },
+  {
+    name: 'fail-behaves-like-ignore',
+    kind: 'mutant',
+    description:
+      'The failure policy `Fail` behaves like `Ignore` everywhere: on timer expiry and on read-repair.',
+    requirements: ['FP-1', 'FP-4', 'IN-7'],
+    machines: (base) => ({
+      ...base,
+      initializerTimeout: base.initializerTimeout.provide({
+        guards: {
+          timerExpiredFailOpen: ({ event }) => event.observed.timerExpired,
+          readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue,
+        },
+      }),
+    }),
+  },
+  {
+    name: 'read-repair-disabled',
+    kind: 'mutant',
+    description: 'A GET after the global timeout never repairs a namespace whose timer was lost.',
+    requirements: ['FP-4', 'IN-8'],
+    machines: (base) => ({
+      ...base,
+      initializerTimeout: base.initializerTimeout.provide({
+        guards: { readRepairDueFailOpen: () => false, readRepairDueFailClosed: () => false },
+      }),
+    }),
+  },
+  {
+    name: 'read-repair-ignores-global-timeout',
+    kind: 'mutant',
+    description:
+      'Read-repair acts on every GET of an Initializing namespace, without waiting for the global timeout.',
+    requirements: ['FP-4'],
+    machines: (base) => ({
+      ...base,
+      initializerTimeout: base.initializerTimeout.provide({
+        guards: {
+          readRepairDueFailOpen: ({ event }) => event.observed.failurePolicy === 'Ignore',
+          readRepairDueFailClosed: ({ event }) => event.observed.failurePolicy === 'Fail',
+        },
+      }),
+    }),
+  },
+  {
+    name: 'configuration-copy-never-updated',
+    kind: 'mutant',
+    description:
+      "Admission's configuration copy is never updated by a successful read (it goes stale and stays so).",
+    requirements: ['AC-1', 'AC-2', 'AC-3'],
+    machines: (base) => ({
+      ...base,
+      configSync: base.configSync.provide({ actions: { rememberConfigurationsRead: assign(() => ({})) } }),
+    }),
+  },
+  {
+    name: 'initializer-never-completes',
+    kind: 'mutant',
+    description: 'An initializer populates the namespace but never removes itself from the pending list.',
+    requirements: ['IN-3', 'IN-4'],
+    machines: (base) => ({
+      ...base,
+      initializerController: base.initializerController.provide({
+        guards: { firstPendingAndPopulated: () => false },
+      }),
+    }),
+  },
+  {
+    name: 'initializer-re-adds-itself',
+    kind: 'mutant',
+    description:
+      'Removing the first pending initializer puts it back at the end of the list: initializers take turns forever.',
+    requirements: ['IN-2', 'IN-4'],
+    machines: (base) => ({
+      ...base,
+      namespace: base.namespace.provide({
+        actions: {
+          removeFirstPendingInitializer: assign({
+            pending: ({ context }) => [...context.pending.slice(1), ...context.pending.slice(0, 1)],
+          }),
+        },
+      }),
+    }),
+  },
+  {
+    name: 'namespace-controller-stalls',
+    kind: 'mutant',
+    description: 'The namespace controller never acts on a terminating namespace.',
+    requirements: ['LC-5', 'LC-7'],
+    machines: (base) => ({
+      ...base,
+      namespaceController: base.namespaceController.provide({
+        guards: {
+          contentRemains: () => false,
+          kubernetesFinalizerPresent: () => false,
+          noFinalizersLeft: () => false,
+        },
+      }),
+    }),
+  },
+  {
+    name: 'controller-never-finalizes',
+    kind: 'mutant',
+    description:
+      'The namespace controller deletes the content but never removes the `kubernetes` finalizer, so the namespace is never purged.',
+    requirements: ['LC-5', 'LC-7'],
+    machines: (base) => ({
+      ...base,
+      namespaceController: base.namespaceController.provide({
+        guards: { kubernetesFinalizerPresent: () => false },
+      }),
+    }),
+  },
+  {
+    name: 'owner-keeps-its-finalizer',
+    kind: 'mutant',
+    description: 'A finalizer owner purges its external content but never removes its own finalizer (LC-8).',
+    requirements: ['LC-8', 'LC-7'],
+    machines: (base) => ({
+      ...base,
+      finalizerOwner: base.finalizerOwner.provide({ guards: { terminatingWithOwnFinalizer: () => false } }),
+    }),
+  },
+  {
+    name: 'owner-reprovisions-while-terminating',
+    kind: 'mutant',
+    description:
+      'A finalizer owner provisions its external content again whenever it finds none, even in a terminating namespace: it purges and re-provisions forever and never gets to remove its finalizer (a livelock, not a stop).',
+    requirements: ['LC-8', 'LC-9'],
+    machines: (base) => ({
+      ...base,
+      finalizerOwner: base.finalizerOwner.provide({
+        guards: {
+          activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
+            (event.observed.namespaceActive || event.observed.namespaceTerminating) &&
+            event.observed.finalizers.includes(event.observed.owner) &&
+            !event.observed.externalContentExists,
+        },
+      }),
+    }),
+  },
 ];
 
 export const baseVariantName = 'model';

@@ -2,18 +2,31 @@ import type { NamespaceView, SystemModel, SystemState } from '../machines/system
 import type { Fairness, LivenessProperty } from './types.ts';
 
 /**
- * The progress the documents promise, as leads-to properties under stated fairness. Each names the
- * fairness it assumes as data; a property that needs time to pass assumes the clock is fair, and on a
- * bounded clock its verdict waits for relative time (the checker reports it so, never as a pass).
+ * The progress the documents promise, as leads-to properties under stated fairness. Time is relative
+ * (docs/time.md), so a run that waits is a cycle and every verdict is a real one. Each property names
+ * the fairness it assumes as data; the findings its verdicts record are in docs/decisions.md (D-27).
  */
 
 const ns = (model: SystemModel, s: SystemState, i: number): NamespaceView => model.view(s, i);
 const initializing = (v: NamespaceView) => v.value === 'initializing';
-const policyOf = (model: SystemModel, name: string) => model.initializerSpec(name)?.failurePolicy;
-const crashed = (model: SystemModel, s: SystemState, k: number) =>
-  model.initializerStepper.value(s.initializers[k]) === 'crashed';
-const anyInitializerCrashed = (model: SystemModel, s: SystemState) =>
-  s.initializers.some((_, k) => crashed(model, s, k));
+/** The failure policy the scope declares for an initializer. */
+const policyOf = (model: SystemModel, name: string) =>
+  model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name)?.failurePolicy;
+const crashed = (model: SystemModel, s: SystemState, name: string) =>
+  model.systemView(s).crashedInitializers.includes(name);
+const stale = (model: SystemModel, s: SystemState) => !model.systemView(s).configurationFresh;
+/** Some principal of the scope declares it polls this namespace (IN-8: clients poll until ready). */
+const polled = (model: SystemModel, i: number) => {
+  const name = model.scope.namespaces[i].name;
+  return model.scope.principals.some(
+    (p) => p.requests.includes('get-namespace') && (!p.namespaces || p.namespaces.includes(name)),
+  );
+};
+/** Left Initializing, or the apiserver lost the timer (read-repair-unblocks judges what follows). */
+const settledOrLost = (model: SystemModel, s: SystemState, i: number) => {
+  const v = ns(model, s, i);
+  return !initializing(v) || v.timerLost;
+};
 
 const controllerFair: Fairness = {
   kind: 'weak',
@@ -31,12 +44,25 @@ const timersFair: Fairness = {
   kind: 'weak',
   actorKind: 'apiserver',
   perNamespace: true,
-  why: "the apiserver's initializer timer fires once it has expired",
+  why: "the apiserver's initializer timer fires once it has expired (time waits for it, docs/time.md)",
 };
 const clockFair: Fairness = {
   kind: 'weak',
   actorKind: 'clock',
   why: 'time passes',
+};
+const initializersFair: Fairness = {
+  kind: 'weak',
+  actorKind: 'initializer',
+  perNamespace: true,
+  why: 'an initializer controller that is running keeps reconciling the namespaces where it is first pending',
+};
+const pollerFair: Fairness = {
+  kind: 'weak',
+  actorKind: 'principal',
+  perNamespace: true,
+  labelIncludes: 'get namespaces/',
+  why: 'a client polls the namespace until it is ready (IN-8)',
 };
 
 export const terminatingNamespaceIsRemoved: LivenessProperty = {
@@ -49,29 +75,40 @@ export const terminatingNamespaceIsRemoved: LivenessProperty = {
   premise: 'the namespace is Terminating',
   goal: "the namespace is removed, or admission's copy is stale",
   p: (model, s, i) => ns(model, s, i).value === 'terminating',
-  q: (model, s, i) => ns(model, s, i).value === 'removed' || !model.configurationFresh(s),
+  q: (model, s, i) => ns(model, s, i).value === 'removed' || stale(model, s),
   fairness: [controllerFair, ownersFair],
+};
+
+export const initializationCompletes: LivenessProperty = {
+  id: 'initialization-completes',
+  kind: 'leads-to',
+  statement:
+    'An Initializing namespace whose timer the apiserver still holds eventually leaves Initializing (Active, or Terminating after a failure result), whatever its initializers do, as long as time passes and timers fire.',
+  requirements: ['IN-4', 'FP-2', 'FP-5'],
+  perNamespace: true,
+  premise: 'Initializing, the timer not lost',
+  goal: 'not Initializing, or the timer lost to an apiserver restart',
+  p: (model, s, i) => initializing(ns(model, s, i)) && !ns(model, s, i).timerLost,
+  q: settledOrLost,
+  fairness: [timersFair, clockFair],
 };
 
 export const failOpenInitializerNeverBlocks: LivenessProperty = {
   id: 'fail-open-initializer-never-blocks',
   kind: 'leads-to',
   statement:
-    'A namespace whose first pending initializer is fail-open (Ignore), with its timer armed, eventually leaves Initializing (Active, or Terminating when a later fail-closed one times out), even if its initializers crash and never come back.',
+    'A namespace whose first pending initializer is fail-open (Ignore) eventually leaves Initializing (Active, or Terminating when a later fail-closed one times out), even if its initializers crash and never come back; only an apiserver restart that loses the timer hands it over to read-repair.',
   requirements: ['FP-2', 'FP-5'],
   perNamespace: true,
-  premise: 'Initializing, timer armed, first pending initializer Ignore',
-  goal: 'not Initializing',
+  premise: 'Initializing, first pending initializer Ignore, timer not lost',
+  goal: 'not Initializing, or the timer lost',
   p: (model, s, i) => {
     const v = ns(model, s, i);
     return (
-      initializing(v) &&
-      v.failOpenTimer !== null &&
-      v.pending.length > 0 &&
-      policyOf(model, v.pending[0]) === 'Ignore'
+      initializing(v) && !v.timerLost && v.pending.length > 0 && policyOf(model, v.pending[0]) === 'Ignore'
     );
   },
-  q: (model, s, i) => !initializing(ns(model, s, i)),
+  q: settledOrLost,
   // No fairness for the initializers: they may crash and never restart.
   fairness: [timersFair, clockFair],
 };
@@ -80,56 +117,48 @@ export const readRepairUnblocks: LivenessProperty = {
   id: 'read-repair-unblocks',
   kind: 'leads-to',
   statement:
-    'After an apiserver restart loses the initializer timers, an Initializing namespace still leaves Initializing once a client keeps reading it (read-repair).',
+    'After an apiserver restart loses the initializer timer, an Initializing namespace that a client keeps reading still leaves Initializing (read-repair after the global timeout), unless admission refuses the reads because its copy went stale. A namespace nobody reads stays Initializing: FP-4 repairs on a GET only (D-27).',
   requirements: ['FP-4', 'IN-8'],
   perNamespace: true,
-  premise: 'Initializing with pending initializers and no timer armed',
-  goal: 'not Initializing',
+  premise: 'Initializing with pending initializers, the timer lost, and a principal of the scope polls it',
+  goal: "not Initializing, or admission's copy is stale",
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    return initializing(v) && v.pending.length > 0 && v.failOpenTimer === null;
+    return initializing(v) && v.pending.length > 0 && v.timerLost && polled(model, i);
   },
-  q: (model, s, i) => !initializing(ns(model, s, i)),
-  fairness: [
-    timersFair,
-    clockFair,
-    {
-      kind: 'weak',
-      actorKind: 'principal',
-      labelIncludes: 'get namespaces/',
-      why: 'a client polls the namespace until it is ready (IN-8)',
-    },
-  ],
+  q: (model, s, i) => !initializing(ns(model, s, i)) || stale(model, s),
+  fairness: [clockFair, pollerFair],
 };
 
 export const outageEnds: LivenessProperty = {
   id: 'outage-ends',
   kind: 'leads-to',
   statement:
-    "Once configuration reads succeed again, admission's copy becomes fresh (it admits again), unless reads fail anew first.",
+    "Once configuration reads succeed again, admission's copy becomes fresh (it admits again) within a second, unless reads fail anew first.",
   requirements: ['AC-2'],
   perNamespace: false,
   premise: 'reads succeed but the copy is stale',
   goal: 'the copy is fresh, or reads fail again',
-  p: (model, s) => !s.configReadFailing && !model.configurationFresh(s),
-  q: (model, s) => model.configurationFresh(s) || s.configReadFailing,
-  fairness: [clockFair],
+  p: (model, s) => !model.systemView(s).configReadsFailing && stale(model, s),
+  q: (model, s) => !stale(model, s) || model.systemView(s).configReadsFailing,
+  // Time may wait for an expired timer, so timers must fire for the next read to come.
+  fairness: [clockFair, timersFair],
 };
 
 export const otherNamespacesUnaffected: LivenessProperty = {
   id: 'other-namespaces-unaffected',
   kind: 'leads-to',
   statement:
-    'While an initializer controller is crashed, every namespace that is Initializing with its timer armed still leaves Initializing: a crash stalls no namespace forever, its own or another.',
+    'While an initializer controller is crashed, every namespace that is Initializing, its own or another, still leaves Initializing: a crash stalls no namespace forever (only a lost timer hands one over to read-repair).',
   requirements: ['FP-5', 'FP-2'],
   perNamespace: true,
-  premise: 'an initializer controller is crashed; the namespace is Initializing with its timer armed',
-  goal: 'not Initializing',
+  premise: 'an initializer controller is crashed; the namespace is Initializing with its timer not lost',
+  goal: 'not Initializing, or the timer lost',
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    return anyInitializerCrashed(model, s) && initializing(v) && v.failOpenTimer !== null;
+    return model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost;
   },
-  q: (model, s, i) => !initializing(ns(model, s, i)),
+  q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
 
@@ -137,26 +166,53 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
   id: 'fail-closed-initializer-times-out',
   kind: 'leads-to',
   statement:
-    'A namespace whose first pending initializer is fail-closed (Fail) and crashed, with its timer armed, leaves Initializing anyway: the timer records result Timeout and the namespace is deleted (the create fails with a timeout, document 004); it is never stuck.',
+    'A namespace whose first pending initializer is fail-closed (Fail) and crashed leaves Initializing anyway: its timer records result Timeout and the namespace is deleted. Document 004 says the create fails with a timeout; here, as in KEP-33, creation is asynchronous: the create already answered 201 and the client sees the Timeout result when it polls (D-27).',
   requirements: ['FP-2', 'IN-7', 'IN-8'],
   perNamespace: true,
-  premise: 'Initializing, timer armed, first pending initializer Fail and crashed',
-  goal: 'not Initializing',
+  premise: 'Initializing, first pending initializer Fail and crashed, timer not lost',
+  goal: 'not Initializing, or the timer lost',
   p: (model, s, i) => {
     const v = ns(model, s, i);
-    if (!initializing(v) || v.failOpenTimer === null || v.pending.length === 0) return false;
-    const k = model.initializers.findIndex((spec) => spec.name === v.pending[0]);
-    return k >= 0 && model.initializers[k].failurePolicy === 'Fail' && crashed(model, s, k);
+    if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
+    return policyOf(model, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
   },
-  q: (model, s, i) => !initializing(ns(model, s, i)),
+  q: settledOrLost,
   fairness: [timersFair, clockFair],
+};
+
+export const runningInitializerCompletes: LivenessProperty = {
+  id: 'running-initializer-completes',
+  kind: 'leads-to',
+  statement:
+    'An initializer controller that is running and first pending on a namespace eventually gets past it: it removes itself or records a failure, unless it crashes or admission refuses its writes (copy stale). The model bounds no initializer’s speed, so IN-4’s "completes" is this liveness property, with no timer assumed fair (IN-3, IN-4).',
+  requirements: ['IN-3', 'IN-4', 'IN-7'],
+  perNamespace: true,
+  premise: 'Initializing; the first pending initializer is running; the copy is fresh',
+  goal: 'that initializer is no longer first pending, or it crashed, or the copy is stale',
+  p: (model, s, i) => {
+    const v = ns(model, s, i);
+    return (
+      initializing(v) &&
+      v.pending.length > 0 &&
+      policyOf(model, v.pending[0]) !== undefined &&
+      !crashed(model, s, v.pending[0]) &&
+      !stale(model, s)
+    );
+  },
+  q: (model, s, i) => {
+    const v = ns(model, s, i);
+    return !initializing(v) || v.pending.length === 0 || crashed(model, s, v.pending[0]) || stale(model, s);
+  },
+  fairness: [initializersFair],
 };
 
 export const livenessProperties: LivenessProperty[] = [
   terminatingNamespaceIsRemoved,
+  initializationCompletes,
   failOpenInitializerNeverBlocks,
   readRepairUnblocks,
   outageEnds,
   otherNamespacesUnaffected,
   failClosedInitializerTimesOut,
+  runningInitializerCompletes,
 ];
