@@ -72,6 +72,7 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
     model.machines.finalizerOwner,
     model.machines.initializerTimeout,
     model.machines.timer,
+    model.machines.failureInjector,
     model.authorizer.machine,
   ];
   return machines.flatMap((m) => listTransitions(m));

@@ -9,7 +9,7 @@ export function stateFacts(model: SystemModel, s: SystemState): Map<string, stri
     'admission configuration',
     `${model.configurationFresh(s) ? 'fresh' : 'stale'} (last read ${since === 0 ? 'this second' : `${since}s ago`})`,
   );
-  facts.set('configuration reads', s.configReadFailing ? 'failing' : 'working');
+  facts.set('configuration reads', model.configReadsFailing(s) ? 'failing' : 'working');
   facts.set(
     'configurations stored',
     JSON.stringify(

@@ -11,7 +11,7 @@ export function readableState(model: SystemModel, s: SystemState): Record<string
     admissionConfiguration: {
       fresh: model.configurationFresh(s),
       secondsSinceRead: model.secondsSinceConfigRead(s),
-      readsFailing: s.configReadFailing,
+      readsFailing: model.configReadsFailing(s),
       stored: new Set(
         model.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name),
       ),

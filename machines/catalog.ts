@@ -2,6 +2,7 @@ import type { AnyStateMachine } from 'xstate';
 import { admissionMachine } from './admission.ts';
 import { authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
+import { failureInjectorMachine } from './failure-injector.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
@@ -75,6 +76,13 @@ export const machineCatalog: MachineEntry[] = [
     machine: timerMachine,
   },
   {
+    id: 'failure-injector',
+    title: 'Failure injector',
+    legend:
+      'The faults a scope allows, as steps of their own: configuration reads fail until the outage ends (AC-2), and an apiserver restart loses the initializer timers (FP-4). Initializer crashes are steps of the initializer controllers.',
+    machine: failureInjectorMachine,
+  },
+  {
     id: 'namespace-controller',
     title: 'Namespace controller',
     legend:
@@ -121,7 +129,7 @@ export const actorOverview: ActorOverview = {
     { id: 'users', title: 'Users and robots' },
     { id: 'apiserver', title: 'API server' },
     { id: 'clock', title: 'Clock' },
-    { id: 'faults', title: 'Failure injector' },
+    { id: 'faults', title: 'Faults the scope allows' },
   ],
   links: [
     {
@@ -155,13 +163,10 @@ export const actorOverview: ActorOverview = {
     { from: 'timer', to: 'initializer-timeout', events: ['TIMER_CHECK'] },
     { from: 'clock', to: 'timer', events: ['TICK'] },
     { from: 'clock', to: 'namespace', events: ['TICK'] },
-    { from: 'faults', to: 'timer', events: ['LOSE'] },
+    { from: 'faults', to: 'failure-injector', events: ['START_OUTAGE', 'END_OUTAGE', 'RESTART_APISERVER'] },
+    { from: 'failure-injector', to: 'timer', events: ['LOSE'] },
     { from: 'clock', to: 'config-sync', events: ['READ_SUCCEEDED', 'READ_FAILED'] },
     { from: 'faults', to: 'initializer-controller', events: ['CRASH', 'RESTART', 'PROVISIONING_FAILED'] },
-    {
-      from: 'faults',
-      to: 'apiserver',
-      events: ['config reads fail'],
-    },
+    { from: 'failure-injector', to: 'apiserver', events: ['config reads fail'] },
   ],
 };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type AdmissionFacts, type AdmissionRefusal, admissionMachine } from './admission.ts';
 import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
+import { failureInjectorMachine } from './failure-injector.ts';
 import { type FinalizerOwnerObservation, finalizerOwnerMachine } from './finalizer-owner.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine, type TimeoutObservation } from './initializer-timeout.ts';
@@ -758,8 +759,36 @@ const timerChecks: RequirementCheck[] = [
   },
 ];
 
+const injector = new MachineStepper(failureInjectorMachine);
+
+const failureInjectorChecks: RequirementCheck[] = [
+  {
+    machine: 'failure-injector',
+    requirement: 'AC-2',
+    name: 'configuration reads fail from the start of an outage to its end',
+    run: () => {
+      const start = injector.step(injector.initial, { type: 'START_OUTAGE' });
+      expect(injector.value(start.next)).toBe('readsFailing');
+      const end = injector.step(start.next, { type: 'END_OUTAGE' });
+      expect(injector.value(end.next)).toBe('readsWorking');
+      return [...start.transitions, ...end.transitions];
+    },
+  },
+  {
+    machine: 'failure-injector',
+    requirement: 'FP-4',
+    name: 'an apiserver restart loses the initializer timers',
+    run: () => {
+      const restart = injector.step(injector.initial, { type: 'RESTART_APISERVER' });
+      expect(restart.emitted).toEqual([{ type: 'loseInitializerTimers' }]);
+      return restart.transitions;
+    },
+  },
+];
+
 const checks: RequirementCheck[] = [
   ...timerChecks,
+  ...failureInjectorChecks,
   ...namespaceChecks,
   ...admissionChecks,
   ...configSyncChecks,

@@ -2,6 +2,7 @@ import { admissionMachine, type Operation } from './admission.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
+import { failureInjectorMachine } from './failure-injector.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
 import type { HttpOutcome } from './http.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
@@ -44,7 +45,8 @@ export interface NamespaceState {
 export interface SystemState {
   /** Interned snapshot of the admission configuration sync machine. */
   configSync: number;
-  configReadFailing: boolean;
+  /** Interned snapshot of the failure injector: whether configuration reads fail (AC-2). */
+  faults: number;
   /** Configurations present in the store, one bit per scope configuration. */
   registeredConfigs: number;
   namespaces: NamespaceState[];
@@ -127,6 +129,7 @@ export interface MachineSet {
   finalizerOwner: typeof finalizerOwnerMachine;
   initializerTimeout: typeof initializerTimeoutMachine;
   timer: typeof timerMachine;
+  failureInjector: typeof failureInjectorMachine;
   authorization: AuthorizationMachine;
 }
 
@@ -139,6 +142,7 @@ export const defaultMachines: MachineSet = {
   finalizerOwner: finalizerOwnerMachine,
   initializerTimeout: initializerTimeoutMachine,
   timer: timerMachine,
+  failureInjector: failureInjectorMachine,
   authorization: authorizationMachine,
 };
 
@@ -193,6 +197,7 @@ export class SystemModel {
   readonly finalizerOwnerStepper: MachineStepper<typeof finalizerOwnerMachine>;
   readonly timeoutStepper: MachineStepper<typeof initializerTimeoutMachine>;
   readonly timerStepper: MachineStepper<typeof timerMachine>;
+  readonly faultStepper: MachineStepper<typeof failureInjectorMachine>;
   readonly authorizer: RequestAuthorizer;
   private readonly apiserver = new ApiServer(this);
   /** Every object slot: the scope's content, then each initializer's object. */
@@ -224,6 +229,7 @@ export class SystemModel {
     this.finalizerOwnerStepper = new MachineStepper(machines.finalizerOwner);
     this.timeoutStepper = new MachineStepper(machines.initializerTimeout);
     this.timerStepper = new MachineStepper(machines.timer);
+    this.faultStepper = new MachineStepper(machines.failureInjector);
     this.initializers = scope.configurations.flatMap((c) => c.initializers);
     const objects: ObjectSlot[] = [...scope.content];
     for (const init of this.initializers) {
@@ -286,7 +292,7 @@ export class SystemModel {
     return [
       {
         configSync: this.configSyncStepper.initial,
-        configReadFailing: false,
+        faults: this.faultStepper.initial,
         registeredConfigs: this.scope.configurations.reduce(
           (mask, c, i) => (c.registered === 'initially' ? mask | (1 << i) : mask),
           0,
@@ -302,7 +308,7 @@ export class SystemModel {
   }
 
   key(s: SystemState): string {
-    const parts: number[] = [s.configSync, s.configReadFailing ? 1 : 0, s.registeredConfigs];
+    const parts: number[] = [s.configSync, s.faults, s.registeredConfigs];
     for (const ns of s.namespaces) parts.push(ns.id);
     for (const i of s.initializers) parts.push(i);
     return String.fromCharCode(...parts);
@@ -349,7 +355,7 @@ export class SystemModel {
     return {
       secondsSinceConfigRead: this.secondsSinceConfigRead(s),
       configurationFresh: this.configurationFresh(s),
-      configReadsFailing: s.configReadFailing,
+      configReadsFailing: this.configReadsFailing(s),
       configurationsRead: this.configurationsRead(s),
       configurationsRegistered: this.scope.configurations
         .filter((_, k) => s.registeredConfigs & (1 << k))
@@ -358,6 +364,11 @@ export class SystemModel {
         .filter((_, k) => this.initializerStepper.value(s.initializers[k]) === 'crashed')
         .map((i) => i.name),
     };
+  }
+
+  /** The configuration-read fault is in force (the failure injector's state). */
+  configReadsFailing(s: SystemState): boolean {
+    return this.faultStepper.value(s.faults) === 'readsFailing';
   }
 
   timerValue(ns: NamespaceState): TimerStateValue {
@@ -804,9 +815,11 @@ export class SystemModel {
       return value === 'armed' || value === 'expired';
     };
     if (this.scope.faults.apiserverRestart && s.namespaces.some(running)) {
-      const transitions: string[] = [];
+      const restart = this.faultStepper.step(s.faults, { type: 'RESTART_APISERVER' }, 'RESTART_APISERVER');
+      const transitions: string[] = [...restart.transitions];
+      const loses = restart.emitted.some((e) => e.type === 'loseInitializerTimers');
       const namespaces = s.namespaces.map((ns) => {
-        if (!running(ns)) return ns;
+        if (!loses || !running(ns)) return ns;
         const lost = this.stepTimer(ns.timer, { type: 'LOSE' });
         transitions.push(...lost.transitions);
         return this.namespaceState(ns.lifecycle, ns.content, ns.external, lost.next);
@@ -854,7 +867,7 @@ export class SystemModel {
       const configurations = this.scope.configurations
         .filter((_, k) => s.registeredConfigs & (1 << k))
         .map((c) => c.name);
-      const read = s.configReadFailing
+      const read = this.configReadsFailing(s)
         ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
         : this.configSyncStepper.step(
             s.configSync,
@@ -878,7 +891,7 @@ export class SystemModel {
         event: this.internEvent({
           actor: 'clock',
           actorKind: 'clock',
-          label: `one second passes; configuration read ${s.configReadFailing ? 'fails' : 'succeeds'}`,
+          label: `one second passes; configuration read ${this.configReadsFailing(s) ? 'fails' : 'succeeds'}`,
           namespace: -1,
           transitions: [...new Set(transitions)].sort(),
         }),
@@ -886,16 +899,22 @@ export class SystemModel {
       });
     }
     if (this.scope.faults.configReadFailure) {
+      const failing = this.configReadsFailing(s);
+      const toggle = this.faultStepper.step(
+        s.faults,
+        { type: failing ? 'END_OUTAGE' : 'START_OUTAGE' },
+        failing ? 'END_OUTAGE' : 'START_OUTAGE',
+      );
       out.push({
         event: this.internEvent({
           actor: 'fault',
           actorKind: 'fault',
-          label: s.configReadFailing ? 'configuration reads recover' : 'configuration reads start failing',
-          fault: s.configReadFailing ? 'config-read-recovering' : 'config-read-failing',
+          label: failing ? 'configuration reads recover' : 'configuration reads start failing',
+          fault: failing ? 'config-read-recovering' : 'config-read-failing',
           namespace: -1,
-          transitions: [],
+          transitions: toggle.transitions,
         }),
-        next: { ...s, configReadFailing: !s.configReadFailing },
+        next: { ...s, faults: toggle.next },
       });
     }
   }

@@ -26,7 +26,7 @@ function structure(model: SystemModel, s: SystemState) {
   const configSync = model.configSyncStepper.snapshot(s.configSync);
   return {
     configSync: { value: configSync.value, context: configSync.context },
-    configReadFailing: s.configReadFailing,
+    configReadsFailing: model.configReadsFailing(s),
     registeredConfigs: s.registeredConfigs,
     namespaces: model.views(s).map((v) => ({ ...v })),
     initializers: s.initializers.map((id) => model.initializerStepper.value(id)),

@@ -264,9 +264,13 @@ const scopeCases: fc.Arbitrary<string> = fc.oneof(
     .map(([key, value]) => JSON.stringify({ ...defaultScope, [key]: value }, null, 2)),
   typo('namespaces').map((key) => JSON.stringify({ ...defaultScope, [key]: [] }, null, 2)),
   hugeNumber
-    .filter((n) => n < 0 || n > 255)
+    .filter((n) => n <= 0)
     .map((n) =>
-      JSON.stringify({ ...defaultScope, clock: { ...defaultScope.clock, horizonSeconds: n } }, null, 2),
+      JSON.stringify(
+        { ...defaultScope, clock: { ...defaultScope.clock, readRepairTimeoutSeconds: n } },
+        null,
+        2,
+      ),
     ),
   fc.uint8Array({ minLength: 1, maxLength: 100 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
   fc.integer({ min: 31, max: 60 }).map((count) =>

@@ -438,7 +438,7 @@ class Replay {
       ok: true,
       mismatch: [],
     };
-    if (this.state.configReadFailing === step.failing) {
+    if (this.model.configReadsFailing(this.state) === step.failing) {
       report.ok = false;
       report.outcome = 'not possible';
       report.mismatch = [`configuration reads are already ${step.failing ? 'failing' : 'working'}`];
