@@ -2,6 +2,7 @@ import { admissionMachine, type Operation } from './admission.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
+import { designOf } from './design-options.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
 import type { HttpOutcome } from './http.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
@@ -776,9 +777,24 @@ export class SystemModel {
           transitions: [],
           response,
         }),
-        next: response.code === 201 ? { ...s, registeredConfigs: s.registeredConfigs | (1 << k) } : s,
+        next: response.code === 201 ? this.registered(s, s.registeredConfigs | (1 << k)) : s,
       });
     });
+  }
+
+  /** The state once a configuration is stored; a design that reads storage before each create sees it at once. */
+  private registered(s: SystemState, registeredConfigs: number): SystemState {
+    if (!designOf(this.scope).readBeforeEachRequest || s.configReadFailing)
+      return { ...s, registeredConfigs };
+    const configurations = this.scope.configurations
+      .filter((_, k) => registeredConfigs & (1 << k))
+      .map((c) => c.name);
+    const read = this.configSyncStepper.step(
+      s.configSync,
+      { type: 'READ_SUCCEEDED', now: s.now, configurations },
+      `S|${s.now}|${configurations.join(',')}`,
+    );
+    return { ...s, registeredConfigs, configSync: read.next };
   }
 
   private clockAndFaults(s: SystemState, out: Enabled[]): void {
