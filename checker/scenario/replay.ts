@@ -596,10 +596,16 @@ export function replayCompiled(scenario: CompiledScenario): ScenarioReport {
 }
 
 /** Loads and compiles one file; a malformed file gives its one-line error instead. */
-export function prepareScenario(file: string, source?: string): CompiledScenario | ScenarioFileError {
+export function prepareScenario(
+  file: string,
+  source?: string,
+  variant?: string,
+): CompiledScenario | ScenarioFileError {
   let loaded: LoadedScenario;
   try {
     loaded = loadScenario(file, source);
+    // `--variant`: the same steps on other machines, to compare a design with the model.
+    if (variant !== undefined) loaded = { ...loaded, header: { ...loaded.header, variant } };
   } catch (error) {
     if (error instanceof ScenarioFileError) return error;
     return new ScenarioFileError(
@@ -623,8 +629,8 @@ export function prepareScenario(file: string, source?: string): CompiledScenario
 }
 
 /** Loads, compiles and replays one file: never throws. */
-export function replayFile(file: string, source?: string): ScenarioReport {
-  const prepared = prepareScenario(file, source);
+export function replayFile(file: string, source?: string, variant?: string): ScenarioReport {
+  const prepared = prepareScenario(file, source, variant);
   if (prepared instanceof ScenarioFileError)
     return {
       file,
