@@ -1,6 +1,7 @@
 import { type AnyStateMachine, assign, StateMachine } from 'xstate';
 import type { DesignScope } from './design-options.ts';
 import type { namespaceMachine } from './namespace.ts';
+import type { Scope } from './scope.ts';
 import { builtInActorBindings } from './scopes.ts';
 import type { MachineSet } from './system.ts';
 
@@ -441,4 +442,10 @@ export const designVariants: DesignVariant[] = [
 
 export function designVariantByName(name: string): DesignVariant | undefined {
   return designVariants.find((v) => v.name === name);
+}
+
+/** A scope with the scope option of the named design variant applied (unchanged for any other name). */
+export function withDesignScope<S extends Scope>(name: string, scope: S): S {
+  const variant = designVariantByName(name);
+  return variant?.scope ? (variant.scope(scope) as S) : scope;
 }

@@ -1,3 +1,4 @@
+import { withDesignScope } from '../../machines/design-variants.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
@@ -616,7 +617,9 @@ export function prepareScenario(
     );
   }
   try {
-    return compileScenario(loaded);
+    const compiled = compileScenario(loaded);
+    // A design alternative may change a scope option too (machines/design-variants.ts).
+    return { ...compiled, scope: withDesignScope(compiled.variant, compiled.scope) };
   } catch (error) {
     if (error instanceof ScenarioFieldError) return locateFieldError(loaded, error);
     return new ScenarioFileError(
