@@ -1,7 +1,7 @@
 import { type AnyStateMachine, assign, StateMachine } from 'xstate';
 import type { DesignScope } from './design-options.ts';
 import type { namespaceMachine } from './namespace.ts';
-import type { Scope } from './scope.ts';
+import { initializerAccount, type Scope } from './scope.ts';
 import { builtInActorBindings } from './scopes.ts';
 import type { MachineSet } from './system.ts';
 
@@ -115,6 +115,13 @@ export const alternativesLifecycleScope: DesignScope = {
       groups: ['system:masters', 'system:authenticated'],
       namespaces: ['team-a'],
       requests: ['delete-namespace', 'get-namespace', 'update-finalizers'],
+    },
+    // An initializer's create sent before a DELETE and served after it: the race of D-3.
+    {
+      name: initializerAccount,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
+      namespaces: ['team-a'],
+      requests: ['create-content'],
     },
   ],
   clusterRoleBindings: [
@@ -418,6 +425,28 @@ export const designVariants: DesignVariant[] = [
           },
         })),
       ),
+    }),
+  },
+  {
+    name: 'open-initializers-create-in-terminating',
+    kind: 'design',
+    label: 'D-3',
+    description:
+      'Principals holding initialize may still create content in a Terminating namespace, so an initializer that lost the race with a DELETE completes its work.',
+    source:
+      'catalog IN Open point ("may an initializer create content in a namespace that became Terminating?"); D-3',
+    requirements: ['LC-4', 'IN-3'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({
+        guards: {
+          createInTerminatingNamespace: ({ event }) =>
+            event.facts.target === 'content' &&
+            event.facts.operation === 'create' &&
+            event.facts.namespaceTerminating &&
+            !event.facts.callerMayInitialize,
+        },
+      }),
     }),
   },
   {
