@@ -1,6 +1,6 @@
 import { type AnyStateMachine, assign, StateMachine } from 'xstate';
 import type { DesignScope } from './design-options.ts';
-import type { namespaceMachine } from './namespace.ts';
+import type { NamespaceContext, namespaceMachine } from './namespace.ts';
 import { initializerAccount, type Scope } from './scope.ts';
 import { builtInActorBindings } from './scopes.ts';
 import type { MachineSet } from './system.ts';
@@ -28,8 +28,14 @@ export interface DesignVariant {
 function withDefinition<M extends AnyStateMachine>(
   machine: M,
   edit: (config: M['config']) => M['config'],
+  newGuards: Record<string, unknown> = {},
 ): M {
-  return new StateMachine(edit(machine.config), machine.implementations) as unknown as M;
+  // A new guard joins the machine's named ones, so the edited definition still names every guard it uses.
+  const implementations = {
+    ...machine.implementations,
+    guards: { ...machine.implementations.guards, ...newGuards },
+  } as M['implementations'];
+  return new StateMachine(edit(machine.config), implementations) as unknown as M;
 }
 
 type NamespaceConfig = (typeof namespaceMachine)['config'];
@@ -224,6 +230,41 @@ const deleteKeepsPending = (config: NamespaceConfig): NamespaceConfig =>
       },
     },
   }));
+
+/** Deletion was requested: the timestamp is set, whatever the phase says (D-11's option not taken). */
+const deletionRequested = {
+  deletionRequested: ({ context }: { context: NamespaceContext }) => context.deletionTimestamp !== null,
+};
+
+/** DELETE only stamps the deletion; a DELETE of a namespace already stamped (the controller's) sets Terminating. */
+const deleteLeavesPhaseToController = (config: NamespaceConfig): NamespaceConfig => {
+  const stampOnly = { actions: 'setDeletionTimestamp', meta: { requirements: ['LC-3'] } };
+  const initializing = editNamespaceState(config, 'initializing', (state) => ({
+    ...state,
+    on: {
+      ...state.on,
+      DELETE: [
+        {
+          guard: 'deletionRequested',
+          target: 'terminating',
+          actions: 'clearPendingInitializers',
+          meta: { requirements: ['LC-3', 'LC-5'] },
+        },
+        stampOnly,
+      ],
+    },
+  }));
+  return editNamespaceState(initializing, 'active', (state) => ({
+    ...state,
+    on: {
+      ...state.on,
+      DELETE: [
+        { guard: 'deletionRequested', target: 'terminating', meta: { requirements: ['LC-3', 'LC-5'] } },
+        stampOnly,
+      ],
+    },
+  }));
+};
 
 export const designVariants: DesignVariant[] = [
   {
@@ -425,6 +466,19 @@ export const designVariants: DesignVariant[] = [
           },
         })),
       ),
+    }),
+  },
+  {
+    name: 'open-terminating-set-by-controller',
+    kind: 'design',
+    label: 'D-11 (phase)',
+    description:
+      'DELETE only sets the deletion timestamp; the namespace controller sets phase Terminating when it next syncs the namespace, instead of storage doing both in one write.',
+    source: '001, Lifecycle ("a controller sets Terminating"); D-11',
+    requirements: ['LC-3', 'LC-4'],
+    machines: (base) => ({
+      ...base,
+      namespace: withDefinition(base.namespace, deleteLeavesPhaseToController, deletionRequested),
     }),
   },
   {

@@ -598,7 +598,19 @@ export class SystemModel {
     };
     s.namespaces.forEach((ns, i) => {
       const v = this.view(s, i);
-      if (v.value !== 'terminating') return;
+      if (v.value !== 'terminating') {
+        // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
+        if (v.deletionTimestamp !== null && (v.value === 'active' || v.value === 'initializing'))
+          out.push(
+            this.perform(
+              s,
+              { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 },
+              'namespace-controller',
+              'namespace-controller',
+            ),
+          );
+        return;
+      }
       const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
       const step = this.namespaceControllerStepper.step(
         this.namespaceControllerStepper.initial,

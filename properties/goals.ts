@@ -217,7 +217,8 @@ export const deletionHonoured: Property = {
     const v = adminDelete(model, before, event);
     if (!v || !model.configurationFresh(before)) return true;
     const a = model.view(after, event.namespace);
-    return succeeded(event) && (a.value === 'terminating' || a.value === 'removed')
+    // Honoured once the deletion is recorded: the phase may follow later (D-11's option not taken).
+    return succeeded(event) && (a.value === 'removed' || a.deletionTimestamp !== null)
       ? true
       : `${event.actor}'s "${event.label}" got ${event.response?.code} and left ${v.name} ${a.value}`;
   },
