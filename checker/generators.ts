@@ -1,3 +1,4 @@
+import { alternativesGenerator } from './alternatives.ts';
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
 import { mutantsGenerator } from './mutants.ts';
 import { diagramSets, generateDiagrams, rendererFingerprint, svgJobs, svgProblem } from './render.ts';
@@ -53,6 +54,7 @@ export const generators: Generator[] = [
   reportGenerator,
   scenariosDocGenerator,
   mutantsGenerator,
+  alternativesGenerator,
   // Last: the page is made of what the generators above wrote.
   siteGenerator,
 ];

@@ -2,6 +2,7 @@ import { admissionMachine, type Operation } from './admission.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { configSyncMachine } from './config-sync.ts';
+import { designOf } from './design-options.ts';
 import { failureInjectorMachine } from './failure-injector.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
 import type { HttpOutcome } from './http.ts';
@@ -669,7 +670,19 @@ export class SystemModel {
     };
     s.namespaces.forEach((ns, i) => {
       const v = this.view(s, i);
-      if (v.value !== 'terminating') return;
+      if (v.value !== 'terminating') {
+        // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
+        if (v.deletedSecondsAgo !== null && (v.value === 'active' || v.value === 'initializing'))
+          out.push(
+            this.perform(
+              s,
+              { principal: account, verb: 'delete', target: 'namespace', namespace: i, object: -1 },
+              'namespace-controller',
+              'namespace-controller',
+            ),
+          );
+        return;
+      }
       const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
       const step = this.namespaceControllerStepper.step(
         this.namespaceControllerStepper.initial,
@@ -853,9 +866,24 @@ export class SystemModel {
           transitions: [],
           response,
         }),
-        next: response.code === 201 ? { ...s, registeredConfigs: s.registeredConfigs | (1 << k) } : s,
+        next: response.code === 201 ? this.registered(s, s.registeredConfigs | (1 << k)) : s,
       });
     });
+  }
+
+  /** The state once a configuration is stored; a design that reads storage before each create sees it at once. */
+  private registered(s: SystemState, registeredConfigs: number): SystemState {
+    if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s))
+      return { ...s, registeredConfigs };
+    const configurations = this.scope.configurations
+      .filter((_, k) => registeredConfigs & (1 << k))
+      .map((c) => c.name);
+    const read = this.configSyncStepper.step(
+      s.configSync,
+      { type: 'READ_SUCCEEDED', configurations },
+      `S|${configurations.join(',')}`,
+    );
+    return { ...s, registeredConfigs, configSync: read.next };
   }
 
   /**

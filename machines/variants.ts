@@ -3,6 +3,7 @@ import {
   authorizationMachineHonouringForeignRoleBindings,
   authorizationMachineOpeningListsByRoleBindings,
 } from './authorization.ts';
+import { designVariants } from './design-variants.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
@@ -511,6 +512,8 @@ export const variants: Variant[] = [
       }),
     }),
   },
+  // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
+  ...designVariants,
 ];
 
 export const baseVariantName = 'model';

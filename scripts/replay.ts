@@ -5,6 +5,8 @@ import { projectRoot } from '../checker/scenario/catalog.ts';
 import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
+import { closest } from '../checker/scenario/request-line.ts';
+import { baseVariantName, variants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
@@ -22,6 +24,10 @@ const spec: CommandSpec = {
   options: {
     verbose: { type: 'boolean', short: 'v', description: 'show every controller action of every step' },
     'write-docs': { type: 'boolean', description: 'first regenerate docs/scenarios.md from scenarios/' },
+    variant: {
+      type: 'string',
+      description: `replay every file on this variant instead of the one it names: ${baseVariantName} or a name of machines/variants.ts`,
+    },
   },
   exitCodes: [
     exitCodes.ok,
@@ -62,9 +68,17 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   if (positionals.length === 0)
     throw new UsageError('no scenario given; name files or folders, e.g. npm run replay -- scenarios');
   const files = positionals.flatMap(scenarioFiles);
+  const variant = typeof values.variant === 'string' ? values.variant : undefined;
+  const known = [baseVariantName, ...variants.map((v) => v.name)];
+  if (variant !== undefined && !known.includes(variant)) {
+    const guess = closest(variant, known);
+    throw new UsageError(
+      `unknown variant ${JSON.stringify(variant)}; ${guess ? `did you mean ${guess}? ` : ''}known: ${known.join(', ')}`,
+    );
+  }
   const reports: ScenarioReport[] = [];
   for (const file of files) {
-    const report = replayFile(file);
+    const report = replayFile(file, undefined, variant);
     reports.push(report);
     for (const line of formatReport(report, { verbose: values.verbose === true })) console.log(line);
     console.log('');

@@ -1,3 +1,4 @@
+import { withDesignScope } from '../../machines/design-variants.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
@@ -615,10 +616,16 @@ export function replayCompiled(scenario: CompiledScenario): ScenarioReport {
 }
 
 /** Loads and compiles one file; a malformed file gives its one-line error instead. */
-export function prepareScenario(file: string, source?: string): CompiledScenario | ScenarioFileError {
+export function prepareScenario(
+  file: string,
+  source?: string,
+  variant?: string,
+): CompiledScenario | ScenarioFileError {
   let loaded: LoadedScenario;
   try {
     loaded = loadScenario(file, source);
+    // `--variant`: the same steps on other machines, to compare a design with the model.
+    if (variant !== undefined) loaded = { ...loaded, header: { ...loaded.header, variant } };
   } catch (error) {
     if (error instanceof ScenarioFileError) return error;
     return new ScenarioFileError(
@@ -629,7 +636,9 @@ export function prepareScenario(file: string, source?: string): CompiledScenario
     );
   }
   try {
-    return compileScenario(loaded);
+    const compiled = compileScenario(loaded);
+    // A design alternative may change a scope option too (machines/design-variants.ts).
+    return { ...compiled, scope: withDesignScope(compiled.variant, compiled.scope) };
   } catch (error) {
     if (error instanceof ScenarioFieldError) return locateFieldError(loaded, error);
     return new ScenarioFileError(
@@ -642,8 +651,8 @@ export function prepareScenario(file: string, source?: string): CompiledScenario
 }
 
 /** Loads, compiles and replays one file: never throws. */
-export function replayFile(file: string, source?: string): ScenarioReport {
-  const prepared = prepareScenario(file, source);
+export function replayFile(file: string, source?: string, variant?: string): ScenarioReport {
+  const prepared = prepareScenario(file, source, variant);
   if (prepared instanceof ScenarioFileError)
     return {
       file,

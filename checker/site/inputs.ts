@@ -68,6 +68,30 @@ export const siteMutantSchema = z.array(
 
 export type SiteMutant = z.infer<typeof siteMutantSchema>[number];
 
+const alternativeCellSchema = z
+  .object({ verdict: z.string(), steps: z.number().optional(), link: z.string().optional() })
+  .passthrough();
+
+/** generated/alternatives.json (checker/alternatives.ts): the design alternatives' verdict matrix. */
+export const siteAlternativesSchema = z
+  .object({
+    columns: z.array(z.object({ id: z.string(), group: z.string() }).passthrough()),
+    rows: z.array(
+      z
+        .object({
+          variant: z.string(),
+          label: z.string(),
+          source: z.string(),
+          states: z.number(),
+          cells: z.record(z.string(), alternativeCellSchema),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
+
+export type SiteAlternatives = z.infer<typeof siteAlternativesSchema>;
+
 export interface SiteDiagram {
   id: string;
   title: string;
@@ -81,6 +105,8 @@ export interface SiteInput {
   report: SiteReport;
   diagrams: SiteDiagram[];
   mutants: SiteMutant[] | null;
+  /** Only beside the canonical report, like the mutants. */
+  alternatives?: SiteAlternatives | null;
   counterexamples: Stepper[];
 }
 
@@ -151,6 +177,19 @@ export async function loadSiteInput(rootDir: string, reportDir: string): Promise
   const mutants = hasMutants
     ? await readJson(rootDir, mutantsFile, siteMutantSchema, 'run `npm run mutants` to rewrite it')
     : null;
+  const alternativesFile = posix.join(reportDir, 'alternatives.json');
+  const hasAlternatives = await readFile(join(rootDir, alternativesFile)).then(
+    () => true,
+    () => false,
+  );
+  const alternatives = hasAlternatives
+    ? await readJson(
+        rootDir,
+        alternativesFile,
+        siteAlternativesSchema,
+        'run `npm run alternatives` to rewrite it',
+      )
+    : null;
   const folder = posix.join(reportDir, 'counterexamples');
   const itfNames = (await readdir(join(rootDir, folder)).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.itf.json'))
@@ -166,5 +205,5 @@ export async function loadSiteInput(rootDir: string, reportDir: string): Promise
       throw new Error(`${(error as Error).message}; rerun \`npm run verify\``);
     }
   }
-  return { report, diagrams: await loadDiagrams(rootDir, siteDir), mutants, counterexamples };
+  return { report, diagrams: await loadDiagrams(rootDir, siteDir), mutants, alternatives, counterexamples };
 }

@@ -1,0 +1,61 @@
+import {
+  type AlternativeRow,
+  alternatives,
+  columns,
+  runAlternatives,
+  writeAlternatives,
+} from '../checker/alternatives.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
+import { closest } from '../checker/scenario/request-line.ts';
+import { runEntry } from './entry.ts';
+
+/**
+ * `npm run alternatives [-- NAME...]`: checks the model and every design alternative
+ * (machines/design-variants.ts) against the documents' goals, the safety and the liveness properties,
+ * prints one line per row, and writes generated/alternatives.md and .json when all rows were run.
+ */
+const spec: CommandSpec = {
+  name: 'npm run alternatives --',
+  summary:
+    'Checks every design alternative against every property; writes generated/alternatives.md, .json and the counterexamples they link when all are run.',
+  positionals: {
+    usage: '[NAME]...',
+    description: `rows to run (default: all): ${alternatives.map((a) => a.name).join(', ')}`,
+  },
+  options: {},
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
+  notes: ['A design alternative that breaks a property is a finding, not a failure: the exit code is 0.'],
+};
+
+function line(row: AlternativeRow): string {
+  const broken = columns.filter((c) => row.cells[c.id].verdict === 'violated').map((c) => c.id);
+  const waiting = columns.filter((c) => row.cells[c.id].verdict === 'needs-relative-time').length;
+  return `${row.variant}: ${broken.length > 0 ? `breaks ${broken.join(', ')}` : 'breaks nothing'}${waiting > 0 ? `; ${waiting} wait for relative time` : ''} (${row.states} states${row.complete ? '' : ', bounded'}, ${(row.durationMs / 1000).toFixed(1)} s)`;
+}
+
+async function main({ positionals: names }: ParsedCommandLine): Promise<number> {
+  const known = alternatives.map((a) => a.name);
+  const unknown = names.find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    const guess = closest(unknown, known);
+    throw new UsageError(
+      `unknown alternative ${JSON.stringify(unknown)}; ${guess ? `did you mean ${guess}? ` : ''}known: ${known.join(', ')}`,
+    );
+  }
+  const selected = names.length > 0 ? alternatives.filter((a) => names.includes(a.name)) : alternatives;
+  const started = performance.now();
+  const result = runAlternatives({}, (row) => console.log(line(row)), selected);
+  // A partial run would rewrite the matrix without the rows left out.
+  if (selected.length === alternatives.length) {
+    const written = await writeAlternatives(process.cwd(), result);
+    console.log(
+      `alternatives: wrote ${written.length} files (generated/alternatives.md, .json, counterexamples)`,
+    );
+  }
+  console.log(
+    `alternatives: ${result.rows.length} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return exitCodes.ok;
+}
+
+await runEntry(spec, 'alternatives', main);
