@@ -785,6 +785,20 @@ export class SystemModel {
         { type: 'TIMER_CHECK', observed },
         `TIMER|${observed.failurePolicy}|true`,
       );
+      if (check.emitted.length === 0) {
+        // A design whose policy does nothing on expiry: the spent timer is dropped, so time is not locked.
+        const timer = this.stepTimer(ns.timer, { type: 'DISARM' });
+        out.push({
+          event: this.internEvent({
+            actor: 'apiserver',
+            actorKind: 'apiserver',
+            label: `timer: ${first.name} timed out on ${v.name} (${first.failurePolicy}: nothing acts on it)`,
+            namespace: i,
+            transitions: [...check.transitions, ...timer.transitions],
+          }),
+          next: this.withNamespace(s, i, { timer: timer.next }),
+        });
+      }
       for (const effect of check.emitted) {
         const transitions = [...check.transitions];
         let next: SystemState | null = null;
