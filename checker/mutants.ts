@@ -4,7 +4,6 @@ import type { Scope } from '../machines/scope.ts';
 import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
-import { extraProperties } from '../properties/extra.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import type { Trace } from './check.ts';
@@ -22,11 +21,8 @@ import { randomRun, type Violation } from './random.ts';
  * table in generated/mutants.md and .json; a mutant nobody kills fails `npm run mutants`.
  */
 
-/** What mutants are judged against: the safety properties and the direct ones of properties/extra.ts. */
-export const mutantProperties: Property[] = [
-  ...safetyProperties,
-  ...extraProperties.filter((p) => !safetyProperties.some((q) => q.id === p.id)),
-];
+/** What mutants are judged against: the same safety properties verify checks. */
+export const mutantProperties: Property[] = safetyProperties;
 
 export interface ShortestKill {
   /** Every property broken by the last step of the trace (or by the initial state). */

@@ -1,4 +1,10 @@
-import { finalizerOwnerAccount, namespaceControllerAccount, type Scope } from './scope.ts';
+import {
+  finalizerOwnerAccount,
+  initializerAccount,
+  namespaceControllerAccount,
+  type Scope,
+  type ScopeIntent,
+} from './scope.ts';
 
 /**
  * Named scopes. `default` covers every requirement of the catalog and runs in CI; the larger ones
@@ -73,6 +79,37 @@ const clusterRoleBindings: Scope['clusterRoleBindings'] = [
   { name: 'ci-robot-edit', clusterRole: 'edit', subjects: [{ kind: 'User', name: 'ci-robot' }] },
 ];
 
+/**
+ * What documents 000, 004 and 005 intend for the default scope, written out by hand: the properties
+ * judge against this, never against what RBAC or admission compute.
+ */
+const defaultIntent: ScopeIntent = {
+  // RB-3: the initializers' service account; D-17: cluster admins (system:masters) hold every verb.
+  initializeHolders: [initializerAccount, 'carol'],
+  initializerAccounts: {
+    'policy.example.com': initializerAccount,
+    'quota.example.com': initializerAccount,
+  },
+  // RB-5: each namespace's creator; nobody is bound into another's namespace.
+  tenants: { 'team-a': ['alice'], 'team-b': ['bob'], Team_C: ['alice'] },
+  clusterWide: [
+    'carol',
+    'ci-robot',
+    namespaceControllerAccount,
+    finalizerOwnerAccount('openshift.com/origin'),
+  ],
+  finalizerOwners: {
+    kubernetes: namespaceControllerAccount,
+    'openshift.com/origin': finalizerOwnerAccount('openshift.com/origin'),
+  },
+  tenantsMayGetNamespaceObjects: true,
+  timeouts: {
+    configurationStaleAfterSeconds: 5,
+    readRepairSeconds: 6,
+    initializers: { 'policy.example.com': 5, 'quota.example.com': 3 },
+  },
+};
+
 export const defaultScope: Scope = {
   name: 'default',
   description:
@@ -135,6 +172,7 @@ export const defaultScope: Scope = {
   finalizerOwners: ['openshift.com/origin'],
   faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },
   clock: { horizonSeconds: 6, readRepairTimeoutSeconds: 6 },
+  intent: defaultIntent,
 };
 
 /** Three tenants, three configurations and a longer clock: for depth and benchmarks. */
@@ -165,6 +203,16 @@ export const largeScope: Scope = {
     },
   ],
   clock: { horizonSeconds: 8, readRepairTimeoutSeconds: 7 },
+  intent: {
+    ...defaultIntent,
+    tenants: { 'team-a': ['alice'], 'team-b': ['bob'], 'team-c': ['dave'] },
+    timeouts: {
+      ...defaultIntent.timeouts,
+      readRepairSeconds: 7,
+      initializers: { ...defaultIntent.timeouts.initializers, 'logging.example.com': 5 },
+    },
+    initializerAccounts: { ...defaultIntent.initializerAccounts, 'logging.example.com': initializerAccount },
+  },
 };
 
 /**
