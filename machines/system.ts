@@ -126,6 +126,8 @@ export interface MachineSet {
   finalizerOwner: typeof finalizerOwnerMachine;
   initializerTimeout: typeof initializerTimeoutMachine;
   authorization: AuthorizationMachine;
+  /** Storage's own checks (NS-1, LC-2, NS-3), on unless a seeded fault turns one off. */
+  storageChecks?: { uniqueNames: boolean; validNames: boolean };
 }
 
 export const defaultMachines: MachineSet = {

@@ -26,6 +26,11 @@ const killerOf: Record<string, string> = {
   'immortal-namespace-deletable': 'system-namespaces-immortal',
   'deletion-timestamp-reset': 'phase-consistency',
   'delete-clears-finalizers': 'finalizers-only-by-finalize',
+  'initialize-check-skipped-for-reads': 'no-access-before-ready',
+  'view-role-gains-initialize': 'no-access-before-ready',
+  'namespace-creator-gains-delete': 'tenant-isolation',
+  'duplicate-content-accepted': 'unique-names',
+  'names-not-validated': 'valid-names',
 };
 
 const requirementIds = new Set(
@@ -103,7 +108,8 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
     if (!found) {
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
-      const model = new SystemModel(defaultScope, variant.machines(defaultMachines));
+      const scope = variant.scope ? variant.scope(defaultScope) : defaultScope;
+      const model = new SystemModel(scope, variant.machines(defaultMachines));
       found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }
