@@ -69,18 +69,11 @@ export const builtInActorBindings: Scope['clusterRoleBindings'] = [
 ];
 
 /**
- * Least privilege for the principals document 000 does not write down: the OpenShift finalizer owner
- * only reads namespaces and finalizes them (LC-8), and a labeller may update namespace objects but was
- * never given `initialize` (the IN-3 refusal admission makes for such a caller, D-17).
+ * A labeller may update namespace objects but was never given `initialize`: admission's IN-3 refusal
+ * (D-17) is what stops it changing the pending list. (The finalizer owner's least-privilege role,
+ * `namespace-finalizer`, is a bootstrap one: scenarios bind it too.)
  */
 const scopeClusterRoles: NonNullable<Scope['clusterRoles']> = [
-  {
-    metadata: { name: 'namespace-finalizer' },
-    rules: [
-      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: [''], resources: ['namespaces/finalize'], verbs: ['update'] },
-    ],
-  },
   {
     metadata: { name: 'namespace-labeller' },
     rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'update'] }],
@@ -327,7 +320,7 @@ export const concurrentScope: Scope = {
 
 export const scopes: Record<string, Scope> = {
   default: defaultScope,
-  concurrent: concurrentScope,
   large: largeScope,
   'admin-finalize': adminFinalizeScope,
+  concurrent: concurrentScope,
 };

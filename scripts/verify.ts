@@ -142,8 +142,9 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, folder, true));
-  // Scenarios replay the machines as written: a seeded-fault run has nothing to learn from them.
-  const scenariosBroken = args.variant === baseVariantName && !scenarioInvariantsHold(properties, args.json);
+  // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
+  const scenariosBroken =
+    args.variant === baseVariantName && result.complete && !scenarioInvariantsHold(properties, args.json);
   if (violated || scenariosBroken) return exitCodes.violated;
   if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
   if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
