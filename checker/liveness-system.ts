@@ -69,7 +69,7 @@ export const needsTime = (p: LivenessProperty) => p.fairness.some((f) => f.actor
 
 export function describeFairness(f: Fairness, namespace?: string): string {
   const who = f.actor ?? `every ${f.actorKind}`;
-  const label = f.labelIncludes ? ` steps labelled “${f.labelIncludes}…”` : ' steps';
+  const label = f.request ? ` ${f.request.verb} requests on the ${f.request.target}` : ' steps';
   const where = namespace !== undefined ? ` on ${namespace}` : f.perNamespace ? ' on each namespace' : '';
   return `${f.kind === 'weak' ? 'WF' : 'SF'}(${who}${label}${where}): ${f.why}`;
 }
@@ -80,7 +80,8 @@ export function compileFairness(model: SystemModel, fairness: Fairness[]): Fairn
     const base = (e: SystemEvent) =>
       e.actorKind === f.actorKind &&
       (f.actor === undefined || e.actor === f.actor) &&
-      (f.labelIncludes === undefined || e.label.includes(f.labelIncludes));
+      (f.request === undefined ||
+        (e.request?.verb === f.request.verb && e.request.target === f.request.target));
     if (!f.perNamespace) return [{ kind: f.kind, name: describeFairness(f), matches: base }];
     return model.scope.namespaces.map((spec, i) => ({
       kind: f.kind,

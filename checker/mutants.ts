@@ -25,11 +25,8 @@ import { randomRun, type Violation } from './random.ts';
  * table in generated/mutants.md and .json; a mutant nobody kills fails `npm run mutants`.
  */
 
-/** What mutants are judged against: the safety properties and the direct ones of properties/extra.ts. */
-export const mutantProperties: Property[] = [
-  ...safetyProperties,
-  ...extraProperties.filter((p) => !safetyProperties.some((q) => q.id === p.id)),
-];
+/** What mutants are judged against: the same safety properties verify checks. */
+export const mutantProperties: Property[] = safetyProperties;
 
 export interface ShortestKill {
   /** Every property broken by the last step of the trace (or by the initial state). */
@@ -167,7 +164,9 @@ const defaultRandomScopeSeeds = [1, 2, 3];
 
 /** Checks one mutant: the exhaustive search first, then random walks on larger scopes if it survives that. */
 export function runMutant(variant: Variant, options: MutantRunOptions = {}): MutantResult {
-  const scope = options.scope ?? defaultScope;
+  const baseScope = options.scope ?? defaultScope;
+  // A data fault (a bootstrap role changed) applies to the scope it runs on; the name stays the scope's.
+  const scope = variant.scope ? variant.scope(baseScope) : baseScope;
   const properties = options.properties ?? mutantProperties;
   const machines = variant.machines(defaultMachines);
   const model = new SystemModel(scope, machines);
@@ -212,7 +211,8 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
     }
   }
   for (const seed of options.randomScopeSeeds ?? defaultRandomScopeSeeds) {
-    const randomModel = new SystemModel(sampleRandomScope(seed), machines);
+    const sampled = sampleRandomScope(seed);
+    const randomModel = new SystemModel(variant.scope ? variant.scope(sampled) : sampled, machines);
     const run = randomRun(randomModel, properties, { runs: options.randomRuns ?? 500, seed });
     if (run.failure) {
       return {

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
-import { extraProperties } from '../properties/extra.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { traceSteps } from './counterexample.ts';
 import { randomFailureText, randomRun, walk } from './random.ts';
 
-const properties = [...safetyProperties, ...extraProperties];
+const properties = safetyProperties;
 const model = new SystemModel(defaultScope);
 const mutantModel = (name: string) => {
   const variant = variantByName(name);

@@ -197,6 +197,22 @@ export const scopeSchema: z.ZodType<Scope> = z
     clock: z.strictObject({
       readRepairTimeoutSeconds: z.number().int().positive(),
     }),
+    // What the documents intend (machines/scope.ts ScopeIntent): the properties judge against it.
+    intent: z
+      .strictObject({
+        initializeHolders: z.array(nonEmpty),
+        initializerAccounts: z.record(nonEmpty, nonEmpty),
+        tenants: z.record(nonEmpty, z.array(nonEmpty)),
+        clusterWide: z.array(nonEmpty),
+        finalizerOwners: z.record(nonEmpty, nonEmpty),
+        tenantsMayGetNamespaceObjects: z.boolean(),
+        timeouts: z.strictObject({
+          configurationStaleAfterSeconds: z.number().int().positive(),
+          readRepairSeconds: z.number().int().positive(),
+          initializers: z.record(nonEmpty, z.number().int().positive()),
+        }),
+      })
+      .optional(),
   })
   .superRefine((scope, context) => {
     const namespaceNames = scope.namespaces.map((n) => n.name);

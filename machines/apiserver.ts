@@ -133,7 +133,10 @@ export class ApiServer {
         if (exists) return refused('namespaceAlreadyExists');
         const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
         // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
-        const errors = [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
+        const errors =
+          this.system.machines.storageChecks?.validNames === false
+            ? []
+            : [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
         if (errors.length > 0) return done(s, storageResponse.namespaceNameInvalid({ what, name, errors }));
         const pending =
           verdict.pending === 'asSent'
@@ -243,7 +246,8 @@ export class ApiServer {
     const present = (ns.content & bit) !== 0;
     switch (r.verb) {
       case 'create':
-        if (present) return done(s, storageResponse.contentAlreadyExists({ what, name: '' }));
+        if (present && this.system.machines.storageChecks?.uniqueNames !== false)
+          return done(s, storageResponse.contentAlreadyExists({ what, name: '' }));
         return done(this.system.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
       case 'delete':
         if (!present) return done(s, storageResponse.contentNotFound({ what, name: '' }));

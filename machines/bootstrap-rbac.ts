@@ -101,6 +101,15 @@ export const namespacePopulatorClusterRole: ClusterRole = clusterRole('namespace
   rule([rbacApiGroup], ['roles', 'rolebindings'], [...read, 'create']),
 ]);
 
+/**
+ * Model-defined, least privilege for an external finalizer owner (LC-8): it watches namespaces and
+ * finalizes them, nothing else; document 000 binds no controller to cluster-admin.
+ */
+export const namespaceFinalizerClusterRole: ClusterRole = clusterRole('namespace-finalizer', [
+  rule([''], ['namespaces'], ['get', 'list', 'watch']),
+  rule([''], ['namespaces/finalize'], ['update']),
+]);
+
 /** Every ClusterRole a cluster starts with. */
 export const bootstrapClusterRoles: readonly ClusterRole[] = [
   ...builtInClusterRoles,
@@ -108,6 +117,7 @@ export const bootstrapClusterRoles: readonly ClusterRole[] = [
   namespaceInitializerClusterRole,
   namespaceControllerClusterRole,
   namespacePopulatorClusterRole,
+  namespaceFinalizerClusterRole,
 ];
 
 /** Shipped bootstrap: ClusterRoleBinding `cluster-admin` binds group system:masters to cluster-admin. */

@@ -107,6 +107,36 @@ export interface ClusterRoleBindingSpec {
   subjects: { kind: 'User' | 'Group' | 'ServiceAccount'; name: string; namespace?: string }[];
 }
 
+/**
+ * What the documents intend, declared by the scope as plain data: the oracle the properties judge
+ * against. It restates document 000 (who holds `initialize`, who is whose tenant, who acts
+ * cluster-wide) and the numbers of documents 004/005, and is never computed from RBAC, admission,
+ * timers or configuration code, so a fault in those cannot also bend the verdict.
+ */
+export interface ScopeIntent {
+  /** RB-3, D-17: principals meant to hold `initialize` on namespaces (initializer accounts, cluster admins). */
+  initializeHolders: string[];
+  /** IN-3: each initializer's name → the service account meant to complete it. */
+  initializerAccounts: Record<string, string>;
+  /** RB-5: namespace name → its tenants (its creator and whoever the scope binds there); names not listed belong to nobody. */
+  tenants: Record<string, string[]>;
+  /** Principals meant to act cluster-wide: cluster admins, controllers, cluster-wide editors and readers. */
+  clusterWide: string[];
+  /** LC-8: finalizer name → the principal that owns it, the only one meant to remove it. */
+  finalizerOwners: Record<string, string>;
+  /** RB-1: document 000's `namespace-creator` grants `get` on every namespace object, so a tenant may read another's (its name and phase, never its content). */
+  tenantsMayGetNamespaceObjects: boolean;
+  /** The documents' numbers, in seconds. */
+  timeouts: {
+    /** AC-2: admission refuses writes when its last successful configuration read is this old. */
+    configurationStaleAfterSeconds: number;
+    /** FP-4: the global initializer timeout after which read-repair acts. */
+    readRepairSeconds: number;
+    /** FP-2: each initializer's `timeoutSeconds`. */
+    initializers: Record<string, number>;
+  };
+}
+
 export interface Scope {
   name: string;
   description: string;
@@ -131,6 +161,8 @@ export interface Scope {
     /** FP-4's global initializer timeout (600 s in the document); scaled down in small scopes. */
     readRepairTimeoutSeconds: number;
   };
+  /** What the documents intend, for the properties; when absent it is read off the scope's declarations (properties/intent.ts). */
+  intent?: ScopeIntent;
 }
 
 /** Service accounts of the built-in actors, and the principals they act as. */

@@ -1,4 +1,10 @@
-import { finalizerOwnerAccount, namespaceControllerAccount, type Scope } from './scope.ts';
+import {
+  finalizerOwnerAccount,
+  initializerAccount,
+  namespaceControllerAccount,
+  type Scope,
+  type ScopeIntent,
+} from './scope.ts';
 
 /**
  * Named scopes. `default` covers every requirement of the catalog and runs in CI; the larger ones
@@ -31,7 +37,7 @@ const loggingInitializer = {
   failurePolicy: 'Ignore' as const,
   timeoutSeconds: 5,
   populates: { resource: 'configmaps', name: 'log-index' },
-  canFail: true,
+  canFail: false,
 };
 
 /** Cluster-wide grants every scope needs: the documents' roles and the built-in actors' accounts. */
@@ -62,25 +68,79 @@ export const builtInActorBindings: Scope['clusterRoleBindings'] = [
   },
 ];
 
+/**
+ * A labeller may update namespace objects but was never given `initialize`: admission's IN-3 refusal
+ * (D-17) is what stops it changing the pending list. (The finalizer owner's least-privilege role,
+ * `namespace-finalizer`, is a bootstrap one: scenarios bind it too.)
+ */
+const scopeClusterRoles: NonNullable<Scope['clusterRoles']> = [
+  {
+    metadata: { name: 'namespace-labeller' },
+    rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'update'] }],
+  },
+];
+
 const clusterRoleBindings: Scope['clusterRoleBindings'] = [
   ...builtInActorBindings,
   {
     name: 'origin-namespace-finalizer',
-    clusterRole: 'cluster-admin',
+    clusterRole: 'namespace-finalizer',
     subjects: [{ kind: 'User', name: finalizerOwnerAccount('openshift.com/origin') }],
   },
   // A CI robot that may edit content everywhere: it is who IN-6 must stop in initializing namespaces.
   { name: 'ci-robot-edit', clusterRole: 'edit', subjects: [{ kind: 'User', name: 'ci-robot' }] },
+  // A cluster-wide reader: reads of content while a namespace initializes (IN-6, D-19).
+  { name: 'auditor-view', clusterRole: 'view', subjects: [{ kind: 'User', name: 'auditor' }] },
+  { name: 'labeller', clusterRole: 'namespace-labeller', subjects: [{ kind: 'User', name: 'labeller' }] },
 ];
+
+/**
+ * What documents 000, 004 and 005 intend for the default scope, written out by hand: the properties
+ * judge against this, never against what RBAC or admission compute.
+ */
+const defaultIntent: ScopeIntent = {
+  // RB-3: the initializers' service account; D-17: cluster admins (system:masters) hold every verb.
+  initializeHolders: [initializerAccount, 'carol'],
+  initializerAccounts: {
+    'policy.example.com': initializerAccount,
+    'quota.example.com': initializerAccount,
+    'logging.example.com': initializerAccount,
+  },
+  // RB-5: each namespace's creator; nobody is bound into another's namespace.
+  tenants: { 'team-a': ['alice'], Team_C: ['alice'], 'team-b': ['bob'], 'team-b-dev': ['bob'] },
+  clusterWide: [
+    'carol',
+    'ci-robot',
+    'auditor',
+    'labeller',
+    namespaceControllerAccount,
+    finalizerOwnerAccount('openshift.com/origin'),
+  ],
+  finalizerOwners: {
+    kubernetes: namespaceControllerAccount,
+    'openshift.com/origin': finalizerOwnerAccount('openshift.com/origin'),
+  },
+  tenantsMayGetNamespaceObjects: true,
+  timeouts: {
+    configurationStaleAfterSeconds: 5,
+    readRepairSeconds: 6,
+    initializers: { 'policy.example.com': 5, 'quota.example.com': 3, 'logging.example.com': 5 },
+  },
+};
 
 export const defaultScope: Scope = {
   name: 'default',
   description:
-    'Two tenants, each creating one namespace (one with the OpenShift finalizer), the default namespace, two initializer configurations (fail-open policy, fail-closed quota that can fail), a cluster-wide editor, a cluster admin, every fault, and a 6 s read-repair timeout.',
+    'Two tenants whose namespaces initialize at the same time while bob keeps working in his initialized one, a cluster-wide editor, reader and labeller, a cluster admin, two initializer configurations and a third registered while the cluster runs, bindings as document 000 writes them, every fault, and a 6 s read-repair timeout.',
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
-    // Initialized before the run starts: the other tenant's namespace that isolation protects.
-    { name: 'team-b', creator: 'bob', preexisting: true, initialContent: ['configmaps/app'] },
+    // Initialized before the run starts, with content and its namespace-admin RoleBinding: the victim isolation protects.
+    {
+      name: 'team-b',
+      creator: 'bob',
+      preexisting: true,
+      initialContent: ['configmaps/app', 'rolebindings/namespace-admin'],
+    },
     { name: 'Team_C', creator: 'alice' },
     { name: 'default', system: true },
   ],
@@ -102,20 +162,37 @@ export const defaultScope: Scope = {
         // Lists in her namespaces and across all: RBAC decides each list as a whole (NS-7, RB-6).
         'list-content',
         'list-content-all-namespaces',
+        // Verbs on namespace objects, hers and bob's: RBAC refuses them all to a creator (RB-1, RB-5).
+        'delete-namespace',
+        'update-finalizers',
       ],
     },
+    // Bob keeps working in his initialized namespace while alice's initializes.
     {
       name: 'bob',
       groups: ['teams@corp.com', 'system:authenticated'],
       tenant: true,
       namespaces: ['team-b'],
-      requests: [],
+      // Reads and a create that finds its name taken: bob is busy without multiplying the states.
+      requests: ['create-content', 'get-content', 'list-content'],
     },
     {
       name: 'ci-robot',
       groups: ['system:authenticated'],
       namespaces: ['team-a'],
       requests: ['create-content'],
+    },
+    {
+      name: 'auditor',
+      groups: ['system:authenticated'],
+      namespaces: ['team-a'],
+      requests: ['get-content', 'list-content'],
+    },
+    {
+      name: 'labeller',
+      groups: ['system:authenticated'],
+      namespaces: ['team-a'],
+      requests: ['complete-first-initializer'],
     },
     {
       name: 'carol',
@@ -131,10 +208,16 @@ export const defaultScope: Scope = {
     },
   ],
   clusterRoleBindings,
-  content: [{ resource: 'configmaps', name: 'app' }],
+  clusterRoles: scopeClusterRoles,
+  // The quota is content too, so readers ask for what an initializer put there (IN-6).
+  content: [
+    { resource: 'configmaps', name: 'app' },
+    { resource: 'resourcequotas', name: 'compute-quota' },
+  ],
   finalizerOwners: ['openshift.com/origin'],
   faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },
   clock: { readRepairTimeoutSeconds: 6 },
+  intent: defaultIntent,
 };
 
 /** Three tenants, three configurations and a longer read-repair timeout: for depth and benchmarks. */
@@ -165,6 +248,16 @@ export const largeScope: Scope = {
     },
   ],
   clock: { readRepairTimeoutSeconds: 7 },
+  intent: {
+    ...defaultIntent,
+    tenants: { 'team-a': ['alice'], 'team-b': ['bob'], 'team-c': ['dave'] },
+    timeouts: {
+      ...defaultIntent.timeouts,
+      readRepairSeconds: 7,
+      initializers: { ...defaultIntent.timeouts.initializers, 'logging.example.com': 5 },
+    },
+    initializerAccounts: { ...defaultIntent.initializerAccounts, 'logging.example.com': initializerAccount },
+  },
 };
 
 /**
@@ -175,14 +268,59 @@ export const adminFinalizeScope: Scope = {
   ...defaultScope,
   name: 'admin-finalize',
   description:
-    'The default scope where the cluster admin may also finalize away `kubernetes` from a live namespace.',
-  principals: defaultScope.principals.map((p) =>
-    p.name === 'carol' ? { ...p, requests: [...p.requests, 'finalize-remove-kubernetes' as const] } : p,
-  ),
+    'Alice creates her namespace and content; a cluster admin deletes it or finalizes away `kubernetes` while it lives. No faults: the scope shows the LC-9 finding and nothing else, so the test suite can pin it.',
+  principals: [
+    {
+      name: 'alice',
+      groups: ['teams@corp.com', 'system:authenticated'],
+      tenant: true,
+      namespaces: ['team-a'],
+      requests: ['create-namespace', 'create-content'],
+    },
+    {
+      name: 'carol',
+      groups: ['system:masters', 'system:authenticated'],
+      namespaces: ['team-a'],
+      requests: ['delete-namespace', 'finalize-remove-kubernetes'],
+    },
+  ],
+  faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
+};
+
+/**
+ * The default scope with two tenants' namespaces initializing at the same time and a configuration
+ * with a new initializer registered while namespaces exist (AC-3). Too large for the 60 s CI budget
+ * (docs/performance.md): explore it with `npm run verify -- --scope concurrent`.
+ */
+export const concurrentScope: Scope = {
+  ...defaultScope,
+  name: 'concurrent',
+  description:
+    "The default scope where bob creates a second namespace that initializes while alice's does, and a fail-open logging configuration is registered while namespaces exist.",
+  namespaces: [
+    ...defaultScope.namespaces.slice(0, 2),
+    { name: 'team-b-dev', creator: 'bob' },
+    ...defaultScope.namespaces.slice(2),
+  ],
+  configurations: [
+    ...defaultScope.configurations,
+    { name: '30-logging', initializers: [loggingInitializer], registered: 'later' },
+  ],
+  principals: [
+    ...defaultScope.principals,
+    {
+      name: 'bob',
+      groups: ['teams@corp.com', 'system:authenticated'],
+      tenant: true,
+      namespaces: ['team-b-dev'],
+      requests: ['create-namespace', 'create-content'],
+    },
+  ],
 };
 
 export const scopes: Record<string, Scope> = {
   default: defaultScope,
   large: largeScope,
   'admin-finalize': adminFinalizeScope,
+  concurrent: concurrentScope,
 };

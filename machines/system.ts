@@ -132,6 +132,8 @@ export interface MachineSet {
   timer: typeof timerMachine;
   failureInjector: typeof failureInjectorMachine;
   authorization: AuthorizationMachine;
+  /** Storage's own checks (NS-1, LC-2, NS-3), on unless a seeded fault turns one off. */
+  storageChecks?: { uniqueNames: boolean; validNames: boolean };
 }
 
 export const defaultMachines: MachineSet = {

@@ -45,6 +45,11 @@ const livenessKillerOf: Record<string, string> = {
   'controller-never-finalizes': 'terminating-namespace-is-removed',
   'owner-keeps-its-finalizer': 'terminating-namespace-is-removed',
   'owner-reprovisions-while-terminating': 'terminating-namespace-is-removed',
+  'initialize-check-skipped-for-reads': 'no-access-before-ready',
+  'view-role-gains-initialize': 'no-access-before-ready',
+  'namespace-creator-gains-delete': 'tenant-isolation',
+  'duplicate-content-accepted': 'unique-names',
+  'names-not-validated': 'valid-names',
 };
 
 const requirementIds = new Set(
@@ -126,7 +131,8 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
     if (!found) {
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
-      const model = new SystemModel(defaultScope, variant.machines(defaultMachines));
+      const scope = variant.scope ? variant.scope(defaultScope) : defaultScope;
+      const model = new SystemModel(scope, variant.machines(defaultMachines));
       found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }

@@ -3,10 +3,13 @@ import {
   authorizationMachineHonouringForeignRoleBindings,
   authorizationMachineOpeningListsByRoleBindings,
 } from './authorization.ts';
+import { bootstrapClusterRoles } from './bootstrap-rbac.ts';
 import { designVariants } from './design-variants.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
+import type { PolicyRule } from './k8s-types.ts';
 import type { namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
+import type { Scope } from './scope.ts';
 import { defaultScope } from './scopes.ts';
 import { defaultMachines, type MachineSet } from './system.ts';
 
@@ -22,6 +25,25 @@ export interface Variant {
   /** Requirement IDs the variant breaks (mutants) or explores (design alternatives). */
   requirements: string[];
   machines: (base: MachineSet) => MachineSet;
+  /** A fault in the scope's data rather than a machine: the bootstrap RBAC manifests (RB-1, RB-3). */
+  scope?: (scope: Scope) => Scope;
+}
+
+/** The scope with one bootstrap ClusterRole's rules extended (a scope's role of the same name replaces it). */
+function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
+  return (scope) => {
+    const current =
+      (scope.clusterRoles ?? []).find((r) => r.metadata.name === name) ??
+      bootstrapClusterRoles.find((r) => r.metadata.name === name);
+    if (!current) throw new Error(`no ClusterRole ${name} to change`);
+    return {
+      ...scope,
+      clusterRoles: [
+        ...(scope.clusterRoles ?? []).filter((r) => r.metadata.name !== name),
+        { ...current, rules: [...current.rules, rule] },
+      ],
+    };
+  };
 }
 
 /**
@@ -99,16 +121,12 @@ export const variants: Variant[] = [
     name: 'pending-list-editable-by-anyone',
     kind: 'mutant',
     description:
-      'Changes to the pending list or result of an existing namespace need neither RBAC nor the initialize verb: any principal may make them.',
+      'Admission no longer asks for the initialize verb when a request changes the pending list or result: whoever RBAC lets update a namespace may.',
     requirements: ['IN-3'],
     machines: (base) => ({
       ...base,
       admission: base.admission.provide({
-        guards: {
-          // RBAC alone already stops every principal of the default scope that lacks initialize.
-          callerNotAuthorized: ({ event }) => !event.facts.authorized && !event.facts.changesInitializers,
-          changesInitializersWithoutInitializeVerb: () => false,
-        },
+        guards: { changesInitializersWithoutInitializeVerb: () => false },
       }),
     }),
   },
@@ -512,6 +530,63 @@ export const variants: Variant[] = [
       }),
     }),
   },
+  {
+    name: 'initialize-check-skipped-for-reads',
+    kind: 'mutant',
+    description:
+      'Admission asks for the initialize verb on writes into an initializing namespace but lets reads of its content through.',
+    requirements: ['IN-6'],
+    machines: (base) => ({
+      ...base,
+      admission: base.admission.provide({
+        guards: {
+          contentInInitializingNamespaceWithoutInitializeVerb: ({ event }) =>
+            event.type === 'ADMIT' &&
+            event.facts.target === 'content' &&
+            event.facts.operation !== 'get' &&
+            event.facts.namespaceInitializing &&
+            !event.facts.callerMayInitialize,
+        },
+      }),
+    }),
+  },
+  {
+    name: 'view-role-gains-initialize',
+    kind: 'mutant',
+    description: 'The bootstrap `view` ClusterRole also grants `initialize` on namespaces.',
+    requirements: ['RB-3', 'IN-6'],
+    machines: (base) => base,
+    scope: withRoleRule('view', { apiGroups: [''], resources: ['namespaces'], verbs: ['initialize'] }),
+  },
+  {
+    name: 'namespace-creator-gains-delete',
+    kind: 'mutant',
+    description:
+      "Document 000's `namespace-creator` ClusterRole also grants `delete` on namespaces: a tenant can delete another tenant's namespace.",
+    requirements: ['RB-1', 'RB-5'],
+    machines: (base) => base,
+    scope: withRoleRule('namespace-creator', {
+      apiGroups: [''],
+      resources: ['namespaces'],
+      verbs: ['delete'],
+    }),
+  },
+  {
+    name: 'duplicate-content-accepted',
+    kind: 'mutant',
+    description:
+      'Storage creates content under a name that already exists in the namespace instead of refusing 409.',
+    requirements: ['NS-3'],
+    machines: (base) => ({ ...base, storageChecks: { uniqueNames: false, validNames: true } }),
+  },
+  {
+    name: 'names-not-validated',
+    kind: 'mutant',
+    description:
+      'Storage stores a namespace without validating its name or finalizers (no 422 for `Team_C`).',
+    requirements: ['NS-1', 'LC-2'],
+    machines: (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
+  },
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,
 ];
@@ -524,6 +599,11 @@ export function variantByName(name: string): Variant | undefined {
 
 /** The seeded faults, in registry order. */
 export const mutants: Variant[] = variants.filter((v) => v.kind === 'mutant');
+
+/** The scope a variant runs on: the given one, with the variant's data fault applied if it has one. */
+export function scopeFor(name: string, scope: Scope): Scope {
+  return variantByName(name)?.scope?.(scope) ?? scope;
+}
 
 /** The machines of a variant, or of the model itself for `model`. */
 export function machinesFor(name: string): MachineSet | undefined {

@@ -1,16 +1,15 @@
-import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
-import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
+import { intentOf } from './intent.ts';
+import { exists, pairs } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
- * Safety properties for LC-2, LC-5 and LC-8, which `safetyProperties` checks only through their
- * consequence (no-orphans, several steps later). Stated directly, they name the broken rule at the
- * step that breaks it; candidates to merge into `safetyProperties`.
+ * Safety properties for LC-2, LC-5 and LC-8, which no-orphans would otherwise catch only through their
+ * consequence, several steps later. Stated directly, they name the broken rule at the step that
+ * breaks it.
  */
 
-const exists = (v: NamespaceView) => v.value !== 'absent' && v.value !== 'removed';
-const pairs = (model: SystemModel, before: SystemState, after: SystemState) =>
-  before.namespaces.map((_, i) => ({ b: model.view(before, i), a: model.view(after, i) }));
+/** LC-2: the finalizer every namespace is created with, as the documents name it. */
+const kubernetesFinalizer = 'kubernetes';
 
 export const kubernetesFinalizerOnCreate: Property = {
   id: 'kubernetes-finalizer-on-create',
@@ -66,14 +65,17 @@ export const contentGoneBeforeFinalize: Property = {
 
 export const ownersRemoveOnlyTheirOwn: Property = {
   id: 'owners-remove-only-their-own',
-  statement: "An external finalizer owner removes only its own finalizer, never another owner's.",
+  statement:
+    "A finalizer's owner (the namespace controller for `kubernetes`, each external system for its own) removes only finalizers it owns, never another owner's.",
   requirements: ['LC-8'],
   kind: 'step',
   predicate: (model, before, event, after) => {
-    if (event.actorKind !== 'finalizer-owner') return true;
+    const who = event.request?.principal.name;
+    const owners = intentOf(model.scope).finalizerOwners;
+    if (who === undefined || !Object.values(owners).includes(who)) return true;
     for (const { b, a } of pairs(model, before, after)) {
       if (!exists(a)) continue;
-      const foreign = b.finalizers.filter((f) => f !== event.actor && !a.finalizers.includes(f));
+      const foreign = b.finalizers.filter((f) => owners[f] !== who && !a.finalizers.includes(f));
       if (foreign.length > 0) return `${event.actor} removed ${JSON.stringify(foreign)} from ${b.name}`;
     }
     return true;
@@ -81,11 +83,16 @@ export const ownersRemoveOnlyTheirOwn: Property = {
   witness: {
     on: 'step',
     description: "a finalizer owner changes a namespace's finalizers",
-    test: (model, before, event, after) =>
-      event.actorKind === 'finalizer-owner' &&
-      pairs(model, before, after).some(
-        ({ b, a }) => exists(a) && b.finalizers.length !== a.finalizers.length,
-      ),
+    test: (model, before, event, after) => {
+      const who = event.request?.principal.name;
+      return (
+        who !== undefined &&
+        Object.values(intentOf(model.scope).finalizerOwners).includes(who) &&
+        pairs(model, before, after).some(
+          ({ b, a }) => exists(a) && b.finalizers.length !== a.finalizers.length,
+        )
+      );
+    },
   },
 };
 

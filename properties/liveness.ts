@@ -61,7 +61,7 @@ const pollerFair: Fairness = {
   kind: 'weak',
   actorKind: 'principal',
   perNamespace: true,
-  labelIncludes: 'get namespaces/',
+  request: { verb: 'get', target: 'namespace' },
   why: 'a client polls the namespace until it is ready (IN-8)',
 };
 

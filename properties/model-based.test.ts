@@ -13,7 +13,6 @@ import {
   type SystemState,
 } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
-import { extraProperties } from './extra.ts';
 import { safetyProperties } from './safety.ts';
 
 /**
@@ -24,7 +23,7 @@ import { safetyProperties } from './safety.ts';
  * exhaustive counterexamples (fast-check shrinks it and prints the seed and path that replay it).
  */
 
-const properties = [...safetyProperties, ...extraProperties];
+const properties = safetyProperties;
 
 type Kind = 'request' | 'controller' | 'tick' | 'fault';
 

@@ -1,64 +1,66 @@
-import { configurationStaleAfterSeconds } from '../machines/config-sync.ts';
-import { validateFinalizerName, validateNamespaceName } from '../machines/names.ts';
 import { immortalNamespaces } from '../machines/scope.ts';
-import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { extraProperties } from './extra.ts';
+import {
+  documentedPendingList,
+  foreignTo,
+  type Intent,
+  intentOf,
+  isDnsLabelName,
+  isFinalizerName,
+  meantToInitialize,
+} from './intent.ts';
+import {
+  describeContent,
+  exists,
+  itemNamespace,
+  namespaceName,
+  pairs,
+  sameList,
+  succeeded,
+} from './steps.ts';
 import { timingProperties } from './timing.ts';
 import type { Property } from './types.ts';
 
 /**
  * The safety properties of the namespace lifecycle and initializers, stated up front in words next to
  * their predicates. Each cites the requirement IDs it checks and has a witness showing its premise is
- * reachable, so a property that never had anything to check is reported vacuous, not holding.
+ * reachable, so a property that never had anything to check is reported vacuous, not holding. They
+ * judge from the scope's declared intent (intent.ts) and what a step did, never by calling the
+ * authorization, admission, timer or configuration code they judge.
  */
-
-const exists = (v: NamespaceView) => v.value !== 'absent' && v.value !== 'removed';
-const succeeded = (e: SystemEvent) =>
-  e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
-/** The namespace a step addressed, before and after. */
-const addressed = (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState) =>
-  event.namespace >= 0
-    ? { b: model.view(before, event.namespace), a: model.view(after, event.namespace) }
-    : null;
-/**
- * The namespaces a step changed, before and after. Namespace states are interned, so an unchanged
- * namespace is the same object and is skipped: properties about change have nothing to judge there.
- */
-const pairs = (model: SystemModel, before: SystemState, after: SystemState) => {
-  const out: { b: NamespaceView; a: NamespaceView }[] = [];
-  if (before === after) return out;
-  for (let i = 0; i < before.namespaces.length; i++) {
-    if (before.namespaces[i] !== after.namespaces[i])
-      out.push({ b: model.view(before, i), a: model.view(after, i) });
-  }
-  return out;
-};
 
 export const noAccessBeforeReady: Property = {
   id: 'no-access-before-ready',
   statement:
-    'While a namespace is initializing, every request on resources inside it from a principal without the initialize verb is refused.',
+    'While a namespace is initializing, every request on resources inside it from a principal not meant to hold initialize is refused, and lists leave its content out.',
   requirements: ['IN-6'],
   kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
-    if (!r || r.target !== 'content' || r.namespace < 0 || r.callerMayInitialize) return true;
-    if (model.view(before, r.namespace).value !== 'initializing') return true;
+    if (!r || r.target !== 'content' || meantToInitialize(intentOf(model.scope), r.principal.name))
+      return true;
+    if (r.verb === 'list') {
+      const shown = (event.items ?? []).filter((item) =>
+        initializingByName(model, before, itemNamespace(item)),
+      );
+      return shown.length > 0 ? `${r.principal.name} listed ${shown.join(', ')} while initializing` : true;
+    }
+    if (r.namespace < 0 || model.view(before, r.namespace).value !== 'initializing') return true;
     return succeeded(event)
-      ? `${event.actor} got ${event.response?.code} for "${event.label}" while ${model.view(before, r.namespace).name} is initializing`
+      ? `${r.principal.name} got ${event.response?.code} for "${event.label}" while ${model.view(before, r.namespace).name} is initializing`
       : true;
   },
   witness: {
     on: 'step',
-    description: 'a principal without initialize sends a request into an initializing namespace',
+    description: 'a principal not meant to hold initialize sends a request into an initializing namespace',
     test: (model, before, event) => {
       const r = event.request;
       return (
         !!r &&
         r.target === 'content' &&
         r.namespace >= 0 &&
-        !r.callerMayInitialize &&
+        !meantToInitialize(intentOf(model.scope), r.principal.name) &&
         model.view(before, r.namespace).value === 'initializing'
       );
     },
@@ -191,17 +193,22 @@ export const initializersInOrder: Property = {
 export const pendingOnlyByInitializers: Property = {
   id: 'pending-only-by-initializers',
   statement:
-    'The pending list and result change only through admission at creation, a principal holding initialize, or the failure-policy timers and read-repair.',
+    'The pending list and result change only through admission at creation (the registered configurations merged in name order), a principal meant to hold initialize, or the failure-policy timers and read-repair.',
   requirements: ['IN-3', 'IN-1', 'FP-2', 'FP-4'],
   kind: 'step',
   predicate: (model, before, event, after) => {
+    const intent = intentOf(model.scope);
+    const holder = !!event.request && meantToInitialize(intent, event.request.principal.name);
     for (const { b, a } of pairs(model, before, after)) {
       if (!exists(b) && exists(a)) {
-        const injected = model.pendingToInject(before);
-        const chosenByInitializeHolder =
-          event.request?.callerMayInitialize === true && event.request.body?.initializers !== undefined;
-        if (!chosenByInitializeHolder && !sameList(a.pending, injected)) {
-          return `${a.name} was created with pending ${JSON.stringify(a.pending)}; admission injects ${JSON.stringify(injected)}`;
+        const sent = event.request?.body?.initializers;
+        // D-17: a holder of initialize may send the pending list; admission fills it for everyone else (IN-1).
+        const expected =
+          holder && sent !== undefined
+            ? sent
+            : documentedPendingList(model.scope, model.configurationsRead(before));
+        if (!sameList(a.pending, expected)) {
+          return `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
         }
         continue;
       }
@@ -213,9 +220,8 @@ export const pendingOnlyByInitializers: Property = {
       const byTimerOrRepair =
         event.actorKind === 'apiserver' ||
         (event.request?.verb === 'get' && event.request.target === 'namespace');
-      const byInitializer = event.request?.callerMayInitialize === true;
-      if (!byDeletion && !byTimerOrRepair && !byInitializer) {
-        return `${event.actor} changed ${b.name}'s initializers without the initialize verb ("${event.label}")`;
+      if (!byDeletion && !byTimerOrRepair && !holder) {
+        return `${event.request?.principal.name ?? event.actor}, not meant to hold initialize, changed ${b.name}'s initializers ("${event.label}")`;
       }
     }
     return true;
@@ -318,50 +324,48 @@ export const phaseConsistency: Property = {
 export const tenantIsolation: Property = {
   id: 'tenant-isolation',
   statement:
-    "A tenant never reads or changes anything inside another tenant's namespace, nor sees it in a list.",
-  requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7'],
+    "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list.",
+  requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'],
   kind: 'step',
   predicate: (model, _before, event) => {
     const r = event.request;
-    if (!r || !isTenant(model, r.principal.name)) return true;
-    // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
-    if (
-      r.target === 'content' &&
-      r.verb !== 'list' &&
-      r.namespace >= 0 &&
-      foreign(model, r.principal.name, r.namespace) &&
-      succeeded(event)
-    ) {
-      return `tenant ${r.principal.name} got ${event.response?.code} for "${event.label}"`;
+    const intent = intentOf(model.scope);
+    if (!r || !intent.tenantPrincipals.has(r.principal.name)) return true;
+    const who = r.principal.name;
+    const ns = namespaceName(model, r.namespace);
+    if (ns !== null && foreignTo(intent, who, ns) && succeeded(event) && judgedByResponse(intent, r)) {
+      return `tenant ${who} got ${event.response?.code} for "${event.label}" in ${ns}, which belongs to ${intent.tenants[ns].join(', ')}`;
     }
-    const leaked = (event.items ?? []).filter((item) => {
-      const ns = model.scope.namespaces.findIndex((n) => n.name === item.split('/')[0]);
-      return ns >= 0 && foreign(model, r.principal.name, ns);
-    });
-    return leaked.length > 0 ? `tenant ${r.principal.name} listed ${leaked.join(', ')}` : true;
+    // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
+    const leaked = (event.items ?? []).filter((item) => foreignTo(intent, who, itemNamespace(item)));
+    return leaked.length > 0 ? `tenant ${who} listed ${leaked.join(', ')}` : true;
   },
   witness: {
     on: 'step',
-    description: "a tenant sends a request into another tenant's namespace, or a list answered with items",
+    description:
+      "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
     test: (model, _before, event) => {
       const r = event.request;
-      if (!r || !isTenant(model, r.principal.name)) return false;
+      const intent = intentOf(model.scope);
+      if (!r || !intent.tenantPrincipals.has(r.principal.name)) return false;
       if (r.verb === 'list') return (event.items ?? []).length > 0;
-      return r.namespace >= 0 && foreign(model, r.principal.name, r.namespace);
+      const ns = namespaceName(model, r.namespace);
+      return ns !== null && foreignTo(intent, r.principal.name, ns) && judgedByResponse(intent, r);
     },
   },
 };
 
 export const configFreshness: Property = {
   id: 'config-freshness',
-  statement: 'No write is admitted when the admission configuration has not been read successfully for 5 s.',
+  statement:
+    'No write is admitted when the admission configuration has not been read successfully for the documented staleness bound (5 s).',
   requirements: ['AC-2', 'AC-3', 'AC-1'],
   kind: 'step',
   predicate: (model, before, event) => {
     const age = model.systemView(before).secondsSinceConfigRead;
     const write =
       event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
-    if (write && age >= configurationStaleAfterSeconds && succeeded(event)) {
+    if (write && age >= intentOf(model.scope).timeouts.configurationStaleAfterSeconds && succeeded(event)) {
       return `"${event.label}" admitted ${age}s after the last successful configuration read`;
     }
     return true;
@@ -373,7 +377,8 @@ export const configFreshness: Property = {
       !!event.request &&
       event.request.verb !== 'get' &&
       event.request.verb !== 'list' &&
-      model.systemView(before).secondsSinceConfigRead >= configurationStaleAfterSeconds,
+      model.systemView(before).secondsSinceConfigRead >=
+        intentOf(model.scope).timeouts.configurationStaleAfterSeconds,
   },
 };
 
@@ -409,17 +414,15 @@ export const uniqueNames: Property = {
 export const validNames: Property = {
   id: 'valid-names',
   statement:
-    'Every stored namespace name is a DNS label and every finalizer name is `kubernetes` or a qualified name.',
+    'Every stored namespace name is a DNS label and every finalizer name is `kubernetes` (or another standard name) or a qualified name.',
   requirements: ['NS-1', 'LC-2'],
   kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (!exists(v)) continue;
-      const nameErrors = validateNamespaceName(v.name);
-      if (nameErrors.length > 0) return `namespace "${v.name}" is stored: ${nameErrors[0]}`;
+      if (!isDnsLabelName(v.name)) return `namespace "${v.name}" is stored, but its name is not a DNS label`;
       for (const f of v.finalizers) {
-        const errors = validateFinalizerName(f);
-        if (errors.length > 0) return `${v.name} stores finalizer "${f}": ${errors[0]}`;
+        if (!isFinalizerName(f)) return `${v.name} stores finalizer "${f}", neither standard nor qualified`;
       }
     }
     return true;
@@ -432,14 +435,11 @@ export const validNames: Property = {
       if (!r || r.target !== 'namespace' || r.namespace < 0) return false;
       const name = model.scope.namespaces[r.namespace].name;
       if (r.verb === 'create') {
-        return (
-          validateNamespaceName(name).length > 0 ||
-          (r.body?.extraFinalizers ?? []).some((f) => validateFinalizerName(f).length > 0)
-        );
+        return !isDnsLabelName(name) || (r.body?.extraFinalizers ?? []).some((f) => !isFinalizerName(f));
       }
       return (
         r.verb === 'finalize' &&
-        (r.body?.finalizers ?? []).some((f) => validateFinalizerName(f).length > 0) &&
+        (r.body?.finalizers ?? []).some((f) => !isFinalizerName(f)) &&
         exists(model.view(before, r.namespace))
       );
     },
@@ -492,24 +492,24 @@ export const safetyProperties: Property[] = [
   systemNamespacesImmortal,
   // Timing safety (FP-1, FP-2, FP-4, AC-1..AC-3), judged from ages and the scope's declared bounds.
   ...timingProperties,
+  // LC-2, LC-5, LC-8 stated at the step that breaks them, not only through no-orphans later.
+  ...extraProperties,
 ];
 
-function isTenant(model: SystemModel, principal: string): boolean {
-  return model.scope.principals.some((p) => p.name === principal && p.tenant === true);
+/**
+ * Whether a tenant's request on another tenant's namespace is judged by its response: lists are
+ * judged by their items, a create only claims a free name, and a get of the namespace object is what
+ * document 000's namespace-creator grants every creator (RB-1).
+ */
+function judgedByResponse(intent: Intent, r: NonNullable<SystemEvent['request']>): boolean {
+  if (r.verb === 'list') return false;
+  if (r.target === 'namespace' && r.verb === 'create') return false;
+  return !(r.target === 'namespace' && r.verb === 'get' && intent.tenantsMayGetNamespaceObjects);
 }
 
-/** A namespace created by someone other than this tenant. */
-function foreign(model: SystemModel, principal: string, namespace: number): boolean {
-  const creator = model.scope.namespaces[namespace].creator;
-  return creator !== undefined && creator !== principal;
-}
-
-function describeContent(model: SystemModel, mask: number): string {
-  return model.objects
-    .map((_, k) => k)
-    .filter((k) => mask & (1 << k))
-    .map((k) => model.objectName(k))
-    .join(', ');
+function initializingByName(model: SystemModel, state: SystemState, name: string): boolean {
+  const i = model.scope.namespaces.findIndex((n) => n.name === name);
+  return i >= 0 && model.view(state, i).value === 'initializing';
 }
 
 function describeOwners(model: SystemModel, mask: number): string {

@@ -52,8 +52,8 @@ export interface Fairness {
   actor?: string;
   /** One condition per namespace slot, over the steps that address it (`\A ns : WF(A(ns))`). */
   perNamespace?: boolean;
-  /** Only steps whose label contains this text (a fault's recovery, say). */
-  labelIncludes?: string;
+  /** Only requests of this verb on this target, matched on the request's data, never its label. */
+  request?: { verb: string; target: 'namespace' | 'content' };
   /** Why the assumption is reasonable, in a reviewer's words. */
   why: string;
 }

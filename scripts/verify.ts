@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
@@ -15,12 +15,17 @@ import {
   summaryText,
   writeReport,
 } from '../checker/report.ts';
+import {
+  checkScenarioInvariants,
+  committedScenarioFiles,
+  scenarioViolationLine,
+} from '../checker/scenario-invariants.ts';
 import { buildSite } from '../checker/site/build.ts';
 import { GraphRecorder } from '../checker/state-graph.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
-import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
@@ -46,7 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!machines) throw new Error(`variant ${args.variant} has no machines`);
   let model: SystemModel;
   try {
-    model = new SystemModel(args.scope, machines);
+    model = new SystemModel(scopeFor(args.variant, args.scope), machines);
   } catch (error) {
     if (args.scopeSource.kind !== 'file') throw error;
     console.error(
@@ -93,7 +98,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxStates === undefined &&
     args.maxSeconds === undefined &&
     args.out === undefined;
-  const outDir = args.out ?? reportFolder(canonical, args.variant, model.scope.name);
+  // An absolute --out is kept where it points: every writer joins paths to the working folder.
+  const outDir =
+    args.out === undefined
+      ? reportFolder(canonical, args.variant, model.scope.name)
+      : relative(outputRoot, resolve(outputRoot, args.out)).split(sep).join('/');
   const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
   const reporter = createProgressReporter({
     label: `verify ${args.variant}/${model.scope.name}`,
@@ -137,7 +146,10 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, folder, true));
-  if (violated) return exitCodes.violated;
+  // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
+  const scenariosBroken =
+    args.variant === baseVariantName && result.complete && !scenarioInvariantsHold(properties, args.json);
+  if (violated || scenariosBroken) return exitCodes.violated;
   if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
   if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
   if (!result.complete) {
@@ -151,6 +163,20 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     return exitCodes.undeclared;
   }
   return exitCodes.ok;
+}
+
+/** Judges every invariant along each committed scenario's replay; prints one line per violation. */
+function scenarioInvariantsHold(properties: Property[], json: boolean): boolean {
+  const run = checkScenarioInvariants(committedScenarioFiles(join(sourceRoot, 'scenarios')), properties);
+  const judged = `${run.replayed} scenarios replayed (${run.skipped} of seeded faults or variants skipped), ${run.states} states judged`;
+  if (run.violations.length === 0) {
+    // With --json, stdout holds the report alone.
+    (json ? console.error : console.log)(`Scenarios: ${judged}: every invariant holds along each.`);
+    return true;
+  }
+  console.error(`verify: scenarios: ${judged}: ${run.violations.length} invariant violations`);
+  for (const v of run.violations) console.error(`verify: scenario ${scenarioViolationLine(v)}`);
+  return false;
 }
 
 /** The line printed the moment a property first breaks, long before the search ends. */

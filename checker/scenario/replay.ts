@@ -587,13 +587,21 @@ class Replay {
   }
 }
 
+/** Sees each state a replay reaches: the initial one (step null), then the one after every step. */
+export type ReplayObserver = (model: SystemModel, state: SystemState, step: CompiledStep | null) => void;
+
 /** Replays a compiled scenario to the end; every step runs even after a mismatch. */
-export function replayCompiled(scenario: CompiledScenario): ScenarioReport {
+export function replayCompiled(scenario: CompiledScenario, observe?: ReplayObserver): ScenarioReport {
   const replay = new Replay(scenario);
   const setup = scenario.unsupported.map(
     (u) => `line ${u.line}: ${u.field}: unsupported by the model: ${u.problem}`,
   );
-  const steps = scenario.steps.map((step) => replay.step(step));
+  observe?.(replay.model, replay.state, null);
+  const steps = scenario.steps.map((step) => {
+    const report = replay.step(step);
+    observe?.(replay.model, replay.state, step);
+    return report;
+  });
   const mismatches = setup.length + steps.filter((s) => !s.ok).length;
   const status: ScenarioStatus = scenario.pending
     ? mismatches > 0

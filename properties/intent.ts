@@ -1,0 +1,107 @@
+import {
+  finalizerOwnerAccount,
+  initializerAccount,
+  namespaceControllerAccount,
+  type Scope,
+  type ScopeIntent,
+} from '../machines/scope.ts';
+
+/**
+ * The oracle's side of a scope: what the documents intend, as the scope declares it (`scope.intent`),
+ * or, for a scope that declares none, read off its declarations (creators, the built-in accounts, the
+ * initializers' numbers). Never computed by RBAC, admission, timer or configuration code.
+ */
+export interface Intent extends ScopeIntent {
+  /** Every principal that is some namespace's tenant, or that the scope marks as one (RB-5). */
+  tenantPrincipals: ReadonlySet<string>;
+}
+
+/** AC-2 (document 005): no successful configuration read for 5 s and admission refuses writes. */
+export const documentedStalenessSeconds = 5;
+
+const resolved = new WeakMap<Scope, Intent>();
+
+export function intentOf(scope: Scope): Intent {
+  const cached = resolved.get(scope);
+  if (cached) return cached;
+  const declared = scope.intent ?? readOffDeclarations(scope);
+  const tenantPrincipals = new Set([
+    ...Object.values(declared.tenants).flat(),
+    ...scope.principals.filter((p) => p.tenant === true).map((p) => p.name),
+  ]);
+  const intent = { ...declared, tenantPrincipals };
+  resolved.set(scope, intent);
+  return intent;
+}
+
+/** Document 000's reading of a scope that states no intent: creators own their namespaces, masters and the initializer account hold `initialize`. */
+function readOffDeclarations(scope: Scope): ScopeIntent {
+  const initializers = scope.configurations.flatMap((c) => c.initializers);
+  const masters = scope.principals.filter((p) => p.groups.includes('system:masters')).map((p) => p.name);
+  const tenants: Record<string, string[]> = {};
+  for (const ns of scope.namespaces) if (ns.creator !== undefined) tenants[ns.name] = [ns.creator];
+  const finalizerOwners: Record<string, string> = { kubernetes: namespaceControllerAccount };
+  for (const owner of scope.finalizerOwners) finalizerOwners[owner] = finalizerOwnerAccount(owner);
+  return {
+    initializeHolders: [initializerAccount, ...masters],
+    initializerAccounts: Object.fromEntries(initializers.map((i) => [i.name, initializerAccount])),
+    tenants,
+    clusterWide: [
+      namespaceControllerAccount,
+      ...scope.finalizerOwners.map(finalizerOwnerAccount),
+      ...masters,
+      ...scope.clusterRoleBindings.flatMap((b) =>
+        b.subjects.filter((s) => s.kind === 'User').map((s) => s.name),
+      ),
+    ],
+    finalizerOwners,
+    tenantsMayGetNamespaceObjects: true,
+    timeouts: {
+      configurationStaleAfterSeconds: documentedStalenessSeconds,
+      readRepairSeconds: scope.clock.readRepairTimeoutSeconds,
+      initializers: Object.fromEntries(initializers.map((i) => [i.name, i.timeoutSeconds])),
+    },
+  };
+}
+
+/** RB-3, D-17: the principal is meant to hold `initialize`. */
+export function meantToInitialize(intent: Intent, principal: string): boolean {
+  return intent.initializeHolders.includes(principal);
+}
+
+/** RB-5: the principal is a tenant and the namespace belongs to other tenants only. */
+export function foreignTo(intent: Intent, principal: string, namespace: string): boolean {
+  if (!intent.tenantPrincipals.has(principal)) return false;
+  const owners = intent.tenants[namespace];
+  return owners !== undefined && !owners.includes(principal);
+}
+
+/** IN-1 restated from document 004: configurations sorted by name, entries in order, a name listed twice kept once. */
+export function documentedPendingList(scope: Scope, configurations: readonly string[]): string[] {
+  const named = scope.configurations
+    .filter((c) => configurations.includes(c.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const c of named) for (const i of c.initializers) if (!out.includes(i.name)) out.push(i.name);
+  return out;
+}
+
+/** NS-1 (D-1): a DNS label, 1–63 characters of `[a-z0-9]([-a-z0-9]*[a-z0-9])?`. */
+export function isDnsLabelName(name: string): boolean {
+  return name.length >= 1 && name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+}
+
+/** LC-2 (D-13): `kubernetes`, `orphan`, `foregroundDeletion`, or `prefix/name` with a DNS-subdomain prefix. */
+export function isFinalizerName(name: string): boolean {
+  const parts = name.split('/');
+  if (parts.length === 1) return ['kubernetes', 'orphan', 'foregroundDeletion'].includes(name);
+  if (parts.length !== 2) return false;
+  const [prefix, part] = parts;
+  const label = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+  return (
+    prefix.length <= 253 &&
+    new RegExp(`^${label}(\\.${label})*$`).test(prefix) &&
+    part.length <= 63 &&
+    /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(part)
+  );
+}

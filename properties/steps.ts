@@ -1,0 +1,40 @@
+import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+
+/** What the properties read of a step, through the state view only. */
+
+export const exists = (v: NamespaceView) => v.value !== 'absent' && v.value !== 'removed';
+
+export const succeeded = (e: SystemEvent) =>
+  e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
+
+export const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The namespaces a step changed, before and after. Namespace states are interned, so an unchanged
+ * namespace is the same object and is skipped: properties about change have nothing to judge there.
+ */
+export function pairs(model: SystemModel, before: SystemState, after: SystemState) {
+  const out: { b: NamespaceView; a: NamespaceView }[] = [];
+  if (before === after) return out;
+  for (let i = 0; i < before.namespaces.length; i++) {
+    if (before.namespaces[i] !== after.namespaces[i])
+      out.push({ b: model.view(before, i), a: model.view(after, i) });
+  }
+  return out;
+}
+
+/** The namespace name a request addressed, or null for a list across all namespaces. */
+export const namespaceName = (model: SystemModel, ns: number) =>
+  ns >= 0 ? model.scope.namespaces[ns].name : null;
+
+/** The namespace a listed item (`NAMESPACE/NAME`) lives in. */
+export const itemNamespace = (item: string) => item.split('/')[0];
+
+export function describeContent(model: SystemModel, mask: number): string {
+  return model.objects
+    .map((_, k) => k)
+    .filter((k) => mask & (1 << k))
+    .map((k) => model.objectName(k))
+    .join(', ');
+}
