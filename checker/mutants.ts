@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
 import { extraProperties } from '../properties/extra.ts';
@@ -14,6 +13,7 @@ import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
 import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
+import { scopeByName } from './scope-file.ts';
 
 /**
  * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
@@ -159,7 +159,7 @@ const defaultRandomScopeSeeds = [1, 2, 3];
 
 /** Checks one mutant: the exhaustive search first, then random walks on larger scopes if it survives that. */
 export function runMutant(variant: Variant, options: MutantRunOptions = {}): MutantResult {
-  const scope = options.scope ?? defaultScope;
+  const scope = options.scope ?? scopeByName('default');
   const properties = options.properties ?? mutantProperties;
   const machines = variant.machines(defaultMachines);
   const model = new SystemModel(scope, machines);

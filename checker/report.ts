@@ -1,7 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
-import { scopes } from '../machines/scopes.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
@@ -21,6 +20,7 @@ import {
 } from './liveness-report.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import { createProgressReporter } from './progress.ts';
+import { scopeByName } from './scope-file.ts';
 import { GraphRecorder } from './state-graph.ts';
 
 /**
@@ -517,7 +517,7 @@ export function maskVolatile(path: string, text: string): string {
 export function canonicalModel(): SystemModel {
   const machines = machinesFor(baseVariantName);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scopes.default, machines);
+  return new SystemModel(scopeByName('default'), machines);
 }
 
 export const reportGenerator = {

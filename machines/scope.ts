@@ -132,6 +132,8 @@ export interface Scope {
     /** FP-4's global initializer timeout (600 s in the document); scaled down in small scopes. */
     readRepairTimeoutSeconds: number;
   };
+  /** Interchangeable users and namespaces, by name: stored for symmetry reduction, not used by the search yet. */
+  symmetry?: { users?: string[][]; namespaces?: string[][] };
 }
 
 /** Service accounts of the built-in actors, and the principals they act as. */
