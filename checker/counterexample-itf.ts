@@ -21,7 +21,7 @@ export function counterexampleItf(
   return itfText(
     traceToItf(v.trace, {
       view: (s) => readableState(model, s),
-      action: stepAction,
+      action: (event) => stepAction(event, model),
       meta: {
         source: 'nsmodel verify',
         description: `Counterexample to ${result.property.id}: ${result.property.statement}`,

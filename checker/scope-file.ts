@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { Scope } from '../machines/scope.ts';
@@ -13,8 +14,8 @@ import { documentToScope } from './scope-yaml.ts';
  */
 export type ScopeSource = { kind: 'named'; name: string } | { kind: 'file'; path: string };
 
-/** The folder of the built-in scopes, wherever the command runs from. */
-export const scopesFolder = fileURLToPath(new URL('../scopes/', import.meta.url));
+/** The folder of the built-in scopes, wherever the command runs from (no URL object: tests may swap it for a DOM's). */
+export const scopesFolder = `${join(dirname(fileURLToPath(import.meta.url)), '..', 'scopes')}/`;
 const maxBytes = 1_000_000;
 // Against YAML bombs: a scope needs no aliases at all, so a few is generous.
 const maxAliasCount = 20;
@@ -123,6 +124,14 @@ export function parseScope(text: string, file: string): Scope {
   const result = documentToScope(parsed.data);
   if ('issues' in result) return fail(result.issues[0]);
   return result.scope;
+}
+
+/** A scope document already parsed (a scenario's `given.scope`): the Scope, or its first issue. */
+export function scopeFromData(data: unknown): Scope | ScopeIssue {
+  const parsed = scopeDocumentSchema.safeParse(data);
+  if (!parsed.success) return issueOfZod(parsed.error.issues, data);
+  const result = documentToScope(parsed.data);
+  return 'issues' in result ? result.issues[0] : result.scope;
 }
 
 /** `namespaces[0].name` for a field path. */

@@ -111,6 +111,17 @@ function compareResponse(
   return diffs;
 }
 
+/** A step's report before it runs: nothing happened yet, nothing is wrong. */
+const blankReport = (step: CompiledStep): StepReport => ({
+  index: step.index,
+  line: step.line,
+  text: step.text,
+  outcome: '',
+  actions: [],
+  ok: true,
+  mismatch: [],
+});
+
 class Replay {
   readonly model: SystemModel;
   state: SystemState;
@@ -232,15 +243,7 @@ class Replay {
   }
 
   request(step: Extract<CompiledStep, { kind: 'request' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const unsupported = (reason: string): StepReport => ({
       ...report,
       ok: false,
@@ -311,15 +314,7 @@ class Replay {
   }
 
   controller(step: Extract<CompiledStep, { kind: 'controller' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const refused = new Set<string>();
     let taken = 0;
     for (;;) {
@@ -380,15 +375,7 @@ class Replay {
   }
 
   fault(step: Extract<CompiledStep, { kind: 'fault' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     if (step.actor === 'apiserver') {
       const event = this.applyFault('apiserver', 'apiserver-restart');
       report.outcome = event ? event.label : 'apiserver restarts (no timer was armed)';
@@ -411,15 +398,7 @@ class Replay {
   }
 
   configRead(step: Extract<CompiledStep, { kind: 'config-read' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     if (this.state.configReadFailing === step.failing) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -440,15 +419,7 @@ class Replay {
   }
 
   tick(step: Extract<CompiledStep, { kind: 'tick' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     for (let second = 0; second < step.seconds; second++) {
       const clock = this.model.enabled(this.state).find((e) => e.event.actorKind === 'clock');
       if (!clock) {
@@ -474,15 +445,7 @@ class Replay {
   }
 
   check(step: Extract<CompiledStep, { kind: 'check' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const view = this.model.view(this.state, step.namespace);
     const exists = view.value !== 'absent' && view.value !== 'removed';
     const c = step.check;
