@@ -148,7 +148,11 @@ describe('npm run verify, as a command', () => {
     ]);
     expect(run.code).toBe(12);
     expect(run.stdout).toContain('no-create-in-terminating  violated');
-    expect(run.stdout).toContain('  3. ci-robot: create namespaces/team-a/configmaps/app — 201 Created');
+    expect(run.stdout).toMatch(/^What broke: no-create-in-terminating \(LC-4\) is violated at step 3 of 3 /);
+    expect(run.stdout).toContain('Counterexample for no-create-in-terminating (3 steps, shortest)');
+    expect(run.stdout).toContain(
+      '  3. ci-robot: POST /api/v1/namespaces/team-a/configmaps (app) -> 201 Created — team-a.content',
+    );
     const file = 'generated/runs/create-in-terminating-default/counterexamples/no-create-in-terminating.md';
     expect(run.stdout).toContain(file);
     expect(await readFile(join(scratch(), file), 'utf8')).toContain('```mermaid\nsequenceDiagram');
