@@ -70,7 +70,7 @@ describe(`the ${variant} mutant`, () => {
     expect(diagram).toContain('->>Admission: POST /api/v1/namespaces/team-a/configmaps (app)');
     // The breaking step stands out: a red box with a note naming the property.
     expect(diagram).toMatch(
-      /rect rgb\(255, 221, 221\)\n.*POST \/api\/v1\/namespaces\/team-a\/configmaps[^]*no-create-in-terminating breaks here\n {2}end$/,
+      /rect rgb\(255, 221, 221\)\n.*POST \/api\/v1\/namespaces\/team-a\/configmaps[\s\S]*no-create-in-terminating breaks here\n {2}end$/,
     );
   });
 
