@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scopes } from '../machines/scopes.ts';
+import { replayFile } from './scenario/replay.ts';
 import { parseScope, scopeByName, scopeFileOf, scopeNames } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
@@ -59,5 +60,36 @@ describe('the built-in scope files', () => {
       symmetry: { users: [['alice', 'bob']], namespaces: [['team-a', 'Team_C']] },
     };
     expect(parseScope(scopeToYaml(rich), 'rich.yaml')).toStrictEqual(rich);
+  });
+});
+
+describe('a scope inline in a scenario (given.scope)', () => {
+  const scenario = (scope: string) =>
+    [
+      'title: An inline scope',
+      'requirements: [LC-4]',
+      'given:',
+      '  scope:',
+      ...scope.split('\n').map((line) => `    ${line}`),
+      'steps:',
+      '  - as: alice',
+      '    do: create namespaces/team-a',
+      '    expect: 201',
+      '',
+    ].join('\n');
+
+  it('is the same format: the scope file replays as the scenario world', () => {
+    const report = replayFile('inline.yaml', scenario(scopeToYaml(scopes.default)));
+    expect(report.status, report.error).toBe('passed');
+  });
+
+  it('reports a mistake inside it on its own line and field', () => {
+    const text = scenario(scopeToYaml(scopes.default).replace('creator: alice', 'creater: alice'));
+    const line = text.split('\n').findIndex((l) => l.includes('creater')) + 1;
+    const report = replayFile('inline.yaml', text);
+    expect(report.status).toBe('malformed');
+    expect(report.error).toMatch(
+      new RegExp(`^inline\\.yaml:${line}: given\\.scope\\.namespaces\\[0\\]\\.creater`),
+    );
   });
 });

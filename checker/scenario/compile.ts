@@ -362,7 +362,10 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   const given = header.given ?? {};
   const inline = given.scope === undefined ? undefined : inlineScope(given.scope);
   if (inline) seedFromScope(builder, inline);
-  const users = new Map((given.users ?? []).map((u) => [u.name, u.groups]));
+  const users = new Map([
+    ...(inline?.principals ?? []).map((p): [string, string[]] => [p.name, p.groups]),
+    ...(given.users ?? []).map((u): [string, string[]] => [u.name, u.groups]),
+  ]);
   const clusterRoleBindings: ClusterRoleBindingSpec[] = [...(inline?.clusterRoleBindings ?? builtInBindings)];
   const clusterRoles = new Map<string, ClusterRole>(
     (inline?.clusterRoles ?? []).map((r) => [r.metadata.name, r]),
