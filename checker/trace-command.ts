@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { baseVariantName } from '../machines/variants.ts';
 import { exitCodes, UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import { parseItf } from './itf.ts';
@@ -45,9 +46,11 @@ export async function replayTraceCommand(
   });
   if (options.toScenario) {
     await writeFileAtomic(options.toScenario, traceToScenario(result, file));
-    console.log(
-      `wrote ${options.toScenario}: a scenario that fails on ${result.variant} and passes on the model`,
-    );
+    const what =
+      result.variant === baseVariantName
+        ? 'a scenario of what the model does at each step, a regression test'
+        : `a scenario that fails on ${result.variant} and passes on the model`;
+    console.log(`wrote ${options.toScenario}: ${what}`);
   }
   if (result.violatedAt === undefined) {
     console.log(

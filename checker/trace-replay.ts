@@ -7,7 +7,7 @@ import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import { UsageError } from './cli.ts';
 import { actionVariable, encodeItfValue, type ItfTrace } from './itf.ts';
-import { scopeByName } from './scope-file.ts';
+import { fieldOf, scopeByName, scopeFromData } from './scope-file.ts';
 import { actionData, readableState } from './state-view.ts';
 
 /**
@@ -76,8 +76,20 @@ export function traceSubject(
     throw new UsageError(`${file}: loop: a liveness lasso; fix: --trace replays safety counterexamples only`);
   const variant = overrides.variant ?? (typeof meta.variant === 'string' ? meta.variant : baseVariantName);
   const scopeName = typeof meta.scope === 'string' ? meta.scope : '';
-  const scope = overrides.scope ?? scopeByName(scopeName);
+  const scope =
+    overrides.scope ??
+    (meta.scopeDocument ? embeddedScope(meta.scopeDocument, file) : scopeByName(scopeName));
   return { property, variant, scope };
+}
+
+/** The scope a trace carries in `#meta.scopeDocument` (the scope file format). */
+function embeddedScope(data: unknown, file: string): Scope {
+  const result = scopeFromData(data);
+  if ('problem' in result)
+    throw new UsageError(
+      `${file}: #meta.scopeDocument.${fieldOf(result.path)}: ${result.problem}; fix: ${result.fix}`,
+    );
+  return result;
 }
 
 /** Replays the trace step by step; never explores beyond the enabled steps of each reached state. */

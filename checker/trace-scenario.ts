@@ -110,7 +110,9 @@ function finalChecks({ model, state }: { model: SystemModel; state: SystemState 
       check: {
         namespace: v.name,
         exists,
-        ...(exists ? { finalizers: [...v.finalizers], pending: [...v.pending], objects } : {}),
+        ...(exists ? { finalizers: [...v.finalizers], pending: [...v.pending] } : {}),
+        // Also where it is gone: what a removed namespace left behind is what no-orphans judges.
+        objects,
       },
     };
   });
@@ -134,14 +136,20 @@ export function traceToScenario(result: Replayed, file: string): string {
     title: `${result.property.id} on ${result.variant}: the counterexample as a regression test`,
     requirements: result.property.requirements,
     source: `npm run replay -- --trace ${file} --to-scenario`,
-    variant: result.variant,
+    ...(result.variant === baseVariantName ? {} : { variant: result.variant }),
     given: { scope: scopeToDocument(result.model.scope) },
     steps: [...steps, ...finalChecks(end)],
   };
-  const header = [
-    `# ${result.property.statement}`,
-    `# Written from ${file}. The expectations are the model's answers: on ${result.variant} a step`,
-    '# or a final check differs. Remove `variant:` to replay it on the model, where it passes.',
-  ];
+  const header =
+    result.variant === baseVariantName
+      ? [
+          `# ${result.property.statement}`,
+          `# Written from ${file}. The expectations are the model's answers.`,
+        ]
+      : [
+          `# ${result.property.statement}`,
+          `# Written from ${file}. The expectations are the model's answers: on ${result.variant} a step`,
+          '# or a final check differs. Remove `variant:` to replay it on the model, where it passes.',
+        ];
   return `${header.join('\n')}\n${new Document(scenario, { aliasDuplicateObjects: false }).toString({ lineWidth: 100 })}`;
 }
