@@ -91,11 +91,11 @@ export function ruleNote(
 export const noteworthy = (change: string): boolean =>
   !/: - → (none|unset|\[\]|no)$/.test(change) && !change.startsWith('clock:');
 
-/** The bindings that grant a principal anything, as a reviewer names them. */
-function grantsOf(scope: Scope, name: string, groups: readonly string[]): string[] {
+/** The cluster-wide grants of a user: system:masters, and each ClusterRoleBinding naming it or its groups. */
+export function clusterGrants(scope: Scope, name: string, groups: readonly string[]): string[] {
   const user = { name, groups: [...groups] };
   const grants: string[] = [];
-  if (groups.includes('system:masters')) grants.push('group system:masters (cluster-admin everywhere)');
+  if (groups.includes('system:masters')) grants.push('group system:masters (all-powerful)');
   for (const b of scope.clusterRoleBindings) {
     const applies = b.subjects.some((s) =>
       subjectAppliesToUser(
@@ -105,8 +105,14 @@ function grantsOf(scope: Scope, name: string, groups: readonly string[]): string
         user,
       ),
     );
-    if (applies) grants.push(`ClusterRoleBinding ${b.name} → ClusterRole ${b.clusterRole}`);
+    if (applies) grants.push(`ClusterRoleBinding/${b.name} → ClusterRole ${b.clusterRole}`);
   }
+  return grants;
+}
+
+/** The bindings that grant a principal anything, as a reviewer names them. */
+function grantsOf(scope: Scope, name: string, groups: readonly string[]): string[] {
+  const grants = clusterGrants(scope, name, groups);
   const bindings = [
     ...scope.content,
     ...scope.configurations.flatMap((c) => c.initializers.map((i) => i.populates)),

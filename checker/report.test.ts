@@ -235,7 +235,7 @@ describe(`the ${variant} mutant`, () => {
         /^# Counterexample: .*\n\n\*\*What broke\.\*\* no-create-in-terminating \(LC-4\) is violated at step 3 of 3 /,
       );
       expect(counterexample).toContain(
-        '| ci-robot | system:authenticated | ClusterRoleBinding ci-robot-edit → ClusterRole edit |',
+        '| ci-robot | system:authenticated | ClusterRoleBinding/ci-robot-edit → ClusterRole edit |',
       );
       expect(counterexample).toContain('## Initial state\n\n- **team-a**: does not exist\n');
       expect(counterexample).toContain(

@@ -8,6 +8,7 @@ import {
   SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
+import { clusterGrants } from '../counterexample-story.ts';
 import { stateFacts } from '../describe.ts';
 import {
   type CompiledScenario,
@@ -151,19 +152,7 @@ class Replay {
   /** The bindings that grant anything to a principal now: why RBAC said what it said. */
   grantsOf(principal: Principal): string[] {
     const user = { name: principal.name, groups: principal.groups };
-    const grants: string[] = [];
-    if (principal.groups.includes('system:masters')) grants.push('group system:masters (all-powerful)');
-    for (const b of this.scenario.scope.clusterRoleBindings) {
-      const applies = b.subjects.some((s) =>
-        subjectAppliesToUser(
-          s.kind === 'ServiceAccount'
-            ? { kind: s.kind, name: s.name, namespace: s.namespace ?? 'default' }
-            : { kind: s.kind, apiGroup: 'rbac.authorization.k8s.io', name: s.name },
-          user,
-        ),
-      );
-      if (applies) grants.push(`ClusterRoleBinding/${b.name} → ClusterRole ${b.clusterRole}`);
-    }
+    const grants = clusterGrants(this.scenario.scope, principal.name, principal.groups);
     this.state.namespaces.forEach((ns, i) => {
       this.model.objects.forEach((o, slot) => {
         if (!o.roleBinding || !(ns.content & (1 << slot))) return;
