@@ -119,11 +119,8 @@ export function parseScope(text: string, file: string): Scope {
       issue.fix,
     );
   };
-  const parsed = scopeDocumentSchema.safeParse(data);
-  if (!parsed.success) return fail(issueOfZod(parsed.error.issues, data));
-  const result = documentToScope(parsed.data);
-  if ('issues' in result) return fail(result.issues[0]);
-  return result.scope;
+  const result = scopeFromData(data);
+  return 'problem' in result ? fail(result) : result;
 }
 
 /** A scope document already parsed (a scenario's `given.scope`): the Scope, or its first issue. */
