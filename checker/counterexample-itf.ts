@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { SystemModel } from '../machines/system.ts';
 import type { PropertyResult } from './check.ts';
 import { itfText, traceToItf } from './itf.ts';
+import { scopeToDocument } from './scope-yaml.ts';
 import { readableState, stepAction } from './state-view.ts';
 
 /** `counterexamples/<property>.itf.json`, next to the Markdown counterexample. */
@@ -21,7 +22,7 @@ export function counterexampleItf(
   return itfText(
     traceToItf(v.trace, {
       view: (s) => readableState(model, s),
-      action: stepAction,
+      action: (event) => stepAction(event, model),
       meta: {
         source: 'nsmodel verify',
         description: `Counterexample to ${result.property.id}: ${result.property.statement}`,
@@ -29,6 +30,8 @@ export function counterexampleItf(
         requirements: [...result.property.requirements],
         variant,
         scope: model.scope.name,
+        // The whole scope, in the scope file format: the trace replays without the file it came from.
+        scopeDocument: scopeToDocument(model.scope),
         violation: v.message,
       },
       ...(loopStart !== undefined ? { loopStart } : {}),

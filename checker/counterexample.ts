@@ -1,5 +1,15 @@
 import type { SystemModel } from '../machines/system.ts';
 import type { PropertyResult, Trace } from './check.ts';
+import { systemTransitions } from './check.ts';
+import {
+  noteworthy,
+  responseText,
+  ruleNote,
+  stateSummary,
+  stepCount,
+  stepLine,
+  whoIsWho,
+} from './counterexample-story.ts';
 import { stateDiff, stateFacts } from './describe.ts';
 
 /** One step of a counterexample as the report shows it. */
@@ -16,13 +26,10 @@ export function traceSteps(model: SystemModel, trace: Trace): CounterexampleStep
       (line) => !line.startsWith('clock:') || event.actorKind === 'clock',
     );
     previous = state;
-    const response = event.response
-      ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` (${event.response.cause})` : ''}`
-      : '';
-    const summary = [response, changes.length > 0 ? changes.join('; ') : 'nothing changed']
+    const summary = [responseText(event), changes.length > 0 ? changes.join('; ') : 'nothing changed']
       .filter(Boolean)
       .join(' — ');
-    return { actor: event.actor, event: event.label, summary };
+    return { actor: event.actor, event: stepLine(model, event), summary };
   });
 }
 
@@ -37,7 +44,7 @@ const participantOrder = [
 ];
 
 /** The trace as a Mermaid sequence diagram between principals, admission, the store and controllers. */
-export function sequenceDiagram(model: SystemModel, trace: Trace): string {
+export function sequenceDiagram(model: SystemModel, trace: Trace, breaks?: string): string {
   const actors = new Map<string, string>();
   const alias = (name: string) => {
     let id = actors.get(name);
@@ -50,10 +57,12 @@ export function sequenceDiagram(model: SystemModel, trace: Trace): string {
   const kinds = new Map<string, string>();
   const body: string[] = [];
   let previous = trace.initial;
-  for (const { event, state } of trace.steps) {
-    const changes = stateDiff(model, previous, state).filter((l) => !l.startsWith('clock:'));
+  for (const [index, { event, state }] of trace.steps.entries()) {
+    const changes = stateDiff(model, previous, state).filter(noteworthy);
     previous = state;
-    const text = sanitize(event.label);
+    const text = sanitize(stepLine(model, event));
+    // The breaking step (the last: traces end where the property fails) stands out in red.
+    if (breaks && index === trace.steps.length - 1) body.push('  rect rgb(255, 221, 221)');
     if (event.actorKind === 'clock') {
       body.push(`  Note over Admission,Store: ${text}`);
       continue;
@@ -83,6 +92,8 @@ export function sequenceDiagram(model: SystemModel, trace: Trace): string {
       for (const change of changes) body.push(`  Note over Store: ${sanitize(change)}`);
     }
   }
+  if (breaks && trace.steps.length > 0)
+    body.push(`  Note over Admission,Store: ${sanitize(breaks)} breaks here`, '  end');
   const participants = [...actors.entries()]
     .sort(
       (a, b) =>
@@ -103,36 +114,76 @@ function sanitize(text: string): string {
     .replace(/→/g, 'to');
 }
 
-/** The whole counterexample file: the property, the numbered steps, the final state and the diagram. */
+/** One plain line: which property broke, where, on which request, and what the state shows. */
+export function whatBroke(model: SystemModel, result: PropertyResult): string {
+  const v = result.violation;
+  if (!v) throw new Error(`property ${result.property.id} has no violation`);
+  const n = v.trace.steps.length;
+  const last = v.trace.steps.at(-1)?.event;
+  const step = last
+    ? ` at step ${n} of ${n} (${last.actor}: ${stepLine(model, last)}${last.response ? ` -> ${responseText(last)}` : ''})`
+    : ' in the initial state';
+  return `${result.property.id} (${result.property.requirements.join(', ')}) is violated${step}: ${v.message}.`;
+}
+
+/**
+ * The whole counterexample file, for a reviewer reading it once: what broke, who is who, the initial
+ * state, one line per step with only what changed and the rule that decided it, the sequence diagram
+ * with the breaking step marked, and every state in full one click away.
+ */
 export function counterexampleMarkdown(model: SystemModel, result: PropertyResult, variant: string): string {
   const v = result.violation;
   if (!v) throw new Error(`property ${result.property.id} has no violation`);
-  const steps = traceSteps(model, v.trace);
-  const final = v.trace.steps.length > 0 ? v.trace.steps[v.trace.steps.length - 1].state : v.trace.initial;
+  const transitions = new Map(systemTransitions(model).map((t) => [t.id, t]));
+  const states = [v.trace.initial, ...v.trace.steps.map((s) => s.state)];
+  const steps = v.trace.steps.flatMap(({ event, state }, i) => {
+    const changes = stateDiff(model, states[i], state).filter(
+      (line) => noteworthy(line) || (event.actorKind === 'clock' && line.startsWith('clock:')),
+    );
+    const note = ruleNote(event, transitions);
+    const breaks = i === v.trace.steps.length - 1 ? ` **← ${result.property.id} breaks here**` : '';
+    const response = event.response ? ` -> ${responseText(event)}` : '';
+    return [
+      `${i + 1}. \`${event.actor}: ${stepLine(model, event)}${response}\`${breaks}`,
+      ...(changes.length > 0 ? changes.map((c) => `   - ${c}`) : ['   - nothing changed']),
+      ...(note ? [`   - *Rule:* ${note}`] : []),
+    ];
+  });
+  const facts = states.map((s) => stateFacts(model, s));
+  const header = ['fact', 'initial', ...v.trace.steps.map((_, i) => `after ${i + 1}`)];
   const lines = [
     `# Counterexample: \`${result.property.id}\``,
     '',
-    `**Property.** ${result.property.statement} (${result.property.requirements.join(', ')})`,
+    `**What broke.** ${whatBroke(model, result)}`,
     '',
-    `**Variant.** \`${variant}\` · **Scope.** \`${model.scope.name}\` · **Length.** ${steps.length} steps (shortest)`,
+    `**Property.** ${result.property.statement} (${result.property.requirements.join(', ')}) · **Variant.** \`${variant}\` · **Length.** ${stepCount(steps.length === 0 ? 0 : v.trace.steps.length)} (shortest)`,
     '',
-    `**What broke.** ${v.message}`,
+    ...whoIsWho(model.scope),
+    '## Initial state',
+    '',
+    ...stateSummary(model, v.trace.initial),
     '',
     '## Steps',
     '',
-    ...steps.map((s, i) => `${i + 1}. **${s.actor}**: ${s.event} — ${s.summary}`),
+    'Each step is the request as sent (or the controller action), its answer, and only what it changed.',
+    '',
+    ...steps,
     '',
     '## Sequence',
     '',
     '```mermaid',
-    sequenceDiagram(model, v.trace),
+    sequenceDiagram(model, v.trace, result.property.id),
     '```',
     '',
-    '## State at the violation',
+    '<details><summary>The full state after every step</summary>',
     '',
-    '| fact | value |',
-    '| --- | --- |',
-    ...[...stateFacts(model, final)].map(([k, val]) => `| ${k} | ${val.replace(/\|/g, '\\|')} |`),
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...[...new Set(facts.flatMap((f) => [...f.keys()]))].map(
+      (key) => `| ${key} | ${facts.map((f) => (f.get(key) ?? '').replace(/\|/g, '\\|')).join(' | ')} |`,
+    ),
+    '',
+    '</details>',
     '',
   ];
   return lines.join('\n');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removalScope } from './liveness-fixtures.ts';
+import { scopeToYaml } from './scope-yaml.ts';
 
 const verifyScript = resolve('scripts/verify.ts');
 const tsx = resolve('node_modules/.bin/tsx');
@@ -38,8 +39,8 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
         (b) => b.name !== 'origin-namespace-finalizer',
       ),
     };
-    await writeFile(join(cwd, 'owner.json'), JSON.stringify(scope));
-    const run = await verify(['--scope', 'owner.json'], cwd);
+    await writeFile(join(cwd, 'owner.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'owner.yaml'], cwd);
     expect(run.stderr).not.toContain('internal error');
     expect(run.code).toBe(13);
     expect(run.stdout).toMatch(/terminating-namespace-is-removed +violated/);
@@ -67,8 +68,8 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
       principals: [],
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
     };
-    await writeFile(join(cwd, 'frozen.json'), JSON.stringify(scope));
-    const run = await verify(['--scope', 'frozen.json'], cwd);
+    await writeFile(join(cwd, 'frozen.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'frozen.yaml'], cwd);
     expect(run.stderr).not.toContain('internal error');
     // Not 11: no deadlock. With no principals most properties are never exercised, which is exit 18.
     expect(run.code).toBe(18);

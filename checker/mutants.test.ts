@@ -97,7 +97,7 @@ describe('the generated files', () => {
     expect(markdown).toContain(
       '| [`pending-grows-after-active`](#pending-grows-after-active) | IN-4 | `initialized-is-forever` | exhaustive (default) | 2 |',
     );
-    expect(markdown).toMatch(/\n1\. \*\*carol\*\*: create namespaces\/team-a/);
+    expect(markdown).toMatch(/\n1\. \*\*carol\*\*: POST \/api\/v1\/namespaces \(team-a\)/);
     expect(markdown).toContain('No mutant breaks');
   });
 

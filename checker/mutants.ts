@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
 import { extraProperties } from '../properties/extra.ts';
@@ -17,6 +16,7 @@ import { backTo, lassoSteps } from './liveness-report.ts';
 import { checkLiveness } from './liveness-system.ts';
 import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
+import { scopeByName } from './scope-file.ts';
 
 /**
  * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
@@ -164,7 +164,7 @@ const defaultRandomScopeSeeds = [1, 2, 3];
 
 /** Checks one mutant: the exhaustive search first, then random walks on larger scopes if it survives that. */
 export function runMutant(variant: Variant, options: MutantRunOptions = {}): MutantResult {
-  const baseScope = options.scope ?? defaultScope;
+  const baseScope = options.scope ?? scopeByName('default');
   // A data fault (a bootstrap role changed) applies to the scope it runs on; the name stays the scope's.
   const scope = variant.scope ? variant.scope(baseScope) : baseScope;
   const properties = options.properties ?? mutantProperties;

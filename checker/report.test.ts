@@ -48,9 +48,9 @@ describe(`the ${variant} mutant`, () => {
     expect(property).toMatchObject({ id: propertyId, status: 'violated', requirements: ['LC-4'] });
     const steps = property.counterexample?.steps ?? [];
     expect(steps.map((s) => [s.actor, s.event])).toEqual([
-      ['alice', 'create namespaces/team-a'],
-      ['carol', 'delete namespaces/team-a'],
-      ['ci-robot', 'create namespaces/team-a/configmaps/app'],
+      ['alice', 'POST /api/v1/namespaces (team-a)'],
+      ['carol', 'DELETE /api/v1/namespaces/team-a'],
+      ['ci-robot', 'POST /api/v1/namespaces/team-a/configmaps (app)'],
     ]);
     expect(steps[0].summary).toMatch(/^201 Created — .*team-a\.phase: - → Initializing/);
     expect(steps[1].summary).toMatch(/^200 OK — team-a\.phase: Initializing → Terminating/);
@@ -63,11 +63,15 @@ describe(`the ${variant} mutant`, () => {
   it('draws the trace as a sequence diagram that Mermaid parses', async () => {
     const violation = result.properties[0].violation;
     if (!violation) throw new Error('expected a violation');
-    const diagram = sequenceDiagram(model, violation.trace);
+    const diagram = sequenceDiagram(model, violation.trace, propertyId);
     await expect(mermaid.parse(diagram)).resolves.toMatchObject({ diagramType: 'sequence' });
     // The parser does reject a broken sequence diagram, so the check above means something.
     await expect(mermaid.parse('sequenceDiagram\n  A->>')).rejects.toThrow();
-    expect(diagram).toContain('->>Admission: create namespaces/team-a/configmaps/app');
+    expect(diagram).toContain('->>Admission: POST /api/v1/namespaces/team-a/configmaps (app)');
+    // The breaking step stands out: a red box with a note naming the property.
+    expect(diagram).toMatch(
+      /rect rgb\(255, 221, 221\)\n.*POST \/api\/v1\/namespaces\/team-a\/configmaps[\s\S]*no-create-in-terminating breaks here\n {2}end$/,
+    );
   });
 
   it('reports in the schema of report.json and names the violation in the summary', () => {
@@ -226,7 +230,18 @@ describe(`the ${variant} mutant`, () => {
       ]);
       expect((await readdir(folder)).sort()).toEqual([`${propertyId}.itf.json`, `${propertyId}.md`]);
       const counterexample = await readFile(join(folder, `${propertyId}.md`), 'utf8');
-      expect(counterexample).toContain('3. **ci-robot**: create namespaces/team-a/configmaps/app');
+      // What broke first, who is who, the initial state, one line per step, the full state one click away.
+      expect(counterexample).toMatch(
+        /^# Counterexample: .*\n\n\*\*What broke\.\*\* no-create-in-terminating \(LC-4\) is violated at step 3 of 3 /,
+      );
+      expect(counterexample).toContain(
+        '| ci-robot | system:authenticated | ClusterRoleBinding/ci-robot-edit → ClusterRole edit |',
+      );
+      expect(counterexample).toContain('## Initial state\n\n- **team-a**: does not exist\n');
+      expect(counterexample).toContain(
+        '3. `ci-robot: POST /api/v1/namespaces/team-a/configmaps (app) -> 201 Created` **← no-create-in-terminating breaks here**\n   - team-a.content: [] → ["configmaps/app"]\n   - *Rule:* RBAC allowed it',
+      );
+      expect(counterexample).toContain('<details><summary>The full state after every step</summary>');
       const json: unknown = JSON.parse(await readFile(join(scratch(), outDir, 'report.json'), 'utf8'));
       expect(reportSchema.safeParse(json).success).toBe(true);
     });

@@ -1,14 +1,14 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
-import { scopes } from '../machines/scopes.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check } from './check.ts';
-import { type CounterexampleStep, counterexampleMarkdown, traceSteps } from './counterexample.ts';
+import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
+import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import {
@@ -21,6 +21,7 @@ import {
 } from './liveness-report.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import { createProgressReporter } from './progress.ts';
+import { scopeByName } from './scope-file.ts';
 import { GraphRecorder } from './state-graph.ts';
 
 /**
@@ -39,7 +40,8 @@ export interface ReportProperty {
   witnesses: number;
   /** The declared reason, when the property is vacuous and its scope expects that. */
   expectedVacuous?: string;
-  counterexample?: { steps: CounterexampleStep[]; file: string };
+  /** `whatBroke`: the one plain line the console, report.md and this file open with. */
+  counterexample?: { whatBroke: string; steps: CounterexampleStep[]; file: string };
 }
 
 export type ReportStatus = 'holds' | 'holds (partial)' | 'violated' | 'vacuous';
@@ -72,6 +74,8 @@ export interface Declarations {
 }
 
 export interface VerifyReport {
+  /** One plain line per violated property, first so that a reader of the JSON sees it first. */
+  whatBroke?: string[];
   scope: string;
   variant: string;
   states: number;
@@ -97,6 +101,7 @@ const count = z.number().int().nonnegative();
 
 /** The schema of report.json (issue 3), checked by the tests against the committed file. */
 export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
+  whatBroke: z.array(z.string()).optional(),
   scope: z.string(),
   variant: z.string(),
   states: count,
@@ -113,7 +118,9 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       status: z.enum(['holds', 'holds (partial)', 'violated', 'vacuous']),
       witnesses: count,
       expectedVacuous: z.string().optional(),
-      counterexample: z.strictObject({ steps: z.array(step).min(1), file: z.string() }).optional(),
+      counterexample: z
+        .strictObject({ whatBroke: z.string(), steps: z.array(step), file: z.string() })
+        .optional(),
     }),
   ),
   coverage: z.strictObject({
@@ -173,7 +180,9 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
       ...Object.keys(expected.untaken).filter((id) => taken.has(id)),
     ],
   };
+  const broken = result.properties.filter((p) => p.violation).map((p) => whatBroke(model, p));
   return {
+    ...(broken.length > 0 ? { whatBroke: broken } : {}),
     scope: model.scope.name,
     variant: context.variant,
     states: result.states,
@@ -195,6 +204,7 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
       ...(p.violation
         ? {
             counterexample: {
+              whatBroke: whatBroke(model, p),
               steps: traceSteps(model, p.violation.trace),
               file: counterexamplePath(outDir, p.property.id),
             },
@@ -305,9 +315,11 @@ export function reportMarkdown(
   outDir: string,
   liveness?: LivenessRun,
 ): string {
+  const broken = brokenLines(report);
   const lines: string[] = [
     `# Verification report: scope \`${report.scope}\`, variant \`${report.variant}\``,
     '',
+    ...(broken.length > 0 ? [`**${broken.join(' ')}**`, ''] : []),
     reportHeader,
     '',
     `**Scope.** ${model.scope.description}`,
@@ -393,6 +405,13 @@ function verdict(report: VerifyReport): string {
 }
 
 /** The TLC-like summary `verify` prints: figures, the properties table, coverage and each counterexample. */
+/** `What broke: ...`, one line per violated property, that every form of the report opens with. */
+function brokenLines(report: VerifyReport): string[] {
+  return report.properties.flatMap((p) =>
+    p.counterexample ? [`What broke: ${p.counterexample.whatBroke}`] : [],
+  );
+}
+
 export function summaryText(
   report: VerifyReport,
   result: CheckResult,
@@ -400,6 +419,7 @@ export function summaryText(
   written: boolean,
 ): string {
   const lines = [
+    ...brokenLines(report),
     `nsmodel verify: scope ${report.scope}, variant ${report.variant}, ${report.properties.length} properties`,
     `Search ${completion(result)}.`,
     `${format(report.states)} distinct states found, ${format(report.transitions)} transitions, depth ${report.depth}.`,
@@ -437,9 +457,15 @@ export function summaryText(
     if (!ce) continue;
     lines.push(
       '',
-      `Counterexample for ${p.id} (${ce.steps.length} steps, shortest)${written ? `: ${ce.file}` : ''}`,
+      `Counterexample for ${p.id} (${stepCount(ce.steps.length)}, shortest)${written ? `: ${ce.file}` : ''}`,
     );
-    lines.push(...ce.steps.map((s, i) => `  ${i + 1}. ${s.actor}: ${s.event} — ${s.summary}`));
+    // A request's answer follows an arrow, as in the Markdown; a controller's changes a dash.
+    lines.push(
+      ...ce.steps.map(
+        (s, i) =>
+          `  ${i + 1}. ${s.actor}: ${s.event}${/^\d{3} /.test(s.summary) ? ' -> ' : ' — '}${s.summary}`,
+      ),
+    );
   }
   if (report.liveness) lines.push(...livenessSummary(report.liveness, written));
   if (written)
@@ -517,7 +543,7 @@ export function maskVolatile(path: string, text: string): string {
 export function canonicalModel(): SystemModel {
   const machines = machinesFor(baseVariantName);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scopes.default, machines);
+  return new SystemModel(scopeByName('default'), machines);
 }
 
 export const reportGenerator = {

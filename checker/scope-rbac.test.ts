@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Scope } from '../machines/scope.ts';
 import { defaultScope } from '../machines/scopes.ts';
-import { scopeSchema } from './scope-file.ts';
+import { parseScope } from './scope-file.ts';
+import { scopeToYaml } from './scope-yaml.ts';
 
 /** RB-4: a scope file may define its own ClusterRoles, Roles and RoleBindings of every shape the model runs. */
 describe('RBAC in scope files', () => {
-  const custom = {
+  const custom: Scope = {
     ...defaultScope,
     name: 'custom-rbac',
     clusterRoles: [
@@ -34,16 +36,15 @@ describe('RBAC in scope files', () => {
   };
 
   it('RB-4 accepts custom ClusterRoles, Roles, RoleBindings to Roles with several subjects, per-namespace definitions', () => {
-    const parsed = scopeSchema.safeParse(JSON.parse(JSON.stringify(custom)));
-    expect(parsed.error?.issues ?? []).toEqual([]);
-    expect(parsed.data?.content.at(-1)).toEqual(custom.content.at(-1));
-    expect(parsed.data?.clusterRoles).toEqual(custom.clusterRoles);
+    const parsed = parseScope(scopeToYaml(custom), 'custom.yaml');
+    expect(parsed.content.at(-1)).toEqual(custom.content.at(-1));
+    expect(parsed.clusterRoles).toEqual(custom.clusterRoles);
   });
 
-  it('RB-4 names a malformed rule field', () => {
-    const broken = { ...custom, clusterRoles: [{ metadata: { name: 'x' }, rules: [{ verbs: ['get'] }] }] };
-    const parsed = scopeSchema.safeParse(broken);
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toContain('clusterRoles.0.rules.0.apiGroups');
+  it('RB-4 names a malformed rule field, with its line', () => {
+    const text = scopeToYaml(custom).replace('- apiGroups: [""]', '- apiGroupz: [""]');
+    expect(() => parseScope(text, 'custom.yaml')).toThrow(
+      /^custom\.yaml:\d+: manifests\[0\]\.rules\[0\]\.apiGroupz: unknown field "apiGroupz"; fix: did you mean "apiGroups"\?$/,
+    );
   });
 });

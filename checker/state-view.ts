@@ -48,8 +48,39 @@ function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, u
   };
 }
 
+/**
+ * A step's action as data, by names rather than slots: who sent which request with which body, or
+ * which fault or configuration it was. `replay --trace` finds the step by this, never by the label.
+ */
+export function actionData(model: SystemModel, event: SystemEvent): Record<string, unknown> {
+  const r = event.request;
+  const namespace = (slot: number) => (slot >= 0 ? (model.scope.namespaces[slot]?.name ?? null) : null);
+  return {
+    actor: event.actor,
+    actorKind: event.actorKind,
+    namespace: namespace(event.namespace),
+    ...(event.fault ? { fault: event.fault } : {}),
+    ...(event.configuration ? { configuration: event.configuration } : {}),
+    ...(r
+      ? {
+          request: {
+            user: r.principal.name,
+            groups: [...r.principal.groups],
+            verb: r.verb,
+            target: r.target,
+            namespace: namespace(r.namespace),
+            object:
+              r.object >= 0 ? `${model.objects[r.object].resource}/${model.objects[r.object].name}` : null,
+            ...(r.resource ? { resource: r.resource } : {}),
+            ...(r.body ? { body: JSON.parse(JSON.stringify(r.body)) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 /** A step as an ITF action: `alice: delete namespaces/team-a -> 200 OK`, with the facts replay needs. */
-export function stepAction(event: SystemEvent): ItfAction {
+export function stepAction(event: SystemEvent, model?: SystemModel): ItfAction {
   const response = event.response
     ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` (${event.response.cause})` : ''}`
     : undefined;
@@ -59,6 +90,7 @@ export function stepAction(event: SystemEvent): ItfAction {
       actor: event.actor,
       actorKind: event.actorKind,
       event: event.label,
+      ...(model ? { data: actionData(model, event) } : {}),
       ...(event.response
         ? {
             response: {

@@ -1,5 +1,4 @@
 import type { Scope } from '../machines/scope.ts';
-import { scopes } from '../machines/scopes.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import {
@@ -11,7 +10,7 @@ import {
   stringOption,
   UsageError,
 } from './cli.ts';
-import { resolveScope, type ScopeSource } from './scope-file.ts';
+import { resolveScope, type ScopeSource, scopeNames } from './scope-file.ts';
 
 /** `npm run verify`'s options, parsed by the shared parser (checker/cli.ts) and checked against the model. */
 export interface VerifyArgs {
@@ -45,7 +44,7 @@ export const verifySpec: CommandSpec = {
     scope: {
       type: 'string',
       value: 'NAME|FILE',
-      description: `a named scope (${Object.keys(scopes).join(', ')}) or a JSON scope file (default: default)`,
+      description: `a built-in scope (scopes/NAME.yaml: ${scopeNames().join(', ')}) or a scope file (default: default)`,
     },
     variant: {
       type: 'string',

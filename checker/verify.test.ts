@@ -6,6 +6,7 @@ import { defaultScope } from '../machines/scopes.ts';
 import { expectStoppedByMemoryGuard, runScript, thrownMessage } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
+import { scopeToYaml } from './scope-yaml.ts';
 import { parseVerifyArgs } from './verify-args.ts';
 
 const verifyScript = resolve('scripts/verify.ts');
@@ -63,7 +64,7 @@ describe('parseVerifyArgs', () => {
       /^--property: unknown property "nope"; use one of no-access-before-ready/,
     );
     expect(usageError(['--scope', 'nope'])).toMatch(
-      /^--scope: unknown scope "nope"; use one of default, large/,
+      /^--scope: unknown scope "nope"; use one of admin-finalize, default, large/,
     );
     expect(usageError(['--max-states', '1e3'])).toMatch(
       /^--max-states needs a whole number at least 1, got "1e3"/,
@@ -97,30 +98,21 @@ describe('parseVerifyArgs', () => {
     const scratch = useTempDir('scope');
 
     it('loads a valid scope file', async () => {
-      const path = join(scratch(), 'tiny.json');
-      await writeFile(path, JSON.stringify({ ...defaultScope, name: 'tiny', principals: [] }));
+      const path = join(scratch(), 'tiny.yaml');
+      await writeFile(path, scopeToYaml({ ...defaultScope, name: 'tiny', principals: [] }));
       expect(parseVerifyArgs(['--scope', path])).toMatchObject({
         scopeSource: { kind: 'file', path },
         scope: { name: 'tiny' },
       });
     });
 
-    it('names each invalid field', async () => {
-      const path = join(scratch(), 'broken.json');
-      const broken = {
-        ...defaultScope,
-        clock: { readRepairTimeoutSeconds: -1 },
-        principals: [
-          { ...defaultScope.principals[0], requests: ['create-everything'], namespaces: ['team-z'] },
-        ],
-        extra: true,
-      };
-      await writeFile(path, JSON.stringify(broken));
+    it('names the invalid field, its line and the fix', async () => {
+      const path = join(scratch(), 'broken.yaml');
+      const broken = scopeToYaml(defaultScope).replace('readRepairTimeoutSeconds: 6', 'readRepairTimeoutSeconds: -1');
+      await writeFile(path, broken);
+      const line = broken.split('\n').findIndex((l) => l.includes('readRepairTimeoutSeconds')) + 1;
       const message = usageError(['--scope', path]) ?? '';
-      expect(message).toMatch(new RegExp(`^--scope: ${path}:1: not a valid scope: `));
-      expect(message).toContain('principals[0].requests[0]: ');
-      expect(message).toContain('clock.readRepairTimeoutSeconds: ');
-      expect(message).toContain('(top level): Unrecognized key: "extra"');
+      expect(message).toMatch(new RegExp(`^--scope: ${path}:${line}: clock\\.readRepairTimeoutSeconds: .*; fix: `));
       expect(message).not.toContain('\n');
     });
   });
@@ -136,7 +128,7 @@ describe('npm run verify, as a command', () => {
     const runs = await Promise.all([
       verify(['--bogus']),
       verify(['--variant', 'nope']),
-      verify(['--scope', 'missing.json']),
+      verify(['--scope', 'missing.yaml']),
     ]);
     for (const run of runs) {
       expect(run.code).toBe(2);
@@ -144,7 +136,7 @@ describe('npm run verify, as a command', () => {
       expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(/^verify: /);
     }
-    expect(runs[2].stderr).toContain('cannot read missing.json');
+    expect(runs[2].stderr).toContain('missing.yaml:1: cannot read it');
   });
 
   it(`exits 12 with the shortest counterexample when a mutant breaks a property`, async () => {
@@ -156,7 +148,11 @@ describe('npm run verify, as a command', () => {
     ]);
     expect(run.code).toBe(12);
     expect(run.stdout).toContain('no-create-in-terminating  violated');
-    expect(run.stdout).toContain('  3. ci-robot: create namespaces/team-a/configmaps/app — 201 Created');
+    expect(run.stdout).toMatch(/^What broke: no-create-in-terminating \(LC-4\) is violated at step 3 of 3 /);
+    expect(run.stdout).toContain('Counterexample for no-create-in-terminating (3 steps, shortest)');
+    expect(run.stdout).toContain(
+      '  3. ci-robot: POST /api/v1/namespaces/team-a/configmaps (app) -> 201 Created — team-a.content',
+    );
     const file = 'generated/runs/create-in-terminating-default/counterexamples/no-create-in-terminating.md';
     expect(run.stdout).toContain(file);
     expect(await readFile(join(scratch(), file), 'utf8')).toContain('```mermaid\nsequenceDiagram');
@@ -179,9 +175,9 @@ describe('npm run verify, as a command', () => {
   });
 
   it('exits 18 when a finished search leaves properties vacuous and transitions untaken, undeclared', async () => {
-    const path = join(scratch(), 'idle.json');
+    const path = join(scratch(), 'idle.yaml');
     // Nobody sends a request: the search finishes, nothing is violated, and almost nothing is exercised.
-    await writeFile(path, JSON.stringify({ ...defaultScope, name: 'idle', principals: [] }));
+    await writeFile(path, scopeToYaml({ ...defaultScope, name: 'idle', principals: [] }));
     const run = await verify(['--scope', path, '--quiet']);
     expect(run.code).toBe(18);
     expect(run.stderr).toMatch(

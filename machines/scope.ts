@@ -163,6 +163,8 @@ export interface Scope {
   };
   /** What the documents intend, for the properties; when absent it is read off the scope's declarations (properties/intent.ts). */
   intent?: ScopeIntent;
+  /** Interchangeable users and namespaces, by name: stored for symmetry reduction, not used by the search yet. */
+  symmetry?: { users?: string[][]; namespaces?: string[][] };
 }
 
 /** Service accounts of the built-in actors, and the principals they act as. */

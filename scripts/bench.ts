@@ -201,7 +201,9 @@ async function loadSystemModules(): Promise<SystemModules | string> {
   let scopes: unknown;
   let SystemModel: unknown;
   try {
-    scopes = (await import(scopesModule.href)).scopes;
+    // The scope files every command reads (scopes/*.yaml), through the one loader.
+    const loader = await import('../checker/scope-file.ts');
+    scopes = Object.fromEntries(loader.scopeNames().map((name) => [name, loader.scopeByName(name)]));
     SystemModel = (await import(systemModule.href)).SystemModel;
   } catch (error) {
     return `the system model does not load (${error instanceof Error ? error.message : String(error)})`;

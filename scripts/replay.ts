@@ -1,11 +1,18 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
+import {
+  type CommandSpec,
+  exitCodes,
+  type ParsedCommandLine,
+  stringOption,
+  UsageError,
+} from '../checker/cli.ts';
 import { projectRoot } from '../checker/scenario/catalog.ts';
 import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
 import { closest } from '../checker/scenario/request-line.ts';
+import { replayTraceCommand } from '../checker/trace-command.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
 
@@ -24,20 +31,41 @@ const spec: CommandSpec = {
   options: {
     verbose: { type: 'boolean', short: 'v', description: 'show every controller action of every step' },
     'write-docs': { type: 'boolean', description: 'first regenerate docs/scenarios.md from scenarios/' },
+    trace: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'replay an ITF counterexample (counterexamples/<property>.itf.json) and confirm its violation (exit 12)',
+    },
     variant: {
       type: 'string',
-      description: `replay every file on this variant instead of the one it names: ${baseVariantName} or a name of machines/variants.ts`,
+      value: 'NAME',
+      description:
+        `replay every file, or the trace, on this variant instead of the one it names: ${baseVariantName} (the machines as written) or a name of machines/variants.ts`,
+    },
+    scope: {
+      type: 'string',
+      value: 'NAME|FILE',
+      description: 'with --trace: the scope, when the trace names one that is not under scopes/',
+    },
+    'to-scenario': {
+      type: 'string',
+      value: 'OUT.yaml',
+      description:
+        'with --trace: write the counterexample as a scenario, a regression test that fails on its variant and passes on the model',
     },
   },
   exitCodes: [
     exitCodes.ok,
     exitCodes.internal,
     exitCodes.usage,
+    exitCodes.violated,
     exitCodes.expectationFailed,
     exitCodes.pending,
   ],
   notes: [
     'With several outcomes the exit code is the worst: malformed (2), then failed (14), then pending (15).',
+    'With --trace: 12 when the replay confirms the violation, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
   ],
 };
 
@@ -61,6 +89,18 @@ function scenarioFiles(target: string): string[] {
 }
 
 async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
+  const trace = stringOption(values, 'trace');
+  if (trace !== undefined) {
+    if (positionals.length > 0)
+      throw new UsageError('--trace replays one trace; give no scenario files with it');
+    return replayTraceCommand(trace, {
+      variant: stringOption(values, 'variant'),
+      scope: stringOption(values, 'scope'),
+      toScenario: stringOption(values, 'to-scenario'),
+    });
+  }
+  for (const flag of ['scope', 'to-scenario'])
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --trace; add --trace FILE`);
   if (values['write-docs'] === true) {
     for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);
     if (positionals.length === 0) return exitCodes.ok;

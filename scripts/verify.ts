@@ -55,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (args.scopeSource.kind !== 'file') throw error;
     console.error(
-      `verify: --scope: ${args.scopeSource.path} is valid JSON but the model cannot be built from it: ${(error as Error).message}`,
+      `verify: --scope: ${args.scopeSource.path} is a valid scope file but the model cannot be built from it: ${(error as Error).message}`,
     );
     return exitCodes.usage;
   }

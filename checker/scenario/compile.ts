@@ -14,6 +14,7 @@ import {
 import { defaultScope } from '../../machines/scopes.ts';
 import type { MachineSet } from '../../machines/system.ts';
 import { baseVariantName, machinesFor, variants } from '../../machines/variants.ts';
+import { scopeFromData } from '../scope-file.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import { closest, type ParsedPath, parseRequestLine, RequestLineError, type Verb } from './request-line.ts';
@@ -359,10 +360,17 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
 
   const builder = new ScopeBuilder(scenario);
   const given = header.given ?? {};
-  const users = new Map((given.users ?? []).map((u) => [u.name, u.groups]));
-  const clusterRoleBindings: ClusterRoleBindingSpec[] = [...builtInBindings];
-  const clusterRoles = new Map<string, ClusterRole>();
-  const configurations: ConfigurationSpec[] = [];
+  const inline = given.scope === undefined ? undefined : inlineScope(given.scope);
+  if (inline) seedFromScope(builder, inline);
+  const users = new Map([
+    ...(inline?.principals ?? []).map((p): [string, string[]] => [p.name, p.groups]),
+    ...(given.users ?? []).map((u): [string, string[]] => [u.name, u.groups]),
+  ]);
+  const clusterRoleBindings: ClusterRoleBindingSpec[] = [...(inline?.clusterRoleBindings ?? builtInBindings)];
+  const clusterRoles = new Map<string, ClusterRole>(
+    (inline?.clusterRoles ?? []).map((r) => [r.metadata.name, r]),
+  );
+  const configurations: ConfigurationSpec[] = [...(inline?.configurations ?? [])];
   const initialContent = new Map<string, string[]>();
   const contentPaths = new Map<string, FieldPath>();
   const addContent = (namespace: string, resource: string, name: string, path: FieldPath) => {
@@ -495,7 +503,11 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   // ---- steps
   const creators = new Map<string, string>();
   const compiled: CompiledStep[] = [];
-  let faults = { initializerCrash: false, configReadFailure: false, apiserverRestart: false };
+  let faults = inline?.faults ?? {
+    initializerCrash: false,
+    configReadFailure: false,
+    apiserverRestart: false,
+  };
   const initializerNames = () => configurations.flatMap((c) => c.initializers.map((i) => i.name));
 
   steps.forEach((step, index) => {
@@ -636,7 +648,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     content: builder.objects,
     finalizerOwners: builder.finalizerOwners,
     faults,
-    clock: { readRepairTimeoutSeconds: 600 },
+    clock: { readRepairTimeoutSeconds: inline?.clock.readRepairTimeoutSeconds ?? 600 },
   };
   return {
     file: scenario.file,
@@ -653,6 +665,23 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     steps: compiled,
     unsupported: builder.unsupported,
   };
+}
+
+/** `given.scope`: a scope in the scope file format, its problems reported on its own fields. */
+function inlineScope(data: Record<string, unknown>): Scope {
+  const result = scopeFromData(data);
+  if ('problem' in result)
+    throw new ScenarioFieldError(['given', 'scope', ...result.path], result.problem, result.fix);
+  return result;
+}
+
+/** The builder starts from the scope's namespaces, objects and finalizer owners, in the model's order. */
+function seedFromScope(builder: ScopeBuilder, scope: Scope): void {
+  for (const ns of scope.namespaces) builder.namespaces.set(ns.name, { ...ns });
+  const populated = scope.configurations.flatMap((c) => c.initializers.map((i) => i.populates));
+  for (const o of [...scope.content, ...populated])
+    if (!builder.objects.some((x) => x.resource === o.resource && x.name === o.name)) builder.objects.push(o);
+  for (const owner of scope.finalizerOwners) builder.owner(owner);
 }
 
 function hintFor(word: string, candidates: readonly string[], otherwise?: string): string {

@@ -8,6 +8,7 @@ import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from '../cli.ts';
 import { loadScopeFile } from '../scope-file.ts';
+import { scopeToDocument } from '../scope-yaml.ts';
 import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
 import { maxTickSeconds } from './schema.ts';
@@ -255,29 +256,26 @@ describe('fuzzed scenarios are refused before anything runs', () => {
   });
 });
 
-/** JSON scope files: the same vocabulary as `given`, checked by `verify --scope FILE`. */
+/** Scope files (checker/scope-format.ts), written as JSON (which is YAML), checked by `verify --scope FILE`. */
+const scopeDocument = scopeToDocument(defaultScope);
 const scopeCases: fc.Arbitrary<string> = fc.oneof(
   fc
-    .tuple(fc.constantFrom('name', 'namespaces', 'principals', 'clock', 'faults', 'content'), wrongValue)
-    // An empty list of principals or content is a valid scope.
-    .filter(([key, value]) => !(Array.isArray(value) && ['principals', 'content'].includes(key)))
-    .map(([key, value]) => JSON.stringify({ ...defaultScope, [key]: value }, null, 2)),
-  typo('namespaces').map((key) => JSON.stringify({ ...defaultScope, [key]: [] }, null, 2)),
+    .tuple(fc.constantFrom('name', 'namespaces', 'users', 'clock', 'faults', 'content'), wrongValue)
+    // An empty list of users or content is a valid scope.
+    .filter(([key, value]) => !(Array.isArray(value) && ['users', 'content'].includes(key)))
+    .map(([key, value]) => JSON.stringify({ ...scopeDocument, [key]: value }, null, 2)),
+  typo('namespaces').map((key) => JSON.stringify({ ...scopeDocument, [key]: [] }, null, 2)),
   hugeNumber
     .filter((n) => n <= 0)
     .map((n) =>
-      JSON.stringify(
-        { ...defaultScope, clock: { ...defaultScope.clock, readRepairTimeoutSeconds: n } },
-        null,
-        2,
-      ),
+      JSON.stringify({ ...scopeDocument, clock: { ...scopeDocument.clock, readRepairTimeoutSeconds: n } }, null, 2),
     ),
   fc.uint8Array({ minLength: 1, maxLength: 100 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
   fc.integer({ min: 31, max: 60 }).map((count) =>
     JSON.stringify(
       {
-        ...defaultScope,
-        content: Array.from({ length: count }, (_, i) => ({ resource: 'configmaps', name: `c${i}` })),
+        ...scopeDocument,
+        content: Array.from({ length: count }, (_, i) => ({ kind: 'ConfigMap', name: `c${i}` })),
       },
       null,
       2,
@@ -325,7 +323,7 @@ describe('the commands refuse fuzzed input with exit 2 and start no search', () 
 
   it('verify: a broken scope file exits 2 before the search starts', async () => {
     const file = join(scratch(), 'broken.json');
-    await writeFile(file, JSON.stringify({ ...defaultScope, namespacse: [] }, null, 2));
+    await writeFile(file, JSON.stringify({ ...scopeDocument, namespacse: [] }, null, 2));
     const result = await run('scripts/verify.ts', ['--scope', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^verify: --scope: ${file.replace(/[.]/g, '\\.')}:\\d+: `));

@@ -9,6 +9,7 @@ import {
   SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
+import { clusterGrants } from '../counterexample-story.ts';
 import { stateFacts } from '../describe.ts';
 import {
   type CompiledScenario,
@@ -112,6 +113,17 @@ function compareResponse(
   return diffs;
 }
 
+/** A step's report before it runs: nothing happened yet, nothing is wrong. */
+const blankReport = (step: CompiledStep): StepReport => ({
+  index: step.index,
+  line: step.line,
+  text: step.text,
+  outcome: '',
+  actions: [],
+  ok: true,
+  mismatch: [],
+});
+
 class Replay {
   readonly model: SystemModel;
   private current: SystemState;
@@ -159,19 +171,7 @@ class Replay {
   /** The bindings that grant anything to a principal now: why RBAC said what it said. */
   grantsOf(principal: Principal): string[] {
     const user = { name: principal.name, groups: principal.groups };
-    const grants: string[] = [];
-    if (principal.groups.includes('system:masters')) grants.push('group system:masters (all-powerful)');
-    for (const b of this.scenario.scope.clusterRoleBindings) {
-      const applies = b.subjects.some((s) =>
-        subjectAppliesToUser(
-          s.kind === 'ServiceAccount'
-            ? { kind: s.kind, name: s.name, namespace: s.namespace ?? 'default' }
-            : { kind: s.kind, apiGroup: 'rbac.authorization.k8s.io', name: s.name },
-          user,
-        ),
-      );
-      if (applies) grants.push(`ClusterRoleBinding/${b.name} → ClusterRole ${b.clusterRole}`);
-    }
+    const grants = clusterGrants(this.scenario.scope, principal.name, principal.groups);
     this.state.namespaces.forEach((ns, i) => {
       this.model.objects.forEach((o, slot) => {
         if (!o.roleBinding || !(ns.content & (1 << slot))) return;
@@ -251,15 +251,7 @@ class Replay {
   }
 
   request(step: Extract<CompiledStep, { kind: 'request' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const unsupported = (reason: string): StepReport => ({
       ...report,
       ok: false,
@@ -330,15 +322,7 @@ class Replay {
   }
 
   controller(step: Extract<CompiledStep, { kind: 'controller' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const refused = new Set<string>();
     let taken = 0;
     for (;;) {
@@ -399,15 +383,7 @@ class Replay {
   }
 
   fault(step: Extract<CompiledStep, { kind: 'fault' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     if (step.actor === 'apiserver') {
       const event = this.applyFault('apiserver', 'apiserver-restart');
       report.outcome = event ? event.label : 'apiserver restarts (no timer was armed)';
@@ -430,15 +406,7 @@ class Replay {
   }
 
   configRead(step: Extract<CompiledStep, { kind: 'config-read' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     if (this.model.configReadsFailing(this.state) === step.failing) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -459,15 +427,7 @@ class Replay {
   }
 
   tick(step: Extract<CompiledStep, { kind: 'tick' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     for (let second = 0; second < step.seconds; second++) {
       const clock = this.model.enabled(this.state).find((e) => e.event.actorKind === 'clock');
       if (!clock) {
@@ -494,15 +454,7 @@ class Replay {
   }
 
   check(step: Extract<CompiledStep, { kind: 'check' }>): StepReport {
-    const report: StepReport = {
-      index: step.index,
-      line: step.line,
-      text: step.text,
-      outcome: '',
-      actions: [],
-      ok: true,
-      mismatch: [],
-    };
+    const report = blankReport(step);
     const view = this.model.view(this.state, step.namespace);
     const exists = view.value !== 'absent' && view.value !== 'removed';
     const c = step.check;

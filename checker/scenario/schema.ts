@@ -208,6 +208,8 @@ export const givenSchema = z.strictObject({
   manifests: z.array(z.record(z.string(), z.unknown())).optional(),
   users: z.array(z.strictObject({ name, groups: names })).optional(),
   initializers: z.record(z.string(), initializerBehaviour).optional(),
+  /** A whole scope inline, in the scope file format (checker/scope-format.ts): the world as verify explores it. */
+  scope: z.record(z.string(), z.unknown()).optional(),
 });
 
 const expectSchema = z.union(

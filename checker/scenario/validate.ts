@@ -63,6 +63,18 @@ export function validateScenario(
       );
   };
 
+  // A scope given inline (checker/scope-format.ts, checked when compiled) names namespaces, users, initializers.
+  const inline = (given?.scope ?? {}) as {
+    namespaces?: { name?: unknown }[];
+    users?: { name?: unknown }[];
+    initializers?: Record<string, unknown>;
+  };
+  for (const ns of Array.isArray(inline.namespaces) ? inline.namespaces : [])
+    if (typeof ns?.name === 'string') namespaces.add(ns.name);
+  for (const user of Array.isArray(inline.users) ? inline.users : [])
+    if (typeof user?.name === 'string') principals.add(user.name);
+  initializers.push(...Object.keys(inline.initializers ?? {}));
+
   // ---- given: names the model's validators accept, each listed once
   const seenNamespaces = new Set<string>();
   (given?.namespaces ?? []).forEach((ns, i) => {

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { baseVariantName } from '../machines/variants.ts';
+import { exitCodes, UsageError } from './cli.ts';
+import { writeFileAtomic } from './fs-atomic.ts';
+import { parseItf } from './itf.ts';
+import { resolveScope } from './scope-file.ts';
+import { replayTrace } from './trace-replay.ts';
+import { traceToScenario } from './trace-scenario.ts';
+
+/** `npm run replay -- --trace FILE [--variant NAME] [--scope S] [--to-scenario OUT.yaml]`: prints and exits. */
+export async function replayTraceCommand(
+  file: string,
+  options: { variant?: string; scope?: string; toScenario?: string },
+): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--trace: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an ITF file such as generated/counterexamples/<property>.itf.json`,
+    );
+  }
+  let trace: ReturnType<typeof parseItf>;
+  try {
+    trace = parseItf(text, file);
+  } catch (error) {
+    throw new UsageError(`--trace: ${(error as Error).message}`);
+  }
+  const scope = options.scope === undefined ? undefined : resolveScope(options.scope).scope;
+  const result = replayTrace(trace, file, {
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(scope ? { scope } : {}),
+  });
+  const steps = trace.states.length - 1;
+  console.log(
+    `replay --trace ${file}: ${String(trace['#meta'].property)} on ${result.variant}, ${steps} step${steps === 1 ? '' : 's'}`,
+  );
+  if (!result.replayed) {
+    console.log(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    console.log(`The trace is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    return exitCodes.expectationFailed;
+  }
+  result.steps.forEach((s, i) => {
+    const mark = result.violatedAt === i + 1 ? `   <- ${result.property.id} breaks here` : '';
+    console.log(`  ${i + 1}. ${s.label}${mark}`);
+  });
+  if (options.toScenario) {
+    await writeFileAtomic(options.toScenario, traceToScenario(result, file));
+    const what =
+      result.variant === baseVariantName
+        ? 'a scenario of what the model does at each step, a regression test'
+        : `a scenario that fails on ${result.variant} and passes on the model`;
+    console.log(`wrote ${options.toScenario}: ${what}`);
+  }
+  if (result.violatedAt === undefined) {
+    console.log(
+      `NOT CONFIRMED: the trace replays on ${result.variant}, and ${result.property.id} holds in every state of it.`,
+    );
+    return exitCodes.ok;
+  }
+  const where = result.violatedAt === 0 ? 'in the initial state' : `at step ${result.violatedAt}`;
+  console.log(
+    `CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`,
+  );
+  return exitCodes.violated;
+}

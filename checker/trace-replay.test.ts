@@ -1,0 +1,101 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SystemModel } from '../machines/system.ts';
+import { machinesFor } from '../machines/variants.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import { runScript } from '../test-support/run-command.ts';
+import { useTempDir } from '../test-support/temp-dir.ts';
+import { check } from './check.ts';
+import { counterexampleItf } from './counterexample-itf.ts';
+import { itfTraceSchema, parseItf } from './itf.ts';
+import { replayFile } from './scenario/replay.ts';
+import { scopeByName } from './scope-file.ts';
+import { replayTrace } from './trace-replay.ts';
+import { traceToScenario } from './trace-scenario.ts';
+
+/**
+ * Traces as data, on a seeded fault (create-in-terminating lets content be created in a terminating
+ * namespace): its ITF counterexample replays on its variant and confirms the violation, does not
+ * replay on the model, and becomes a scenario that fails on the variant and passes on the model.
+ */
+const variant = 'create-in-terminating';
+const propertyId = 'no-create-in-terminating';
+let itf = '';
+
+beforeAll(() => {
+  const machines = machinesFor(variant);
+  if (!machines) throw new Error(`no variant ${variant}`);
+  const model = new SystemModel(scopeByName('default'), machines);
+  const property = safetyProperties.filter((p) => p.id === propertyId);
+  const result = check(model, property, { stopOnFirst: true }).properties[0];
+  itf = counterexampleItf(model, result, variant);
+});
+
+describe('replay --trace', () => {
+  it('reads an ITF trace whose actions carry the request as data', () => {
+    const trace = parseItf(itf, 'trace.itf.json');
+    expect(itfTraceSchema.safeParse(JSON.parse(itf)).success).toBe(true);
+    expect(trace.states[1]['#meta'].action?.details?.data).toMatchObject({
+      request: { user: 'alice', verb: 'create', target: 'namespace', namespace: 'team-a' },
+    });
+  });
+
+  it('confirms the violation on its variant, at the step where the property breaks', () => {
+    const result = replayTrace(parseItf(itf, 't'), 't');
+    expect(result.replayed).toBe(true);
+    if (!result.replayed) return;
+    expect(result.steps.map((s) => s.label)).toEqual([
+      'alice: create namespaces/team-a -> 201 Created',
+      'carol: delete namespaces/team-a -> 200 OK',
+      'ci-robot: create namespaces/team-a/configmaps/app -> 201 Created',
+    ]);
+    expect(result.violatedAt).toBe(3);
+    expect(result.verdict).toContain('terminating namespace team-a');
+  });
+
+  it('says where the machines as written leave the trace', () => {
+    const result = replayTrace(parseItf(itf, 't'), 't', { variant: 'model' });
+    expect(result).toMatchObject({ replayed: false, step: 3 });
+  });
+});
+
+describe('the command', () => {
+  const scratch = useTempDir('trace');
+
+  it('exits 12 when it confirms the violation, 14 when the trace is not a run of the variant, 2 on a bad file', async () => {
+    const file = join(scratch(), `${propertyId}.itf.json`);
+    await writeFile(file, itf);
+    const confirmed = await runScript('scripts/replay.ts', ['--trace', file]);
+    expect(confirmed.code, confirmed.stderr).toBe(12);
+    expect(confirmed.stdout).toContain('<- no-create-in-terminating breaks here');
+    expect(confirmed.stdout).toMatch(/^CONFIRMED: no-create-in-terminating is violated at step 3/m);
+    const onModel = await runScript('scripts/replay.ts', ['--trace', file, '--variant', 'model']);
+    expect(onModel.code).toBe(14);
+    expect(onModel.stdout).toMatch(/^NOT REPLAYED at step 3: /m);
+    await writeFile(join(scratch(), 'bad.itf.json'), '{"states": []}');
+    const bad = await runScript('scripts/replay.ts', ['--trace', join(scratch(), 'bad.itf.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('replay --trace --to-scenario', () => {
+  const scratch = useTempDir('to-scenario');
+
+  it('writes a scenario that fails on the variant and passes on the model', async () => {
+    const result = replayTrace(parseItf(itf, 't'), 't');
+    if (!result.replayed) throw new Error('the trace did not replay');
+    const onVariant = join(scratch(), 'on-variant.yaml');
+    const text = traceToScenario(result, 't.itf.json');
+    await writeFile(onVariant, text);
+    const failing = replayFile(onVariant);
+    expect(failing.status, failing.error).toBe('failed');
+    expect(failing.steps[2]).toMatchObject({ ok: false, outcome: '201 Created' });
+    const onModel = join(scratch(), 'on-model.yaml');
+    await writeFile(onModel, (await readFile(onVariant, 'utf8')).replace(`variant: ${variant}\n`, ''));
+    const passing = replayFile(onModel);
+    expect(passing.status, JSON.stringify(passing.steps.filter((s) => !s.ok))).toBe('passed');
+    expect(passing.steps.length).toBeGreaterThan(3);
+  });
+});
