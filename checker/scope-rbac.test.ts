@@ -10,6 +10,7 @@ describe('RBAC in scope files', () => {
     ...defaultScope,
     name: 'custom-rbac',
     clusterRoles: [
+      ...(defaultScope.clusterRoles ?? []),
       { metadata: { name: 'view' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }] },
     ],
     content: [

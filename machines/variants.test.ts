@@ -36,6 +36,11 @@ const killerOf: Record<string, string> = {
   'read-repair-ignores-global-timeout': 'read-repair-after-global-timeout',
   'configuration-copy-never-updated': 'configuration-copy-refreshed',
   'initializer-re-adds-itself': 'initializers-in-order',
+  'initialize-check-skipped-for-reads': 'no-access-before-ready',
+  'view-role-gains-initialize': 'no-access-before-ready',
+  'namespace-creator-gains-delete': 'tenant-isolation',
+  'duplicate-content-accepted': 'unique-names',
+  'names-not-validated': 'valid-names',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/liveness-mutants.test.ts). */
@@ -45,11 +50,6 @@ const livenessKillerOf: Record<string, string> = {
   'controller-never-finalizes': 'terminating-namespace-is-removed',
   'owner-keeps-its-finalizer': 'terminating-namespace-is-removed',
   'owner-reprovisions-while-terminating': 'terminating-namespace-is-removed',
-  'initialize-check-skipped-for-reads': 'no-access-before-ready',
-  'view-role-gains-initialize': 'no-access-before-ready',
-  'namespace-creator-gains-delete': 'tenant-isolation',
-  'duplicate-content-accepted': 'unique-names',
-  'names-not-validated': 'valid-names',
 };
 
 const requirementIds = new Set(

@@ -1,6 +1,7 @@
 import { designOf } from '../machines/design-options.ts';
 import type { Scope } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { intentOf } from './intent.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -215,7 +216,10 @@ export const deletionHonoured: Property = {
   kind: 'step',
   predicate: (model, before, event, after) => {
     const v = adminDelete(model, before, event);
-    if (!v || !model.configurationFresh(before)) return true;
+    const stale =
+      model.systemView(before).secondsSinceConfigRead >=
+      intentOf(model.scope).timeouts.configurationStaleAfterSeconds;
+    if (!v || stale) return true;
     const a = model.view(after, event.namespace);
     // Honoured once the deletion is recorded: the phase may follow later (D-11's option not taken).
     return succeeded(event) && (a.value === 'removed' || a.deletedSecondsAgo !== null)

@@ -1,4 +1,5 @@
 import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
+import { intentOf } from './intent.ts';
 import type { Fairness, LivenessProperty } from './types.ts';
 
 /**
@@ -14,7 +15,9 @@ const policyOf = (model: SystemModel, name: string) =>
   model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name)?.failurePolicy;
 const crashed = (model: SystemModel, s: SystemState, name: string) =>
   model.systemView(s).crashedInitializers.includes(name);
-const stale = (model: SystemModel, s: SystemState) => !model.systemView(s).configurationFresh;
+// Stale by the documents' bound (AC-2), judged from the copy's age, not from admission's own verdict.
+const stale = (model: SystemModel, s: SystemState) =>
+  model.systemView(s).secondsSinceConfigRead >= intentOf(model.scope).timeouts.configurationStaleAfterSeconds;
 /** Some principal of the scope declares it polls this namespace (IN-8: clients poll until ready). */
 const polled = (model: SystemModel, i: number) => {
   const name = model.scope.namespaces[i].name;
