@@ -66,10 +66,7 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
         'system-namespaces-immortal',
         'read-repair-after-global-timeout',
         'configuration-copy-refreshed',
-      ].map((id) => [
-        id,
-        adminFinalizeOnly,
-      ]),
+      ].map((id) => [id, adminFinalizeOnly]),
     ),
     untaken: Object.fromEntries(adminFinalizeUntaken.map((id) => [id, adminFinalizeOnly])),
   },

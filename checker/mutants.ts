@@ -3,7 +3,6 @@ import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
-import { extraProperties } from '../properties/extra.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';

@@ -75,7 +75,10 @@ const expected: [string, string][] = [
     '18-fractional-read-repair.yaml',
     '59: clock.readRepairTimeoutSeconds: expected a whole number, got a fraction; fix: write a whole number',
   ],
-  ['19-read-repair-not-positive.yaml', '59: clock.readRepairTimeoutSeconds: too small: expected number to be >0; fix: use a number above 0'],
+  [
+    '19-read-repair-not-positive.yaml',
+    '59: clock.readRepairTimeoutSeconds: too small: expected number to be >0; fix: use a number above 0',
+  ],
   [
     '20-zero-read-repair-timeout.yaml',
     '60: clock.readRepairTimeoutSeconds: too small: expected number to be >0; fix: use a number above 0',

@@ -62,7 +62,11 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
   // A user may have several entries, each with its own namespaces and requests, but is one identity.
   doc.users.forEach((user, i) => {
     const first = doc.users.find((u) => u.name === user.name);
-    if (first && first !== user && (first.groups.join() !== user.groups.join() || !first.tenant !== !user.tenant))
+    if (
+      first &&
+      first !== user &&
+      (first.groups.join() !== user.groups.join() || !first.tenant !== !user.tenant)
+    )
       issue(
         ['users', i, 'name'],
         `user "${user.name}" is listed twice with other groups or tenancy`,

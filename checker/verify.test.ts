@@ -108,11 +108,16 @@ describe('parseVerifyArgs', () => {
 
     it('names the invalid field, its line and the fix', async () => {
       const path = join(scratch(), 'broken.yaml');
-      const broken = scopeToYaml(defaultScope).replace('readRepairTimeoutSeconds: 6', 'readRepairTimeoutSeconds: -1');
+      const broken = scopeToYaml(defaultScope).replace(
+        'readRepairTimeoutSeconds: 6',
+        'readRepairTimeoutSeconds: -1',
+      );
       await writeFile(path, broken);
       const line = broken.split('\n').findIndex((l) => l.includes('readRepairTimeoutSeconds')) + 1;
       const message = usageError(['--scope', path]) ?? '';
-      expect(message).toMatch(new RegExp(`^--scope: ${path}:${line}: clock\\.readRepairTimeoutSeconds: .*; fix: `));
+      expect(message).toMatch(
+        new RegExp(`^--scope: ${path}:${line}: clock\\.readRepairTimeoutSeconds: .*; fix: `),
+      );
       expect(message).not.toContain('\n');
     });
   });

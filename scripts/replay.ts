@@ -40,8 +40,7 @@ const spec: CommandSpec = {
     variant: {
       type: 'string',
       value: 'NAME',
-      description:
-        `replay every file, or the trace, on this variant instead of the one it names: ${baseVariantName} (the machines as written) or a name of machines/variants.ts`,
+      description: `replay every file, or the trace, on this variant instead of the one it names: ${baseVariantName} (the machines as written) or a name of machines/variants.ts`,
     },
     scope: {
       type: 'string',

@@ -268,7 +268,11 @@ const scopeCases: fc.Arbitrary<string> = fc.oneof(
   hugeNumber
     .filter((n) => n <= 0)
     .map((n) =>
-      JSON.stringify({ ...scopeDocument, clock: { ...scopeDocument.clock, readRepairTimeoutSeconds: n } }, null, 2),
+      JSON.stringify(
+        { ...scopeDocument, clock: { ...scopeDocument.clock, readRepairTimeoutSeconds: n } },
+        null,
+        2,
+      ),
     ),
   fc.uint8Array({ minLength: 1, maxLength: 100 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
   fc.integer({ min: 31, max: 60 }).map((count) =>
