@@ -7,6 +7,7 @@ import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
 import { namespaceMachine } from './namespace.ts';
 import { namespaceControllerMachine } from './namespace-controller.ts';
+import { pipelineMachine } from './pipeline.ts';
 
 /** One entry per actor machine: the diagram generator, docs and traceability read this list. */
 export interface MachineEntry {
@@ -32,10 +33,17 @@ export const machineCatalog: MachineEntry[] = [
     machine: namespaceMachine,
   },
   {
+    id: 'pipeline',
+    title: 'Request pipeline',
+    legend:
+      "Why a request got its answer: RBAC and the IN-6 gate, the body's namespace, the admission chain's verdict, storage validation, then storage. Each refusal action names the refusal whose status, reason and message the client gets; each served action names what storage does.",
+    machine: pipelineMachine,
+  },
+  {
     id: 'admission',
     title: 'Admission chain',
     legend:
-      'The checks every request passes, in order: configuration freshness (writes), RBAC, the NamespaceLifecycle plugin, the NamespaceInitializers plugin. Each refusal action names the status the client gets.',
+      'The admission plugins an authorized request passes, in chain order: NamespaceLifecycle, then NamespaceInitializers (configuration freshness for writes, the initialize verb, the pending list). Each refusal action names the status the client gets.',
     machine: admissionMachine,
   },
   {
@@ -108,7 +116,7 @@ export interface ActorOverview {
 
 export const actorOverview: ActorOverview = {
   legend:
-    'Users and the controllers are all clients of the API server. For each request it asks RBAC, then runs the admission chain, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). The clock drives the configuration reads and the fail-open timer; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
+    'Users and the controllers are all clients of the API server. For each request it asks RBAC and the admission chain, lets the request pipeline decide, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). The clock drives the configuration reads and the fail-open timer; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
   actors: [
     { id: 'users', title: 'Users and robots' },
     { id: 'apiserver', title: 'API server' },
@@ -133,6 +141,7 @@ export const actorOverview: ActorOverview = {
       events: ['content delete', 'finalize', 'namespace delete'],
     },
     { from: 'finalizer-owner', to: 'apiserver', events: ['finalize'] },
+    { from: 'apiserver', to: 'pipeline', events: ['SERVE'] },
     { from: 'apiserver', to: 'authorization', events: ['AUTHORIZE'] },
     { from: 'apiserver', to: 'admission', events: ['ADMIT'] },
     {

@@ -42,6 +42,8 @@ describe('namespace machine: creation', () => {
       finalizers: [],
       deletionTimestamp: null,
       createdAt: null,
+      initialized: false,
+      hadInitializers: false,
     });
   });
 
@@ -54,6 +56,8 @@ describe('namespace machine: creation', () => {
       finalizers: ['kubernetes', origin],
       deletionTimestamp: null,
       createdAt: 3,
+      initialized: true,
+      hadInitializers: false,
     });
   });
 
@@ -84,7 +88,9 @@ describe('namespace machine: creation', () => {
     ];
     for (const [value, phase, conditions] of table) {
       expect(phaseOf(value)).toBe(phase);
-      expect(conditionsOf(value)).toEqual(conditions);
+      expect(conditionsOf(value, true)).toEqual(conditions);
+      // D-22: a namespace that never had initializers shows no Initializing condition.
+      expect(conditionsOf(value, false)).toEqual(value === 'initializing' ? conditions : {});
     }
   });
 });
@@ -125,6 +131,8 @@ describe('namespace machine: initializers', () => {
       finalizers: ['kubernetes'],
       deletionTimestamp: 4,
       createdAt: 0,
+      initialized: false,
+      hadInitializers: true,
     });
   });
 

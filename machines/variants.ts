@@ -76,8 +76,8 @@ export const variants: Variant[] = [
     requirements: ['IN-6', 'ALT-4'],
     machines: (base) => ({
       ...base,
-      admission: base.admission.provide({
-        guards: { contentInInitializingNamespaceWithoutInitializeVerb: () => false },
+      pipeline: base.pipeline.provide({
+        guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
       }),
     }),
   },
@@ -102,12 +102,14 @@ export const variants: Variant[] = [
     requirements: ['IN-3'],
     machines: (base) => ({
       ...base,
-      admission: base.admission.provide({
+      pipeline: base.pipeline.provide({
         guards: {
           // RBAC alone already stops every principal of the default scope that lacks initialize.
           callerNotAuthorized: ({ event }) => !event.facts.authorized && !event.facts.changesInitializers,
-          changesInitializersWithoutInitializeVerb: () => false,
         },
+      }),
+      admission: base.admission.provide({
+        guards: { changesInitializersWithoutInitializeVerb: () => false },
       }),
     }),
   },

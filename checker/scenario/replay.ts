@@ -188,8 +188,18 @@ class Replay {
         namespace: plan.namespace,
         object: plan.object,
         ...(plan.resource ? { resource: plan.resource } : {}),
+        ...(plan.bodyNamespace ? { body: { namespace: plan.bodyNamespace } } : {}),
       };
     }
+    if (plan.status)
+      return {
+        principal,
+        verb: plan.verb,
+        target: 'namespace',
+        namespace: plan.namespace,
+        object: -1,
+        subresource: 'status',
+      };
     const base = {
       principal,
       verb: plan.verb,
@@ -379,6 +389,13 @@ class Replay {
     return found.event;
   }
 
+  /** The initializer controller of this name is down (its restart is enabled). */
+  private crashed(actor: string): boolean {
+    return this.model
+      .enabled(this.state)
+      .some((e) => e.event.actor === actor && e.event.fault === 'initializer-restart');
+  }
+
   fault(step: Extract<CompiledStep, { kind: 'fault' }>): StepReport {
     const report: StepReport = {
       index: step.index,
@@ -398,6 +415,11 @@ class Replay {
       step.actor,
       step.action === 'crash' ? 'initializer-crash' : 'initializer-restart',
     );
+    if (!event && step.action === 'crash' && this.crashed(step.actor)) {
+      // A fault already in force stays in force: crashing a crashed controller changes nothing.
+      report.outcome = `${step.actor} is already crashed (no change)`;
+      return report;
+    }
     if (!event) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -420,6 +442,11 @@ class Replay {
       ok: true,
       mismatch: [],
     };
+    if (this.state.configReadFailing && step.failing) {
+      // A fault already in force stays in force: reads keep failing.
+      report.outcome = 'configuration reads are already failing (no change)';
+      return report;
+    }
     if (this.state.configReadFailing === step.failing) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -513,7 +540,7 @@ class Replay {
             : have !== 'none' && (want.reason === undefined || want.reason === have.reason);
         compare('result', want, have, equal);
       }
-      compare('conditions', c.conditions, exists ? conditionsOf(view.value) : {});
+      compare('conditions', c.conditions, exists ? conditionsOf(view.value, view.hadInitializers) : {});
       if (c.deletionTimestamp !== undefined) {
         const have = view.deletionTimestamp;
         const equal =
