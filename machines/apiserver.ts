@@ -234,7 +234,7 @@ export class ApiServer {
         return done(this.system.withNamespace(s, i, { content: ns.content & ~(1 << r.object) }), ok());
       }
       case 'listContent':
-        return done(s, ok(), this.listItems(s, r));
+        return done(s, ok(), this.listItems(s, r, facts));
     }
   }
 
@@ -329,14 +329,31 @@ export class ApiServer {
     }
   }
 
-  /** D-19: content of a namespace not yet initialized is left out for callers without initialize. */
-  private listItems(s: SystemState, r: ApiRequest): string[] {
+  /**
+   * D-19: a list shows a namespace's items only where the pipeline's IN-6 gate would let the caller
+   * read that namespace's content; the gate decides, here as for every other request.
+   */
+  private listItems(s: SystemState, r: ApiRequest, facts: PipelineFacts): string[] {
     const resource = r.resource ?? '';
     const items: string[] = [];
     s.namespaces.forEach((ns, i) => {
-      if (r.namespace >= 0 && i !== r.namespace) return;
+      if (ns.content === 0 || (r.namespace >= 0 && i !== r.namespace)) return;
       const v = this.system.view(s, i);
-      if (!v.initialized && !this.system.authorizer.mayInitialize(s, r.principal, i)) return;
+      const inNamespace: PipelineFacts = {
+        ...facts,
+        namespaceExists: v.value !== 'absent' && v.value !== 'removed',
+        namespaceInitialized: v.initialized,
+        callerMayInitialize: this.system.authorizer.mayInitialize(s, r.principal, i),
+      };
+      const gate = this.system.pipelineStepper.step(
+        this.system.pipelineStepper.initial,
+        { type: 'SERVE', facts: inNamespace },
+        pipelineKey(inNamespace),
+      );
+      if (
+        (this.system.pipelineStepper.snapshot(gate.next).context.outcome as PipelineOutcome).kind !== 'served'
+      )
+        return;
       this.system.objects.forEach((o, slot) => {
         if (o.resource === resource && ns.content & (1 << slot))
           items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
