@@ -1,11 +1,4 @@
-import {
-  alreadyExists,
-  conflict,
-  type HttpOutcome,
-  invalidObject,
-  notFound,
-  type RequestSubject,
-} from './http.ts';
+import { alreadyExists, type HttpOutcome, invalidObject, notFound, type RequestSubject } from './http.ts';
 
 /**
  * Why storage refuses a request admission let through: validation (NS-1, LC-2, LC-6), existence, the
