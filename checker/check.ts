@@ -65,6 +65,7 @@ export interface FirstViolation {
 export function systemTransitions(model: SystemModel): TransitionInfo[] {
   const machines = [
     model.machines.namespace,
+    model.machines.pipeline,
     model.machines.admission,
     model.machines.configSync,
     model.machines.initializerController,

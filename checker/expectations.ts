@@ -30,7 +30,11 @@ const adminFinalizeUntaken = [
   'admission:namespaceLifecycle:always#2',
   'admission:namespaceInitializers:always#0',
   'admission:namespaceInitializers:always#1',
-  'admission:namespaceInitializers:always#3',
+  'admission:namespaceInitializers:always#2',
+  'pipeline:validating:always#0',
+  'pipeline:storing:always#6',
+  'pipeline:storing:always#15',
+  'pipeline:storing:always#18',
   'configSync:fresh:READ_FAILED#0',
   'configSync:fresh:READ_FAILED#1',
   'configSync:stale:READ_SUCCEEDED#0',
@@ -48,6 +52,30 @@ const adminFinalizeUntaken = [
   'failureInjector:readsFailing:RESTART_APISERVER#0',
 ];
 
+/** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
+const pipelineUntaken: Readonly<Record<string, string>> = {
+  'pipeline:decoding:always#0':
+    "NS-4 body namespace differing from the path: the model's own actors always send the path's namespace; replayed in `scenarios/ns-body-namespace-must-match-path.yaml`.",
+  'pipeline:storing:always#2':
+    'NS-7 list of namespace objects: principals of the scope list content, not namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
+  'pipeline:storing:always#4':
+    'NS-5 GET of namespaces/NAME/status: no principal of the scope reads the status sub-resource; replayed in `scenarios/ns-status-and-conditions.yaml`.',
+  'pipeline:storing:always#5':
+    'NS-5 update of namespaces/NAME/status: no principal of the scope writes it; replayed in `scenarios/ns-status-and-conditions.yaml`.',
+  'pipeline:storing:always#10':
+    'IN-2 out-of-order completion: initializers act only when first pending (initializer-controller machine); replayed in `scenarios/in-in-order-completion.yaml`.',
+  'pipeline:storing:always#11':
+    'IN-4 pending list changed after initialization ended: initializers act only on initializing namespaces; replayed in `scenarios/wire-refusal-messages.yaml`.',
+  'pipeline:storing:always#13':
+    'IN-7 failure result once initialization ended: initializers fail only initializing namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
+  'pipeline:storing:always#17':
+    'LC-6 finalize adding a finalizer while terminating: finalizer owners and the namespace controller only remove; replayed in `scenarios/lc-finalize-is-the-only-way.yaml`.',
+  'pipeline:storing:always#21':
+    'NS-2 GET of content that is not stored: principals of the scope create, list and delete content; replayed in `scenarios/wire-refusal-messages.yaml`.',
+  'pipeline:storing:always#23':
+    'NS-2 GET of stored content: principals of the scope create, list and delete content; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
+};
+
 export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
   default: {
     vacuous: {},
@@ -55,6 +83,12 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
       'namespace:initializing:FINALIZE#0': finalizeLive,
       'namespace:active:FINALIZE#0':
         'LC-6 finalize of an Active namespace: not reached for the reason given for `namespace:initializing:FINALIZE#0`; reached by the `admin-finalize` scope.',
+      // The default scope reads content (bob, the auditor), so it takes both GET branches of storing.
+      ...Object.fromEntries(
+        Object.entries(pipelineUntaken).filter(
+          ([id]) => id !== 'pipeline:storing:always#21' && id !== 'pipeline:storing:always#23',
+        ),
+      ),
     },
   },
   'admin-finalize': {
@@ -68,7 +102,10 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
         'configuration-copy-refreshed',
       ].map((id) => [id, adminFinalizeOnly]),
     ),
-    untaken: Object.fromEntries(adminFinalizeUntaken.map((id) => [id, adminFinalizeOnly])),
+    untaken: {
+      ...Object.fromEntries(adminFinalizeUntaken.map((id) => [id, adminFinalizeOnly])),
+      ...pipelineUntaken,
+    },
   },
 };
 

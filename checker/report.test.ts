@@ -47,13 +47,14 @@ describe(`the ${variant} mutant`, () => {
     const [property] = report.properties;
     expect(property).toMatchObject({ id: propertyId, status: 'violated', requirements: ['LC-4'] });
     const steps = property.counterexample?.steps ?? [];
+    // The namespace must have been initialized: content of one deleted while initializing stays closed (D-19).
     expect(steps.map((s) => [s.actor, s.event])).toEqual([
       ['alice', 'POST /api/v1/namespaces (team-a)'],
       ['carol', 'DELETE /api/v1/namespaces/team-a'],
       ['ci-robot', 'POST /api/v1/namespaces/team-a/configmaps (app)'],
     ]);
-    expect(steps[0].summary).toMatch(/^201 Created — .*team-a\.phase: - → Initializing/);
-    expect(steps[1].summary).toMatch(/^200 OK — team-a\.phase: Initializing → Terminating/);
+    expect(steps[0].summary).toMatch(/^201 Created — .*team-a\.phase: - → Active/);
+    expect(steps[1].summary).toMatch(/^200 OK — team-a\.phase: Active → Terminating/);
     expect(steps[2].summary).toBe('201 Created — team-a.content: [] → ["configmaps/app"]');
     expect(property.counterexample?.file).toBe(
       `generated/runs/${variant}-default/counterexamples/${propertyId}.md`,

@@ -17,9 +17,7 @@ const facts = (overrides: Partial<AdmissionFacts> = {}): AdmissionFacts => ({
   operation: 'get',
   target: 'content',
   configurationFresh: true,
-  authorized: true,
   namespaceExists: true,
-  namespaceInitializing: false,
   namespaceTerminating: false,
   namespaceImmortal: false,
   callerMayInitialize: false,
@@ -80,17 +78,25 @@ describe('admission machine: configuration freshness', () => {
   });
 });
 
-describe('admission machine: authorization', () => {
-  it('RB-4, RB-5, RB-6: a request RBAC denied is refused Forbidden, whatever it is', () => {
-    expect(admit({ authorized: false })).toEqual(refused('refuseForbidden'));
-    expect(admit({ authorized: false, operation: 'list' })).toEqual(refused('refuseForbidden'));
-    expect(admit({ authorized: false, operation: 'create', target: 'namespace' })).toEqual(
-      refused('refuseForbidden'),
+describe('admission machine: order of checks (docs/decisions.md)', () => {
+  it('NS-2, LC-10, AC-2: NamespaceLifecycle answers before the NamespaceInitializers configuration check', () => {
+    expect(admit({ operation: 'create', namespaceExists: false, configurationFresh: false })).toEqual(
+      refused('refuseNamespaceNotFound'),
     );
+    expect(
+      admit({ target: 'namespace', operation: 'delete', namespaceImmortal: true, configurationFresh: false }),
+    ).toEqual(refused('refuseImmortalNamespaceDeletion'));
   });
 
-  it('RB-4: an authorized request goes on to the namespace plugins', () => {
-    expect(admit({ authorized: true, operation: 'delete' })).toEqual(admitted());
+  it('AC-2, IN-3: a stale configuration refuses before the initialize verb is asked', () => {
+    expect(
+      admit({
+        target: 'namespace',
+        operation: 'update',
+        changesInitializers: true,
+        configurationFresh: false,
+      }),
+    ).toEqual(refused('refuseConfigurationUnavailable'));
   });
 });
 
@@ -104,15 +110,6 @@ describe('admission machine: NamespaceLifecycle', () => {
 
   it('NS-7 (D-15): a list in a missing namespace, or across all, passes admission (storage answers 200, no items)', () => {
     expect(admit({ operation: 'list', namespaceExists: false })).toEqual(admitted());
-  });
-
-  it('IN-6 (D-19): a list inside an initializing namespace is refused without initialize', () => {
-    expect(admit({ operation: 'list', namespaceInitializing: true })).toEqual(
-      refused('refuseNamespaceInitializing'),
-    );
-    expect(admit({ operation: 'list', namespaceInitializing: true, callerMayInitialize: true })).toEqual(
-      admitted(),
-    );
   });
 
   it('NS-2: a namespace request passes the existence check (storage answers for the namespace itself)', () => {
@@ -174,25 +171,10 @@ describe('admission machine: NamespaceInitializers', () => {
     expect(admit({ ...update, callerMayInitialize: true })).toEqual(admitted());
     expect(admit({ ...update, changesInitializers: false })).toEqual(admitted());
   });
-
-  it('IN-6 (D-19): every verb on content of an Initializing namespace is refused without initialize', () => {
-    for (const operation of ['get', 'list', 'create', 'update', 'delete'] as const) {
-      expect(admit({ operation, namespaceInitializing: true })).toEqual(
-        refused('refuseNamespaceInitializing'),
-      );
-    }
-  });
-
-  it('IN-6: an initialize holder reaches content of an Initializing namespace; the namespace itself is not gated', () => {
-    expect(admit({ operation: 'create', namespaceInitializing: true, callerMayInitialize: true })).toEqual(
-      admitted(),
-    );
-    expect(admit({ target: 'namespace', operation: 'get', namespaceInitializing: true })).toEqual(admitted());
-  });
 });
 
 describe('admission machine: the chain as a whole', () => {
-  it("AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every ADMIT ends final with a verdict of its final state's kind, every refusal reachable", () => {
+  it("AC-2, NS-2, LC-4, LC-10, IN-3: every ADMIT ends final with a verdict of its final state's kind, every refusal reachable", () => {
     type Flag = {
       [K in keyof AdmissionFacts]: AdmissionFacts[K] extends boolean ? K : never;
     }[keyof AdmissionFacts];
@@ -202,9 +184,7 @@ describe('admission machine: the chain as a whole', () => {
         operation: 'create',
         flags: [
           'configurationFresh',
-          'authorized',
           'namespaceExists',
-          'namespaceInitializing',
           'namespaceTerminating',
           'callerMayInitialize',
           'changesInitializers',
@@ -213,12 +193,12 @@ describe('admission machine: the chain as a whole', () => {
       {
         target: 'namespace',
         operation: 'create',
-        flags: ['configurationFresh', 'authorized', 'callerMayInitialize', 'createCarriesInitializers'],
+        flags: ['configurationFresh', 'callerMayInitialize', 'createCarriesInitializers'],
       },
       {
         target: 'namespace',
         operation: 'delete',
-        flags: ['configurationFresh', 'authorized', 'namespaceExists', 'namespaceImmortal'],
+        flags: ['configurationFresh', 'namespaceExists', 'namespaceImmortal'],
       },
     ];
     const refusals = new Set<string>(admissionRefusals);
@@ -242,7 +222,7 @@ describe('admission machine: the chain as a whole', () => {
 describe('admission refusals on the wire', () => {
   const addressed: Addressed = { resource: 'configmaps', name: 'app', namespace: 'team-a' };
 
-  it('AC-2, RB-4, NS-2, LC-4, LC-10, IN-3, IN-6: every refusal answers with an error status, a reason and a message', () => {
+  it('AC-2, NS-2, LC-4, LC-10, IN-3: every refusal answers with an error status, a reason and a message', () => {
     for (const refusal of admissionRefusals) {
       const response = refusalResponse[refusal](addressed);
       expect(response.code, refusal).toBeGreaterThanOrEqual(400);
@@ -251,21 +231,19 @@ describe('admission refusals on the wire', () => {
     }
   });
 
-  it('IN-6 (D-19): the initializing refusal names the object, the namespace and its cause', () => {
-    expect(refusalResponse.refuseNamespaceInitializing(addressed)).toEqual({
+  it("IN-3 (D-17): the initialize refusals end in RBAC's empty reason, as shipped", () => {
+    expect(refusalResponse.refuseInitializersSetAtCreate({ ...addressed, namespace: 'ns1' })).toEqual({
       code: 403,
       reason: 'Forbidden',
-      cause: 'NamespaceInitializing',
-      message:
-        'configmaps "app" is forbidden: unable to access content in namespace team-a because it is being initialized',
+      message: 'namespaces "ns1" is forbidden: create with initializers denied: ',
     });
   });
 
   it('AC-2: a refusal left without its response is a type error, not a crash at run time', () => {
     // @ts-expect-error every AdmissionRefusal needs its response: this Record misses all but one
     const incomplete: Record<AdmissionRefusal, (a: Addressed) => HttpOutcome> = {
-      refuseForbidden: refusalResponse.refuseForbidden,
+      refuseNamespaceNotFound: refusalResponse.refuseNamespaceNotFound,
     };
-    expect(Object.keys(incomplete)).toEqual(['refuseForbidden']);
+    expect(Object.keys(incomplete)).toEqual(['refuseNamespaceNotFound']);
   });
 });

@@ -2,11 +2,11 @@ import { assign, setup } from 'xstate';
 import { type Addressed, forbidden, type HttpOutcome, notFound } from './http.ts';
 
 /**
- * The admission chain one API request goes through, as a decision machine: configuration freshness
- * (AC-2), authorization (RB), the NamespaceLifecycle plugin (NS-2, LC-4, LC-10) and the
- * NamespaceInitializers plugin (IN-1, IN-3, IN-6). The system computes the facts of a request; the
- * machine decides. Its final state says admitted or refused, and its context holds the typed verdict:
- * the refusal with its response, or how the admitted request's pending list is set.
+ * The admission chain of an authorized request, as a decision machine, in chain order (docs/decisions.md,
+ * "Order of checks"): the NamespaceLifecycle plugin (NS-2, LC-4, LC-10), then the NamespaceInitializers
+ * plugin: configuration freshness (AC-2, D-9), the initialize verb (IN-3) and the pending list (IN-1).
+ * The request pipeline (pipeline.ts) consults it after RBAC; its final state says admitted or refused,
+ * and its context holds the typed verdict: the refusal, or how the admitted request's pending list is set.
  */
 export type Operation = 'create' | 'get' | 'list' | 'update' | 'delete' | 'finalize';
 
@@ -16,11 +16,8 @@ export interface AdmissionFacts {
   target: 'namespace' | 'content';
   /** The admission configuration was read successfully within the last 5 s (AC-2; D-9: writes only). */
   configurationFresh: boolean;
-  /** RBAC allowed the request (decided by the authorization machine). */
-  authorized: boolean;
   /** The namespace named by the request exists in storage. */
   namespaceExists: boolean;
-  namespaceInitializing: boolean;
   namespaceTerminating: boolean;
   /** `default`, `kube-system`, `kube-public` (LC-10). */
   namespaceImmortal: boolean;
@@ -34,13 +31,11 @@ export interface AdmissionFacts {
 
 export type AdmissionRefusal =
   | 'refuseConfigurationUnavailable'
-  | 'refuseForbidden'
   | 'refuseNamespaceNotFound'
   | 'refuseNamespaceTerminating'
   | 'refuseImmortalNamespaceDeletion'
   | 'refuseInitializersSetAtCreate'
-  | 'refuseInitializersChangeWithoutInitializeVerb'
-  | 'refuseNamespaceInitializing';
+  | 'refuseInitializersChangeWithoutInitializeVerb';
 
 /**
  * How each admission refusal reads on the wire, as shipped or as decided (docs/decisions.md). A
@@ -54,8 +49,6 @@ export const refusalResponse: Record<AdmissionRefusal, (a: Addressed) => HttpOut
     cause: 'InitializerConfigurationFailure',
     message: 'Unable to refresh the initializer configuration: no successful read in the last 5s',
   }),
-  // D-16, D-23
-  refuseForbidden: (a) => forbidden(`${a.resource} "${a.name}" is forbidden: RBAC: access denied`),
   // D-15
   refuseNamespaceNotFound: (a) => notFound(`namespaces "${a.namespace}" not found`),
   // D-3
@@ -67,17 +60,11 @@ export const refusalResponse: Record<AdmissionRefusal, (a: Addressed) => HttpOut
   // D-2
   refuseImmortalNamespaceDeletion: (a) =>
     forbidden(`namespaces "${a.namespace}" is forbidden: this namespace may not be deleted`),
-  // D-17
+  // D-17: shipped initializer.Admit appends RBAC's reason, which is empty, after ": ".
   refuseInitializersSetAtCreate: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied`),
+    forbidden(`namespaces "${a.namespace}" is forbidden: create with initializers denied: `),
   refuseInitializersChangeWithoutInitializeVerb: (a) =>
-    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied`),
-  // D-19
-  refuseNamespaceInitializing: (a) =>
-    forbidden(
-      `${a.resource} "${a.name}" is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
-      'NamespaceInitializing',
-    ),
+    forbidden(`namespaces "${a.namespace}" is forbidden: update to uninitialized resource denied: `),
 };
 
 export const admissionRefusals = Object.keys(refusalResponse) as readonly AdmissionRefusal[];
@@ -118,7 +105,6 @@ export const admissionMachine = setup({
       !facts(event).configurationFresh &&
       facts(event).operation !== 'get' &&
       facts(event).operation !== 'list',
-    callerNotAuthorized: ({ event }) => !facts(event).authorized,
     // D-15: reads never pass admission, so a list in a missing namespace (or across all) reaches storage.
     contentInMissingNamespace: ({ event }) =>
       facts(event).target === 'content' && facts(event).operation !== 'list' && !facts(event).namespaceExists,
@@ -141,22 +127,16 @@ export const admissionMachine = setup({
       facts(event).createCarriesInitializers,
     changesInitializersWithoutInitializeVerb: ({ event }) =>
       facts(event).changesInitializers && !facts(event).callerMayInitialize,
-    contentInInitializingNamespaceWithoutInitializeVerb: ({ event }) =>
-      facts(event).target === 'content' &&
-      facts(event).namespaceInitializing &&
-      !facts(event).callerMayInitialize,
     createsNamespace: ({ event }) =>
       facts(event).target === 'namespace' && facts(event).operation === 'create',
   },
   actions: {
     refuseConfigurationUnavailable: refuse('refuseConfigurationUnavailable'),
-    refuseForbidden: refuse('refuseForbidden'),
     refuseNamespaceNotFound: refuse('refuseNamespaceNotFound'),
     refuseNamespaceTerminating: refuse('refuseNamespaceTerminating'),
     refuseImmortalNamespaceDeletion: refuse('refuseImmortalNamespaceDeletion'),
     refuseInitializersSetAtCreate: refuse('refuseInitializersSetAtCreate'),
     refuseInitializersChangeWithoutInitializeVerb: refuse('refuseInitializersChangeWithoutInitializeVerb'),
-    refuseNamespaceInitializing: refuse('refuseNamespaceInitializing'),
     injectPendingInitializers: admit('inject'),
     keepInitializersOfInitializeHolder: admit('asSent'),
     admitAsIs: admit('none'),
@@ -167,31 +147,7 @@ export const admissionMachine = setup({
   initial: 'waiting',
   states: {
     waiting: {
-      on: { ADMIT: { target: 'configurationCheck', meta: { requirements: ['AC-1'] } } },
-    },
-    configurationCheck: {
-      description: 'Dynamic admission configuration must have been read within 5 s.',
-      always: [
-        {
-          guard: 'writeWithStaleConfiguration',
-          target: 'refused',
-          actions: 'refuseConfigurationUnavailable',
-          meta: { requirements: ['AC-2', 'AC-3'] },
-        },
-        { target: 'authorization', meta: { requirements: ['AC-2'] } },
-      ],
-    },
-    authorization: {
-      description: 'RBAC: ClusterRoleBindings grant everywhere, RoleBindings only in their namespace.',
-      always: [
-        {
-          guard: 'callerNotAuthorized',
-          target: 'refused',
-          actions: 'refuseForbidden',
-          meta: { requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7'] },
-        },
-        { target: 'namespaceLifecycle', meta: { requirements: ['RB-4'] } },
-      ],
+      on: { ADMIT: { target: 'namespaceLifecycle', meta: { requirements: ['AC-1'] } } },
     },
     namespaceLifecycle: {
       description: 'NamespaceLifecycle plugin: content needs a live namespace; immortal namespaces stay.',
@@ -214,12 +170,24 @@ export const admissionMachine = setup({
           actions: 'refuseImmortalNamespaceDeletion',
           meta: { requirements: ['LC-10'] },
         },
-        { target: 'namespaceInitializers', meta: { requirements: ['NS-2', 'LC-4'] } },
+        { target: 'configurationCheck', meta: { requirements: ['NS-2', 'LC-4'] } },
+      ],
+    },
+    configurationCheck: {
+      description: 'NamespaceInitializers plugin, first: its configuration must have been read within 5 s.',
+      always: [
+        {
+          guard: 'writeWithStaleConfiguration',
+          target: 'refused',
+          actions: 'refuseConfigurationUnavailable',
+          meta: { requirements: ['AC-2', 'AC-3'] },
+        },
+        { target: 'namespaceInitializers', meta: { requirements: ['AC-2'] } },
       ],
     },
     namespaceInitializers: {
       description:
-        'NamespaceInitializers plugin: injects pending initializers, guards initializing namespaces.',
+        'NamespaceInitializers plugin: the initialize verb guards spec.initializers; creates get the pending list.',
       always: [
         {
           guard: 'createCarriesInitializersWithoutInitializeVerb',
@@ -234,12 +202,6 @@ export const admissionMachine = setup({
           meta: { requirements: ['IN-3'] },
         },
         {
-          guard: 'contentInInitializingNamespaceWithoutInitializeVerb',
-          target: 'refused',
-          actions: 'refuseNamespaceInitializing',
-          meta: { requirements: ['IN-6'] },
-        },
-        {
           guard: 'createCarriesInitializers',
           target: 'admitted',
           actions: 'keepInitializersOfInitializeHolder',
@@ -251,7 +213,7 @@ export const admissionMachine = setup({
           actions: 'injectPendingInitializers',
           meta: { requirements: ['IN-1'] },
         },
-        { target: 'admitted', actions: 'admitAsIs', meta: { requirements: ['IN-6'] } },
+        { target: 'admitted', actions: 'admitAsIs', meta: { requirements: ['IN-3'] } },
       ],
     },
     admitted: { type: 'final' },

@@ -1,12 +1,20 @@
 import { type AdmissionFacts, type AdmissionVerdict, refusalResponse } from './admission.ts';
-import { type Addressed, type HttpOutcome, ok } from './http.ts';
-import { validateFinalizerNames, validateNamespaceName } from './names.ts';
+import { type Addressed, type HttpOutcome, ok, type RequestSubject } from './http.ts';
+import {
+  validateFinalizerName,
+  validateFinalizerNames,
+  validateInitializerName,
+  validateNamespaceName,
+} from './names.ts';
 import type { NamespaceEvent } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
+import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
+import { apiGroupOfResource } from './rbac.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import { type ConfigurationSpec, immortalNamespaces } from './scope.ts';
-import { type StorageRefusal, storageResponse } from './storage.ts';
-import type { ApiRequest, SystemModel, SystemState } from './system.ts';
+import type { StepResult } from './stepper.ts';
+import { storageResponse } from './storage.ts';
+import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
 
 /** What serving one request did: the state after it, the answer, and the machine transitions taken. */
 export interface Served {
@@ -19,12 +27,25 @@ export interface Served {
 }
 
 /**
- * The API server serving one request: authorization and admission decide (machines), storage applies
- * it to the namespace machine and the content store, and every answer comes from the refusal tables of
- * admission and storage. Nothing changes when the request is refused.
+ * The API server: a thin runner of the request pipeline machine (pipeline.ts). It gathers the facts a
+ * request's answer depends on, the pipeline decides, and the decided effect is applied to the
+ * namespace machine and the content store. Nothing changes when the request is refused.
  */
 export class ApiServer {
+  private readonly responses = new WeakMap<ApiRequest, Map<string, HttpOutcome>>();
+  /** Storage validation depends only on the names sent: computed once per distinct request body. */
+  private readonly validations = new Map<string, string[]>();
+
   constructor(private readonly system: SystemModel) {}
+
+  private validated(key: string, validate: () => string[]): string[] {
+    let errors = this.validations.get(key);
+    if (!errors) {
+      errors = validate();
+      this.validations.set(key, errors);
+    }
+    return errors;
+  }
 
   describeRequest(s: SystemState, r: ApiRequest): string {
     const ns = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : '';
@@ -38,11 +59,13 @@ export class ApiServer {
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
       if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
+      if (r.subresource) return `${r.verb} namespaces/${ns}/${r.subresource}`;
       return `${r.verb} namespaces/${ns}`;
     }
     if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
     if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
-    return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}`;
+    const moved = r.body?.namespace && r.body.namespace !== ns ? ` (body namespace ${r.body.namespace})` : '';
+    return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}${moved}`;
   }
 
   private resolvePendingName(s: SystemState, r: ApiRequest): string {
@@ -64,33 +87,46 @@ export class ApiServer {
         name: c.name,
         namespace: '',
       });
-    if (c.initializers.some((i) => i.failurePolicy === 'Fail'))
-      return storageResponse.configurationFailClosed({ what: '', name: c.name });
+    // D-7: one Unsupported value per fail-closed entry, indexed as shipped validation indexes them.
+    const errors = c.initializers.flatMap((entry, k) => [
+      ...validateInitializerName(entry.name, `initializers[${k}].name`),
+      ...(entry.failurePolicy === 'Fail'
+        ? [`initializers[${k}].failurePolicy: Unsupported value: "Fail": supported values: "Ignore"`]
+        : []),
+    ]);
+    if (errors.length > 0)
+      return storageResponse.configurationInvalid({
+        resource: 'namespaceinitializerconfigurations',
+        name: c.name,
+        namespace: '',
+        errors,
+      });
     return ok(201);
   }
 
-  /** Serves one request (the pipeline: authorize, admit, store, respond). */
+  /**
+   * Serves one request: computes its facts (RBAC, the admission chain's verdict, storage validation,
+   * what the namespace machine says), lets the pipeline machine decide, and applies the decided effect.
+   */
   handle(s: SystemState, r: ApiRequest): Served {
-    const transitions: string[] = [];
     const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
     const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
+    const status = r.subresource === 'status';
+    const recordsFailure = r.target === 'namespace' && r.verb === 'update' && !status && !!r.body?.failure;
     const changesInitializers =
-      r.target === 'namespace' &&
-      r.verb === 'update' &&
-      (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure);
-    const what = this.describeRequest(s, r);
+      recordsFailure ||
+      (r.target === 'namespace' &&
+        r.verb === 'update' &&
+        !status &&
+        (!!r.body?.removePending || !!r.body?.removeFirstPending));
 
     const authz = this.system.authorizer.authorize(s, this.authorizationRequest(r));
-    transitions.push(...authz.transitions);
     const callerMayInitialize = this.system.authorizer.mayInitialize(s, r.principal, r.namespace);
-
-    const facts: AdmissionFacts = {
+    const admissionFacts: AdmissionFacts = {
       operation: r.verb,
       target: r.target,
       configurationFresh: this.system.configurationFresh(s),
-      authorized: authz.allowed,
       namespaceExists: exists,
-      namespaceInitializing: nsView?.value === 'initializing',
       namespaceTerminating: nsView?.value === 'terminating',
       namespaceImmortal: nsView !== null && (nsView.system || immortalNamespaces.includes(nsView.name)),
       callerMayInitialize,
@@ -100,12 +136,46 @@ export class ApiServer {
     };
     const admission = this.system.admissionStepper.step(
       this.system.admissionStepper.initial,
-      { type: 'ADMIT', facts },
-      admissionKey(facts),
+      { type: 'ADMIT', facts: admissionFacts },
+      admissionKey(admissionFacts),
     );
-    transitions.push(...admission.transitions);
     const verdict = this.system.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
-    const done = (state: SystemState, response: HttpOutcome, items?: string[]) => ({
+
+    // Computed for every request, so a variant that changes an earlier stage still finds them.
+    const storage = this.storageFacts(s, r, verdict, nsView, exists);
+    const facts: PipelineFacts = {
+      operation: r.verb,
+      target: r.target,
+      status,
+      authorized: authz.allowed,
+      changesInitializers,
+      recordsFailure,
+      namespaceExists: exists,
+      namespaceInitialized: nsView?.initialized ?? false,
+      namespaceTerminating: nsView?.value === 'terminating',
+      callerMayInitialize,
+      bodyNamespaceMatchesPath:
+        !r.body?.namespace || r.target === 'namespace' || r.body.namespace === nsView?.name,
+      admission: verdict,
+      objectValid: storage.errors.length === 0,
+      namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
+      initializerChange: storage.initializerChange,
+      contentPresent: storage.contentPresent,
+    };
+    const pipeline = this.system.pipelineStepper.step(
+      this.system.pipelineStepper.initial,
+      { type: 'SERVE', facts },
+      pipelineKey(facts),
+    );
+    const outcome = this.system.pipelineStepper.snapshot(pipeline.next).context.outcome as PipelineOutcome;
+    // Coverage: a stage's machine counts only when the pipeline reached it.
+    const reachedAdmission = pipeline.transitions.some((t) => t.startsWith('pipeline:admitting:'));
+    const transitions = [
+      ...authz.transitions,
+      ...pipeline.transitions,
+      ...(reachedAdmission ? admission.transitions : []),
+    ];
+    const done = (state: SystemState, response: HttpOutcome, items?: string[]): Served => ({
       state,
       response,
       transitions,
@@ -113,148 +183,236 @@ export class ApiServer {
       changesInitializers,
       ...(items ? { items } : {}),
     });
-    if (verdict.kind === 'refused') return done(s, refusalResponse[verdict.refusal](this.addressed(r)));
-
-    if (r.target === 'content') return this.storeContent(s, r, done, what);
-
-    // Namespace objects.
-    const i = r.namespace;
-    const ns = s.namespaces[i];
-    const refused = (refusal: StorageRefusal) =>
-      done(s, storageResponse[refusal]({ what, name: nsView?.name ?? '' }));
-    const stepNamespace = (event: NamespaceEvent, key: string) => {
-      const step = this.system.namespaceStepper.step(ns.lifecycle, event, key);
-      transitions.push(...step.transitions);
-      return step;
+    if (outcome.kind === 'refused') return done(s, this.refusalResponse(s, r, outcome.refusal, storage));
+    const stored = () => {
+      if (storage.step) transitions.push(...storage.step.transitions);
+      return storage.step?.next ?? 0;
     };
-    switch (r.verb) {
-      case 'create': {
-        const name = nsView?.name ?? '';
-        if (exists) return refused('namespaceAlreadyExists');
-        const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
-        // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer.
-        const errors =
-          this.system.machines.storageChecks?.validNames === false
-            ? []
-            : [...validateNamespaceName(name), ...validateFinalizerNames(finalizers)];
-        if (errors.length > 0) return done(s, storageResponse.namespaceNameInvalid({ what, name, errors }));
-        const pending =
-          verdict.pending === 'asSent'
-            ? [...(r.body?.initializers ?? [])]
-            : verdict.pending === 'inject'
-              ? this.system.pendingToInject(s)
-              : [];
-        const step = stepNamespace(
-          { type: 'CREATE', pending, finalizers },
-          `CREATE|${pending.join(',')}|${finalizers.join(',')}`,
-        );
-        if (step.transitions.length === 0) return refused('namespaceCreateRefused');
+    const i = r.namespace;
+    switch (outcome.effect) {
+      case 'createNamespace': {
         // FP-4: the apiserver that handled the create arms the timer for the first pending initializer.
-        const first = pending.length > 0 ? this.system.initializerSpec(pending[0]) : undefined;
+        const first = storage.pending.length > 0 ? this.system.initializerSpec(storage.pending[0]) : undefined;
         const timer = first
-          ? this.system.stepTimer(ns.timer, {
+          ? this.system.stepTimer(s.namespaces[i].timer, {
               type: 'ARM',
               initializer: first.name,
               timeoutSeconds: first.timeoutSeconds,
             })
-          : this.system.stepTimer(ns.timer, { type: 'DISARM' });
+          : this.system.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+        const lifecycle = stored();
         transitions.push(...timer.transitions);
-        return done(this.system.withNamespace(s, i, { lifecycle: step.next, timer: timer.next }), ok(201));
+        return done(this.system.withNamespace(s, i, { lifecycle, timer: timer.next }), ok(201));
       }
-      case 'get': {
-        if (!exists) return refused('namespaceNotFound');
+      case 'readNamespace':
         return done(this.readRepair(s, i, transitions), ok());
-      }
-      case 'list':
+      case 'readStatus':
+      case 'writeStatus':
+      case 'listNamespaces':
+      case 'keepSpec':
+      case 'readContent':
         return done(s, ok());
-      case 'delete': {
-        if (!exists) return refused('namespaceNotFound');
-        if (nsView?.value === 'terminating') {
-          // D-10: with no finalizers left a DELETE removes it; otherwise it changes nothing.
-          const purge = stepNamespace({ type: 'PURGE' }, 'PURGE');
-          if (purge.transitions.length > 0)
-            return done(this.withoutTimer(s, i, purge.next, transitions), ok());
-          const again = stepNamespace({ type: 'DELETE' }, 'DELETE');
-          return done(this.system.withNamespace(s, i, { lifecycle: again.next }), ok());
-        }
-        const step = stepNamespace({ type: 'DELETE' }, 'DELETE');
-        if (step.transitions.length === 0) return refused('namespaceDeleteRefused');
-        return done(this.withoutTimer(s, i, step.next, transitions), ok());
+      case 'purgeNamespace':
+        return done(this.withoutTimer(s, i, stored(), transitions), ok());
+      case 'keepTerminating': {
+        // D-10: a repeated DELETE changes nothing; the namespace machine says so (LC-3).
+        const again = this.system.namespaceStepper.step(
+          s.namespaces[i].lifecycle,
+          { type: 'DELETE' },
+          'DELETE',
+        );
+        transitions.push(...again.transitions);
+        return done(this.system.withNamespace(s, i, { lifecycle: again.next }), ok());
       }
-      case 'update': {
-        if (!exists) return refused('namespaceNotFound');
-        if (r.body?.removePending || r.body?.removeFirstPending) {
-          const name = this.resolvePendingName(s, r);
-          const step = stepNamespace({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
-          if (step.transitions.length === 0) {
-            return refused('pendingNotFirst');
-          }
-          return done(this.afterPendingChange(s, i, step.next, transitions), ok());
-        }
-        if (r.body?.failure) {
-          const step = stepNamespace(
-            { type: 'RECORD_FAILURE', reason: r.body.failure },
-            `RECORD_FAILURE|${r.body.failure}`,
-          );
-          if (step.transitions.length === 0) return refused('failureWhileNotInitializing');
-          return done(this.withoutTimer(s, i, step.next, transitions), ok());
-        }
-        // An ordinary update keeps spec.finalizers as stored: only finalize changes them (LC-6).
-        return done(s, ok());
+      case 'deleteNamespace':
+      case 'recordFailure':
+        return done(this.withoutTimer(s, i, stored(), transitions), ok());
+      case 'removePending':
+        return done(this.afterPendingChange(s, i, stored(), transitions), ok());
+      case 'finalize':
+        return done(this.system.withNamespace(s, i, { lifecycle: stored() }), ok());
+      case 'createContent': {
+        const ns = s.namespaces[i];
+        return done(this.system.withNamespace(s, i, { content: ns.content | (1 << r.object) }), ok(201));
       }
-      case 'finalize': {
-        if (!exists) return refused('namespaceNotFound');
-        const finalizers = [...this.resolveFinalizers(s, r)].sort();
-        const errors = validateFinalizerNames(finalizers);
-        if (errors.length > 0)
-          return done(s, storageResponse.finalizerNamesInvalid({ what, name: nsView?.name ?? '', errors }));
-        const step = stepNamespace({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`);
-        if (step.transitions.length === 0) {
-          return refused('finalizerAddedWhileDeleting');
-        }
-        return done(this.system.withNamespace(s, i, { lifecycle: step.next }), ok());
+      case 'deleteContent': {
+        const ns = s.namespaces[i];
+        return done(this.system.withNamespace(s, i, { content: ns.content & ~(1 << r.object) }), ok());
       }
+      case 'listContent':
+        return done(s, ok(), this.listItems(s, r, facts));
     }
   }
 
-  private storeContent<T>(
+  /** What storage would do with the request: validation errors and the namespace machine's step, not yet applied. */
+  private storageFacts(
     s: SystemState,
     r: ApiRequest,
-    done: (state: SystemState, response: HttpOutcome, items?: string[]) => T,
-    what: string,
-  ): T {
-    if (r.verb === 'list') {
-      const resource = r.resource ?? '';
-      const items: string[] = [];
-      s.namespaces.forEach((ns, i) => {
-        if (r.namespace >= 0 && i !== r.namespace) return;
-        // D-19: content of a namespace not yet initialized is left out for callers without initialize.
-        if (
-          this.system.view(s, i).value === 'initializing' &&
-          !this.system.authorizer.mayInitialize(s, r.principal, i)
-        )
-          return;
-        this.system.objects.forEach((o, slot) => {
-          if (o.resource === resource && ns.content & (1 << slot))
-            items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
-        });
-      });
-      return done(s, ok(), items);
+    verdict: AdmissionVerdict,
+    nsView: NamespaceView | null,
+    exists: boolean,
+  ): StorageFacts {
+    const none = noStorageFacts;
+    if (r.target === 'content') {
+      const present = r.object >= 0 && (s.namespaces[r.namespace].content & (1 << r.object)) !== 0;
+      // A seeded fault may switch off storage's uniqueness check (NS-3): a second create then succeeds.
+      const unchecked = r.verb === 'create' && this.system.machines.storageChecks?.uniqueNames === false;
+      return { ...none, contentPresent: present && !unchecked };
     }
-    const ns = s.namespaces[r.namespace];
-    const bit = 1 << r.object;
-    const present = (ns.content & bit) !== 0;
+    if (r.namespace < 0 || !nsView || r.subresource === 'status') return none;
+    const lifecycle = s.namespaces[r.namespace].lifecycle;
+    const step = (event: NamespaceEvent, key: string) =>
+      this.system.namespaceStepper.step(lifecycle, event, key);
     switch (r.verb) {
-      case 'create':
-        if (present && this.system.machines.storageChecks?.uniqueNames !== false)
-          return done(s, storageResponse.contentAlreadyExists({ what, name: '' }));
-        return done(this.system.withNamespace(s, r.namespace, { content: ns.content | bit }), ok(201));
+      case 'create': {
+        if (exists) return none;
+        const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
+        // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer (unindexed on create).
+        // A seeded fault may switch off storage's name validation (NS-1, LC-2).
+        const errors = this.system.machines.storageChecks?.validNames === false ? [] : this.validated(
+          `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}`,
+          () => [
+            ...validateNamespaceName(nsView.name),
+            ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
+            ...(r.body?.initializers ?? []).flatMap((name, k) =>
+              validateInitializerName(name, `spec.initializers.pending[${k}].name`),
+            ),
+          ],
+        );
+        const pending =
+          verdict.kind === 'admitted' && verdict.pending === 'asSent'
+            ? [...(r.body?.initializers ?? [])]
+            : verdict.kind === 'admitted' && verdict.pending === 'inject'
+              ? this.system.pendingToInject(s)
+              : [];
+        return {
+          ...none,
+          errors,
+          pending,
+          step: step(
+            { type: 'CREATE', pending, finalizers },
+            `CREATE|${pending.join(',')}|${finalizers.join(',')}`,
+          ),
+        };
+      }
       case 'delete':
-        if (!present) return done(s, storageResponse.contentNotFound({ what, name: '' }));
-        return done(this.system.withNamespace(s, r.namespace, { content: ns.content & ~bit }), ok());
+        if (!exists) return none;
+        if (nsView.value === 'terminating') return { ...none, step: step({ type: 'PURGE' }, 'PURGE') };
+        return { ...none, step: step({ type: 'DELETE' }, 'DELETE') };
+      case 'update': {
+        if (!exists) return none;
+        if (r.body?.failure)
+          return {
+            ...none,
+            step: step(
+              { type: 'RECORD_FAILURE', reason: r.body.failure },
+              `RECORD_FAILURE|${r.body.failure}`,
+            ),
+          };
+        if (!r.body?.removePending && !r.body?.removeFirstPending) return none;
+        const name = this.resolvePendingName(s, r);
+        const removal = step({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
+        // D-18: which 422 an ignored change gets.
+        const initializerChange =
+          removal.transitions.length > 0
+            ? 'none'
+            : nsView.value !== 'initializing'
+              ? 'completed'
+              : 'notFirst';
+        return { ...none, step: removal, initializerChange, changed: [name] };
+      }
+      case 'finalize': {
+        if (!exists) return none;
+        const finalizers = [...this.resolveFinalizers(s, r)].sort();
+        return {
+          ...none,
+          errors: this.validated(`finalize|${finalizers.join(',')}`, () =>
+            validateFinalizerNames(finalizers),
+          ),
+          changed: finalizers.filter((f) => !nsView.finalizers.includes(f)),
+          step: step({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`),
+        };
+      }
       default:
-        return done(s, present ? ok() : storageResponse.contentNotFound({ what, name: '' }));
+        return none;
     }
+  }
+
+  /**
+   * D-19: a list shows a namespace's items only where the pipeline's IN-6 gate would let the caller
+   * read that namespace's content; the gate decides, here as for every other request.
+   */
+  private listItems(s: SystemState, r: ApiRequest, facts: PipelineFacts): string[] {
+    const resource = r.resource ?? '';
+    const items: string[] = [];
+    s.namespaces.forEach((ns, i) => {
+      if (ns.content === 0 || (r.namespace >= 0 && i !== r.namespace)) return;
+      const v = this.system.view(s, i);
+      const inNamespace: PipelineFacts = {
+        ...facts,
+        namespaceExists: v.value !== 'absent' && v.value !== 'removed',
+        namespaceInitialized: v.initialized,
+        callerMayInitialize: this.system.authorizer.mayInitialize(s, r.principal, i),
+      };
+      const gate = this.system.pipelineStepper.step(
+        this.system.pipelineStepper.initial,
+        { type: 'SERVE', facts: inNamespace },
+        pipelineKey(inNamespace),
+      );
+      if (
+        (this.system.pipelineStepper.snapshot(gate.next).context.outcome as PipelineOutcome).kind !== 'served'
+      )
+        return;
+      this.system.objects.forEach((o, slot) => {
+        if (o.resource === resource && ns.content & (1 << slot))
+          items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
+      });
+    });
+    return items;
+  }
+
+  /**
+   * The answer to a refused request, cached per request object: its text depends only on the request,
+   * the refusal and the few state facts in the cache key.
+   */
+  private refusalResponse(
+    s: SystemState,
+    r: ApiRequest,
+    refusal: RequestRefusal,
+    storage: StorageFacts,
+  ): HttpOutcome {
+    const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
+    const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}`;
+    let byRequest = this.responses.get(r);
+    if (!byRequest) {
+      byRequest = new Map();
+      this.responses.set(r, byRequest);
+    }
+    let response = byRequest.get(key);
+    if (!response) {
+      response = responseFor(refusal, this.subject(s, r, storage));
+      byRequest.set(key, response);
+    }
+    return response;
+  }
+
+  /** Everything a response's text names for this request (http.ts RequestSubject). */
+  private subject(s: SystemState, r: ApiRequest, storage: StorageFacts): RequestSubject {
+    const a = this.addressed(r);
+    const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
+    const attrs = this.authorizationRequest(r);
+    const group = attrs.apiGroup ?? apiGroupOfResource(a.resource);
+    return {
+      ...a,
+      ...(group ? { group } : {}),
+      ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
+      verb: attrs.verb,
+      user: r.principal.name,
+      errors: storage.errors,
+      ...(nsView?.pending[0] ? { firstPending: nsView.pending[0] } : {}),
+      changed: storage.changed,
+      beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
+    };
   }
 
   private addressed(r: ApiRequest): Addressed {
@@ -267,17 +425,19 @@ export class ApiServer {
   authorizationRequest(r: ApiRequest): AuthorizationRequest {
     const nsName = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : undefined;
     if (r.target === 'namespace') {
+      const subresource = r.verb === 'finalize' ? 'finalize' : r.subresource;
       return {
         user: r.principal,
         verb: r.verb === 'finalize' ? 'update' : r.verb,
         resource: 'namespaces',
-        ...(r.verb === 'finalize' ? { subresource: 'finalize' } : {}),
+        ...(subresource ? { subresource } : {}),
         ...(r.verb === 'create' ? {} : { namespace: nsName }),
         name: nsName,
         namespaceSlot: r.namespace,
         // D-17: request-authorization.ts lets `initialize` stand in for `update` when only spec.initializers changes.
         onlyInitializers:
           r.verb === 'update' &&
+          !r.subresource &&
           (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure) &&
           !r.body?.finalizers,
       };
@@ -357,6 +517,35 @@ export class ApiServer {
   }
 }
 
+/** Storage's view of a request before it is applied (see ApiServer.storageFacts). */
+interface StorageFacts {
+  /** Field errors of storage validation (NS-1, LC-2). */
+  errors: string[];
+  /** The namespace machine's step for the event the request amounts to; null when it sends none. */
+  step: StepResult | null;
+  /** The pending list a namespace create stores (IN-1, IN-3). */
+  pending: string[];
+  initializerChange: PipelineFacts['initializerChange'];
+  contentPresent: boolean;
+  /** The initializer an update removes, or finalizers a finalize adds. */
+  changed: string[];
+}
+
+const noStorageFacts: StorageFacts = {
+  errors: [],
+  step: null,
+  pending: [],
+  initializerChange: 'none',
+  contentPresent: false,
+  changed: [],
+};
+
 function admissionKey(f: AdmissionFacts): string {
-  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.authorized}${+f.namespaceExists}${+f.namespaceInitializing}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
+  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.namespaceExists}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
+}
+
+function pipelineKey(f: PipelineFacts): string {
+  const a = f.admission;
+  const verdict = a.kind === 'refused' ? a.refusal : a.pending;
+  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
 }

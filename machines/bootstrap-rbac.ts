@@ -77,12 +77,13 @@ export const namespaceInitializerClusterRole: ClusterRole = clusterRole('namespa
 
 /**
  * Shipped `system:controller:namespace-controller` (controller_policy.go): reads and deletes
- * namespaces, updates their finalize and status subresources, and deletes any content.
+ * namespaces, updates their finalize and status subresources, and deletes any content; plus
+ * `initialize` (model-defined, D-19) so it can purge a namespace that never became ready.
  */
 export const namespaceControllerClusterRole: ClusterRole = clusterRole(
   'system:controller:namespace-controller',
   [
-    rule([''], ['namespaces'], ['get', 'list', 'watch', 'delete']),
+    rule([''], ['namespaces'], ['get', 'list', 'watch', 'delete', 'initialize']),
     rule([''], ['namespaces/finalize', 'namespaces/status'], ['update']),
     rule(['*'], ['*'], ['get', 'list', 'delete', 'deletecollection']),
   ],

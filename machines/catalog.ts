@@ -8,6 +8,7 @@ import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
 import { namespaceMachine } from './namespace.ts';
 import { namespaceControllerMachine } from './namespace-controller.ts';
+import { pipelineMachine } from './pipeline.ts';
 import { timerMachine } from './timer.ts';
 
 /** One entry per actor machine: the diagram generator, docs and traceability read this list. */
@@ -34,10 +35,17 @@ export const machineCatalog: MachineEntry[] = [
     machine: namespaceMachine,
   },
   {
+    id: 'pipeline',
+    title: 'Request pipeline',
+    legend:
+      "Why a request got its answer: RBAC and the IN-6 gate, the body's namespace, the admission chain's verdict, storage validation, then storage. Each refusal action names the refusal whose status, reason and message the client gets; each served action names what storage does.",
+    machine: pipelineMachine,
+  },
+  {
     id: 'admission',
     title: 'Admission chain',
     legend:
-      'The checks every request passes, in order: configuration freshness (writes), RBAC, the NamespaceLifecycle plugin, the NamespaceInitializers plugin. Each refusal action names the status the client gets.',
+      'The admission plugins an authorized request passes, in chain order: NamespaceLifecycle, then NamespaceInitializers (configuration freshness for writes, the initialize verb, the pending list). Each refusal action names the status the client gets.',
     machine: admissionMachine,
   },
   {
@@ -124,7 +132,7 @@ export interface ActorOverview {
 
 export const actorOverview: ActorOverview = {
   legend:
-    'Users and the controllers are all clients of the API server. For each request it asks RBAC, then runs the admission chain, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). Time is relative: each clock tick ages the configuration copy, the timers and the namespace timestamps, and waits while a timer has expired; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
+    'Users and the controllers are all clients of the API server. For each request it asks RBAC and the admission chain, lets the request pipeline decide, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). Time is relative: each clock tick ages the configuration copy, the timers and the namespace timestamps, and waits while a timer has expired; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
   actors: [
     { id: 'users', title: 'Users and robots' },
     { id: 'apiserver', title: 'API server' },
@@ -148,6 +156,7 @@ export const actorOverview: ActorOverview = {
       events: ['content delete', 'finalize', 'namespace delete'],
     },
     { from: 'finalizer-owner', to: 'apiserver', events: ['finalize'] },
+    { from: 'apiserver', to: 'pipeline', events: ['SERVE'] },
     { from: 'apiserver', to: 'authorization', events: ['AUTHORIZE'] },
     { from: 'apiserver', to: 'admission', events: ['ADMIT'] },
     {

@@ -317,8 +317,8 @@ export const designVariants: DesignVariant[] = [
     requirements: ['ALT-4', 'IN-6', 'IN-10'],
     machines: (base) => ({
       ...base,
-      admission: base.admission.provide({
-        guards: { contentInInitializingNamespaceWithoutInitializeVerb: () => false },
+      pipeline: base.pipeline.provide({
+        guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
       }),
     }),
   },

@@ -142,6 +142,21 @@ export function validateFinalizerName(name: string, fieldPath = 'spec.finalizers
   return errors;
 }
 
+/**
+ * Field errors for an initializer name (D-7, D-17): shipped IsFullyQualifiedName, a DNS subdomain of at
+ * least three dot-separated segments; one error, the first that applies.
+ */
+export function validateInitializerName(name: string, fieldPath: string): string[] {
+  if (name.length === 0) return [`${fieldPath}: Required value`];
+  const subdomain = dnsSubdomainErrors(name);
+  if (subdomain.length > 0) return [invalidValue(fieldPath, name, subdomain.join(','))];
+  if (name.split('.').length < 3)
+    return [
+      invalidValue(fieldPath, name, 'should be a domain with at least three segments separated by dots'),
+    ];
+  return [];
+}
+
 /** LC-2: `kubernetes` (or another standard name) or a qualified `prefix/name` with a DNS-subdomain prefix. */
 export function isQualifiedFinalizerName(name: string): boolean {
   return validateFinalizerName(name).length === 0;

@@ -42,6 +42,8 @@ describe('namespace machine: creation', () => {
       finalizers: [],
       deletedSecondsAgo: null,
       createdSecondsAgo: null,
+      initialized: false,
+      hadInitializers: false,
     });
   });
 
@@ -54,6 +56,8 @@ describe('namespace machine: creation', () => {
       finalizers: ['kubernetes', origin],
       deletedSecondsAgo: null,
       createdSecondsAgo: null,
+      initialized: true,
+      hadInitializers: false,
     });
     expect(step(active, tick).context).toEqual(active.context);
   });
@@ -85,7 +89,9 @@ describe('namespace machine: creation', () => {
     ];
     for (const [value, phase, conditions] of table) {
       expect(phaseOf(value)).toBe(phase);
-      expect(conditionsOf(value)).toEqual(conditions);
+      expect(conditionsOf(value, true)).toEqual(conditions);
+      // D-22: a namespace that never had initializers shows no Initializing condition.
+      expect(conditionsOf(value, false)).toEqual(value === 'initializing' ? conditions : {});
     }
   });
 });
@@ -133,6 +139,8 @@ describe('namespace machine: initializers', () => {
       finalizers: ['kubernetes'],
       deletedSecondsAgo: 0,
       createdSecondsAgo: null,
+      initialized: false,
+      hadInitializers: true,
     });
   });
 

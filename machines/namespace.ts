@@ -22,6 +22,10 @@ export interface NamespaceContext {
    * read-repair timeout, the one constant read-repair compares it with (FP-4); null otherwise.
    */
   createdSecondsAgo: number | null;
+  /** D-25: the pending list emptied without a failure result; set once, never cleared (IN-6 reads it, D-19). */
+  initialized: boolean;
+  /** Created with pending initializers, so status carries the Initializing condition (D-22). */
+  hadInitializers: boolean;
 }
 
 export type NamespaceEvent =
@@ -42,6 +46,8 @@ const emptyNamespace: NamespaceContext = {
   finalizers: [],
   deletedSecondsAgo: null,
   createdSecondsAgo: null,
+  initialized: false,
+  hadInitializers: false,
 };
 
 // A name never used and a name whose namespace was removed are created alike.
@@ -82,6 +88,8 @@ export const namespaceMachine = setup({
             pending: [...event.pending],
             finalizers: [...event.finalizers],
             createdSecondsAgo: event.pending.length > 0 ? 0 : null,
+            initialized: event.pending.length === 0,
+            hadInitializers: event.pending.length > 0,
           }
         : {},
     ),
@@ -98,6 +106,7 @@ export const namespaceMachine = setup({
     // Only read-repair reads the creation age, and only while Initializing.
     stopCreationAge: assign({ createdSecondsAgo: () => null }),
     removeFirstPendingInitializer: assign({ pending: ({ context }) => context.pending.slice(1) }),
+    markInitialized: assign({ initialized: () => true }),
     recordFailureResult: assign({
       failure: ({ event }) => (event.type === 'RECORD_FAILURE' ? { reason: event.reason } : null),
     }),
@@ -129,7 +138,7 @@ export const namespaceMachine = setup({
           {
             guard: 'removesLastPendingInitializer',
             target: 'active',
-            actions: ['removeFirstPendingInitializer', 'stopCreationAge'],
+            actions: ['removeFirstPendingInitializer', 'stopCreationAge', 'markInitialized'],
             meta: { requirements: ['IN-2', 'IN-3', 'IN-4', 'IN-5'] },
           },
           {
@@ -208,9 +217,15 @@ export function phaseOf(value: NamespaceStateValue): NamespacePhase | null {
   }
 }
 
-/** status.conditions as a map of type to status: Initializing is True while initializing (IN-5). */
-export function conditionsOf(value: NamespaceStateValue): Record<string, 'True' | 'False'> {
+/**
+ * status.conditions as a map of type to status (IN-5, D-22): Initializing is True while initializing,
+ * False once initialization ended, and absent for a namespace that never had initializers.
+ */
+export function conditionsOf(
+  value: NamespaceStateValue,
+  hadInitializers: boolean,
+): Record<string, 'True' | 'False'> {
   if (value === 'initializing') return { Initializing: 'True' };
-  if (value === 'active' || value === 'terminating') return { Initializing: 'False' };
+  if (hadInitializers && (value === 'active' || value === 'terminating')) return { Initializing: 'False' };
   return {};
 }

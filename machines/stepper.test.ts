@@ -9,9 +9,7 @@ const admissionFacts: AdmissionFacts = {
   operation: 'create',
   target: 'content',
   configurationFresh: true,
-  authorized: true,
   namespaceExists: true,
-  namespaceInitializing: true,
   namespaceTerminating: false,
   namespaceImmortal: false,
   callerMayInitialize: false,
@@ -80,14 +78,14 @@ describe('MachineStepper: interning', () => {
       pending: [],
       finalizers: ['kubernetes'],
     }).next;
-    const viaInitializer = stepper.step(
-      stepper.step(stepper.initial, { type: 'CREATE', pending: ['a'], finalizers: ['kubernetes'] }).next,
-      { type: 'REMOVE_PENDING', name: 'a' },
+    const viaFinalize = stepper.step(
+      stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['kubernetes']}).next,
+      { type: 'FINALIZE', finalizers: ['kubernetes'] },
     ).next;
-    expect(viaInitializer).toBe(direct);
+    expect(viaFinalize).toBe(direct);
     expect(stepper.value(direct)).toBe('active');
-    // initial, active, initializing: three distinct snapshots.
-    expect(stepper.snapshots.length).toBe(3);
+    // initial and active: two distinct snapshots.
+    expect(stepper.snapshots.length).toBe(2);
   });
 
   it('different snapshots get different ids, and interning a stored snapshot returns its id', () => {
@@ -158,21 +156,17 @@ describe('MachineStepper: what a step reports', () => {
     expect(again.transitions).toEqual(['namespace:terminating:DELETE#0']);
   });
 
-  it('IN-6: reports the whole eventless chain of the admission machine, in order, and its verdict', () => {
+  it('IN-3: reports the whole eventless chain of the admission machine, in order, and its verdict', () => {
     const stepper = new MachineStepper(admissionMachine);
     const step = stepper.step(stepper.initial, { type: 'ADMIT', facts: admissionFacts });
-    expect(stepper.value(step.next)).toBe('refused');
+    expect(stepper.value(step.next)).toBe('admitted');
     expect(step.actions).toEqual([]);
-    expect(stepper.snapshot(step.next).context.verdict).toEqual({
-      kind: 'refused',
-      refusal: 'refuseNamespaceInitializing',
-    });
+    expect(stepper.snapshot(step.next).context.verdict).toEqual({ kind: 'admitted', pending: 'none' });
     expect(step.transitions).toEqual([
       'admission:waiting:ADMIT#0',
-      'admission:configurationCheck:always#1',
-      'admission:authorization:always#1',
       'admission:namespaceLifecycle:always#3',
-      'admission:namespaceInitializers:always#2',
+      'admission:configurationCheck:always#1',
+      'admission:namespaceInitializers:always#4',
     ]);
   });
 
@@ -182,7 +176,11 @@ describe('MachineStepper: what a step reports', () => {
       type: 'ADMIT',
       facts: { ...admissionFacts, configurationFresh: false },
     });
-    expect(step.transitions).toEqual(['admission:waiting:ADMIT#0', 'admission:configurationCheck:always#0']);
+    expect(step.transitions).toEqual([
+      'admission:waiting:ADMIT#0',
+      'admission:namespaceLifecycle:always#3',
+      'admission:configurationCheck:always#0',
+    ]);
     expect(stepper.snapshot(step.next).context.verdict).toEqual({
       kind: 'refused',
       refusal: 'refuseConfigurationUnavailable',

@@ -1,57 +1,70 @@
-import { alreadyExists, conflict, type HttpOutcome, invalid, notFound } from './http.ts';
-import { invalidObjectMessage } from './names.ts';
+import { alreadyExists, type HttpOutcome, invalidObject, notFound, type RequestSubject } from './http.ts';
 
 /**
- * Why storage refuses a request admission let through: validation (NS-1, LC-2, LC-6), existence, and
- * the namespace machine ignoring the event. One literal per answer, so the wire text lives here only.
+ * Why storage refuses a request admission let through: validation (NS-1, LC-2, LC-6), existence, the
+ * namespace machine ignoring the event (D-18), and the fail-open rule for new configurations (FP-3).
+ * One literal per answer, so the wire text lives here only.
  */
 export type StorageRefusal =
   | 'namespaceAlreadyExists'
   | 'namespaceNameInvalid'
-  | 'namespaceCreateRefused'
   | 'namespaceNotFound'
-  | 'namespaceDeleteRefused'
   | 'pendingNotFirst'
+  | 'initializersImmutable'
   | 'failureWhileNotInitializing'
   | 'finalizerNamesInvalid'
   | 'finalizerAddedWhileDeleting'
   | 'contentAlreadyExists'
   | 'contentNotFound'
-  | 'configurationFailClosed';
+  | 'configurationInvalid';
 
-/** What a storage answer names: the request as described, the object's name, validation errors. */
-export interface StorageSubject {
-  what: string;
-  name: string;
-  errors?: readonly string[];
-}
+/** What a storage answer names; `what` kept for answers the model defines itself. */
+export type StorageSubject = RequestSubject;
+
+/** `configmaps`, or `rolebindings.rbac.authorization.k8s.io` outside the core group. */
+const qualified = (s: StorageSubject) => (s.group ? `${s.resource}.${s.group}` : s.resource);
+
+/** Go's %#v of a []string, as ValidateNoNewFinalizers prints it. */
+const goStrings = (values: readonly string[]) =>
+  `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 
 /** How each storage refusal reads on the wire; a Record, so a refusal without its text fails the typecheck. */
 export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => HttpOutcome> = {
-  namespaceAlreadyExists: (s) => alreadyExists(`namespaces "${s.name}" already exists`),
+  // NS-3, D-15: Store.Create prefixes `object is being deleted: ` when the stored object is deleted.
+  namespaceAlreadyExists: (s) =>
+    alreadyExists(
+      `${s.beingDeleted ? 'object is being deleted: ' : ''}namespaces "${s.name}" already exists`,
+    ),
   // NS-1, LC-2 (D-1, D-13)
-  namespaceNameInvalid: (s) =>
-    invalid(invalidObjectMessage('Namespace', s.name, s.errors ?? []), 'FieldValueInvalid'),
-  namespaceCreateRefused: (s) => invalid(`${s.what}: refused by storage`),
+  namespaceNameInvalid: (s) => invalidObject('Namespace', s.name, s.errors ?? []),
   namespaceNotFound: (s) => notFound(`namespaces "${s.name}" not found`),
-  namespaceDeleteRefused: (s) => conflict(`${s.what}: refused by storage`),
-  // IN-3
+  // IN-2 (D-18, model-defined)
   pendingNotFirst: (s) =>
-    invalid(`${s.what}: only the first pending initializer may be removed, and only while initializing`),
-  // IN-7
-  failureWhileNotInitializing: (s) => invalid(`${s.what}: the namespace is not initializing`),
-  // LC-2
-  finalizerNamesInvalid: (s) => invalid(invalidObjectMessage('Namespace', s.name, s.errors ?? [])),
-  // LC-6
+    invalidObject('Namespace', s.name, [
+      `spec.initializers.pending: Forbidden: only the first pending initializer may complete; ${JSON.stringify(s.firstPending ?? '')} is pending before ${JSON.stringify(s.changed?.[0] ?? '')}`,
+    ]),
+  // IN-4 (D-18, shipped ValidateInitializersUpdate)
+  initializersImmutable: (s) =>
+    invalidObject('Namespace', s.name, [
+      'spec.initializers: Invalid value: "null": field is immutable once initialization has completed',
+    ]),
+  // IN-7 (D-18): a result once initialization ended is a change of an immutable field.
+  failureWhileNotInitializing: (s) =>
+    invalidObject('Namespace', s.name, [
+      'spec.initializers: Invalid value: "null": field is immutable once initialization has completed',
+    ]),
+  // LC-2 (D-13)
+  finalizerNamesInvalid: (s) => invalidObject('Namespace', s.name, s.errors ?? []),
+  // LC-6 (D-12)
   finalizerAddedWhileDeleting: (s) =>
-    invalid(
-      `Namespace "${s.name}" is invalid: spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted`,
-    ),
-  contentAlreadyExists: (s) => alreadyExists(`${s.what}: already exists`),
-  contentNotFound: (s) => notFound(`${s.what}: not found`),
-  // FP-3
-  configurationFailClosed: (s) =>
-    invalid(
-      `namespaceinitializerconfigurations/${s.name}: new configurations must be fail-open (failurePolicy Ignore)`,
-    ),
+    invalidObject('Namespace', s.name, [
+      `spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(s.changed ?? [])}`,
+    ]),
+  // NS-3
+  contentAlreadyExists: (s) => alreadyExists(`${qualified(s)} ${JSON.stringify(s.name)} already exists`),
+  // NS-2 (D-15)
+  contentNotFound: (s) => notFound(`${qualified(s)} ${JSON.stringify(s.name)} not found`),
+  // FP-3 (D-7): one error per bad name or fail-closed entry, indexed.
+  configurationInvalid: (s) =>
+    invalidObject('NamespaceInitializerConfiguration.admissionregistration.k8s.io', s.name, s.errors ?? []),
 };

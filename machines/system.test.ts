@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScope } from './scopes.ts';
-import { type ApiRequest, SystemModel, type SystemState } from './system.ts';
+import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
 
 const model = new SystemModel(defaultScope);
 const [initial] = model.initialStates();
@@ -60,7 +60,7 @@ describe('system model: creation and initialization', () => {
     expect(view.finalizers).toEqual(['kubernetes', 'openshift.com/origin']);
     expect(view.deletedSecondsAgo).toBeNull();
     expect(view.failOpenTimer).toEqual({ initializer: policy, ageSeconds: 0 });
-    expect(created.transitions).toContain('admission:namespaceInitializers:always#4');
+    expect(created.transitions).toContain('admission:namespaceInitializers:always#3');
     expect(created.transitions).toContain('namespace:absent:CREATE#1');
   });
 
@@ -185,5 +185,17 @@ describe('system model: lists (NS-7, RB-6, D-15, D-19)', () => {
       code: 403,
       cause: 'NamespaceInitializing',
     });
+  });
+});
+
+describe('system model: scope limits', () => {
+  it('NS-3: a scope with more content objects than the content mask holds is refused, naming the scope', () => {
+    const content = Array.from({ length: maxContentObjects + 1 }, (_, k) => ({
+      resource: 'configmaps',
+      name: `cm-${k}`,
+    }));
+    expect(() => new SystemModel({ ...defaultScope, name: 'crowded', content })).toThrow(
+      /^scope crowded: 3\d content objects .*the content mask holds 31/,
+    );
   });
 });

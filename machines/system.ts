@@ -11,6 +11,7 @@ import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
 import { type NamespaceStateValue, namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-controller.ts';
+import { pipelineMachine } from './pipeline.ts';
 import { RequestAuthorizer } from './request-authorization.ts';
 import { expandTemplate } from './requests.ts';
 import {
@@ -66,7 +67,11 @@ export interface ApiRequest {
   object: number;
   /** Resource for lists across namespaces or within one. */
   resource?: string;
+  /** `namespaces/NAME/status` (NS-5): read or written like the namespace; never changes its spec. */
+  subresource?: 'status';
   body?: {
+    /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
+    namespace?: string;
     /** A client-supplied pending list on create (only admission may set it: IN-3). */
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
@@ -124,6 +129,7 @@ export type FaultKind =
 export interface MachineSet {
   namespace: typeof namespaceMachine;
   admission: typeof admissionMachine;
+  pipeline: typeof pipelineMachine;
   configSync: typeof configSyncMachine;
   initializerController: typeof initializerControllerMachine;
   namespaceController: typeof namespaceControllerMachine;
@@ -139,6 +145,7 @@ export interface MachineSet {
 export const defaultMachines: MachineSet = {
   namespace: namespaceMachine,
   admission: admissionMachine,
+  pipeline: pipelineMachine,
   configSync: configSyncMachine,
   initializerController: initializerControllerMachine,
   namespaceController: namespaceControllerMachine,
@@ -165,6 +172,10 @@ export interface NamespaceView {
   deletedSecondsAgo: number | null;
   /** Seconds since creation while Initializing, capped at the read-repair timeout; null otherwise (FP-4). */
   createdSecondsAgo: number | null;
+  /** D-25: became ready once (IN-6 reads it, D-19). */
+  initialized: boolean;
+  /** Created with pending initializers: status shows the Initializing condition (D-22). */
+  hadInitializers: boolean;
   content: number;
   external: number;
   /** The apiserver's timer on the first pending initializer, armed or expired (FP-2); null when none runs. */
@@ -190,10 +201,14 @@ export interface SystemView {
   crashedInitializers: string[];
 }
 
+/** Content objects a scope may have: one bit each in a namespace's content mask (bit 31 is the sign). */
+export const maxContentObjects = 31;
+
 /** The composed system; it has the shape the checker's explorer steps (initialStates, successors, key). */
 export class SystemModel {
   readonly namespaceStepper: MachineStepper<typeof namespaceMachine>;
   readonly admissionStepper: MachineStepper<typeof admissionMachine>;
+  readonly pipelineStepper: MachineStepper<typeof pipelineMachine>;
   readonly configSyncStepper: MachineStepper<typeof configSyncMachine>;
   readonly initializerStepper: MachineStepper<typeof initializerControllerMachine>;
   readonly namespaceControllerStepper: MachineStepper<typeof namespaceControllerMachine>;
@@ -224,6 +239,7 @@ export class SystemModel {
   ) {
     this.namespaceStepper = new MachineStepper(machines.namespace);
     this.admissionStepper = new MachineStepper(machines.admission);
+    this.pipelineStepper = new MachineStepper(machines.pipeline);
     this.configSyncStepper = new MachineStepper(machines.configSync, {
       configurations: scope.configurations.filter((c) => c.registered === 'initially').map((c) => c.name),
     });
@@ -240,6 +256,11 @@ export class SystemModel {
         objects.push(init.populates);
       }
     }
+    // One content bit per object slot in a 32-bit integer: refuse a scope that would overflow it.
+    if (objects.length > maxContentObjects)
+      throw new Error(
+        `scope ${scope.name}: ${objects.length} content objects (${objects.map((o) => `${o.resource}/${o.name}`).join(', ')}); the content mask holds ${maxContentObjects} — use fewer objects or initializers with shared objects`,
+      );
     this.objects = objects;
     this.authorizer = new RequestAuthorizer(scope, objects, machines.authorization);
     this.viewCache = scope.namespaces.map(() => new WeakMap());
@@ -331,6 +352,8 @@ export class SystemModel {
       finalizers: snapshot.context.finalizers,
       deletedSecondsAgo: snapshot.context.deletedSecondsAgo,
       createdSecondsAgo: snapshot.context.createdSecondsAgo,
+      initialized: snapshot.context.initialized,
+      hadInitializers: snapshot.context.hadInitializers,
       content: ns.content,
       external: ns.external,
       failOpenTimer: this.runningTimer(ns),
@@ -500,7 +523,7 @@ export class SystemModel {
     const body = b
       ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}`
       : '';
-    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${body}`;
+    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}|${b?.namespace ?? ''}|${body}`;
     let id = this.requestIds.get(key);
     if (id === undefined) {
       id = this.requestIds.size;

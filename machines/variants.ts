@@ -99,8 +99,8 @@ export const variants: Variant[] = [
     requirements: ['IN-6', 'ALT-4'],
     machines: (base) => ({
       ...base,
-      admission: base.admission.provide({
-        guards: { contentInInitializingNamespaceWithoutInitializeVerb: () => false },
+      pipeline: base.pipeline.provide({
+        guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
       }),
     }),
   },
@@ -538,13 +538,13 @@ export const variants: Variant[] = [
     requirements: ['IN-6'],
     machines: (base) => ({
       ...base,
-      admission: base.admission.provide({
+      pipeline: base.pipeline.provide({
         guards: {
-          contentInInitializingNamespaceWithoutInitializeVerb: ({ event }) =>
-            event.type === 'ADMIT' &&
+          contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
             event.facts.target === 'content' &&
             event.facts.operation !== 'get' &&
-            event.facts.namespaceInitializing &&
+            event.facts.namespaceExists &&
+            !event.facts.namespaceInitialized &&
             !event.facts.callerMayInitialize,
         },
       }),

@@ -67,6 +67,8 @@ export type RequestPlan =
       /** spec.initializers.pending as sent by an update (names in order). */
       desiredPending?: string[];
       failure?: string;
+      /** `namespaces/NAME/status` (NS-5): never changes the spec. */
+      status?: true;
     }
   | {
       type: 'content';
@@ -74,6 +76,8 @@ export type RequestPlan =
       namespace: number;
       object: number;
       resource?: string;
+      /** metadata.namespace of the body when it names one (NS-4, D-14). */
+      bodyNamespace?: string;
     }
   | { type: 'configuration'; name: string };
 
@@ -730,11 +734,16 @@ function compileRequest(
   switch (path.kind) {
     case 'namespaces':
     case 'namespace': {
-      if (path.kind === 'namespace' && path.subresource === 'status')
+      if (path.kind === 'namespace' && path.subresource === 'status') {
+        if (modelVerb !== 'get' && modelVerb !== 'update')
+          return {
+            plan: null,
+            unsupported: `${verb} namespaces/${path.name}/status: the status sub-resource is read and updated only`,
+          };
         return {
-          plan: null,
-          unsupported: `namespaces/${path.name}/status: the model has no status sub-resource`,
+          plan: { type: 'namespace', verb: modelVerb, namespace: builder.namespace(path.name), status: true },
         };
+      }
       const finalize =
         modelVerb === 'finalize' || (path.kind === 'namespace' && path.subresource === 'finalize');
       if (finalize) {
@@ -819,11 +828,6 @@ function compileRequest(
       const parsed = validateBody<ContentBody>('content', body, bodyPath);
       const namespaceName = path.namespace;
       const bodyNamespace = parsed.metadata?.namespace;
-      if (bodyNamespace && bodyNamespace !== namespaceName)
-        return {
-          plan: null,
-          unsupported: `body namespace ${bodyNamespace} differs from the path's ${namespaceName}: the model's requests carry no body namespace (D-14: 400 BadRequest)`,
-        };
       const namespace = builder.namespace(namespaceName);
       if (path.kind === 'content-list' && modelVerb === 'list')
         return { plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource } };
@@ -852,6 +856,7 @@ function compileRequest(
           verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
           namespace,
           object,
+          ...(bodyNamespace ? { bodyNamespace } : {}),
         },
       };
     }

@@ -207,8 +207,18 @@ class Replay {
         namespace: plan.namespace,
         object: plan.object,
         ...(plan.resource ? { resource: plan.resource } : {}),
+        ...(plan.bodyNamespace ? { body: { namespace: plan.bodyNamespace } } : {}),
       };
     }
+    if (plan.status)
+      return {
+        principal,
+        verb: plan.verb,
+        target: 'namespace',
+        namespace: plan.namespace,
+        object: -1,
+        subresource: 'status',
+      };
     const base = {
       principal,
       verb: plan.verb,
@@ -382,6 +392,13 @@ class Replay {
     return found.event;
   }
 
+  /** The initializer controller of this name is down (its restart is enabled). */
+  private crashed(actor: string): boolean {
+    return this.model
+      .enabled(this.state)
+      .some((e) => e.event.actor === actor && e.event.fault === 'initializer-restart');
+  }
+
   fault(step: Extract<CompiledStep, { kind: 'fault' }>): StepReport {
     const report = blankReport(step);
     if (step.actor === 'apiserver') {
@@ -393,6 +410,11 @@ class Replay {
       step.actor,
       step.action === 'crash' ? 'initializer-crash' : 'initializer-restart',
     );
+    if (!event && step.action === 'crash' && this.crashed(step.actor)) {
+      // A fault already in force stays in force: crashing a crashed controller changes nothing.
+      report.outcome = `${step.actor} is already crashed (no change)`;
+      return report;
+    }
     if (!event) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -407,6 +429,11 @@ class Replay {
 
   configRead(step: Extract<CompiledStep, { kind: 'config-read' }>): StepReport {
     const report = blankReport(step);
+    if (this.model.configReadsFailing(this.state) && step.failing) {
+      // A fault already in force stays in force: reads keep failing.
+      report.outcome = 'configuration reads are already failing (no change)';
+      return report;
+    }
     if (this.model.configReadsFailing(this.state) === step.failing) {
       report.ok = false;
       report.outcome = 'not possible';
@@ -485,7 +512,7 @@ class Replay {
             : have !== 'none' && (want.reason === undefined || want.reason === have.reason);
         compare('result', want, have, equal);
       }
-      compare('conditions', c.conditions, exists ? conditionsOf(view.value) : {});
+      compare('conditions', c.conditions, exists ? conditionsOf(view.value, view.hadInitializers) : {});
       if (c.deletionTimestamp !== undefined) {
         const have = this.deletionStamps.get(step.namespace) ?? null;
         const equal =

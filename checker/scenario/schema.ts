@@ -306,6 +306,12 @@ export type SubjectInput = z.infer<typeof subject>;
 export type RoleRefInput = z.infer<typeof roleRef>;
 export type PolicyRuleInput = z.infer<typeof policyRule>;
 
+/**
+ * Values the model validates itself (finalizer and initializer names): any string, so a bad one reaches
+ * the model and gets its 422 Invalid. The schema refuses only what is not a well-formed request.
+ */
+const anyNames = z.array(z.string());
+
 /** The bodies requests carry, checked once the request line says what they address. */
 export const bodySchemas = {
   namespace: z.strictObject({
@@ -314,10 +320,10 @@ export const bodySchemas = {
     metadata: metadata.partial().optional(),
     spec: z
       .strictObject({
-        finalizers: names.optional(),
+        finalizers: anyNames.optional(),
         initializers: z
           .strictObject({
-            pending: z.array(z.strictObject({ name })),
+            pending: z.array(z.strictObject({ name: z.string() })),
             result: z
               .strictObject({
                 status: z.string(),
@@ -334,11 +340,11 @@ export const bodySchemas = {
     status: z.strictObject({ phase: z.string().optional() }).optional(),
   }),
   finalize: z.strictObject({
-    finalizers: names.optional(),
+    finalizers: anyNames.optional(),
     apiVersion: z.literal('v1').optional(),
     kind: z.literal('Namespace').optional(),
     metadata: metadata.partial().optional(),
-    spec: z.strictObject({ finalizers: names }).optional(),
+    spec: z.strictObject({ finalizers: anyNames }).optional(),
   }),
   content: z.looseObject({
     apiVersion: z.string().optional(),
@@ -361,4 +367,5 @@ export type NamespaceBody = z.infer<(typeof bodySchemas)['namespace']>;
 export type FinalizeBody = z.infer<(typeof bodySchemas)['finalize']>;
 export type ContentBody = z.infer<(typeof bodySchemas)['content']>;
 export type ConfigurationBody = z.infer<(typeof bodySchemas)['configuration']>;
-export const initializerEntrySchema = initializerEntry;
+/** A configuration entry in a request body: its name is the model's to validate (D-7). */
+export const initializerEntrySchema = initializerEntry.extend({ name: z.string() });

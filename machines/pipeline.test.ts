@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import type { AdmissionVerdict } from './admission.ts';
+import type { HttpOutcome, RequestSubject } from './http.ts';
+import {
+  type PipelineFacts,
+  type PipelineOutcome,
+  pipelineMachine,
+  type RequestRefusal,
+  requestResponse,
+  responseFor,
+} from './pipeline.ts';
+import { listTransitions, MachineStepper } from './stepper.ts';
+
+/** A content read by an authorized caller in an initialized namespace, admitted: served. */
+const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
+  operation: 'get',
+  target: 'content',
+  status: false,
+  authorized: true,
+  changesInitializers: false,
+  recordsFailure: false,
+  namespaceExists: true,
+  namespaceInitialized: true,
+  namespaceTerminating: false,
+  callerMayInitialize: false,
+  bodyNamespaceMatchesPath: true,
+  admission: { kind: 'admitted', pending: 'none' },
+  objectValid: true,
+  namespaceMachine: 'none',
+  initializerChange: 'none',
+  contentPresent: true,
+  ...overrides,
+});
+
+const stepper = new MachineStepper(pipelineMachine);
+const serve = (overrides: Partial<PipelineFacts> = {}) => {
+  const step = stepper.step(stepper.initial, { type: 'SERVE', facts: facts(overrides) });
+  return {
+    outcome: stepper.snapshot(step.next).context.outcome as PipelineOutcome,
+    transitions: step.transitions,
+  };
+};
+const refusal = (overrides: Partial<PipelineFacts>) => {
+  const { outcome } = serve(overrides);
+  return outcome.kind === 'refused' ? outcome.refusal : `served ${outcome.effect}`;
+};
+const effect = (overrides: Partial<PipelineFacts>) => {
+  const { outcome } = serve(overrides);
+  return outcome.kind === 'served' ? `${outcome.code} ${outcome.effect}` : outcome.refusal;
+};
+const refusedByAdmission = (r: Extract<AdmissionVerdict, { kind: 'refused' }>['refusal']) => ({
+  admission: { kind: 'refused', refusal: r } as AdmissionVerdict,
+});
+const namespaceRequest = { target: 'namespace' as const };
+
+describe('request pipeline: the order of checks (docs/decisions.md)', () => {
+  it('RB-4, RB-5, RB-6, NS-7: RBAC answers first, whatever else is wrong', () => {
+    expect(
+      refusal({
+        authorized: false,
+        namespaceInitialized: false,
+        bodyNamespaceMatchesPath: false,
+        ...refusedByAdmission('refuseNamespaceNotFound'),
+      }),
+    ).toBe('refuseForbidden');
+  });
+
+  it('IN-6 (D-19): then the gate on content of a namespace never initialized, for every verb, whatever its phase', () => {
+    for (const operation of ['get', 'list', 'create', 'update', 'delete'] as const)
+      expect(refusal({ operation, namespaceInitialized: false })).toBe('refuseNamespaceInitializing');
+    expect(refusal({ namespaceInitialized: false, namespaceTerminating: true, operation: 'create' })).toBe(
+      'refuseNamespaceInitializing',
+    );
+    expect(effect({ namespaceInitialized: false, callerMayInitialize: true })).toBe('200 readContent');
+    // The namespace object itself is not gated (D-5).
+    expect(effect({ ...namespaceRequest, namespaceInitialized: false })).toBe('200 readNamespace');
+  });
+
+  it('NS-4 (D-14): then a body whose namespace differs from the path: 400, before admission', () => {
+    expect(
+      refusal({ bodyNamespaceMatchesPath: false, ...refusedByAdmission('refuseConfigurationUnavailable') }),
+    ).toBe('refuseNamespaceMismatch');
+  });
+
+  it('AC-2, NS-2, LC-4, LC-10, IN-3: then admission, whose refusal the pipeline passes on as it is', () => {
+    expect(refusal(refusedByAdmission('refuseNamespaceTerminating'))).toBe('refuseNamespaceTerminating');
+    expect(refusal({ ...refusedByAdmission('refuseNamespaceNotFound'), objectValid: false })).toBe(
+      'refuseNamespaceNotFound',
+    );
+  });
+
+  it('NS-1, LC-2: then storage validation (422), before storage itself', () => {
+    expect(
+      refusal({ ...namespaceRequest, operation: 'create', objectValid: false, namespaceExists: false }),
+    ).toBe('namespaceNameInvalid');
+    expect(refusal({ ...namespaceRequest, operation: 'finalize', objectValid: false })).toBe(
+      'finalizerNamesInvalid',
+    );
+  });
+
+  it('AC-1: an admitted, valid request reaches storage through every stage, in order', () => {
+    const { transitions } = serve({});
+    expect(transitions.map((t) => t.split(':')[1])).toEqual([
+      'waiting',
+      'authorizing',
+      'decoding',
+      'admitting',
+      'validating',
+      'storing',
+    ]);
+  });
+});
+
+describe('request pipeline: storage of namespaces', () => {
+  const ns = (overrides: Partial<PipelineFacts>) => ({ ...namespaceRequest, ...overrides });
+
+  it('LC-1, IN-1, NS-3: create answers 201 with the pending list admission chose; an existing name 409', () => {
+    const { outcome } = serve(
+      ns({
+        operation: 'create',
+        namespaceExists: false,
+        namespaceMachine: 'accepts',
+        admission: { kind: 'admitted', pending: 'inject' },
+      }),
+    );
+    expect(outcome).toEqual({ kind: 'served', code: 201, effect: 'createNamespace', pending: 'inject' });
+    expect(refusal(ns({ operation: 'create' }))).toBe('namespaceAlreadyExists');
+  });
+
+  it('NS-7, NS-2: a list of namespaces is served; any other request for a missing one is 404', () => {
+    expect(effect(ns({ operation: 'list', namespaceExists: false }))).toBe('200 listNamespaces');
+    expect(refusal(ns({ operation: 'delete', namespaceExists: false }))).toBe('namespaceNotFound');
+  });
+
+  it('NS-5, IN-5 (D-16): the status sub-resource is read and written, never changing the spec', () => {
+    expect(effect(ns({ status: true }))).toBe('200 readStatus');
+    expect(effect(ns({ status: true, operation: 'update' }))).toBe('200 writeStatus');
+  });
+
+  it('IN-8, FP-4: a GET of the namespace is served (with read-repair)', () => {
+    expect(effect(ns({}))).toBe('200 readNamespace');
+  });
+
+  it('LC-3, LC-7 (D-10): DELETE starts termination; again changes nothing, or purges once no finalizer is left', () => {
+    expect(effect(ns({ operation: 'delete', namespaceMachine: 'accepts' }))).toBe('200 deleteNamespace');
+    expect(effect(ns({ operation: 'delete', namespaceTerminating: true, namespaceMachine: 'ignores' }))).toBe(
+      '200 keepTerminating',
+    );
+    expect(effect(ns({ operation: 'delete', namespaceTerminating: true, namespaceMachine: 'accepts' }))).toBe(
+      '200 purgeNamespace',
+    );
+  });
+
+  it('IN-2, IN-4 (D-18): an initializer change storage ignores gets the 422 that says why', () => {
+    const update = ns({ operation: 'update', changesInitializers: true, namespaceMachine: 'ignores' });
+    expect(refusal({ ...update, initializerChange: 'notFirst' })).toBe('pendingNotFirst');
+    expect(refusal({ ...update, initializerChange: 'completed' })).toBe('initializersImmutable');
+    expect(effect({ ...update, namespaceMachine: 'accepts' })).toBe('200 removePending');
+  });
+
+  it('IN-7: a failure result is stored while initializing, refused after', () => {
+    const failure = ns({ operation: 'update', changesInitializers: true, recordsFailure: true });
+    expect(effect({ ...failure, namespaceMachine: 'accepts' })).toBe('200 recordFailure');
+    expect(refusal({ ...failure, namespaceMachine: 'ignores' })).toBe('failureWhileNotInitializing');
+  });
+
+  it('LC-6 (D-12): an ordinary update keeps the spec; finalize may only remove while deleting', () => {
+    expect(effect(ns({ operation: 'update' }))).toBe('200 keepSpec');
+    expect(effect(ns({ operation: 'finalize', namespaceMachine: 'accepts' }))).toBe('200 finalize');
+    expect(refusal(ns({ operation: 'finalize', namespaceMachine: 'ignores' }))).toBe(
+      'finalizerAddedWhileDeleting',
+    );
+  });
+});
+
+describe('request pipeline: storage of content', () => {
+  it('NS-3, LC-5, NS-2: create, delete and read by presence; lists are served (IN-6 filters them)', () => {
+    expect(effect({ operation: 'create', contentPresent: false })).toBe('201 createContent');
+    expect(refusal({ operation: 'create' })).toBe('contentAlreadyExists');
+    expect(effect({ operation: 'delete' })).toBe('200 deleteContent');
+    expect(refusal({ operation: 'delete', contentPresent: false })).toBe('contentNotFound');
+    expect(effect({})).toBe('200 readContent');
+    expect(effect({ operation: 'list', contentPresent: false })).toBe('200 listContent');
+  });
+});
+
+describe('request pipeline: every requirement it claims is exercised above', () => {
+  it('claims only the IDs these tests name', () => {
+    const claimed = new Set(listTransitions(pipelineMachine).flatMap((t) => t.requirements));
+    const named = [
+      ...'RB-4 RB-5 RB-6 NS-7 IN-6 NS-4 AC-2 NS-2 LC-4 LC-10 IN-3 NS-1 LC-2 AC-1 LC-1 IN-1 NS-3 NS-5 IN-5 IN-8 FP-4 LC-3 LC-7 IN-2 IN-4 IN-7 LC-6 LC-5'.split(
+        ' ',
+      ),
+    ];
+    expect([...claimed].filter((id) => !named.includes(id))).toEqual([]);
+  });
+});
+
+describe('responses on the wire', () => {
+  const subject: RequestSubject = {
+    resource: 'configmaps',
+    name: 'app',
+    namespace: 'team-b',
+    verb: 'get',
+    user: 'alice',
+  };
+
+  it('RB-4 (D-16): a denial reads as shipped forbiddenMessage, the name only before "is forbidden"', () => {
+    expect(responseFor('refuseForbidden', subject).message).toBe(
+      'configmaps "app" is forbidden: User "alice" cannot get resource "configmaps" in API group "" in the namespace "team-b"',
+    );
+    expect(responseFor('refuseForbidden', { ...subject, verb: 'list', name: '' }).message).toBe(
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "team-b"',
+    );
+    expect(
+      responseFor('refuseForbidden', {
+        ...subject,
+        resource: 'namespaces',
+        name: 'x',
+        namespace: 'x',
+        verb: 'create',
+      }).message,
+    ).toBe(
+      'namespaces is forbidden: User "alice" cannot create resource "namespaces" in API group "" at the cluster scope',
+    );
+  });
+
+  it('IN-6 (D-19), NS-4 (D-14): the pipeline’s own refusals', () => {
+    expect(responseFor('refuseNamespaceInitializing', subject)).toEqual({
+      code: 403,
+      reason: 'Forbidden',
+      cause: 'NamespaceInitializing',
+      message:
+        'configmaps "app" is forbidden: unable to access content in namespace team-b because it is being initialized',
+    });
+    expect(responseFor('refuseNamespaceMismatch', subject)).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
+  });
+
+  it('NS-3 (D-15): outside the core group the resource is qualified with its group', () => {
+    expect(
+      responseFor('contentAlreadyExists', {
+        ...subject,
+        resource: 'rolebindings',
+        group: 'rbac.authorization.k8s.io',
+      }).message,
+    ).toBe('rolebindings.rbac.authorization.k8s.io "app" already exists');
+  });
+
+  it('every refusal has a response with an error status; a missing one is a type error', () => {
+    for (const r of Object.keys(requestResponse) as RequestRefusal[])
+      expect(responseFor(r, subject).code, r).toBeGreaterThanOrEqual(400);
+    // @ts-expect-error every RequestRefusal needs its response
+    const incomplete: Record<RequestRefusal, (a: RequestSubject) => HttpOutcome> = {
+      refuseForbidden: requestResponse.refuseForbidden,
+    };
+    expect(Object.keys(incomplete)).toEqual(['refuseForbidden']);
+  });
+});

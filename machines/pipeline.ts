@@ -1,0 +1,462 @@
+import { assign, setup } from 'xstate';
+import {
+  type AdmissionRefusal,
+  type AdmissionVerdict,
+  type Operation,
+  type PendingSource,
+  refusalResponse,
+} from './admission.ts';
+import { badRequest, forbidden, type HttpOutcome, type RequestSubject } from './http.ts';
+import { forbiddenReason } from './rbac.ts';
+import { type StorageRefusal, storageResponse } from './storage.ts';
+
+/**
+ * The API server's request pipeline, one request at a time, in the order of checks of
+ * docs/decisions.md: authorizing (RBAC, then the IN-6 gate of D-19) → decoding (the body's namespace
+ * against the path, D-14) → admitting (the admission chain's verdict) → validating (storage
+ * validation, 422) → storing (the namespace machine and the content store) → responded. The system
+ * computes the facts of a request; this machine decides its typed outcome: refused with the refusal
+ * whose response a table gives, or served with the effect storage applies and the status it answers.
+ */
+export interface PipelineFacts {
+  operation: Operation;
+  target: 'namespace' | 'content';
+  /** `namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec. */
+  status: boolean;
+  /** RBAC allowed the request (the authorization machine decided). */
+  authorized: boolean;
+  /** The request changes spec.initializers (pending list or result) and nothing else (D-17). */
+  changesInitializers: boolean;
+  /** The change is a failure result (IN-7), not the removal of a pending initializer. */
+  recordsFailure: boolean;
+  namespaceExists: boolean;
+  /** D-25: the namespace's pending list once emptied without a failure result (forever true). */
+  namespaceInitialized: boolean;
+  namespaceTerminating: boolean;
+  /** The caller holds `initialize` on the namespace (IN-6). */
+  callerMayInitialize: boolean;
+  /** The body names no namespace, or the one of the path (D-14). */
+  bodyNamespaceMatchesPath: boolean;
+  /** The admission chain's typed verdict (machines/admission.ts). */
+  admission: AdmissionVerdict;
+  /** Storage validation of the object as sent: name and finalizers (NS-1, LC-2). */
+  objectValid: boolean;
+  /** What the namespace machine says to the event the request amounts to (`ignored`: it takes none). */
+  namespaceMachine: 'accepts' | 'ignores' | 'none';
+  /** Why the namespace machine ignores an initializer change (D-18): which 422 applies. */
+  initializerChange: 'notFirst' | 'completed' | 'none';
+  /** The content object addressed is stored. */
+  contentPresent: boolean;
+}
+
+/** What storage does for a served request; the composition applies it, one case per effect. */
+export type PipelineEffect =
+  | 'createNamespace'
+  | 'readNamespace'
+  | 'readStatus'
+  | 'writeStatus'
+  | 'listNamespaces'
+  | 'deleteNamespace'
+  | 'purgeNamespace'
+  | 'keepTerminating'
+  | 'removePending'
+  | 'recordFailure'
+  | 'keepSpec'
+  | 'finalize'
+  | 'createContent'
+  | 'readContent'
+  | 'deleteContent'
+  | 'listContent';
+
+/** Refusals the pipeline decides itself, before admission. */
+export type PipelineRefusal = 'refuseForbidden' | 'refuseNamespaceInitializing' | 'refuseNamespaceMismatch';
+
+/** Every way a request is refused; each has exactly one response (see `responseFor`). */
+export type RequestRefusal = PipelineRefusal | AdmissionRefusal | StorageRefusal;
+
+export type PipelineOutcome =
+  | { kind: 'served'; code: 200 | 201; effect: PipelineEffect; pending: PendingSource }
+  | { kind: 'refused'; refusal: RequestRefusal };
+
+/**
+ * How the pipeline's own refusals read on the wire (D-14, D-16, D-19). A Record over the union, so a
+ * refusal without its response fails the typecheck.
+ */
+export const pipelineResponse: Record<PipelineRefusal, (a: RequestSubject) => HttpOutcome> = {
+  // D-16: shipped forbiddenMessage; the object's name only before "is forbidden", none for create and list.
+  refuseForbidden: (a) =>
+    forbidden(
+      `${qualifiedResource(a)}${a.verb === 'create' || a.verb === 'list' || !a.name ? '' : ` ${JSON.stringify(a.name)}`} is forbidden: ${forbiddenReason(
+        { name: a.user ?? '', groups: [] },
+        {
+          verb: a.verb ?? '',
+          resource: a.resource,
+          ...(a.subresource ? { subresource: a.subresource } : {}),
+          ...(a.namespace && !(a.resource === 'namespaces' && a.verb === 'create')
+            ? { namespace: a.namespace }
+            : {}),
+          ...(a.group !== undefined ? { apiGroup: a.group } : {}),
+        },
+      )}`,
+    ),
+  // D-19
+  refuseNamespaceInitializing: (a) =>
+    forbidden(
+      `${qualifiedResource(a)}${a.name ? ` ${JSON.stringify(a.name)}` : ''} is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
+      'NamespaceInitializing',
+    ),
+  // D-14: shipped EnsureObjectNamespaceMatchesRequestNamespace
+  refuseNamespaceMismatch: () =>
+    badRequest('the namespace of the provided object does not match the namespace sent on the request'),
+};
+
+/** `configmaps`, or `rolebindings.rbac.authorization.k8s.io` outside the core group (NewForbidden's GroupResource). */
+export function qualifiedResource(a: RequestSubject): string {
+  return a.group ? `${a.resource}.${a.group}` : a.resource;
+}
+
+/** Admission's messages name the group-qualified resource, as admission.NewForbidden does. */
+const admissionResponse = Object.fromEntries(
+  Object.entries(refusalResponse).map(([refusal, respond]) => [
+    refusal,
+    (a: RequestSubject) => respond({ ...a, resource: qualifiedResource(a) }),
+  ]),
+) as Record<AdmissionRefusal, (a: RequestSubject) => HttpOutcome>;
+
+/** Every refusal's response, in one Record over the whole union: a missing one fails the typecheck. */
+export const requestResponse: Record<RequestRefusal, (a: RequestSubject) => HttpOutcome> = {
+  ...pipelineResponse,
+  ...admissionResponse,
+  ...storageResponse,
+};
+
+/** The HTTP answer to a refused request. */
+export function responseFor(refusal: RequestRefusal, subject: RequestSubject): HttpOutcome {
+  return requestResponse[refusal](subject);
+}
+
+export type PipelineEvent = { type: 'SERVE'; facts: PipelineFacts };
+
+interface PipelineContext {
+  outcome: PipelineOutcome | null;
+}
+
+type Facts = { event: PipelineEvent };
+const f = ({ event }: Facts): PipelineFacts => event.facts;
+const isNamespace = (x: Facts) => f(x).target === 'namespace';
+const isContent = (x: Facts) => f(x).target === 'content';
+const op = (x: Facts, operation: Operation) => f(x).operation === operation;
+
+const refuse = (refusal: RequestRefusal) =>
+  assign<PipelineContext, PipelineEvent, undefined, PipelineEvent, never>({
+    outcome: { kind: 'refused', refusal },
+  });
+const serve = (effect: PipelineEffect, code: 200 | 201 = 200) =>
+  assign<PipelineContext, PipelineEvent, undefined, PipelineEvent, never>({
+    outcome: ({ event }) => ({
+      kind: 'served',
+      code,
+      effect,
+      pending: event.facts.admission.kind === 'admitted' ? event.facts.admission.pending : 'none',
+    }),
+  });
+
+export const pipelineMachine = setup({
+  types: {
+    context: {} as PipelineContext,
+    events: {} as PipelineEvent,
+  },
+  guards: {
+    callerNotAuthorized: (x) => !f(x).authorized,
+    // D-19: every verb on content of a namespace never initialized, whatever its phase.
+    contentOfUninitializedNamespaceWithoutInitializeVerb: (x) =>
+      isContent(x) && f(x).namespaceExists && !f(x).namespaceInitialized && !f(x).callerMayInitialize,
+    bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
+    admissionRefused: (x) => f(x).admission.kind === 'refused',
+    objectInvalid: (x) => !f(x).objectValid,
+    // Namespace objects: the namespace machine is the storage of record.
+    createOfExistingNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceExists,
+    createOfNewNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceMachine === 'accepts',
+    createIgnoredByStorage: (x) => isNamespace(x) && op(x, 'create'),
+    listOfNamespaces: (x) => isNamespace(x) && op(x, 'list'),
+    namespaceMissing: (x) => isNamespace(x) && !f(x).namespaceExists,
+    readOfStatus: (x) => isNamespace(x) && f(x).status && op(x, 'get'),
+    writeOfStatus: (x) => isNamespace(x) && f(x).status,
+    readOfNamespace: (x) => isNamespace(x) && op(x, 'get'),
+    // D-10: a DELETE of a terminating namespace with no finalizers left removes it; otherwise nothing changes.
+    deleteOfTerminatingWithoutFinalizers: (x) =>
+      isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
+    deleteOfTerminating: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating,
+    // Initializing and Active both take DELETE (LC-3, D-4).
+    deleteOfNamespace: (x) => isNamespace(x) && op(x, 'delete'),
+    pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
+    initializersChangedAfterCompletion: (x) => f(x).initializerChange === 'completed',
+    recordsFailure: (x) => isNamespace(x) && f(x).recordsFailure && f(x).namespaceMachine === 'accepts',
+    failureIgnoredByStorage: (x) => isNamespace(x) && f(x).recordsFailure,
+    removesPending: (x) =>
+      isNamespace(x) && op(x, 'update') && f(x).changesInitializers && f(x).namespaceMachine === 'accepts',
+    ordinaryUpdate: (x) => isNamespace(x) && op(x, 'update') && !f(x).changesInitializers,
+    finalizeAccepted: (x) => isNamespace(x) && op(x, 'finalize') && f(x).namespaceMachine === 'accepts',
+    finalizeAddsWhileDeleting: (x) => isNamespace(x) && op(x, 'finalize'),
+    // Content: one presence bit per object (NS-3).
+    listOfContent: (x) => op(x, 'list'),
+    createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
+    createOfContent: (x) => op(x, 'create'),
+    absentContent: (x) => !f(x).contentPresent,
+    deleteOfContent: (x) => op(x, 'delete'),
+  },
+  actions: {
+    refuseForbidden: refuse('refuseForbidden'),
+    refuseNamespaceInitializing: refuse('refuseNamespaceInitializing'),
+    refuseNamespaceMismatch: refuse('refuseNamespaceMismatch'),
+    refuseAsAdmissionSaid: assign({
+      outcome: ({ event }) =>
+        event.facts.admission.kind === 'refused'
+          ? { kind: 'refused' as const, refusal: event.facts.admission.refusal }
+          : null,
+    }),
+    refuseInvalidObject: assign({
+      outcome: ({ event }) => ({
+        kind: 'refused' as const,
+        refusal:
+          event.facts.operation === 'finalize'
+            ? ('finalizerNamesInvalid' as const)
+            : ('namespaceNameInvalid' as const),
+      }),
+    }),
+    refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
+    refuseNamespaceNotFound: refuse('namespaceNotFound'),
+    refusePendingNotFirst: refuse('pendingNotFirst'),
+    refuseInitializersImmutable: refuse('initializersImmutable'),
+    refuseFailureWhileNotInitializing: refuse('failureWhileNotInitializing'),
+    refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
+    refuseContentAlreadyExists: refuse('contentAlreadyExists'),
+    refuseContentNotFound: refuse('contentNotFound'),
+    createNamespace: serve('createNamespace', 201),
+    listNamespaces: serve('listNamespaces'),
+    readStatus: serve('readStatus'),
+    writeStatus: serve('writeStatus'),
+    readNamespace: serve('readNamespace'),
+    purgeNamespace: serve('purgeNamespace'),
+    keepTerminating: serve('keepTerminating'),
+    deleteNamespace: serve('deleteNamespace'),
+    removePending: serve('removePending'),
+    recordFailure: serve('recordFailure'),
+    keepSpec: serve('keepSpec'),
+    finalize: serve('finalize'),
+    listContent: serve('listContent'),
+    createContent: serve('createContent', 201),
+    deleteContent: serve('deleteContent'),
+    readContent: serve('readContent'),
+  },
+}).createMachine({
+  id: 'pipeline',
+  context: { outcome: null },
+  initial: 'waiting',
+  states: {
+    waiting: {
+      on: { SERVE: { target: 'authorizing', meta: { requirements: ['RB-4'] } } },
+    },
+    authorizing: {
+      description:
+        'RBAC (authorization machine), then the IN-6 gate on content of a namespace never initialized.',
+      always: [
+        {
+          guard: 'callerNotAuthorized',
+          target: 'refused',
+          actions: 'refuseForbidden',
+          meta: { requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7'] },
+        },
+        {
+          guard: 'contentOfUninitializedNamespaceWithoutInitializeVerb',
+          target: 'refused',
+          actions: 'refuseNamespaceInitializing',
+          meta: { requirements: ['IN-6'] },
+        },
+        { target: 'decoding', meta: { requirements: ['RB-4', 'IN-6'] } },
+      ],
+    },
+    decoding: {
+      description: "The body's metadata.namespace must be empty or the path's (D-14).",
+      always: [
+        {
+          guard: 'bodyNamespaceDiffersFromPath',
+          target: 'refused',
+          actions: 'refuseNamespaceMismatch',
+          meta: { requirements: ['NS-4'] },
+        },
+        { target: 'admitting', meta: { requirements: ['NS-4'] } },
+      ],
+    },
+    admitting: {
+      description: 'The admission chain (NamespaceLifecycle, then NamespaceInitializers) gave its verdict.',
+      always: [
+        {
+          guard: 'admissionRefused',
+          target: 'refused',
+          actions: 'refuseAsAdmissionSaid',
+          meta: { requirements: ['AC-2', 'NS-2', 'LC-4', 'LC-10', 'IN-3'] },
+        },
+        { target: 'validating', meta: { requirements: ['AC-1'] } },
+      ],
+    },
+    validating: {
+      description: 'Storage validation: namespace name and finalizer names (422 Invalid).',
+      always: [
+        {
+          guard: 'objectInvalid',
+          target: 'refused',
+          actions: 'refuseInvalidObject',
+          meta: { requirements: ['NS-1', 'LC-2'] },
+        },
+        { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
+      ],
+    },
+    storing: {
+      description: 'The namespace machine or the content store applies the request, or says why not.',
+      always: [
+        {
+          guard: 'createOfExistingNamespace',
+          target: 'refused',
+          actions: 'refuseNamespaceAlreadyExists',
+          meta: { requirements: ['NS-3'] },
+        },
+        {
+          guard: 'createOfNewNamespace',
+          target: 'responded',
+          actions: 'createNamespace',
+          meta: { requirements: ['LC-1', 'IN-1'] },
+        },
+        {
+          guard: 'listOfNamespaces',
+          target: 'responded',
+          actions: 'listNamespaces',
+          meta: { requirements: ['NS-7'] },
+        },
+        {
+          guard: 'namespaceMissing',
+          target: 'refused',
+          actions: 'refuseNamespaceNotFound',
+          meta: { requirements: ['NS-2'] },
+        },
+        {
+          guard: 'readOfStatus',
+          target: 'responded',
+          actions: 'readStatus',
+          meta: { requirements: ['NS-5', 'IN-5'] },
+        },
+        {
+          guard: 'writeOfStatus',
+          target: 'responded',
+          actions: 'writeStatus',
+          meta: { requirements: ['NS-5'] },
+        },
+        {
+          guard: 'readOfNamespace',
+          target: 'responded',
+          actions: 'readNamespace',
+          meta: { requirements: ['IN-8', 'FP-4'] },
+        },
+        {
+          guard: 'deleteOfTerminatingWithoutFinalizers',
+          target: 'responded',
+          actions: 'purgeNamespace',
+          meta: { requirements: ['LC-7'] },
+        },
+        {
+          guard: 'deleteOfTerminating',
+          target: 'responded',
+          actions: 'keepTerminating',
+          meta: { requirements: ['LC-3'] },
+        },
+        {
+          guard: 'deleteOfNamespace',
+          target: 'responded',
+          actions: 'deleteNamespace',
+          meta: { requirements: ['LC-3'] },
+        },
+        {
+          guard: 'pendingChangeOutOfOrder',
+          target: 'refused',
+          actions: 'refusePendingNotFirst',
+          meta: { requirements: ['IN-2'] },
+        },
+        {
+          guard: 'initializersChangedAfterCompletion',
+          target: 'refused',
+          actions: 'refuseInitializersImmutable',
+          meta: { requirements: ['IN-4'] },
+        },
+        {
+          guard: 'recordsFailure',
+          target: 'responded',
+          actions: 'recordFailure',
+          meta: { requirements: ['IN-7'] },
+        },
+        {
+          guard: 'failureIgnoredByStorage',
+          target: 'refused',
+          actions: 'refuseFailureWhileNotInitializing',
+          meta: { requirements: ['IN-7'] },
+        },
+        {
+          guard: 'removesPending',
+          target: 'responded',
+          actions: 'removePending',
+          meta: { requirements: ['IN-3', 'IN-2'] },
+        },
+        {
+          guard: 'ordinaryUpdate',
+          target: 'responded',
+          actions: 'keepSpec',
+          meta: { requirements: ['LC-6'] },
+        },
+        {
+          guard: 'finalizeAccepted',
+          target: 'responded',
+          actions: 'finalize',
+          meta: { requirements: ['LC-6'] },
+        },
+        {
+          guard: 'finalizeAddsWhileDeleting',
+          target: 'refused',
+          actions: 'refuseFinalizerAddedWhileDeleting',
+          meta: { requirements: ['LC-6'] },
+        },
+        {
+          guard: 'listOfContent',
+          target: 'responded',
+          actions: 'listContent',
+          meta: { requirements: ['NS-7', 'IN-6'] },
+        },
+        {
+          guard: 'createOfPresentContent',
+          target: 'refused',
+          actions: 'refuseContentAlreadyExists',
+          meta: { requirements: ['NS-3'] },
+        },
+        {
+          guard: 'createOfContent',
+          target: 'responded',
+          actions: 'createContent',
+          meta: { requirements: ['NS-3'] },
+        },
+        {
+          guard: 'absentContent',
+          target: 'refused',
+          actions: 'refuseContentNotFound',
+          meta: { requirements: ['NS-2'] },
+        },
+        {
+          guard: 'deleteOfContent',
+          target: 'responded',
+          actions: 'deleteContent',
+          meta: { requirements: ['LC-5'] },
+        },
+        { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
+      ],
+    },
+    responded: { type: 'final' },
+    refused: { type: 'final' },
+  },
+});
