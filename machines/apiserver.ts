@@ -192,7 +192,8 @@ export class ApiServer {
     switch (outcome.effect) {
       case 'createNamespace': {
         // FP-4: the apiserver that handled the create arms the timer for the first pending initializer.
-        const first = storage.pending.length > 0 ? this.system.initializerSpec(storage.pending[0]) : undefined;
+        const first =
+          storage.pending.length > 0 ? this.system.initializerSpec(storage.pending[0]) : undefined;
         const timer = first
           ? this.system.stepTimer(s.namespaces[i].timer, {
               type: 'ARM',
@@ -269,16 +270,19 @@ export class ApiServer {
         const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
         // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer (unindexed on create).
         // A seeded fault may switch off storage's name validation (NS-1, LC-2).
-        const errors = this.system.machines.storageChecks?.validNames === false ? [] : this.validated(
-          `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}`,
-          () => [
-            ...validateNamespaceName(nsView.name),
-            ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
-            ...(r.body?.initializers ?? []).flatMap((name, k) =>
-              validateInitializerName(name, `spec.initializers.pending[${k}].name`),
-            ),
-          ],
-        );
+        const errors =
+          this.system.machines.storageChecks?.validNames === false
+            ? []
+            : this.validated(
+                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}`,
+                () => [
+                  ...validateNamespaceName(nsView.name),
+                  ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
+                  ...(r.body?.initializers ?? []).flatMap((name, k) =>
+                    validateInitializerName(name, `spec.initializers.pending[${k}].name`),
+                  ),
+                ],
+              );
         const pending =
           verdict.kind === 'admitted' && verdict.pending === 'asSent'
             ? [...(r.body?.initializers ?? [])]

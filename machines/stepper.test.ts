@@ -79,7 +79,7 @@ describe('MachineStepper: interning', () => {
       finalizers: ['kubernetes'],
     }).next;
     const viaFinalize = stepper.step(
-      stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['kubernetes']}).next,
+      stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: ['kubernetes'] }).next,
       { type: 'FINALIZE', finalizers: ['kubernetes'] },
     ).next;
     expect(viaFinalize).toBe(direct);
