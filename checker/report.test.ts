@@ -49,7 +49,7 @@ describe(`the ${variant} mutant`, () => {
     const steps = property.counterexample?.steps ?? [];
     // The namespace must have been initialized: content of one deleted while initializing stays closed (D-19).
     expect(steps.map((s) => [s.actor, s.event])).toEqual([
-      ['alice', 'POST /api/v1/namespaces (team-a)'],
+      ['carol', 'POST /api/v1/namespaces (team-a)'],
       ['carol', 'DELETE /api/v1/namespaces/team-a'],
       ['ci-robot', 'POST /api/v1/namespaces/team-a/configmaps (app)'],
     ]);

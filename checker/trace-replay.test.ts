@@ -37,7 +37,7 @@ describe('replay --trace', () => {
     const trace = parseItf(itf, 'trace.itf.json');
     expect(itfTraceSchema.safeParse(JSON.parse(itf)).success).toBe(true);
     expect(trace.states[1]['#meta'].action?.details?.data).toMatchObject({
-      request: { user: 'alice', verb: 'create', target: 'namespace', namespace: 'team-a' },
+      request: { user: 'carol', verb: 'create', target: 'namespace', namespace: 'team-a' },
     });
   });
 
@@ -46,7 +46,7 @@ describe('replay --trace', () => {
     expect(result.replayed).toBe(true);
     if (!result.replayed) return;
     expect(result.steps.map((s) => s.label)).toEqual([
-      'alice: create namespaces/team-a -> 201 Created',
+      'carol: create namespaces/team-a with initializers set -> 201 Created',
       'carol: delete namespaces/team-a -> 200 OK',
       'ci-robot: create namespaces/team-a/configmaps/app -> 201 Created',
     ]);

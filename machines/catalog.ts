@@ -132,7 +132,7 @@ export interface ActorOverview {
 
 export const actorOverview: ActorOverview = {
   legend:
-    'Users and the controllers are all clients of the API server. For each request it asks RBAC and the admission chain, lets the request pipeline decide, then steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). Time is relative: each clock tick ages the configuration copy, the timers and the namespace timestamps, and waits while a timer has expired; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
+    'Users and the controllers are all clients of the API server. For each request the request pipeline decides, its stages consulting RBAC and the admission chain, then the API server steps the namespace in storage; the controllers see the result through their watches (RECONCILE, SYNC). Time is relative: each clock tick ages the configuration copy, the timers and the namespace timestamps, and waits while a timer has expired; the failure injector crashes controllers, restarts the API server and breaks configuration reads.',
   actors: [
     { id: 'users', title: 'Users and robots' },
     { id: 'apiserver', title: 'API server' },
@@ -157,8 +157,9 @@ export const actorOverview: ActorOverview = {
     },
     { from: 'finalizer-owner', to: 'apiserver', events: ['finalize'] },
     { from: 'apiserver', to: 'pipeline', events: ['SERVE'] },
-    { from: 'apiserver', to: 'authorization', events: ['AUTHORIZE'] },
-    { from: 'apiserver', to: 'admission', events: ['ADMIT'] },
+    // The pipeline's authorizing and admitting stages consult these two machines' verdicts.
+    { from: 'pipeline', to: 'authorization', events: ['AUTHORIZE'] },
+    { from: 'pipeline', to: 'admission', events: ['ADMIT'] },
     {
       from: 'apiserver',
       to: 'namespace',

@@ -187,7 +187,8 @@ export const pipelineMachine = setup({
     deleteOfTerminatingWithoutFinalizers: (x) =>
       isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
     deleteOfTerminating: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating,
-    // Initializing and Active both take DELETE (LC-3, D-4).
+    // Initializing and Active both take DELETE (LC-3, D-4); a design where the machine ignores it is refused.
+    deleteIgnoredByNamespace: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceMachine === 'ignores',
     deleteOfNamespace: (x) => isNamespace(x) && op(x, 'delete'),
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
     initializersChangedAfterCompletion: (x) => f(x).initializerChange === 'completed',
@@ -227,6 +228,7 @@ export const pipelineMachine = setup({
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
+    refuseNamespaceDeleteRefused: refuse('namespaceDeleteRefused'),
     refuseInitializersImmutable: refuse('initializersImmutable'),
     refuseFailureWhileNotInitializing: refuse('failureWhileNotInitializing'),
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
@@ -367,6 +369,12 @@ export const pipelineMachine = setup({
           guard: 'deleteOfTerminating',
           target: 'responded',
           actions: 'keepTerminating',
+          meta: { requirements: ['LC-3'] },
+        },
+        {
+          guard: 'deleteIgnoredByNamespace',
+          target: 'refused',
+          actions: 'refuseNamespaceDeleteRefused',
           meta: { requirements: ['LC-3'] },
         },
         {

@@ -1,4 +1,4 @@
-import { alreadyExists, type HttpOutcome, invalidObject, notFound, type RequestSubject } from './http.ts';
+import { alreadyExists, conflict, type HttpOutcome, invalidObject, notFound, type RequestSubject } from './http.ts';
 
 /**
  * Why storage refuses a request admission let through: validation (NS-1, LC-2, LC-6), existence, the
@@ -9,6 +9,7 @@ export type StorageRefusal =
   | 'namespaceAlreadyExists'
   | 'namespaceNameInvalid'
   | 'namespaceNotFound'
+  | 'namespaceDeleteRefused'
   | 'pendingNotFirst'
   | 'initializersImmutable'
   | 'failureWhileNotInitializing'
@@ -38,6 +39,8 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   // NS-1, LC-2 (D-1, D-13)
   namespaceNameInvalid: (s) => invalidObject('Namespace', s.name, s.errors ?? []),
   namespaceNotFound: (s) => notFound(`namespaces "${s.name}" not found`),
+  // LC-3 (D-4): only a design where the namespace machine refuses DELETE reaches it (model-defined text).
+  namespaceDeleteRefused: (s) => conflict(`namespaces "${s.name}": the namespace refuses deletion in its phase`),
   // IN-2 (D-18, model-defined)
   pendingNotFirst: (s) =>
     invalidObject('Namespace', s.name, [
