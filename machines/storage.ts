@@ -1,4 +1,11 @@
-import { alreadyExists, conflict, type HttpOutcome, invalidObject, notFound, type RequestSubject } from './http.ts';
+import {
+  alreadyExists,
+  conflict,
+  type HttpOutcome,
+  invalidObject,
+  notFound,
+  type RequestSubject,
+} from './http.ts';
 
 /**
  * Why storage refuses a request admission let through: validation (NS-1, LC-2, LC-6), existence, the
@@ -40,7 +47,8 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   namespaceNameInvalid: (s) => invalidObject('Namespace', s.name, s.errors ?? []),
   namespaceNotFound: (s) => notFound(`namespaces "${s.name}" not found`),
   // LC-3 (D-4): only a design where the namespace machine refuses DELETE reaches it (model-defined text).
-  namespaceDeleteRefused: (s) => conflict(`namespaces "${s.name}": the namespace refuses deletion in its phase`),
+  namespaceDeleteRefused: (s) =>
+    conflict(`namespaces "${s.name}": the namespace refuses deletion in its phase`),
   // IN-2 (D-18, model-defined)
   pendingNotFirst: (s) =>
     invalidObject('Namespace', s.name, [
