@@ -1,5 +1,6 @@
-import { type AnyStateMachine, assign, StateMachine } from 'xstate';
+import { assign } from 'xstate';
 import type { DesignScope } from './design-options.ts';
+import { withDefinition } from './machine-edit.ts';
 import type { NamespaceContext, namespaceMachine } from './namespace.ts';
 import { initializerAccount, type Scope } from './scope.ts';
 import { builtInActorBindings } from './scopes.ts';
@@ -22,20 +23,6 @@ export interface DesignVariant {
   machines: (base: MachineSet) => MachineSet;
   /** The scope option the alternative changes, applied to the scope it is checked on. */
   scope?: (scope: DesignScope) => DesignScope;
-}
-
-/** A copy of a machine with its definition edited and its guards and actions kept (see machines/variants.ts). */
-function withDefinition<M extends AnyStateMachine>(
-  machine: M,
-  edit: (config: M['config']) => M['config'],
-  newGuards: Record<string, unknown> = {},
-): M {
-  // A new guard joins the machine's named ones, so the edited definition still names every guard it uses.
-  const implementations = {
-    ...machine.implementations,
-    guards: { ...machine.implementations.guards, ...newGuards },
-  } as M['implementations'];
-  return new StateMachine(edit(machine.config), implementations) as unknown as M;
 }
 
 type NamespaceConfig = (typeof namespaceMachine)['config'];
@@ -186,7 +173,7 @@ export const alternativesSyncScope: DesignScope = {
 export const alternativesScopes: DesignScope[] = [alternativesLifecycleScope, alternativesSyncScope];
 
 /** Initializers complete in any order: each sets its own condition (ALT-1) or names itself (ALT-3's map). */
-const unorderedInitializers = (base: MachineSet): MachineSet => ({
+export const unorderedInitializers = (base: MachineSet): MachineSet => ({
   ...base,
   initializerController: base.initializerController.provide({
     guards: {

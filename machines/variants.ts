@@ -1,12 +1,13 @@
-import { type AnyStateMachine, assign, StateMachine } from 'xstate';
+import { assign } from 'xstate';
 import {
   authorizationMachineHonouringForeignRoleBindings,
   authorizationMachineOpeningListsByRoleBindings,
 } from './authorization.ts';
 import { bootstrapClusterRoles } from './bootstrap-rbac.ts';
-import { designVariants } from './design-variants.ts';
+import { designVariants, unorderedInitializers } from './design-variants.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { PolicyRule } from './k8s-types.ts';
+import { withDefinition } from './machine-edit.ts';
 import type { namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import type { Scope } from './scope.ts';
@@ -44,18 +45,6 @@ function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
       ],
     };
   };
-}
-
-/**
- * A copy of a machine with part of its definition changed, keeping its guards and actions: for
- * faults `.provide()` cannot express (a target, a transition's params). The copy has the machine's
- * own type because only the definition's shape changes, never its context or events.
- */
-function withDefinition<M extends AnyStateMachine>(
-  machine: M,
-  edit: (config: M['config']) => M['config'],
-): M {
-  return new StateMachine(edit(machine.config), machine.implementations) as unknown as M;
 }
 
 type NamespaceConfig = (typeof namespaceMachine)['config'];
@@ -136,32 +125,8 @@ export const variants: Variant[] = [
     description:
       'Initializers act as soon as they are pending, not when first, and storage lets any pending initializer remove itself.',
     requirements: ['IN-2'],
-    machines: (base) => ({
-      ...base,
-      initializerController: base.initializerController.provide({
-        guards: {
-          firstPendingAndNotPopulated: ({ event }) =>
-            (event.type === 'RECONCILE' || event.type === 'PROVISIONING_FAILED') && !event.observed.populated,
-          firstPendingAndPopulated: ({ event }) => event.type === 'RECONCILE' && event.observed.populated,
-        },
-      }),
-      namespace: base.namespace.provide({
-        guards: {
-          removesFirstPendingInitializer: ({ context, event }) =>
-            event.type === 'REMOVE_PENDING' &&
-            context.pending.length > 1 &&
-            context.pending.includes(event.name),
-        },
-        actions: {
-          removeFirstPendingInitializer: assign({
-            pending: ({ context, event }) =>
-              event.type === 'REMOVE_PENDING'
-                ? context.pending.filter((name) => name !== event.name)
-                : context.pending,
-          }),
-        },
-      }),
-    }),
+    // The same change as the unordered designs (ALT-1, ALT-3), seeded as a fault against IN-2.
+    machines: unorderedInitializers,
   },
   {
     name: 'removal-with-finalizers-left',
