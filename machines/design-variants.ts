@@ -63,12 +63,12 @@ const declared = { consumers: [consumerAccount], mayBeNotReady: [policyInitializ
  * The lifecycle scope of the alternatives: one tenant namespace and `default`, a fail-open policy
  * initializer whose controller may not be ready, a fail-closed quota initializer that can fail, a
  * ReplicaSet controller as the consumer of IN-10, a cluster admin, initializer crashes and apiserver
- * restarts, a 6 s clock. Configuration reads never fail here: the sync scope covers them.
+ * restarts, a 5 s read-repair timeout. Configuration reads never fail here: the sync scope covers them.
  */
 export const alternativesLifecycleScope: DesignScope = {
   name: 'alternatives-lifecycle',
   description:
-    'One tenant namespace and default; fail-open policy (may not be ready), fail-closed quota that can fail; a ReplicaSet controller as consumer; a cluster admin; initializer crashes and apiserver restarts; a 6 s clock.',
+    'One tenant namespace and default; fail-open policy (may not be ready), fail-closed quota that can fail; a ReplicaSet controller as consumer; a cluster admin; initializer crashes and apiserver restarts; a 5 s read-repair timeout.',
   namespaces: [
     { name: 'team-a', creator: 'alice' },
     { name: 'default', system: true },
@@ -140,7 +140,7 @@ export const alternativesSyncScope: DesignScope = {
   ...alternativesLifecycleScope,
   name: 'alternatives-sync',
   description:
-    'Alice creates one namespace while configuration reads may fail and a cluster admin registers a logging configuration; no other actor; a 6 s clock.',
+    'Alice creates one namespace while configuration reads may fail and a cluster admin registers a logging configuration; no other actor; a 5 s read-repair timeout.',
   configurations: [
     { name: '10-policy', registered: 'initially', initializers: [policyInitializer] },
     {
