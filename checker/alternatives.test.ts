@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alternativesScopes, designVariants } from '../machines/design-variants.ts';
@@ -7,12 +8,14 @@ import { variantByName } from '../machines/variants.ts';
 import { goalNotApplicable, goalProperties } from '../properties/goals.ts';
 import {
   alternatives,
+  alternativesFolder,
   alternativesJsonPath,
   alternativesMarkdown,
   alternativesMarkdownPath,
   columns,
   maskTimes,
   runAlternative,
+  writeAlternatives,
 } from './alternatives.ts';
 import { check } from './check.ts';
 import { replayFile } from './scenario/replay.ts';
@@ -98,5 +101,25 @@ describe('the matrix', () => {
     expect(maskTimes(alternativesMarkdownPath, markdown)).not.toMatch(/[0-9]\.[0-9] s \|/);
     expect(maskTimes(alternativesJsonPath, '"durationMs": 1234,')).toBe('"durationMs": 0,');
     expect(maskTimes('generated/other.md', '| 1.2 s |')).toBe('| 1.2 s |');
+  });
+});
+
+describe('writeAlternatives', () => {
+  it('removes a counterexample the matrix no longer links, and keeps the ones it writes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'alternatives-'));
+    try {
+      const folder = join(root, alternativesFolder);
+      mkdirSync(join(folder, 'old-row'), { recursive: true });
+      writeFileSync(join(folder, 'old-row', 'gone.md'), 'stale');
+      const written = await writeAlternatives(root, {
+        rows: [],
+        files: [{ path: 'alternatives/new-row/kept.md', text: 'fresh' }],
+      });
+      expect(written).toContain('generated/alternatives/new-row/kept.md');
+      expect(existsSync(join(folder, 'new-row', 'kept.md'))).toBe(true);
+      expect(existsSync(join(folder, 'old-row', 'gone.md'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import type { DesignScope } from '../machines/design-options.ts';
 import { alternativesScopes, type DesignVariant, designVariants } from '../machines/design-variants.ts';
 import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
@@ -333,7 +334,20 @@ export async function writeAlternatives(
   }
   await writeFileAtomic(join(rootDir, alternativesJsonPath), alternativesJson(result.rows));
   await writeFileAtomic(join(rootDir, alternativesMarkdownPath), alternativesMarkdown(result.rows));
+  // A counterexample the matrix no longer links would otherwise linger and fail check:generated.
+  const fresh = new Set(written.map((path) => posix.relative(alternativesFolder, path)));
+  await removeUnlisted(join(rootDir, alternativesFolder), fresh);
   return [...written, alternativesJsonPath, alternativesMarkdownPath];
+}
+
+/** Removes every file below `folder` whose relative path is not in `keep`. */
+async function removeUnlisted(folder: string, keep: ReadonlySet<string>): Promise<void> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const relative = posix.relative(folder, posix.join(entry.parentPath, entry.name));
+    if (!keep.has(relative)) await rm(join(folder, relative), { force: true });
+  }
 }
 
 /** Run times differ between runs and machines: masked before `check:generated` compares. */
