@@ -1,4 +1,5 @@
 import type { Operation } from './admission.ts';
+import type { RequestCommandData } from './commands.ts';
 import type { HttpOutcome } from './http.ts';
 import type { NamespaceStateValue } from './namespace.ts';
 
@@ -81,6 +82,8 @@ export interface SystemEvent {
   actorKind: ActorKind;
   label: string;
   request?: ApiRequest & { callerMayInitialize: boolean; changesInitializers: boolean };
+  /** The command that sent the request, as data: replay and random walks match its kind and fields. */
+  command?: RequestCommandData;
   response?: HttpOutcome;
   /** The namespace slot the step addressed, or -1. */
   namespace: number;

@@ -4,6 +4,7 @@ import { finalizerOwnerSteps } from './actions/finalizer-owner.ts';
 import { initializerSteps } from './actions/initializer.ts';
 import { namespaceControllerSteps } from './actions/namespace-controller.ts';
 import { ApiServer, type Served } from './apiserver.ts';
+import type { RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
@@ -29,29 +30,23 @@ export * from './system-types.ts';
 export class SystemModel extends SystemViews {
   readonly apiserver = new ApiServer(this);
   private readonly requestIds = new Map<string, number>();
-  /** Every request a principal of the scope may send, expanded once from the templates. */
-  private readonly principalRequestTable: { request: ApiRequest; actor: string; id: number }[];
+  /** Every command a principal of the scope may send, expanded once from the templates. */
+  private readonly principalRequestTable: { command: RequestCommand; id: number }[];
   /** Per request id: outcomes keyed by a number packing namespace state, configuration copy, clock and RoleBindings. */
   private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
     [];
 
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
-    this.principalRequestTable = scope.principals.flatMap((principal) => {
-      const user = { name: principal.name, groups: principal.groups };
-      const namespaces = scope.namespaces
-        .map((ns, i) => ({ ns, i }))
-        .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
-      return principal.requests.flatMap((template) =>
-        expandTemplate(this.scope, this.objects, template, user, namespaces).map((request) => ({
-          request,
-          actor: principal.name,
-          id: -1,
-        })),
-      );
-    });
-    for (const entry of this.principalRequestTable)
-      entry.id = this.requestId(entry.request, entry.actor, 'principal');
+    this.principalRequestTable = scope.principals.flatMap((principal) =>
+      principal.requests.flatMap((template) =>
+        expandTemplate(this.scope, this.objects, template, principal).map((command) => {
+          const ready = command.check(this);
+          if (ready !== true) throw new Error(`scope ${scope.name}: ${principal.name} ${template}: ${ready}`);
+          return { command, id: this.requestId(command.request, command.actor, command.actorKind) };
+        }),
+      ),
+    );
   }
 
   key(s: SystemState): string {
@@ -84,23 +79,17 @@ export class SystemModel extends SystemViews {
   }
 
   private principalRequests(s: SystemState, out: Enabled[]): void {
-    for (const { request, actor, id } of this.principalRequestTable)
-      out.push(this.perform(s, request, actor, 'principal', id));
+    for (const { command, id } of this.principalRequestTable) out.push(this.perform(s, command, id));
   }
 
   /**
    * Performs a request and packages it as an event. A request into one namespace reads only that
    * namespace, the configuration copy and the RoleBindings, so its outcome is memoized on those.
    */
-  perform(
-    s: SystemState,
-    request: ApiRequest,
-    actor: string,
-    actorKind: ActorKind,
-    knownId?: number,
-  ): Enabled {
+  perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled {
+    const { request, actor, actorKind } = command;
     const requestId = knownId ?? this.requestId(request, actor, actorKind);
-    if (request.namespace < 0) return this.performUncached(s, request, actor, actorKind);
+    if (request.namespace < 0) return this.performUncached(s, command);
     const ns = s.namespaces[request.namespace];
     const rb = this.authorizer.roleBindingMask(s);
     // Bounds keep the packed key exact (below 2^53); beyond them the outcome is simply not memoized.
@@ -117,7 +106,7 @@ export class SystemModel extends SystemViews {
         event: memo.event,
         next: memo.namespace ? this.withNamespaceState(s, request.namespace, memo.namespace) : s,
       };
-    const performed = this.performUncached(s, request, actor, actorKind);
+    const performed = this.performUncached(s, command);
     if (packable) {
       const changed = performed.next !== s;
       table.set(local, {
@@ -142,11 +131,13 @@ export class SystemModel extends SystemViews {
     return id;
   }
 
-  private performUncached(s: SystemState, request: ApiRequest, actor: string, actorKind: ActorKind): Enabled {
+  private performUncached(s: SystemState, command: RequestCommand): Enabled {
+    const { request, actor, actorKind } = command;
     const result = this.handle(s, request);
     const event = this.internEvent({
       actor,
       actorKind,
+      command: command.data,
       label: this.describeRequest(s, request),
       request: {
         ...request,

@@ -1,6 +1,7 @@
+import { RequestCommand } from '../commands.ts';
 import { finalizerOwnerAccount } from '../scope.ts';
 import type { SystemModel } from '../system.ts';
-import type { ApiRequest, Enabled, SystemState } from '../system-types.ts';
+import type { Enabled, SystemState } from '../system-types.ts';
 
 /** Each finalizer owner provisions or purges its external content and removes only its own finalizer (LC-8). */
 export function finalizerOwnerSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
@@ -39,16 +40,15 @@ export function finalizerOwnerSteps(m: SystemModel, s: SystemState, out: Enabled
             }),
           });
         } else {
-          const finalizers = effect.finalizers;
-          const request: ApiRequest = {
+          const command = new RequestCommand({
+            actor: owner,
+            actorKind: 'finalizer-owner',
             principal: account,
-            verb: 'finalize',
-            target: 'namespace',
+            kind: 'finalize',
             namespace: i,
-            object: -1,
-            body: { finalizers },
-          };
-          out.push(m.withExtraTransitions(m.perform(s, request, owner, 'finalizer-owner'), step.transitions));
+            finalizers: effect.finalizers,
+          });
+          out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
         }
       }
     });

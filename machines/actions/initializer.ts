@@ -1,6 +1,7 @@
+import { RequestCommand } from '../commands.ts';
 import { initializerAccount } from '../scope.ts';
 import type { SystemModel } from '../system.ts';
-import type { ApiRequest, Enabled, SystemState } from '../system-types.ts';
+import type { Enabled, SystemState } from '../system-types.ts';
 
 /** Each running initializer controller reconciles the namespaces it initializes (IN-2, IN-3, IN-7); a crash fault stops it. */
 export function initializerSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
@@ -31,26 +32,20 @@ export function initializerSteps(m: SystemModel, s: SystemState, out: Enabled[])
             `${type}|${observed.firstPendingIsMe}|${observed.populated}`,
           );
           for (const effect of step.emitted) {
-            const base = { principal: account, namespace: i };
-            const request: ApiRequest =
+            const sender = {
+              actor: spec.name,
+              actorKind: 'initializer' as const,
+              principal: account,
+              namespace: i,
+            };
+            const command = new RequestCommand(
               effect.type === 'populateNamespace'
-                ? { ...base, verb: 'create', target: 'content', object: slot }
+                ? { ...sender, kind: 'create-content', object: slot }
                 : effect.type === 'removeSelfFromPending'
-                  ? {
-                      ...base,
-                      verb: 'update',
-                      target: 'namespace',
-                      object: -1,
-                      body: { removePending: spec.name },
-                    }
-                  : {
-                      ...base,
-                      verb: 'update',
-                      target: 'namespace',
-                      object: -1,
-                      body: { failure: effect.reason },
-                    };
-            const performed = m.perform(s, request, spec.name, 'initializer');
+                  ? { ...sender, kind: 'remove-pending', name: spec.name }
+                  : { ...sender, kind: 'record-failure', reason: effect.reason },
+            );
+            const performed = command.run(m, s);
             out.push(m.withExtraTransitions(performed, step.transitions));
           }
         }
