@@ -1,7 +1,7 @@
 import type { Operation } from './admission.ts';
 import type { RequestCommandData } from './commands.ts';
 import type { HttpOutcome } from './http.ts';
-import type { NamespaceStateValue } from './namespace.ts';
+import type { NamespaceContext, NamespaceStateValue } from './namespace.ts';
 
 /**
  * The composed system: the API server's store, every actor's machine snapshot and the faults in force,
@@ -111,21 +111,10 @@ export interface Enabled {
   next: SystemState;
 }
 
-/** A view of one namespace that properties and reports read. */
-export interface NamespaceView {
+/** A view of one namespace that properties and reports read: the lifecycle machine's context, by name. */
+export interface NamespaceView extends NamespaceContext {
   name: string;
   value: NamespaceStateValue;
-  pending: string[];
-  failure: { reason: string } | null;
-  finalizers: string[];
-  /** Seconds since metadata.deletionTimestamp was set, capped at 1; null while not deleted (LC-3). */
-  deletedSecondsAgo: number | null;
-  /** Seconds since creation while Initializing, capped at the read-repair timeout; null otherwise (FP-4). */
-  createdSecondsAgo: number | null;
-  /** D-25: became ready once (IN-6 reads it, D-19). */
-  initialized: boolean;
-  /** Created with pending initializers: status shows the Initializing condition (D-22). */
-  hadInitializers: boolean;
   content: number;
   external: number;
   /** The apiserver's timer on the first pending initializer, armed or expired (FP-2); null when none runs. */
