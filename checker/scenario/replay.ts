@@ -176,6 +176,22 @@ class Replay {
     return lines;
   }
 
+  /** What was expected, what came, how they differ, and the state facts that explain it. */
+  private responseMismatch(
+    expect: Expectation,
+    response: HttpOutcome | undefined,
+    items: readonly string[] | undefined,
+    diffs: string[],
+    namespace: number,
+  ): string[] {
+    return [
+      `expected: ${expectationText(expect)}`,
+      `got:      ${outcomeText(response, items)}${response?.message ? `: ${response.message}` : ''}`,
+      ...diffs.map((d) => `differs:  ${d}`),
+      ...this.explain(namespace).map((f) => `state:    ${f}`),
+    ];
+  }
+
   /** The bindings that grant anything to a principal now: why RBAC said what it said. */
   grantsOf(principal: Principal): string[] {
     const user = { name: principal.name, groups: principal.groups };
@@ -308,10 +324,7 @@ class Replay {
       const previous = this.state;
       this.state = before;
       report.mismatch = [
-        `expected: ${expectationText(step.expect)}`,
-        `got:      ${outcomeText(response, items)}${response?.message ? `: ${response.message}` : ''}`,
-        ...diffs.map((d) => `differs:  ${d}`),
-        ...this.explain(namespace).map((f) => `state:    ${f}`),
+        ...this.responseMismatch(step.expect, response, items, diffs, namespace),
         ...(response?.code === 403 && !response.cause
           ? this.grantsOf(step.principal).map((g) => `rbac:     ${g}`)
           : []),
@@ -367,12 +380,13 @@ class Replay {
           const diffs = compareResponse(step.expect, chosen.event.response, chosen.event.items);
           if (diffs.length > 0) {
             report.ok = false;
-            report.mismatch = [
-              `expected: ${expectationText(step.expect)}`,
-              `got:      ${outcomeText(chosen.event.response)}${chosen.event.response?.message ? `: ${chosen.event.response.message}` : ''}`,
-              ...diffs.map((d) => `differs:  ${d}`),
-              ...this.explain(chosen.event.namespace).map((f) => `state:    ${f}`),
-            ];
+            report.mismatch = this.responseMismatch(
+              step.expect,
+              chosen.event.response,
+              undefined,
+              diffs,
+              chosen.event.namespace,
+            );
           }
         }
         return report;
