@@ -41,7 +41,7 @@ export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): 
           `REMOVE_PENDING|${first.name}`,
         );
         transitions.push(...step.transitions);
-        next = m.apiserver.afterPendingChange(s, i, step.next, transitions);
+        next = afterPendingChange(m, s, i, step.next, transitions);
         label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
       } else if (effect.type === 'failNamespaceWithTimeout') {
         const step = m.namespaceStepper.step(
@@ -94,4 +94,100 @@ export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): 
       next: { ...s, namespaces },
     });
   }
+}
+
+/** FP-4: the apiserver that handled the create arms the timer for the first pending initializer. */
+export function withArmedTimer(
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  pending: readonly string[],
+  transitions: string[],
+): SystemState {
+  const first = pending.length > 0 ? m.initializerSpec(pending[0]) : undefined;
+  const timer = first
+    ? m.stepTimer(s.namespaces[i].timer, {
+        type: 'ARM',
+        initializer: first.name,
+        timeoutSeconds: first.timeoutSeconds,
+      })
+    : m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+  transitions.push(...timer.transitions);
+  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
+}
+
+/** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
+export function withoutTimer(
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  transitions: string[],
+): SystemState {
+  const timer = m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+  transitions.push(...timer.transitions);
+  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
+}
+
+/**
+ * Re-arms the apiserver's timer when the first pending initializer changes, disarms it when none is
+ * left (FP-2); a lost timer stays lost, since only the server that handled the create had it (FP-4).
+ */
+export function afterPendingChange(
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  transitions?: string[],
+): SystemState {
+  const ns = s.namespaces[i];
+  const first = m.namespaceStepper.snapshot(lifecycle).context.pending[0];
+  const spec = first === undefined ? undefined : m.initializerSpec(first);
+  const timer = spec
+    ? m.stepTimer(ns.timer, {
+        type: 'REARM',
+        initializer: spec.name,
+        timeoutSeconds: spec.timeoutSeconds,
+      })
+    : m.stepTimer(ns.timer, { type: 'DISARM' });
+  transitions?.push(...timer.transitions);
+  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
+}
+
+/** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
+export function readRepair(m: SystemModel, s: SystemState, i: number, transitions: string[]): SystemState {
+  const v = m.view(s, i);
+  if (v.value !== 'initializing' || v.pending.length === 0) return s;
+  const first = m.initializerSpec(v.pending[0]);
+  // The creation age is capped at this very timeout, so `>=` is exact (docs/time.md).
+  const readRepairDue =
+    v.createdSecondsAgo !== null && v.createdSecondsAgo >= m.scope.clock.readRepairTimeoutSeconds;
+  const check = m.timeoutStepper.step(
+    m.timeoutStepper.initial,
+    {
+      type: 'READ_REPAIR_CHECK',
+      observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
+    },
+    `RR|${readRepairDue}|${first?.failurePolicy}`,
+  );
+  transitions.push(...check.transitions);
+  const effect = check.emitted[0];
+  if (effect?.type === 'failNamespaceWithTimeout') {
+    const failed = m.namespaceStepper.step(
+      s.namespaces[i].lifecycle,
+      { type: 'RECORD_FAILURE', reason: 'Timeout' },
+      'RECORD_FAILURE|Timeout',
+    );
+    transitions.push(...failed.transitions);
+    return withoutTimer(m, s, i, failed.next, transitions);
+  }
+  if (effect?.type !== 'readRepairRemoveFirstPending') return s;
+  const step = m.namespaceStepper.step(
+    s.namespaces[i].lifecycle,
+    { type: 'REMOVE_PENDING', name: v.pending[0] },
+    `REMOVE_PENDING|${v.pending[0]}`,
+  );
+  transitions.push(...step.transitions);
+  return afterPendingChange(m, s, i, step.next, transitions);
 }
