@@ -96,64 +96,68 @@ export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): 
   }
 }
 
+/**
+ * The namespace with `lifecycle` and its timer set for `first`: armed on create (ARM), re-armed when the
+ * first pending initializer changes (REARM; a lost timer stays lost, since only the server that handled
+ * the create had it, FP-4), disarmed when none is pending or the namespace leaves Initializing (FP-2).
+ */
+function timeFirstPending(
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  type: 'ARM' | 'REARM',
+  first: string | undefined,
+  transitions?: string[],
+): SystemState {
+  const spec = first === undefined ? undefined : m.initializerSpec(first);
+  const timer = spec
+    ? m.stepTimer(s.namespaces[i].timer, {
+        type,
+        initializer: spec.name,
+        timeoutSeconds: spec.timeoutSeconds,
+      })
+    : m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+  transitions?.push(...timer.transitions);
+  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
+}
+
 /** FP-4: the apiserver that handled the create arms the timer for the first pending initializer. */
-export function withArmedTimer(
+export const withArmedTimer = (
   m: SystemModel,
   s: SystemState,
   i: number,
   lifecycle: number,
   pending: readonly string[],
   transitions: string[],
-): SystemState {
-  const first = pending.length > 0 ? m.initializerSpec(pending[0]) : undefined;
-  const timer = first
-    ? m.stepTimer(s.namespaces[i].timer, {
-        type: 'ARM',
-        initializer: first.name,
-        timeoutSeconds: first.timeoutSeconds,
-      })
-    : m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
-  transitions.push(...timer.transitions);
-  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
-}
+): SystemState => timeFirstPending(m, s, i, lifecycle, 'ARM', pending[0], transitions);
 
 /** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
-export function withoutTimer(
+export const withoutTimer = (
   m: SystemModel,
   s: SystemState,
   i: number,
   lifecycle: number,
   transitions: string[],
-): SystemState {
-  const timer = m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
-  transitions.push(...timer.transitions);
-  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
-}
+) => timeFirstPending(m, s, i, lifecycle, 'REARM', undefined, transitions);
 
-/**
- * Re-arms the apiserver's timer when the first pending initializer changes, disarms it when none is
- * left (FP-2); a lost timer stays lost, since only the server that handled the create had it (FP-4).
- */
-export function afterPendingChange(
+/** The first pending initializer may have changed: the timer follows it (FP-2, FP-4). */
+export const afterPendingChange = (
   m: SystemModel,
   s: SystemState,
   i: number,
   lifecycle: number,
   transitions?: string[],
-): SystemState {
-  const ns = s.namespaces[i];
-  const first = m.namespaceStepper.snapshot(lifecycle).context.pending[0];
-  const spec = first === undefined ? undefined : m.initializerSpec(first);
-  const timer = spec
-    ? m.stepTimer(ns.timer, {
-        type: 'REARM',
-        initializer: spec.name,
-        timeoutSeconds: spec.timeoutSeconds,
-      })
-    : m.stepTimer(ns.timer, { type: 'DISARM' });
-  transitions?.push(...timer.transitions);
-  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
-}
+): SystemState =>
+  timeFirstPending(
+    m,
+    s,
+    i,
+    lifecycle,
+    'REARM',
+    m.namespaceStepper.snapshot(lifecycle).context.pending[0],
+    transitions,
+  );
 
 /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
 export function readRepair(m: SystemModel, s: SystemState, i: number, transitions: string[]): SystemState {
