@@ -359,6 +359,7 @@ describe('docs/machines.md', () => {
       diagramsFolder: 'generated/diagrams',
     });
     expect(doc).toContain('## How to read these diagrams');
+    expect(doc).toContain('## How to add a rule');
     expect(doc).toContain(`## ${fixtureCatalog[0].title}`);
     expect(doc).toContain(fixtureCatalog[0].legend);
     expect(doc).toContain(

@@ -173,6 +173,31 @@ const readingGuide = [
   '',
 ];
 
+/** Where a new rule goes, on the worked example of docs/adding-a-rule.md: the places a reviewer checks. */
+const addingARule = [
+  '## How to add a rule',
+  '',
+  'A rule of the documents is a named guard, a transition with `meta: { requirements: [...] }` and a named',
+  "action in one machine; the composition (`machines/system.ts`) and the actors' steps (`machines/actions/`)",
+  'only route, and no status, reason or message is decided outside `machines/`. Worked example, a new',
+  'admission refusal ("the finalizers of an immortal namespace never change"), in two files:',
+  '',
+  '1. `machines/admission.ts`: add `refuseImmortalNamespaceFinalize` to the `AdmissionRefusal` union and its',
+  '   answer to `refusalResponse`. A `Record` over the union: until the answer is there, `npm run typecheck`',
+  "   fails (here and in the pipeline's `requestResponse`; `admission.test.ts` shows it with a `@ts-expect-error`).",
+  '2. Same file: name the guard (`finalizeOfImmortalNamespace`) and the action',
+  "   (`refuse('refuseImmortalNamespaceFinalize')`) in `setup({ guards, actions })`, and put the transition in",
+  '   its stage in the order `docs/decisions.md` gives, with its requirement IDs. Its arrow and number appear',
+  '   in the admission diagram below after `npm run diagrams`.',
+  '3. `machines/admission.test.ts`: assert the verdict and the answer.',
+  '',
+  'A rule needing a fact admission lacks adds one field to `AdmissionFacts` and the line in',
+  '`machines/apiserver.ts` that fills it (a third file). Then `npm run verify`, `npm test`, and a seeded fault',
+  'in `machines/variants.ts` that switches the guard off shows which property catches its loss (`npm run mutants`).',
+  'The full walk-through: [adding-a-rule.md](adding-a-rule.md).',
+  '',
+];
+
 /** `docs/machines.md`: the actor overview, then each diagram as a Mermaid block with its title, legend, requirements and states. */
 export function machinesDoc(
   entries: readonly DiagramEntry[],
@@ -214,7 +239,7 @@ export function machinesDoc(
       '',
     );
   }
-  out.push(...readingGuide, '## Contents', '');
+  out.push(...readingGuide, ...addingARule, '## Contents', '');
   if (overview) out.push(`- [${overviewTitle}](#${markdownAnchor(overviewTitle)})`);
   for (const entry of entries) out.push(`- [${entry.title}](#${markdownAnchor(entry.title)})`);
   out.push('');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { edgeTable } from '../test-support/edge-table.ts';
 import { referenceFigures } from '../test-support/reference-figures.ts';
 import { expectStoppedByMemoryGuard, runScript } from '../test-support/run-command.ts';
 import { expectTraceOfRealSteps } from '../test-support/trace.ts';
@@ -7,19 +8,7 @@ import type { ExplorableModel, Progress } from './model.ts';
 import { referenceModel } from './reference-model.ts';
 
 /** A diamond with a back edge and a self-loop: 0 -a-> 1 -c-> 3, 0 -b-> 2 -d-> 3, 3 -e-> 4 -f-> 0, 3 -g-> 3. */
-const edges: Record<number, [string, number][]> = {
-  0: [
-    ['a', 1],
-    ['b', 2],
-  ],
-  1: [['c', 3]],
-  2: [['d', 3]],
-  3: [
-    ['e', 4],
-    ['g', 3],
-  ],
-  4: [['f', 0]],
-};
+const edges = edgeTable('0 -a-> 1, 0 -b-> 2, 1 -c-> 3, 2 -d-> 3, 3 -e-> 4, 3 -g-> 3, 4 -f-> 0');
 const diamond: ExplorableModel<{ id: number }, string> = {
   initialStates: () => [{ id: 0 }, { id: 0 }],
   successors: (state, emit) => {

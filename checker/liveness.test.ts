@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { type EdgeTable, edgeTable } from '../test-support/edge-table.ts';
 import { checkGoal, deadlocks, type FairnessCondition, type Lasso } from './liveness.ts';
 import type { ExplorableModel } from './model.ts';
 import { buildStateGraph, stronglyConnectedComponents } from './state-graph.ts';
 
 /** A model given as a table: state -> [event, next][]; states are their numbers. */
-function tableModel(table: Record<number, [string, number][]>, initial = 0): ExplorableModel<number, string> {
+function tableModel(table: EdgeTable, initial = 0): ExplorableModel<number, string> {
   return {
     initialStates: () => [initial],
     successors: (s, emit) => {
@@ -26,7 +27,7 @@ const strong = (name: string, events: string[]): FairnessCondition<string> => ({
 });
 
 /** Checks a lasso is a real run of the table: every step an edge (or a stutter), the loop closes. */
-function expectRunOf(table: Record<number, [string, number][]>, lasso: Lasso<number, string>): void {
+function expectRunOf(table: EdgeTable, lasso: Lasso<number, string>): void {
   let at = lasso.initial;
   const before: number[] = [];
   for (const step of lasso.steps) {
@@ -41,24 +42,10 @@ function expectRunOf(table: Record<number, [string, number][]>, lasso: Lasso<num
 }
 
 /** A worker cycles 0 -> 1 -> 2 -> 0; in state 1 an idle step can repeat forever. */
-const fairLoop: Record<number, [string, number][]> = {
-  0: [['a', 1]],
-  1: [
-    ['b', 2],
-    ['idle', 1],
-  ],
-  2: [['c', 0]],
-};
+const fairLoop = edgeTable('0 -a-> 1, 1 -b-> 2, 1 -idle-> 1, 2 -c-> 0');
 
 /** A holds and releases a lock forever; B can take it only while it is free (state 0). */
-const starvation: Record<number, [string, number][]> = {
-  0: [
-    ['A-take', 1],
-    ['B-take', 2],
-  ],
-  1: [['A-release', 0]],
-  2: [['B-done', 2]],
-};
+const starvation = edgeTable('0 -A-take-> 1, 0 -B-take-> 2, 1 -A-release-> 0, 2 -B-done-> 2');
 
 describe('checkGoal on fixture models', () => {
   it('a fair loop returns to its start: []<> state 0 holds under WF(worker)', () => {
@@ -127,18 +114,9 @@ describe('checkGoal on fixture models', () => {
 
   it('the prefix is a shortest one: a long and a short road lead to the same bad cycle', () => {
     // 0 -> 1 -> 2 -> 3 -> 9 (long), 0 -> 5 -> 9 (short); 9 <-> 10 cycle; q holds nowhere past the start.
-    const roads: Record<number, [string, number][]> = {
-      0: [
-        ['long', 1],
-        ['short', 5],
-      ],
-      1: [['l2', 2]],
-      2: [['l3', 3]],
-      3: [['l4', 9]],
-      5: [['s2', 9]],
-      9: [['spin', 10]],
-      10: [['spin', 9]],
-    };
+    const roads = edgeTable(
+      '0 -long-> 1, 0 -short-> 5, 1 -l2-> 2, 2 -l3-> 3, 3 -l4-> 9, 5 -s2-> 9, 9 -spin-> 10, 10 -spin-> 9',
+    );
     const graph = buildStateGraph(tableModel(roads));
     const verdict = checkGoal(
       graph,
@@ -165,14 +143,7 @@ describe('checkGoal on fixture models', () => {
 });
 
 describe('deadlocks', () => {
-  const stuck: Record<number, [string, number][]> = {
-    0: [
-      ['go', 1],
-      ['loop', 3],
-    ],
-    1: [['stop', 2]],
-    3: [['spin', 3]],
-  };
+  const stuck = edgeTable('0 -go-> 1, 0 -loop-> 3, 1 -stop-> 2, 3 -spin-> 3');
   it('finds reachable states without successors, first the one with the shortest trace', () => {
     const graph = buildStateGraph(tableModel(stuck));
     const found = deadlocks(graph);
@@ -184,12 +155,7 @@ describe('deadlocks', () => {
     expect(deadlocks(graph, (s) => graph.search.stateAt(s) === 2)).toEqual([]);
   });
   it('an incomplete search does not call its unexpanded frontier deadlocked', () => {
-    const chain: Record<number, [string, number][]> = {
-      0: [['x', 1]],
-      1: [['x', 2]],
-      2: [['x', 3]],
-      3: [['x', 3]],
-    };
+    const chain = edgeTable('0 -x-> 1, 1 -x-> 2, 2 -x-> 3, 3 -x-> 3');
     const graph = buildStateGraph(tableModel(chain), { maxStates: 2 });
     expect(graph.complete).toBe(false);
     expect(deadlocks(graph)).toEqual([]);

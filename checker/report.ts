@@ -20,6 +20,7 @@ import {
   livenessSummary,
 } from './liveness-report.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
+import type { Progress } from './model.ts';
 import { createProgressReporter } from './progress.ts';
 import { scopeByName } from './scope-file.ts';
 import { GraphRecorder } from './state-graph.ts';
@@ -30,6 +31,16 @@ import { GraphRecorder } from './state-graph.ts';
  * machines as written, every property, no state limit) writes into `generated/`; every other run writes
  * into `generated/runs/<variant>-<scope>/`, which is not committed.
  */
+
+/** The last progress line of a finished search: everything explored, nothing queued. */
+export const finalProgress = (result: CheckResult): Progress => ({
+  states: result.states,
+  queue: 0,
+  transitions: result.transitions,
+  depth: result.depth,
+  elapsedMs: result.durationMs,
+  statesPerSecond: result.statesPerSecond,
+});
 
 export interface ReportProperty {
   id: string;
@@ -555,14 +566,7 @@ export const reportGenerator = {
     const reporter = createProgressReporter({ label: 'report (default scope)' });
     const recorder = new GraphRecorder<SystemState, SystemEvent>();
     const result = check(model, safetyProperties, { progress: (p) => reporter.update(p), recorder });
-    reporter.finish({
-      states: result.states,
-      queue: 0,
-      transitions: result.transitions,
-      depth: result.depth,
-      elapsedMs: result.durationMs,
-      statesPerSecond: result.statesPerSecond,
-    });
+    reporter.finish(finalProgress(result));
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
     const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
+import { admissionFacts } from '../test-support/admission-facts.ts';
 import {
   type AdmissionFacts,
   type AdmissionRefusal,
@@ -12,19 +13,7 @@ import {
 } from './admission.ts';
 import type { Addressed, HttpOutcome } from './http.ts';
 
-/** A content read by an authorized caller in an Active namespace, configuration fresh: admitted. */
-const facts = (overrides: Partial<AdmissionFacts> = {}): AdmissionFacts => ({
-  operation: 'get',
-  target: 'content',
-  configurationFresh: true,
-  namespaceExists: true,
-  namespaceTerminating: false,
-  namespaceImmortal: false,
-  callerMayInitialize: false,
-  changesInitializers: false,
-  createCarriesInitializers: false,
-  ...overrides,
-});
+const facts = admissionFacts;
 
 const [waiting] = initialTransition(admissionMachine);
 

@@ -1,3 +1,4 @@
+import { afterPendingChange, readRepair, withArmedTimer, withoutTimer } from './actions/apiserver-timer.ts';
 import { type AdmissionFacts, type AdmissionVerdict, refusalResponse } from './admission.ts';
 import { type Addressed, type HttpOutcome, ok, type RequestSubject } from './http.ts';
 import {
@@ -190,23 +191,10 @@ export class ApiServer {
     };
     const i = r.namespace;
     switch (outcome.effect) {
-      case 'createNamespace': {
-        // FP-4: the apiserver that handled the create arms the timer for the first pending initializer.
-        const first =
-          storage.pending.length > 0 ? this.system.initializerSpec(storage.pending[0]) : undefined;
-        const timer = first
-          ? this.system.stepTimer(s.namespaces[i].timer, {
-              type: 'ARM',
-              initializer: first.name,
-              timeoutSeconds: first.timeoutSeconds,
-            })
-          : this.system.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
-        const lifecycle = stored();
-        transitions.push(...timer.transitions);
-        return done(this.system.withNamespace(s, i, { lifecycle, timer: timer.next }), ok(201));
-      }
+      case 'createNamespace':
+        return done(withArmedTimer(this.system, s, i, stored(), storage.pending, transitions), ok(201));
       case 'readNamespace':
-        return done(this.readRepair(s, i, transitions), ok());
+        return done(readRepair(this.system, s, i, transitions), ok());
       case 'readStatus':
       case 'writeStatus':
       case 'listNamespaces':
@@ -214,7 +202,7 @@ export class ApiServer {
       case 'readContent':
         return done(s, ok());
       case 'purgeNamespace':
-        return done(this.withoutTimer(s, i, stored(), transitions), ok());
+        return done(withoutTimer(this.system, s, i, stored(), transitions), ok());
       case 'keepTerminating': {
         // D-10: a repeated DELETE changes nothing; the namespace machine says so (LC-3).
         const again = this.system.namespaceStepper.step(
@@ -227,9 +215,9 @@ export class ApiServer {
       }
       case 'deleteNamespace':
       case 'recordFailure':
-        return done(this.withoutTimer(s, i, stored(), transitions), ok());
+        return done(withoutTimer(this.system, s, i, stored(), transitions), ok());
       case 'removePending':
-        return done(this.afterPendingChange(s, i, stored(), transitions), ok());
+        return done(afterPendingChange(this.system, s, i, stored(), transitions), ok());
       case 'finalize':
         return done(this.system.withNamespace(s, i, { lifecycle: stored() }), ok());
       case 'createContent': {
@@ -455,69 +443,6 @@ export class ApiServer {
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),
       namespaceSlot: r.namespace,
     };
-  }
-
-  /** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
-  private withoutTimer(s: SystemState, i: number, lifecycle: number, transitions: string[]): SystemState {
-    const timer = this.system.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
-    transitions.push(...timer.transitions);
-    return this.system.withNamespace(s, i, { lifecycle, timer: timer.next });
-  }
-
-  /**
-   * Re-arms the apiserver's timer when the first pending initializer changes, disarms it when none is
-   * left (FP-2); a lost timer stays lost, since only the server that handled the create had it (FP-4).
-   */
-  afterPendingChange(s: SystemState, i: number, lifecycle: number, transitions?: string[]): SystemState {
-    const ns = s.namespaces[i];
-    const first = this.system.namespaceStepper.snapshot(lifecycle).context.pending[0];
-    const spec = first === undefined ? undefined : this.system.initializerSpec(first);
-    const timer = spec
-      ? this.system.stepTimer(ns.timer, {
-          type: 'REARM',
-          initializer: spec.name,
-          timeoutSeconds: spec.timeoutSeconds,
-        })
-      : this.system.stepTimer(ns.timer, { type: 'DISARM' });
-    transitions?.push(...timer.transitions);
-    return this.system.withNamespace(s, i, { lifecycle, timer: timer.next });
-  }
-
-  /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
-  private readRepair(s: SystemState, i: number, transitions: string[]): SystemState {
-    const v = this.system.view(s, i);
-    if (v.value !== 'initializing' || v.pending.length === 0) return s;
-    const first = this.system.initializerSpec(v.pending[0]);
-    // The creation age is capped at this very timeout, so `>=` is exact (docs/time.md).
-    const readRepairDue =
-      v.createdSecondsAgo !== null && v.createdSecondsAgo >= this.system.scope.clock.readRepairTimeoutSeconds;
-    const check = this.system.timeoutStepper.step(
-      this.system.timeoutStepper.initial,
-      {
-        type: 'READ_REPAIR_CHECK',
-        observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
-      },
-      `RR|${readRepairDue}|${first?.failurePolicy}`,
-    );
-    transitions.push(...check.transitions);
-    const effect = check.emitted[0];
-    if (effect?.type === 'failNamespaceWithTimeout') {
-      const failed = this.system.namespaceStepper.step(
-        s.namespaces[i].lifecycle,
-        { type: 'RECORD_FAILURE', reason: 'Timeout' },
-        'RECORD_FAILURE|Timeout',
-      );
-      transitions.push(...failed.transitions);
-      return this.withoutTimer(s, i, failed.next, transitions);
-    }
-    if (effect?.type !== 'readRepairRemoveFirstPending') return s;
-    const step = this.system.namespaceStepper.step(
-      s.namespaces[i].lifecycle,
-      { type: 'REMOVE_PENDING', name: v.pending[0] },
-      `REMOVE_PENDING|${v.pending[0]}`,
-    );
-    transitions.push(...step.transitions);
-    return this.afterPendingChange(s, i, step.next, transitions);
   }
 }
 

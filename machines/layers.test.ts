@@ -8,7 +8,7 @@ const root = resolve(machinesDir, '..');
 /** Layers point one way: machines → properties → checker → scripts. */
 const above = ['checker', 'properties', 'scripts'];
 
-/** Every non-test TypeScript source under machines/, recursively. */
+/** Every non-test TypeScript source under a folder, recursively. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -26,6 +26,11 @@ function specifiers(text: string): string[] {
   return found;
 }
 
+/** An HTTP outcome written as data: a status code or a wire reason given a value. */
+function decidesAnswer(text: string): string[] {
+  return [...text.matchAll(/\b(?:code:\s*[1-5]\d\d\b|reason:\s*'[A-Z][A-Za-z]+')/g)].map((m) => m[0]);
+}
+
 describe('layers', () => {
   it('finds the specification sources it judges', () => {
     expect(sources(machinesDir).map((p) => relative(root, p))).toContain('machines/system.ts');
@@ -40,6 +45,27 @@ describe('layers', () => {
         .map((target) => `${relative(root, file)} imports ${target}`),
     );
     expect(offending).toEqual([]);
+  });
+
+  it('no HTTP answer is decided outside machines/: no status literal, no wire reason, no response builder', () => {
+    const offending = above
+      .flatMap((layer) => sources(join(root, layer)))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        const builds = specifiers(text).some((spec) => /machines\/(http|storage)\.ts$/.test(spec));
+        return [...decidesAnswer(text), ...(builds ? ['imports a response builder'] : [])].map(
+          (what) => `${relative(root, file)}: ${what}`,
+        );
+      });
+    expect(offending).toEqual([]);
+  });
+
+  it('the answer scan sees a decided status and reason when there is one', () => {
+    expect(decidesAnswer("const r = { code: 403, reason: 'Forbidden' };")).toEqual([
+      'code: 403',
+      "reason: 'Forbidden'",
+    ]);
+    expect(decidesAnswer('if (response.code >= 400) return;')).toEqual([]);
   });
 
   it('the import scan sees a forbidden import when there is one', () => {

@@ -1,75 +1,67 @@
-import type { Operation } from './admission.ts';
-import type { ObjectSlot, RequestTemplate, Scope } from './scope.ts';
-import type { ApiRequest } from './system.ts';
+import { type CommandFields, RequestCommand } from './commands.ts';
+import type { ObjectSlot, PrincipalSpec, RequestTemplate, Scope } from './scope.ts';
 
-/** The requests a principal's template stands for, one per namespace (and object) it may address. */
+/** The commands a principal's template stands for, one per namespace (and object) it may address. */
 export function expandTemplate(
   scope: Scope,
   objects: readonly ObjectSlot[],
   template: RequestTemplate,
-  principal: ApiRequest['principal'],
-  namespaces: { ns: Scope['namespaces'][number]; i: number }[],
-): ApiRequest[] {
-  const base = { principal, object: -1 };
+  principal: PrincipalSpec,
+): RequestCommand[] {
+  const sender = {
+    actor: principal.name,
+    actorKind: 'principal' as const,
+    principal: { name: principal.name, groups: principal.groups },
+  };
+  const namespaces = scope.namespaces
+    .map((ns, i) => ({ ns, i }))
+    .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
   const contentSlots = scope.content.map((c) =>
     objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
   );
+  const resources = [...new Set(scope.content.map((c) => c.resource))];
   type Addressable = (typeof namespaces)[number];
   const userNamespaces = namespaces.filter(({ ns }) => !ns.system);
-  /** One request on each namespace object of the list, with the body it sends there. */
-  const onEach = (
-    list: Addressable[],
-    verb: Operation,
-    body?: (ns: Addressable['ns']) => ApiRequest['body'],
-  ): ApiRequest[] =>
-    list.map(({ ns, i }) => ({
-      ...base,
-      verb,
-      target: 'namespace',
-      namespace: i,
-      ...(body ? { body: body(ns) } : {}),
-    }));
+  /** One command on each namespace of the list, with the fields it sends there. */
+  const onEach = (list: Addressable[], fields: (ns: Addressable['ns']) => CommandFields) =>
+    list.map(({ ns, i }) => new RequestCommand({ ...sender, namespace: i, ...fields(ns) }));
   switch (template) {
     case 'create-namespace':
-      return onEach(userNamespaces, 'create', (ns) => ({ extraFinalizers: ns.extraFinalizers ?? [] }));
+      return onEach(userNamespaces, (ns) => ({
+        kind: 'create-namespace',
+        extraFinalizers: ns.extraFinalizers ?? [],
+      }));
     case 'create-namespace-with-initializers':
-      return onEach(userNamespaces, 'create', () => ({ initializers: [], extraFinalizers: [] }));
+      return onEach(userNamespaces, () => ({
+        kind: 'create-namespace',
+        initializers: [],
+        extraFinalizers: [],
+      }));
     case 'get-namespace':
-      return onEach(namespaces, 'get');
+      return onEach(namespaces, () => ({ kind: 'get-namespace' }));
     case 'delete-namespace':
-      return onEach(namespaces, 'delete');
+      return onEach(namespaces, () => ({ kind: 'delete-namespace' }));
     case 'complete-first-initializer':
-      return onEach(userNamespaces, 'update', () => ({ removeFirstPending: true }));
+      return onEach(userNamespaces, () => ({ kind: 'remove-first-pending' }));
     case 'update-finalizers':
-      return onEach(namespaces, 'update', () => ({ finalizers: [] }));
+      return onEach(namespaces, () => ({ kind: 'update-finalizers', finalizers: [] }));
     case 'finalize-remove-kubernetes':
-      return onEach(namespaces, 'finalize', () => ({ finalizeWithoutKubernetes: true }));
+      return onEach(namespaces, () => ({ kind: 'finalize-without-kubernetes' }));
     case 'create-content':
     case 'delete-content':
-    case 'get-content': {
-      const verb: Operation =
-        template === 'create-content' ? 'create' : template === 'delete-content' ? 'delete' : 'get';
+    case 'get-content':
       return namespaces.flatMap(({ i }) =>
-        contentSlots.map((object) => ({ ...base, verb, target: 'content' as const, namespace: i, object })),
+        contentSlots.map((object) => new RequestCommand({ ...sender, kind: template, namespace: i, object })),
       );
-    }
     case 'list-content':
       return namespaces.flatMap(({ i }) =>
-        [...new Set(scope.content.map((c) => c.resource))].map((resource) => ({
-          ...base,
-          verb: 'list' as const,
-          target: 'content' as const,
-          namespace: i,
-          resource,
-        })),
+        resources.map(
+          (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: i, resource }),
+        ),
       );
     case 'list-content-all-namespaces':
-      return [...new Set(scope.content.map((c) => c.resource))].map((resource) => ({
-        ...base,
-        verb: 'list',
-        target: 'content',
-        namespace: -1,
-        resource,
-      }));
+      return resources.map(
+        (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: -1, resource }),
+      );
   }
 }

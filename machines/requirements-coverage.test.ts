@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { admissionFacts } from '../test-support/admission-facts.ts';
 import { type AdmissionFacts, type AdmissionRefusal, admissionMachine } from './admission.ts';
 import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
@@ -230,18 +231,8 @@ const namespaceChecks: RequirementCheck[] = [
 
 const admissions = new MachineStepper(admissionMachine);
 const admit = (overrides: Partial<AdmissionFacts>) => {
-  const facts: AdmissionFacts = {
-    operation: 'get',
-    target: 'content',
-    configurationFresh: true,
-    namespaceExists: true,
-    namespaceTerminating: false,
-    namespaceImmortal: false,
-    callerMayInitialize: false,
-    changesInitializers: false,
-    createCarriesInitializers: false,
-    ...overrides,
-  };
+  const facts = admissionFacts(overrides);
+
   const step = admissions.step(admissions.initial, { type: 'ADMIT', facts });
   return {
     value: admissions.value(step.next),

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type AdmissionFacts, admissionMachine } from './admission.ts';
+import { admissionFacts as facts } from '../test-support/admission-facts.ts';
+import { admissionMachine } from './admission.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
 import { type NamespaceEvent, namespaceMachine } from './namespace.ts';
 import { canonicalJson, listTransitions, MachineStepper } from './stepper.ts';
 
-const admissionFacts: AdmissionFacts = {
-  operation: 'create',
-  target: 'content',
-  configurationFresh: true,
-  namespaceExists: true,
-  namespaceTerminating: false,
-  namespaceImmortal: false,
-  callerMayInitialize: false,
-  changesInitializers: false,
-  createCarriesInitializers: false,
-};
+const admissionFacts = facts({ operation: 'create' });
 
 describe('listTransitions', () => {
   const namespaceTransitions = listTransitions(namespaceMachine);

@@ -1,7 +1,8 @@
 import { designOf } from '../machines/design-options.ts';
 import type { Scope } from '../machines/scope.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { intentOf } from './intent.ts';
+import { pairs } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -159,8 +160,7 @@ export const createAnsweredInTime: Property = {
 };
 
 /** The head of an Initializing namespace, when the scope says its controller may not be ready. */
-const notReadyHead = (model: SystemModel, s: SystemState, i: number) => {
-  const v = model.view(s, i);
+const notReadyHead = (model: SystemModel, v: NamespaceView) => {
   const head = v.pending[0];
   return v.value === 'initializing' &&
     head !== undefined &&
@@ -176,10 +176,8 @@ export const notReadyInitializerDoesNotFail: Property = {
   requirements: ['FP-5', 'FP-2'],
   kind: 'step',
   predicate: (model, before, _event, after) => {
-    for (let i = 0; i < before.namespaces.length; i++) {
-      if (before.namespaces[i] === after.namespaces[i]) continue;
-      const head = notReadyHead(model, before, i);
-      const a = model.view(after, i);
+    for (const { b, a } of pairs(model, before, after)) {
+      const head = notReadyHead(model, b);
       if (head && a.value === 'terminating' && a.failure?.reason === 'Timeout')
         return `${a.name} failed (${a.failure.reason}) while waiting for ${head}, which is not ready`;
     }
@@ -190,10 +188,8 @@ export const notReadyInitializerDoesNotFail: Property = {
     description:
       'an initializer that may not be ready leaves the head of a namespace, or the namespace fails while it is the head',
     test: (model, before, _event, after) =>
-      before.namespaces.some((ns, i) => {
-        if (ns === after.namespaces[i]) return false;
-        const head = notReadyHead(model, before, i);
-        const a = model.view(after, i);
+      pairs(model, before, after).some(({ b, a }) => {
+        const head = notReadyHead(model, b);
         return head !== null && (a.value !== 'initializing' || a.pending[0] !== head);
       }),
   },

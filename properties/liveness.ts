@@ -31,42 +31,35 @@ const settledOrLost = (model: SystemModel, s: SystemState, i: number) => {
   return !initializing(v) || v.timerLost;
 };
 
-const controllerFair: Fairness = {
+/** Weak fairness for one kind of actor, per namespace slot unless `perNamespace` says otherwise. */
+const weakly = (actorKind: Fairness['actorKind'], why: string, more: Partial<Fairness> = {}): Fairness => ({
   kind: 'weak',
-  actorKind: 'namespace-controller',
+  actorKind,
   perNamespace: true,
-  why: 'the namespace controller keeps syncing a namespace it can work on (its work queue retries)',
-};
-const ownersFair: Fairness = {
-  kind: 'weak',
-  actorKind: 'finalizer-owner',
-  perNamespace: true,
-  why: 'each finalizer owner keeps reconciling a namespace that carries its finalizer',
-};
-const timersFair: Fairness = {
-  kind: 'weak',
-  actorKind: 'apiserver',
-  perNamespace: true,
-  why: "the apiserver's initializer timer fires once it has expired (time waits for it, docs/time.md)",
-};
-const clockFair: Fairness = {
-  kind: 'weak',
-  actorKind: 'clock',
-  why: 'time passes',
-};
-const initializersFair: Fairness = {
-  kind: 'weak',
-  actorKind: 'initializer',
-  perNamespace: true,
-  why: 'an initializer controller that is running keeps reconciling the namespaces where it is first pending',
-};
-const pollerFair: Fairness = {
-  kind: 'weak',
-  actorKind: 'principal',
-  perNamespace: true,
+  ...more,
+  why,
+});
+
+const controllerFair = weakly(
+  'namespace-controller',
+  'the namespace controller keeps syncing a namespace it can work on (its work queue retries)',
+);
+const ownersFair = weakly(
+  'finalizer-owner',
+  'each finalizer owner keeps reconciling a namespace that carries its finalizer',
+);
+const timersFair = weakly(
+  'apiserver',
+  "the apiserver's initializer timer fires once it has expired (time waits for it, docs/time.md)",
+);
+const clockFair: Fairness = { kind: 'weak', actorKind: 'clock', why: 'time passes' };
+const initializersFair = weakly(
+  'initializer',
+  'an initializer controller that is running keeps reconciling the namespaces where it is first pending',
+);
+const pollerFair = weakly('principal', 'a client polls the namespace until it is ready (IN-8)', {
   request: { verb: 'get', target: 'namespace' },
-  why: 'a client polls the namespace until it is ready (IN-8)',
-};
+});
 
 export const terminatingNamespaceIsRemoved: LivenessProperty = {
   id: 'terminating-namespace-is-removed',

@@ -1,5 +1,6 @@
 import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { pairs, sameList } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -14,13 +15,17 @@ export const stalenessBoundSeconds = 5;
 
 const declared = (model: SystemModel, name: string): InitializerSpec | undefined =>
   model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name);
-const views = (model: SystemModel, s: SystemState): NamespaceView[] =>
-  model.scope.namespaces.map((_, i) => model.view(s, i));
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
+const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
 /** The apiserver's own timer step on a namespace (a restart is a fault, not this). */
 const isTimerStep = (e: SystemEvent) => e.actorKind === 'apiserver' && e.namespace >= 0;
+/** Each running timer with the namespace it runs on and its initializer's declaration. */
+const runningTimers = (model: SystemModel, s: SystemState) =>
+  views(model, s).flatMap((v) => {
+    const t = v.failOpenTimer;
+    const spec = t && declared(model, t.initializer);
+    return t && spec ? [{ v, t, spec }] : [];
+  });
 const firstPendingDeclared = (model: SystemModel, v: NamespaceView) =>
   v.value === 'initializing' && v.pending.length > 0 && declared(model, v.pending[0]) !== undefined;
 
@@ -32,9 +37,7 @@ export const timerRunsForFirstPending: Property = {
   kind: 'step',
   predicate: (model, before, _event, after) => {
     // Namespace states are interned: an unchanged one was judged when it was reached.
-    for (let i = 0; i < after.namespaces.length; i++) {
-      if (after.namespaces[i] === before.namespaces[i]) continue;
-      const a = model.view(after, i);
+    for (const { b: was, a } of pairs(model, before, after)) {
       if (!firstPendingDeclared(model, a)) {
         if (a.value !== 'initializing' && (a.failOpenTimer !== null || a.timerLost))
           return `${a.name} is ${a.value} with an initializer timer`;
@@ -45,7 +48,6 @@ export const timerRunsForFirstPending: Property = {
       if (timer === null) return `${a.name} waits on ${a.pending[0]} with no timer running`;
       if (timer.initializer !== a.pending[0])
         return `${a.name}'s timer runs for ${timer.initializer}, but ${a.pending[0]} is first pending`;
-      const was = model.view(before, i);
       const firstChanged = was.value !== 'initializing' || was.pending[0] !== a.pending[0];
       if (firstChanged && timer.ageSeconds !== 0)
         return `${a.name}'s timer for ${a.pending[0]} started at ${timer.ageSeconds}s, not 0`;
@@ -71,18 +73,12 @@ export const timerFiresByTimeout: Property = {
   kind: 'step',
   predicate: (model, before, event, after) => {
     if (!isTick(event)) return true;
-    for (const v of views(model, before)) {
-      const t = v.failOpenTimer;
-      const spec = t && declared(model, t.initializer);
-      if (t && spec && v.value === 'initializing' && t.ageSeconds >= spec.timeoutSeconds)
+    for (const { v, t, spec } of runningTimers(model, before))
+      if (v.value === 'initializing' && t.ageSeconds >= spec.timeoutSeconds)
         return `a second passed while ${t.initializer}'s timer on ${v.name} had run ${t.ageSeconds}s of its ${spec.timeoutSeconds}s`;
-    }
-    for (const v of views(model, after)) {
-      const t = v.failOpenTimer;
-      const spec = t && declared(model, t.initializer);
-      if (t && spec && t.ageSeconds > spec.timeoutSeconds)
+    for (const { v, t, spec } of runningTimers(model, after))
+      if (t.ageSeconds > spec.timeoutSeconds)
         return `${t.initializer}'s timer on ${v.name} is ${t.ageSeconds}s old, past its ${spec.timeoutSeconds}s`;
-    }
     return true;
   },
   witness: {

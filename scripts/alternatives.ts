@@ -5,9 +5,9 @@ import {
   runAlternatives,
   writeAlternatives,
 } from '../checker/alternatives.ts';
-import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
-import { closest } from '../checker/scenario/request-line.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
 import { runEntry } from './entry.ts';
+import { selectNamed } from './named.ts';
 
 /**
  * `npm run alternatives [-- NAME...]`: checks the model and every design alternative
@@ -34,15 +34,7 @@ function line(row: AlternativeRow): string {
 }
 
 async function main({ positionals: names }: ParsedCommandLine): Promise<number> {
-  const known = alternatives.map((a) => a.name);
-  const unknown = names.find((name) => !known.includes(name));
-  if (unknown !== undefined) {
-    const guess = closest(unknown, known);
-    throw new UsageError(
-      `unknown alternative ${JSON.stringify(unknown)}; ${guess ? `did you mean ${guess}? ` : ''}known: ${known.join(', ')}`,
-    );
-  }
-  const selected = names.length > 0 ? alternatives.filter((a) => names.includes(a.name)) : alternatives;
+  const selected = selectNamed('alternative', alternatives, names);
   const started = performance.now();
   const result = runAlternatives({}, (row) => console.log(line(row)), selected);
   // A partial run would rewrite the matrix without the rows left out.

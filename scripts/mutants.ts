@@ -1,9 +1,9 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
 import { runMutants, writeMutants } from '../checker/mutants.ts';
 import { createProgressReporter } from '../checker/progress.ts';
-import { closest } from '../checker/scenario/request-line.ts';
 import { mutants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
+import { selectNamed } from './named.ts';
 
 /**
  * `npm run mutants [-- NAME...]`: checks every seeded fault (or the named ones), prints how each was
@@ -34,15 +34,7 @@ const spec: CommandSpec = {
 
 async function main({ positionals: names, values }: ParsedCommandLine): Promise<number> {
   const stopOnFirst = values['stop-on-first'] === true;
-  const known = mutants.map((m) => m.name);
-  const unknown = names.find((name) => !known.includes(name));
-  if (unknown !== undefined) {
-    const guess = closest(unknown, known);
-    throw new UsageError(
-      `unknown mutant ${JSON.stringify(unknown)}; ${guess ? `did you mean ${guess}? ` : ''}known: ${known.join(', ')}`,
-    );
-  }
-  const selected = names.length > 0 ? mutants.filter((m) => names.includes(m.name)) : mutants;
+  const selected = selectNamed('mutant', mutants, names);
   const started = performance.now();
   const results = runMutants(
     {

@@ -10,6 +10,7 @@ import {
   buildReport,
   completion,
   expectationsVerdict,
+  finalProgress,
   hasUndeclared,
   reportFolder,
   summaryText,
@@ -121,14 +122,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     stopOnFirst: args.stopOnFirst,
     onViolation: (v) => reporter.note(violationLine(v, reporter)),
   });
-  reporter.finish({
-    states: result.states,
-    queue: 0,
-    transitions: result.transitions,
-    depth: result.depth,
-    elapsedMs: result.durationMs,
-    statesPerSecond: result.statesPerSecond,
-  });
+  reporter.finish(finalProgress(result));
   const violated = result.properties.some((p) => p.status === 'violated');
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;

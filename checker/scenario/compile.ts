@@ -329,30 +329,15 @@ function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, pa
 /** Compiles a loaded scenario; throws ScenarioFieldError for what no valid scenario may say. */
 export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   const { header, steps } = scenario;
-  header.requirements.forEach((id, i) => {
-    if (!requirementIds.has(id))
-      throw new ScenarioFieldError(
-        ['requirements', i],
-        `unknown requirement "${id}"`,
-        hintFor(id, [...requirementIds], 'IDs of docs/requirements.md'),
-      );
-  });
-  (header.contrasts ?? []).forEach((id, i) => {
-    if (!requirementIds.has(id))
-      throw new ScenarioFieldError(
-        ['contrasts', i],
-        `unknown requirement "${id}"`,
-        hintFor(id, [...requirementIds], 'IDs of docs/requirements.md'),
-      );
-  });
-  (header.decisions ?? []).forEach((id, i) => {
-    if (!decisionIds.has(id))
-      throw new ScenarioFieldError(
-        ['decisions', i],
-        `unknown decision "${id}"`,
-        hintFor(id, [...decisionIds], 'D-n of docs/decisions.md'),
-      );
-  });
+  /** Every ID a header field names must be known; the first unknown one is a field error with a hint. */
+  const knownIds = (field: string, ids: readonly string[], known: Set<string>, what: string, where: string) =>
+    ids.forEach((id, i) => {
+      if (!known.has(id))
+        throw new ScenarioFieldError([field, i], `unknown ${what} "${id}"`, hintFor(id, [...known], where));
+    });
+  knownIds('requirements', header.requirements, requirementIds, 'requirement', 'IDs of docs/requirements.md');
+  knownIds('contrasts', header.contrasts ?? [], requirementIds, 'requirement', 'IDs of docs/requirements.md');
+  knownIds('decisions', header.decisions ?? [], decisionIds, 'decision', 'D-n of docs/decisions.md');
   const variant = header.variant ?? baseVariantName;
   const machines = machinesFor(variant);
   if (!machines)

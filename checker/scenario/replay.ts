@@ -1,8 +1,8 @@
+import { RequestCommand } from '../../machines/commands.ts';
 import { withDesignScope } from '../../machines/design-variants.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
-  type ApiRequest,
   type FaultKind,
   type HttpOutcome,
   type SystemEvent,
@@ -64,6 +64,14 @@ export interface ScenarioReport {
   /** The one line of a malformed file. */
   error?: string;
 }
+
+/** The command kind of each verb on one content object. */
+const contentKinds = {
+  create: 'create-content',
+  get: 'get-content',
+  update: 'update-content',
+  delete: 'delete-content',
+} as const;
 
 /** How many of one actor's actions a `run` may take before it is declared runaway. */
 const runLimit = 500;
@@ -168,6 +176,22 @@ class Replay {
     return lines;
   }
 
+  /** What was expected, what came, how they differ, and the state facts that explain it. */
+  private responseMismatch(
+    expect: Expectation,
+    response: HttpOutcome | undefined,
+    items: readonly string[] | undefined,
+    diffs: string[],
+    namespace: number,
+  ): string[] {
+    return [
+      `expected: ${expectationText(expect)}`,
+      `got:      ${outcomeText(response, items)}${response?.message ? `: ${response.message}` : ''}`,
+      ...diffs.map((d) => `differs:  ${d}`),
+      ...this.explain(namespace).map((f) => `state:    ${f}`),
+    ];
+  }
+
   /** The bindings that grant anything to a principal now: why RBAC said what it said. */
   grantsOf(principal: Principal): string[] {
     const user = { name: principal.name, groups: principal.groups };
@@ -194,69 +218,70 @@ class Replay {
     ];
   }
 
-  /** The model's request for a plan, resolving an update's pending list against the current state. */
-  private apiRequest(
+  /** The model's command for a plan, resolving an update's pending list against the current state. */
+  private commandFor(
     principal: Principal,
     plan: Exclude<RequestPlan, { type: 'configuration' }>,
-  ): ApiRequest | string {
+  ): RequestCommand | string {
+    const sender = {
+      actor: principal.name,
+      actorKind: 'principal' as const,
+      principal,
+      namespace: plan.namespace,
+    };
     if (plan.type === 'content') {
-      return {
-        principal,
-        verb: plan.verb,
-        target: 'content',
-        namespace: plan.namespace,
+      if (plan.verb === 'list')
+        return new RequestCommand({ ...sender, kind: 'list-content', resource: plan.resource ?? '' });
+      return new RequestCommand({
+        ...sender,
+        kind: contentKinds[plan.verb],
         object: plan.object,
-        ...(plan.resource ? { resource: plan.resource } : {}),
-        ...(plan.bodyNamespace ? { body: { namespace: plan.bodyNamespace } } : {}),
-      };
+        ...(plan.bodyNamespace ? { bodyNamespace: plan.bodyNamespace } : {}),
+      });
     }
     if (plan.status)
-      return {
-        principal,
-        verb: plan.verb,
-        target: 'namespace',
-        namespace: plan.namespace,
-        object: -1,
-        subresource: 'status',
-      };
-    const base = {
-      principal,
-      verb: plan.verb,
-      target: 'namespace' as const,
-      namespace: plan.namespace,
-      object: -1,
-    };
+      return new RequestCommand({ ...sender, kind: plan.verb === 'get' ? 'get-status' : 'update-status' });
     switch (plan.verb) {
       case 'create':
-        return {
-          ...base,
-          body: {
-            ...(plan.initializers ? { initializers: plan.initializers } : {}),
-            extraFinalizers: plan.extraFinalizers ?? [],
-          },
-        };
+        return new RequestCommand({
+          ...sender,
+          kind: 'create-namespace',
+          ...(plan.initializers ? { initializers: plan.initializers } : {}),
+          extraFinalizers: plan.extraFinalizers ?? [],
+        });
       case 'finalize':
-        return { ...base, body: { finalizers: plan.finalizers ?? [] } };
+        return new RequestCommand({ ...sender, kind: 'finalize', finalizers: plan.finalizers ?? [] });
       case 'update': {
-        if (plan.failure !== undefined) return { ...base, body: { failure: plan.failure } };
-        if (plan.desiredPending === undefined)
-          return { ...base, body: { finalizers: plan.finalizers ?? [] } };
+        if (plan.failure !== undefined)
+          return new RequestCommand({ ...sender, kind: 'record-failure', reason: plan.failure });
+        const finalizers = new RequestCommand({
+          ...sender,
+          kind: 'update-finalizers',
+          finalizers: plan.finalizers ?? [],
+        });
+        if (plan.desiredPending === undefined) return finalizers;
         const view = this.model.view(this.state, plan.namespace);
         const desired = plan.desiredPending;
+        const removePending = (name: string) =>
+          new RequestCommand({ ...sender, kind: 'remove-pending', name });
         if (view.value !== 'initializing')
           // Any list sent once initialization has ended is a change the namespace machine refuses (IN-4, D-18).
-          return { ...base, body: { removePending: desired[0] ?? view.pending[0] ?? '(none)' } };
+          return removePending(desired[0] ?? view.pending[0] ?? '(none)');
         const removed = view.pending.filter((n) => !desired.includes(n));
         const kept = view.pending.filter((n) => desired.includes(n));
         if (desired.length !== kept.length || desired.some((n, i) => n !== kept[i]))
           return `pending ${JSON.stringify(desired)} adds or reorders entries of ${JSON.stringify(view.pending)}: the model's update can only remove one (D-18: 422 Invalid)`;
         if (removed.length > 1)
           return `pending ${JSON.stringify(desired)} removes ${removed.length} initializers at once: the model's update removes one per request (shipped allowed any removal)`;
-        if (removed.length === 0) return { ...base, body: { finalizers: plan.finalizers ?? [] } };
-        return { ...base, body: { removePending: removed[0] } };
+        if (removed.length === 0) return finalizers;
+        return removePending(removed[0]);
       }
-      default:
-        return base;
+      case 'get':
+        return new RequestCommand({ ...sender, kind: 'get-namespace' });
+      case 'delete':
+        return new RequestCommand({ ...sender, kind: 'delete-namespace' });
+      case 'list':
+        return new RequestCommand({ ...sender, kind: 'list-namespaces' });
     }
   }
 
@@ -281,17 +306,16 @@ class Replay {
       response = found.event.response;
       this.state = found.next;
     } else {
-      const request = this.apiRequest(step.principal, step.plan);
-      if (typeof request === 'string') return unsupported(request);
-      namespace = request.namespace;
-      const result = this.model.handle(this.state, request);
-      response = result.response;
+      const command = this.commandFor(step.principal, step.plan);
+      if (typeof command === 'string') return unsupported(command);
+      const ready = command.check(this.model);
+      if (ready !== true) return unsupported(ready);
+      namespace = command.data.namespace;
+      const { event, next } = command.run(this.model, this.state);
+      response = event.response;
       // A list inside one namespace names its items plainly; across namespaces as NAMESPACE/NAME.
-      items =
-        request.namespace >= 0
-          ? result.items?.map((item) => item.slice(item.indexOf('/') + 1))
-          : result.items;
-      this.state = result.state;
+      items = namespace >= 0 ? event.items?.map((item) => item.slice(item.indexOf('/') + 1)) : event.items;
+      this.state = next;
     }
     report.outcome = outcomeText(response, items);
     const diffs = compareResponse(step.expect, response, items);
@@ -300,10 +324,7 @@ class Replay {
       const previous = this.state;
       this.state = before;
       report.mismatch = [
-        `expected: ${expectationText(step.expect)}`,
-        `got:      ${outcomeText(response, items)}${response?.message ? `: ${response.message}` : ''}`,
-        ...diffs.map((d) => `differs:  ${d}`),
-        ...this.explain(namespace).map((f) => `state:    ${f}`),
+        ...this.responseMismatch(step.expect, response, items, diffs, namespace),
         ...(response?.code === 403 && !response.cause
           ? this.grantsOf(step.principal).map((g) => `rbac:     ${g}`)
           : []),
@@ -321,7 +342,7 @@ class Replay {
         (e) =>
           e.event.actor === actor &&
           kinds.includes(e.event.actorKind) &&
-          e.event.request?.body?.failure === undefined &&
+          e.event.command?.kind !== 'record-failure' &&
           (namespace === undefined || e.event.namespace === namespace),
       );
   }
@@ -359,12 +380,13 @@ class Replay {
           const diffs = compareResponse(step.expect, chosen.event.response, chosen.event.items);
           if (diffs.length > 0) {
             report.ok = false;
-            report.mismatch = [
-              `expected: ${expectationText(step.expect)}`,
-              `got:      ${outcomeText(chosen.event.response)}${chosen.event.response?.message ? `: ${chosen.event.response.message}` : ''}`,
-              ...diffs.map((d) => `differs:  ${d}`),
-              ...this.explain(chosen.event.namespace).map((f) => `state:    ${f}`),
-            ];
+            report.mismatch = this.responseMismatch(
+              step.expect,
+              chosen.event.response,
+              undefined,
+              diffs,
+              chosen.event.namespace,
+            );
           }
         }
         return report;

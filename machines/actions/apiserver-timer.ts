@@ -1,0 +1,197 @@
+import type { SystemModel } from '../system.ts';
+import type { Enabled, NamespaceState, SystemState } from '../system-types.ts';
+
+/** The API server's own steps: an expired initializer timer fires (FP-2); a restart loses the timers (FP-4). */
+export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
+  s.namespaces.forEach((ns, i) => {
+    // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
+    if (m.timerValue(ns) !== 'expired') return;
+    const v = m.view(s, i);
+    if (v.value !== 'initializing' || v.pending.length === 0) return;
+    const first = m.initializerSpec(v.pending[0]);
+    if (!first) return;
+    const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
+    const check = m.timeoutStepper.step(
+      m.timeoutStepper.initial,
+      { type: 'TIMER_CHECK', observed },
+      `TIMER|${observed.failurePolicy}|true`,
+    );
+    if (check.emitted.length === 0) {
+      // A design whose policy does nothing on expiry: the spent timer is dropped, so time is not locked.
+      const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
+      out.push({
+        event: m.internEvent({
+          actor: 'apiserver',
+          actorKind: 'apiserver',
+          label: `timer: ${first.name} timed out on ${v.name} (${first.failurePolicy}: nothing acts on it)`,
+          namespace: i,
+          transitions: [...check.transitions, ...timer.transitions],
+        }),
+        next: m.withNamespace(s, i, { timer: timer.next }),
+      });
+    }
+    for (const effect of check.emitted) {
+      const transitions = [...check.transitions];
+      let next: SystemState | null = null;
+      let label = '';
+      if (effect.type === 'removeTimedOutInitializer') {
+        const step = m.namespaceStepper.step(
+          ns.lifecycle,
+          { type: 'REMOVE_PENDING', name: first.name },
+          `REMOVE_PENDING|${first.name}`,
+        );
+        transitions.push(...step.transitions);
+        next = afterPendingChange(m, s, i, step.next, transitions);
+        label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
+      } else if (effect.type === 'failNamespaceWithTimeout') {
+        const step = m.namespaceStepper.step(
+          ns.lifecycle,
+          { type: 'RECORD_FAILURE', reason: 'Timeout' },
+          'RECORD_FAILURE|Timeout',
+        );
+        const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
+        transitions.push(...step.transitions, ...timer.transitions);
+        next = m.withNamespace(s, i, { lifecycle: step.next, timer: timer.next });
+        label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
+      }
+      if (next) {
+        out.push({
+          event: m.internEvent({
+            actor: 'apiserver',
+            actorKind: 'apiserver',
+            label,
+            namespace: i,
+            transitions,
+          }),
+          next,
+        });
+      }
+    }
+  });
+  const running = (ns: NamespaceState) => {
+    const value = m.timerValue(ns);
+    return value === 'armed' || value === 'expired';
+  };
+  if (m.scope.faults.apiserverRestart && s.namespaces.some(running)) {
+    const restart = m.faultStepper.step(s.faults, { type: 'RESTART_APISERVER' }, 'RESTART_APISERVER');
+    const transitions: string[] = [...restart.transitions];
+    const loses = restart.emitted.some((e) => e.type === 'loseInitializerTimers');
+    const namespaces = s.namespaces.map((ns) => {
+      if (!loses || !running(ns)) return ns;
+      const lost = m.stepTimer(ns.timer, { type: 'LOSE' });
+      transitions.push(...lost.transitions);
+      return m.namespaceState(ns.lifecycle, ns.content, ns.external, lost.next);
+    });
+    out.push({
+      event: m.internEvent({
+        actor: 'apiserver',
+        actorKind: 'fault',
+        label: 'apiserver restarts and loses its initializer timers',
+        fault: 'apiserver-restart',
+        namespace: -1,
+        transitions: [...new Set(transitions)],
+      }),
+      next: { ...s, namespaces },
+    });
+  }
+}
+
+/**
+ * The namespace with `lifecycle` and its timer set for `first`: armed on create (ARM), re-armed when the
+ * first pending initializer changes (REARM; a lost timer stays lost, since only the server that handled
+ * the create had it, FP-4), disarmed when none is pending or the namespace leaves Initializing (FP-2).
+ */
+function timeFirstPending(
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  type: 'ARM' | 'REARM',
+  first: string | undefined,
+  transitions?: string[],
+): SystemState {
+  const spec = first === undefined ? undefined : m.initializerSpec(first);
+  const timer = spec
+    ? m.stepTimer(s.namespaces[i].timer, {
+        type,
+        initializer: spec.name,
+        timeoutSeconds: spec.timeoutSeconds,
+      })
+    : m.stepTimer(s.namespaces[i].timer, { type: 'DISARM' });
+  transitions?.push(...timer.transitions);
+  return m.withNamespace(s, i, { lifecycle, timer: timer.next });
+}
+
+/** FP-4: the apiserver that handled the create arms the timer for the first pending initializer. */
+export const withArmedTimer = (
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  pending: readonly string[],
+  transitions: string[],
+): SystemState => timeFirstPending(m, s, i, lifecycle, 'ARM', pending[0], transitions);
+
+/** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
+export const withoutTimer = (
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  transitions: string[],
+) => timeFirstPending(m, s, i, lifecycle, 'REARM', undefined, transitions);
+
+/** The first pending initializer may have changed: the timer follows it (FP-2, FP-4). */
+export const afterPendingChange = (
+  m: SystemModel,
+  s: SystemState,
+  i: number,
+  lifecycle: number,
+  transitions?: string[],
+): SystemState =>
+  timeFirstPending(
+    m,
+    s,
+    i,
+    lifecycle,
+    'REARM',
+    m.namespaceStepper.snapshot(lifecycle).context.pending[0],
+    transitions,
+  );
+
+/** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
+export function readRepair(m: SystemModel, s: SystemState, i: number, transitions: string[]): SystemState {
+  const v = m.view(s, i);
+  if (v.value !== 'initializing' || v.pending.length === 0) return s;
+  const first = m.initializerSpec(v.pending[0]);
+  // The creation age is capped at this very timeout, so `>=` is exact (docs/time.md).
+  const readRepairDue =
+    v.createdSecondsAgo !== null && v.createdSecondsAgo >= m.scope.clock.readRepairTimeoutSeconds;
+  const check = m.timeoutStepper.step(
+    m.timeoutStepper.initial,
+    {
+      type: 'READ_REPAIR_CHECK',
+      observed: { failurePolicy: first?.failurePolicy ?? 'Ignore', timerExpired: false, readRepairDue },
+    },
+    `RR|${readRepairDue}|${first?.failurePolicy}`,
+  );
+  transitions.push(...check.transitions);
+  const effect = check.emitted[0];
+  if (effect?.type === 'failNamespaceWithTimeout') {
+    const failed = m.namespaceStepper.step(
+      s.namespaces[i].lifecycle,
+      { type: 'RECORD_FAILURE', reason: 'Timeout' },
+      'RECORD_FAILURE|Timeout',
+    );
+    transitions.push(...failed.transitions);
+    return withoutTimer(m, s, i, failed.next, transitions);
+  }
+  if (effect?.type !== 'readRepairRemoveFirstPending') return s;
+  const step = m.namespaceStepper.step(
+    s.namespaces[i].lifecycle,
+    { type: 'REMOVE_PENDING', name: v.pending[0] },
+    `REMOVE_PENDING|${v.pending[0]}`,
+  );
+  transitions.push(...step.transitions);
+  return afterPendingChange(m, s, i, step.next, transitions);
+}

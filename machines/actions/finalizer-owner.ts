@@ -1,0 +1,56 @@
+import { RequestCommand } from '../commands.ts';
+import { finalizerOwnerAccount } from '../scope.ts';
+import type { SystemModel } from '../system.ts';
+import type { Enabled, SystemState } from '../system-types.ts';
+
+/** Each finalizer owner provisions or purges its external content and removes only its own finalizer (LC-8). */
+export function finalizerOwnerSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
+  m.scope.finalizerOwners.forEach((owner, k) => {
+    const account = { name: finalizerOwnerAccount(owner), groups: ['system:serviceaccounts'] };
+    s.namespaces.forEach((ns, i) => {
+      const v = m.view(s, i);
+      if (v.value === 'absent' || v.value === 'removed') return;
+      const observed = {
+        owner,
+        namespaceActive: v.value === 'active',
+        namespaceTerminating: v.value === 'terminating',
+        finalizers: v.finalizers,
+        externalContentExists: (ns.external & (1 << k)) !== 0,
+      };
+      const step = m.finalizerOwnerStepper.step(
+        m.finalizerOwnerStepper.initial,
+        { type: 'SYNC', observed },
+        `SYNC|${owner}|${v.value}|${v.finalizers.join(',')}|${observed.externalContentExists}`,
+      );
+      for (const effect of step.emitted) {
+        if (effect.type !== 'removeOwnFinalizer') {
+          const provision = effect.type === 'provisionExternalContent';
+          out.push({
+            event: m.internEvent({
+              actor: owner,
+              actorKind: 'finalizer-owner',
+              label: provision
+                ? `provisions its external content for ${v.name}`
+                : `purges its external content for ${v.name}`,
+              namespace: i,
+              transitions: step.transitions,
+            }),
+            next: m.withNamespace(s, i, {
+              external: provision ? ns.external | (1 << k) : ns.external & ~(1 << k),
+            }),
+          });
+        } else {
+          const command = new RequestCommand({
+            actor: owner,
+            actorKind: 'finalizer-owner',
+            principal: account,
+            kind: 'finalize',
+            namespace: i,
+            finalizers: effect.finalizers,
+          });
+          out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
+        }
+      }
+    });
+  });
+}

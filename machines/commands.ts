@@ -1,0 +1,165 @@
+import type { ActorKind, ApiRequest, Enabled, SystemState } from './system-types.ts';
+
+/**
+ * Requests as commands, in fast-check's command shape: one type per request kind, with its
+ * precondition (`check`) and its run (`run`). Exhaustive search expands the scope's templates into
+ * commands, controllers send commands, random walks take the steps they lead to, and scenario replay
+ * builds one per request line and matches steps by kind and fields, never by label text.
+ */
+
+/** Who sends a command: the actor the step is credited to and the user the API server sees. */
+interface Sender {
+  actor: string;
+  actorKind: ActorKind;
+  principal: ApiRequest['principal'];
+}
+
+type Namespaced = Sender & { namespace: number };
+type OnObject = Namespaced & {
+  object: number;
+  /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
+  bodyNamespace?: string;
+};
+
+export type RequestCommandData =
+  | (Namespaced & {
+      kind: 'create-namespace';
+      /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
+      initializers?: string[];
+      extraFinalizers: string[];
+    })
+  | (Namespaced & { kind: 'get-namespace' })
+  | (Namespaced & { kind: 'list-namespaces' })
+  | (Namespaced & { kind: 'delete-namespace' })
+  | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
+  | (Namespaced & { kind: 'remove-pending'; name: string })
+  | (Namespaced & { kind: 'remove-first-pending' })
+  | (Namespaced & { kind: 'record-failure'; reason: string })
+  | (Namespaced & { kind: 'finalize'; finalizers: string[] })
+  | (Namespaced & { kind: 'finalize-without-kubernetes' })
+  | (Namespaced & { kind: 'get-status' | 'update-status' })
+  | (OnObject & { kind: ContentKind })
+  | (Namespaced & { kind: 'list-content'; resource: string });
+
+export type RequestKind = RequestCommandData['kind'];
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A command's own fields, without its sender and namespace. */
+export type CommandFields = DistributiveOmit<RequestCommandData, keyof Sender | 'namespace'>;
+
+/** The verb each request on one content object sends. */
+const contentVerbs = {
+  'create-content': 'create',
+  'get-content': 'get',
+  'update-content': 'update',
+  'delete-content': 'delete',
+} as const satisfies Record<string, ApiRequest['verb']>;
+type ContentKind = keyof typeof contentVerbs;
+
+/** What the API server is sent for a command: the one translation from a command to the wire request. */
+export function requestOf(c: RequestCommandData): ApiRequest {
+  const base = { principal: c.principal, namespace: c.namespace, object: -1 };
+  const onNamespace = { ...base, target: 'namespace' as const };
+  switch (c.kind) {
+    case 'create-namespace':
+      return {
+        ...onNamespace,
+        verb: 'create',
+        body: {
+          ...(c.initializers ? { initializers: c.initializers } : {}),
+          extraFinalizers: c.extraFinalizers,
+        },
+      };
+    case 'get-namespace':
+      return { ...onNamespace, verb: 'get' };
+    case 'list-namespaces':
+      return { ...onNamespace, verb: 'list' };
+    case 'delete-namespace':
+      return { ...onNamespace, verb: 'delete' };
+    case 'update-finalizers':
+      return { ...onNamespace, verb: 'update', body: { finalizers: c.finalizers } };
+    case 'remove-pending':
+      return { ...onNamespace, verb: 'update', body: { removePending: c.name } };
+    case 'remove-first-pending':
+      return { ...onNamespace, verb: 'update', body: { removeFirstPending: true } };
+    case 'record-failure':
+      return { ...onNamespace, verb: 'update', body: { failure: c.reason } };
+    case 'finalize':
+      return { ...onNamespace, verb: 'finalize', body: { finalizers: c.finalizers } };
+    case 'finalize-without-kubernetes':
+      return { ...onNamespace, verb: 'finalize', body: { finalizeWithoutKubernetes: true } };
+    case 'get-status':
+    case 'update-status':
+      return { ...onNamespace, verb: c.kind === 'get-status' ? 'get' : 'update', subresource: 'status' };
+    case 'create-content':
+    case 'get-content':
+    case 'update-content':
+    case 'delete-content':
+      return {
+        ...base,
+        verb: contentVerbs[c.kind],
+        target: 'content',
+        object: c.object,
+        ...(c.bodyNamespace ? { body: { namespace: c.bodyNamespace } } : {}),
+      };
+    case 'list-content':
+      return { ...base, verb: 'list', target: 'content', resource: c.resource };
+  }
+}
+
+/** What a command needs of the system it runs on; the composition (SystemModel) provides it. */
+export interface CommandRunner {
+  readonly scope: { namespaces: readonly unknown[] };
+  readonly objects: readonly unknown[];
+  perform(s: SystemState, command: RequestCommand): Enabled;
+}
+
+/**
+ * A command's precondition: a client may send any request at any time (the API server decides the
+ * answer), so a command only has to address a namespace and an object the scope has.
+ */
+const addressable = (c: RequestCommandData, m: CommandRunner): true | string => {
+  if (c.namespace >= m.scope.namespaces.length) return `no namespace slot ${c.namespace} in the scope`;
+  if ('object' in c && (c.object < 0 || c.object >= m.objects.length))
+    return `no object slot ${c.object} in the scope`;
+  return true;
+};
+
+/** A request kind's command: its data, its precondition and its run (fast-check's `check` and `run`). */
+export class RequestCommand {
+  /** The wire request, built once: the API server caches refusal texts per request object. */
+  readonly request: ApiRequest;
+
+  constructor(readonly data: RequestCommandData) {
+    this.request = requestOf(data);
+  }
+
+  get kind(): RequestKind {
+    return this.data.kind;
+  }
+
+  get actor(): string {
+    return this.data.actor;
+  }
+
+  get actorKind(): ActorKind {
+    return this.data.actorKind;
+  }
+
+  check(m: CommandRunner): true | string {
+    return addressable(this.data, m);
+  }
+
+  /** Sends the request (after `check`): the step it takes (its event, the API server's answer) and the state after. */
+  run(m: CommandRunner, s: SystemState): Enabled {
+    return m.perform(s, this);
+  }
+
+  toString(): string {
+    const { actor, actorKind, principal, ...fields } = this.data;
+    return `${actor}: ${JSON.stringify(fields)}`;
+  }
+}
+
+/** Builds a command from its data. */
+export const command = (data: RequestCommandData): RequestCommand => new RequestCommand(data);

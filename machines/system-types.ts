@@ -1,0 +1,144 @@
+import type { Operation } from './admission.ts';
+import type { RequestCommandData } from './commands.ts';
+import type { HttpOutcome } from './http.ts';
+import type { NamespaceContext, NamespaceStateValue } from './namespace.ts';
+
+/**
+ * The composed system: the API server's store, every actor's machine snapshot and the faults in force,
+ * as plain data. Time is relative (docs/time.md): no absolute clock, only ages kept by the machines
+ * that compare them, each capped at its largest constant. Machine snapshots are interned ids (see
+ * MachineStepper), so a state is a handful of small integers and its key is a short string.
+ */
+export interface NamespaceState {
+  /** Intern id: equal namespace states are one object with one id. */
+  id: number;
+  /** Interned snapshot of the namespace lifecycle machine. */
+  lifecycle: number;
+  /** Content objects present, one bit per object slot. */
+  content: number;
+  /** External content present, one bit per finalizer owner (LC-8). */
+  external: number;
+  /** Interned snapshot of the apiserver's initializer timer for this namespace (FP-2, FP-4). */
+  timer: number;
+}
+
+export interface SystemState {
+  /** Interned snapshot of the admission configuration sync machine. */
+  configSync: number;
+  /** Interned snapshot of the failure injector: whether configuration reads fail (AC-2). */
+  faults: number;
+  /** Configurations present in the store, one bit per scope configuration. */
+  registeredConfigs: number;
+  namespaces: NamespaceState[];
+  /** Interned snapshots of the initializer controllers, one per initializer. */
+  initializers: number[];
+}
+
+/** One API request, in the model's own terms. */
+export interface ApiRequest {
+  principal: { name: string; groups: string[] };
+  verb: Operation;
+  target: 'namespace' | 'content';
+  /** Namespace slot; -1 for a list across all namespaces. */
+  namespace: number;
+  /** Object slot for content requests; -1 for a list. */
+  object: number;
+  /** Resource for lists across namespaces or within one. */
+  resource?: string;
+  /** `namespaces/NAME/status` (NS-5): read or written like the namespace; never changes its spec. */
+  subresource?: 'status';
+  body?: {
+    /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
+    namespace?: string;
+    /** A client-supplied pending list on create (only admission may set it: IN-3). */
+    initializers?: string[];
+    /** Remove this name from the pending list (the initializer protocol, IN-3). */
+    removePending?: string;
+    /** Remove whichever initializer is first pending when the request is served (IN-3). */
+    removeFirstPending?: true;
+    /** Finalize with the stored spec.finalizers minus `kubernetes`, as the namespace controller does (LC-6). */
+    finalizeWithoutKubernetes?: true;
+    /** Set a failure result (IN-7). */
+    failure?: string;
+    /** spec.finalizers as sent (ordinary update or finalize). */
+    finalizers?: string[];
+    /** Finalizers a create asks for besides `kubernetes`. */
+    extraFinalizers?: string[];
+  };
+}
+
+export type ActorKind =
+  | 'principal'
+  | 'initializer'
+  | 'namespace-controller'
+  | 'finalizer-owner'
+  | 'apiserver'
+  | 'clock'
+  | 'fault';
+
+/** One labelled step of the system: who did what and how it ended. Interned: equal steps share one object. */
+export interface SystemEvent {
+  actor: string;
+  actorKind: ActorKind;
+  label: string;
+  request?: ApiRequest & { callerMayInitialize: boolean; changesInitializers: boolean };
+  /** The command that sent the request, as data: replay and random walks match its kind and fields. */
+  command?: RequestCommandData;
+  response?: HttpOutcome;
+  /** The namespace slot the step addressed, or -1. */
+  namespace: number;
+  /** Machine transitions taken by the step, for coverage. */
+  transitions: readonly string[];
+  /** Names returned by a list. */
+  items?: readonly string[];
+  /** A fault's kind, as data: replay matches it, never the label's text. */
+  fault?: FaultKind;
+  /** The configuration a cluster administrator registers (AC-3, FP-3). */
+  configuration?: string;
+}
+
+/** The faults a scope may allow (P's FailureInjector): each is one step some actor can take. */
+export type FaultKind =
+  | 'initializer-crash'
+  | 'initializer-restart'
+  | 'apiserver-restart'
+  | 'config-read-failing'
+  | 'config-read-recovering';
+
+/** One step the system may take: the labelled event and the state it leads to. */
+export interface Enabled {
+  event: SystemEvent;
+  next: SystemState;
+}
+
+/** A view of one namespace that properties and reports read: the lifecycle machine's context, by name. */
+export interface NamespaceView extends NamespaceContext {
+  name: string;
+  value: NamespaceStateValue;
+  content: number;
+  external: number;
+  /** The apiserver's timer on the first pending initializer, armed or expired (FP-2); null when none runs. */
+  failOpenTimer: { initializer: string; ageSeconds: number } | null;
+  /** The apiserver that armed the timer restarted and lost it: only read-repair is left (FP-4). */
+  timerLost: boolean;
+  system: boolean;
+}
+
+/** What the whole system shows besides its namespaces: admission's copy, the faults, the controllers. */
+export interface SystemView {
+  /** Seconds since the last successful configuration read, capped at the 5 s staleness bound (AC-2). */
+  secondsSinceConfigRead: number;
+  /** Admission's copy is fresh (the config-sync machine's state). */
+  configurationFresh: boolean;
+  /** The configuration-read fault is in force: every read fails. */
+  configReadsFailing: boolean;
+  /** Configurations in admission's copy, as last read (AC-3). */
+  configurationsRead: string[];
+  /** Configurations stored in the cluster. */
+  configurationsRegistered: string[];
+  /** Initializer controllers that are down. */
+  crashedInitializers: string[];
+}
+
+/** Content objects a scope may have: one bit each in a namespace's content mask (bit 31 is the sign). */
+export const maxContentObjects = 31;
