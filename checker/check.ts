@@ -1,6 +1,7 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
+import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
@@ -136,6 +137,7 @@ function createJudge(
   };
 
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
+    codec: systemCodec(model),
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
     maxSeconds: options.maxSeconds,

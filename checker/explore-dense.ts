@@ -8,6 +8,7 @@ import {
   type Trace,
 } from './explore.ts';
 import type { DenseModel, StopReason } from './model.ts';
+import { pathTo } from './state-store.ts';
 
 export interface DenseExploreOptions extends SearchLimits {
   /** Called once per distinct code, when first discovered (invariants). */
@@ -165,12 +166,7 @@ export function exploreDense(model: DenseModel, options: DenseExploreOptions = {
   const finalEvents = eventIds;
 
   const traceTo = (index: number): Trace<number, number> => {
-    if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new RangeError(`traceTo: no state with index ${index}`);
-    }
-    const path: number[] = [];
-    for (let at = index; at !== -1; at = finalParents[at]) path.push(at);
-    path.reverse();
+    const path = pathTo((at) => finalParents[at], index, count);
     return {
       initial: finalQueue[path[0]],
       steps: path.slice(1).map((at) => ({ event: finalEvents[at], state: finalQueue[at] })),

@@ -10,6 +10,11 @@ export interface ExplorableModel<S, E> {
   successors(state: S, emit: (event: E, next: S) => void): void;
   /** Canonical key: two states are equal exactly when their keys are equal. */
   key(state: S): string;
+  /**
+   * Symmetry reduction's hook: the representative of the state's orbit. When present, the explorer
+   * stores and deduplicates representatives while properties still see the concrete successors.
+   */
+  canonical?(state: S): S;
 }
 
 /** A model whose states are small integers in [0, size): explored with typed arrays, no hashing. */

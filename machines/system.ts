@@ -293,6 +293,13 @@ export class SystemModel {
     return this.namespaceStates[id];
   }
 
+  /** The interned namespace state with this id (a packed state names its namespaces by id). */
+  namespaceStateById(id: number): NamespaceState {
+    const ns = this.namespaceStates[id];
+    if (ns === undefined) throw new RangeError(`no namespace state with id ${id}`);
+    return ns;
+  }
+
   // ---------------------------------------------------------------- state access
 
   initialStates(): SystemState[] {
