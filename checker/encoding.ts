@@ -17,8 +17,13 @@ export interface StateCodec<S> {
 }
 
 /** Murmur3's 32-bit mix over `width` lanes: stable across runs, so the search order stays deterministic. */
-export function hashLanes(lanes: Uint16Array | Uint32Array, offset: number, width: number): number {
-  let hash = 0x9747b28c ^ width;
+export function hashLanes(
+  lanes: Uint16Array | Uint32Array,
+  offset: number,
+  width: number,
+  seed = 0x9747b28c,
+): number {
+  let hash = seed ^ width;
   for (let i = offset; i < offset + width; i++) {
     let k = Math.imul(lanes[i], 0xcc9e2d51);
     k = (k << 15) | (k >>> 17);

@@ -38,6 +38,14 @@ export interface Progress {
 /**
  * Why a search ended early: a limit (`max-states`, `time`), the memory guard, a signal (`interrupted`),
  * a callback that asked to stop (`stopped`: e.g. every property already violated), or the end of the
- * breadth-first level of the first violation (`first-violation`, `--stop-on-first`).
+ * breadth-first level of the first violation (`first-violation`, `--stop-on-first`), or the end of a
+ * bitstate search, which may have missed states (`bitstate`, `--bitstate`).
  */
-export type StopReason = 'max-states' | 'memory' | 'time' | 'interrupted' | 'stopped' | 'first-violation';
+export type StopReason =
+  | 'max-states'
+  | 'memory'
+  | 'time'
+  | 'interrupted'
+  | 'stopped'
+  | 'first-violation'
+  | 'bitstate';
