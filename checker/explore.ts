@@ -7,7 +7,7 @@ import {
   progressIntervalMs,
   resolveProgress,
 } from './progress.ts';
-import { IntChunks, keyedStore, packedStore, pathTo } from './state-store.ts';
+import { IntChunks, keyedStore, packedStore, pathTo, type StateStore } from './state-store.ts';
 
 /** A path from an initial state: each step is the event taken and the state it led to. */
 export interface Trace<S, E> {
@@ -81,6 +81,8 @@ export interface ExploreResult<S, E> extends SearchSummary {
   /** BFS layer of a state: the length of its shortest path. */
   depthOf(index: number): number;
   indexOfKey(key: string): number | undefined;
+  /** Bytes of the packed store's typed arrays, parents and event ids (packed states only). */
+  structureBytes?: number;
 }
 
 /**
@@ -239,7 +241,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const { onState, onEdge, signal } = options;
-  const visited = options.codec ? packedStore(options.codec) : keyedStore(model);
+  const packed = options.codec ? packedStore(options.codec) : undefined;
+  const visited: StateStore<S> = packed ?? keyedStore(model);
   // Symmetry: the store keeps one representative per orbit; callbacks still see the concrete state.
   const canonical = model.canonical;
   const events: E[] = [];
@@ -371,6 +374,7 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
         const index = visited.indexOfKey(key);
         return index < 0 ? undefined : index;
       },
+      ...(packed ? { structureBytes: packed.bytes + parents.bytes + stateEvents.bytes } : {}),
     };
   };
 
