@@ -337,20 +337,26 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
 }
 
 function printTable(rows: string[][]): void {
-  const header = [
-    'case',
-    'distinct states',
-    'transitions',
-    'depth',
-    'seconds',
-    'states/s (best)',
-    'states/s (median)',
-    'peak RSS',
-    'B/state retained',
-    'B/state peak',
-    'B/state arrays',
-    'complete',
-  ];
+  printRows(
+    [
+      'case',
+      'distinct states',
+      'transitions',
+      'depth',
+      'seconds',
+      'states/s (best)',
+      'states/s (median)',
+      'peak RSS',
+      'B/state retained',
+      'B/state peak',
+      'B/state arrays',
+      'complete',
+    ],
+    rows,
+  );
+}
+
+function printRows(header: string[], rows: string[][]): void {
   const table = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? '').length)));
   for (const cells of table) {
@@ -379,6 +385,11 @@ const spec: CommandSpec = {
       value: 'N',
       description: 'state budget per system scope (default 5,000,000)',
     },
+    growth: {
+      type: 'boolean',
+      description:
+        'only the growth table: generated scopes with 1..4 namespaces, principals and initializers (packed states, --scope-seconds each)',
+    },
     case: { type: 'string', value: 'JSON', description: 'internal: run one case and print its result' },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
@@ -390,6 +401,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
     return exitCodes.ok;
   }
+  if (values.growth === true)
+    return printGrowth(integerOption(values, 'scope-seconds', { example: '60' }) ?? 60);
   const quick = values.quick === true;
   const asJson = values.json === true;
   const repeat = integerOption(values, 'repeat', { max: 100, example: '3' }) ?? (quick ? 1 : 3);
@@ -468,6 +481,27 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       ].join('\n'),
     );
   }
+  return exitCodes.ok;
+}
+
+/** How the state count grows along each axis of a generated scope (docs/performance.md, "Growth"). */
+async function printGrowth(maxSeconds: number): Promise<number> {
+  // Loaded on demand, like the scopes' hook: the reference benchmark runs without the system model.
+  const { growthShapes, measureGrowth } = await import('../checker/growth.ts');
+  console.log(`Growth: generated scopes (checker/growth.ts), packed states, at most ${maxSeconds} s each`);
+  const rows = growthShapes(4).map(({ axis, shape }) => {
+    const row = measureGrowth(axis, shape, { maxSeconds, maxStates: 20_000_000 });
+    return [
+      axis,
+      `${shape.namespaces} ns, ${shape.principals} p, ${shape.initializers} i`,
+      integer.format(row.states),
+      integer.format(row.transitions),
+      String(row.depth),
+      row.seconds.toFixed(1),
+      row.complete ? 'yes' : 'no (time)',
+    ];
+  });
+  printRows(['axis', 'shape', 'states', 'transitions', 'depth', 'seconds', 'complete'], rows);
   return exitCodes.ok;
 }
 
