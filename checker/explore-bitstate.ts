@@ -1,12 +1,5 @@
 import { hashLanes, type StateCodec } from './encoding.ts';
-import {
-  type ExploreOptions,
-  type ExploreResult,
-  housekeepingEvery,
-  layerOf,
-  SearchClock,
-  type Trace,
-} from './explore.ts';
+import { type ExploreOptions, type ExploreResult, SearchClock, searchEnd, type Trace } from './explore.ts';
 import type { ExplorableModel, StopReason } from './model.ts';
 import { IntChunks, pathTo } from './state-store.ts';
 
@@ -162,11 +155,8 @@ export function exploreBitstate<S, E>(
     nextCount = 0;
     childDepth = layerStarts.length;
     for (let p = 0; p < size && stopReason === undefined; p++) {
-      if ((expanded & (housekeepingEvery - 1)) === 0) {
-        stopReason = clock.housekeeping(signal, count);
-        if (stopReason !== undefined) break;
-        clock.tick(count, count - expanded, transitions, layerStarts.length - 1);
-      }
+      stopReason = clock.every(expanded, signal, count, transitions, layerStarts.length - 1);
+      if (stopReason !== undefined) break;
       current = codec.decode(frontier, p * width);
       currentIndex = layerStart + p;
       ordinal = 0;
@@ -204,21 +194,10 @@ export function exploreBitstate<S, E>(
   };
 
   return {
-    states: count,
-    transitions,
-    depth: layerStarts.length - 1,
-    durationMs,
+    ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
     complete: false,
     stopReason,
-    statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
-    traceTo,
-    traceToEdge: (beforeIndex, event, after) => {
-      const trace = traceTo(beforeIndex);
-      trace.steps.push({ event, state: after });
-      return trace;
-    },
     stateAt,
-    depthOf: (index) => layerOf(layerStarts, index),
     indexOfKey: () => {
       throw new Error('bitstate: the search keeps no index of states by key');
     },

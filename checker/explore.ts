@@ -167,6 +167,23 @@ export class SearchClock {
     return undefined;
   }
 
+  /**
+   * Every `housekeepingEvery` expansions (`expanded` is the count so far): why the search must stop, or
+   * undefined after reporting progress. Cheap between those points.
+   */
+  every(
+    expanded: number,
+    signal: AbortSignal | undefined,
+    states: number,
+    transitions: number,
+    depth: number,
+  ): StopReason | undefined {
+    if ((expanded & (housekeepingEvery - 1)) !== 0) return undefined;
+    const reason = this.housekeeping(signal, states);
+    if (reason === undefined) this.tick(states, states - expanded, transitions, depth);
+    return reason;
+  }
+
   /** Reports progress when the interval has passed; cheap enough to call per expanded state batch. */
   tick(states: number, queue: number, transitions: number, depth: number): void {
     if (this.reporter === null) return;
@@ -193,6 +210,33 @@ export class SearchClock {
       statesPerSecond: elapsedMs > 0 ? (states * 1000) / elapsedMs : 0,
     };
   }
+}
+
+/** What every explorer returns besides its states: figures, traces and depths from parents and layers. */
+export function searchEnd<S, E>(
+  count: number,
+  transitions: number,
+  layerStarts: readonly number[],
+  durationMs: number,
+  stopReason: StopReason | undefined,
+  traceTo: (index: number) => Trace<S, E>,
+): SearchSummary & Pick<ExploreResult<S, E>, 'traceTo' | 'traceToEdge' | 'depthOf'> {
+  return {
+    states: count,
+    transitions,
+    depth: layerStarts.length - 1,
+    durationMs,
+    complete: stopReason === undefined,
+    ...(stopReason === undefined ? {} : { stopReason }),
+    statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
+    traceTo,
+    traceToEdge: (beforeIndex, event, after) => {
+      const trace = traceTo(beforeIndex);
+      trace.steps.push({ event, state: after });
+      return trace;
+    },
+    depthOf: (index) => layerOf(layerStarts, index),
+  };
 }
 
 /** States expanded between two looks at the clock, the abort signal and the memory guard. */
@@ -322,11 +366,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
 
   const run = (until: number): boolean => {
     while (stopReason === undefined && cursor < visited.size) {
-      if ((cursor & (housekeepingEvery - 1)) === 0) {
-        stopReason = clock.housekeeping(signal, visited.size);
-        if (stopReason !== undefined) break;
-        clock.tick(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
-      }
+      stopReason = clock.every(cursor, signal, visited.size, transitions, layerStarts.length - 1);
+      if (stopReason !== undefined) break;
       if (
         (cursor & (sliceCheckEvery - 1)) === 0 &&
         until !== Number.POSITIVE_INFINITY &&
@@ -355,21 +396,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
       };
     };
     return {
-      states: count,
-      transitions,
-      depth: layerStarts.length - 1,
-      durationMs,
-      complete: stopReason === undefined,
-      ...(stopReason === undefined ? {} : { stopReason }),
-      statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
-      traceTo,
-      traceToEdge: (beforeIndex, event, after) => {
-        const trace = traceTo(beforeIndex);
-        trace.steps.push({ event, state: after });
-        return trace;
-      },
+      ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
       stateAt: (index) => visited.stateAt(index),
-      depthOf: (index) => layerOf(layerStarts, index),
       indexOfKey: (key) => {
         const index = visited.indexOfKey(key);
         return index < 0 ? undefined : index;
