@@ -51,5 +51,8 @@ describe('exploreBitstate', () => {
 
   it('refuses sizes it cannot address, with the accepted range', () => {
     expect(() => exploreBitstate(model, { codec, log2Bits: 40 })).toThrow(/\[10, 35\]/);
+    expect(() => exploreBitstate(model, { codec, log2Bits: 30, maxHeapBytes: 64 * 2 ** 20 })).toThrow(
+      /2\^30 bits \(128 MiB\) does not fit under the memory limit/,
+    );
   });
 });

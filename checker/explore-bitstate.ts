@@ -55,6 +55,10 @@ export function exploreBitstate<S, E>(
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const bits = 2 ** log2Bits;
+  if (clock.wouldExceed(bits / 8))
+    throw new RangeError(
+      `bitstate: a filter of 2^${log2Bits} bits (${bits / 8 / 2 ** 20} MiB) does not fit under the memory limit; give a smaller --bitstate or more memory`,
+    );
   const filter = new Uint32Array(bits / 32);
   const { width } = codec;
   const probe = new Uint32Array(width);
