@@ -1,7 +1,9 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
+import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
+import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
 
@@ -29,6 +31,8 @@ export interface CheckResult {
   stopReason?: StopReason;
   properties: PropertyResult[];
   coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
+  /** A bitstate search's filter and its estimated chance of having missed a state. */
+  bitstate?: BitstateFigures;
 }
 
 export interface CheckOptions {
@@ -49,6 +53,8 @@ export interface CheckOptions {
   stopOnFirst?: boolean;
   /** Called at once when a property is first violated, while the search goes on. */
   onViolation?: (violation: FirstViolation) => void;
+  /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
+  bitstate?: { log2Bits: number };
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -86,9 +92,24 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
 export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
   const judge = createJudge(model, properties, options);
   const { recorder } = options;
+  if (options.bitstate) {
+    if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
+    return bitstateCheck(model, judge, options.bitstate.log2Bits);
+  }
   const result = explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return judge.verdicts(result);
+}
+
+/** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
+function bitstateCheck(
+  model: SystemModel,
+  judge: ReturnType<typeof createJudge>,
+  log2Bits: number,
+): CheckResult {
+  if (judge.options.codec === undefined) throw new Error('check: a bitstate search needs packed states');
+  const result = exploreBitstate(model, { ...judge.options, codec: judge.options.codec, log2Bits });
+  return { ...judge.verdicts(result), bitstate: result.bitstate };
 }
 
 /** `check` on `exploreAsync`: SIGINT/SIGTERM handlers run during the search and can abort `options.signal`. */
@@ -99,6 +120,10 @@ export async function checkAsync(
 ): Promise<CheckResult> {
   const judge = createJudge(model, properties, options);
   const { recorder } = options;
+  if (options.bitstate) {
+    if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
+    return bitstateCheck(model, judge, options.bitstate.log2Bits);
+  }
   const result = await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return judge.verdicts(result);
@@ -136,6 +161,7 @@ function createJudge(
   };
 
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
+    codec: systemCodec(model),
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
     maxSeconds: options.maxSeconds,

@@ -1,13 +1,13 @@
 import {
   type Continue,
-  housekeepingEvery,
-  layerOf,
   SearchClock,
   type SearchLimits,
   type SearchSummary,
+  searchEnd,
   type Trace,
 } from './explore.ts';
 import type { DenseModel, StopReason } from './model.ts';
+import { pathTo } from './state-store.ts';
 
 export interface DenseExploreOptions extends SearchLimits {
   /** Called once per distinct code, when first discovered (invariants). */
@@ -145,11 +145,8 @@ export function exploreDense(model: DenseModel, options: DenseExploreOptions = {
   let cursor = 0;
   let currentLayer = 0;
   while (stopReason === undefined && cursor < count) {
-    if ((cursor & (housekeepingEvery - 1)) === 0) {
-      stopReason = clock.housekeeping(signal, count);
-      if (stopReason !== undefined) break;
-      clock.tick(count, count - cursor, transitions, layerStarts.length - 1);
-    }
+    stopReason = clock.every(cursor, signal, count, transitions, layerStarts.length - 1);
+    if (stopReason !== undefined) break;
     if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
     currentCode = queue[cursor];
     currentIndex = cursor;
@@ -165,12 +162,7 @@ export function exploreDense(model: DenseModel, options: DenseExploreOptions = {
   const finalEvents = eventIds;
 
   const traceTo = (index: number): Trace<number, number> => {
-    if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new RangeError(`traceTo: no state with index ${index}`);
-    }
-    const path: number[] = [];
-    for (let at = index; at !== -1; at = finalParents[at]) path.push(at);
-    path.reverse();
+    const path = pathTo((at) => finalParents[at], index, count);
     return {
       initial: finalQueue[path[0]],
       steps: path.slice(1).map((at) => ({ event: finalEvents[at], state: finalQueue[at] })),
@@ -178,21 +170,8 @@ export function exploreDense(model: DenseModel, options: DenseExploreOptions = {
   };
 
   return {
-    states: count,
-    transitions,
-    depth,
-    durationMs,
-    complete: stopReason === undefined,
-    ...(stopReason === undefined ? {} : { stopReason }),
-    statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
-    traceTo,
-    traceToEdge: (beforeIndex, eventId, afterCode) => {
-      const trace = traceTo(beforeIndex);
-      trace.steps.push({ event: eventId, state: afterCode });
-      return trace;
-    },
+    ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
     codeAt: (index) => finalQueue[index],
-    depthOf: (index) => layerOf(layerStarts, index),
     visited: (code) => code >= 0 && code < size && (visited[code >>> 5] & (1 << (code & 31))) !== 0,
     structureBytes:
       visited.byteLength + finalQueue.byteLength + finalParents.byteLength + finalEvents.byteLength,

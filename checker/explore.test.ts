@@ -140,3 +140,29 @@ describe('the memory guard under a small heap', () => {
     expectStoppedByMemoryGuard(run, 0);
   }, 60_000);
 });
+
+describe('explore with a canonical(state) hook (symmetry reduction)', () => {
+  // Two interchangeable counters, each 0..2: 9 states, 6 up to swapping them.
+  const counters: ExplorableModel<[number, number], string> = {
+    initialStates: () => [[0, 0]],
+    successors: ([a, b], emit) => {
+      if (a < 2) emit('a+', [a + 1, b]);
+      if (b < 2) emit('b+', [a, b + 1]);
+    },
+    key: (state) => state.join(','),
+  };
+
+  it('keeps one state per orbit while callbacks see the concrete successors', () => {
+    const seen: string[] = [];
+    const full = explore(counters);
+    const reduced = explore(
+      { ...counters, canonical: ([a, b]): [number, number] => (a <= b ? [a, b] : [b, a]) },
+      { onState: (state) => void seen.push(state.join(',')) },
+    );
+    expect(full.states).toBe(9);
+    expect(reduced).toMatchObject({ states: 6, depth: 4, complete: true });
+    expect(seen).toContain('1,0');
+    expect(reduced.indexOfKey('1,0')).toBeUndefined();
+    expect(reduced.indexOfKey('0,1')).toBeDefined();
+  });
+});

@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import type { StateCodec } from './encoding.ts';
 import type { ExplorableModel, Progress, StopReason } from './model.ts';
 import {
   type ProgressOption,
@@ -6,7 +7,7 @@ import {
   progressIntervalMs,
   resolveProgress,
 } from './progress.ts';
-import { chunkSize, hashKey, VisitedTable } from './visited.ts';
+import { IntChunks, keyedStore, packedStore, pathTo, type StateStore } from './state-store.ts';
 
 /** A path from an initial state: each step is the event taken and the state it led to. */
 export interface Trace<S, E> {
@@ -39,6 +40,11 @@ export interface SearchLimits {
 }
 
 export interface ExploreOptions<S, E> extends SearchLimits {
+  /**
+   * Keep states packed as integer lanes (checker/encoding.ts) instead of objects with string keys: same
+   * states in the same order, far less memory, no key strings. Without it, states are keyed by `model.key`.
+   */
+  codec?: StateCodec<S>;
   /** Called once per distinct state, when first discovered (invariants). */
   onState?: (state: S, index: number, depth: number) => Continue;
   /** Called once per transition, self-loops and edges to known states included (step properties). */
@@ -75,6 +81,8 @@ export interface ExploreResult<S, E> extends SearchSummary {
   /** BFS layer of a state: the length of its shortest path. */
   depthOf(index: number): number;
   indexOfKey(key: string): number | undefined;
+  /** Bytes of the packed store's typed arrays, parents and event ids (packed states only). */
+  structureBytes?: number;
 }
 
 /**
@@ -159,6 +167,23 @@ export class SearchClock {
     return undefined;
   }
 
+  /**
+   * Every `housekeepingEvery` expansions (`expanded` is the count so far): why the search must stop, or
+   * undefined after reporting progress. Cheap between those points.
+   */
+  every(
+    expanded: number,
+    signal: AbortSignal | undefined,
+    states: number,
+    transitions: number,
+    depth: number,
+  ): StopReason | undefined {
+    if ((expanded & (housekeepingEvery - 1)) !== 0) return undefined;
+    const reason = this.housekeeping(signal, states);
+    if (reason === undefined) this.tick(states, states - expanded, transitions, depth);
+    return reason;
+  }
+
   /** Reports progress when the interval has passed; cheap enough to call per expanded state batch. */
   tick(states: number, queue: number, transitions: number, depth: number): void {
     if (this.reporter === null) return;
@@ -185,6 +210,33 @@ export class SearchClock {
       statesPerSecond: elapsedMs > 0 ? (states * 1000) / elapsedMs : 0,
     };
   }
+}
+
+/** What every explorer returns besides its states: figures, traces and depths from parents and layers. */
+export function searchEnd<S, E>(
+  count: number,
+  transitions: number,
+  layerStarts: readonly number[],
+  durationMs: number,
+  stopReason: StopReason | undefined,
+  traceTo: (index: number) => Trace<S, E>,
+): SearchSummary & Pick<ExploreResult<S, E>, 'traceTo' | 'traceToEdge' | 'depthOf'> {
+  return {
+    states: count,
+    transitions,
+    depth: layerStarts.length - 1,
+    durationMs,
+    complete: stopReason === undefined,
+    ...(stopReason === undefined ? {} : { stopReason }),
+    statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
+    traceTo,
+    traceToEdge: (beforeIndex, event, after) => {
+      const trace = traceTo(beforeIndex);
+      trace.steps.push({ event, state: after });
+      return trace;
+    },
+    depthOf: (index) => layerOf(layerStarts, index),
+  };
 }
 
 /** States expanded between two looks at the clock, the abort signal and the memory guard. */
@@ -233,10 +285,15 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const { onState, onEdge, signal } = options;
-  const visited = new VisitedTable<S>();
-  const eventChunks: (E | undefined)[][] = [];
+  const packed = options.codec ? packedStore(options.codec) : undefined;
+  const visited: StateStore<S> = packed ?? keyedStore(model);
+  // Symmetry: the store keeps one representative per orbit; callbacks still see the concrete state.
+  const canonical = model.canonical;
+  const events: E[] = [];
+  const eventIds = new Map<E, number>();
+  const stateEvents = new IntChunks();
+  const parents = new IntChunks();
   const layerStarts: number[] = [];
-  let parents = new Int32Array(1024);
   let transitions = 0;
   let stopReason: StopReason | undefined;
 
@@ -245,38 +302,34 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   let currentIndex = -1;
   let childDepth = 0;
 
-  /** Adds a new state, or returns -1 with a stop reason when a limit or the memory guard forbids it. */
-  const record = (
-    state: S,
-    key: string,
-    hash: number,
-    parent: number,
-    event: E | undefined,
-    depth: number,
-  ) => {
+  /** Adds the state last looked up, or returns -1 with a stop reason when a limit or the memory guard forbids it. */
+  const record = (parent: number, event: E | undefined, depth: number) => {
     const index = visited.size;
     if (index >= maxStates) {
       stopReason = 'max-states';
       return -1;
     }
     // Every allocation bigger than one chunk is announced here and refused when it would not fit.
-    const growth = visited.nextGrowthBytes() + (index === parents.length ? parents.byteLength * 2 : 0);
+    const growth = visited.nextGrowthBytes();
     if (
-      (growth > 0 && clock.wouldExceed(growth)) ||
-      ((index & (chunkSize - 1)) === 0 && clock.memoryExceeded(index))
+      (growth > 0 && clock.wouldExceed(growth + parents.nextGrowthBytes() * 2)) ||
+      (parents.nextGrowthBytes() > 0 && clock.memoryExceeded(index))
     ) {
       stopReason = 'memory';
       return -1;
     }
-    if (index === parents.length) {
-      const grown = new Int32Array(parents.length * 2);
-      grown.set(parents);
-      parents = grown;
+    visited.addFound();
+    let eventId = -1;
+    if (event !== undefined) {
+      eventId = eventIds.get(event) ?? -1;
+      if (eventId < 0) {
+        eventId = events.length;
+        events.push(event);
+        eventIds.set(event, eventId);
+      }
     }
-    visited.add(key, state, hash);
-    if ((index & (chunkSize - 1)) === 0) eventChunks.push([]);
-    eventChunks[index >>> 14].push(event);
-    parents[index] = parent;
+    stateEvents.push(eventId);
+    parents.push(parent);
     if (depth === layerStarts.length) layerStarts.push(index);
     return index;
   };
@@ -284,12 +337,10 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const emit = (event: E, next: S): void => {
     if (stopReason !== undefined) return;
     transitions++;
-    const key = model.key(next);
-    const hash = hashKey(key);
-    let index = visited.indexOf(key, hash);
+    let index = visited.find(canonical === undefined ? next : canonical(next));
     const isNew = index < 0;
     if (isNew) {
-      index = record(next, key, hash, currentIndex, event, childDepth);
+      index = record(currentIndex, event, childDepth);
       if (index < 0) return;
     }
     if (onEdge !== undefined && onEdge(current, event, next, currentIndex, index, isNew) === false) {
@@ -300,10 +351,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   };
 
   for (const initial of model.initialStates()) {
-    const key = model.key(initial);
-    const hash = hashKey(key);
-    if (visited.indexOf(key, hash) >= 0) continue;
-    const index = record(initial, key, hash, -1, undefined, 0);
+    if (visited.find(canonical === undefined ? initial : canonical(initial)) >= 0) continue;
+    const index = record(-1, undefined, 0);
     if (index < 0) break;
     if (onState !== undefined && onState(initial, index, 0) === false) {
       stopReason = 'stopped';
@@ -317,11 +366,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
 
   const run = (until: number): boolean => {
     while (stopReason === undefined && cursor < visited.size) {
-      if ((cursor & (housekeepingEvery - 1)) === 0) {
-        stopReason = clock.housekeeping(signal, visited.size);
-        if (stopReason !== undefined) break;
-        clock.tick(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
-      }
+      stopReason = clock.every(cursor, signal, visited.size, transitions, layerStarts.length - 1);
+      if (stopReason !== undefined) break;
       if (
         (cursor & (sliceCheckEvery - 1)) === 0 &&
         until !== Number.POSITIVE_INFINITY &&
@@ -342,40 +388,21 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const result = (): ExploreResult<S, E> => {
     if (durationMs === undefined) throw new Error('explore: the search has not finished');
     const count = visited.size;
-    const finalParents = parents;
-    const eventAt = (index: number) => eventChunks[index >>> 14][index & (chunkSize - 1)] as E;
     const traceTo = (index: number): Trace<S, E> => {
-      if (!Number.isInteger(index) || index < 0 || index >= count) {
-        throw new RangeError(`traceTo: no state with index ${index}`);
-      }
-      const path: number[] = [];
-      for (let at = index; at !== -1; at = finalParents[at]) path.push(at);
-      path.reverse();
+      const path = pathTo((at) => parents.at(at), index, count);
       return {
         initial: visited.stateAt(path[0]),
-        steps: path.slice(1).map((at) => ({ event: eventAt(at), state: visited.stateAt(at) })),
+        steps: path.slice(1).map((at) => ({ event: events[stateEvents.at(at)], state: visited.stateAt(at) })),
       };
     };
     return {
-      states: count,
-      transitions,
-      depth: layerStarts.length - 1,
-      durationMs,
-      complete: stopReason === undefined,
-      ...(stopReason === undefined ? {} : { stopReason }),
-      statesPerSecond: durationMs > 0 ? (count * 1000) / durationMs : 0,
-      traceTo,
-      traceToEdge: (beforeIndex, event, after) => {
-        const trace = traceTo(beforeIndex);
-        trace.steps.push({ event, state: after });
-        return trace;
-      },
+      ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
       stateAt: (index) => visited.stateAt(index),
-      depthOf: (index) => layerOf(layerStarts, index),
       indexOfKey: (key) => {
-        const index = visited.indexOf(key);
+        const index = visited.indexOfKey(key);
         return index < 0 ? undefined : index;
       },
+      ...(packed ? { structureBytes: packed.bytes + parents.bytes + stateEvents.bytes } : {}),
     };
   };
 

@@ -10,6 +10,11 @@ export interface ExplorableModel<S, E> {
   successors(state: S, emit: (event: E, next: S) => void): void;
   /** Canonical key: two states are equal exactly when their keys are equal. */
   key(state: S): string;
+  /**
+   * Symmetry reduction's hook: the representative of the state's orbit. When present, the explorer
+   * stores and deduplicates representatives while properties still see the concrete successors.
+   */
+  canonical?(state: S): S;
 }
 
 /** A model whose states are small integers in [0, size): explored with typed arrays, no hashing. */
@@ -33,6 +38,14 @@ export interface Progress {
 /**
  * Why a search ended early: a limit (`max-states`, `time`), the memory guard, a signal (`interrupted`),
  * a callback that asked to stop (`stopped`: e.g. every property already violated), or the end of the
- * breadth-first level of the first violation (`first-violation`, `--stop-on-first`).
+ * breadth-first level of the first violation (`first-violation`, `--stop-on-first`), or the end of a
+ * bitstate search, which may have missed states (`bitstate`, `--bitstate`).
  */
-export type StopReason = 'max-states' | 'memory' | 'time' | 'interrupted' | 'stopped' | 'first-violation';
+export type StopReason =
+  | 'max-states'
+  | 'memory'
+  | 'time'
+  | 'interrupted'
+  | 'stopped'
+  | 'first-violation'
+  | 'bitstate';

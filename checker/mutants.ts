@@ -8,6 +8,7 @@ import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import type { Trace } from './check.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
+import { systemCodec } from './encoding.ts';
 import { explore, type SearchLimits } from './explore.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
@@ -73,6 +74,7 @@ export function shortestKill(
     });
   const result = explore(model, {
     ...limits,
+    codec: systemCodec(model),
     onState: (state, index, depth) => {
       depths[index] = depth;
       const violations = judgeState(state, depth);

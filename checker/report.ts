@@ -64,6 +64,7 @@ export const stopReasons = [
   'interrupted',
   'stopped',
   'first-violation',
+  'bitstate',
 ] as const;
 
 export interface UncoveredTransition {
@@ -309,6 +310,8 @@ export function completion(result: Pick<CheckResult, 'complete' | 'stopReason'>)
       return 'stopped early: every checked property was already violated';
     case 'first-violation':
       return 'stopped at the end of the breadth-first level of the first violation (--stop-on-first), so the properties not violated hold only for the states explored';
+    case 'bitstate':
+      return 'incomplete: a bitstate search (--bitstate) may have missed states, so the verdicts cover only the states explored';
     default:
       return 'incomplete';
   }

@@ -60,6 +60,7 @@ export class GraphRecorder<S, E> {
     return {
       initialStates: () => model.initialStates(),
       key: (state) => model.key(state),
+      ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
       successors: (state, emit) => {
         this.offsets.push(this.targets.length);
         this.expansions++;

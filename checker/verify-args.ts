@@ -22,6 +22,10 @@ export interface VerifyArgs {
   properties: string[];
   maxStates?: number;
   maxSeconds?: number;
+  /** Memory guard in MiB of heap plus array buffers (default: 75% of the usable heap). */
+  maxMemoryMb?: number;
+  /** Bitstate search with a filter of 2^bitstate bits instead of the exact visited set. */
+  bitstate?: number;
   /** Where the report goes instead of the default folder. */
   out?: string;
   json: boolean;
@@ -66,6 +70,17 @@ export const verifySpec: CommandSpec = {
       type: 'string',
       value: 'S',
       description: 'stop after S seconds (a partial run: exit 10)',
+    },
+    'max-memory': {
+      type: 'string',
+      value: 'MB',
+      description: 'stop once heap and array buffers exceed MB MiB (a partial run: exit 10)',
+    },
+    bitstate: {
+      type: 'string',
+      value: 'LOG2',
+      description:
+        "SPIN's bitstate search: a filter of 2^LOG2 bits (27 = 16 MiB) instead of the visited set, for scopes that do not fit; may miss states, so always a partial run (exit 10), with the estimated chance of a miss; no liveness",
     },
     out: {
       type: 'string',
@@ -154,7 +169,13 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
   }
   const maxStates = integerOption(values, 'max-states', { example: '50000' });
   const maxSeconds = integerOption(values, 'max-seconds', { max: 7 * 24 * 3600, example: '600' });
+  const maxMemoryMb = integerOption(values, 'max-memory', { example: '512' });
+  const bitstate = integerOption(values, 'bitstate', { min: 10, max: 35, example: '27' });
   const random = values.random === true;
+  if (random && (maxMemoryMb !== undefined || bitstate !== undefined))
+    throw new UsageError(
+      `--${bitstate !== undefined ? 'bitstate' : 'max-memory'} applies to the exhaustive search; drop it or drop --random`,
+    );
   const randomOnly = (['runs', 'seed', 'path'] as const).find((flag) => values[flag] !== undefined);
   if (!random && randomOnly)
     throw new UsageError(`--${randomOnly} only applies to random runs; add --random`);
@@ -187,6 +208,8 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     properties,
     ...(maxStates !== undefined ? { maxStates } : {}),
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
+    ...(maxMemoryMb !== undefined ? { maxMemoryMb } : {}),
+    ...(bitstate !== undefined ? { bitstate } : {}),
     ...(out !== undefined ? { out } : {}),
     json: values.json === true,
     stopOnFirst: !random && stopOnFirst,

@@ -247,8 +247,12 @@ describe('npm run verify, as a command', () => {
 
   it('ends with a partial report, not a V8 abort, when the heap is 128 MB and the scope is large', async () => {
     const run = await verify(['--scope', 'large', '--json'], { NODE_OPTIONS: '--max-old-space-size=128' });
-    expectStoppedByMemoryGuard(run, 10);
-  }, 120_000);
+    // Packed states reach far enough for liveness to find a lasso inside the explored part: then exit 13.
+    const liveness = (JSON.parse(run.stdout) as { liveness: { properties: { status: string }[] } }).liveness;
+    const lasso = liveness.properties.some((p) => p.status === 'violated');
+    expectStoppedByMemoryGuard(run, lasso ? 13 : 10);
+    // Packed states fit about twice as many states in the heap, so the guard strikes later.
+  }, 240_000);
 
   it('lists its options and exit codes with --help', async () => {
     const run = await verify(['--help']);

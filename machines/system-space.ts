@@ -90,6 +90,12 @@ export class SystemSpace {
     }
     return this.namespaceStates[id];
   }
+  /** The interned namespace state with this id (a packed state names its namespaces by id). */
+  namespaceStateById(id: number): NamespaceState {
+    const ns = this.namespaceStates[id];
+    if (ns === undefined) throw new RangeError(`no namespace state with id ${id}`);
+    return ns;
+  }
 
   initialStates(): SystemState[] {
     const existing = (spec: Scope['namespaces'][number]) => {

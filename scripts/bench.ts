@@ -20,7 +20,9 @@ import {
   type ParsedCommandLine,
   stringOption,
 } from '../checker/cli.ts';
+import { systemCodec } from '../checker/encoding.ts';
 import { explore, searchMemoryBytes } from '../checker/explore.ts';
+import { exploreBitstate } from '../checker/explore-bitstate.ts';
 import { exploreDense } from '../checker/explore-dense.ts';
 import type { ExplorableModel } from '../checker/model.ts';
 import { referenceModel, referenceTable } from '../checker/reference-model.ts';
@@ -29,9 +31,10 @@ import {
   referenceProductLogic,
   serializeReferenceProduct,
 } from '../machines/reference/namespace-reference-product.ts';
+import type { SystemModel } from '../machines/system.ts';
 import { runEntry } from './entry.ts';
 
-type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope';
+type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope' | 'system-packed' | 'system-bitstate';
 
 interface BenchCase {
   engine: Engine;
@@ -58,8 +61,10 @@ interface CaseResult {
   baselineRssBytes: number;
   /** Heap plus array buffers still held after the search, after a full GC, over the baseline. */
   retainedBytes: number;
-  /** Typed arrays of the dense engine (bitset, queue, parents, event ids), when known. */
+  /** Typed arrays of the dense or packed engine (visited set or lanes, queue, parents, event ids), when known. */
   structureBytes?: number;
+  /** A bitstate search's estimated probability of having missed a state. */
+  missProbability?: number;
   error?: string;
 }
 
@@ -216,16 +221,26 @@ async function loadSystemModules(): Promise<SystemModules | string> {
   };
 }
 
-async function runSystemScope(name: string, budgetSeconds: number, maxStates: number): Promise<CaseResult> {
+async function runSystemScope(
+  engine: Extract<Engine, `system-${string}`>,
+  name: string,
+  budgetSeconds: number,
+  maxStates: number,
+): Promise<CaseResult> {
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
   const model = new modules.SystemModel(modules.scopes[name]);
-  return measureAround('system-scope', name, () => {
-    const result = explore(model, { maxStates, maxSeconds: budgetSeconds });
-    return searchFigures(
-      result,
-      result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason,
-    );
+  const codec = systemCodec(model as unknown as SystemModel);
+  const limits = { maxStates, maxSeconds: budgetSeconds };
+  return measureAround(engine, name, () => {
+    const bitstate = engine === 'system-bitstate' ? exploreBitstate(model, { ...limits, codec }) : undefined;
+    const result = bitstate ?? explore(model, engine === 'system-packed' ? { ...limits, codec } : limits);
+    const reason = result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason;
+    return {
+      ...searchFigures(result, reason),
+      ...(bitstate ? { missProbability: bitstate.bitstate.missProbability } : {}),
+      ...(result.structureBytes !== undefined ? { structureBytes: result.structureBytes } : {}),
+    };
   });
 }
 // ─── end of hook ──────────────────────────────────────────────────────────────────────────────
@@ -240,7 +255,14 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
     case 'adjacency-map':
       return runAdjacencyMap(Number(subject), benchCase.budgetSeconds ?? 30);
     case 'system-scope':
-      return runSystemScope(String(subject), benchCase.budgetSeconds ?? 60, benchCase.maxStates ?? 5_000_000);
+    case 'system-packed':
+    case 'system-bitstate':
+      return runSystemScope(
+        engine,
+        String(subject),
+        benchCase.budgetSeconds ?? 60,
+        benchCase.maxStates ?? 5_000_000,
+      );
   }
 }
 
@@ -289,10 +311,9 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: number }): string[] {
-  const label =
-    result.engine === 'system-scope'
-      ? `system scope ${result.subject}`
-      : `${result.engine} N=${result.subject}`;
+  const label = result.engine.startsWith('system-')
+    ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
+    : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -309,25 +330,33 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
     result.structureBytes === undefined
       ? '-'
       : (result.structureBytes / Math.max(1, result.states)).toFixed(1),
-    result.complete ? 'yes' : `no (${result.stopReason ?? 'stopped'})`,
+    result.complete
+      ? 'yes'
+      : `no (${result.stopReason ?? 'stopped'}${result.missProbability === undefined ? '' : `, P(miss) ${result.missProbability.toPrecision(2)}`})`,
   ];
 }
 
 function printTable(rows: string[][]): void {
-  const header = [
-    'case',
-    'distinct states',
-    'transitions',
-    'depth',
-    'seconds',
-    'states/s (best)',
-    'states/s (median)',
-    'peak RSS',
-    'B/state retained',
-    'B/state peak',
-    'B/state arrays',
-    'complete',
-  ];
+  printRows(
+    [
+      'case',
+      'distinct states',
+      'transitions',
+      'depth',
+      'seconds',
+      'states/s (best)',
+      'states/s (median)',
+      'peak RSS',
+      'B/state retained',
+      'B/state peak',
+      'B/state arrays',
+      'complete',
+    ],
+    rows,
+  );
+}
+
+function printRows(header: string[], rows: string[][]): void {
   const table = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? '').length)));
   for (const cells of table) {
@@ -356,6 +385,11 @@ const spec: CommandSpec = {
       value: 'N',
       description: 'state budget per system scope (default 5,000,000)',
     },
+    growth: {
+      type: 'boolean',
+      description:
+        'only the growth table: generated scopes with 1..4 namespaces, principals and initializers (packed states, --scope-seconds each)',
+    },
     case: { type: 'string', value: 'JSON', description: 'internal: run one case and print its result' },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
@@ -367,6 +401,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
     return exitCodes.ok;
   }
+  if (values.growth === true)
+    return printGrowth(integerOption(values, 'scope-seconds', { example: '60' }) ?? 60);
   const quick = values.quick === true;
   const asJson = values.json === true;
   const repeat = integerOption(values, 'repeat', { max: 100, example: '3' }) ?? (quick ? 1 : 3);
@@ -408,13 +444,19 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     if (!asJson) console.log(`System scopes skipped: ${systemModules}.\n`);
   } else if (!quick) {
     groups.push({
-      title: `System model scopes, generic engine (at most ${scopeSeconds} s and ${integer.format(scopeMaxStates)} states each)`,
-      cases: Object.keys(systemModules.scopes).map((name) => ({
-        engine: 'system-scope',
-        subject: name,
-        budgetSeconds: scopeSeconds,
-        maxStates: scopeMaxStates,
-      })),
+      title: `System model scopes: string keys, packed lanes (checker/encoding.ts), bitstate 2^27 bits (at most ${scopeSeconds} s and ${integer.format(scopeMaxStates)} states each)`,
+      cases: Object.keys(systemModules.scopes).flatMap((name) =>
+        (['system-scope', 'system-packed', 'system-bitstate'] as const)
+          // String keys only where they finish, for the side-by-side figure; bitstate only where exact search does not.
+          .filter((engine) => (engine === 'system-scope' ? name === 'default' : true))
+          .filter((engine) => engine !== 'system-bitstate' || name === 'large')
+          .map((engine) => ({
+            engine,
+            subject: name,
+            budgetSeconds: scopeSeconds,
+            maxStates: scopeMaxStates,
+          })),
+      ),
       repeat: 1,
     });
   }
@@ -434,10 +476,32 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       [
         'B/state retained: heap + array buffers still held after the search and a full GC, minus the same before it.',
         'B/state peak: (peak RSS - RSS before the search) / states, which includes transient garbage and array doubling.',
-        'B/state arrays: the dense engine typed arrays (bitset, code queue, parents, event ids) at the end.',
+        'B/state arrays: the typed arrays of the dense engine (bitset, code queue, parents, event ids) or of packed',
+        'lanes (lane chunks, open-addressing slots, parents, event ids) at the end; retained also counts the model memo.',
       ].join('\n'),
     );
   }
+  return exitCodes.ok;
+}
+
+/** How the state count grows along each axis of a generated scope (docs/performance.md, "Growth"). */
+async function printGrowth(maxSeconds: number): Promise<number> {
+  // Loaded on demand, like the scopes' hook: the reference benchmark runs without the system model.
+  const { growthShapes, measureGrowth } = await import('../checker/growth.ts');
+  console.log(`Growth: generated scopes (checker/growth.ts), packed states, at most ${maxSeconds} s each`);
+  const rows = growthShapes(4).map(({ axis, shape }) => {
+    const row = measureGrowth(axis, shape, { maxSeconds, maxStates: 20_000_000 });
+    return [
+      axis,
+      `${shape.namespaces} ns, ${shape.principals} p, ${shape.initializers} i`,
+      integer.format(row.states),
+      integer.format(row.transitions),
+      String(row.depth),
+      row.seconds.toFixed(1),
+      row.complete ? 'yes' : 'no (time)',
+    ];
+  });
+  printRows(['axis', 'shape', 'states', 'transitions', 'depth', 'seconds', 'complete'], rows);
   return exitCodes.ok;
 }
 

@@ -111,11 +111,16 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     ...(expectedStates !== undefined ? { expectedStates } : {}),
   });
   const interrupt = interruptOnSignals();
-  const recorder = args.properties.length === 0 ? new GraphRecorder<SystemState, SystemEvent>() : undefined;
+  const recorder =
+    args.properties.length === 0 && args.bitstate === undefined
+      ? new GraphRecorder<SystemState, SystemEvent>()
+      : undefined;
   const result: CheckResult = await checkAsync(model, properties, {
     ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
     ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
+    ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
+    ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
     signal: interrupt.signal,
     progress: (p) => reporter.update(p),
     stopWhenAllViolated: true,
@@ -123,6 +128,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     onViolation: (v) => reporter.note(violationLine(v, reporter)),
   });
   reporter.finish(finalProgress(result));
+  if (result.bitstate) console.error(bitstateLine(result.bitstate));
   const violated = result.properties.some((p) => p.status === 'violated');
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;
@@ -157,6 +163,12 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     return exitCodes.undeclared;
   }
   return exitCodes.ok;
+}
+
+/** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */
+function bitstateLine(b: NonNullable<CheckResult['bitstate']>): string {
+  const mib = b.bits / 8 / 1024 / 1024;
+  return `verify: bitstate: ${mib} MiB filter (2^${Math.log2(b.bits)} bits, ${b.hashes} per state), ${((100 * b.bitsSet) / b.bits).toFixed(2)}% set, hash factor ${b.hashFactor.toFixed(1)}; expected states missed ${b.expectedMissed.toPrecision(3)}, probability of any miss ${b.missProbability.toPrecision(3)}`;
 }
 
 /** Judges every invariant along each committed scenario's replay; prints one line per violation. */
