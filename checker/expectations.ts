@@ -52,6 +52,20 @@ const adminFinalizeUntaken = [
   'failureInjector:readsFailing:RESTART_APISERVER#0',
 ];
 
+const noConfigurationRequests =
+  'the scope declares no configuration a cluster admin creates, updates or deletes during the run (`registeredLater`, `configurationUpdates`, `deletableConfigurations`); explored with every property in `machines/system.test.ts` (configuration objects) and replayed in `scenarios/fp-update-makes-fail-closed.yaml`.';
+
+/** Configuration requests (D-32): the built-in scopes send none. */
+const configurationUntaken: Readonly<Record<string, string>> = {
+  'pipeline:validating:always#1': `FP-3 a configuration request reaching storage: ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#0': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#1': `AC-3, FP-3 create of a configuration: ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#2': `AC-3 update or delete of a missing configuration (404): ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#3': `AC-1 GET of a configuration: ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#4': `FP-3 update of a configuration: ${noConfigurationRequests}`,
+  'pipeline:storingConfiguration:always#5': `AC-3 delete of a configuration: ${noConfigurationRequests}`,
+};
+
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
 const pipelineUntaken: Readonly<Record<string, string>> = {
   'pipeline:decoding:always#0':
@@ -76,6 +90,7 @@ const pipelineUntaken: Readonly<Record<string, string>> = {
     'NS-2 GET of content that is not stored: principals of the scope create, list and delete content; replayed in `scenarios/wire-refusal-messages.yaml`.',
   'pipeline:storing:always#24':
     'NS-2 GET of stored content: principals of the scope create, list and delete content; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
+  ...configurationUntaken,
 };
 
 export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {

@@ -20,7 +20,7 @@ import { type StorageRefusal, storageResponse } from './storage.ts';
  */
 export interface PipelineFacts {
   operation: Operation;
-  target: 'namespace' | 'content';
+  target: 'namespace' | 'content' | 'configuration';
   /** `namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec. */
   status: boolean;
   /** RBAC allowed the request (the authorization machine decided). */
@@ -47,6 +47,8 @@ export interface PipelineFacts {
   initializerChange: 'notFirst' | 'completed' | 'none';
   /** The content object addressed is stored. */
   contentPresent: boolean;
+  /** The initializer or webhook configuration addressed is stored (AC-3, FP-3). */
+  configurationExists: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -66,7 +68,11 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
-  | 'listContent';
+  | 'listContent'
+  | 'createConfiguration'
+  | 'readConfiguration'
+  | 'updateConfiguration'
+  | 'deleteConfiguration';
 
 /** Refusals the pipeline decides itself, before admission. */
 export type PipelineRefusal = 'refuseForbidden' | 'refuseNamespaceInitializing' | 'refuseNamespaceMismatch';
@@ -168,9 +174,14 @@ export const pipelineMachine = setup({
   },
   guards: {
     callerNotAuthorized: (x) => !f(x).authorized,
-    // D-19: every verb on content of a namespace never initialized, whatever its phase.
+    // D-19: every verb on content of a namespace never initialized, whatever its phase; D-33: but a
+    // DELETE once it terminates, which is cleanup and reveals nothing, so purging needs no `initialize`.
     contentOfUninitializedNamespaceWithoutInitializeVerb: (x) =>
-      isContent(x) && f(x).namespaceExists && !f(x).namespaceInitialized && !f(x).callerMayInitialize,
+      isContent(x) &&
+      f(x).namespaceExists &&
+      !f(x).namespaceInitialized &&
+      !f(x).callerMayInitialize &&
+      !(op(x, 'delete') && f(x).namespaceTerminating),
     bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
     admissionRefused: (x) => f(x).admission.kind === 'refused',
     objectInvalid: (x) => !f(x).objectValid,
@@ -205,6 +216,13 @@ export const pipelineMachine = setup({
     createOfContent: (x) => op(x, 'create'),
     absentContent: (x) => !f(x).contentPresent,
     deleteOfContent: (x) => op(x, 'delete'),
+    // Configurations: cluster-scoped objects stored by name (AC-3, FP-3).
+    configurationRequest: (x) => f(x).target === 'configuration',
+    createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
+    createOfConfiguration: (x) => op(x, 'create'),
+    configurationMissing: (x) => !f(x).configurationExists,
+    readOfConfiguration: (x) => op(x, 'get'),
+    updateOfConfiguration: (x) => op(x, 'update'),
   },
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
@@ -220,9 +238,11 @@ export const pipelineMachine = setup({
       outcome: ({ event }) => ({
         kind: 'refused' as const,
         refusal:
-          event.facts.operation === 'finalize'
-            ? ('finalizerNamesInvalid' as const)
-            : ('namespaceNameInvalid' as const),
+          event.facts.target === 'configuration'
+            ? ('configurationInvalid' as const)
+            : event.facts.operation === 'finalize'
+              ? ('finalizerNamesInvalid' as const)
+              : ('namespaceNameInvalid' as const),
       }),
     }),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
@@ -234,6 +254,12 @@ export const pipelineMachine = setup({
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
     refuseContentNotFound: refuse('contentNotFound'),
+    refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
+    refuseConfigurationNotFound: refuse('configurationNotFound'),
+    createConfiguration: serve('createConfiguration', 201),
+    readConfiguration: serve('readConfiguration'),
+    updateConfiguration: serve('updateConfiguration'),
+    deleteConfiguration: serve('deleteConfiguration'),
     createNamespace: serve('createNamespace', 201),
     listNamespaces: serve('listNamespaces'),
     readStatus: serve('readStatus'),
@@ -303,14 +329,16 @@ export const pipelineMachine = setup({
       ],
     },
     validating: {
-      description: 'Storage validation: namespace name and finalizer names (422 Invalid).',
+      description:
+        'Storage validation: namespace name and finalizer names, a configuration and its entries (422 Invalid).',
       always: [
         {
           guard: 'objectInvalid',
           target: 'refused',
           actions: 'refuseInvalidObject',
-          meta: { requirements: ['NS-1', 'LC-2'] },
+          meta: { requirements: ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5'] },
         },
+        { guard: 'configurationRequest', target: 'storingConfiguration', meta: { requirements: ['FP-3'] } },
         { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
       ],
     },
@@ -462,6 +490,42 @@ export const pipelineMachine = setup({
           meta: { requirements: ['LC-5'] },
         },
         { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
+      ],
+    },
+    storingConfiguration: {
+      description: 'Storage of a configuration by name: created once, then read, updated or deleted.',
+      always: [
+        {
+          guard: 'createOfExistingConfiguration',
+          target: 'refused',
+          actions: 'refuseConfigurationAlreadyExists',
+          meta: { requirements: ['NS-3'] },
+        },
+        {
+          guard: 'createOfConfiguration',
+          target: 'responded',
+          actions: 'createConfiguration',
+          meta: { requirements: ['AC-3', 'FP-3'] },
+        },
+        {
+          guard: 'configurationMissing',
+          target: 'refused',
+          actions: 'refuseConfigurationNotFound',
+          meta: { requirements: ['AC-3'] },
+        },
+        {
+          guard: 'readOfConfiguration',
+          target: 'responded',
+          actions: 'readConfiguration',
+          meta: { requirements: ['AC-1'] },
+        },
+        {
+          guard: 'updateOfConfiguration',
+          target: 'responded',
+          actions: 'updateConfiguration',
+          meta: { requirements: ['FP-3'] },
+        },
+        { target: 'responded', actions: 'deleteConfiguration', meta: { requirements: ['AC-3'] } },
       ],
     },
     responded: { type: 'final' },

@@ -14,7 +14,10 @@ import { kubernetesFinalizer, namespaceControllerMachine } from './namespace-con
 import { pipelineMachine } from './pipeline.ts';
 import { RequestAuthorizer } from './request-authorization.ts';
 import { expandTemplate } from './requests.ts';
+import { anyRuleMatches } from './rules.ts';
 import {
+  type ConfigurationSpec,
+  configurationEntries,
   finalizerOwnerAccount,
   type InitializerSpec,
   initializerAccount,
@@ -49,7 +52,10 @@ export interface SystemState {
   configSync: number;
   /** Interned snapshot of the failure injector: whether configuration reads fail (AC-2). */
   faults: number;
-  /** Configurations present in the store, one bit per scope configuration. */
+  /**
+   * Configurations present in the store: bit k for the scope's configuration k, and the version an
+   * update gave it in 3 bits from bit (configurations + 3k) (see SystemModel.storedVersion).
+   */
   registeredConfigs: number;
   namespaces: NamespaceState[];
   /** Interned snapshots of the initializer controllers, one per initializer. */
@@ -60,9 +66,11 @@ export interface SystemState {
 export interface ApiRequest {
   principal: { name: string; groups: string[] };
   verb: Operation;
-  target: 'namespace' | 'content';
-  /** Namespace slot; -1 for a list across all namespaces. */
+  target: 'namespace' | 'content' | 'configuration';
+  /** Namespace slot; -1 for a list across all namespaces, and for configurations (cluster-scoped). */
   namespace: number;
+  /** Configuration requests: the scope's configuration slot, and the version a create or update sends (FP-3). */
+  configuration?: { slot: number; version: number };
   /** Object slot for content requests; -1 for a list. */
   object: number;
   /** Resource for lists across namespaces or within one. */
@@ -113,7 +121,7 @@ export interface SystemEvent {
   items?: readonly string[];
   /** A fault's kind, as data: replay matches it, never the label's text. */
   fault?: FaultKind;
-  /** The configuration a cluster administrator registers (AC-3, FP-3). */
+  /** The configuration a cluster administrator creates, updates or deletes (AC-3, FP-3). */
   configuration?: string;
 }
 
@@ -197,6 +205,10 @@ export interface SystemView {
   configurationsRead: string[];
   /** Configurations stored in the cluster. */
   configurationsRegistered: string[];
+  /** FP-3: the version of each stored configuration an update changed (absent: as created). */
+  configurationVersionsRegistered: Record<string, number>;
+  /** FP-3: the version admission read of each configuration an update changed (absent: as created). */
+  configurationVersionsRead: Record<string, number>;
   /** Initializer controllers that are down. */
   crashedInitializers: string[];
 }
@@ -221,6 +233,9 @@ export class SystemModel {
   /** Every object slot: the scope's content, then each initializer's object. */
   readonly objects: ObjectSlot[];
   readonly initializers: InitializerSpec[];
+  /** Where the stored versions start in `registeredConfigs`; -1 when no configuration has updates. */
+  private readonly configurationVersionBits: number;
+  private readonly injected = new Map<number, { names: string[]; inForce: Map<string, InitializerSpec> }>();
   private readonly events = new Map<string, SystemEvent>();
   private readonly namespaceStates: NamespaceState[] = [];
   private readonly namespaceStateIds = new Map<string, number>();
@@ -249,7 +264,14 @@ export class SystemModel {
     this.timeoutStepper = new MachineStepper(machines.initializerTimeout);
     this.timerStepper = new MachineStepper(machines.timer);
     this.faultStepper = new MachineStepper(machines.failureInjector);
-    this.initializers = scope.configurations.flatMap((c) => c.initializers);
+    // One controller per initializer a configuration names as created, then those only updates name (FP-3).
+    const initializers = scope.configurations.flatMap((c) => c.initializers);
+    for (const c of scope.configurations)
+      for (const update of c.updates ?? [])
+        for (const i of update.initializers)
+          if (!initializers.some((known) => known.name === i.name)) initializers.push(i);
+    this.initializers = initializers;
+    this.configurationVersionBits = checkConfigurationBits(scope);
     const objects: ObjectSlot[] = [...scope.content];
     for (const init of this.initializers) {
       if (!objects.some((o) => o.resource === init.populates.resource && o.name === init.populates.name)) {
@@ -383,9 +405,9 @@ export class SystemModel {
       configurationFresh: this.configurationFresh(s),
       configReadsFailing: this.configReadsFailing(s),
       configurationsRead: this.configurationsRead(s),
-      configurationsRegistered: this.scope.configurations
-        .filter((_, k) => s.registeredConfigs & (1 << k))
-        .map((c) => c.name),
+      configurationsRegistered: this.storedConfigurations(s).configurations,
+      configurationVersionsRegistered: this.storedConfigurations(s).versions,
+      configurationVersionsRead: this.configurationVersionsRead(s),
       crashedInitializers: this.initializers
         .filter((_, k) => this.initializerStepper.value(s.initializers[k]) === 'crashed')
         .map((i) => i.name),
@@ -422,26 +444,88 @@ export class SystemModel {
     return this.timerStepper.step(timer, event, key);
   }
 
+  /** FP-3: the version admission read of each configuration an update changed (absent: as created). */
+  configurationVersionsRead(s: SystemState): Record<string, number> {
+    return this.configSyncStepper.snapshot(s.configSync).context.versions;
+  }
+
   /** The configurations admission last read (AC-3). */
   configurationsRead(s: SystemState): string[] {
     return this.configSyncStepper.snapshot(s.configSync).context.configurations;
   }
 
-  /** The pending list admission injects for a namespace created now (IN-1). */
+  /** The pending list admission injects for a namespace created now (IN-1), from the copy it read (AC-3). */
   pendingToInject(s: SystemState): string[] {
-    const read = new Set(this.configurationsRead(s));
-    return mergeInitializerConfigurations(
-      this.scope.configurations
-        .filter((c) => read.has(c.name))
-        .map((c) => ({
-          metadata: { name: c.name },
-          initializers: c.initializers.map((i) => ({
-            name: i.name,
-            failurePolicy: i.failurePolicy,
-            timeoutSeconds: i.timeoutSeconds,
-          })),
+    return this.fromCopy(s).names;
+  }
+
+  /**
+   * D-32: the failure policy and timeout the apiserver applies to an initializer: the entry of the
+   * copy admission last read (an update applies within a read, FP-3), else the scope's declaration
+   * (a client-supplied pending list), else none — no timer, read-repair alone (FP-5).
+   */
+  initializerInForce(s: SystemState, name: string): InitializerSpec | undefined {
+    return this.fromCopy(s).inForce.get(name) ?? this.initializerSpec(name);
+  }
+
+  private fromCopy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {
+    let found = this.injected.get(s.configSync);
+    if (found) return found;
+    const { configurations, versions } = this.configSyncStepper.snapshot(s.configSync).context;
+    const read = new Set(configurations);
+    const chosen = this.scope.configurations
+      .filter((c) => read.has(c.name))
+      .map((c) => ({
+        name: c.name,
+        entries: configurationEntries(c, versions[c.name] ?? 0).filter((e) => appliesToNamespaces(c, e)),
+      }));
+    const inForce = new Map<string, InitializerSpec>();
+    for (const c of chosen) for (const e of c.entries) if (!inForce.has(e.name)) inForce.set(e.name, e);
+    const names = mergeInitializerConfigurations(
+      chosen.map((c) => ({
+        metadata: { name: c.name },
+        initializers: c.entries.map((i) => ({
+          name: i.name,
+          failurePolicy: i.failurePolicy,
+          timeoutSeconds: i.timeoutSeconds,
         })),
+      })),
     ).map((i) => i.name);
+    found = { names, inForce };
+    this.injected.set(s.configSync, found);
+    return found;
+  }
+
+  /** The version of configuration k in the store, or null when it is not stored. */
+  storedVersion(s: SystemState, k: number): number | null {
+    if (!(s.registeredConfigs & (1 << k))) return null;
+    if (this.configurationVersionBits < 0) return 0;
+    return (s.registeredConfigs >> (this.configurationVersionBits + 3 * k)) & 7;
+  }
+
+  /** The store with configuration k at `version`, or without it (null). */
+  withStoredVersion(registeredConfigs: number, k: number, version: number | null): number {
+    const cleared =
+      this.configurationVersionBits < 0
+        ? registeredConfigs & ~(1 << k)
+        : registeredConfigs & ~(1 << k) & ~(7 << (this.configurationVersionBits + 3 * k));
+    if (version === null) return cleared;
+    const shifted =
+      this.configurationVersionBits < 0 ? 0 : version << (this.configurationVersionBits + 3 * k);
+    return cleared | (1 << k) | shifted;
+  }
+
+  /** What a consistent LIST of the configurations returns: the names stored and the versions updates gave them. */
+  storedConfigurations(s: SystemState): { configurations: string[]; versions: Record<string, number> } {
+    const configurations: string[] = [];
+    const versions: Record<string, number> = {};
+    this.scope.configurations.forEach((c, k) => {
+      const version = this.storedVersion(s, k);
+      if (version === null) return;
+      configurations.push(c.name);
+      if (version > 0) versions[c.name] = version;
+    });
+    return { configurations, versions };
   }
 
   objectName(slot: number): string {
@@ -802,7 +886,7 @@ export class SystemModel {
       if (this.timerValue(ns) !== 'expired') return;
       const v = this.view(s, i);
       if (v.value !== 'initializing' || v.pending.length === 0) return;
-      const first = this.initializerSpec(v.pending[0]);
+      const first = this.initializerInForce(s, v.pending[0]);
       if (!first) return;
       const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
       const check = this.timeoutStepper.step(
@@ -890,39 +974,49 @@ export class SystemModel {
     }
   }
 
+  /**
+   * A cluster admin creates, updates or deletes configurations as the scope allows (AC-3, FP-3); each
+   * is a request the pipeline decides like any other (RBAC, admission, validation, storage).
+   */
   private configurationSteps(s: SystemState, out: Enabled[]): void {
     const admin = { name: 'cluster-admin', groups: ['system:masters'] };
     this.scope.configurations.forEach((c, k) => {
-      if (c.registered !== 'later' || s.registeredConfigs & (1 << k)) return;
-      const response = this.apiserver.createConfiguration(s, c);
-      out.push({
-        event: this.internEvent({
-          actor: admin.name,
-          actorKind: 'principal',
-          label: `create namespaceinitializerconfigurations/${c.name}`,
-          configuration: c.name,
-          namespace: -1,
-          transitions: [],
-          response,
-        }),
-        next: response.code === 201 ? this.registered(s, s.registeredConfigs | (1 << k)) : s,
+      const stored = this.storedVersion(s, k);
+      const request = (verb: Operation, version: number): ApiRequest => ({
+        principal: admin,
+        verb,
+        target: 'configuration',
+        namespace: -1,
+        object: -1,
+        configuration: { slot: k, version },
       });
+      const requests: ApiRequest[] = [];
+      if (stored === null) {
+        if (c.registered === 'later' || c.deletable) requests.push(request('create', 0));
+      } else {
+        // Updates are successive edits: the next one the scope lists, once each.
+        if (stored < (c.updates?.length ?? 0)) requests.push(request('update', stored + 1));
+        if (c.deletable) requests.push(request('delete', stored));
+      }
+      for (const r of requests) {
+        const performed = this.perform(s, r, admin.name, 'principal');
+        const event = this.internEvent({ ...performed.event, configuration: c.name });
+        out.push({ event, next: this.registered(s, performed.next) });
+      }
     });
   }
 
-  /** The state once a configuration is stored; a design that reads storage before each create sees it at once. */
-  private registered(s: SystemState, registeredConfigs: number): SystemState {
-    if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s))
-      return { ...s, registeredConfigs };
-    const configurations = this.scope.configurations
-      .filter((_, k) => registeredConfigs & (1 << k))
-      .map((c) => c.name);
+  /** The state once the store changed; a design that reads storage before each create sees it at once. */
+  private registered(before: SystemState, s: SystemState): SystemState {
+    if (s.registeredConfigs === before.registeredConfigs) return s;
+    if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s)) return s;
+    const { configurations, versions } = this.storedConfigurations(s);
     const read = this.configSyncStepper.step(
       s.configSync,
-      { type: 'READ_SUCCEEDED', configurations },
-      `S|${configurations.join(',')}`,
+      { type: 'READ_SUCCEEDED', configurations, versions },
+      readKey(configurations, versions),
     );
-    return { ...s, registeredConfigs, configSync: read.next };
+    return { ...s, configSync: read.next };
   }
 
   /**
@@ -931,15 +1025,13 @@ export class SystemModel {
    */
   private clockAndFaults(s: SystemState, out: Enabled[]): void {
     if (!s.namespaces.some((ns) => this.timerValue(ns) === 'expired')) {
-      const configurations = this.scope.configurations
-        .filter((_, k) => s.registeredConfigs & (1 << k))
-        .map((c) => c.name);
+      const { configurations, versions } = this.storedConfigurations(s);
       const read = this.configReadsFailing(s)
         ? this.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
         : this.configSyncStepper.step(
             s.configSync,
-            { type: 'READ_SUCCEEDED', configurations },
-            `S|${configurations.join(',')}`,
+            { type: 'READ_SUCCEEDED', configurations, versions },
+            readKey(configurations, versions),
           );
       const transitions = [...read.transitions];
       const readRepairAfterSeconds = this.scope.clock.readRepairTimeoutSeconds;
@@ -985,6 +1077,49 @@ export class SystemModel {
       });
     }
   }
+}
+
+/** The stepper key of a successful read: names, and the versions updates gave some of them. */
+function readKey(configurations: readonly string[], versions: Record<string, number>): string {
+  const updated = Object.entries(versions)
+    .map(([name, v]) => `${name}@${v}`)
+    .sort();
+  return `S|${configurations.join(',')}|${updated.join(',')}`;
+}
+
+/**
+ * Which entries add an initializer to a namespace create: every one of 000's NamespaceInitializerConfiguration,
+ * an InitializerConfiguration entry whose rules match core v1 namespaces (AC-4), never a webhook (AC-5).
+ */
+function appliesToNamespaces(c: ConfigurationSpec, entry: InitializerSpec): boolean {
+  const kind = c.kind ?? 'NamespaceInitializerConfiguration';
+  if (kind === 'NamespaceInitializerConfiguration') return true;
+  if (kind === 'ExternalAdmissionHookConfiguration') return false;
+  return anyRuleMatches(entry.rules ?? [], namespacesResource);
+}
+
+const namespacesResource = { apiGroup: '', apiVersion: 'v1', resource: 'namespaces' };
+
+/**
+ * Versions are packed 3 bits per configuration after the presence bits, and the state key holds the
+ * store in one 16-bit character: refuse a scope that would overflow it.
+ */
+function checkConfigurationBits(scope: Scope): number {
+  const count = scope.configurations.length;
+  if (scope.configurations.some((c) => (c.updates?.length ?? 0) > 7))
+    throw new Error(
+      `scope ${scope.name}: a configuration has more than 7 updates; the store keeps 3 bits of version — use fewer`,
+    );
+  if (!scope.configurations.some((c) => c.updates?.length)) {
+    if (count > 16)
+      throw new Error(`scope ${scope.name}: ${count} configurations; the store holds 16 — use fewer`);
+    return -1;
+  }
+  if (count * 4 > 16)
+    throw new Error(
+      `scope ${scope.name}: ${count} configurations, some with updates, need ${count * 4} bits; the store holds 16 — use at most 4 configurations`,
+    );
+  return count;
 }
 
 export type { HttpOutcome, Operation };

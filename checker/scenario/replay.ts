@@ -274,12 +274,17 @@ class Replay {
     let namespace = -1;
     const before = this.state;
     if (step.plan.type === 'configuration') {
-      const name = step.plan.name;
-      const found = this.model.enabled(this.state).find((e) => e.event.configuration === name);
-      if (!found)
-        return unsupported(`the model offers no create namespaceinitializerconfigurations/${name} now`);
-      response = found.event.response;
-      this.state = found.next;
+      const { verb, slot, version } = step.plan;
+      const result = this.model.handle(this.state, {
+        principal: step.principal,
+        verb,
+        target: 'configuration',
+        namespace: -1,
+        object: -1,
+        configuration: { slot, version },
+      });
+      response = result.response;
+      this.state = result.state;
     } else {
       const request = this.apiRequest(step.principal, step.plan);
       if (typeof request === 'string') return unsupported(request);
