@@ -665,7 +665,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     if (!clusterRoleBindings.some((b) => b.subjects.some((s) => s.name === account)))
       clusterRoleBindings.push({
         name: `finalizer-owner:${owner}`,
-        clusterRole: 'cluster-admin',
+        // Least privilege (LC-8, D-33): watch namespaces and finalize them, nothing else.
+        clusterRole: 'namespace-finalizer',
         subjects: [{ kind: 'User', name: account }],
       });
   }
