@@ -147,22 +147,15 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
     }
   }
   const configurationNames = configurations.map((c) => c.name);
-  (doc.registeredLater ?? []).forEach((later, i) => {
-    if (!configurationNames.includes(later))
-      issue(
-        ['registeredLater', i],
-        `no NamespaceInitializerConfiguration "${later}"`,
-        suggest(later, configurationNames),
-      );
-  });
-  (doc.deletableConfigurations ?? []).forEach((deletable, i) => {
-    if (!configurationNames.includes(deletable))
-      issue(
-        ['deletableConfigurations', i],
-        `no NamespaceInitializerConfiguration "${deletable}"`,
-        suggest(deletable, configurationNames),
-      );
-  });
+  for (const field of ['registeredLater', 'deletableConfigurations'] as const)
+    (doc[field] ?? []).forEach((named, i) => {
+      if (!configurationNames.includes(named))
+        issue(
+          [field, i],
+          `no NamespaceInitializerConfiguration "${named}"`,
+          suggest(named, configurationNames),
+        );
+    });
   for (const updated of Object.keys(doc.configurationUpdates ?? {}))
     if (!configurationNames.includes(updated))
       issue(

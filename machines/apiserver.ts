@@ -249,7 +249,7 @@ export class ApiServer {
         if (!c) return done(s, ok());
         const version = outcome.effect === 'deleteConfiguration' ? null : c.version;
         const registeredConfigs = this.system.withStoredVersion(s.registeredConfigs, c.k, version);
-        return done({ ...s, registeredConfigs }, ok(outcome.code));
+        return done(this.system.registered(s, { ...s, registeredConfigs }), ok(outcome.code));
       }
     }
   }

@@ -143,6 +143,16 @@ export function responseFor(refusal: RequestRefusal, subject: RequestSubject): H
 
 export type PipelineEvent = { type: 'SERVE'; facts: PipelineFacts };
 
+/** D-32: what storing a configuration does, by verb (a configuration is never listed or finalized). */
+const configurationEffect: Record<Operation, PipelineEffect> = {
+  create: 'createConfiguration',
+  get: 'readConfiguration',
+  update: 'updateConfiguration',
+  delete: 'deleteConfiguration',
+  list: 'readConfiguration',
+  finalize: 'updateConfiguration',
+};
+
 interface PipelineContext {
   outcome: PipelineOutcome | null;
 }
@@ -151,6 +161,7 @@ type Facts = { event: PipelineEvent };
 const f = ({ event }: Facts): PipelineFacts => event.facts;
 const isNamespace = (x: Facts) => f(x).target === 'namespace';
 const isContent = (x: Facts) => f(x).target === 'content';
+const isConfiguration = (x: Facts) => f(x).target === 'configuration';
 const op = (x: Facts, operation: Operation) => f(x).operation === operation;
 
 const refuse = (refusal: RequestRefusal) =>
@@ -211,18 +222,15 @@ export const pipelineMachine = setup({
     finalizeAccepted: (x) => isNamespace(x) && op(x, 'finalize') && f(x).namespaceMachine === 'accepts',
     finalizeAddsWhileDeleting: (x) => isNamespace(x) && op(x, 'finalize'),
     // Content: one presence bit per object (NS-3).
-    listOfContent: (x) => op(x, 'list'),
-    createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
-    createOfContent: (x) => op(x, 'create'),
-    absentContent: (x) => !f(x).contentPresent,
-    deleteOfContent: (x) => op(x, 'delete'),
-    // Configurations: cluster-scoped objects stored by name (AC-3, FP-3).
-    configurationRequest: (x) => f(x).target === 'configuration',
-    createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
-    createOfConfiguration: (x) => op(x, 'create'),
-    configurationMissing: (x) => !f(x).configurationExists,
-    readOfConfiguration: (x) => op(x, 'get'),
-    updateOfConfiguration: (x) => op(x, 'update'),
+    listOfContent: (x) => isContent(x) && op(x, 'list'),
+    createOfPresentContent: (x) => isContent(x) && op(x, 'create') && f(x).contentPresent,
+    createOfContent: (x) => isContent(x) && op(x, 'create'),
+    absentContent: (x) => isContent(x) && !f(x).contentPresent,
+    deleteOfContent: (x) => isContent(x) && op(x, 'delete'),
+    // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
+    createOfExistingConfiguration: (x) => isConfiguration(x) && op(x, 'create') && f(x).configurationExists,
+    configurationMissing: (x) => isConfiguration(x) && !op(x, 'create') && !f(x).configurationExists,
+    configurationRequest: (x) => isConfiguration(x),
   },
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
@@ -256,10 +264,15 @@ export const pipelineMachine = setup({
     refuseContentNotFound: refuse('contentNotFound'),
     refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
     refuseConfigurationNotFound: refuse('configurationNotFound'),
-    createConfiguration: serve('createConfiguration', 201),
-    readConfiguration: serve('readConfiguration'),
-    updateConfiguration: serve('updateConfiguration'),
-    deleteConfiguration: serve('deleteConfiguration'),
+    // One rule for the configuration store (a short chain keeps the diagram readable): the verb picks the effect.
+    storeConfiguration: assign({
+      outcome: ({ event }) => ({
+        kind: 'served' as const,
+        code: event.facts.operation === 'create' ? (201 as const) : (200 as const),
+        effect: configurationEffect[event.facts.operation],
+        pending: 'none' as const,
+      }),
+    }),
     createNamespace: serve('createNamespace', 201),
     listNamespaces: serve('listNamespaces'),
     readStatus: serve('readStatus'),
@@ -338,12 +351,12 @@ export const pipelineMachine = setup({
           actions: 'refuseInvalidObject',
           meta: { requirements: ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5'] },
         },
-        { guard: 'configurationRequest', target: 'storingConfiguration', meta: { requirements: ['FP-3'] } },
         { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
       ],
     },
     storing: {
-      description: 'The namespace machine or the content store applies the request, or says why not.',
+      description:
+        'The namespace machine, the content store or the configuration store applies the request, or says why not.',
       always: [
         {
           guard: 'createOfExistingNamespace',
@@ -489,23 +502,11 @@ export const pipelineMachine = setup({
           actions: 'deleteContent',
           meta: { requirements: ['LC-5'] },
         },
-        { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
-      ],
-    },
-    storingConfiguration: {
-      description: 'Storage of a configuration by name: created once, then read, updated or deleted.',
-      always: [
         {
           guard: 'createOfExistingConfiguration',
           target: 'refused',
           actions: 'refuseConfigurationAlreadyExists',
           meta: { requirements: ['NS-3'] },
-        },
-        {
-          guard: 'createOfConfiguration',
-          target: 'responded',
-          actions: 'createConfiguration',
-          meta: { requirements: ['AC-3', 'FP-3'] },
         },
         {
           guard: 'configurationMissing',
@@ -514,18 +515,12 @@ export const pipelineMachine = setup({
           meta: { requirements: ['AC-3'] },
         },
         {
-          guard: 'readOfConfiguration',
+          guard: 'configurationRequest',
           target: 'responded',
-          actions: 'readConfiguration',
-          meta: { requirements: ['AC-1'] },
+          actions: 'storeConfiguration',
+          meta: { requirements: ['AC-1', 'AC-3', 'FP-3'] },
         },
-        {
-          guard: 'updateOfConfiguration',
-          target: 'responded',
-          actions: 'updateConfiguration',
-          meta: { requirements: ['FP-3'] },
-        },
-        { target: 'responded', actions: 'deleteConfiguration', meta: { requirements: ['AC-3'] } },
+        { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
       ],
     },
     responded: { type: 'final' },

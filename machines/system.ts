@@ -1001,13 +1001,13 @@ export class SystemModel {
       for (const r of requests) {
         const performed = this.perform(s, r, admin.name, 'principal');
         const event = this.internEvent({ ...performed.event, configuration: c.name });
-        out.push({ event, next: this.registered(s, performed.next) });
+        out.push({ event, next: performed.next });
       }
     });
   }
 
   /** The state once the store changed; a design that reads storage before each create sees it at once. */
-  private registered(before: SystemState, s: SystemState): SystemState {
+  registered(before: SystemState, s: SystemState): SystemState {
     if (s.registeredConfigs === before.registeredConfigs) return s;
     if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s)) return s;
     const { configurations, versions } = this.storedConfigurations(s);

@@ -512,25 +512,20 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         });
         return;
       case 'InitializerConfiguration':
+      case 'ExternalAdmissionHookConfiguration': {
+        // Doc 004's rule-based kinds: webhooks list their entries under externalAdmissionHooks.
+        const [list, entries] =
+          manifest.kind === 'InitializerConfiguration'
+            ? (['initializers', manifest.initializers] as const)
+            : (['externalAdmissionHooks', manifest.externalAdmissionHooks] as const);
         configurations.push({
           name: manifest.metadata.name,
           kind: manifest.kind,
-          initializers: manifest.initializers.map((entry, k) =>
-            initializerSpec(entry, [...path, 'initializers', k]),
-          ),
+          initializers: entries.map((entry, k) => initializerSpec(entry, [...path, list, k])),
           registered: 'initially',
         });
         return;
-      case 'ExternalAdmissionHookConfiguration':
-        configurations.push({
-          name: manifest.metadata.name,
-          kind: manifest.kind,
-          initializers: manifest.externalAdmissionHooks.map((entry, k) =>
-            initializerSpec(entry, [...path, 'externalAdmissionHooks', k]),
-          ),
-          registered: 'initially',
-        });
-        return;
+      }
       case 'Namespace':
         builder.namespace(manifest.metadata.name);
         preexisting.set(manifest.metadata.name, manifest.spec?.finalizers ?? ['kubernetes']);
