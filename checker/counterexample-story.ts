@@ -1,5 +1,5 @@
 import { subjectAppliesToUser } from '../machines/rbac.ts';
-import type { Scope } from '../machines/scope.ts';
+import { configurationResource, type Scope } from '../machines/scope.ts';
 import type { TransitionInfo } from '../machines/stepper.ts';
 import type { ApiRequest, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { stateFacts } from './describe.ts';
@@ -31,6 +31,12 @@ const method: Record<ApiRequest['verb'], string> = {
 export function httpLine(model: SystemModel, r: ApiRequest): string {
   const ns = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
   const verb = method[r.verb];
+  if (r.target === 'configuration' && r.configuration) {
+    // Cluster-scoped, in admissionregistration.k8s.io (D-32).
+    const c = model.scope.configurations[r.configuration.slot];
+    const base = `/apis/admissionregistration.k8s.io/v1alpha1/${configurationResource[c.kind ?? 'NamespaceInitializerConfiguration']}`;
+    return r.verb === 'create' ? `${verb} ${base} (${c.name})` : `${verb} ${base}/${c.name}`;
+  }
   if (r.target === 'namespace') {
     if (r.verb === 'list' || !ns) return `${verb} /api/v1/namespaces`;
     if (r.verb === 'create') return `${verb} /api/v1/namespaces (${ns})`;
@@ -47,8 +53,6 @@ export function httpLine(model: SystemModel, r: ApiRequest): string {
 
 /** What a step did, in Kubernetes words where it is a request; the machine's own label otherwise. */
 export function stepLine(model: SystemModel, event: SystemEvent): string {
-  if (event.configuration)
-    return `POST /apis/admissionregistration.k8s.io/v1alpha1/namespaceinitializerconfigurations (${event.configuration})`;
   return event.request && event.actorKind === 'principal' ? httpLine(model, event.request) : event.label;
 }
 

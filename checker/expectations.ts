@@ -52,6 +52,16 @@ const adminFinalizeUntaken = [
   'failureInjector:readsFailing:RESTART_APISERVER#0',
 ];
 
+const noConfigurationRequests =
+  'the scope declares no configuration a cluster admin creates, updates or deletes during the run (`registeredLater`, `configurationUpdates`, `deletableConfigurations`); explored with every property in `machines/system.test.ts` (configuration objects) and replayed in `scenarios/fp-update-makes-fail-closed.yaml`.';
+
+/** Configuration requests (D-32): the built-in scopes send none. */
+const configurationUntaken: Readonly<Record<string, string>> = {
+  'pipeline:storing:always#24': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
+  'pipeline:storing:always#25': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
+  'pipeline:storing:always#26': `AC-1, AC-3, FP-3 create, GET, update or delete of a configuration: ${noConfigurationRequests}`,
+};
+
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
 const pipelineUntaken: Readonly<Record<string, string>> = {
   'pipeline:decoding:always#0':
@@ -74,8 +84,9 @@ const pipelineUntaken: Readonly<Record<string, string>> = {
     'LC-6 finalize adding a finalizer while terminating: finalizer owners and the namespace controller only remove; replayed in `scenarios/lc-finalize-is-the-only-way.yaml`.',
   'pipeline:storing:always#22':
     'NS-2 GET of content that is not stored: principals of the scope create, list and delete content; replayed in `scenarios/wire-refusal-messages.yaml`.',
-  'pipeline:storing:always#24':
+  'pipeline:storing:always#27':
     'NS-2 GET of stored content: principals of the scope create, list and delete content; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
+  ...configurationUntaken,
 };
 
 export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
@@ -88,7 +99,7 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
       // The default scope reads content (bob, the auditor), so it takes both GET branches of storing.
       ...Object.fromEntries(
         Object.entries(pipelineUntaken).filter(
-          ([id]) => id !== 'pipeline:storing:always#22' && id !== 'pipeline:storing:always#24',
+          ([id]) => id !== 'pipeline:storing:always#22' && id !== 'pipeline:storing:always#27',
         ),
       ),
     },

@@ -170,6 +170,25 @@ export const scopeDocumentSchema = z.strictObject({
   manifests: z.array(z.record(z.string(), z.unknown())),
   /** NamespaceInitializerConfigurations a cluster admin creates during the run (AC-3); the others exist from the start. */
   registeredLater: names.optional(),
+  /** FP-3: contents a cluster admin may update a configuration to during the run, by configuration name. */
+  configurationUpdates: z
+    .record(
+      name,
+      z.array(
+        z.strictObject({
+          initializers: z.array(
+            z.strictObject({
+              name: initializerName,
+              failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
+              timeoutSeconds: z.number().int().positive().max(3600).optional(),
+            }),
+          ),
+        }),
+      ),
+    )
+    .optional(),
+  /** Configurations a cluster admin may delete (and create again) during the run. */
+  deletableConfigurations: names.optional(),
   /** What each initializer creates in a namespace before it removes itself, and whether its work can fail (IN-7). */
   initializers: z.record(
     name,

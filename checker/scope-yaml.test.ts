@@ -62,6 +62,23 @@ describe('the built-in scope files', () => {
     };
     expect(parseScope(scopeToYaml(rich), 'rich.yaml')).toStrictEqual(rich);
   });
+
+  it('round-trips configuration updates and deletable configurations (FP-3, D-32)', () => {
+    const base = scopes.default;
+    const [policy, quota] = base.configurations;
+    const edited = {
+      ...base,
+      name: 'edited',
+      configurations: [
+        {
+          ...policy,
+          updates: [{ initializers: [{ ...policy.initializers[0], failurePolicy: 'Fail' as const }] }],
+        },
+        { ...quota, deletable: true },
+      ],
+    };
+    expect(parseScope(scopeToYaml(edited), 'edited.yaml')).toStrictEqual(edited);
+  });
 });
 
 describe('a scope inline in a scenario (given.scope)', () => {

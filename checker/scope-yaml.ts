@@ -147,14 +147,22 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
     }
   }
   const configurationNames = configurations.map((c) => c.name);
-  (doc.registeredLater ?? []).forEach((later, i) => {
-    if (!configurationNames.includes(later))
+  for (const field of ['registeredLater', 'deletableConfigurations'] as const)
+    (doc[field] ?? []).forEach((named, i) => {
+      if (!configurationNames.includes(named))
+        issue(
+          [field, i],
+          `no NamespaceInitializerConfiguration "${named}"`,
+          suggest(named, configurationNames),
+        );
+    });
+  for (const updated of Object.keys(doc.configurationUpdates ?? {}))
+    if (!configurationNames.includes(updated))
       issue(
-        ['registeredLater', i],
-        `no NamespaceInitializerConfiguration "${later}"`,
-        suggest(later, configurationNames),
+        ['configurationUpdates', updated],
+        `no NamespaceInitializerConfiguration "${updated}"`,
+        suggest(updated, configurationNames),
       );
-  });
 
   // ---- objects: content first, then what each initializer creates, in configuration order
   const content: ObjectSlot[] = [];
@@ -237,21 +245,39 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
         suggest(behaviour, initializerNames),
       );
   }
-  const configurationSpecs: ConfigurationSpec[] = configurations.map((c) => ({
-    name: c.name,
-    initializers: c.entries.map((entry): InitializerSpec => {
-      const behaviour = doc.initializers[entry.name];
-      const creates: ObjectDefinition = behaviour?.creates ?? { kind: 'ConfigMap', name: entry.name };
-      return {
-        name: entry.name,
-        failurePolicy: entry.failurePolicy ?? 'Ignore',
-        timeoutSeconds: entry.timeoutSeconds ?? 5,
-        populates: toSlot(creates, ['initializers', entry.name, 'creates']),
-        canFail: behaviour?.canFail ?? false,
-      };
-    }),
-    registered: (doc.registeredLater ?? []).includes(c.name) ? 'later' : 'initially',
-  }));
+  const initializerSpec = (entry: (typeof configurations)[number]['entries'][number]): InitializerSpec => {
+    const behaviour = doc.initializers[entry.name];
+    const creates: ObjectDefinition = behaviour?.creates ?? { kind: 'ConfigMap', name: entry.name };
+    return {
+      name: entry.name,
+      failurePolicy: entry.failurePolicy ?? 'Ignore',
+      timeoutSeconds: entry.timeoutSeconds ?? 5,
+      populates: toSlot(creates, ['initializers', entry.name, 'creates']),
+      canFail: behaviour?.canFail ?? false,
+    };
+  };
+  const configurationSpecs: ConfigurationSpec[] = configurations.map((c) => {
+    const updates = doc.configurationUpdates?.[c.name] ?? [];
+    updates.forEach((u, k) => {
+      u.initializers.forEach((entry, j) => {
+        if (!initializerNames.includes(entry.name))
+          issue(
+            ['configurationUpdates', c.name, k, 'initializers', j, 'name'],
+            `no NamespaceInitializerConfiguration lists initializer "${entry.name}"`,
+            'an update may change, reorder or drop the initializers the manifests list',
+          );
+      });
+    });
+    return {
+      name: c.name,
+      initializers: c.entries.map(initializerSpec),
+      registered: (doc.registeredLater ?? []).includes(c.name) ? 'later' : 'initially',
+      ...(updates.length > 0
+        ? { updates: updates.map((u) => ({ initializers: u.initializers.map(initializerSpec) })) }
+        : {}),
+      ...((doc.deletableConfigurations ?? []).includes(c.name) ? { deletable: true } : {}),
+    };
+  });
   const slots = content.length + initializerNames.length;
   if (slots > slotLimit)
     issue(
@@ -421,6 +447,8 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
     for (const i of c.initializers)
       initializers[i.name] = { creates: definitionOf(i.populates), canFail: i.canFail };
   const later = scope.configurations.filter((c) => c.registered === 'later').map((c) => c.name);
+  const updated = scope.configurations.filter((c) => c.updates?.length);
+  const deletable = scope.configurations.filter((c) => c.deletable).map((c) => c.name);
   const resourceOf = (path: string) => {
     const [resource, ...name] = path.split('/');
     const kind = resourceKinds.get(resource);
@@ -472,6 +500,23 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
       })),
     ],
     ...(later.length > 0 ? { registeredLater: later } : {}),
+    ...(updated.length > 0
+      ? {
+          configurationUpdates: Object.fromEntries(
+            updated.map((c) => [
+              c.name,
+              (c.updates ?? []).map((u) => ({
+                initializers: u.initializers.map((i) => ({
+                  name: i.name,
+                  failurePolicy: i.failurePolicy,
+                  timeoutSeconds: i.timeoutSeconds,
+                })),
+              })),
+            ]),
+          ),
+        }
+      : {}),
+    ...(deletable.length > 0 ? { deletableConfigurations: deletable } : {}),
     initializers,
     content: scope.content.map(definitionOf),
     finalizerOwners: scope.finalizerOwners,

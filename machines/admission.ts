@@ -12,8 +12,8 @@ export type Operation = 'create' | 'get' | 'list' | 'update' | 'delete' | 'final
 
 export interface AdmissionFacts {
   operation: Operation;
-  /** What the request addresses: a namespace object, or content inside a namespace. */
-  target: 'namespace' | 'content';
+  /** What the request addresses: a namespace object, content inside a namespace, or a configuration. */
+  target: 'namespace' | 'content' | 'configuration';
   /** The admission configuration was read successfully within the last 5 s (AC-2; D-9: writes only). */
   configurationFresh: boolean;
   /** The namespace named by the request exists in storage. */

@@ -1,6 +1,7 @@
 import { afterPendingChange, readRepair, withArmedTimer, withoutTimer } from './actions/apiserver-timer.ts';
-import { type AdmissionFacts, type AdmissionVerdict, refusalResponse } from './admission.ts';
+import type { AdmissionFacts, AdmissionVerdict } from './admission.ts';
 import { type Addressed, type HttpOutcome, ok, type RequestSubject } from './http.ts';
+import { configurationRequestErrors } from './initializer-config.ts';
 import {
   validateFinalizerName,
   validateFinalizerNames,
@@ -12,9 +13,13 @@ import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource } from './rbac.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
-import { type ConfigurationSpec, immortalNamespaces } from './scope.ts';
+import {
+  type ConfigurationSpec,
+  configurationEntries,
+  configurationResource,
+  immortalNamespaces,
+} from './scope.ts';
 import type { StepResult } from './stepper.ts';
-import { storageResponse } from './storage.ts';
 import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
 
 /** What serving one request did: the state after it, the answer, and the machine transitions taken. */
@@ -49,6 +54,16 @@ export class ApiServer {
   }
 
   describeRequest(s: SystemState, r: ApiRequest): string {
+    const configuration = this.configurationOf(r);
+    if (configuration) {
+      const { spec, version } = configuration;
+      const path = `${configurationResource[spec.kind ?? 'NamespaceInitializerConfiguration']}/${spec.name}`;
+      if (r.verb !== 'create' && r.verb !== 'update') return `${r.verb} ${path}`;
+      const entries = configurationEntries(spec, version)
+        .map((e) => `${e.name} ${e.failurePolicy} ${e.timeoutSeconds}s`)
+        .join(', ');
+      return `${r.verb} ${path} [${entries}]`;
+    }
     const ns = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : '';
     if (r.target === 'namespace') {
       if (r.verb === 'finalize')
@@ -69,6 +84,13 @@ export class ApiServer {
     return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}${moved}`;
   }
 
+  /** The configuration a request addresses, and the version its body carries (FP-3). */
+  private configurationOf(r: ApiRequest): { spec: ConfigurationSpec; k: number; version: number } | null {
+    if (r.target !== 'configuration' || !r.configuration) return null;
+    const k = r.configuration.slot;
+    return { spec: this.system.scope.configurations[k], k, version: r.configuration.version };
+  }
+
   private resolvePendingName(s: SystemState, r: ApiRequest): string {
     if (r.body?.removeFirstPending) return this.system.view(s, r.namespace).pending[0] ?? '(none)';
     return r.body?.removePending ?? '';
@@ -78,31 +100,6 @@ export class ApiServer {
     if (r.body?.finalizeWithoutKubernetes)
       return this.system.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
     return r.body?.finalizers ?? [];
-  }
-
-  /** A configuration registered while the cluster runs: admission needs a fresh copy (AC-2), storage a fail-open one (FP-3). */
-  createConfiguration(s: SystemState, c: ConfigurationSpec): HttpOutcome {
-    if (!this.system.configurationFresh(s))
-      return refusalResponse.refuseConfigurationUnavailable({
-        resource: 'namespaceinitializerconfigurations',
-        name: c.name,
-        namespace: '',
-      });
-    // D-7: one Unsupported value per fail-closed entry, indexed as shipped validation indexes them.
-    const errors = c.initializers.flatMap((entry, k) => [
-      ...validateInitializerName(entry.name, `initializers[${k}].name`),
-      ...(entry.failurePolicy === 'Fail'
-        ? [`initializers[${k}].failurePolicy: Unsupported value: "Fail": supported values: "Ignore"`]
-        : []),
-    ]);
-    if (errors.length > 0)
-      return storageResponse.configurationInvalid({
-        resource: 'namespaceinitializerconfigurations',
-        name: c.name,
-        namespace: '',
-        errors,
-      });
-    return ok(201);
   }
 
   /**
@@ -162,6 +159,7 @@ export class ApiServer {
       namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
+      configurationExists: storage.configurationExists,
     };
     const pipeline = this.system.pipelineStepper.step(
       this.system.pipelineStepper.initial,
@@ -230,6 +228,17 @@ export class ApiServer {
       }
       case 'listContent':
         return done(s, ok(), this.listItems(s, r, facts));
+      case 'readConfiguration':
+        return done(s, ok());
+      case 'createConfiguration':
+      case 'updateConfiguration':
+      case 'deleteConfiguration': {
+        const c = this.configurationOf(r);
+        if (!c) return done(s, ok());
+        const version = outcome.effect === 'deleteConfiguration' ? null : c.version;
+        const registeredConfigs = this.system.withStoredVersion(s.registeredConfigs, c.k, version);
+        return done(this.system.registered(s, { ...s, registeredConfigs }), ok(outcome.code));
+      }
     }
   }
 
@@ -242,6 +251,23 @@ export class ApiServer {
     exists: boolean,
   ): StorageFacts {
     const none = noStorageFacts;
+    const configuration = this.configurationOf(r);
+    if (configuration) {
+      const { spec, k, version } = configuration;
+      const kind = spec.kind ?? 'NamespaceInitializerConfiguration';
+      const writes = r.verb === 'create' || r.verb === 'update';
+      const errors = writes
+        ? this.validated(`configuration|${k}|${version}|${r.verb}`, () =>
+            configurationRequestErrors(
+              kind,
+              spec.name,
+              configurationEntries(spec, version),
+              r.verb === 'create' ? 'create' : 'update',
+            ),
+          )
+        : [];
+      return { ...none, errors, configurationExists: this.system.storedVersion(s, k) !== null };
+    }
     if (r.target === 'content') {
       const present = r.object >= 0 && (s.namespaces[r.namespace].content & (1 << r.object)) !== 0;
       // A seeded fault may switch off storage's uniqueness check (NS-3): a second create then succeeds.
@@ -403,11 +429,19 @@ export class ApiServer {
       errors: storage.errors,
       ...(nsView?.pending[0] ? { firstPending: nsView.pending[0] } : {}),
       changed: storage.changed,
+      ...(r.target === 'configuration'
+        ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
+        : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
     };
   }
 
   private addressed(r: ApiRequest): Addressed {
+    const configuration = this.configurationOf(r);
+    if (configuration) {
+      const kind = configuration.spec.kind ?? 'NamespaceInitializerConfiguration';
+      return { resource: configurationResource[kind], name: configuration.spec.name, namespace: '' };
+    }
     const namespace = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : '';
     if (r.target === 'namespace') return { resource: 'namespaces', name: namespace, namespace };
     const o = r.object >= 0 ? this.system.objects[r.object] : null;
@@ -415,6 +449,19 @@ export class ApiServer {
   }
 
   authorizationRequest(r: ApiRequest): AuthorizationRequest {
+    const configuration = this.configurationOf(r);
+    if (configuration) {
+      // Cluster-scoped: only a cluster-wide grant allows it (RB-6); the create names no object.
+      const kind = configuration.spec.kind ?? 'NamespaceInitializerConfiguration';
+      return {
+        user: r.principal,
+        verb: r.verb,
+        resource: configurationResource[kind],
+        apiGroup: 'admissionregistration.k8s.io',
+        ...(r.verb === 'create' ? {} : { name: configuration.spec.name }),
+        namespaceSlot: -1,
+      };
+    }
     const nsName = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : undefined;
     if (r.target === 'namespace') {
       const subresource = r.verb === 'finalize' ? 'finalize' : r.subresource;
@@ -458,6 +505,8 @@ interface StorageFacts {
   contentPresent: boolean;
   /** The initializer an update removes, or finalizers a finalize adds. */
   changed: string[];
+  /** The configuration addressed is stored. */
+  configurationExists: boolean;
 }
 
 const noStorageFacts: StorageFacts = {
@@ -467,6 +516,7 @@ const noStorageFacts: StorageFacts = {
   initializerChange: 'none',
   contentPresent: false,
   changed: [],
+  configurationExists: false,
 };
 
 function admissionKey(f: AdmissionFacts): string {
@@ -476,5 +526,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
+  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
 }

@@ -76,14 +76,15 @@ export const namespaceInitializerClusterRole: ClusterRole = clusterRole('namespa
 ]);
 
 /**
- * Shipped `system:controller:namespace-controller` (controller_policy.go): reads and deletes
- * namespaces, updates their finalize and status subresources, and deletes any content; plus
- * `initialize` (model-defined, D-19) so it can purge a namespace that never became ready.
+ * Shipped `system:controller:namespace-controller` (controller_policy.go), exactly: reads and deletes
+ * namespaces, updates their finalize and status subresources, and deletes any content. No
+ * `initialize`: it purges a namespace that never became ready because D-33 lets a DELETE of content
+ * through the IN-6 gate once the namespace terminates.
  */
 export const namespaceControllerClusterRole: ClusterRole = clusterRole(
   'system:controller:namespace-controller',
   [
-    rule([''], ['namespaces'], ['get', 'list', 'watch', 'delete', 'initialize']),
+    rule([''], ['namespaces'], ['get', 'list', 'watch', 'delete']),
     rule([''], ['namespaces/finalize', 'namespaces/status'], ['update']),
     rule(['*'], ['*'], ['get', 'list', 'delete', 'deletecollection']),
   ],

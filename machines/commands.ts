@@ -39,7 +39,14 @@ export type RequestCommandData =
   | (Namespaced & { kind: 'finalize-without-kubernetes' })
   | (Namespaced & { kind: 'get-status' | 'update-status' })
   | (OnObject & { kind: ContentKind })
-  | (Namespaced & { kind: 'list-content'; resource: string });
+  | (Namespaced & { kind: 'list-content'; resource: string })
+  | (Namespaced & {
+      kind: 'configuration';
+      verb: 'create' | 'get' | 'update' | 'delete';
+      /** The scope's configuration slot, and the version a create or update sends (FP-3). */
+      slot: number;
+      version: number;
+    });
 
 export type RequestKind = RequestCommandData['kind'];
 
@@ -104,6 +111,13 @@ export function requestOf(c: RequestCommandData): ApiRequest {
       };
     case 'list-content':
       return { ...base, verb: 'list', target: 'content', resource: c.resource };
+    case 'configuration':
+      return {
+        ...base,
+        verb: c.verb,
+        target: 'configuration',
+        configuration: { slot: c.slot, version: c.version },
+      };
   }
 }
 

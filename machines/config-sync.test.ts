@@ -15,7 +15,11 @@ const succeed = (configurations: string[]): ConfigSyncEvent => ({ type: 'READ_SU
 describe('configuration sync machine (one read a second, relative time)', () => {
   it('AC-3: starts fresh with the configurations present at start, sorted by name, just read', () => {
     expect(initial.value).toBe('fresh');
-    expect(initial.context).toEqual({ secondsSinceRead: 0, configurations: ['10-policy', '20-quota'] });
+    expect(initial.context).toEqual({
+      secondsSinceRead: 0,
+      configurations: ['10-policy', '20-quota'],
+      versions: {},
+    });
   });
 
   it('AC-2: the stale window is five seconds', () => {
@@ -26,7 +30,11 @@ describe('configuration sync machine (one read a second, relative time)', () => 
     const event = succeed(['30-logging', '10-policy']);
     const next = step(run(fail, fail), event);
     expect(next.value).toBe('fresh');
-    expect(next.context).toEqual({ secondsSinceRead: 0, configurations: ['10-policy', '30-logging'] });
+    expect(next.context).toEqual({
+      secondsSinceRead: 0,
+      configurations: ['10-policy', '30-logging'],
+      versions: {},
+    });
     // The copy is admission's own: the list read is not aliased.
     if (event.type === 'READ_SUCCEEDED') event.configurations.push('99-late');
     expect(next.context.configurations).toEqual(['10-policy', '30-logging']);
@@ -59,6 +67,20 @@ describe('configuration sync machine (one read a second, relative time)', () => 
     expect(still.context).toEqual(stale.context);
     const fresh = step(still, succeed(['20-quota']));
     expect(fresh.value).toBe('fresh');
-    expect(fresh.context).toEqual({ secondsSinceRead: 0, configurations: ['20-quota'] });
+    expect(fresh.context).toEqual({ secondsSinceRead: 0, configurations: ['20-quota'], versions: {} });
+  });
+});
+
+describe('configuration sync machine: versions (FP-3, D-32)', () => {
+  it('a read keeps the versions updates gave the configurations it returned, and the next read replaces them', () => {
+    const updated = step(initial, {
+      type: 'READ_SUCCEEDED',
+      configurations: ['10-policy'],
+      versions: { '10-policy': 2 },
+    });
+    expect(updated.context.versions).toEqual({ '10-policy': 2 });
+    expect(step(updated, { type: 'READ_SUCCEEDED', configurations: ['10-policy'] }).context.versions).toEqual(
+      {},
+    );
   });
 });

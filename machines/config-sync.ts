@@ -12,15 +12,19 @@ export interface ConfigSyncContext {
   secondsSinceRead: number;
   /** Names of the configurations that read returned: what a new namespace gets (AC-3). */
   configurations: string[];
+  /** FP-3: the version read of each configuration an update changed (absent: as created). */
+  versions: Record<string, number>;
 }
 
-export type ConfigSyncEvent = { type: 'READ_SUCCEEDED'; configurations: string[] } | { type: 'READ_FAILED' };
+export type ConfigSyncEvent =
+  | { type: 'READ_SUCCEEDED'; configurations: string[]; versions?: Record<string, number> }
+  | { type: 'READ_FAILED' };
 
 export const configSyncMachine = setup({
   types: {
     context: {} as ConfigSyncContext,
     events: {} as ConfigSyncEvent,
-    input: {} as { configurations: string[] },
+    input: {} as { configurations: string[]; versions?: Record<string, number> },
   },
   guards: {
     // This failed read is one second after the last one: the copy is stale once the gap reaches the bound.
@@ -30,7 +34,11 @@ export const configSyncMachine = setup({
   actions: {
     rememberConfigurationsRead: assign(({ event }) =>
       event.type === 'READ_SUCCEEDED'
-        ? { secondsSinceRead: 0, configurations: [...event.configurations].sort() }
+        ? {
+            secondsSinceRead: 0,
+            configurations: [...event.configurations].sort(),
+            versions: { ...(event.versions ?? {}) },
+          }
         : {},
     ),
     // Capped at the bound: no guard compares a larger gap, so larger gaps are one state.
@@ -41,7 +49,11 @@ export const configSyncMachine = setup({
   },
 }).createMachine({
   id: 'configSync',
-  context: ({ input }) => ({ secondsSinceRead: 0, configurations: [...input.configurations].sort() }),
+  context: ({ input }) => ({
+    secondsSinceRead: 0,
+    configurations: [...input.configurations].sort(),
+    versions: { ...(input.versions ?? {}) },
+  }),
   initial: 'fresh',
   states: {
     fresh: {

@@ -29,6 +29,8 @@ export interface RequestSubject extends Addressed {
   changed?: readonly string[];
   /** The stored namespace has a deletion timestamp (D-15's `object is being deleted: `). */
   beingDeleted?: boolean;
+  /** The object's kind, for a 422 that names it (`InitializerConfiguration`). */
+  kind?: string;
 }
 
 export const ok = (code: 200 | 201 = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });

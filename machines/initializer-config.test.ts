@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
+  configurationRequestErrors,
   defaultFailurePolicy,
   defaultInitializerTimeoutSeconds,
   type MergeableConfiguration,
@@ -160,6 +161,59 @@ describe('configuration validation (FP-3)', () => {
   it('FP-3 an update cannot rename the configuration', () => {
     expect(validateConfigurationUpdate(configuration('a'), configuration('b'))).toEqual([
       'metadata.name: Invalid value: "b": field is immutable',
+    ]);
+  });
+});
+
+describe('configuration requests as the pipeline validates them (FP-3, AC-4, AC-5, D-32)', () => {
+  const quota = { name: 'quota.example.com' };
+  it('FP-3 (D-7): a create may not name Fail, an update may', () => {
+    const failClosed = [{ ...quota, failurePolicy: 'Fail' }];
+    expect(
+      configurationRequestErrors('NamespaceInitializerConfiguration', 'quota', failClosed, 'create'),
+    ).toEqual(['initializers[0].failurePolicy: Unsupported value: "Fail": supported values: "Ignore"']);
+    expect(
+      configurationRequestErrors('NamespaceInitializerConfiguration', 'quota', failClosed, 'update'),
+    ).toEqual([]);
+  });
+
+  it('FP-1 (D-32): timeoutSeconds from 1 to 30; unknown policies, duplicate and unqualified names refused', () => {
+    const errors = configurationRequestErrors(
+      'NamespaceInitializerConfiguration',
+      'quota',
+      [
+        { ...quota, timeoutSeconds: 31 },
+        { ...quota, timeoutSeconds: 0, failurePolicy: 'Retry' },
+        { name: 'short.name', timeoutSeconds: 30 },
+      ],
+      'update',
+    );
+    expect(errors).toEqual([
+      'initializers[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+      'initializers[1].name: Duplicate value: "quota.example.com"',
+      'initializers[1].failurePolicy: Unsupported value: "Retry": supported values: "Fail", "Ignore"',
+      'initializers[1].timeoutSeconds: Invalid value: 0: the timeout value must be between 1 and 30 seconds',
+      'initializers[2].name: Invalid value: "short.name": should be a domain with at least three segments separated by dots',
+    ]);
+  });
+
+  it('AC-4, AC-5: rules are validated under their entry; a webhook also checks its verbs', () => {
+    const rule = { apiGroups: ['*', 'apps'], apiVersions: ['v1'], resources: ['pods'] };
+    expect(
+      configurationRequestErrors(
+        'InitializerConfiguration',
+        'image',
+        [{ ...quota, rules: [rule] }],
+        'create',
+      ),
+    ).toEqual([
+      'initializers[0].rules[0].apiGroups: Invalid value: ["*","apps"]: if \'*\' is present, must not specify other apiGroups',
+    ]);
+    const hook = { ...quota, rules: [{ ...rule, apiGroups: [''], verbs: ['CREATE', '*'] }] };
+    expect(
+      configurationRequestErrors('ExternalAdmissionHookConfiguration', 'audit', [hook], 'create'),
+    ).toEqual([
+      'externalAdmissionHooks[0].rules[0].verbs: Invalid value: ["CREATE","*"]: if \'*\' is present, must not specify other verbs',
     ]);
   });
 });

@@ -2,9 +2,11 @@ import type {
   FailurePolicy,
   NamespaceInitializerConfiguration,
   NamespaceInitializerEntry,
+  OperationType,
 } from './k8s-types.ts';
 import { failurePolicies } from './k8s-types.ts';
-import { dnsSubdomainErrors, invalidValue } from './names.ts';
+import { dnsSubdomainErrors, invalidValue, validateInitializerName } from './names.ts';
+import { validateRule, validateRuleWithVerbs } from './rules.ts';
 
 /**
  * NamespaceInitializerConfiguration rules: how admission merges every configuration into the pending
@@ -113,5 +115,68 @@ export function validateConfigurationUpdate(
   const errors = validateConfiguration(next);
   if (previous.metadata.name !== next.metadata.name)
     errors.push(`metadata.name: Invalid value: ${JSON.stringify(next.metadata.name)}: field is immutable`);
+  return errors;
+}
+
+/** Shipped webhook validation's bound on `timeoutSeconds` (D-32): 004 names only the 5 s default. */
+export const maxInitializerTimeoutSeconds = 30;
+
+/** One entry of a configuration request, as the request pipeline validates it (D-7, D-24, D-32). */
+export interface ConfigurationEntry {
+  name: string;
+  failurePolicy?: string;
+  timeoutSeconds?: number;
+  rules?: { apiGroups: string[]; apiVersions: string[]; resources: string[]; verbs?: string[] }[];
+}
+
+/**
+ * FP-1, FP-3, AC-4, AC-5: the 422 field errors of a configuration a create or update sends. Entries
+ * live under `initializers` or, for a webhook configuration, `externalAdmissionHooks`; a create may
+ * not name a fail-closed entry (D-7), an update may.
+ */
+export function configurationRequestErrors(
+  kind:
+    | 'NamespaceInitializerConfiguration'
+    | 'InitializerConfiguration'
+    | 'ExternalAdmissionHookConfiguration',
+  name: string,
+  entries: readonly ConfigurationEntry[],
+  operation: 'create' | 'update',
+): string[] {
+  const errors: string[] = [];
+  if (name.length === 0) errors.push('metadata.name: Required value: name or generateName is required');
+  else errors.push(...dnsSubdomainErrors(name).map((m) => invalidValue('metadata.name', name, m)));
+  const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+  const seen = new Set<string>();
+  entries.forEach((entry, k) => {
+    const path = `${list}[${k}]`;
+    errors.push(...validateInitializerName(entry.name, `${path}.name`));
+    if (entry.name.length > 0 && seen.has(entry.name))
+      errors.push(`${path}.name: Duplicate value: ${JSON.stringify(entry.name)}`);
+    seen.add(entry.name);
+    const policy = entry.failurePolicy;
+    if (policy !== undefined && !failurePolicies.includes(policy as FailurePolicy))
+      errors.push(
+        `${path}.failurePolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Fail", "Ignore"`,
+      );
+    else if (policy === 'Fail' && operation === 'create')
+      errors.push(`${path}.failurePolicy: Unsupported value: "Fail": supported values: "Ignore"`);
+    const timeout = entry.timeoutSeconds;
+    if (
+      timeout !== undefined &&
+      !(Number.isInteger(timeout) && timeout >= 1 && timeout <= maxInitializerTimeoutSeconds)
+    )
+      errors.push(
+        `${path}.timeoutSeconds: Invalid value: ${timeout}: the timeout value must be between 1 and ${maxInitializerTimeoutSeconds} seconds`,
+      );
+    (entry.rules ?? []).forEach((rule, j) => {
+      const prefix = `${path}.rules[${j}].`;
+      const ruleErrors =
+        kind === 'ExternalAdmissionHookConfiguration'
+          ? validateRuleWithVerbs({ ...rule, verbs: (rule.verbs ?? []) as OperationType[] })
+          : validateRule(rule);
+      errors.push(...ruleErrors.map((e) => `${prefix}${e}`));
+    });
+  });
   return errors;
 }

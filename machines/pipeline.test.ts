@@ -29,6 +29,7 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   namespaceMachine: 'none',
   initializerChange: 'none',
   contentPresent: true,
+  configurationExists: false,
   ...overrides,
 });
 
@@ -184,11 +185,43 @@ describe('request pipeline: storage of content', () => {
   });
 });
 
+describe('request pipeline: storage of configurations', () => {
+  const cfg = (overrides: Partial<PipelineFacts> = {}) =>
+    ({ target: 'configuration', namespaceExists: false, contentPresent: false, ...overrides }) as const;
+  it('AC-3, FP-3, NS-3: created once (409 after), read, updated and deleted while stored, 404 when not', () => {
+    expect(effect(cfg({ operation: 'create' }))).toBe('201 createConfiguration');
+    expect(refusal(cfg({ operation: 'create', configurationExists: true }))).toBe(
+      'configurationAlreadyExists',
+    );
+    expect(effect(cfg({ operation: 'get', configurationExists: true }))).toBe('200 readConfiguration');
+    expect(effect(cfg({ operation: 'update', configurationExists: true }))).toBe('200 updateConfiguration');
+    expect(effect(cfg({ operation: 'delete', configurationExists: true }))).toBe('200 deleteConfiguration');
+    for (const operation of ['get', 'update', 'delete'] as const)
+      expect(refusal(cfg({ operation }))).toBe('configurationNotFound');
+  });
+
+  it('FP-3, AC-4, AC-5: an invalid configuration is 422 before storage; RBAC and admission come first', () => {
+    expect(refusal(cfg({ operation: 'create', objectValid: false }))).toBe('configurationInvalid');
+    expect(refusal(cfg({ operation: 'create', objectValid: false, authorized: false }))).toBe(
+      'refuseForbidden',
+    );
+    expect(
+      refusal(
+        cfg({
+          operation: 'update',
+          objectValid: false,
+          admission: { kind: 'refused', refusal: 'refuseConfigurationUnavailable' },
+        }),
+      ),
+    ).toBe('refuseConfigurationUnavailable');
+  });
+});
+
 describe('request pipeline: every requirement it claims is exercised above', () => {
   it('claims only the IDs these tests name', () => {
     const claimed = new Set(listTransitions(pipelineMachine).flatMap((t) => t.requirements));
     const named = [
-      ...'RB-4 RB-5 RB-6 NS-7 IN-6 NS-4 AC-2 NS-2 LC-4 LC-10 IN-3 NS-1 LC-2 AC-1 LC-1 IN-1 NS-3 NS-5 IN-5 IN-8 FP-4 LC-3 LC-7 IN-2 IN-4 IN-7 LC-6 LC-5'.split(
+      ...'RB-4 RB-5 RB-6 NS-7 IN-6 NS-4 AC-2 NS-2 LC-4 LC-10 IN-3 NS-1 LC-2 AC-1 LC-1 IN-1 NS-3 NS-5 IN-5 IN-8 FP-4 LC-3 LC-7 IN-2 IN-4 IN-7 LC-6 LC-5 FP-3 AC-3 AC-4 AC-5'.split(
         ' ',
       ),
     ];

@@ -20,7 +20,7 @@ import { type StorageRefusal, storageResponse } from './storage.ts';
  */
 export interface PipelineFacts {
   operation: Operation;
-  target: 'namespace' | 'content';
+  target: 'namespace' | 'content' | 'configuration';
   /** `namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec. */
   status: boolean;
   /** RBAC allowed the request (the authorization machine decided). */
@@ -47,6 +47,8 @@ export interface PipelineFacts {
   initializerChange: 'notFirst' | 'completed' | 'none';
   /** The content object addressed is stored. */
   contentPresent: boolean;
+  /** The initializer or webhook configuration addressed is stored (AC-3, FP-3). */
+  configurationExists: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -66,7 +68,11 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
-  | 'listContent';
+  | 'listContent'
+  | 'createConfiguration'
+  | 'readConfiguration'
+  | 'updateConfiguration'
+  | 'deleteConfiguration';
 
 /** Refusals the pipeline decides itself, before admission. */
 export type PipelineRefusal = 'refuseForbidden' | 'refuseNamespaceInitializing' | 'refuseNamespaceMismatch';
@@ -137,6 +143,16 @@ export function responseFor(refusal: RequestRefusal, subject: RequestSubject): H
 
 export type PipelineEvent = { type: 'SERVE'; facts: PipelineFacts };
 
+/** D-32: what storing a configuration does, by verb (a configuration is never listed or finalized). */
+const configurationEffect: Record<Operation, PipelineEffect> = {
+  create: 'createConfiguration',
+  get: 'readConfiguration',
+  update: 'updateConfiguration',
+  delete: 'deleteConfiguration',
+  list: 'readConfiguration',
+  finalize: 'updateConfiguration',
+};
+
 interface PipelineContext {
   outcome: PipelineOutcome | null;
 }
@@ -145,6 +161,7 @@ type Facts = { event: PipelineEvent };
 const f = ({ event }: Facts): PipelineFacts => event.facts;
 const isNamespace = (x: Facts) => f(x).target === 'namespace';
 const isContent = (x: Facts) => f(x).target === 'content';
+const isConfiguration = (x: Facts) => f(x).target === 'configuration';
 const op = (x: Facts, operation: Operation) => f(x).operation === operation;
 
 const refuse = (refusal: RequestRefusal) =>
@@ -168,9 +185,14 @@ export const pipelineMachine = setup({
   },
   guards: {
     callerNotAuthorized: (x) => !f(x).authorized,
-    // D-19: every verb on content of a namespace never initialized, whatever its phase.
+    // D-19: every verb on content of a namespace never initialized, whatever its phase; D-33: but a
+    // DELETE once it terminates, which is cleanup and reveals nothing, so purging needs no `initialize`.
     contentOfUninitializedNamespaceWithoutInitializeVerb: (x) =>
-      isContent(x) && f(x).namespaceExists && !f(x).namespaceInitialized && !f(x).callerMayInitialize,
+      isContent(x) &&
+      f(x).namespaceExists &&
+      !f(x).namespaceInitialized &&
+      !f(x).callerMayInitialize &&
+      !(op(x, 'delete') && f(x).namespaceTerminating),
     bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
     admissionRefused: (x) => f(x).admission.kind === 'refused',
     objectInvalid: (x) => !f(x).objectValid,
@@ -200,11 +222,15 @@ export const pipelineMachine = setup({
     finalizeAccepted: (x) => isNamespace(x) && op(x, 'finalize') && f(x).namespaceMachine === 'accepts',
     finalizeAddsWhileDeleting: (x) => isNamespace(x) && op(x, 'finalize'),
     // Content: one presence bit per object (NS-3).
-    listOfContent: (x) => op(x, 'list'),
-    createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
-    createOfContent: (x) => op(x, 'create'),
-    absentContent: (x) => !f(x).contentPresent,
-    deleteOfContent: (x) => op(x, 'delete'),
+    listOfContent: (x) => isContent(x) && op(x, 'list'),
+    createOfPresentContent: (x) => isContent(x) && op(x, 'create') && f(x).contentPresent,
+    createOfContent: (x) => isContent(x) && op(x, 'create'),
+    absentContent: (x) => isContent(x) && !f(x).contentPresent,
+    deleteOfContent: (x) => isContent(x) && op(x, 'delete'),
+    // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
+    createOfExistingConfiguration: (x) => isConfiguration(x) && op(x, 'create') && f(x).configurationExists,
+    configurationMissing: (x) => isConfiguration(x) && !op(x, 'create') && !f(x).configurationExists,
+    configurationRequest: (x) => isConfiguration(x),
   },
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
@@ -220,9 +246,11 @@ export const pipelineMachine = setup({
       outcome: ({ event }) => ({
         kind: 'refused' as const,
         refusal:
-          event.facts.operation === 'finalize'
-            ? ('finalizerNamesInvalid' as const)
-            : ('namespaceNameInvalid' as const),
+          event.facts.target === 'configuration'
+            ? ('configurationInvalid' as const)
+            : event.facts.operation === 'finalize'
+              ? ('finalizerNamesInvalid' as const)
+              : ('namespaceNameInvalid' as const),
       }),
     }),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
@@ -234,6 +262,17 @@ export const pipelineMachine = setup({
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
     refuseContentNotFound: refuse('contentNotFound'),
+    refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
+    refuseConfigurationNotFound: refuse('configurationNotFound'),
+    // One rule for the configuration store (a short chain keeps the diagram readable): the verb picks the effect.
+    storeConfiguration: assign({
+      outcome: ({ event }) => ({
+        kind: 'served' as const,
+        code: event.facts.operation === 'create' ? (201 as const) : (200 as const),
+        effect: configurationEffect[event.facts.operation],
+        pending: 'none' as const,
+      }),
+    }),
     createNamespace: serve('createNamespace', 201),
     listNamespaces: serve('listNamespaces'),
     readStatus: serve('readStatus'),
@@ -303,19 +342,21 @@ export const pipelineMachine = setup({
       ],
     },
     validating: {
-      description: 'Storage validation: namespace name and finalizer names (422 Invalid).',
+      description:
+        'Storage validation: namespace name and finalizer names, a configuration and its entries (422 Invalid).',
       always: [
         {
           guard: 'objectInvalid',
           target: 'refused',
           actions: 'refuseInvalidObject',
-          meta: { requirements: ['NS-1', 'LC-2'] },
+          meta: { requirements: ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5'] },
         },
         { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
       ],
     },
     storing: {
-      description: 'The namespace machine or the content store applies the request, or says why not.',
+      description:
+        'The namespace machine, the content store or the configuration store applies the request, or says why not.',
       always: [
         {
           guard: 'createOfExistingNamespace',
@@ -460,6 +501,24 @@ export const pipelineMachine = setup({
           target: 'responded',
           actions: 'deleteContent',
           meta: { requirements: ['LC-5'] },
+        },
+        {
+          guard: 'createOfExistingConfiguration',
+          target: 'refused',
+          actions: 'refuseConfigurationAlreadyExists',
+          meta: { requirements: ['NS-3'] },
+        },
+        {
+          guard: 'configurationMissing',
+          target: 'refused',
+          actions: 'refuseConfigurationNotFound',
+          meta: { requirements: ['AC-3'] },
+        },
+        {
+          guard: 'configurationRequest',
+          target: 'responded',
+          actions: 'storeConfiguration',
+          meta: { requirements: ['AC-1', 'AC-3', 'FP-3'] },
         },
         { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
       ],

@@ -206,7 +206,8 @@ const clusterRoleBindingsArb: fc.Arbitrary<ClusterRoleBindingSpec[]> = fc
     ...builtInActorBindings,
     ...finalizerOwners.map((owner) => ({
       name: `finalizer-${owner}`,
-      clusterRole: 'cluster-admin',
+      // Least privilege (LC-8): watch namespaces and finalize them, as the bootstrap role grants.
+      clusterRole: 'namespace-finalizer',
       subjects: [{ kind: 'User' as const, name: finalizerOwnerAccount(owner) }],
     })),
     { name: 'ci-robot', clusterRole: robot, subjects: [{ kind: 'User', name: 'ci-robot' }] },

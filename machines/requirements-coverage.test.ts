@@ -351,6 +351,7 @@ const configSyncChecks: RequirementCheck[] = [
       expect(configSync.snapshot(step.next).context).toEqual({
         secondsSinceRead: 0,
         configurations: ['10-policy', '20-quota'],
+        versions: {},
       });
       return step.transitions;
     },

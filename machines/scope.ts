@@ -7,7 +7,7 @@
 
 export type FailurePolicy = 'Ignore' | 'Fail';
 
-import type { ClusterRole, PolicyRule } from './k8s-types.ts';
+import type { ClusterRole, OperationType, PolicyRule, Rule } from './k8s-types.ts';
 
 /** An RBAC subject; the name `$creator` stands for the creator of the namespace the binding is in. */
 export interface SubjectSpec {
@@ -49,6 +49,26 @@ export interface InitializerSpec {
   populates: ObjectSlot;
   /** Its provisioning can fail, and then it records a failure result (IN-7). */
   canFail: boolean;
+  /** Doc 004's rules (AC-4) of an InitializerConfiguration entry, with verbs for a webhook's (AC-5). */
+  rules?: (Rule & { verbs?: OperationType[] })[];
+}
+
+/** The three kinds of admission configuration (docs 000 and 004); all cluster-scoped. */
+export type ConfigurationKind =
+  | 'NamespaceInitializerConfiguration'
+  | 'InitializerConfiguration'
+  | 'ExternalAdmissionHookConfiguration';
+
+/** Plural resource names of each configuration kind, as RBAC and the URL name them. */
+export const configurationResource: Record<ConfigurationKind, string> = {
+  NamespaceInitializerConfiguration: 'namespaceinitializerconfigurations',
+  InitializerConfiguration: 'initializerconfigurations',
+  ExternalAdmissionHookConfiguration: 'externaladmissionhookconfigurations',
+};
+
+/** One content a configuration may be given by an update (FP-3: e.g. an entry made fail-closed). */
+export interface ConfigurationVersion {
+  initializers: InitializerSpec[];
 }
 
 export interface ConfigurationSpec {
@@ -57,6 +77,17 @@ export interface ConfigurationSpec {
   initializers: InitializerSpec[];
   /** Present from the start, or created by a cluster admin during the run (AC-3). */
   registered: 'initially' | 'later';
+  /** Default `NamespaceInitializerConfiguration` (000); doc 004's rule-based kinds otherwise. */
+  kind?: ConfigurationKind;
+  /** FP-3: successive contents a cluster admin may update it to during the run, in order; version v > 0 is `updates[v - 1]`. */
+  updates?: ConfigurationVersion[];
+  /** A cluster admin may delete it during the run (and create it again, as created first). */
+  deletable?: boolean;
+}
+
+/** The entries of a configuration's version: 0 as created, v > 0 as `updates[v - 1]` sets them. */
+export function configurationEntries(c: ConfigurationSpec, version: number): InitializerSpec[] {
+  return version === 0 ? c.initializers : (c.updates?.[version - 1]?.initializers ?? []);
 }
 
 export interface NamespaceSpec {

@@ -24,7 +24,9 @@ export type StorageRefusal =
   | 'finalizerAddedWhileDeleting'
   | 'contentAlreadyExists'
   | 'contentNotFound'
-  | 'configurationInvalid';
+  | 'configurationInvalid'
+  | 'configurationAlreadyExists'
+  | 'configurationNotFound';
 
 /** What a storage answer names; `what` kept for answers the model defines itself. */
 export type StorageSubject = RequestSubject;
@@ -77,5 +79,13 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   contentNotFound: (s) => notFound(`${qualified(s)} ${JSON.stringify(s.name)} not found`),
   // FP-3 (D-7): one error per bad name or fail-closed entry, indexed.
   configurationInvalid: (s) =>
-    invalidObject('NamespaceInitializerConfiguration.admissionregistration.k8s.io', s.name, s.errors ?? []),
+    invalidObject(
+      `${s.kind ?? 'NamespaceInitializerConfiguration'}.admissionregistration.k8s.io`,
+      s.name,
+      s.errors ?? [],
+    ),
+  // NS-3: one configuration per name and kind.
+  configurationAlreadyExists: (s) =>
+    alreadyExists(`${qualified(s)} ${JSON.stringify(s.name)} already exists`),
+  configurationNotFound: (s) => notFound(`${qualified(s)} ${JSON.stringify(s.name)} not found`),
 };

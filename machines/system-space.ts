@@ -40,6 +40,8 @@ export class SystemSpace {
   /** Every object slot: the scope's content, then each initializer's object. */
   readonly objects: ObjectSlot[];
   readonly initializers: InitializerSpec[];
+  /** Where the stored versions start in `registeredConfigs`; -1 when no configuration has updates. */
+  protected readonly configurationVersionBits: number;
   private readonly events = new Map<string, SystemEvent>();
   private readonly namespaceStates: NamespaceState[] = [];
   private readonly namespaceStateIds = new Map<string, number>();
@@ -62,7 +64,14 @@ export class SystemSpace {
     this.timeoutStepper = new MachineStepper(machines.initializerTimeout);
     this.timerStepper = new MachineStepper(machines.timer);
     this.faultStepper = new MachineStepper(machines.failureInjector);
-    this.initializers = scope.configurations.flatMap((c) => c.initializers);
+    // One controller per initializer a configuration names as created, then those only updates name (FP-3).
+    const initializers = scope.configurations.flatMap((c) => c.initializers);
+    for (const c of scope.configurations)
+      for (const update of c.updates ?? [])
+        for (const i of update.initializers)
+          if (!initializers.some((known) => known.name === i.name)) initializers.push(i);
+    this.initializers = initializers;
+    this.configurationVersionBits = checkConfigurationBits(scope);
     const objects: ObjectSlot[] = [...scope.content];
     for (const init of this.initializers) {
       if (!objects.some((o) => o.resource === init.populates.resource && o.name === init.populates.name)) {
@@ -193,4 +202,26 @@ export class SystemSpace {
     }
     return { next: e.next, event: merged };
   }
+}
+
+/**
+ * Versions are packed 3 bits per configuration after the presence bits, and the state key holds the
+ * store in one 16-bit character: refuse a scope that would overflow it.
+ */
+function checkConfigurationBits(scope: Scope): number {
+  const count = scope.configurations.length;
+  if (scope.configurations.some((c) => (c.updates?.length ?? 0) > 7))
+    throw new Error(
+      `scope ${scope.name}: a configuration has more than 7 updates; the store keeps 3 bits of version — use fewer`,
+    );
+  if (!scope.configurations.some((c) => c.updates?.length)) {
+    if (count > 16)
+      throw new Error(`scope ${scope.name}: ${count} configurations; the store holds 16 — use fewer`);
+    return -1;
+  }
+  if (count * 4 > 16)
+    throw new Error(
+      `scope ${scope.name}: ${count} configurations, some with updates, need ${count * 4} bits; the store holds 16 — use at most 4 configurations`,
+    );
+  return count;
 }

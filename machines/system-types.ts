@@ -27,7 +27,10 @@ export interface SystemState {
   configSync: number;
   /** Interned snapshot of the failure injector: whether configuration reads fail (AC-2). */
   faults: number;
-  /** Configurations present in the store, one bit per scope configuration. */
+  /**
+   * Configurations present in the store: bit k for the scope's configuration k, and the version an
+   * update gave it in 3 bits from bit (configurations + 3k) (see SystemViews.storedVersion).
+   */
   registeredConfigs: number;
   namespaces: NamespaceState[];
   /** Interned snapshots of the initializer controllers, one per initializer. */
@@ -38,9 +41,11 @@ export interface SystemState {
 export interface ApiRequest {
   principal: { name: string; groups: string[] };
   verb: Operation;
-  target: 'namespace' | 'content';
-  /** Namespace slot; -1 for a list across all namespaces. */
+  target: 'namespace' | 'content' | 'configuration';
+  /** Namespace slot; -1 for a list across all namespaces, and for configurations (cluster-scoped). */
   namespace: number;
+  /** Configuration requests: the scope's configuration slot, and the version a create or update sends (FP-3). */
+  configuration?: { slot: number; version: number };
   /** Object slot for content requests; -1 for a list. */
   object: number;
   /** Resource for lists across namespaces or within one. */
@@ -93,7 +98,7 @@ export interface SystemEvent {
   items?: readonly string[];
   /** A fault's kind, as data: replay matches it, never the label's text. */
   fault?: FaultKind;
-  /** The configuration a cluster administrator registers (AC-3, FP-3). */
+  /** The configuration a cluster administrator creates, updates or deletes (AC-3, FP-3). */
   configuration?: string;
 }
 
@@ -136,6 +141,10 @@ export interface SystemView {
   configurationsRead: string[];
   /** Configurations stored in the cluster. */
   configurationsRegistered: string[];
+  /** FP-3: the version of each stored configuration an update changed (absent: as created). */
+  configurationVersionsRegistered: Record<string, number>;
+  /** FP-3: the version admission read of each configuration an update changed (absent: as created). */
+  configurationVersionsRead: Record<string, number>;
   /** Initializer controllers that are down. */
   crashedInitializers: string[];
 }

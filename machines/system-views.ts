@@ -1,11 +1,15 @@
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { NamespaceStateValue } from './namespace.ts';
+import { anyRuleMatches } from './rules.ts';
+import { type ConfigurationSpec, configurationEntries, type InitializerSpec } from './scope.ts';
 import { SystemSpace } from './system-space.ts';
 import type { NamespaceState, NamespaceView, SystemState, SystemView } from './system-types.ts';
 import type { TimerContext, TimerStateValue } from './timer.ts';
 
 /** What properties, replay and reports read: each namespace and the system by name, never a mask or an id. */
 export class SystemViews extends SystemSpace {
+  private readonly injected = new Map<number, { names: string[]; inForce: Map<string, InitializerSpec> }>();
+
   view(s: SystemState, index: number): NamespaceView {
     const ns = s.namespaces[index];
     const cached = this.viewCache[index].get(ns);
@@ -51,9 +55,9 @@ export class SystemViews extends SystemSpace {
       configurationFresh: this.configurationFresh(s),
       configReadsFailing: this.configReadsFailing(s),
       configurationsRead: this.configurationsRead(s),
-      configurationsRegistered: this.scope.configurations
-        .filter((_, k) => s.registeredConfigs & (1 << k))
-        .map((c) => c.name),
+      configurationsRegistered: this.storedConfigurations(s).configurations,
+      configurationVersionsRegistered: this.storedConfigurations(s).versions,
+      configurationVersionsRead: this.configurationVersionsRead(s),
       crashedInitializers: this.initializers
         .filter((_, k) => this.initializerStepper.value(s.initializers[k]) === 'crashed')
         .map((i) => i.name),
@@ -86,21 +90,93 @@ export class SystemViews extends SystemSpace {
     return this.configSyncStepper.snapshot(s.configSync).context.configurations;
   }
 
-  /** The pending list admission injects for a namespace created now (IN-1). */
+  /** FP-3: the version admission read of each configuration an update changed (absent: as created). */
+  configurationVersionsRead(s: SystemState): Record<string, number> {
+    return this.configSyncStepper.snapshot(s.configSync).context.versions;
+  }
+
+  /** The pending list admission injects for a namespace created now (IN-1), from the copy it read (AC-3). */
   pendingToInject(s: SystemState): string[] {
-    const read = new Set(this.configurationsRead(s));
-    return mergeInitializerConfigurations(
-      this.scope.configurations
-        .filter((c) => read.has(c.name))
-        .map((c) => ({
-          metadata: { name: c.name },
-          initializers: c.initializers.map((i) => ({
-            name: i.name,
-            failurePolicy: i.failurePolicy,
-            timeoutSeconds: i.timeoutSeconds,
-          })),
+    return this.fromCopy(s).names;
+  }
+
+  /**
+   * D-32: the failure policy and timeout the apiserver applies to an initializer: the entry of the
+   * copy admission last read (an update applies within a read, FP-3), else the scope's declaration
+   * (a client-supplied pending list), else none — no timer, read-repair alone (FP-5).
+   */
+  initializerInForce(s: SystemState, name: string): InitializerSpec | undefined {
+    return this.fromCopy(s).inForce.get(name) ?? this.initializerSpec(name);
+  }
+
+  private fromCopy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {
+    let found = this.injected.get(s.configSync);
+    if (found) return found;
+    const { configurations, versions } = this.configSyncStepper.snapshot(s.configSync).context;
+    const read = new Set(configurations);
+    const chosen = this.scope.configurations
+      .filter((c) => read.has(c.name))
+      .map((c) => ({
+        name: c.name,
+        entries: configurationEntries(c, versions[c.name] ?? 0).filter((e) => appliesToNamespaces(c, e)),
+      }));
+    const inForce = new Map<string, InitializerSpec>();
+    for (const c of chosen) for (const e of c.entries) if (!inForce.has(e.name)) inForce.set(e.name, e);
+    const names = mergeInitializerConfigurations(
+      chosen.map((c) => ({
+        metadata: { name: c.name },
+        initializers: c.entries.map((i) => ({
+          name: i.name,
+          failurePolicy: i.failurePolicy,
+          timeoutSeconds: i.timeoutSeconds,
         })),
+      })),
     ).map((i) => i.name);
+    found = { names, inForce };
+    this.injected.set(s.configSync, found);
+    return found;
+  }
+
+  /** The version of configuration k in the store, or null when it is not stored. */
+  storedVersion(s: SystemState, k: number): number | null {
+    if (!(s.registeredConfigs & (1 << k))) return null;
+    if (this.configurationVersionBits < 0) return 0;
+    return (s.registeredConfigs >> (this.configurationVersionBits + 3 * k)) & 7;
+  }
+
+  /** The store with configuration k at `version`, or without it (null). */
+  withStoredVersion(registeredConfigs: number, k: number, version: number | null): number {
+    const cleared =
+      this.configurationVersionBits < 0
+        ? registeredConfigs & ~(1 << k)
+        : registeredConfigs & ~(1 << k) & ~(7 << (this.configurationVersionBits + 3 * k));
+    if (version === null) return cleared;
+    const shifted =
+      this.configurationVersionBits < 0 ? 0 : version << (this.configurationVersionBits + 3 * k);
+    return cleared | (1 << k) | shifted;
+  }
+
+  /** What a consistent LIST of the configurations returns: the names stored and the versions updates gave them. */
+  storedConfigurations(s: SystemState): { configurations: string[]; versions: Record<string, number> } {
+    const configurations: string[] = [];
+    const versions: Record<string, number> = {};
+    this.scope.configurations.forEach((c, k) => {
+      const version = this.storedVersion(s, k);
+      if (version === null) return;
+      configurations.push(c.name);
+      if (version > 0) versions[c.name] = version;
+    });
+    return { configurations, versions };
+  }
+
+  /** Admission reads the store (AC-2): the config-sync machine's step on a successful read of what is stored now. */
+  readStore(s: SystemState) {
+    const { configurations, versions } = this.storedConfigurations(s);
+    return this.configSyncStepper.step(
+      s.configSync,
+      { type: 'READ_SUCCEEDED', configurations, versions },
+      readKey(configurations, versions),
+    );
   }
 
   objectName(slot: number): string {
@@ -108,3 +184,24 @@ export class SystemViews extends SystemSpace {
     return `${o.resource}/${o.name}`;
   }
 }
+
+/** The stepper key of a successful read: names, and the versions updates gave some of them. */
+function readKey(configurations: readonly string[], versions: Record<string, number>): string {
+  const updated = Object.entries(versions)
+    .map(([name, v]) => `${name}@${v}`)
+    .sort();
+  return `S|${configurations.join(',')}|${updated.join(',')}`;
+}
+
+/**
+ * Which entries add an initializer to a namespace create: every one of 000's NamespaceInitializerConfiguration,
+ * an InitializerConfiguration entry whose rules match core v1 namespaces (AC-4), never a webhook (AC-5).
+ */
+function appliesToNamespaces(c: ConfigurationSpec, entry: InitializerSpec): boolean {
+  const kind = c.kind ?? 'NamespaceInitializerConfiguration';
+  if (kind === 'NamespaceInitializerConfiguration') return true;
+  if (kind === 'ExternalAdmissionHookConfiguration') return false;
+  return anyRuleMatches(entry.rules ?? [], namespacesResource);
+}
+
+const namespacesResource = { apiGroup: '', apiVersion: 'v1', resource: 'namespaces' };

@@ -4,7 +4,7 @@ import { finalizerOwnerSteps } from './actions/finalizer-owner.ts';
 import { initializerSteps } from './actions/initializer.ts';
 import { namespaceControllerSteps } from './actions/namespace-controller.ts';
 import { ApiServer, type Served } from './apiserver.ts';
-import type { RequestCommand } from './commands.ts';
+import { command, type RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
@@ -20,6 +20,10 @@ import type {
 import { SystemViews } from './system-views.ts';
 
 export { defaultMachines, type MachineSet } from './machine-set.ts';
+
+/** The cluster administrator who registers configurations (system:masters, as shipped bootstrap binds it). */
+const clusterAdmin = { name: 'cluster-admin', groups: ['system:masters'] };
+
 export * from './system-types.ts';
 
 /**
@@ -36,8 +40,26 @@ export class SystemModel extends SystemViews {
   private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
     [];
 
+  /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
+  private readonly configurationCommands: {
+    create: RequestCommand;
+    update: RequestCommand[];
+    delete: RequestCommand[];
+  }[];
+
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
+    const admin = { actor: 'cluster-admin', actorKind: 'principal' as const, principal: clusterAdmin };
+    this.configurationCommands = scope.configurations.map((c, slot) => {
+      const versions = [...Array((c.updates?.length ?? 0) + 1).keys()];
+      const at = (verb: 'create' | 'update' | 'delete', version: number) =>
+        command({ ...admin, kind: 'configuration', namespace: -1, verb, slot, version });
+      return {
+        create: at('create', 0),
+        update: versions.map((v) => at('update', v)),
+        delete: versions.map((v) => at('delete', v)),
+      };
+    });
     this.principalRequestTable = scope.principals.flatMap((principal) =>
       principal.requests.flatMap((template) =>
         expandTemplate(this.scope, this.objects, template, principal).map((command) => {
@@ -122,7 +144,7 @@ export class SystemModel extends SystemViews {
     const body = b
       ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}`
       : '';
-    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}|${b?.namespace ?? ''}|${body}`;
+    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}|${request.configuration ? `${request.configuration.slot}@${request.configuration.version}` : ''}|${b?.namespace ?? ''}|${body}`;
     let id = this.requestIds.get(key);
     if (id === undefined) {
       id = this.requestIds.size;
@@ -161,39 +183,37 @@ export class SystemModel extends SystemViews {
     return this.apiserver.describeRequest(s, r);
   }
 
+  /**
+   * A cluster admin creates, updates or deletes configurations as the scope allows (AC-3, FP-3); each
+   * is a request the pipeline decides like any other (RBAC, admission, validation, storage).
+   */
   private configurationSteps(s: SystemState, out: Enabled[]): void {
-    const admin = { name: 'cluster-admin', groups: ['system:masters'] };
-    this.scope.configurations.forEach((c, k) => {
-      if (c.registered !== 'later' || s.registeredConfigs & (1 << k)) return;
-      const response = this.apiserver.createConfiguration(s, c);
-      out.push({
-        event: this.internEvent({
-          actor: admin.name,
-          actorKind: 'principal',
-          label: `create namespaceinitializerconfigurations/${c.name}`,
-          configuration: c.name,
-          namespace: -1,
-          transitions: [],
-          response,
-        }),
-        next: response.code === 201 ? this.registered(s, s.registeredConfigs | (1 << k)) : s,
-      });
+    this.configurationCommands.forEach((byVersion, k) => {
+      const c = this.scope.configurations[k];
+      const stored = this.storedVersion(s, k);
+      const commands: RequestCommand[] = [];
+      if (stored === null) {
+        if (c.registered === 'later' || c.deletable) commands.push(byVersion.create);
+      } else {
+        // Updates are successive edits: the next one the scope lists, once each.
+        if (stored < byVersion.update.length - 1) commands.push(byVersion.update[stored + 1]);
+        if (c.deletable) commands.push(byVersion.delete[stored]);
+      }
+      for (const command of commands) {
+        const performed = this.perform(s, command);
+        out.push({
+          event: this.internEvent({ ...performed.event, configuration: c.name }),
+          next: performed.next,
+        });
+      }
     });
   }
 
-  /** The state once a configuration is stored; a design that reads storage before each create sees it at once. */
-  private registered(s: SystemState, registeredConfigs: number): SystemState {
-    if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s))
-      return { ...s, registeredConfigs };
-    const configurations = this.scope.configurations
-      .filter((_, k) => registeredConfigs & (1 << k))
-      .map((c) => c.name);
-    const read = this.configSyncStepper.step(
-      s.configSync,
-      { type: 'READ_SUCCEEDED', configurations },
-      `S|${configurations.join(',')}`,
-    );
-    return { ...s, registeredConfigs, configSync: read.next };
+  /** The state once the store changed; a design that reads storage before each create sees it at once. */
+  registered(before: SystemState, s: SystemState): SystemState {
+    if (s.registeredConfigs === before.registeredConfigs) return s;
+    if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s)) return s;
+    return { ...s, configSync: this.readStore(s).next };
   }
 }
 

@@ -1,5 +1,8 @@
 import {
+  type ConfigurationSpec,
+  configurationEntries,
   finalizerOwnerAccount,
+  type InitializerSpec,
   initializerAccount,
   namespaceControllerAccount,
   type Scope,
@@ -77,13 +80,64 @@ export function foreignTo(intent: Intent, principal: string, namespace: string):
 }
 
 /** IN-1 restated from document 004: configurations sorted by name, entries in order, a name listed twice kept once. */
-export function documentedPendingList(scope: Scope, configurations: readonly string[]): string[] {
+export function documentedPendingList(
+  scope: Scope,
+  configurations: readonly string[],
+  versions: Readonly<Record<string, number>> = {},
+): string[] {
+  const out: string[] = [];
+  for (const i of documentedEntries(scope, configurations, versions))
+    if (!out.includes(i.name)) out.push(i.name);
+  return out;
+}
+
+/**
+ * FP-3, D-32: the entries the named configurations give a namespace create, at the versions updates
+ * gave them, configurations by name: every entry of 000's kind, an InitializerConfiguration entry with
+ * a rule naming core v1 namespaces (AC-4), never a webhook's (AC-5).
+ */
+function documentedEntries(
+  scope: Scope,
+  configurations: readonly string[],
+  versions: Readonly<Record<string, number>>,
+): InitializerSpec[] {
   const named = scope.configurations
     .filter((c) => configurations.includes(c.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const out: string[] = [];
-  for (const c of named) for (const i of c.initializers) if (!out.includes(i.name)) out.push(i.name);
-  return out;
+  return named.flatMap((c) =>
+    configurationEntries(c, versions[c.name] ?? 0).filter((i) => addsToNamespaces(c, i)),
+  );
+}
+
+const holdsOrStar = (items: readonly string[], item: string) => items.includes(item) || items.includes('*');
+function addsToNamespaces(c: ConfigurationSpec, i: InitializerSpec): boolean {
+  const kind = c.kind ?? 'NamespaceInitializerConfiguration';
+  if (kind !== 'InitializerConfiguration') return kind === 'NamespaceInitializerConfiguration';
+  return (i.rules ?? []).some(
+    (r) =>
+      holdsOrStar(r.apiGroups, '') &&
+      holdsOrStar(r.apiVersions, 'v1') &&
+      r.resources.some((x) => ['namespaces', '*', 'namespaces/*', '*/*'].includes(x)),
+  );
+}
+
+/**
+ * D-32: the failure policy and timeout the documents give an initializer now: its entry in the copy
+ * admission read (the versions it read), else its declaration in the scope, else none.
+ */
+export function declaredInitializer(
+  scope: Scope,
+  read: readonly string[],
+  versions: Readonly<Record<string, number>>,
+  name: string,
+): InitializerSpec | undefined {
+  return (
+    documentedEntries(scope, read, versions).find((i) => i.name === name) ??
+    scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name) ??
+    scope.configurations
+      .flatMap((c) => (c.updates ?? []).flatMap((u) => u.initializers))
+      .find((i) => i.name === name)
+  );
 }
 
 /** NS-1 (D-1): a DNS label, 1–63 characters of `[a-z0-9]([-a-z0-9]*[a-z0-9])?`. */

@@ -1,5 +1,5 @@
 import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
-import { intentOf } from './intent.ts';
+import { declaredInitializer, intentOf } from './intent.ts';
 import type { Fairness, LivenessProperty } from './types.ts';
 
 /**
@@ -10,9 +10,15 @@ import type { Fairness, LivenessProperty } from './types.ts';
 
 const ns = (model: SystemModel, s: SystemState, i: number): NamespaceView => model.view(s, i);
 const initializing = (v: NamespaceView) => v.value === 'initializing';
-/** The failure policy the scope declares for an initializer. */
-const policyOf = (model: SystemModel, name: string) =>
-  model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name)?.failurePolicy;
+/** The failure policy the documents give an initializer in state s (D-32: admission's copy, else the scope). */
+const policyOf = (model: SystemModel, s: SystemState, name: string) => {
+  return declaredInitializer(
+    model.scope,
+    model.configurationsRead(s),
+    model.configurationVersionsRead(s),
+    name,
+  )?.failurePolicy;
+};
 const crashed = (model: SystemModel, s: SystemState, name: string) =>
   model.systemView(s).crashedInitializers.includes(name);
 // Stale by the documents' bound (AC-2), judged from the copy's age, not from admission's own verdict.
@@ -101,7 +107,7 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
   p: (model, s, i) => {
     const v = ns(model, s, i);
     return (
-      initializing(v) && !v.timerLost && v.pending.length > 0 && policyOf(model, v.pending[0]) === 'Ignore'
+      initializing(v) && !v.timerLost && v.pending.length > 0 && policyOf(model, s, v.pending[0]) === 'Ignore'
     );
   },
   q: settledOrLost,
@@ -170,7 +176,7 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
   p: (model, s, i) => {
     const v = ns(model, s, i);
     if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
-    return policyOf(model, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
+    return policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
   },
   q: settledOrLost,
   fairness: [timersFair, clockFair],
@@ -190,7 +196,7 @@ export const runningInitializerCompletes: LivenessProperty = {
     return (
       initializing(v) &&
       v.pending.length > 0 &&
-      policyOf(model, v.pending[0]) !== undefined &&
+      policyOf(model, s, v.pending[0]) !== undefined &&
       !crashed(model, s, v.pending[0]) &&
       !stale(model, s)
     );

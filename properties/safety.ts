@@ -206,7 +206,11 @@ export const pendingOnlyByInitializers: Property = {
         const expected =
           holder && sent !== undefined
             ? sent
-            : documentedPendingList(model.scope, model.configurationsRead(before));
+            : documentedPendingList(
+                model.scope,
+                model.configurationsRead(before),
+                model.configurationVersionsRead(before),
+              );
         if (!sameList(a.pending, expected)) {
           return `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
         }

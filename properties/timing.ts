@@ -1,5 +1,6 @@
 import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { declaredInitializer } from './intent.ts';
 import { pairs, sameList } from './steps.ts';
 import type { Property } from './types.ts';
 
@@ -13,8 +14,9 @@ import type { Property } from './types.ts';
 /** D-9 and AC-2: five seconds without a successful configuration read make admission's copy stale. */
 export const stalenessBoundSeconds = 5;
 
-const declared = (model: SystemModel, name: string): InitializerSpec | undefined =>
-  model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === name);
+/** D-32: the entry in force for an initializer in state s: admission's copy, else the scope's declaration. */
+const declared = (model: SystemModel, s: SystemState, name: string): InitializerSpec | undefined =>
+  declaredInitializer(model.scope, model.configurationsRead(s), model.configurationVersionsRead(s), name);
 const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
 /** The apiserver's own timer step on a namespace (a restart is a fault, not this). */
@@ -23,11 +25,11 @@ const isTimerStep = (e: SystemEvent) => e.actorKind === 'apiserver' && e.namespa
 const runningTimers = (model: SystemModel, s: SystemState) =>
   views(model, s).flatMap((v) => {
     const t = v.failOpenTimer;
-    const spec = t && declared(model, t.initializer);
+    const spec = t && declared(model, s, t.initializer);
     return t && spec ? [{ v, t, spec }] : [];
   });
-const firstPendingDeclared = (model: SystemModel, v: NamespaceView) =>
-  v.value === 'initializing' && v.pending.length > 0 && declared(model, v.pending[0]) !== undefined;
+const firstPendingDeclared = (model: SystemModel, s: SystemState, v: NamespaceView) =>
+  v.value === 'initializing' && v.pending.length > 0 && declared(model, s, v.pending[0]) !== undefined;
 
 export const timerRunsForFirstPending: Property = {
   id: 'timer-runs-for-first-pending',
@@ -38,7 +40,7 @@ export const timerRunsForFirstPending: Property = {
   predicate: (model, before, _event, after) => {
     // Namespace states are interned: an unchanged one was judged when it was reached.
     for (const { b: was, a } of pairs(model, before, after)) {
-      if (!firstPendingDeclared(model, a)) {
+      if (!firstPendingDeclared(model, after, a)) {
         if (a.value !== 'initializing' && (a.failOpenTimer !== null || a.timerLost))
           return `${a.name} is ${a.value} with an initializer timer`;
         continue;
@@ -100,7 +102,7 @@ export const timeoutFollowsFailurePolicy: Property = {
     const b = model.view(before, event.namespace);
     const a = model.view(after, event.namespace);
     const t = b.failOpenTimer;
-    const spec = t && declared(model, t.initializer);
+    const spec = t && declared(model, before, t.initializer);
     if (!t || !spec) return `the apiserver acted on ${b.name} without a running timer`;
     if (t.ageSeconds < spec.timeoutSeconds)
       return `${t.initializer}'s timer on ${b.name} fired after ${t.ageSeconds}s, before its ${spec.timeoutSeconds}s timeout`;
@@ -133,10 +135,10 @@ export const readRepairAfterGlobalTimeout: Property = {
     const r = event.request;
     if (r?.verb !== 'get' || r.target !== 'namespace' || r.namespace < 0) return true;
     const b = model.view(before, r.namespace);
-    if (!firstPendingDeclared(model, b)) return true;
+    if (!firstPendingDeclared(model, before, b)) return true;
     const a = model.view(after, r.namespace);
     const first = b.pending[0];
-    const spec = declared(model, first);
+    const spec = declared(model, before, first);
     const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
     const changed = !sameList(a.pending, b.pending) || a.value !== b.value;
     const ok = event.response !== undefined && event.response.code < 300;
@@ -161,7 +163,7 @@ export const readRepairAfterGlobalTimeout: Property = {
       if (r?.verb !== 'get' || r.target !== 'namespace' || r.namespace < 0) return false;
       const b = model.view(before, r.namespace);
       return (
-        firstPendingDeclared(model, b) &&
+        firstPendingDeclared(model, before, b) &&
         (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds
       );
     },

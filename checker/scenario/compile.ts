@@ -1,8 +1,10 @@
-import type { ClusterRole, PolicyRule } from '../../machines/k8s-types.ts';
+import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
 import {
   type ClusterRoleBindingSpec,
+  type ConfigurationKind,
   type ConfigurationSpec,
+  configurationResource,
   finalizerOwnerAccount,
   type InitializerSpec,
   immortalNamespaces,
@@ -24,9 +26,9 @@ import {
   type ConfigurationBody,
   type ContentBody,
   type ContentKind,
+  configurationEntrySchema,
   contentKinds,
   type ExpectInput,
-  initializerEntrySchema,
   type NamespaceBody,
   type PolicyRuleInput,
   type RoleRefInput,
@@ -79,7 +81,27 @@ export type RequestPlan =
       /** metadata.namespace of the body when it names one (NS-4, D-14). */
       bodyNamespace?: string;
     }
-  | { type: 'configuration'; name: string };
+  | {
+      type: 'configuration';
+      verb: 'create' | 'get' | 'update' | 'delete';
+      /** The configuration's slot in the scope, and the version the body carries (FP-3). */
+      slot: number;
+      version: number;
+    };
+
+/** An initializer or webhook entry as a manifest or a request body gives it. */
+type EntryInput = {
+  name: string;
+  failurePolicy?: 'Ignore' | 'Fail';
+  timeoutSeconds?: number;
+  rules?: { apiGroups: string[]; apiVersions: string[]; resources: string[]; verbs?: string[] }[];
+};
+
+const configurationKinds: readonly ConfigurationKind[] = [
+  'NamespaceInitializerConfiguration',
+  'InitializerConfiguration',
+  'ExternalAdmissionHookConfiguration',
+];
 
 export interface Located {
   /** 0-based index in `steps`. */
@@ -384,10 +406,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   });
 
   const initializerBehaviour = given.initializers ?? {};
-  const initializerSpec = (
-    entry: { name: string; failurePolicy?: 'Ignore' | 'Fail'; timeoutSeconds?: number },
-    path: FieldPath,
-  ): InitializerSpec => {
+  const initializerSpec = (entry: EntryInput, path: FieldPath): InitializerSpec => {
     const creates = initializerBehaviour[entry.name]?.creates;
     const resource = creates ? contentKinds[creates.kind].resource : 'configmaps';
     const name = creates?.name ?? entry.name;
@@ -399,6 +418,9 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
       populates: builder.objects[slot],
       // Lets scenarios play an initializer's failure (IN-7); the replayer never picks it on its own.
       canFail: true,
+      ...(entry.rules
+        ? { rules: entry.rules.map((r) => ({ ...r, verbs: r.verbs as OperationType[] })) }
+        : {}),
     };
   };
 
@@ -475,12 +497,20 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         });
         return;
       case 'InitializerConfiguration':
-      case 'ExternalAdmissionHookConfiguration':
-        builder.unsupportedAt(
-          path,
-          `${manifest.kind}: the system model has no rule-based initializer or webhook configurations (AC-4, AC-5)`,
-        );
+      case 'ExternalAdmissionHookConfiguration': {
+        // Doc 004's rule-based kinds: webhooks list their entries under externalAdmissionHooks.
+        const [list, entries] =
+          manifest.kind === 'InitializerConfiguration'
+            ? (['initializers', manifest.initializers] as const)
+            : (['externalAdmissionHooks', manifest.externalAdmissionHooks] as const);
+        configurations.push({
+          name: manifest.metadata.name,
+          kind: manifest.kind,
+          initializers: entries.map((entry, k) => initializerSpec(entry, [...path, list, k])),
+          registered: 'initially',
+        });
         return;
+      }
       case 'Namespace':
         builder.namespace(manifest.metadata.name);
         preexisting.set(manifest.metadata.name, manifest.spec?.finalizers ?? ['kubernetes']);
@@ -615,7 +645,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     if (!clusterRoleBindings.some((b) => b.subjects.some((s) => s.name === account)))
       clusterRoleBindings.push({
         name: `finalizer-owner:${owner}`,
-        clusterRole: 'cluster-admin',
+        // Least privilege (LC-8, D-33): watch namespaces and finalize them, nothing else.
+        clusterRole: 'namespace-finalizer',
         subjects: [{ kind: 'User', name: account }],
       });
   }
@@ -709,10 +740,7 @@ function compileRequest(
   bodyPath: FieldPath,
   principal: Principal,
   configurations: ConfigurationSpec[],
-  initializerSpec: (
-    entry: { name: string; failurePolicy?: 'Ignore' | 'Fail'; timeoutSeconds?: number },
-    path: FieldPath,
-  ) => InitializerSpec,
+  initializerSpec: (entry: EntryInput, path: FieldPath) => InitializerSpec,
 ): { plan: RequestPlan | null; unsupported?: string } {
   // The model has no PATCH: a patch is served as the update it amounts to.
   const modelVerb = verb === 'patch' ? 'update' : verb;
@@ -848,15 +876,13 @@ function compileRequest(
     case 'all-namespaces':
       return { plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource } };
     case 'cluster': {
-      if (path.resource !== 'namespaceinitializerconfigurations')
+      const kind = configurationKinds.find((k) => configurationResource[k] === path.resource);
+      if (!kind)
+        return { plan: null, unsupported: `${path.resource}: not a configuration resource the model stores` };
+      if (modelVerb !== 'create' && modelVerb !== 'get' && modelVerb !== 'update' && modelVerb !== 'delete')
         return {
           plan: null,
-          unsupported: `${path.resource}: the system model has no rule-based initializer or webhook configurations (AC-4, AC-5)`,
-        };
-      if (modelVerb !== 'create')
-        return {
-          plan: null,
-          unsupported: `${verb} ${path.resource}: the model only lets configurations be created during a run (FP-3's update is not modelled)`,
+          unsupported: `${verb} ${path.resource}: configurations are created, read, updated and deleted`,
         };
       const parsed = validateBody<ConfigurationBody>('configuration', body, bodyPath);
       const name = path.name ?? parsed.metadata?.name;
@@ -866,31 +892,33 @@ function compileRequest(
           'missing',
           'name the configuration in the path or body.metadata.name',
         );
-      const entries = (parsed.initializers ?? []).map((raw, k) => {
-        const entry = initializerEntrySchema.safeParse(raw);
+      const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+      const entries = (parsed[list] ?? []).map((raw, k) => {
+        const entry = configurationEntrySchema.safeParse(raw);
         if (!entry.success)
           throw new ScenarioFieldError(
-            [...bodyPath, 'initializers', k, ...(entry.error.issues[0].path as (string | number)[])],
+            [...bodyPath, list, k, ...(entry.error.issues[0].path as (string | number)[])],
             entry.error.issues[0].message,
           );
-        return entry.data;
+        return initializerSpec(entry.data, [...bodyPath, list, k]);
       });
-      if (configurations.some((c) => c.name === name))
+      let slot = configurations.findIndex(
+        (c) => c.name === name && (c.kind ?? 'NamespaceInitializerConfiguration') === kind,
+      );
+      const writes = modelVerb === 'create' || modelVerb === 'update';
+      if (slot < 0) {
+        // First named here: stored only once a create succeeds (AC-3); its body is what that create sends.
+        configurations.push({ name, kind, initializers: entries, registered: 'later' });
         return {
-          plan: null,
-          unsupported: `configuration ${name} exists already: the model creates each configuration once`,
+          plan: { type: 'configuration', verb: modelVerb, slot: configurations.length - 1, version: 0 },
         };
-      configurations.push({
-        name,
-        initializers: entries.map((e, k) => initializerSpec(e, [...bodyPath, 'initializers', k])),
-        registered: 'later',
-      });
-      if (!principal.groups.includes('system:masters'))
-        return {
-          plan: null,
-          unsupported: `${principal.name} creates a configuration: the model creates configurations only as a cluster admin (system:masters)`,
-        };
-      return { plan: { type: 'configuration', name } };
+      }
+      if (!writes) return { plan: { type: 'configuration', verb: modelVerb, slot, version: 0 } };
+      // A later body is one more version the store may hold (FP-3).
+      const c = configurations[slot];
+      c.updates = [...(c.updates ?? []), { initializers: entries }];
+      slot = configurations.indexOf(c);
+      return { plan: { type: 'configuration', verb: modelVerb, slot, version: c.updates.length } };
     }
   }
 }

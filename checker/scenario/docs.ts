@@ -88,7 +88,9 @@ steps:
 - Verbs: \`create get list update patch delete finalize\` (\`patch\` is served as the update it amounts to).
   Paths: \`namespaces\`, \`namespaces/NAME\`, \`namespaces/NAME/finalize\`, \`namespaces/NAME/status\`,
   \`namespaces/NS/RESOURCE[/NAME]\`, \`RESOURCE\` (list across namespaces), legacy \`RESOURCE/NAME\` (the
-  \`default\` namespace, NS-6), \`namespaceinitializerconfigurations/NAME\`. Resources: configmaps, secrets,
+  \`default\` namespace, NS-6), and the cluster-scoped configurations \`namespaceinitializerconfigurations/NAME\`,
+  \`initializerconfigurations/NAME\`, \`externaladmissionhookconfigurations/NAME\` (create, get, update, delete,
+  decided like any request: RBAC, admission, 422 validation, 409/404; D-32). Resources: configmaps, secrets,
   pods, rolebindings, roles, resourcequotas, networkpolicies.
 - Bodies are partial Kubernetes objects. A namespace's \`spec.finalizers\` and \`spec.initializers\`
   (\`pending: [{ name }]\`, \`result: { status: Failure, reason, message }\`); an update's pending list is
@@ -104,7 +106,7 @@ Every principal is in \`system:authenticated\`; service accounts \`system:servic
 \`system:serviceaccounts\` and \`system:serviceaccounts:NS\`; the group \`system:masters\` may do anything. Built in:
 the ClusterRoles \`cluster-admin\`, \`admin\`, \`edit\`, \`view\`, \`namespace-creator\`, \`namespace-initializer\`; the
 namespace controller, the initializers' account \`kube-system:ns-initializer-sa\` and each finalizer owner hold
-what they need. An initializer is an entry of a \`NamespaceInitializerConfiguration\` manifest (\`failurePolicy\`
+exactly what their jobs need (D-33). An initializer is an entry of a \`NamespaceInitializerConfiguration\` manifest (\`failurePolicy\`
 Ignore and \`timeoutSeconds\` 5 unless given) and, unless \`given.initializers\` says otherwise, creates a
 ConfigMap named after itself. A finalizer owner is any prefixed finalizer the scenario names. The
 namespace's creator (for \`$creator\`) is who first creates it. Read-repair acts 600 s after creation

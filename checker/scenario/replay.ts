@@ -299,12 +299,17 @@ class Replay {
     let namespace = -1;
     const before = this.state;
     if (step.plan.type === 'configuration') {
-      const name = step.plan.name;
-      const found = this.model.enabled(this.state).find((e) => e.event.configuration === name);
-      if (!found)
-        return unsupported(`the model offers no create namespaceinitializerconfigurations/${name} now`);
-      response = found.event.response;
-      this.state = found.next;
+      const { verb, slot, version } = step.plan;
+      const result = this.model.handle(this.state, {
+        principal: step.principal,
+        verb,
+        target: 'configuration',
+        namespace: -1,
+        object: -1,
+        configuration: { slot, version },
+      });
+      response = result.response;
+      this.state = result.state;
     } else {
       const command = this.commandFor(step.principal, step.plan);
       if (typeof command === 'string') return unsupported(command);

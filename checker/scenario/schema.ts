@@ -85,7 +85,7 @@ export const manifestSchemas = {
   NamespaceInitializerConfiguration: manifest(admissionApiVersion, 'NamespaceInitializerConfiguration', {
     initializers: z.array(initializerEntry).optional(),
   }),
-  // Doc 004's rule-based configurations: the system model has none yet, so scenarios naming them are pending.
+  // Doc 004's rule-based configurations: stored and validated like any configuration (AC-4, AC-5).
   InitializerConfiguration: manifest(admissionApiVersion, 'InitializerConfiguration', {
     initializers: z.array(
       z.strictObject({
@@ -369,3 +369,23 @@ export type ContentBody = z.infer<(typeof bodySchemas)['content']>;
 export type ConfigurationBody = z.infer<(typeof bodySchemas)['configuration']>;
 /** A configuration entry in a request body: its name is the model's to validate (D-7). */
 export const initializerEntrySchema = initializerEntry.extend({ name: z.string() });
+/**
+ * An entry of any configuration kind in a request body (docs 000, 004): names, timeouts and rules are
+ * the model's to validate (422), so only the shape is checked here.
+ */
+export const configurationEntrySchema = z.strictObject({
+  name: z.string(),
+  failurePolicy,
+  timeoutSeconds: z.number().int().optional(),
+  rules: z
+    .array(
+      z.strictObject({
+        apiGroups: z.array(z.string()),
+        apiVersions: z.array(z.string()),
+        resources: z.array(z.string()),
+        verbs: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+  clientConfig: z.record(z.string(), z.unknown()).optional(),
+});

@@ -8,7 +8,7 @@ export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): 
     if (m.timerValue(ns) !== 'expired') return;
     const v = m.view(s, i);
     if (v.value !== 'initializing' || v.pending.length === 0) return;
-    const first = m.initializerSpec(v.pending[0]);
+    const first = m.initializerInForce(s, v.pending[0]);
     if (!first) return;
     const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
     const check = m.timeoutStepper.step(
@@ -110,7 +110,7 @@ function timeFirstPending(
   first: string | undefined,
   transitions?: string[],
 ): SystemState {
-  const spec = first === undefined ? undefined : m.initializerSpec(first);
+  const spec = first === undefined ? undefined : m.initializerInForce(s, first);
   const timer = spec
     ? m.stepTimer(s.namespaces[i].timer, {
         type,
@@ -163,7 +163,7 @@ export const afterPendingChange = (
 export function readRepair(m: SystemModel, s: SystemState, i: number, transitions: string[]): SystemState {
   const v = m.view(s, i);
   if (v.value !== 'initializing' || v.pending.length === 0) return s;
-  const first = m.initializerSpec(v.pending[0]);
+  const first = m.initializerInForce(s, v.pending[0]);
   // The creation age is capped at this very timeout, so `>=` is exact (docs/time.md).
   const readRepairDue =
     v.createdSecondsAgo !== null && v.createdSecondsAgo >= m.scope.clock.readRepairTimeoutSeconds;

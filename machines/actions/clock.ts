@@ -7,16 +7,9 @@ import type { Enabled, SystemState } from '../system-types.ts';
  */
 export function clockAndFaults(m: SystemModel, s: SystemState, out: Enabled[]): void {
   if (!s.namespaces.some((ns) => m.timerValue(ns) === 'expired')) {
-    const configurations = m.scope.configurations
-      .filter((_, k) => s.registeredConfigs & (1 << k))
-      .map((c) => c.name);
     const read = m.configReadsFailing(s)
       ? m.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
-      : m.configSyncStepper.step(
-          s.configSync,
-          { type: 'READ_SUCCEEDED', configurations },
-          `S|${configurations.join(',')}`,
-        );
+      : m.readStore(s);
     const transitions = [...read.transitions];
     const readRepairAfterSeconds = m.scope.clock.readRepairTimeoutSeconds;
     const namespaces = s.namespaces.map((ns) => {
