@@ -175,3 +175,31 @@ export const finalizerOwnerAccount = (owner: string) =>
 
 /** Namespaces that exist from the start and are never removed, as in shipped Kubernetes (LC-10). */
 export const immortalNamespaces = ['default', 'kube-system', 'kube-public'];
+
+/** Cluster-wide grants every scope needs: the documents' roles and the built-in actors' accounts. */
+export const builtInActorBindings: ClusterRoleBindingSpec[] = [
+  // RB-1: self-service creators hold get and create on namespaces (document 000).
+  {
+    name: 'namespace-creators',
+    clusterRole: 'namespace-creator',
+    subjects: [{ kind: 'Group', name: 'teams@corp.com' }],
+  },
+  // RB-3: the initializer controllers' service account holds `initialize`.
+  {
+    name: 'namespace-initializer',
+    clusterRole: 'namespace-initializer',
+    subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
+  },
+  // D-17, D-23: besides `initialize`, it watches namespaces and creates what it populates.
+  {
+    name: 'namespace-populator',
+    clusterRole: 'namespace-populator',
+    subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
+  },
+  // Shipped bootstrap controller policy, restricted to the model's resources.
+  {
+    name: 'system:controller:namespace-controller',
+    clusterRole: 'system:controller:namespace-controller',
+    subjects: [{ kind: 'User', name: namespaceControllerAccount }],
+  },
+];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from './scopes.ts';
+import { scopeByName } from '../checker/scope-file.ts';
 import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
+
+const defaultScope = scopeByName('default');
 
 const model = new SystemModel(defaultScope);
 const [initial] = model.initialStates();

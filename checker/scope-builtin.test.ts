@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { concurrentScope, defaultScope } from './scopes.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
+const concurrentScope = scopeByName('concurrent');
 
 describe.each([defaultScope, concurrentScope])('the $name scope', (scope) => {
   it('lets only its declared creator send the create that populates a namespace, so `$creator` is the sender', () => {
