@@ -248,6 +248,7 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
         timeoutSeconds: entry.timeoutSeconds ?? 5,
         populates: toSlot(creates, ['initializers', entry.name, 'creates']),
         canFail: behaviour?.canFail ?? false,
+        ...(behaviour?.canCrash === false ? { canCrash: false } : {}),
       };
     }),
     registered: (doc.registeredLater ?? []).includes(c.name) ? 'later' : 'initially',
@@ -419,7 +420,11 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
   const initializers: ScopeDocument['initializers'] = {};
   for (const c of scope.configurations)
     for (const i of c.initializers)
-      initializers[i.name] = { creates: definitionOf(i.populates), canFail: i.canFail };
+      initializers[i.name] = {
+        creates: definitionOf(i.populates),
+        canFail: i.canFail,
+        ...(i.canCrash === false ? { canCrash: false } : {}),
+      };
   const later = scope.configurations.filter((c) => c.registered === 'later').map((c) => c.name);
   const resourceOf = (path: string) => {
     const [resource, ...name] = path.split('/');

@@ -63,6 +63,39 @@ export function expandTemplate(
           resource,
         })),
       );
+    case 'list-namespaces':
+      return [{ ...base, verb: 'list', target: 'namespace', namespace: -1 }];
+    case 'get-namespace-status':
+    case 'update-namespace-status':
+      return onEach(namespaces, template === 'get-namespace-status' ? 'get' : 'update').map((r) => ({
+        ...r,
+        subresource: 'status' as const,
+      }));
+    case 'finalize-as-created':
+      return onEach(namespaces, 'finalize', (ns) => ({
+        finalizers: ns.initialFinalizers ?? ['kubernetes', ...(ns.extraFinalizers ?? [])],
+      }));
+    case 'complete-each-initializer': {
+      const names = [...new Set(scope.configurations.flatMap((c) => c.initializers.map((i) => i.name)))];
+      return names.flatMap((name) => onEach(userNamespaces, 'update', () => ({ removePending: name })));
+    }
+    case 'fail-initialization':
+      return onEach(userNamespaces, 'update', () => ({ failure: 'ProvisioningFailed' }));
+    case 'create-content-naming-another-namespace':
+      // A manifest written for one namespace applied to another's path (NS-4).
+      return namespaces.flatMap(({ ns, i }) => {
+        const other = scope.namespaces.find((n) => n.name !== ns.name);
+        return other
+          ? contentSlots.map((object) => ({
+              ...base,
+              verb: 'create' as const,
+              target: 'content' as const,
+              namespace: i,
+              object,
+              body: { namespace: other.name },
+            }))
+          : [];
+      });
     case 'list-content-all-namespaces':
       return [...new Set(scope.content.map((c) => c.resource))].map((resource) => ({
         ...base,

@@ -49,6 +49,8 @@ export interface InitializerSpec {
   populates: ObjectSlot;
   /** Its provisioning can fail, and then it records a failure result (IN-7). */
   canFail: boolean;
+  /** With `faults.initializerCrash`, its controller may crash and restart (default: it may). */
+  canCrash?: boolean;
 }
 
 export interface ConfigurationSpec {
@@ -87,7 +89,20 @@ export type RequestTemplate =
   | 'delete-content'
   | 'get-content'
   | 'list-content'
-  | 'list-content-all-namespaces';
+  | 'list-content-all-namespaces'
+  /** GET /api/v1/namespaces (NS-7). */
+  | 'list-namespaces'
+  /** GET and PUT namespaces/NAME/status (NS-5). */
+  | 'get-namespace-status'
+  | 'update-namespace-status'
+  /** PUT /finalize with the finalizers the namespace was created with: a no-op while live, adding back a removed one once terminating (LC-6). */
+  | 'finalize-as-created'
+  /** Removes each initializer by name, whether first pending or not (IN-2, IN-3, IN-4). */
+  | 'complete-each-initializer'
+  /** Records a failure result (IN-7). */
+  | 'fail-initialization'
+  /** Creates content whose body names another namespace of the scope than the path (NS-4). */
+  | 'create-content-naming-another-namespace';
 
 export interface PrincipalSpec {
   /** User name, or system:serviceaccount:NS:NAME. */

@@ -651,7 +651,7 @@ export class SystemModel {
           }
         });
       }
-      if (this.scope.faults.initializerCrash) {
+      if (this.scope.faults.initializerCrash && spec.canCrash !== false) {
         const type = this.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
         const step = this.initializerStepper.step(controller, { type }, type);
         if (step.transitions.length > 0) {

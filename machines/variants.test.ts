@@ -37,10 +37,11 @@ const killerOf: Record<string, string> = {
   'read-repair-disabled': 'read-repair-after-global-timeout',
   'read-repair-ignores-global-timeout': 'read-repair-after-global-timeout',
   'configuration-copy-never-updated': 'configuration-copy-refreshed',
-  'initializer-re-adds-itself': 'initializers-in-order',
+  'initializer-re-adds-itself': 'phase-consistency',
   'initialize-check-skipped-for-reads': 'no-access-before-ready',
   'view-role-gains-initialize': 'no-access-before-ready',
   'namespace-creator-gains-delete': 'tenant-isolation',
+  'namespace-creator-updates-default': 'cluster-wide-as-declared',
   'duplicate-content-accepted': 'unique-names',
   'names-not-validated': 'valid-names',
 };

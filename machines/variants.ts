@@ -555,6 +555,20 @@ export const variants: Variant[] = [
     requirements: ['NS-1', 'LC-2'],
     machines: (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
   },
+  {
+    name: 'namespace-creator-updates-default',
+    kind: 'mutant',
+    description:
+      "Document 000's `namespace-creator` ClusterRole also grants `update` on the `default` namespace object: a tenant acts on a namespace that belongs to nobody, which tenant isolation alone does not judge.",
+    requirements: ['RB-1'],
+    machines: (base) => base,
+    scope: withRoleRule('namespace-creator', {
+      apiGroups: [''],
+      resources: ['namespaces'],
+      verbs: ['update'],
+      resourceNames: ['default'],
+    }),
+  },
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,
 ];

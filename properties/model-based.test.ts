@@ -186,7 +186,8 @@ describe('model-based runs on random scopes (every property after every step)', 
 
   it.each([
     ['initialize-check-skipped', 'no-access-before-ready'],
-    ['rolebinding-grants-cluster-wide', 'tenant-isolation'],
+    // Bob's list across all namespaces, which a RoleBinding never grants, is the shortest catch.
+    ['rolebinding-grants-cluster-wide', 'cluster-wide-as-declared'],
   ])('catch the seeded fault %s, shrunk and told as numbered steps', (name, propertyId) => {
     const variant = variantByName(name);
     const machines = variant && ((scope: Scope) => variant.machines(defaultMachines, scope));
