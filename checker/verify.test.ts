@@ -111,9 +111,10 @@ describe('parseVerifyArgs', () => {
     it('names the invalid field, its line and the fix', async () => {
       const path = join(scratch(), 'broken.yaml');
       const broken = scopeToYaml(defaultScope).replace(
-        'readRepairTimeoutSeconds: 6',
+        `readRepairTimeoutSeconds: ${defaultScope.clock.readRepairTimeoutSeconds}`,
         'readRepairTimeoutSeconds: -1',
       );
+      expect(broken).toContain('readRepairTimeoutSeconds: -1');
       await writeFile(path, broken);
       const line = broken.split('\n').findIndex((l) => l.includes('readRepairTimeoutSeconds')) + 1;
       const message = usageError(['--scope', path]) ?? '';
