@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { scopes } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { check, type FirstViolation } from './check.ts';
+import { builtInScopes } from './scope-file.ts';
+
+const scopes = builtInScopes();
 
 const variant = 'create-in-terminating';
-const model = new SystemModel(scopes.default, machinesFor(variant));
+const model = new SystemModel(scopes.default, machinesFor(variant, scopes.default));
 
 describe('fail fast on a seeded fault', () => {
   it('announces each first violation while the search runs, and stops at the end of its level', () => {
@@ -39,7 +41,10 @@ describe('fail fast on a seeded fault', () => {
   });
 
   it('does not stop on a model that breaks nothing, and then judges everything', () => {
-    const tiny = new SystemModel({ ...scopes.default, name: 'tiny', principals: [] }, machinesFor('model'));
+    const tiny = new SystemModel(
+      { ...scopes.default, name: 'tiny', principals: [] },
+      machinesFor('model', scopes.default),
+    );
     const seen: FirstViolation[] = [];
     const result = check(tiny, safetyProperties, { stopOnFirst: true, onViolation: (v) => seen.push(v) });
     expect(seen).toEqual([]);

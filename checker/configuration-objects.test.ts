@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../machines/scope.ts';
-import { defaultScope } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import { goalProperties } from '../properties/goals.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { check } from './check.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 /**
  * Configurations as objects in the system state (D-32): a cluster admin makes `10-policy`'s initializer

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { scopes } from '../machines/scopes.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { expectationsFor, noExpectations, scopeExpectations } from './expectations.ts';
+import { builtInScopes } from './scope-file.ts';
+
+const scopes = builtInScopes();
 
 describe('declared expectations', () => {
   it('belong to named scopes, name real properties and give a reason for each', () => {

@@ -16,9 +16,6 @@ export const noExpectations: ScopeExpectations = { vacuous: {}, untaken: {} };
 /** Where the declarations live, as the report names it. */
 export const expectationsFile = 'checker/expectations.ts';
 
-const finalizeLive =
-  'LC-6 finalize of a namespace that is still initializing: the namespace controller finalizes only terminating namespaces and no principal of the default scope may finalize a live one, because shipped Kubernetes then lets content outlive its namespace (LC-9). Reached by the `admin-finalize` scope (`npm run verify -- --scope admin-finalize`), which shows that violation of `no-orphans`.';
-
 const adminFinalizeOnly =
   'The `admin-finalize` scope is cut to its LC-9 finding (alice creates, carol deletes or finalizes; no faults, no other principal) so the test suite can pin it; the `default` scope exercises this.';
 
@@ -55,7 +52,7 @@ const adminFinalizeUntaken = [
 const noConfigurationRequests =
   'the scope declares no configuration a cluster admin creates, updates or deletes during the run (`registeredLater`, `configurationUpdates`, `deletableConfigurations`); explored with every property in `machines/system.test.ts` (configuration objects) and replayed in `scenarios/fp-update-makes-fail-closed.yaml`.';
 
-/** Configuration requests (D-32): the built-in scopes send none. */
+/** Configuration requests (D-32): a scope that manages no configuration during the run sends none. */
 const configurationUntaken: Readonly<Record<string, string>> = {
   'pipeline:storing:always#24': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
   'pipeline:storing:always#25': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
@@ -65,7 +62,7 @@ const configurationUntaken: Readonly<Record<string, string>> = {
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
 const pipelineUntaken: Readonly<Record<string, string>> = {
   'pipeline:decoding:always#0':
-    "NS-4 body namespace differing from the path: the model's own actors always send the path's namespace; replayed in `scenarios/ns-body-namespace-must-match-path.yaml`.",
+    'NS-4 body namespace differing from the path: no principal of the scope sends one; the default scope (ci-robot) and `scenarios/ns-body-namespace-must-match-path.yaml` do.',
   'pipeline:storing:always#9':
     'LC-3 (D-4) a DELETE the namespace machine refuses: Initializing and Active both take DELETE in the model; reached only by the design `open-delete-while-initializing-refused` (docs/alternatives.md).',
   'pipeline:storing:always#2':
@@ -93,21 +90,14 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
   default: {
     vacuous: {},
     untaken: {
-      'namespace:initializing:FINALIZE#0': finalizeLive,
-      'namespace:active:FINALIZE#0':
-        'LC-6 finalize of an Active namespace: not reached for the reason given for `namespace:initializing:FINALIZE#0`; reached by the `admin-finalize` scope.',
-      // The default scope reads content (bob, the auditor), so it takes both GET branches of storing.
-      ...Object.fromEntries(
-        Object.entries(pipelineUntaken).filter(
-          ([id]) => id !== 'pipeline:storing:always#22' && id !== 'pipeline:storing:always#27',
-        ),
-      ),
+      'pipeline:storing:always#9': pipelineUntaken['pipeline:storing:always#9'],
     },
   },
   'admin-finalize': {
     vacuous: Object.fromEntries(
       [
         'tenant-isolation',
+        'cluster-wide-as-declared',
         'config-freshness',
         'valid-names',
         'system-namespaces-immortal',

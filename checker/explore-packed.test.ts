@@ -56,8 +56,9 @@ describe('packed states (checker/encoding.ts) against string keys', () => {
     it(`explores the mutant ${mutant} identically`, () => {
       const variant = variantByName(mutant);
       expect(variant).toBeDefined();
-      const machines = variant?.machines(defaultMachines) ?? defaultMachines;
-      expectSameSearch(new SystemModel(scopeFor(mutant, scopeByName('default')), machines), 4000);
+      const scope = scopeFor(mutant, scopeByName('default'));
+      const machines = variant?.machines(defaultMachines, scope) ?? defaultMachines;
+      expectSameSearch(new SystemModel(scope, machines), 4000);
     }, 120_000);
   }
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { scopes } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import { machinesFor, mutants } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -16,6 +15,9 @@ import {
   parseItf,
   traceToItf,
 } from './itf.ts';
+import { builtInScopes } from './scope-file.ts';
+
+const scopes = builtInScopes();
 
 /**
  * An independent reading of ADR-015's shape, written apart from itf.ts's own schema so the writer is
@@ -146,7 +148,7 @@ describe('traceToItf', () => {
 
 describe('a seeded fault as ITF', () => {
   it('the counterexample of create-in-terminating is ITF that names each step and ends in the violation', () => {
-    const machines = machinesFor('create-in-terminating');
+    const machines = machinesFor('create-in-terminating', scopes.default);
     expect(mutants.some((m) => m.name === 'create-in-terminating')).toBe(true);
     if (!machines) throw new Error('no machines for create-in-terminating');
     const model = new SystemModel(scopes.default, machines);

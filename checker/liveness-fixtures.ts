@@ -1,7 +1,9 @@
 import type { Scope } from '../machines/scope.ts';
-import { defaultScope } from '../machines/scopes.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Lasso } from './liveness.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 /**
  * A small scope for liveness tests and seeded liveness faults: team-a exists with content and two

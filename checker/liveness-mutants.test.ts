@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
@@ -8,6 +7,9 @@ import { check } from './check.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
 import { checkLiveness } from './liveness-system.ts';
 import { runMutant } from './mutants.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 /** Seeded faults that stop progress without any one bad step: only a lasso shows them. */
 const terminationFaults = [
@@ -32,7 +34,7 @@ describe('seeded liveness faults', () => {
 
   for (const name of terminationFaults) {
     it(`${name} is killed by terminating-namespace-is-removed with a lasso, and by no safety property`, () => {
-      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines));
+      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
       const [result] = checkLiveness(model, removal).properties;
       expect(result.status).toBe('violated');
       const lasso = result.lasso;
@@ -49,7 +51,7 @@ describe('seeded liveness faults', () => {
   it('the re-provisioning owner livelocks: its cycle is real steps, not a stutter', () => {
     const model = new SystemModel(
       removalScope,
-      mutant('owner-reprovisions-while-terminating').machines(defaultMachines),
+      mutant('owner-reprovisions-while-terminating').machines(defaultMachines, removalScope),
     );
     const [result] = checkLiveness(model, removal).properties;
     const cycle = result.lasso?.steps.slice(result.lasso.loopStart) ?? [];

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
 import { terminatingNamespaceIsRemoved } from '../properties/liveness.ts';
 import { removalScope } from './liveness-fixtures.ts';
 import { fairRandomRun } from './liveness-random.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 const runLength = 200;
 const options = { patience: 4, deadline: 60 };
@@ -41,7 +43,7 @@ describe('fair random runs beyond the exhaustive bound', () => {
   it('finds and shrinks a failing fair run when the controller never finalizes', () => {
     const mutant = variantByName('controller-never-finalizes');
     if (!mutant) throw new Error('missing mutant');
-    const model = new SystemModel(removalScope, mutant.machines(defaultMachines));
+    const model = new SystemModel(removalScope, mutant.machines(defaultMachines, removalScope));
     const result = fc.check(
       fc.property(choices, (c) => fairRandomRun(model, terminatingNamespaceIsRemoved, c, options).ok),
       { numRuns: 100, seed: 13 },

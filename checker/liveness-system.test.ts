@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import {
   livenessProperties,
@@ -9,7 +8,10 @@ import {
 import type { LivenessProperty } from '../properties/types.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
 import { checkLiveness, compileFairness, systemHorizon } from './liveness-system.ts';
+import { scopeByName } from './scope-file.ts';
 import { buildStateGraph } from './state-graph.ts';
+
+const defaultScope = scopeByName('default');
 
 describe('liveness on the system model', () => {
   const model = new SystemModel(removalScope);

@@ -81,7 +81,10 @@ export function compileFairness(model: SystemModel, fairness: Fairness[]): Fairn
       e.actorKind === f.actorKind &&
       (f.actor === undefined || e.actor === f.actor) &&
       (f.request === undefined ||
-        (e.request?.verb === f.request.verb && e.request.target === f.request.target));
+        (e.request?.verb === f.request.verb &&
+          e.request.target === f.request.target &&
+          // A request on a sub-resource (status) is not one on the object itself (D-30).
+          e.request.subresource === undefined));
     if (!f.perNamespace) return [{ kind: f.kind, name: describeFairness(f), matches: base }];
     return model.scope.namespaces.map((spec, i) => ({
       kind: f.kind,

@@ -17,10 +17,11 @@ const manifest = loadManifest();
 const explored = manifest.scopes.filter((scope) => scope.explored);
 
 function modelOf(scopeName: string): SystemModel {
-  const machines = machinesFor(baseVariantName);
-  if (!machines) throw new Error(`no machines for ${baseVariantName}`);
   // The scope files every command reads (scopes/NAME.yaml), so their figures are the ones pinned here.
-  return new SystemModel(scopeByName(scopeName), machines);
+  const scope = scopeByName(scopeName);
+  const machines = machinesFor(baseVariantName, scope);
+  if (!machines) throw new Error(`no machines for ${baseVariantName}`);
+  return new SystemModel(scope, machines);
 }
 
 function verdicts(result: CheckResult): Record<string, PropertyVerdict> {

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { type Variant, variantByName } from '../machines/variants.ts';
 import {
@@ -16,6 +15,9 @@ import {
   shortestKill,
   writeMutants,
 } from './mutants.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 const mutant = (name: string): Variant => {
   const variant = variantByName(name);
@@ -39,7 +41,10 @@ describe('shortestKill', () => {
   });
 
   it('looks past the first kill to the horizon, recording each property at its own shortest length', () => {
-    const model = new SystemModel(defaultScope, mutant('create-in-terminating').machines(defaultMachines));
+    const model = new SystemModel(
+      defaultScope,
+      mutant('create-in-terminating').machines(defaultMachines, defaultScope),
+    );
     const near = shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill;
     const far = shortestKill(model, mutantProperties, { horizonSteps: 2 }).kill;
     expect(near?.brokenWithin).toEqual({ 'no-create-in-terminating': 3 });

@@ -169,7 +169,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   // A data fault (a bootstrap role changed) applies to the scope it runs on; the name stays the scope's.
   const scope = variant.scope ? variant.scope(baseScope) : baseScope;
   const properties = options.properties ?? mutantProperties;
-  const machines = variant.machines(defaultMachines);
+  const machines = variant.machines(defaultMachines, scope);
   const model = new SystemModel(scope, machines);
   const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
   const exhaustive = shortestKill(model, properties, {

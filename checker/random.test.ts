@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { traceSteps } from './counterexample.ts';
 import { randomFailureText, randomRun, walk } from './random.ts';
+import { scopeByName } from './scope-file.ts';
+
+const defaultScope = scopeByName('default');
 
 const properties = safetyProperties;
 const model = new SystemModel(defaultScope);
 const mutantModel = (name: string) => {
   const variant = variantByName(name);
   if (!variant) throw new Error(`no variant ${name}`);
-  return new SystemModel(defaultScope, variant.machines(defaultMachines));
+  return new SystemModel(defaultScope, variant.machines(defaultMachines, defaultScope));
 };
 
 describe('walk', () => {

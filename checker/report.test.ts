@@ -5,7 +5,6 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../machines/scopes.ts';
 import { SystemModel } from '../machines/system.ts';
 import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -24,12 +23,15 @@ import {
   unexplainedNote,
   writeReport,
 } from './report.ts';
+import { builtInScopes } from './scope-file.ts';
+
+const scopes = builtInScopes();
 
 const variant = 'create-in-terminating';
 const propertyId = 'no-create-in-terminating';
 
 describe(`the ${variant} mutant`, () => {
-  const model = new SystemModel(scopes.default, machinesFor(variant));
+  const model = new SystemModel(scopes.default, machinesFor(variant, scopes.default));
   const outDir = reportFolder(false, variant, 'default');
   let result: CheckResult;
   beforeAll(() => {

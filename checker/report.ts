@@ -555,9 +555,10 @@ export function maskVolatile(path: string, text: string): string {
 
 /** The canonical run: default scope, the machines as written, every safety property. */
 export function canonicalModel(): SystemModel {
-  const machines = machinesFor(baseVariantName);
+  const scope = scopeByName('default');
+  const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scopeByName('default'), machines);
+  return new SystemModel(scope, machines);
 }
 
 export const reportGenerator = {

@@ -54,6 +54,11 @@ export function scopeByName(name: string): Scope {
   return loadScopeFile(scopeFileOf(name), `scopes/${name}.yaml`);
 }
 
+/** Every built-in scope, by name: the files under scopes/ are their only source. */
+export function builtInScopes(): Record<string, Scope> {
+  return Object.fromEntries(scopeNames().map((name) => [name, scopeByName(name)]));
+}
+
 /** A built-in scope by name, else a scope file; anything else names the valid choices. */
 export function resolveScope(text: string): { scopeSource: ScopeSource; scope: Scope } {
   if (!/[./]/.test(text)) return { scopeSource: { kind: 'named', name: text }, scope: scopeByName(text) };

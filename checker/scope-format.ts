@@ -44,6 +44,13 @@ export const requestTemplates = [
   'get-content',
   'list-content',
   'list-content-all-namespaces',
+  'list-namespaces',
+  'get-namespace-status',
+  'update-namespace-status',
+  'finalize-as-created',
+  'complete-each-initializer',
+  'fail-initialization',
+  'create-content-naming-another-namespace',
 ] as const;
 
 /** Content kinds a scope may name, with their resource (the path segment). */
@@ -192,7 +199,12 @@ export const scopeDocumentSchema = z.strictObject({
   /** What each initializer creates in a namespace before it removes itself, and whether its work can fail (IN-7). */
   initializers: z.record(
     name,
-    z.strictObject({ creates: objectDefinition, canFail: z.boolean().optional() }),
+    z.strictObject({
+      creates: objectDefinition,
+      canFail: z.boolean().optional(),
+      /** With faults.initializerCrash: whether this controller may crash (default true). */
+      canCrash: z.boolean().optional(),
+    }),
   ),
   /** Objects users may create in namespaces. */
   content: z.array(objectDefinition),

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../machines/scope.ts';
-import { defaultScope } from '../machines/scopes.ts';
-import { parseScope } from './scope-file.ts';
+import { parseScope, scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
+
+const defaultScope = scopeByName('default');
 
 /** RB-4: a scope file may define its own ClusterRoles, Roles and RoleBindings of every shape the model runs. */
 describe('RBAC in scope files', () => {

@@ -254,6 +254,7 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
       timeoutSeconds: entry.timeoutSeconds ?? 5,
       populates: toSlot(creates, ['initializers', entry.name, 'creates']),
       canFail: behaviour?.canFail ?? false,
+      ...(behaviour?.canCrash === false ? { canCrash: false } : {}),
     };
   };
   const configurationSpecs: ConfigurationSpec[] = configurations.map((c) => {
@@ -445,7 +446,11 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
   const initializers: ScopeDocument['initializers'] = {};
   for (const c of scope.configurations)
     for (const i of c.initializers)
-      initializers[i.name] = { creates: definitionOf(i.populates), canFail: i.canFail };
+      initializers[i.name] = {
+        creates: definitionOf(i.populates),
+        canFail: i.canFail,
+        ...(i.canCrash === false ? { canCrash: false } : {}),
+      };
   const later = scope.configurations.filter((c) => c.registered === 'later').map((c) => c.name);
   const updated = scope.configurations.filter((c) => c.updates?.length);
   const deletable = scope.configurations.filter((c) => c.deletable).map((c) => c.name);

@@ -24,9 +24,10 @@ const propertyId = 'no-create-in-terminating';
 let itf = '';
 
 beforeAll(() => {
-  const machines = machinesFor(variant);
+  const scope = scopeByName('default');
+  const machines = machinesFor(variant, scope);
   if (!machines) throw new Error(`no variant ${variant}`);
-  const model = new SystemModel(scopeByName('default'), machines);
+  const model = new SystemModel(scope, machines);
   const property = safetyProperties.filter((p) => p.id === propertyId);
   const result = check(model, property, { stopOnFirst: true }).properties[0];
   itf = counterexampleItf(model, result, variant);

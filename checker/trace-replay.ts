@@ -99,7 +99,7 @@ export function replayTrace(
   overrides: { variant?: string; scope?: Scope } = {},
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
-  const machines = machinesFor(variant);
+  const machines = machinesFor(variant, scope);
   if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
   const model = new SystemModel(scope, machines);
   const initial = model

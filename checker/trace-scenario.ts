@@ -76,7 +76,7 @@ function onTheModel(result: Replayed): {
   steps: ScenarioStep[];
   end: { model: SystemModel; state: SystemState };
 } {
-  const machines = machinesFor(baseVariantName);
+  const machines = machinesFor(baseVariantName, result.model.scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
   const model = new SystemModel(result.model.scope, machines);
   let state =

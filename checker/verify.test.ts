@@ -2,12 +2,14 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
 import { expectStoppedByMemoryGuard, runScript, thrownMessage } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
+import { scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 import { parseVerifyArgs } from './verify-args.ts';
+
+const defaultScope = scopeByName('default');
 
 const verifyScript = resolve('scripts/verify.ts');
 const tsx = resolve('node_modules/.bin/tsx');
@@ -109,9 +111,10 @@ describe('parseVerifyArgs', () => {
     it('names the invalid field, its line and the fix', async () => {
       const path = join(scratch(), 'broken.yaml');
       const broken = scopeToYaml(defaultScope).replace(
-        'readRepairTimeoutSeconds: 6',
+        `readRepairTimeoutSeconds: ${defaultScope.clock.readRepairTimeoutSeconds}`,
         'readRepairTimeoutSeconds: -1',
       );
+      expect(broken).toContain('readRepairTimeoutSeconds: -1');
       await writeFile(path, broken);
       const line = broken.split('\n').findIndex((l) => l.includes('readRepairTimeoutSeconds')) + 1;
       const message = usageError(['--scope', path]) ?? '';

@@ -66,6 +66,8 @@ export class ApiServer {
     }
     const ns = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : '';
     if (r.target === 'namespace') {
+      if (r.subresource) return `${r.verb} namespaces/${ns}/${r.subresource}`;
+      if (r.namespace < 0) return `${r.verb} namespaces`;
       if (r.verb === 'finalize')
         return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
       if (r.verb === 'update') {
@@ -75,7 +77,6 @@ export class ApiServer {
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
       if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
-      if (r.subresource) return `${r.verb} namespaces/${ns}/${r.subresource}`;
       return `${r.verb} namespaces/${ns}`;
     }
     if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { scopeByName } from '../checker/scope-file.ts';
 import { RequestCommand, type RequestCommandData, requestOf } from './commands.ts';
 import { expandTemplate } from './requests.ts';
-import { defaultScope } from './scopes.ts';
+
 import { SystemModel } from './system.ts';
+
+const defaultScope = scopeByName('default');
 
 const model = new SystemModel(defaultScope);
 const [initial] = model.initialStates();

@@ -2,8 +2,7 @@ import { assign } from 'xstate';
 import type { DesignScope } from './design-options.ts';
 import { withDefinition } from './machine-edit.ts';
 import type { NamespaceContext, namespaceMachine } from './namespace.ts';
-import { initializerAccount, type Scope } from './scope.ts';
-import { builtInActorBindings } from './scopes.ts';
+import { builtInActorBindings, initializerAccount, type Scope } from './scope.ts';
 import type { MachineSet } from './system.ts';
 
 /**

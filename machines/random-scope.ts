@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  builtInActorBindings,
   type ClusterRoleBindingSpec,
   type ConfigurationSpec,
   type FailurePolicy,
@@ -11,7 +12,6 @@ import {
   type RequestTemplate,
   type Scope,
 } from './scope.ts';
-import { builtInActorBindings } from './scopes.ts';
 
 /**
  * Arbitrary scopes beyond what the exhaustive search reaches: five or six tenant namespaces besides default, four initializers

@@ -1,10 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { scopeByName } from '../checker/scope-file.ts';
 import { namespacePopulatorClusterRole } from './bootstrap-rbac.ts';
 import { authenticatedUser, grantsHeldBy, serviceAccountUser, type User } from './rbac.ts';
 import { type AuthorizationRequest, RequestAuthorizer, rbacAttributes } from './request-authorization.ts';
 import type { ObjectSlot, Scope } from './scope.ts';
-import { defaultScope } from './scopes.ts';
+
+const defaultScope = scopeByName('default');
 
 const objects: ObjectSlot[] = [
   { resource: 'configmaps', name: 'app' },

@@ -59,6 +59,40 @@ export function expandTemplate(
           (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: i, resource }),
         ),
       );
+    case 'list-namespaces':
+      return [new RequestCommand({ ...sender, kind: 'list-namespaces', namespace: -1 })];
+    case 'get-namespace-status':
+      return onEach(namespaces, () => ({ kind: 'get-status' }));
+    case 'update-namespace-status':
+      return onEach(namespaces, () => ({ kind: 'update-status' }));
+    case 'finalize-as-created':
+      return onEach(namespaces, (ns) => ({
+        kind: 'finalize',
+        finalizers: ns.initialFinalizers ?? ['kubernetes', ...(ns.extraFinalizers ?? [])],
+      }));
+    case 'complete-each-initializer': {
+      const names = [...new Set(scope.configurations.flatMap((c) => c.initializers.map((i) => i.name)))];
+      return names.flatMap((name) => onEach(userNamespaces, () => ({ kind: 'remove-pending', name })));
+    }
+    case 'fail-initialization':
+      return onEach(userNamespaces, () => ({ kind: 'record-failure', reason: 'ProvisioningFailed' }));
+    case 'create-content-naming-another-namespace':
+      // A manifest written for one namespace applied to another's path (NS-4).
+      return namespaces.flatMap(({ ns, i }) => {
+        const other = scope.namespaces.find((n) => n.name !== ns.name);
+        return other
+          ? contentSlots.map(
+              (object) =>
+                new RequestCommand({
+                  ...sender,
+                  kind: 'create-content',
+                  namespace: i,
+                  object,
+                  bodyNamespace: other.name,
+                }),
+            )
+          : [];
+      });
     case 'list-content-all-namespaces':
       return resources.map(
         (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: -1, resource }),

@@ -49,6 +49,8 @@ export interface InitializerSpec {
   populates: ObjectSlot;
   /** Its provisioning can fail, and then it records a failure result (IN-7). */
   canFail: boolean;
+  /** With `faults.initializerCrash`, its controller may crash and restart (default: it may). */
+  canCrash?: boolean;
   /** Doc 004's rules (AC-4) of an InitializerConfiguration entry, with verbs for a webhook's (AC-5). */
   rules?: (Rule & { verbs?: OperationType[] })[];
 }
@@ -118,7 +120,20 @@ export type RequestTemplate =
   | 'delete-content'
   | 'get-content'
   | 'list-content'
-  | 'list-content-all-namespaces';
+  | 'list-content-all-namespaces'
+  /** GET /api/v1/namespaces (NS-7). */
+  | 'list-namespaces'
+  /** GET and PUT namespaces/NAME/status (NS-5). */
+  | 'get-namespace-status'
+  | 'update-namespace-status'
+  /** PUT /finalize with the finalizers the namespace was created with: a no-op while live, adding back a removed one once terminating (LC-6). */
+  | 'finalize-as-created'
+  /** Removes each initializer by name, whether first pending or not (IN-2, IN-3, IN-4). */
+  | 'complete-each-initializer'
+  /** Records a failure result (IN-7). */
+  | 'fail-initialization'
+  /** Creates content whose body names another namespace of the scope than the path (NS-4). */
+  | 'create-content-naming-another-namespace';
 
 export interface PrincipalSpec {
   /** User name, or system:serviceaccount:NS:NAME. */
@@ -199,6 +214,8 @@ export interface Scope {
 }
 
 /** Service accounts of the built-in actors, and the principals they act as. */
+/** The cluster administrator (group system:masters) who creates, updates and deletes configurations during a run (AC-3, FP-3). */
+export const configurationAdministrator = { name: 'cluster-admin', groups: ['system:masters'] };
 export const namespaceControllerAccount = 'system:serviceaccount:kube-system:namespace-controller';
 export const initializerAccount = 'system:serviceaccount:kube-system:ns-initializer-sa';
 export const finalizerOwnerAccount = (owner: string) =>
@@ -206,3 +223,31 @@ export const finalizerOwnerAccount = (owner: string) =>
 
 /** Namespaces that exist from the start and are never removed, as in shipped Kubernetes (LC-10). */
 export const immortalNamespaces = ['default', 'kube-system', 'kube-public'];
+
+/** Cluster-wide grants every scope needs: the documents' roles and the built-in actors' accounts. */
+export const builtInActorBindings: ClusterRoleBindingSpec[] = [
+  // RB-1: self-service creators hold get and create on namespaces (document 000).
+  {
+    name: 'namespace-creators',
+    clusterRole: 'namespace-creator',
+    subjects: [{ kind: 'Group', name: 'teams@corp.com' }],
+  },
+  // RB-3: the initializer controllers' service account holds `initialize`.
+  {
+    name: 'namespace-initializer',
+    clusterRole: 'namespace-initializer',
+    subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
+  },
+  // D-17, D-23: besides `initialize`, it watches namespaces and creates what it populates.
+  {
+    name: 'namespace-populator',
+    clusterRole: 'namespace-populator',
+    subjects: [{ kind: 'ServiceAccount', name: 'ns-initializer-sa', namespace: 'kube-system' }],
+  },
+  // Shipped bootstrap controller policy, restricted to the model's resources.
+  {
+    name: 'system:controller:namespace-controller',
+    clusterRole: 'system:controller:namespace-controller',
+    subjects: [{ kind: 'User', name: namespaceControllerAccount }],
+  },
+];

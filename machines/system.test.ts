@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from './scopes.ts';
+import { scopeByName } from '../checker/scope-file.ts';
 import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
+
+// Both configurations from the start: these tests follow one namespace through both initializers.
+const loaded = scopeByName('default');
+const defaultScope = {
+  ...loaded,
+  configurations: loaded.configurations.map((c) => ({ ...c, registered: 'initially' as const })),
+};
 
 const model = new SystemModel(defaultScope);
 const [initial] = model.initialStates();

@@ -8,7 +8,7 @@ import { command, type RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
-import type { Scope } from './scope.ts';
+import { configurationAdministrator, type Scope } from './scope.ts';
 import type {
   ActorKind,
   ApiRequest,
@@ -20,9 +20,6 @@ import type {
 import { SystemViews } from './system-views.ts';
 
 export { defaultMachines, type MachineSet } from './machine-set.ts';
-
-/** The cluster administrator who registers configurations (system:masters, as shipped bootstrap binds it). */
-const clusterAdmin = { name: 'cluster-admin', groups: ['system:masters'] };
 
 export * from './system-types.ts';
 
@@ -43,19 +40,25 @@ export class SystemModel extends SystemViews {
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
     create: RequestCommand;
+    get: RequestCommand;
     update: RequestCommand[];
     delete: RequestCommand[];
   }[];
 
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
-    const admin = { actor: 'cluster-admin', actorKind: 'principal' as const, principal: clusterAdmin };
+    const admin = {
+      actor: configurationAdministrator.name,
+      actorKind: 'principal' as const,
+      principal: configurationAdministrator,
+    };
     this.configurationCommands = scope.configurations.map((c, slot) => {
       const versions = [...Array((c.updates?.length ?? 0) + 1).keys()];
-      const at = (verb: 'create' | 'update' | 'delete', version: number) =>
+      const at = (verb: 'create' | 'get' | 'update' | 'delete', version: number) =>
         command({ ...admin, kind: 'configuration', namespace: -1, verb, slot, version });
       return {
         create: at('create', 0),
+        get: at('get', 0),
         update: versions.map((v) => at('update', v)),
         delete: versions.map((v) => at('delete', v)),
       };
@@ -192,9 +195,13 @@ export class SystemModel extends SystemViews {
       const c = this.scope.configurations[k];
       const stored = this.storedVersion(s, k);
       const commands: RequestCommand[] = [];
-      if (stored === null) {
-        if (c.registered === 'later' || c.deletable) commands.push(byVersion.create);
-      } else {
+      const managed = c.registered === 'later' || c.deletable || (c.updates?.length ?? 0) > 0;
+      if (!managed) return;
+      // The admin also reads the configuration and applies its create again, as `kubectl get` and a repeated `kubectl create` do (404, 409).
+      commands.push(byVersion.get);
+      if (stored === null) commands.push(byVersion.create);
+      else {
+        commands.push(byVersion.create);
         // Updates are successive edits: the next one the scope lists, once each.
         if (stored < byVersion.update.length - 1) commands.push(byVersion.update[stored + 1]);
         if (c.deletable) commands.push(byVersion.delete[stored]);

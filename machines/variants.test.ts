@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Trace } from '../checker/check.ts';
 import { mutantProperties, type ShortestKill, shortestKill } from '../checker/mutants.ts';
+import { scopeByName } from '../checker/scope-file.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import type { Property } from '../properties/types.ts';
-import { defaultScope } from './scopes.ts';
 import { defaultMachines, SystemModel, type SystemState } from './system.ts';
 import { baseVariantName, machinesFor, mutants, variantByName, variants } from './variants.ts';
+
+const defaultScope = scopeByName('default');
 
 /** The property each seeded fault exists for: its shortest counterexample must break it. */
 const killerOf: Record<string, string> = {
@@ -35,10 +37,11 @@ const killerOf: Record<string, string> = {
   'read-repair-disabled': 'read-repair-after-global-timeout',
   'read-repair-ignores-global-timeout': 'read-repair-after-global-timeout',
   'configuration-copy-never-updated': 'configuration-copy-refreshed',
-  'initializer-re-adds-itself': 'initializers-in-order',
+  'initializer-re-adds-itself': 'phase-consistency',
   'initialize-check-skipped-for-reads': 'no-access-before-ready',
   'view-role-gains-initialize': 'no-access-before-ready',
   'namespace-creator-gains-delete': 'tenant-isolation',
+  'namespace-creator-updates-default': 'cluster-wide-as-declared',
   'duplicate-content-accepted': 'unique-names',
   'names-not-validated': 'valid-names',
 };
@@ -108,17 +111,17 @@ describe('the variant registry', () => {
   });
 
   it('resolves the model and each variant by name, and nothing else', () => {
-    expect(machinesFor(baseVariantName)).toBe(defaultMachines);
-    expect(machinesFor('no-such-variant')).toBeUndefined();
+    expect(machinesFor(baseVariantName, defaultScope)).toBe(defaultMachines);
+    expect(machinesFor('no-such-variant', defaultScope)).toBeUndefined();
     for (const v of variants) {
       expect(variantByName(v.name)).toBe(v);
-      expect(machinesFor(v.name)).toBeDefined();
+      expect(machinesFor(v.name, defaultScope)).toBeDefined();
     }
   });
 
   it('replaces machines without touching the base set', () => {
     const before = { ...defaultMachines };
-    for (const v of variants) v.machines(defaultMachines);
+    for (const v of variants) v.machines(defaultMachines, defaultScope);
     expect(defaultMachines).toEqual(before);
   });
 });
@@ -132,7 +135,7 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
       const scope = variant.scope ? variant.scope(defaultScope) : defaultScope;
-      const model = new SystemModel(scope, variant.machines(defaultMachines));
+      const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
       found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }

@@ -11,7 +11,6 @@ import { withDefinition } from './machine-edit.ts';
 import type { namespaceMachine } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import type { Scope } from './scope.ts';
-import { defaultScope } from './scopes.ts';
 import { defaultMachines, type MachineSet } from './system.ts';
 
 /**
@@ -25,7 +24,8 @@ export interface Variant {
   description: string;
   /** Requirement IDs the variant breaks (mutants) or explores (design alternatives). */
   requirements: string[];
-  machines: (base: MachineSet) => MachineSet;
+  /** The scope the model is built with, for a fault that needs the scope's data (never an import of one). */
+  machines: (base: MachineSet, scope: Scope) => MachineSet;
   /** A fault in the scope's data rather than a machine: the bootstrap RBAC manifests (RB-1, RB-3). */
   scope?: (scope: Scope) => Scope;
 }
@@ -64,10 +64,13 @@ function namespaceStateOn(
   } as NamespaceConfig;
 }
 
-/** The pending list admission injects with the default scope's configurations (IN-1). */
-const configuredInitializers = mergeInitializerConfigurations(
-  defaultScope.configurations.map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
-).map((i) => i.name);
+/** The pending list admission injects with the scope's initial configurations (IN-1). */
+const configuredInitializers = (scope: Scope): string[] =>
+  mergeInitializerConfigurations(
+    scope.configurations
+      .filter((c) => c.registered === 'initially')
+      .map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
+  ).map((i) => i.name);
 
 export const variants: Variant[] = [
   {
@@ -160,7 +163,7 @@ export const variants: Variant[] = [
     description:
       'Deleting an Active namespace puts the configured initializers back into its pending list (the initializers plugin re-applied on a write other than create).',
     requirements: ['IN-4'],
-    machines: (base) => ({
+    machines: (base, scope) => ({
       ...base,
       namespace: base.namespace.provide({
         actions: {
@@ -171,7 +174,7 @@ export const variants: Variant[] = [
                   deletedSecondsAgo: 0,
                   pending:
                     event.type === 'DELETE' && context.pending.length === 0
-                      ? configuredInitializers
+                      ? configuredInitializers(scope)
                       : context.pending,
                 }
               : {},
@@ -552,6 +555,20 @@ export const variants: Variant[] = [
     requirements: ['NS-1', 'LC-2'],
     machines: (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
   },
+  {
+    name: 'namespace-creator-updates-default',
+    kind: 'mutant',
+    description:
+      "Document 000's `namespace-creator` ClusterRole also grants `update` on the `default` namespace object: a tenant acts on a namespace that belongs to nobody, which tenant isolation alone does not judge.",
+    requirements: ['RB-1'],
+    machines: (base) => base,
+    scope: withRoleRule('namespace-creator', {
+      apiGroups: [''],
+      resources: ['namespaces'],
+      verbs: ['update'],
+      resourceNames: ['default'],
+    }),
+  },
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,
 ];
@@ -570,9 +587,9 @@ export function scopeFor(name: string, scope: Scope): Scope {
   return variantByName(name)?.scope?.(scope) ?? scope;
 }
 
-/** The machines of a variant, or of the model itself for `model`. */
-export function machinesFor(name: string): MachineSet | undefined {
+/** The machines of a variant built for `scope`, or of the model itself for `model`. */
+export function machinesFor(name: string, scope: Scope): MachineSet | undefined {
   if (name === baseVariantName) return defaultMachines;
   const variant = variantByName(name);
-  return variant ? variant.machines(defaultMachines) : undefined;
+  return variant ? variant.machines(defaultMachines, scope) : undefined;
 }

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { builtInScopes, scopeByName } from '../checker/scope-file.ts';
 import { mergeInitializerConfigurations } from '../machines/initializer-config.ts';
 import { isDnsLabel, isQualifiedFinalizerName } from '../machines/names.ts';
 import { initializerAccount } from '../machines/scope.ts';
-import { defaultScope, scopes } from '../machines/scopes.ts';
 import {
   documentedPendingList,
   foreignTo,
@@ -12,6 +12,9 @@ import {
   isFinalizerName,
   meantToInitialize,
 } from './intent.ts';
+
+const defaultScope = scopeByName('default');
+const scopes = builtInScopes();
 
 // Names near the rules' edges: case, dots, slashes, dashes and length.
 const nameChars = fc.constantFrom(...'abzAZ09-_./'.split(''));

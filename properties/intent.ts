@@ -1,5 +1,6 @@
 import {
   type ConfigurationSpec,
+  configurationAdministrator,
   configurationEntries,
   finalizerOwnerAccount,
   type InitializerSpec,
@@ -28,11 +29,13 @@ export function intentOf(scope: Scope): Intent {
   const cached = resolved.get(scope);
   if (cached) return cached;
   const declared = scope.intent ?? readOffDeclarations(scope);
+  // Every scope's configurations are registered by the cluster administrator (004): cluster-wide by definition.
+  const clusterWide = [...new Set([...declared.clusterWide, configurationAdministrator.name])];
   const tenantPrincipals = new Set([
     ...Object.values(declared.tenants).flat(),
     ...scope.principals.filter((p) => p.tenant === true).map((p) => p.name),
   ]);
-  const intent = { ...declared, tenantPrincipals };
+  const intent = { ...declared, clusterWide, tenantPrincipals };
   resolved.set(scope, intent);
   return intent;
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { scopeByName } from '../checker/scope-file.ts';
 import {
   type MergeableConfiguration,
   mergeInitializerConfigurations,
@@ -10,8 +11,9 @@ import type { Rule } from '../machines/k8s-types.ts';
 import { dnsLabelErrors, isDnsLabel, isQualifiedFinalizerName } from '../machines/names.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import { resourceEntryMatches, ruleMatches, validateRule } from '../machines/rules.ts';
-import { defaultScope } from '../machines/scopes.ts';
 import { SystemModel, type SystemState } from '../machines/system.ts';
+
+const defaultScope = scopeByName('default');
 
 /**
  * Laws of the pure parts that the machines' own tests (initializer-config, names, rbac, rules) leave

@@ -1,5 +1,6 @@
 import { immortalNamespaces } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { clusterWideAsDeclared } from './cluster-wide.ts';
 import { extraProperties } from './extra.ts';
 import {
   documentedPendingList,
@@ -490,6 +491,7 @@ export const safetyProperties: Property[] = [
   failedNeverActive,
   phaseConsistency,
   tenantIsolation,
+  clusterWideAsDeclared,
   configFreshness,
   uniqueNames,
   validNames,

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope } from '../machines/scopes.ts';
+import { scopeByName } from '../checker/scope-file.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { machinesFor } from '../machines/variants.ts';
 import { tenantIsolation } from './safety.ts';
+
+const defaultScope = scopeByName('default');
 
 /** The first tenant list that returned items, breadth first, with the state before it. */
 function firstTenantListWithItems(model: SystemModel, maxStates: number) {
@@ -49,7 +51,10 @@ describe('tenant-isolation on lists (NS-7, RB-6)', () => {
   });
 
   it('the seeded list leak hands a tenant the other tenant’s item, and the property names it', () => {
-    const model = new SystemModel(defaultScope, machinesFor('rolebinding-opens-cross-namespace-list'));
+    const model = new SystemModel(
+      defaultScope,
+      machinesFor('rolebinding-opens-cross-namespace-list', defaultScope),
+    );
     const step = firstTenantListWithItems(model, 10_000);
     expect(step?.event.items).toContain('team-b/app');
     if (!step) return;

@@ -133,7 +133,8 @@ export const readRepairAfterGlobalTimeout: Property = {
   kind: 'step',
   predicate: (model, before, event, after) => {
     const r = event.request;
-    if (r?.verb !== 'get' || r.target !== 'namespace' || r.namespace < 0) return true;
+    // The status sub-resource never changes spec (D-30), so only a GET of the namespace itself repairs.
+    if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return true;
     const b = model.view(before, r.namespace);
     if (!firstPendingDeclared(model, before, b)) return true;
     const a = model.view(after, r.namespace);
@@ -160,7 +161,7 @@ export const readRepairAfterGlobalTimeout: Property = {
     description: 'a GET of an Initializing namespace once the global timeout has passed since creation',
     test: (model, before, event) => {
       const r = event.request;
-      if (r?.verb !== 'get' || r.target !== 'namespace' || r.namespace < 0) return false;
+      if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return false;
       const b = model.view(before, r.namespace);
       return (
         firstPendingDeclared(model, before, b) &&

@@ -188,11 +188,11 @@ function runAdjacencyMap(copies: number, budgetSeconds: number): CaseResult {
 }
 
 // ─── Hook: the system model's named scopes ────────────────────────────────────────────────────
-// `machines/scopes.ts` exports `scopes: Record<string, Scope>` and `machines/system.ts` exports
+// `scopes/*.yaml` hold the named scopes (read by checker/scope-file.ts) and `machines/system.ts` exports
 // `SystemModel` (an ExplorableModel built from one scope). When both modules exist, each named
 // scope is benchmarked with the generic engine, bounded by --scope-seconds and --scope-max-states.
 // They are imported dynamically so this script runs (and benches the reference model) without them.
-const scopesModule = new URL('../machines/scopes.ts', import.meta.url);
+const scopesFolder = new URL('../scopes/', import.meta.url);
 const systemModule = new URL('../machines/system.ts', import.meta.url);
 
 interface SystemModules {
@@ -201,8 +201,7 @@ interface SystemModules {
 }
 
 async function loadSystemModules(): Promise<SystemModules | string> {
-  if (!existsSync(scopesModule) || !existsSync(systemModule))
-    return 'machines/scopes.ts or machines/system.ts absent';
+  if (!existsSync(scopesFolder) || !existsSync(systemModule)) return 'scopes/ or machines/system.ts absent';
   let scopes: unknown;
   let SystemModel: unknown;
   try {
@@ -213,7 +212,7 @@ async function loadSystemModules(): Promise<SystemModules | string> {
   } catch (error) {
     return `the system model does not load (${error instanceof Error ? error.message : String(error)})`;
   }
-  if (typeof scopes !== 'object' || scopes === null) return 'machines/scopes.ts exports no `scopes` record';
+  if (typeof scopes !== 'object' || scopes === null) return 'scopes/ holds no scope files';
   if (typeof SystemModel !== 'function') return 'machines/system.ts exports no `SystemModel` class';
   return {
     scopes: scopes as SystemModules['scopes'],

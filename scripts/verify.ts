@@ -48,7 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(helpText(verifySpec));
     return exitCodes.ok;
   }
-  const machines = machinesFor(args.variant);
+  const machines = machinesFor(args.variant, args.scope);
   if (!machines) throw new Error(`variant ${args.variant} has no machines`);
   let model: SystemModel;
   try {

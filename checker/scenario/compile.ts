@@ -1,6 +1,7 @@
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
 import {
+  builtInActorBindings,
   type ClusterRoleBindingSpec,
   type ConfigurationKind,
   type ConfigurationSpec,
@@ -13,9 +14,8 @@ import {
   type Scope,
   type SubjectSpec,
 } from '../../machines/scope.ts';
-import { defaultScope } from '../../machines/scopes.ts';
 import type { MachineSet } from '../../machines/system.ts';
-import { baseVariantName, machinesFor, variants } from '../../machines/variants.ts';
+import { baseVariantName, machinesFor, variantByName, variants } from '../../machines/variants.ts';
 import { scopeFromData } from '../scope-file.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
@@ -161,9 +161,16 @@ const resourceToKind = new Map<string, ContentKind>(
 export const kindOfResource = (resource: string): string => resourceToKind.get(resource) ?? resource;
 
 /** Built-in actors' grants, as every scope has them: the namespace controller, initializers, finalizer owners. */
-const builtInBindings = defaultScope.clusterRoleBindings.filter((b) =>
-  b.subjects.every((s) => s.kind === 'ServiceAccount' || s.name.startsWith('system:serviceaccount:')),
-);
+const builtInBindings: ClusterRoleBindingSpec[] = [
+  ...builtInActorBindings.filter((b) =>
+    b.subjects.every((s) => s.kind === 'ServiceAccount' || s.name.startsWith('system:serviceaccount:')),
+  ),
+  {
+    name: 'origin-namespace-finalizer',
+    clusterRole: 'namespace-finalizer',
+    subjects: [{ kind: 'User', name: finalizerOwnerAccount('openshift.com/origin') }],
+  },
+];
 
 export const serviceAccountGroups = (user: string): string[] => {
   const match = /^system:serviceaccount:([^:]+):[^:]+$/.exec(user);
@@ -361,8 +368,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   knownIds('contrasts', header.contrasts ?? [], requirementIds, 'requirement', 'IDs of docs/requirements.md');
   knownIds('decisions', header.decisions ?? [], decisionIds, 'decision', 'D-n of docs/decisions.md');
   const variant = header.variant ?? baseVariantName;
-  const machines = machinesFor(variant);
-  if (!machines)
+  if (variant !== baseVariantName && !variantByName(variant))
     throw new ScenarioFieldError(
       ['variant'],
       `unknown variant "${variant}"`,
@@ -670,6 +676,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     faults,
     clock: { readRepairTimeoutSeconds: inline?.clock.readRepairTimeoutSeconds ?? 600 },
   };
+  const machines = machinesFor(variant, scope);
+  if (!machines) throw new Error(`variant ${variant} has no machines`);
   return {
     file: scenario.file,
     title: header.title,

@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { defaultScope } from '../../machines/scopes.ts';
 import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from '../cli.ts';
-import { loadScopeFile } from '../scope-file.ts';
+import { loadScopeFile, scopeByName } from '../scope-file.ts';
 import { scopeToDocument } from '../scope-yaml.ts';
 import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
 import { maxTickSeconds } from './schema.ts';
+
+const defaultScope = scopeByName('default');
 
 /**
  * Hostile input: malformed scenarios (and their `given`, which has the scope's vocabulary) and JSON

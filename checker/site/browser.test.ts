@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopes } from '../../machines/scopes.ts';
 import { SystemModel } from '../../machines/system.ts';
 import { machinesFor } from '../../machines/variants.ts';
 import { safetyProperties } from '../../properties/safety.ts';
@@ -12,7 +11,10 @@ import { check } from '../check.ts';
 import { diagramsFolder } from '../diagram.ts';
 import { findChromium } from '../render.ts';
 import { buildReport, writeReport } from '../report.ts';
+import { builtInScopes } from '../scope-file.ts';
 import { buildSite } from './build.ts';
+
+const scopes = builtInScopes();
 
 /**
  * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
@@ -36,7 +38,7 @@ async function faultFixture(root: string): Promise<void> {
     if (name.endsWith('.mmd'))
       await copyFile(join(projectRoot, diagramsFolder, name), join(root, diagramsFolder, name));
   await copyFile(join(projectRoot, 'generated', 'mutants.json'), join(root, 'generated', 'mutants.json'));
-  const machines = machinesFor(fault);
+  const machines = machinesFor(fault, scopes.default);
   if (!machines) throw new Error(`no machines for ${fault}`);
   const model = new SystemModel(scopes.default, machines);
   const result = check(

@@ -51,7 +51,7 @@ export function initializerSteps(m: SystemModel, s: SystemState, out: Enabled[])
         }
       });
     }
-    if (m.scope.faults.initializerCrash) {
+    if (m.scope.faults.initializerCrash && spec.canCrash !== false) {
       const type = m.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
       const step = m.initializerStepper.step(controller, { type }, type);
       if (step.transitions.length > 0) {
