@@ -4,6 +4,7 @@ import type { Property } from '../properties/types.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
+import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
 export interface Trace {
@@ -29,6 +30,8 @@ export interface CheckResult {
   stopReason?: StopReason;
   properties: PropertyResult[];
   coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
+  /** Under symmetry reduction: the group's order and the states and transitions the orbits stand for. */
+  symmetry?: { order: number; represented: { states: number; transitions: number } };
 }
 
 export interface CheckOptions {
@@ -49,6 +52,8 @@ export interface CheckOptions {
   stopOnFirst?: boolean;
   /** Called at once when a property is first violated, while the search goes on. */
   onViolation?: (violation: FirstViolation) => void;
+  /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
+  symmetry?: StateSymmetry;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -135,7 +140,14 @@ function createJudge(
     options.onViolation?.({ propertyId, message, depth, states: statesSoFar });
   };
 
+  // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
+  const { symmetry } = options;
+  const represented = { states: 0, transitions: 0 };
+  let lastBefore: SystemState | undefined;
+  let lastBeforeOrbit = 1;
+
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
+    ...(symmetry ? { canonical: symmetry.canonical } : {}),
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
     maxSeconds: options.maxSeconds,
@@ -144,6 +156,7 @@ function createJudge(
     onState: (state, index, depth) => {
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
+      if (symmetry) represented.states += symmetry.orbitSize(state);
       for (const p of invariants) {
         if (violations.has(p.id)) continue;
         const verdict = p.predicate(model, state);
@@ -169,6 +182,13 @@ function createJudge(
         return false;
       }
       options.recorder?.edge(event, afterIndex);
+      if (symmetry) {
+        if (before !== lastBefore) {
+          lastBefore = before;
+          lastBeforeOrbit = symmetry.orbitSize(before);
+        }
+        represented.transitions += lastBeforeOrbit;
+      }
       if (!seenEvents.has(event)) {
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
@@ -199,7 +219,32 @@ function createJudge(
         const path = result.traceTo(v.stateIndex);
         const trace: Trace = { initial: path.initial, steps: [...path.steps] };
         if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
-        return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+        if (symmetry === undefined || symmetry.order === 1)
+          return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+        // The representatives' path jumps between orbit members: rebuild it step by step from the initial state.
+        const judge = (before: SystemState, event: SystemEvent, after: SystemState) =>
+          property.kind === 'step'
+            ? property.predicate(model, before, event, after)
+            : property.predicate(model, after);
+        const concrete = concreteTrace(
+          model,
+          symmetry.canonical,
+          trace,
+          (b, e, a) => judge(b, e, a) !== true,
+        );
+        const end = concrete.steps.at(-1);
+        const before = concrete.steps.at(-2)?.state ?? concrete.initial;
+        const message = end
+          ? judge(before, end.event, end.state)
+          : property.kind === 'invariant'
+            ? property.predicate(model, concrete.initial)
+            : true;
+        return {
+          property,
+          status: 'violated',
+          witnesses: count,
+          violation: { message: message === true ? v.message : message, trace: concrete },
+        };
       }
       return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
     });
@@ -218,6 +263,7 @@ function createJudge(
           }
         : {}),
       properties: propertyResults,
+      ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...represented } } } : {}),
       coverage: {
         covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
         uncovered: all.filter((t) => !covered.has(t.id)),

@@ -39,6 +39,11 @@ export interface SearchLimits {
 }
 
 export interface ExploreOptions<S, E> extends SearchLimits {
+  /**
+   * Symmetry reduction: each state is replaced by its orbit's representative before the visited test
+   * (checker/symmetry.ts). `onState` sees the representative, `onEdge` the concrete successor.
+   */
+  canonical?: (state: S) => S;
   /** Called once per distinct state, when first discovered (invariants). */
   onState?: (state: S, index: number, depth: number) => Continue;
   /** Called once per transition, self-loops and edges to known states included (step properties). */
@@ -233,6 +238,7 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const { onState, onEdge, signal } = options;
+  const canonical = options.canonical ?? ((state: S) => state);
   const visited = new VisitedTable<S>();
   const eventChunks: (E | undefined)[][] = [];
   const layerStarts: number[] = [];
@@ -284,22 +290,25 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const emit = (event: E, next: S): void => {
     if (stopReason !== undefined) return;
     transitions++;
-    const key = model.key(next);
+    const stored = canonical(next);
+    const key = model.key(stored);
     const hash = hashKey(key);
     let index = visited.indexOf(key, hash);
     const isNew = index < 0;
     if (isNew) {
-      index = record(next, key, hash, currentIndex, event, childDepth);
+      index = record(stored, key, hash, currentIndex, event, childDepth);
       if (index < 0) return;
     }
     if (onEdge !== undefined && onEdge(current, event, next, currentIndex, index, isNew) === false) {
       stopReason = 'stopped';
       return;
     }
-    if (isNew && onState !== undefined && onState(next, index, childDepth) === false) stopReason = 'stopped';
+    if (isNew && onState !== undefined && onState(stored, index, childDepth) === false)
+      stopReason = 'stopped';
   };
 
-  for (const initial of model.initialStates()) {
+  for (const concrete of model.initialStates()) {
+    const initial = canonical(concrete);
     const key = model.key(initial);
     const hash = hashKey(key);
     if (visited.indexOf(key, hash) >= 0) continue;

@@ -246,9 +246,12 @@ describe('npm run verify, as a command', () => {
   }, 60_000);
 
   it('ends with a partial report, not a V8 abort, when the heap is 128 MB and the scope is large', async () => {
-    const run = await verify(['--scope', 'large', '--json'], { NODE_OPTIONS: '--max-old-space-size=128' });
-    expectStoppedByMemoryGuard(run, 10);
-  }, 120_000);
+    // Without symmetry the graph liveness needs is kept too; large's five namespaces fill 128 MB by about 90,000 states.
+    const run = await verify(['--scope', 'large', '--symmetry', 'off', '--json'], {
+      NODE_OPTIONS: '--max-old-space-size=128',
+    });
+    expectStoppedByMemoryGuard(run, 10, 80_000);
+  }, 240_000);
 
   it('lists its options and exit codes with --help', async () => {
     const run = await verify(['--help']);

@@ -220,16 +220,29 @@ export const defaultScope: Scope = {
   intent: defaultIntent,
 };
 
-/** Three tenants, three configurations and a longer read-repair timeout: for depth and benchmarks. */
+/**
+ * The default scope with one more tenant and one more initializer, for depth and benchmarks. Erin does
+ * in team-d exactly what bob does in team-b, so renaming one pair to the other gives the same scope:
+ * they are declared interchangeable and the search keeps one state per orbit (checker/symmetry.ts).
+ * Both start without their app ConfigMap, so each pair's creates tell them apart and the reduction bites.
+ */
+const pairedTenant = (namespace: string, creator: string): Scope['namespaces'][number] => ({
+  name: namespace,
+  creator,
+  preexisting: true,
+  initialContent: ['rolebindings/namespace-admin'],
+});
+
 export const largeScope: Scope = {
   ...defaultScope,
   name: 'large',
   description:
-    'The default scope with a third configuration (logging, registered later), a third tenant namespace and a 7 s read-repair timeout.',
+    'The default scope with one more tenant and one more initializer. Erin works in her initialized namespace team-d exactly as bob does in team-b (each may create the app ConfigMap their namespace starts without), so the two tenants are interchangeable (declared under symmetry); a third initializer configuration (logging) is registered while the cluster runs. Every fault, and a 6 s read-repair timeout.',
   namespaces: [
     { name: 'team-a', creator: 'alice', extraFinalizers: ['openshift.com/origin'] },
-    { name: 'team-b', creator: 'bob' },
-    { name: 'team-c', creator: 'dave' },
+    pairedTenant('team-b', 'bob'),
+    pairedTenant('team-d', 'erin'),
+    { name: 'Team_C', creator: 'alice' },
     { name: 'default', system: true },
   ],
   configurations: [
@@ -237,30 +250,55 @@ export const largeScope: Scope = {
     { name: '20-quota', initializers: [quotaInitializer], registered: 'initially' },
     { name: '30-logging', initializers: [loggingInitializer], registered: 'later' },
   ],
-  principals: [
-    // Only namespaces this scope has: a principal naming one it lacks is a scope-file error.
-    ...defaultScope.principals.map((p) =>
-      p.namespaces ? { ...p, namespaces: p.namespaces.filter((n) => n !== 'Team_C') } : p,
-    ),
-    {
-      name: 'dave',
-      groups: ['teams@corp.com', 'system:authenticated'],
-      tenant: true,
-      namespaces: ['team-c'],
-      requests: ['create-namespace', 'create-content'],
-    },
-  ],
-  clock: { readRepairTimeoutSeconds: 7 },
+  principals: defaultScope.principals.flatMap((p) =>
+    p.name === 'alice'
+      ? [{ ...p, namespaces: ['team-a', 'team-b', 'team-d', 'Team_C'] }]
+      : p.name === 'bob'
+        ? [p, { ...p, name: 'erin', namespaces: ['team-d'] }]
+        : [p],
+  ),
   intent: {
     ...defaultIntent,
-    tenants: { 'team-a': ['alice'], 'team-b': ['bob'], 'team-c': ['dave'] },
-    timeouts: {
-      ...defaultIntent.timeouts,
-      readRepairSeconds: 7,
-      initializers: { ...defaultIntent.timeouts.initializers, 'logging.example.com': 5 },
-    },
-    initializerAccounts: { ...defaultIntent.initializerAccounts, 'logging.example.com': initializerAccount },
+    // Only this scope's namespaces: an intent naming one the scope lacks would tell the tenants apart.
+    tenants: { 'team-a': ['alice'], Team_C: ['alice'], 'team-b': ['bob'], 'team-d': ['erin'] },
   },
+  symmetry: { namespaces: [['team-b', 'team-d']], users: [['bob', 'erin']] },
+};
+
+/**
+ * The large scope with a fourth tenant: three interchangeable ones (bob, erin, frank), a group of 6.
+ * It does not finish within a benchmark's budget; a run is reported incomplete, never as a pass.
+ */
+export const xlScope: Scope = {
+  ...largeScope,
+  name: 'xl',
+  description:
+    'The large scope with a fourth tenant: bob, erin and frank each work in their initialized namespace (team-b, team-d, team-e) alike, each may create the app ConfigMap it starts without, so the three are interchangeable (declared under symmetry); alice creates team-a while three initializer configurations (logging registered later) apply. Every fault, and a 6 s read-repair timeout.',
+  namespaces: [
+    largeScope.namespaces[0],
+    pairedTenant('team-b', 'bob'),
+    pairedTenant('team-d', 'erin'),
+    pairedTenant('team-e', 'frank'),
+    ...largeScope.namespaces.slice(3),
+  ],
+  principals: largeScope.principals.flatMap((p) =>
+    p.name === 'alice'
+      ? [{ ...p, namespaces: ['team-a', 'team-b', 'team-d', 'team-e', 'Team_C'] }]
+      : p.name === 'erin'
+        ? [p, { ...p, name: 'frank', namespaces: ['team-e'] }]
+        : [p],
+  ),
+  intent: {
+    ...defaultIntent,
+    tenants: {
+      'team-a': ['alice'],
+      Team_C: ['alice'],
+      'team-b': ['bob'],
+      'team-d': ['erin'],
+      'team-e': ['frank'],
+    },
+  },
+  symmetry: { namespaces: [['team-b', 'team-d', 'team-e']], users: [['bob', 'erin', 'frank']] },
 };
 
 /**
@@ -324,6 +362,7 @@ export const concurrentScope: Scope = {
 export const scopes: Record<string, Scope> = {
   default: defaultScope,
   large: largeScope,
+  xl: xlScope,
   'admin-finalize': adminFinalizeScope,
   concurrent: concurrentScope,
 };

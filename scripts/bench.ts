@@ -31,7 +31,7 @@ import {
 } from '../machines/reference/namespace-reference-product.ts';
 import { runEntry } from './entry.ts';
 
-type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope';
+type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope' | 'system-symmetry';
 
 interface BenchCase {
   engine: Engine;
@@ -60,6 +60,8 @@ interface CaseResult {
   retainedBytes: number;
   /** Typed arrays of the dense engine (bitset, queue, parents, event ids), when known. */
   structureBytes?: number;
+  /** Under symmetry reduction: the states the orbits stand for. */
+  representedStates?: number;
   error?: string;
 }
 
@@ -230,6 +232,45 @@ async function runSystemScope(name: string, budgetSeconds: number, maxStates: nu
 }
 // ─── end of hook ──────────────────────────────────────────────────────────────────────────────
 
+// ─── symmetry reduction (checker/symmetry.ts) ─────────────────────────────────────────────────
+/** Scopes that declare symmetry, searched with the reduction within a 120 s budget; the plain group above has them without. */
+function symmetryGroup(modules: SystemModules): { title: string; cases: BenchCase[]; repeat: number } {
+  const declared = Object.entries(modules.scopes)
+    .filter(([, scope]) => (scope as { symmetry?: unknown }).symmetry !== undefined)
+    .map(([name]) => name);
+  return {
+    title: 'System model scopes under their declared symmetry (one state per orbit), at most 120 s each',
+    cases: declared.map((name) => ({ engine: 'system-symmetry', subject: name, budgetSeconds: 120 })),
+    repeat: 1,
+  };
+}
+
+async function runSymmetricScope(name: string, budgetSeconds: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const { SystemModel } = await import('../machines/system.ts');
+  const { StateSymmetry, symmetryOf } = await import('../checker/symmetry.ts');
+  const scope = modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0];
+  const model = new SystemModel(scope);
+  const symmetry = new StateSymmetry(model, symmetryOf(scope));
+  let representedStates = 0;
+  const result = measureAround('system-symmetry', name, () => {
+    const search = explore(model, {
+      maxSeconds: budgetSeconds,
+      canonical: symmetry.canonical,
+      onState: (state) => {
+        representedStates += symmetry.orbitSize(state);
+      },
+    });
+    return searchFigures(
+      search,
+      search.stopReason === 'time' ? `time budget ${budgetSeconds} s` : search.stopReason,
+    );
+  });
+  return { ...result, representedStates };
+}
+// ─── end of symmetry reduction ────────────────────────────────────────────────────────────────
+
 async function runCase(benchCase: BenchCase): Promise<CaseResult> {
   const { engine, subject } = benchCase;
   switch (engine) {
@@ -241,6 +282,8 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       return runAdjacencyMap(Number(subject), benchCase.budgetSeconds ?? 30);
     case 'system-scope':
       return runSystemScope(String(subject), benchCase.budgetSeconds ?? 60, benchCase.maxStates ?? 5_000_000);
+    case 'system-symmetry':
+      return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
   }
 }
 
@@ -292,7 +335,9 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
   const label =
     result.engine === 'system-scope'
       ? `system scope ${result.subject}`
-      : `${result.engine} N=${result.subject}`;
+      : result.engine === 'system-symmetry'
+        ? `system scope ${result.subject}, symmetry (${integer.format(result.representedStates ?? 0)} states)`
+        : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -418,6 +463,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       repeat: 1,
     });
   }
+
+  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules));
 
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
