@@ -31,7 +31,7 @@ import {
 } from '../machines/reference/namespace-reference-product.ts';
 import { runEntry } from './entry.ts';
 
-type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope' | 'system-symmetry';
+type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope' | 'system-symmetry' | 'system-parallel';
 
 interface BenchCase {
   engine: Engine;
@@ -40,6 +40,8 @@ interface BenchCase {
   /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
   budgetSeconds?: number;
   maxStates?: number;
+  /** Worker threads of the parallel search (checker/parallel). */
+  workers?: number;
 }
 
 interface CaseResult {
@@ -62,6 +64,8 @@ interface CaseResult {
   structureBytes?: number;
   /** Under symmetry reduction: the states the orbits stand for. */
   representedStates?: number;
+  /** Worker threads of a parallel search. */
+  workers?: number;
   error?: string;
 }
 
@@ -269,7 +273,54 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   });
   return { ...result, representedStates };
 }
-// ─── end of symmetry reduction ────────────────────────────────────────────────────────────────
+
+/** The default scope with the parallel search on one and on two worker threads: the speed-up of the second. */
+function parallelGroup(): { title: string; cases: BenchCase[]; repeat: number } {
+  return {
+    title: 'System model, parallel search (worker threads, states partitioned by hash, level by level)',
+    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'default', workers })),
+    repeat: 1,
+  };
+}
+
+async function runParallelScope(name: string, workers: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const { parallelExplore } = await import('../checker/parallel/search.ts');
+  const scope = modules.scopes[name] as Parameters<typeof parallelExplore>[0]['scope'];
+  const baselineRssBytes = process.memoryUsage.rss();
+  const run = await parallelExplore({ scope, variant: 'model', workers, symmetry: false });
+  return {
+    engine: 'system-parallel',
+    subject: name,
+    workers,
+    states: run.states,
+    transitions: run.transitions,
+    depth: run.depth,
+    complete: run.complete,
+    seconds: run.durationMs / 1000,
+    statesPerSecond: run.statesPerSecond,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    baselineRssBytes,
+    // The workers' heaps are their own: this process keeps no states.
+    retainedBytes: 0,
+  };
+}
+
+/** `speed-up with 2 workers: 1.6x over 1 (same states: yes)`, for a group of parallel runs. */
+function speedUpLine(results: readonly CaseResult[]): string | undefined {
+  const parallel = results.filter((r) => r.engine === 'system-parallel' && !r.error);
+  const one = parallel.find((r) => r.workers === 1);
+  if (!one || parallel.length < 2) return undefined;
+  return parallel
+    .filter((r) => r !== one)
+    .map(
+      (r) =>
+        `speed-up with ${r.workers} workers: ${(r.statesPerSecond / Math.max(1e-9, one.statesPerSecond)).toFixed(2)}x over 1 (same states, transitions and depth: ${r.states === one.states && r.transitions === one.transitions && r.depth === one.depth ? 'yes' : 'NO'})`,
+    )
+    .join('\n');
+}
+// ─── end of symmetry reduction and parallel search ───────────────────────────────────────────
 
 async function runCase(benchCase: BenchCase): Promise<CaseResult> {
   const { engine, subject } = benchCase;
@@ -284,6 +335,8 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       return runSystemScope(String(subject), benchCase.budgetSeconds ?? 60, benchCase.maxStates ?? 5_000_000);
     case 'system-symmetry':
       return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
+    case 'system-parallel':
+      return runParallelScope(String(subject), benchCase.workers ?? 1);
   }
 }
 
@@ -337,7 +390,9 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
       ? `system scope ${result.subject}`
       : result.engine === 'system-symmetry'
         ? `system scope ${result.subject}, symmetry (${integer.format(result.representedStates ?? 0)} states)`
-        : `${result.engine} N=${result.subject}`;
+        : result.engine === 'system-parallel'
+          ? `system scope ${result.subject}, ${result.workers} worker thread(s)`
+          : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -464,7 +519,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     });
   }
 
-  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules));
+  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules), parallelGroup());
 
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
@@ -474,6 +529,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     }
     console.log(group.title);
     printTable(results.map(row));
+    const speedUp = speedUpLine(results);
+    if (speedUp) console.log(speedUp);
     console.log('');
   }
   if (!asJson) {
