@@ -6,6 +6,7 @@ import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
+import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
 export interface Trace {
@@ -33,6 +34,8 @@ export interface CheckResult {
   coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
   /** A bitstate search's filter and its estimated chance of having missed a state. */
   bitstate?: BitstateFigures;
+  /** Under symmetry reduction: the group's order and the states and transitions the orbits stand for. */
+  symmetry?: { order: number; represented: { states: number; transitions: number } };
 }
 
 export interface CheckOptions {
@@ -55,6 +58,8 @@ export interface CheckOptions {
   onViolation?: (violation: FirstViolation) => void;
   /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
   bitstate?: { log2Bits: number };
+  /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
+  symmetry?: StateSymmetry;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -160,8 +165,15 @@ function createJudge(
     options.onViolation?.({ propertyId, message, depth, states: statesSoFar });
   };
 
+  // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
+  const { symmetry } = options;
+  const represented = { states: 0, transitions: 0 };
+  let lastBefore: SystemState | undefined;
+  let lastBeforeOrbit = 1;
+
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
     codec: systemCodec(model),
+    ...(symmetry ? { canonical: symmetry.canonical } : {}),
     maxStates: options.maxStates,
     maxHeapBytes: options.maxHeapBytes,
     maxSeconds: options.maxSeconds,
@@ -170,6 +182,7 @@ function createJudge(
     onState: (state, index, depth) => {
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
+      if (symmetry) represented.states += symmetry.orbitSize(state);
       for (const p of invariants) {
         if (violations.has(p.id)) continue;
         const verdict = p.predicate(model, state);
@@ -195,6 +208,13 @@ function createJudge(
         return false;
       }
       options.recorder?.edge(event, afterIndex);
+      if (symmetry) {
+        if (before !== lastBefore) {
+          lastBefore = before;
+          lastBeforeOrbit = symmetry.orbitSize(before);
+        }
+        represented.transitions += lastBeforeOrbit;
+      }
       if (!seenEvents.has(event)) {
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
@@ -225,7 +245,32 @@ function createJudge(
         const path = result.traceTo(v.stateIndex);
         const trace: Trace = { initial: path.initial, steps: [...path.steps] };
         if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
-        return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+        if (symmetry === undefined || symmetry.order === 1)
+          return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
+        // The representatives' path jumps between orbit members: rebuild it step by step from the initial state.
+        const judge = (before: SystemState, event: SystemEvent, after: SystemState) =>
+          property.kind === 'step'
+            ? property.predicate(model, before, event, after)
+            : property.predicate(model, after);
+        const concrete = concreteTrace(
+          model,
+          symmetry.canonical,
+          trace,
+          (b, e, a) => judge(b, e, a) !== true,
+        );
+        const end = concrete.steps.at(-1);
+        const before = concrete.steps.at(-2)?.state ?? concrete.initial;
+        const message = end
+          ? judge(before, end.event, end.state)
+          : property.kind === 'invariant'
+            ? property.predicate(model, concrete.initial)
+            : true;
+        return {
+          property,
+          status: 'violated',
+          witnesses: count,
+          violation: { message: message === true ? v.message : message, trace: concrete },
+        };
       }
       return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
     });
@@ -244,6 +289,7 @@ function createJudge(
           }
         : {}),
       properties: propertyResults,
+      ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...represented } } } : {}),
       coverage: {
         covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
         uncovered: all.filter((t) => !covered.has(t.id)),

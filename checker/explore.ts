@@ -45,6 +45,11 @@ export interface ExploreOptions<S, E> extends SearchLimits {
    * states in the same order, far less memory, no key strings. Without it, states are keyed by `model.key`.
    */
   codec?: StateCodec<S>;
+  /**
+   * Symmetry reduction: each state is replaced by its orbit's representative before the visited test
+   * (checker/symmetry.ts). `onState` sees the representative, `onEdge` the concrete successor.
+   */
+  canonical?: (state: S) => S;
   /** Called once per distinct state, when first discovered (invariants). */
   onState?: (state: S, index: number, depth: number) => Continue;
   /** Called once per transition, self-loops and edges to known states included (step properties). */
@@ -287,8 +292,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const { onState, onEdge, signal } = options;
   const packed = options.codec ? packedStore(options.codec) : undefined;
   const visited: StateStore<S> = packed ?? keyedStore(model);
-  // Symmetry: the store keeps one representative per orbit; callbacks still see the concrete state.
-  const canonical = model.canonical;
+  // Symmetry: the store keeps one representative per orbit, which `onState` sees; `onEdge` sees the concrete step.
+  const canonical = options.canonical ?? model.canonical;
   const events: E[] = [];
   const eventIds = new Map<E, number>();
   const stateEvents = new IntChunks();
@@ -337,7 +342,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const emit = (event: E, next: S): void => {
     if (stopReason !== undefined) return;
     transitions++;
-    let index = visited.find(canonical === undefined ? next : canonical(next));
+    const stored = canonical === undefined ? next : canonical(next);
+    let index = visited.find(stored);
     const isNew = index < 0;
     if (isNew) {
       index = record(currentIndex, event, childDepth);
@@ -347,11 +353,13 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
       stopReason = 'stopped';
       return;
     }
-    if (isNew && onState !== undefined && onState(next, index, childDepth) === false) stopReason = 'stopped';
+    if (isNew && onState !== undefined && onState(stored, index, childDepth) === false)
+      stopReason = 'stopped';
   };
 
-  for (const initial of model.initialStates()) {
-    if (visited.find(canonical === undefined ? initial : canonical(initial)) >= 0) continue;
+  for (const concrete of model.initialStates()) {
+    const initial = canonical === undefined ? concrete : canonical(concrete);
+    if (visited.find(initial) >= 0) continue;
     const index = record(-1, undefined, 0);
     if (index < 0) break;
     if (onState !== undefined && onState(initial, index, 0) === false) {

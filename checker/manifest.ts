@@ -15,12 +15,22 @@ const verdictSchema = z.strictObject({
   counterexampleSteps: z.number().int().positive().optional(),
 });
 
-const exploredScopeSchema = z.strictObject({
-  name: z.string().min(1),
-  explored: z.literal(true),
+const figures = {
   states: z.number().int().positive(),
   transitions: z.number().int().nonnegative(),
   depth: z.number().int().nonnegative(),
+};
+
+/** The search under the scope's symmetry: orbits kept, and the states and transitions they stand for. */
+const symmetryFiguresSchema = z.strictObject({
+  ...figures,
+  represented: z.strictObject({ states: figures.states, transitions: figures.transitions }),
+});
+
+const exploredScopeSchema = z.strictObject({
+  name: z.string().min(1),
+  explored: z.literal(true),
+  ...figures,
   properties: z.record(z.string(), verdictSchema),
 });
 
@@ -29,6 +39,11 @@ const unexploredScopeSchema = z.strictObject({
   explored: z.literal(false),
   /** Why the test suite does not explore it, and how to. */
   reason: z.string().min(1),
+  /**
+   * Figures of a scope that completes but too slowly for every test run: checked when
+   * NSMODEL_SLOW_SCOPES=1, with and without symmetry reduction.
+   */
+  measured: z.strictObject({ ...figures, symmetry: symmetryFiguresSchema.optional() }).optional(),
 });
 
 export const manifestSchema = z.strictObject({

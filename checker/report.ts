@@ -106,6 +106,8 @@ export interface VerifyReport {
    * Absent when the search did not finish, since a later state could still exercise them.
    */
   undeclared?: { vacuous: string[]; uncovered: string[] };
+  /** Under symmetry reduction: `states` counts orbits; these are the states and transitions they stand for. */
+  symmetry?: { order: number; represented: { states: number; transitions: number } };
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -150,6 +152,12 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
     unused: z.array(z.string()),
   }),
   undeclared: z.strictObject({ vacuous: z.array(z.string()), uncovered: z.array(z.string()) }).optional(),
+  symmetry: z
+    .strictObject({
+      order: z.number().int().positive(),
+      represented: z.strictObject({ states: count, transitions: count }),
+    })
+    .optional(),
 });
 
 export const unexplainedNote =
@@ -203,6 +211,7 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
     durationMs: Math.round(result.durationMs),
     complete: result.complete,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    ...(result.symmetry ? { symmetry: result.symmetry } : {}),
     properties: result.properties.map((p) => ({
       id: p.property.id,
       requirements: [...p.property.requirements],
@@ -338,7 +347,7 @@ export function reportMarkdown(
     '',
     `**Scope.** ${model.scope.description}`,
     '',
-    `**Search.** ${format(report.states)} distinct states, ${format(report.transitions)} transitions, depth ${report.depth}; ${completion(result)}.`,
+    `**Search.** ${format(report.states)} distinct states, ${format(report.transitions)} transitions, depth ${report.depth}; ${completion(result)}.${symmetryText(report)}`,
     '',
     `${timingLinePrefix} ${(report.durationMs / 1000).toFixed(1)} s (${format(Math.round(result.statesPerSecond))} states/s).`,
     '',
@@ -436,7 +445,7 @@ export function summaryText(
     ...brokenLines(report),
     `nsmodel verify: scope ${report.scope}, variant ${report.variant}, ${report.properties.length} properties`,
     `Search ${completion(result)}.`,
-    `${format(report.states)} distinct states found, ${format(report.transitions)} transitions, depth ${report.depth}.`,
+    `${format(report.states)} distinct states found, ${format(report.transitions)} transitions, depth ${report.depth}.${symmetryText(report)}`,
     `Finished in ${(report.durationMs / 1000).toFixed(1)} s (${format(Math.round(result.statesPerSecond))} states/s).`,
     '',
   ];
@@ -578,3 +587,10 @@ export const reportGenerator = {
     return writeReport(rootDir, buildReport(result, context), result, context);
   },
 };
+
+/** What the orbits of a symmetry-reduced search stand for; empty without reduction. */
+function symmetryText(report: VerifyReport): string {
+  const s = report.symmetry;
+  if (!s) return '';
+  return ` Symmetry reduction (group of ${s.order}): these ${format(report.states)} orbits stand for ${format(s.represented.states)} states and ${format(s.represented.transitions)} transitions without it.`;
+}

@@ -7,6 +7,7 @@ import { UsageError } from './cli.ts';
 import { scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
 import { documentToScope } from './scope-yaml.ts';
+import { scopeSymmetry } from './symmetry.ts';
 
 /**
  * `--scope NAME|FILE`: a scope file (checker/scope-format.ts), by name from `scopes/NAME.yaml` or by
@@ -133,7 +134,10 @@ export function scopeFromData(data: unknown): Scope | ScopeIssue {
   const parsed = scopeDocumentSchema.safeParse(data);
   if (!parsed.success) return issueOfZod(parsed.error.issues, data);
   const result = documentToScope(parsed.data);
-  return 'issues' in result ? result.issues[0] : result.scope;
+  if ('issues' in result) return result.issues[0];
+  // Declared symmetry sets must really be interchangeable, or the reduced search would be unsound.
+  const symmetry = result.scope.symmetry ? scopeSymmetry(result.scope) : undefined;
+  return symmetry && 'issue' in symmetry ? symmetry.issue : result.scope;
 }
 
 /** `namespaces[0].name` for a field path. */

@@ -57,7 +57,7 @@ describe('the built-in scope files', () => {
           byNamespace: { 'team-b': { roleBinding: { clusterRole: 'view', subject: 'bob' } } },
         },
       ],
-      symmetry: { users: [['alice', 'bob']], namespaces: [['team-a', 'Team_C']] },
+      symmetry: { users: [['alice']], namespaces: [['team-a']] },
     };
     expect(parseScope(scopeToYaml(rich), 'rich.yaml')).toStrictEqual(rich);
   });

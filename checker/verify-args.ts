@@ -33,6 +33,8 @@ export interface VerifyArgs {
   stopOnFirst: boolean;
   /** No progress output. */
   quiet: boolean;
+  /** Keep one state per orbit of the scope's declared symmetry (on by default when the scope declares one). */
+  symmetry: boolean;
   random?: { runs: number; seed?: number; path?: string };
   help: boolean;
 }
@@ -99,6 +101,12 @@ export const verifySpec: CommandSpec = {
       description:
         'with a seeded-fault --variant: search every reachable state instead of stopping at the first violation',
     },
+    symmetry: {
+      type: 'string',
+      value: 'on|off',
+      description:
+        "on (default): keep one state per orbit of the scope's declared symmetry sets (TLC's SYMMETRY); off: search every state",
+    },
     quiet: {
       type: 'boolean',
       short: 'q',
@@ -149,6 +157,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
       json: false,
       stopOnFirst: false,
       quiet: false,
+      symmetry: true,
       help: true,
     };
   }
@@ -199,6 +208,11 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     throw new UsageError(
       `--${values.exhaustive === true ? 'exhaustive' : 'stop-on-first'} applies to the exhaustive search; drop it or drop --random`,
     );
+  const symmetry = stringOption(values, 'symmetry') ?? 'on';
+  if (symmetry !== 'on' && symmetry !== 'off')
+    throw new UsageError(
+      `--symmetry: ${JSON.stringify(symmetry)} is neither on nor off; write --symmetry on or --symmetry off`,
+    );
   // A seeded fault is run to see it caught: its first violation is the answer, the rest of the space is not.
   const stopOnFirst =
     values['stop-on-first'] === true || (variant !== baseVariantName && values.exhaustive !== true);
@@ -214,6 +228,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     json: values.json === true,
     stopOnFirst: !random && stopOnFirst,
     quiet: values.quiet === true,
+    symmetry: symmetry === 'on',
     ...(random
       ? {
           random: {

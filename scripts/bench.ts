@@ -34,7 +34,15 @@ import {
 import type { SystemModel } from '../machines/system.ts';
 import { runEntry } from './entry.ts';
 
-type Engine = 'dense' | 'generic' | 'adjacency-map' | 'system-scope' | 'system-packed' | 'system-bitstate';
+type Engine =
+  | 'dense'
+  | 'generic'
+  | 'adjacency-map'
+  | 'system-scope'
+  | 'system-packed'
+  | 'system-bitstate'
+  | 'system-symmetry'
+  | 'system-parallel';
 
 interface BenchCase {
   engine: Engine;
@@ -43,6 +51,8 @@ interface BenchCase {
   /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
   budgetSeconds?: number;
   maxStates?: number;
+  /** Worker threads of the parallel search (checker/parallel). */
+  workers?: number;
 }
 
 interface CaseResult {
@@ -65,6 +75,10 @@ interface CaseResult {
   structureBytes?: number;
   /** A bitstate search's estimated probability of having missed a state. */
   missProbability?: number;
+  /** Under symmetry reduction: the states the orbits stand for. */
+  representedStates?: number;
+  /** Worker threads of a parallel search. */
+  workers?: number;
   error?: string;
 }
 
@@ -244,6 +258,92 @@ async function runSystemScope(
 }
 // ─── end of hook ──────────────────────────────────────────────────────────────────────────────
 
+// ─── symmetry reduction (checker/symmetry.ts) ─────────────────────────────────────────────────
+/** Scopes that declare symmetry, searched with the reduction within a 120 s budget; the plain group above has them without. */
+function symmetryGroup(modules: SystemModules): { title: string; cases: BenchCase[]; repeat: number } {
+  const declared = Object.entries(modules.scopes)
+    .filter(([, scope]) => (scope as { symmetry?: unknown }).symmetry !== undefined)
+    .map(([name]) => name);
+  return {
+    title: 'System model scopes under their declared symmetry (one state per orbit), at most 120 s each',
+    cases: declared.map((name) => ({ engine: 'system-symmetry', subject: name, budgetSeconds: 120 })),
+    repeat: 1,
+  };
+}
+
+async function runSymmetricScope(name: string, budgetSeconds: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const { SystemModel } = await import('../machines/system.ts');
+  const { StateSymmetry, symmetryOf } = await import('../checker/symmetry.ts');
+  const scope = modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0];
+  const model = new SystemModel(scope);
+  const symmetry = new StateSymmetry(model, symmetryOf(scope));
+  let representedStates = 0;
+  const result = measureAround('system-symmetry', name, () => {
+    const search = explore(model, {
+      maxSeconds: budgetSeconds,
+      canonical: symmetry.canonical,
+      onState: (state) => {
+        representedStates += symmetry.orbitSize(state);
+      },
+    });
+    return searchFigures(
+      search,
+      search.stopReason === 'time' ? `time budget ${budgetSeconds} s` : search.stopReason,
+    );
+  });
+  return { ...result, representedStates };
+}
+
+/** The default scope with the parallel search on one and on two worker threads: the speed-up of the second. */
+function parallelGroup(): { title: string; cases: BenchCase[]; repeat: number } {
+  return {
+    title: 'System model, parallel search (worker threads, states partitioned by hash, level by level)',
+    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'default', workers })),
+    repeat: 1,
+  };
+}
+
+async function runParallelScope(name: string, workers: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const { parallelExplore } = await import('../checker/parallel/search.ts');
+  const scope = modules.scopes[name] as Parameters<typeof parallelExplore>[0]['scope'];
+  const baselineRssBytes = process.memoryUsage.rss();
+  const run = await parallelExplore({ scope, variant: 'model', workers, symmetry: false });
+  return {
+    engine: 'system-parallel',
+    subject: name,
+    workers,
+    states: run.states,
+    transitions: run.transitions,
+    depth: run.depth,
+    complete: run.complete,
+    seconds: run.durationMs / 1000,
+    statesPerSecond: run.statesPerSecond,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    baselineRssBytes,
+    // The workers' heaps are their own: this process keeps no states.
+    retainedBytes: 0,
+  };
+}
+
+/** `speed-up with 2 workers: 1.6x over 1 (same states: yes)`, for a group of parallel runs. */
+function speedUpLine(results: readonly CaseResult[]): string | undefined {
+  const parallel = results.filter((r) => r.engine === 'system-parallel' && !r.error);
+  const one = parallel.find((r) => r.workers === 1);
+  if (!one || parallel.length < 2) return undefined;
+  return parallel
+    .filter((r) => r !== one)
+    .map(
+      (r) =>
+        `speed-up with ${r.workers} workers: ${(r.statesPerSecond / Math.max(1e-9, one.statesPerSecond)).toFixed(2)}x over 1 (same states, transitions and depth: ${r.states === one.states && r.transitions === one.transitions && r.depth === one.depth ? 'yes' : 'NO'})`,
+    )
+    .join('\n');
+}
+// ─── end of symmetry reduction and parallel search ───────────────────────────────────────────
+
 async function runCase(benchCase: BenchCase): Promise<CaseResult> {
   const { engine, subject } = benchCase;
   switch (engine) {
@@ -262,6 +362,10 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
         benchCase.budgetSeconds ?? 60,
         benchCase.maxStates ?? 5_000_000,
       );
+    case 'system-symmetry':
+      return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
+    case 'system-parallel':
+      return runParallelScope(String(subject), benchCase.workers ?? 1);
   }
 }
 
@@ -310,9 +414,14 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const mebibytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: number }): string[] {
-  const label = result.engine.startsWith('system-')
-    ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
-    : `${result.engine} N=${result.subject}`;
+  const label =
+    result.engine === 'system-symmetry'
+      ? `${result.subject} (symmetry, ${integer.format(result.representedStates ?? 0)} states)`
+      : result.engine === 'system-parallel'
+        ? `${result.subject} (${result.workers} worker thread(s))`
+        : result.engine.startsWith('system-')
+          ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
+          : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -460,6 +569,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     });
   }
 
+  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules), parallelGroup());
+
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
     if (asJson) {
@@ -468,6 +579,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     }
     console.log(group.title);
     printTable(results.map(row));
+    const speedUp = speedUpLine(results);
+    if (speedUp) console.log(speedUp);
     console.log('');
   }
   if (!asJson) {

@@ -23,6 +23,7 @@ import {
 } from '../checker/scenario-invariants.ts';
 import { buildSite } from '../checker/site/build.ts';
 import { GraphRecorder } from '../checker/state-graph.ts';
+import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
@@ -111,11 +112,18 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     ...(expectedStates !== undefined ? { expectedStates } : {}),
   });
   const interrupt = interruptOnSignals();
+  const symmetry = symmetryFor(model, args);
+  // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
-    args.properties.length === 0 && args.bitstate === undefined
+    args.properties.length === 0 && args.bitstate === undefined && !symmetry
       ? new GraphRecorder<SystemState, SystemEvent>()
       : undefined;
+  if (symmetry)
+    console.error(
+      'verify: liveness is not judged under symmetry reduction (its paths exchange the namespaces a per-namespace property follows); add --symmetry off to judge it',
+    );
   const result: CheckResult = await checkAsync(model, properties, {
+    ...(symmetry ? { symmetry } : {}),
     ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
     ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
@@ -169,6 +177,16 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
 function bitstateLine(b: NonNullable<CheckResult['bitstate']>): string {
   const mib = b.bits / 8 / 1024 / 1024;
   return `verify: bitstate: ${mib} MiB filter (2^${Math.log2(b.bits)} bits, ${b.hashes} per state), ${((100 * b.bitsSet) / b.bits).toFixed(2)}% set, hash factor ${b.hashFactor.toFixed(1)}; expected states missed ${b.expectedMissed.toPrecision(3)}, probability of any miss ${b.missProbability.toPrecision(3)}`;
+}
+
+/** The scope's symmetry reduction unless `--symmetry off`; warns when a liveness property's fairness names a member. */
+function symmetryFor(model: SystemModel, args: VerifyArgs): StateSymmetry | undefined {
+  if (!args.symmetry || !model.scope.symmetry) return undefined;
+  const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
+  if (symmetry.order === 1) return undefined;
+  if (args.properties.length === 0)
+    for (const line of fairnessWarnings(symmetry.symmetry, livenessProperties)) console.error(line);
+  return symmetry;
 }
 
 /** Judges every invariant along each committed scenario's replay; prints one line per violation. */
