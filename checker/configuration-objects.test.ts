@@ -28,9 +28,18 @@ const scope: Scope = {
     .filter((p) => p.name === 'alice')
     .map((p) => ({ ...p, namespaces: ['team-a'], requests: ['create-namespace', 'get-namespace'] })),
   configurations: [
-    { ...policy, updates: [{ initializers: [{ ...policy.initializers[0], failurePolicy: 'Fail' }] }] },
+    {
+      ...policy,
+      registered: 'initially',
+      updates: [{ initializers: [{ ...policy.initializers[0], failurePolicy: 'Fail' }] }],
+    },
     // Created fail-open, so that re-creating it after a delete passes D-7's validation.
-    { ...quota, initializers: [{ ...quota.initializers[0], failurePolicy: 'Ignore' }], deletable: true },
+    {
+      ...quota,
+      registered: 'initially',
+      initializers: [{ ...quota.initializers[0], failurePolicy: 'Ignore' }],
+      deletable: true,
+    },
     { name: '30-logging', initializers: [logging], registered: 'later' },
   ],
   // No faults: time passing while an initializer has not acted is enough for its timer to fire.
@@ -56,8 +65,16 @@ describe('configurations as objects in the system state (D-32, FP-3)', () => {
         .filter((e) => e.request?.target === 'configuration')
         .map((e) => `${e.request?.verb} ${e.response?.code}`),
     );
-    // From the start: 20-quota may be deleted, 10-policy updated, 30-logging created.
-    expect([...effects].sort()).toEqual(['create 201', 'delete 200', 'update 200']);
+    // From the start: 20-quota may be deleted, 10-policy updated, 30-logging created (and read: 404);
+    // the stored ones are read (200) and their create re-applied (409).
+    expect([...effects].sort()).toEqual([
+      'create 201',
+      'create 409',
+      'delete 200',
+      'get 200',
+      'get 404',
+      'update 200',
+    ]);
   });
 
   it('FP-3, D-32: a fail-closed update applies to a namespace already initializing (its timer records Timeout)', () => {
@@ -92,8 +109,11 @@ describe('configurations as objects in the system state (D-32, FP-3)', () => {
     };
     tick();
     expect(model.initializerInForce(s, 'policy.example.com')?.failurePolicy).toBe('Fail');
-    for (let k = 0; k < 4; k++) tick();
-    const fired = model.enabled(s).find((e) => e.event.actorKind === 'apiserver' && e.event.namespace === 0);
+    // Time passes until policy's timeoutSeconds has run (time may not pass an expired timer, FP-2).
+    const timerStep = () =>
+      model.enabled(s).find((e) => e.event.actorKind === 'apiserver' && e.event.namespace === 0);
+    for (let k = 0; k < 10 && !timerStep(); k++) tick();
+    const fired = timerStep();
     expect(fired?.event.label).toBe(
       'timer: policy.example.com timed out on team-a (Fail: result Timeout, 504)',
     );

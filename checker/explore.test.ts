@@ -152,16 +152,22 @@ describe('explore with a canonical(state) hook (symmetry reduction)', () => {
     key: (state) => state.join(','),
   };
 
-  it('keeps one state per orbit while callbacks see the concrete successors', () => {
+  it('keeps one state per orbit: onState sees the representative, onEdge the concrete successor', () => {
     const seen: string[] = [];
+    const stepped: string[] = [];
     const full = explore(counters);
     const reduced = explore(
       { ...counters, canonical: ([a, b]): [number, number] => (a <= b ? [a, b] : [b, a]) },
-      { onState: (state) => void seen.push(state.join(',')) },
+      {
+        onState: (state) => void seen.push(state.join(',')),
+        onEdge: (_before, _event, after) => void stepped.push(after.join(',')),
+      },
     );
     expect(full.states).toBe(9);
     expect(reduced).toMatchObject({ states: 6, depth: 4, complete: true });
-    expect(seen).toContain('1,0');
+    expect(seen).not.toContain('1,0');
+    expect(seen).toContain('0,1');
+    expect(stepped).toContain('1,0');
     expect(reduced.indexOfKey('1,0')).toBeUndefined();
     expect(reduced.indexOfKey('0,1')).toBeDefined();
   });
