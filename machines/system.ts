@@ -9,6 +9,7 @@ import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
 import type { Scope } from './scope.ts';
+import { LocalKind, StepTables } from './step-tables.ts';
 import type {
   ActorKind,
   ApiRequest,
@@ -36,6 +37,9 @@ export class SystemModel extends SystemViews {
   private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
     [];
 
+  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (step-tables.ts). */
+  readonly stepTables: StepTables<SystemModel>;
+
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
     this.principalRequestTable = scope.principals.flatMap((principal) =>
@@ -46,6 +50,12 @@ export class SystemModel extends SystemViews {
           return { command, id: this.requestId(command.request, command.actor, command.actorKind) };
         }),
       ),
+    );
+    this.stepTables = new StepTables<SystemModel>(
+      this,
+      [this.principalRequestTable.length, this.initializers.length, 1, scope.finalizerOwners.length, 1],
+      scope.namespaces.length,
+      (s) => this.authorizer.roleBindingMask(s),
     );
   }
 
@@ -63,14 +73,20 @@ export class SystemModel extends SystemViews {
   /** Everything that can happen next, in a fixed order (determinism). */
   enabled(s: SystemState): Enabled[] {
     const out: Enabled[] = [];
-    this.principalRequests(s, out);
-    initializerSteps(this, s, out);
-    namespaceControllerSteps(this, s, out);
-    finalizerOwnerSteps(this, s, out);
-    apiserverSteps(this, s, out);
+    const context = this.stepTables.context(s);
+    this.principalRequests(s, out, context);
+    initializerSteps(this, s, out, context);
+    namespaceControllerSteps(this, s, out, context);
+    finalizerOwnerSteps(this, s, out, context);
+    apiserverSteps(this, s, out, context);
     this.configurationSteps(s, out);
     clockAndFaults(this, s, out);
     return out;
+  }
+
+  /** The scope's j-th principal request and its id. */
+  principalCommand(j: number): { command: RequestCommand; id: number } {
+    return this.principalRequestTable[j];
   }
 
   /** The events enabled in a state, without their successors. */
@@ -78,8 +94,14 @@ export class SystemModel extends SystemViews {
     return this.enabled(s).map((e) => e.event);
   }
 
-  private principalRequests(s: SystemState, out: Enabled[]): void {
-    for (const { command, id } of this.principalRequestTable) out.push(this.perform(s, command, id));
+  private principalRequests(s: SystemState, out: Enabled[], context: number): void {
+    const table = this.principalRequestTable;
+    for (let j = 0; j < table.length; j++) {
+      const { command, id } = table[j];
+      const i = command.request.namespace;
+      if (i < 0) out.push(this.perform(s, command, id));
+      else this.stepTables.run(LocalKind.Command, j, i, s, context, sendsCommand, out);
+    }
   }
 
   /**
@@ -195,6 +217,12 @@ export class SystemModel extends SystemViews {
     );
     return { ...s, registeredConfigs, configSync: read.next };
   }
+}
+
+/** Principal request j of the scope, sent in s. */
+function sendsCommand(m: SystemModel, s: SystemState, j: number, _i: number, out: Enabled[]): void {
+  const { command, id } = m.principalCommand(j);
+  out.push(m.perform(s, command, id));
 }
 
 export type { Operation } from './admission.ts';
