@@ -33,6 +33,8 @@ export class StepTables<M> {
   /** Per slot, per namespace state id: the steps by context id (small integer keys, so lookups stay fast). */
   private readonly tables: Map<number, readonly LocalStep[]>[][] = [];
   private readonly contextIds = new Map<string, number>();
+  /** Per command that reads every namespace: its steps by wide context (see wideContext). */
+  private readonly wideTables: Map<string, readonly LocalStep[]>[] = [];
   private readonly bases: number[] = [];
   /** Off, every step is computed (tests compare both paths). */
   enabled = true;
@@ -74,6 +76,46 @@ export class StepTables<M> {
       this.contextIds.set(key, id);
     }
     return id;
+  }
+
+  /**
+   * The context of a request across every namespace (a list): the global context and each namespace's
+   * lifecycle snapshot and content, what such a request reads of them (not their timers or external content).
+   */
+  wideContext(s: SystemState, context: number): string {
+    let key = `${context}`;
+    for (const ns of s.namespaces) key += `|${ns.lifecycle}.${ns.content}`;
+    return key;
+  }
+
+  /** Runs command j, which reads every namespace, from its table when the wide context is known. */
+  runWide(j: number, s: SystemState, wide: string, action: LocalAction<M>, out: Enabled[]): void {
+    if (!this.enabled) {
+      action(this.model, s, j, -1, out);
+      return;
+    }
+    let table = this.wideTables[j];
+    if (table === undefined) {
+      table = new Map();
+      this.wideTables[j] = table;
+    }
+    const known = table.get(wide);
+    if (known !== undefined && known !== computeAlways) {
+      this.hits++;
+      for (const step of known) out.push({ event: step.event, next: s });
+      return;
+    }
+    const from = out.length;
+    action(this.model, s, j, -1, out);
+    if (known === computeAlways) return;
+    this.misses++;
+    // Only steps that change nothing are remembered: the table keeps no state.
+    let unchanged = true;
+    for (let at = from; at < out.length; at++) unchanged &&= out[at].next === s;
+    table.set(
+      wide,
+      unchanged ? out.slice(from).map(({ event }) => ({ event, namespace: null })) : computeAlways,
+    );
   }
 
   /** Runs actor k's local action on slot i in s (context id `context`), from the table when it is known. */

@@ -96,11 +96,14 @@ export class SystemModel extends SystemViews {
 
   private principalRequests(s: SystemState, out: Enabled[], context: number): void {
     const table = this.principalRequestTable;
+    let wide: string | undefined;
     for (let j = 0; j < table.length; j++) {
-      const { command, id } = table[j];
-      const i = command.request.namespace;
-      if (i < 0) out.push(this.perform(s, command, id));
-      else this.stepTables.run(LocalKind.Command, j, i, s, context, sendsCommand, out);
+      const i = table[j].command.request.namespace;
+      if (i >= 0) this.stepTables.run(LocalKind.Command, j, i, s, context, sendsCommand, out);
+      else {
+        wide ??= this.stepTables.wideContext(s, context);
+        this.stepTables.runWide(j, s, wide, sendsCommand, out);
+      }
     }
   }
 
