@@ -21,6 +21,8 @@ export type LocalAction<M> = (m: M, s: SystemState, k: number, i: number, out: E
 
 /** A slot whose step once wrote outside its namespace: it is always computed, never looked up. */
 const computeAlways: readonly LocalStep[] = Object.freeze([]);
+/** Most local actions do nothing in most states: they share one empty list. */
+const noSteps: readonly LocalStep[] = Object.freeze([]);
 
 /**
  * Outcome tables for local actions, filled by running the machines' own step code the first time and
@@ -172,7 +174,7 @@ export class StepTables<M> {
       if (!local) return computeAlways;
       steps.push({ event, namespace: next.namespaces[i] });
     }
-    return steps;
+    return steps.length === 0 ? noSteps : steps;
   }
 }
 
