@@ -28,8 +28,9 @@ const noSteps: readonly LocalStep[] = Object.freeze([]);
  * Outcome tables for local actions, filled by running the machines' own step code the first time and
  * looked up after: per (action, actor, namespace slot), a map from (the namespace's interned state,
  * the interned global context) to the steps taken. The global context is every field of the state but
- * the namespaces, plus the RBAC objects all namespaces hold (the one thing a request reads from other
- * namespaces); a step that writes anything besides its own namespace is never memoized.
+ * the namespaces and the controllers' snapshots (an initializer's own is added for its action), plus the
+ * RBAC objects all namespaces hold (the one thing a request reads from other namespaces); a step that
+ * writes anything besides its own namespace is never memoized.
  */
 export class StepTables<M> {
   /** Per slot, per namespace state id: the steps by context id (small integer keys, so lookups stay fast). */
