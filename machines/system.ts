@@ -9,6 +9,7 @@ import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
 import { configurationAdministrator, type Scope } from './scope.ts';
+import { LocalKind, StepTables } from './step-tables.ts';
 import type {
   ActorKind,
   ApiRequest,
@@ -45,6 +46,9 @@ export class SystemModel extends SystemViews {
     delete: RequestCommand[];
   }[];
 
+  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (step-tables.ts). */
+  readonly stepTables: StepTables<SystemModel>;
+
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
     const admin = {
@@ -72,6 +76,12 @@ export class SystemModel extends SystemViews {
         }),
       ),
     );
+    this.stepTables = new StepTables<SystemModel>(
+      this,
+      [this.principalRequestTable.length, this.initializers.length, 1, scope.finalizerOwners.length, 1],
+      scope.namespaces.length,
+      (s) => this.authorizer.roleBindingMask(s),
+    );
   }
 
   key(s: SystemState): string {
@@ -88,14 +98,20 @@ export class SystemModel extends SystemViews {
   /** Everything that can happen next, in a fixed order (determinism). */
   enabled(s: SystemState): Enabled[] {
     const out: Enabled[] = [];
-    this.principalRequests(s, out);
-    initializerSteps(this, s, out);
-    namespaceControllerSteps(this, s, out);
-    finalizerOwnerSteps(this, s, out);
-    apiserverSteps(this, s, out);
+    const context = this.stepTables.context(s);
+    this.principalRequests(s, out, context);
+    initializerSteps(this, s, out, context);
+    namespaceControllerSteps(this, s, out, context);
+    finalizerOwnerSteps(this, s, out, context);
+    apiserverSteps(this, s, out, context);
     this.configurationSteps(s, out);
     clockAndFaults(this, s, out);
     return out;
+  }
+
+  /** The scope's j-th principal request and its id. */
+  principalCommand(j: number): { command: RequestCommand; id: number } {
+    return this.principalRequestTable[j];
   }
 
   /** The events enabled in a state, without their successors. */
@@ -103,8 +119,17 @@ export class SystemModel extends SystemViews {
     return this.enabled(s).map((e) => e.event);
   }
 
-  private principalRequests(s: SystemState, out: Enabled[]): void {
-    for (const { command, id } of this.principalRequestTable) out.push(this.perform(s, command, id));
+  private principalRequests(s: SystemState, out: Enabled[], context: number): void {
+    const table = this.principalRequestTable;
+    let wide: string | undefined;
+    for (let j = 0; j < table.length; j++) {
+      const i = table[j].command.request.namespace;
+      if (i >= 0) this.stepTables.run(LocalKind.Command, j, i, s, context, sendsCommand, out);
+      else {
+        wide ??= this.stepTables.wideContext(s, context);
+        this.stepTables.runWide(j, s, wide, sendsCommand, out);
+      }
+    }
   }
 
   /**
@@ -222,6 +247,12 @@ export class SystemModel extends SystemViews {
     if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s)) return s;
     return { ...s, configSync: this.readStore(s).next };
   }
+}
+
+/** Principal request j of the scope, sent in s. */
+function sendsCommand(m: SystemModel, s: SystemState, j: number, _i: number, out: Enabled[]): void {
+  const { command, id } = m.principalCommand(j);
+  out.push(m.perform(s, command, id));
 }
 
 export type { Operation } from './admission.ts';

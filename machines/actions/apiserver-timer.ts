@@ -1,73 +1,11 @@
+import { LocalKind } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, NamespaceState, SystemState } from '../system-types.ts';
 
 /** The API server's own steps: an expired initializer timer fires (FP-2); a restart loses the timers (FP-4). */
-export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
-  s.namespaces.forEach((ns, i) => {
-    // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
-    if (m.timerValue(ns) !== 'expired') return;
-    const v = m.view(s, i);
-    if (v.value !== 'initializing' || v.pending.length === 0) return;
-    const first = m.initializerInForce(s, v.pending[0]);
-    if (!first) return;
-    const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
-    const check = m.timeoutStepper.step(
-      m.timeoutStepper.initial,
-      { type: 'TIMER_CHECK', observed },
-      `TIMER|${observed.failurePolicy}|true`,
-    );
-    if (check.emitted.length === 0) {
-      // A design whose policy does nothing on expiry: the spent timer is dropped, so time is not locked.
-      const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
-      out.push({
-        event: m.internEvent({
-          actor: 'apiserver',
-          actorKind: 'apiserver',
-          label: `timer: ${first.name} timed out on ${v.name} (${first.failurePolicy}: nothing acts on it)`,
-          namespace: i,
-          transitions: [...check.transitions, ...timer.transitions],
-        }),
-        next: m.withNamespace(s, i, { timer: timer.next }),
-      });
-    }
-    for (const effect of check.emitted) {
-      const transitions = [...check.transitions];
-      let next: SystemState | null = null;
-      let label = '';
-      if (effect.type === 'removeTimedOutInitializer') {
-        const step = m.namespaceStepper.step(
-          ns.lifecycle,
-          { type: 'REMOVE_PENDING', name: first.name },
-          `REMOVE_PENDING|${first.name}`,
-        );
-        transitions.push(...step.transitions);
-        next = afterPendingChange(m, s, i, step.next, transitions);
-        label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
-      } else if (effect.type === 'failNamespaceWithTimeout') {
-        const step = m.namespaceStepper.step(
-          ns.lifecycle,
-          { type: 'RECORD_FAILURE', reason: 'Timeout' },
-          'RECORD_FAILURE|Timeout',
-        );
-        const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
-        transitions.push(...step.transitions, ...timer.transitions);
-        next = m.withNamespace(s, i, { lifecycle: step.next, timer: timer.next });
-        label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
-      }
-      if (next) {
-        out.push({
-          event: m.internEvent({
-            actor: 'apiserver',
-            actorKind: 'apiserver',
-            label,
-            namespace: i,
-            transitions,
-          }),
-          next,
-        });
-      }
-    }
-  });
+export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[], context: number): void {
+  for (let i = 0; i < s.namespaces.length; i++)
+    m.stepTables.run(LocalKind.ApiserverTimer, 0, i, s, context, timerFires, out);
   const running = (ns: NamespaceState) => {
     const value = m.timerValue(ns);
     return value === 'armed' || value === 'expired';
@@ -93,6 +31,74 @@ export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[]): 
       }),
       next: { ...s, namespaces },
     });
+  }
+}
+
+/** An expired timer on namespace slot i fires (FP-2). */
+function timerFires(m: SystemModel, s: SystemState, _k: number, i: number, out: Enabled[]): void {
+  const ns = s.namespaces[i];
+  // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
+  if (m.timerValue(ns) !== 'expired') return;
+  const v = m.view(s, i);
+  if (v.value !== 'initializing' || v.pending.length === 0) return;
+  const first = m.initializerInForce(s, v.pending[0]);
+  if (!first) return;
+  const observed = { failurePolicy: first.failurePolicy, timerExpired: true, readRepairDue: false };
+  const check = m.timeoutStepper.step(
+    m.timeoutStepper.initial,
+    { type: 'TIMER_CHECK', observed },
+    `TIMER|${observed.failurePolicy}|true`,
+  );
+  if (check.emitted.length === 0) {
+    // A design whose policy does nothing on expiry: the spent timer is dropped, so time is not locked.
+    const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
+    out.push({
+      event: m.internEvent({
+        actor: 'apiserver',
+        actorKind: 'apiserver',
+        label: `timer: ${first.name} timed out on ${v.name} (${first.failurePolicy}: nothing acts on it)`,
+        namespace: i,
+        transitions: [...check.transitions, ...timer.transitions],
+      }),
+      next: m.withNamespace(s, i, { timer: timer.next }),
+    });
+  }
+  for (const effect of check.emitted) {
+    const transitions = [...check.transitions];
+    let next: SystemState | null = null;
+    let label = '';
+    if (effect.type === 'removeTimedOutInitializer') {
+      const step = m.namespaceStepper.step(
+        ns.lifecycle,
+        { type: 'REMOVE_PENDING', name: first.name },
+        `REMOVE_PENDING|${first.name}`,
+      );
+      transitions.push(...step.transitions);
+      next = afterPendingChange(m, s, i, step.next, transitions);
+      label = `timer: ${first.name} timed out on ${v.name} (Ignore: removed from pending)`;
+    } else if (effect.type === 'failNamespaceWithTimeout') {
+      const step = m.namespaceStepper.step(
+        ns.lifecycle,
+        { type: 'RECORD_FAILURE', reason: 'Timeout' },
+        'RECORD_FAILURE|Timeout',
+      );
+      const timer = m.stepTimer(ns.timer, { type: 'DISARM' });
+      transitions.push(...step.transitions, ...timer.transitions);
+      next = m.withNamespace(s, i, { lifecycle: step.next, timer: timer.next });
+      label = `timer: ${first.name} timed out on ${v.name} (Fail: result Timeout, 504)`;
+    }
+    if (next) {
+      out.push({
+        event: m.internEvent({
+          actor: 'apiserver',
+          actorKind: 'apiserver',
+          label,
+          namespace: i,
+          transitions,
+        }),
+        next,
+      });
+    }
   }
 }
 

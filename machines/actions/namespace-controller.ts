@@ -1,45 +1,62 @@
 import { RequestCommand } from '../commands.ts';
 import { namespaceControllerAccount } from '../scope.ts';
+import { LocalKind } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
 
 /** The namespace controller empties a terminating namespace and removes `kubernetes` (LC-5, LC-6). */
-export function namespaceControllerSteps(m: SystemModel, s: SystemState, out: Enabled[]): void {
-  const account = {
+export function namespaceControllerSteps(
+  m: SystemModel,
+  s: SystemState,
+  out: Enabled[],
+  context: number,
+): void {
+  for (let i = 0; i < s.namespaces.length; i++)
+    m.stepTables.run(LocalKind.NamespaceController, 0, i, s, context, namespaceControllerSyncs, out);
+}
+
+const sender = {
+  actor: 'namespace-controller',
+  actorKind: 'namespace-controller' as const,
+  principal: {
     name: namespaceControllerAccount,
     groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
-  };
-  const sender = {
-    actor: 'namespace-controller',
-    actorKind: 'namespace-controller' as const,
-    principal: account,
-  };
-  s.namespaces.forEach((ns, i) => {
-    const v = m.view(s, i);
-    if (v.value !== 'terminating') {
-      // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
-      if (v.deletedSecondsAgo !== null && (v.value === 'active' || v.value === 'initializing'))
-        out.push(new RequestCommand({ ...sender, kind: 'delete-namespace', namespace: i }).run(m, s));
-      return;
-    }
-    const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
-    const step = m.namespaceControllerStepper.step(
-      m.namespaceControllerStepper.initial,
-      { type: 'SYNC', observed },
-      `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
-    );
-    for (const effect of step.emitted) {
-      const slot = m.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
-      const base = { ...sender, namespace: i };
-      const command: RequestCommand | null =
-        effect.type === 'deleteOneContentObject'
-          ? slot >= 0
-            ? new RequestCommand({ ...base, kind: 'delete-content', object: slot })
-            : null
-          : effect.type === 'finalizeKubernetes'
-            ? new RequestCommand({ ...base, kind: 'finalize-without-kubernetes' })
-            : new RequestCommand({ ...base, kind: 'delete-namespace' });
-      if (command) out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
-    }
-  });
+  },
+};
+
+/** The namespace controller syncs namespace slot i. */
+function namespaceControllerSyncs(
+  m: SystemModel,
+  s: SystemState,
+  _k: number,
+  i: number,
+  out: Enabled[],
+): void {
+  const ns = s.namespaces[i];
+  const v = m.view(s, i);
+  if (v.value !== 'terminating') {
+    // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
+    if (v.deletedSecondsAgo !== null && (v.value === 'active' || v.value === 'initializing'))
+      out.push(new RequestCommand({ ...sender, kind: 'delete-namespace', namespace: i }).run(m, s));
+    return;
+  }
+  const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
+  const step = m.namespaceControllerStepper.step(
+    m.namespaceControllerStepper.initial,
+    { type: 'SYNC', observed },
+    `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
+  );
+  for (const effect of step.emitted) {
+    const slot = m.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
+    const base = { ...sender, namespace: i };
+    const command: RequestCommand | null =
+      effect.type === 'deleteOneContentObject'
+        ? slot >= 0
+          ? new RequestCommand({ ...base, kind: 'delete-content', object: slot })
+          : null
+        : effect.type === 'finalizeKubernetes'
+          ? new RequestCommand({ ...base, kind: 'finalize-without-kubernetes' })
+          : new RequestCommand({ ...base, kind: 'delete-namespace' });
+    if (command) out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
+  }
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { systemCodec } from '../checker/encoding.ts';
+import { explore } from '../checker/explore.ts';
+import { scopeByName } from '../checker/scope-file.ts';
+import { defaultMachines, type Enabled, SystemModel } from './system.ts';
+import { scopeFor, variantByName } from './variants.ts';
+
+/** Every state's successors from the tables and from the step code itself: the same list, in order. */
+function expectTablesAgree(model: SystemModel, maxStates?: number) {
+  const search = explore(model, { codec: systemCodec(model), ...(maxStates ? { maxStates } : {}) });
+  const listed = (steps: Enabled[]) => steps.map((e) => [e.event, model.key(e.next)]);
+  let edges = 0;
+  for (let index = 0; index < search.states; index++) {
+    const s = search.stateAt(index);
+    model.stepTables.enabled = true;
+    const looked = listed(model.enabled(s));
+    model.stepTables.enabled = false;
+    const computed = listed(model.enabled(s));
+    // Events are interned, so the same step is the same object on both paths.
+    expect(looked).toEqual(computed);
+    for (let j = 0; j < looked.length; j++) expect(looked[j][0]).toBe(computed[j][0]);
+    edges += looked.length;
+  }
+  model.stepTables.enabled = true;
+  // A complete search took exactly these edges; a cut one expanded only some of its states.
+  if (search.complete) expect(edges).toBe(search.transitions);
+  else expect(edges).toBeGreaterThan(search.transitions);
+  // The tables were used, not bypassed.
+  expect(model.stepTables.hits).toBeGreaterThan(model.stepTables.misses);
+  return search;
+}
+
+describe('step tables (machines/step-tables.ts) against the step code', () => {
+  for (const name of ['default', 'admin-finalize']) {
+    it(`gives the same successors on every state of ${name}`, () => {
+      const search = expectTablesAgree(new SystemModel(scopeByName(name)));
+      expect(search.complete).toBe(true);
+    }, 240_000);
+  }
+
+  for (const mutant of ['create-in-terminating', 'initializer-out-of-order', 'stale-configuration-used']) {
+    it(`gives the same successors on the mutant ${mutant}`, () => {
+      const variant = variantByName(mutant);
+      if (!variant) throw new Error(`no mutant ${mutant}`);
+      const scope = scopeFor(mutant, scopeByName('default'));
+      const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
+      expectTablesAgree(model, 4000);
+    }, 240_000);
+  }
+});
