@@ -39,8 +39,7 @@ export const noAccessBeforeReady: Property = {
   kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
-    if (!r || r.target !== 'content' || meantToInitialize(intentOf(model.scope), r.principal.name))
-      return true;
+    if (r?.target !== 'content' || meantToInitialize(intentOf(model.scope), r.principal.name)) return true;
     if (r.verb === 'list') {
       const shown = (event.items ?? []).filter((item) =>
         initializingByName(model, before, itemNamespace(item)),
@@ -395,7 +394,7 @@ export const uniqueNames: Property = {
   kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
-    if (!r || r.verb !== 'create' || !succeeded(event) || r.namespace < 0) return true;
+    if (r?.verb !== 'create' || !succeeded(event) || r.namespace < 0) return true;
     const v = model.view(before, r.namespace);
     if (r.target === 'namespace' && exists(v))
       return `namespace ${v.name} was created while it already existed`;
@@ -409,7 +408,7 @@ export const uniqueNames: Property = {
     description: 'a create names an object or namespace that already exists',
     test: (model, before, event) => {
       const r = event.request;
-      if (!r || r.verb !== 'create' || r.namespace < 0) return false;
+      if (r?.verb !== 'create' || r.namespace < 0) return false;
       const v = model.view(before, r.namespace);
       return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
     },
@@ -437,7 +436,7 @@ export const validNames: Property = {
     description: 'a create or finalize carries an invalid namespace or finalizer name',
     test: (model, before, event) => {
       const r = event.request;
-      if (!r || r.target !== 'namespace' || r.namespace < 0) return false;
+      if (r?.target !== 'namespace' || r.namespace < 0) return false;
       const name = model.scope.namespaces[r.namespace].name;
       if (r.verb === 'create') {
         return !isDnsLabelName(name) || (r.body?.extraFinalizers ?? []).some((f) => !isFinalizerName(f));
