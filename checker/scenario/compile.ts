@@ -746,7 +746,7 @@ function compileRequest(
   path: ParsedPath,
   body: Record<string, unknown> | undefined,
   bodyPath: FieldPath,
-  principal: Principal,
+  _principal: Principal,
   configurations: ConfigurationSpec[],
   initializerSpec: (entry: EntryInput, path: FieldPath) => InitializerSpec,
 ): { plan: RequestPlan | null; unsupported?: string } {
