@@ -198,6 +198,9 @@ export class SystemModel extends SystemViews {
       namespace: request.namespace,
       transitions: result.transitions,
       ...(result.items ? { items: result.items } : {}),
+      ...(request.configuration
+        ? { configuration: this.scope.configurations[request.configuration.slot].name }
+        : {}),
     });
     return { event, next: result.state };
   }
@@ -218,26 +221,17 @@ export class SystemModel extends SystemViews {
   private configurationSteps(s: SystemState, out: Enabled[]): void {
     this.configurationCommands.forEach((byVersion, k) => {
       const c = this.scope.configurations[k];
-      const stored = this.storedVersion(s, k);
-      const commands: RequestCommand[] = [];
       const managed = c.registered === 'later' || c.deletable || (c.updates?.length ?? 0) > 0;
       if (!managed) return;
-      // The admin also reads the configuration and applies its create again, as `kubectl get` and a repeated `kubectl create` do (404, 409).
-      commands.push(byVersion.get);
-      if (stored === null) commands.push(byVersion.create);
-      else {
-        commands.push(byVersion.create);
+      // The admin also reads the configuration and applies its create again while it is stored, as `kubectl get` and a repeated `kubectl create` do (404, 409).
+      const commands = [byVersion.get, byVersion.create];
+      const stored = this.storedVersion(s, k);
+      if (stored !== null) {
         // Updates are successive edits: the next one the scope lists, once each.
         if (stored < byVersion.update.length - 1) commands.push(byVersion.update[stored + 1]);
         if (c.deletable) commands.push(byVersion.delete[stored]);
       }
-      for (const command of commands) {
-        const performed = this.perform(s, command);
-        out.push({
-          event: this.internEvent({ ...performed.event, configuration: c.name }),
-          next: performed.next,
-        });
-      }
+      for (const command of commands) out.push(this.perform(s, command));
     });
   }
 

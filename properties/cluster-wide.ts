@@ -12,7 +12,7 @@ import type { Property } from './types.ts';
 
 type Request = NonNullable<SystemEvent['request']>;
 
-/** A request only a cluster-wide principal may have granted: a list across all namespaces, or a write of a namespace object. */
+/** A request only a cluster-wide principal may have granted: one addressing no namespace (a list across all of them, a cluster-scoped configuration), or a write of a namespace object. */
 function actsClusterWide(r: Request): boolean {
   if (r.namespace < 0) return true;
   // RB-1: any creator may create a namespace of a free name; reads of namespace objects are RB-1's `get`.
@@ -30,14 +30,19 @@ function declaredFor(intent: Intent, model: SystemModel, r: Request): boolean {
 export const clusterWideAsDeclared: Property = {
   id: 'cluster-wide-as-declared',
   statement:
-    'Only principals the scope declares cluster-wide list across all namespaces or change namespace objects they are not tenants of; such a request from anyone else is refused.',
+    'Only principals the scope declares cluster-wide list across all namespaces, act on cluster-scoped configurations, or change namespace objects they are not tenants of; such a request from anyone else is refused.',
   requirements: ['RB-1', 'RB-5', 'RB-6', 'NS-7'],
   kind: 'step',
   predicate: (model, _before, event) => {
     const r = event.request;
     if (event.actorKind !== 'principal' || !r || !actsClusterWide(r) || !succeeded(event)) return true;
     if (declaredFor(intentOf(model.scope), model, r)) return true;
-    const where = r.namespace < 0 ? 'across all namespaces' : `on ${namespaceName(model, r.namespace)}`;
+    const where =
+      r.target === 'configuration'
+        ? 'on a cluster-scoped configuration'
+        : r.namespace < 0
+          ? 'across all namespaces'
+          : `on ${namespaceName(model, r.namespace)}`;
     return `${r.principal.name}, not declared cluster-wide, got ${event.response?.code} for "${event.label}" ${where}`;
   },
   witness: {

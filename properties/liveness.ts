@@ -1,5 +1,6 @@
 import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
-import { declaredInitializer, intentOf } from './intent.ts';
+import { intentOf } from './intent.ts';
+import { initializerInEffect } from './steps.ts';
 import type { Fairness, LivenessProperty } from './types.ts';
 
 /**
@@ -10,15 +11,9 @@ import type { Fairness, LivenessProperty } from './types.ts';
 
 const ns = (model: SystemModel, s: SystemState, i: number): NamespaceView => model.view(s, i);
 const initializing = (v: NamespaceView) => v.value === 'initializing';
-/** The failure policy the documents give an initializer in state s (D-32: admission's copy, else the scope). */
-const policyOf = (model: SystemModel, s: SystemState, name: string) => {
-  return declaredInitializer(
-    model.scope,
-    model.configurationsRead(s),
-    model.configurationVersionsRead(s),
-    name,
-  )?.failurePolicy;
-};
+/** The failure policy the documents give an initializer in state s (D-32). */
+const policyOf = (model: SystemModel, s: SystemState, name: string) =>
+  initializerInEffect(model, s, name)?.failurePolicy;
 const crashed = (model: SystemModel, s: SystemState, name: string) =>
   model.systemView(s).crashedInitializers.includes(name);
 // Stale by the documents' bound (AC-2), judged from the copy's age, not from admission's own verdict.

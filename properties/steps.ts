@@ -1,4 +1,6 @@
+import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { declaredInitializer } from './intent.ts';
 
 /** What the properties read of a step, through the state view only. */
 
@@ -6,6 +8,14 @@ export const exists = (v: NamespaceView) => v.value !== 'absent' && v.value !== 
 
 export const succeeded = (e: SystemEvent) =>
   e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
+
+/** D-32: the entry the documents put in force for an initializer in state s: admission's copy as read, else the scope's declaration. */
+export const initializerInEffect = (
+  model: SystemModel,
+  s: SystemState,
+  name: string,
+): InitializerSpec | undefined =>
+  declaredInitializer(model.scope, model.configurationsRead(s), model.configurationVersionsRead(s), name);
 
 export const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);

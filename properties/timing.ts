@@ -1,7 +1,5 @@
-import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { declaredInitializer } from './intent.ts';
-import { pairs, sameList } from './steps.ts';
+import { initializerInEffect, pairs, sameList } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -14,9 +12,6 @@ import type { Property } from './types.ts';
 /** D-9 and AC-2: five seconds without a successful configuration read make admission's copy stale. */
 export const stalenessBoundSeconds = 5;
 
-/** D-32: the entry in force for an initializer in state s: admission's copy, else the scope's declaration. */
-const declared = (model: SystemModel, s: SystemState, name: string): InitializerSpec | undefined =>
-  declaredInitializer(model.scope, model.configurationsRead(s), model.configurationVersionsRead(s), name);
 const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
 /** The apiserver's own timer step on a namespace (a restart is a fault, not this). */
@@ -25,11 +20,13 @@ const isTimerStep = (e: SystemEvent) => e.actorKind === 'apiserver' && e.namespa
 const runningTimers = (model: SystemModel, s: SystemState) =>
   views(model, s).flatMap((v) => {
     const t = v.failOpenTimer;
-    const spec = t && declared(model, s, t.initializer);
+    const spec = t && initializerInEffect(model, s, t.initializer);
     return t && spec ? [{ v, t, spec }] : [];
   });
 const firstPendingDeclared = (model: SystemModel, s: SystemState, v: NamespaceView) =>
-  v.value === 'initializing' && v.pending.length > 0 && declared(model, s, v.pending[0]) !== undefined;
+  v.value === 'initializing' &&
+  v.pending.length > 0 &&
+  initializerInEffect(model, s, v.pending[0]) !== undefined;
 
 export const timerRunsForFirstPending: Property = {
   id: 'timer-runs-for-first-pending',
@@ -102,7 +99,7 @@ export const timeoutFollowsFailurePolicy: Property = {
     const b = model.view(before, event.namespace);
     const a = model.view(after, event.namespace);
     const t = b.failOpenTimer;
-    const spec = t && declared(model, before, t.initializer);
+    const spec = t && initializerInEffect(model, before, t.initializer);
     if (!t || !spec) return `the apiserver acted on ${b.name} without a running timer`;
     if (t.ageSeconds < spec.timeoutSeconds)
       return `${t.initializer}'s timer on ${b.name} fired after ${t.ageSeconds}s, before its ${spec.timeoutSeconds}s timeout`;
@@ -139,7 +136,7 @@ export const readRepairAfterGlobalTimeout: Property = {
     if (!firstPendingDeclared(model, before, b)) return true;
     const a = model.view(after, r.namespace);
     const first = b.pending[0];
-    const spec = declared(model, before, first);
+    const spec = initializerInEffect(model, before, first);
     const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
     const changed = !sameList(a.pending, b.pending) || a.value !== b.value;
     const ok = event.response !== undefined && event.response.code < 300;
