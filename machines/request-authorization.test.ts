@@ -122,6 +122,37 @@ describe('RBAC objects in the store (RB-2, RB-4)', () => {
     ).toBe(true);
   });
 
+  it('RB-4 a grant in one API group does not answer for a resource of the same name in another', () => {
+    const scoped: Scope = {
+      ...scope,
+      clusterRoles: [
+        ...(scope.clusterRoles ?? []),
+        {
+          metadata: { name: 'widget-reader' },
+          rules: [{ apiGroups: ['a.example.com'], resources: ['widgets'], verbs: ['get'] }],
+        },
+      ],
+      clusterRoleBindings: [
+        ...scope.clusterRoleBindings,
+        { name: 'widgets', clusterRole: 'widget-reader', subjects: [{ kind: 'User', name: 'dora' }] },
+      ],
+    };
+    const widgets = new RequestAuthorizer(scoped, objects);
+    const get = (apiGroup: string) =>
+      widgets.authorize(state(0, 0, 0), {
+        user: dora,
+        verb: 'get',
+        apiGroup,
+        resource: 'widgets',
+        namespace: 'team-a',
+        name: 'w',
+        namespaceSlot: 0,
+      }).allowed;
+    // Asked first in the granted group, so a decision memoized without the group would leak into the other.
+    expect(get('a.example.com')).toBe(true);
+    expect(get('b.example.com')).toBe(false);
+  });
+
   it('RB-4 the same state and request give the very same memoized decision', () => {
     const s = state(bit(roleSlot, readersSlot), 0, 0);
     expect(authorizer.authorize(s, getConfigMap(dora, 0))).toBe(

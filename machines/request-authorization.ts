@@ -195,7 +195,7 @@ export class RequestAuthorizer {
     user: User,
     attrs: AuthorizationAttributes,
   ): { allowed: boolean; transitions: string[] } {
-    const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
+    const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.apiGroup ?? ''}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
     let decision = this.decisions.get(key);
     if (decision) return decision;
     const sources = this.compiledFor(mask).grantSources(user, attrs);
