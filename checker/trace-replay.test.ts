@@ -100,3 +100,30 @@ describe('replay --trace --to-scenario', () => {
     expect(passing.steps.length).toBeGreaterThan(3);
   });
 });
+
+describe('replay --trace --to-scenario with configuration requests', () => {
+  const scratch = useTempDir('to-scenario-configuration');
+
+  it("writes the cluster admin's configuration create as a request the scenario replays (D-32)", async () => {
+    // The RoleBinding that leaks exists only once the later-registered policy configuration is created.
+    const leak = 'rolebinding-grants-cluster-wide';
+    const scope = scopeByName('default');
+    const machines = machinesFor(leak, scope);
+    if (!machines) throw new Error(`no variant ${leak}`);
+    const model = new SystemModel(scope, machines);
+    const property = safetyProperties.filter((p) => p.id === 'tenant-isolation');
+    const found = check(model, property, { stopOnFirst: true }).properties[0];
+    const result = replayTrace(parseItf(counterexampleItf(model, found, leak), 't'), 't');
+    if (!result.replayed) throw new Error('the trace did not replay');
+    const text = traceToScenario(result, 't.itf.json');
+    expect(text).toMatch(/do: create namespaceinitializerconfigurations\/\S+/);
+    expect(text).not.toMatch(/step: cluster-admin/);
+    const onVariant = join(scratch(), 'on-variant.yaml');
+    await writeFile(onVariant, text);
+    expect(replayFile(onVariant).status).toBe('failed');
+    const onModel = join(scratch(), 'on-model.yaml');
+    await writeFile(onModel, text.replace(`variant: ${leak}\n`, ''));
+    const passing = replayFile(onModel);
+    expect(passing.status, JSON.stringify(passing.steps.filter((s) => !s.ok))).toBe('passed');
+  });
+});

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
+import { configurationEntries, configurationResource } from '../machines/scope.ts';
 import type { ApiRequest, HttpOutcome, SystemEvent, SystemState } from '../machines/system.ts';
 import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
@@ -51,6 +52,35 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
   return { ...who, do: line, ...(Object.keys(spec).length > 0 ? { body: { spec } } : {}) };
 }
 
+/** A configuration request (the cluster admin's create, get, update or delete, D-32) in scenario words. */
+function configurationStep(model: SystemModel, r: ApiRequest): ScenarioStep | null {
+  if (!r.configuration) return null;
+  const c = model.scope.configurations[r.configuration.slot];
+  const kind = c.kind ?? 'NamespaceInitializerConfiguration';
+  const step: ScenarioStep = {
+    as: r.principal.name,
+    groups: r.principal.groups,
+    do: `${r.verb} ${configurationResource[kind]}/${c.name}`,
+  };
+  if (r.verb !== 'create' && r.verb !== 'update') return step;
+  const entries = configurationEntries(c, r.configuration.version).map((i) => ({
+    name: i.name,
+    failurePolicy: i.failurePolicy,
+    timeoutSeconds: i.timeoutSeconds,
+    ...(i.rules ? { rules: i.rules } : {}),
+  }));
+  const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+  return {
+    ...step,
+    body: {
+      apiVersion: 'admissionregistration.k8s.io/v1alpha1',
+      kind,
+      metadata: { name: c.name },
+      [list]: entries,
+    },
+  };
+}
+
 /** Any other step in scenario words; null for the API server's timers, which `tick` fires itself. */
 function otherStep(model: SystemModel, event: SystemEvent): ScenarioStep | null {
   switch (event.fault) {
@@ -83,8 +113,8 @@ function onTheModel(result: Replayed): {
     model.initialStates().find((s) => isDeepStrictEqual(s, result.initial)) ?? model.initialStates()[0];
   const steps: ScenarioStep[] = [];
   for (const { event } of result.steps) {
-    if (event.request && event.actorKind === 'principal' && !event.configuration) {
-      const step = requestStep(model, state, event.request);
+    if (event.request && event.actorKind === 'principal') {
+      const step = configurationStep(model, event.request) ?? requestStep(model, state, event.request);
       const answer = model.handle(state, event.request);
       steps.push({ ...step, expect: expectOf(answer.response) });
       state = answer.state;
