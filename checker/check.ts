@@ -134,6 +134,50 @@ export async function checkAsync(
   return judge.verdicts(result);
 }
 
+/**
+ * A property's violation with its trace. Under symmetry the representatives' path jumps between orbit
+ * members, so it is rebuilt step by step from the initial state into a concrete one.
+ */
+export function violatedResult(
+  model: SystemModel,
+  property: Property,
+  witnesses: number,
+  message: string,
+  trace: Trace,
+  symmetry?: StateSymmetry,
+): PropertyResult {
+  if (symmetry === undefined || symmetry.order === 1)
+    return { property, status: 'violated', witnesses, violation: { message, trace } };
+  const judge = (before: SystemState, event: SystemEvent, after: SystemState) =>
+    property.kind === 'step'
+      ? property.predicate(model, before, event, after)
+      : property.predicate(model, after);
+  const concrete = concreteTrace(model, symmetry.canonical, trace, (b, e, a) => judge(b, e, a) !== true);
+  const end = concrete.steps.at(-1);
+  const before = concrete.steps.at(-2)?.state ?? concrete.initial;
+  const again = end
+    ? judge(before, end.event, end.state)
+    : property.kind === 'invariant'
+      ? property.predicate(model, concrete.initial)
+      : true;
+  return {
+    property,
+    status: 'violated',
+    witnesses,
+    violation: { message: again === true ? message : again, trace: concrete },
+  };
+}
+
+/** Coverage of the machines' transitions from the ids the search saw taken. */
+export function coverageOf(model: SystemModel, covered: ReadonlySet<string>): CheckResult['coverage'] {
+  const all = systemTransitions(model);
+  return {
+    covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
+    uncovered: all.filter((t) => !covered.has(t.id)),
+    total: all.length,
+  };
+}
+
 function createJudge(
   model: SystemModel,
   properties: Property[],
@@ -237,7 +281,6 @@ function createJudge(
   };
 
   const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
-    const all = systemTransitions(model);
     const propertyResults: PropertyResult[] = properties.map((property) => {
       const v = violations.get(property.id);
       const count = witnesses.get(property.id) ?? 0;
@@ -245,32 +288,7 @@ function createJudge(
         const path = result.traceTo(v.stateIndex);
         const trace: Trace = { initial: path.initial, steps: [...path.steps] };
         if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
-        if (symmetry === undefined || symmetry.order === 1)
-          return { property, status: 'violated', witnesses: count, violation: { message: v.message, trace } };
-        // The representatives' path jumps between orbit members: rebuild it step by step from the initial state.
-        const judge = (before: SystemState, event: SystemEvent, after: SystemState) =>
-          property.kind === 'step'
-            ? property.predicate(model, before, event, after)
-            : property.predicate(model, after);
-        const concrete = concreteTrace(
-          model,
-          symmetry.canonical,
-          trace,
-          (b, e, a) => judge(b, e, a) !== true,
-        );
-        const end = concrete.steps.at(-1);
-        const before = concrete.steps.at(-2)?.state ?? concrete.initial;
-        const message = end
-          ? judge(before, end.event, end.state)
-          : property.kind === 'invariant'
-            ? property.predicate(model, concrete.initial)
-            : true;
-        return {
-          property,
-          status: 'violated',
-          witnesses: count,
-          violation: { message: message === true ? v.message : message, trace: concrete },
-        };
+        return violatedResult(model, property, count, v.message, trace, symmetry);
       }
       return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
     });
@@ -290,11 +308,7 @@ function createJudge(
         : {}),
       properties: propertyResults,
       ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...represented } } } : {}),
-      coverage: {
-        covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
-        uncovered: all.filter((t) => !covered.has(t.id)),
-        total: all.length,
-      },
+      coverage: coverageOf(model, covered),
     };
   };
   return { options: exploreOptions, verdicts };

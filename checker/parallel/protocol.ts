@@ -11,13 +11,37 @@ export interface WorkerInput {
   index: number;
   count: number;
   symmetry: boolean;
+  /** Ids of the safety properties each worker judges on the states it receives and the steps it takes. */
+  properties: string[];
+}
+
+/** A state sent to its owner, with where it came from: its parent's text and its position among the parent's successors. */
+export interface Arrival {
+  text: string;
+  /** Null for an initial state, whose `index` is its position among the initial states. */
+  parent: string | null;
+  index: number;
+}
+
+/** A property broken at a state (an invariant) or on the step `edge` out of it (a step property). */
+export interface Found {
+  propertyId: string;
+  message: string;
+  text: string;
+  edge?: number;
 }
 
 /** Main thread to worker. */
-export type ToWorker = { type: 'receive'; texts: string[] } | { type: 'expand' };
+export type ToWorker =
+  | { type: 'receive'; arrivals: Arrival[] }
+  | { type: 'expand' }
+  | { type: 'origin'; text: string }
+  | { type: 'finish' };
 /** Worker to main thread. */
 export type FromWorker =
-  | { type: 'received'; next: number }
-  | { type: 'expanded'; transitions: number; outbound: string[][] };
+  | { type: 'received'; next: number; found: Found[]; orbitStates: number }
+  | { type: 'expanded'; transitions: number; outbound: Arrival[][]; found: Found[]; orbitTransitions: number }
+  | { type: 'origin'; parent: string | null; index: number }
+  | { type: 'finished'; witnesses: Record<string, number>; covered: string[] };
 
 export const ownerOf = (text: string, count: number): number => (hashKey(text) >>> 0) % count;

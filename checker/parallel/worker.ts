@@ -1,11 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { SystemModel, type SystemState } from '../../machines/system.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
 import { machinesFor, scopeFor } from '../../machines/variants.ts';
+import { safetyProperties } from '../../properties/safety.ts';
 import { StateSymmetry, symmetryOf } from '../symmetry.ts';
 import { PortableStates } from './portable.ts';
-import { type FromWorker, ownerOf, type ToWorker, type WorkerInput } from './protocol.ts';
+import {
+  type Arrival,
+  type Found,
+  type FromWorker,
+  ownerOf,
+  type ToWorker,
+  type WorkerInput,
+} from './protocol.ts';
 
-/** One thread of the parallel search (protocol.ts): it owns the states whose text hashes to its index. */
+/**
+ * One thread of the parallel search (protocol.ts): it owns the states whose text hashes to its index,
+ * remembers where each came from (for traces), and judges the safety properties on the states it
+ * receives and the steps it takes, as `check` does on one thread.
+ */
 const input = workerData as WorkerInput;
 const variantScope = scopeFor(input.variant, input.scope);
 const machines = machinesFor(input.variant, variantScope);
@@ -14,8 +26,15 @@ const model = new SystemModel(variantScope, machines);
 const symmetry = input.symmetry ? new StateSymmetry(model, symmetryOf(model.scope)) : undefined;
 const canonical = symmetry ? symmetry.canonical : (s: SystemState) => s;
 const portable = new PortableStates(model);
-const visited = new Set<string>();
-let next: SystemState[] = [];
+const properties = safetyProperties.filter((p) => input.properties.includes(p.id));
+const invariants = properties.filter((p) => p.kind === 'invariant');
+const steps = properties.filter((p) => p.kind === 'step');
+const witnesses: Record<string, number> = Object.fromEntries(properties.map((p) => [p.id, 0]));
+const seenEvents = new Set<SystemEvent>();
+const covered = new Set<string>();
+/** Each owned state's origin: [parent text or null, position among its parent's successors]. */
+const origins = new Map<string, [string | null, number]>();
+let next: { state: SystemState; text: string }[] = [];
 // Texts by this thread's own key: a state met again is not encoded again.
 const texts = new Map<string, string>();
 const textOf = (s: SystemState): string => {
@@ -28,38 +47,81 @@ const textOf = (s: SystemState): string => {
   return text;
 };
 
-/** Adds the states this thread owns that it has not seen; the new ones form the next level. */
-function receive(texts: readonly string[]): void {
-  for (const text of texts) {
-    if (visited.has(text)) continue;
-    visited.add(text);
-    next.push(portable.decode(text));
+/** A new owned state: remembered with its origin, judged by the invariants, queued for the next level. */
+function admit(state: SystemState, arrival: Arrival, found: Found[]): number {
+  origins.set(arrival.text, [arrival.parent, arrival.index]);
+  next.push({ state, text: arrival.text });
+  for (const p of invariants) {
+    const verdict = p.predicate(model, state);
+    if (verdict !== true) found.push({ propertyId: p.id, message: verdict, text: arrival.text });
   }
+  for (const p of properties) if (p.witness.on === 'state' && p.witness.test(model, state)) witnesses[p.id]++;
+  return symmetry ? symmetry.orbitSize(state) : 1;
+}
+
+/** The orbits of the states this thread admitted while expanding, reported with the next receive. */
+let admittedOrbits = 0;
+
+function receive(arrivals: readonly Arrival[]): FromWorker {
+  const found: Found[] = [];
+  let orbitStates = admittedOrbits;
+  admittedOrbits = 0;
+  for (const arrival of arrivals)
+    if (!origins.has(arrival.text)) orbitStates += admit(portable.decode(arrival.text), arrival, found);
+  return { type: 'received', next: next.length, found, orbitStates };
 }
 
 function expand(): FromWorker {
   const frontier = next;
   next = [];
   let transitions = 0;
-  const outbound: string[][] = Array.from({ length: input.count }, () => []);
-  for (const state of frontier)
-    model.successors(state, (_event, after) => {
+  let orbitTransitions = 0;
+  const found: Found[] = [];
+  const outbound: Arrival[][] = Array.from({ length: input.count }, () => []);
+  for (const { state: before, text: parent } of frontier) {
+    const orbit = symmetry ? symmetry.orbitSize(before) : 1;
+    let index = 0;
+    model.successors(before, (event, after) => {
+      const edge = index++;
       transitions++;
+      orbitTransitions += orbit;
+      if (!seenEvents.has(event)) {
+        seenEvents.add(event);
+        for (const t of event.transitions) covered.add(t);
+      }
+      for (const p of steps) {
+        if (p.kind !== 'step') continue;
+        const verdict = p.predicate(model, before, event, after);
+        if (verdict !== true) found.push({ propertyId: p.id, message: verdict, text: parent, edge });
+      }
+      for (const p of properties)
+        if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) witnesses[p.id]++;
       const stored = canonical(after);
       const text = textOf(stored);
+      const arrival = { text, parent, index: edge };
       const owner = ownerOf(text, input.count);
-      if (owner !== input.index) outbound[owner].push(text);
-      else if (!visited.has(text)) {
-        visited.add(text);
-        next.push(stored);
-      }
+      if (owner !== input.index) outbound[owner].push(arrival);
+      // Judged here at once: its invariant verdicts travel with this level's step verdicts.
+      else if (!origins.has(text)) admittedOrbits += admit(stored, arrival, found);
     });
-  return { type: 'expanded', transitions, outbound };
+  }
+  return { type: 'expanded', transitions, outbound, found, orbitTransitions };
 }
 
 parentPort?.on('message', (message: ToWorker) => {
-  if (message.type === 'receive') {
-    receive(message.texts);
-    parentPort?.postMessage({ type: 'received', next: next.length } satisfies FromWorker);
-  } else parentPort?.postMessage(expand());
+  const reply = ((): FromWorker => {
+    switch (message.type) {
+      case 'receive':
+        return receive(message.arrivals);
+      case 'expand':
+        return expand();
+      case 'origin': {
+        const [parent, index] = origins.get(message.text) ?? [null, -1];
+        return { type: 'origin', parent, index };
+      }
+      case 'finish':
+        return { type: 'finished', witnesses, covered: [...covered] };
+    }
+  })();
+  parentPort?.postMessage(reply);
 });
