@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closest } from './request-line.ts';
 
 /**
  * The scenario file format (one YAML document per file under `scenarios/`): a story in Kubernetes'
@@ -212,13 +213,63 @@ export const givenSchema = z.strictObject({
   scope: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * The reasons a response may carry: Kubernetes' `metav1.StatusReason` values and the HTTP reason
+ * phrases of success, as the model answers them; anything else is a typo, refused with its line.
+ */
+export const statusReasons = [
+  'OK',
+  'Created',
+  'Accepted',
+  'NoContent',
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StoreReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+  'LoadingConfiguration',
+] as const;
+
+const reasonIssue = (reason: string) => {
+  const guess = closest(reason, statusReasons);
+  return `unknown reason "${reason}" (${guess ? `did you mean "${guess}"? ` : ''}reasons: ${statusReasons.join(', ')})`;
+};
+const reason = z.string().superRefine((value, ctx) => {
+  if (!(statusReasons as readonly string[]).includes(value))
+    ctx.addIssue({ code: 'custom', message: reasonIssue(value) });
+});
+const statusLine = z
+  .string()
+  .regex(/^\d{3}( [A-Za-z]+)?$/, 'expected a status such as 201 or "403 Forbidden"')
+  .superRefine((value, ctx) => {
+    const [code, text] = value.split(' ');
+    if (Number(code) < 100 || Number(code) > 599)
+      ctx.addIssue({ code: 'custom', message: `HTTP status ${code} is not between 100 and 599` });
+    else if (text !== undefined && !(statusReasons as readonly string[]).includes(text))
+      ctx.addIssue({ code: 'custom', message: reasonIssue(text) });
+  });
+
 const expectSchema = z.union(
   [
     z.number().int().min(100).max(599),
-    z.string().regex(/^\d{3}( [A-Za-z]+)?$/, 'expected a status such as 201 or "403 Forbidden"'),
+    statusLine,
     z.strictObject({
       code: z.number().int().min(100).max(599),
-      reason: z.string().optional(),
+      reason: reason.optional(),
       cause: z.string().optional(),
       message: z.string().optional(),
       items: z.array(z.string()).optional(),

@@ -64,6 +64,16 @@ const cases: [string, string, string][] = [
     'x.yaml:37: given.objects[31]: object configmaps/cm31 is one more than the model holds',
   ],
   [
+    'an HTTP status out of range',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: get namespaces/team-a\n    expect: 999 Weird\n`,
+    'x.yaml:9: steps[0].expect: HTTP status 999 is not between 100 and 599',
+  ],
+  [
+    'a misspelt reason',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: get namespaces/team-a\n    expect: { code: 403, reason: Forbiden }\n`,
+    'x.yaml:9: steps[0].expect.reason: unknown reason "Forbiden" (did you mean "Forbidden"?',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
