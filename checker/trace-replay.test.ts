@@ -6,6 +6,7 @@ import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { runScript } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
+import { variantModel } from '../test-support/variant-model.ts';
 import { check } from './check.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
@@ -107,10 +108,7 @@ describe('replay --trace --to-scenario with configuration requests', () => {
   it("writes the cluster admin's configuration create as a request the scenario replays (D-32)", async () => {
     // The RoleBinding that leaks exists only once the later-registered policy configuration is created.
     const leak = 'rolebinding-grants-cluster-wide';
-    const scope = scopeByName('default');
-    const machines = machinesFor(leak, scope);
-    if (!machines) throw new Error(`no variant ${leak}`);
-    const model = new SystemModel(scope, machines);
+    const model = variantModel(leak, scopeByName('default'));
     const property = safetyProperties.filter((p) => p.id === 'tenant-isolation');
     const found = check(model, property, { stopOnFirst: true }).properties[0];
     const result = replayTrace(parseItf(counterexampleItf(model, found, leak), 't'), 't');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SystemModel } from '../../machines/system.ts';
-import { machinesFor } from '../../machines/variants.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { expectTraceOfRealSteps } from '../../test-support/trace.ts';
+import { variantModel } from '../../test-support/variant-model.ts';
 import { type CheckResult, check } from '../check.ts';
 import { loadScopeFile, scopeByName } from '../scope-file.ts';
 import { StateSymmetry, symmetryOf } from '../symmetry.ts';
@@ -45,9 +46,7 @@ describe('verify --workers: the safety check over worker threads', () => {
   it('catches a seeded fault with a shortest trace that replays to the violation', async () => {
     const variant = 'create-in-terminating';
     const scope = scopeByName('default');
-    const machines = machinesFor(variant, scope);
-    if (!machines) throw new Error(`no variant ${variant}`);
-    const model = new SystemModel(scope, machines);
+    const model = variantModel(variant, scope);
     const one = check(model, safetyProperties, { stopOnFirst: true });
     const seen: string[] = [];
     const two = await parallelCheck(model, safetyProperties, {
@@ -70,13 +69,12 @@ describe('verify --workers: the safety check over worker threads', () => {
       const expected = broken(one).find((q) => q.property.id === p.property.id);
       expect(p.violation?.trace.steps.length).toBe(expected?.violation?.trace.steps.length);
       // The trace is a real run: each step is one of the model's successors of the state before it.
-      let state = p.violation?.trace.initial;
-      for (const step of p.violation?.trace.steps ?? []) {
-        if (!state) throw new Error('no state');
-        const before = state;
-        expect(model.enabled(before).some((e) => e.event === step.event)).toBe(true);
-        state = step.state;
-      }
+      if (!p.violation) throw new Error('no violation');
+      expectTraceOfRealSteps(
+        p.violation.trace,
+        (s, emit) => model.successors(s, emit),
+        (s) => model.key(s),
+      );
       const last = p.violation?.trace.steps.at(-1);
       const before = p.violation?.trace.steps.at(-2)?.state ?? p.violation?.trace.initial;
       if (!last || !before) throw new Error('an empty trace');

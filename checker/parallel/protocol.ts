@@ -1,4 +1,7 @@
 import type { Scope } from '../../machines/scope.ts';
+import { SystemModel } from '../../machines/system.ts';
+import { machinesFor, scopeFor } from '../../machines/variants.ts';
+import { StateSymmetry, symmetryOf } from '../symmetry.ts';
 import { hashKey } from '../visited.ts';
 
 /**
@@ -45,3 +48,15 @@ export type FromWorker =
   | { type: 'finished'; witnesses: Record<string, number>; covered: string[] };
 
 export const ownerOf = (text: string, count: number): number => (hashKey(text) >>> 0) % count;
+
+/** The model every thread builds alike from plain data: the variant's machines on its scope, and the scope's symmetry when asked. */
+export function threadModel(input: { scope: Scope; variant: string; symmetry: boolean }): {
+  model: SystemModel;
+  symmetry?: StateSymmetry;
+} {
+  const scope = scopeFor(input.variant, input.scope);
+  const machines = machinesFor(input.variant, scope);
+  if (!machines) throw new Error(`no machines for variant ${input.variant}`);
+  const model = new SystemModel(scope, machines);
+  return input.symmetry ? { model, symmetry: new StateSymmetry(model, symmetryOf(model.scope)) } : { model };
+}

@@ -1,8 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { Scope } from '../../machines/scope.ts';
-import { SystemModel } from '../../machines/system.ts';
-import { machinesFor, scopeFor } from '../../machines/variants.ts';
-import { StateSymmetry, symmetryOf } from '../symmetry.ts';
 import { PortableStates } from './portable.ts';
 import {
   type Arrival,
@@ -10,6 +7,7 @@ import {
   type FromWorker,
   ownerOf,
   type ToWorker,
+  threadModel,
   type WorkerInput,
 } from './protocol.ts';
 
@@ -94,11 +92,7 @@ export async function withParallelSearch<T>(
   const started = performance.now();
   const deadline =
     options.maxSeconds === undefined ? Number.POSITIVE_INFINITY : started + options.maxSeconds * 1000;
-  const variantScope = scopeFor(options.variant, options.scope);
-  const machines = machinesFor(options.variant, variantScope);
-  if (!machines) throw new Error(`no machines for variant ${options.variant}`);
-  const model = new SystemModel(variantScope, machines);
-  const symmetry = options.symmetry ? new StateSymmetry(model, symmetryOf(model.scope)) : undefined;
+  const { model, symmetry } = threadModel(options);
   const portable = new PortableStates(model);
   const count = options.workers;
   const workers = Array.from({ length: count }, (_, index) => {

@@ -1,29 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
-import { machinesFor, scopeFor } from '../../machines/variants.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
-import { StateSymmetry, symmetryOf } from '../symmetry.ts';
 import { PortableStates } from './portable.ts';
-import {
-  type Arrival,
-  type Found,
-  type FromWorker,
-  ownerOf,
-  type ToWorker,
-  type WorkerInput,
-} from './protocol.ts';
+import * as wire from './protocol.ts';
 
 /**
  * One thread of the parallel search (protocol.ts): it owns the states whose text hashes to its index,
  * remembers where each came from (for traces), and judges the safety properties on the states it
  * receives and the steps it takes, as `check` does on one thread.
  */
-const input = workerData as WorkerInput;
-const variantScope = scopeFor(input.variant, input.scope);
-const machines = machinesFor(input.variant, variantScope);
-if (!machines) throw new Error(`no machines for variant ${input.variant}`);
-const model = new SystemModel(variantScope, machines);
-const symmetry = input.symmetry ? new StateSymmetry(model, symmetryOf(model.scope)) : undefined;
+const input = workerData as wire.WorkerInput;
+const { model, symmetry } = wire.threadModel(input);
 const canonical = symmetry ? symmetry.canonical : (s: SystemState) => s;
 const portable = new PortableStates(model);
 const properties = safetyProperties.filter((p) => input.properties.includes(p.id));
@@ -48,7 +35,7 @@ const textOf = (s: SystemState): string => {
 };
 
 /** A new owned state: remembered with its origin, judged by the invariants, queued for the next level. */
-function admit(state: SystemState, arrival: Arrival, found: Found[]): number {
+function admit(state: SystemState, arrival: wire.Arrival, found: wire.Found[]): number {
   origins.set(arrival.text, [arrival.parent, arrival.index]);
   next.push({ state, text: arrival.text });
   for (const p of invariants) {
@@ -62,8 +49,8 @@ function admit(state: SystemState, arrival: Arrival, found: Found[]): number {
 /** The orbits of the states this thread admitted while expanding, reported with the next receive. */
 let admittedOrbits = 0;
 
-function receive(arrivals: readonly Arrival[]): FromWorker {
-  const found: Found[] = [];
+function receive(arrivals: readonly wire.Arrival[]): wire.FromWorker {
+  const found: wire.Found[] = [];
   let orbitStates = admittedOrbits;
   admittedOrbits = 0;
   for (const arrival of arrivals)
@@ -71,13 +58,13 @@ function receive(arrivals: readonly Arrival[]): FromWorker {
   return { type: 'received', next: next.length, found, orbitStates };
 }
 
-function expand(): FromWorker {
+function expand(): wire.FromWorker {
   const frontier = next;
   next = [];
   let transitions = 0;
   let orbitTransitions = 0;
-  const found: Found[] = [];
-  const outbound: Arrival[][] = Array.from({ length: input.count }, () => []);
+  const found: wire.Found[] = [];
+  const outbound: wire.Arrival[][] = Array.from({ length: input.count }, () => []);
   for (const { state: before, text: parent } of frontier) {
     const orbit = symmetry ? symmetry.orbitSize(before) : 1;
     let index = 0;
@@ -99,7 +86,7 @@ function expand(): FromWorker {
       const stored = canonical(after);
       const text = textOf(stored);
       const arrival = { text, parent, index: edge };
-      const owner = ownerOf(text, input.count);
+      const owner = wire.ownerOf(text, input.count);
       if (owner !== input.index) outbound[owner].push(arrival);
       // Judged here at once: its invariant verdicts travel with this level's step verdicts.
       else if (!origins.has(text)) admittedOrbits += admit(stored, arrival, found);
@@ -108,8 +95,8 @@ function expand(): FromWorker {
   return { type: 'expanded', transitions, outbound, found, orbitTransitions };
 }
 
-parentPort?.on('message', (message: ToWorker) => {
-  const reply = ((): FromWorker => {
+parentPort?.on('message', (message: wire.ToWorker) => {
+  const reply = ((): wire.FromWorker => {
     switch (message.type) {
       case 'receive':
         return receive(message.arrivals);
