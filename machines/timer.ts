@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { when } from './transition.ts';
 
 /**
  * The apiserver's per-namespace initializer timer (FP-2, FP-4), as P models a Timer: the server that
@@ -59,12 +60,7 @@ export const timerMachine = setup({
       description: 'Counting the first pending initializer’s timeout, in whole seconds.',
       on: {
         TICK: [
-          {
-            guard: 'tickReachesTimeout',
-            target: 'expired',
-            actions: 'ageOneSecond',
-            meta: { requirements: ['FP-1', 'FP-2'] },
-          },
+          when('tickReachesTimeout', 'expired', 'ageOneSecond', ['FP-1', 'FP-2']),
           { actions: 'ageOneSecond', meta: { requirements: ['FP-2'] } },
         ],
         REARM: { target: 'armed', actions: 'startTimer', meta: { requirements: ['FP-2', 'IN-2'] } },
