@@ -394,6 +394,19 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     initialContent.set(namespace, [...(initialContent.get(namespace) ?? []), `${resource}/${name}`]);
     if (!contentPaths.has(namespace)) contentPaths.set(namespace, path);
   };
+  /** An object present before step 1 in a namespace (kubectl's context namespace, `default`, when none is named). */
+  const placeContent = (
+    namespace: string | undefined,
+    resource: string,
+    name: string,
+    rbac: RbacDefinition | undefined,
+    path: FieldPath,
+  ) => {
+    const into = namespace ?? 'default';
+    builder.namespace(into);
+    builder.object(resource, name, rbac, path, into);
+    addContent(into, resource, name, path);
+  };
   const preexisting = new Map<string, string[]>();
 
   // ---- the world before step 1
@@ -404,11 +417,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     if (ns.creator) Object.assign(builder.namespaces.get(ns.name) ?? {}, { creator: ns.creator });
   }
   (given.objects ?? []).forEach((o, i) => {
-    const namespace = o.namespace ?? 'default';
-    builder.namespace(namespace);
-    const resource = contentKinds[o.kind].resource;
-    builder.object(resource, o.name, undefined, ['given', 'objects', i]);
-    addContent(namespace, resource, o.name, ['given', 'objects', i]);
+    placeContent(o.namespace, contentKinds[o.kind].resource, o.name, undefined, ['given', 'objects', i]);
   });
 
   const initializerBehaviour = given.initializers ?? {};
@@ -433,11 +442,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   scenario.manifests.forEach((manifest, i) => {
     const path = ['given', 'manifests', i];
     if ('contentKind' in manifest) {
-      const namespace = manifest.metadata.namespace ?? 'default';
-      builder.namespace(namespace);
       const resource = contentKinds[manifest.contentKind].resource;
-      builder.object(resource, manifest.metadata.name, undefined, path);
-      addContent(namespace, resource, manifest.metadata.name, path);
+      placeContent(manifest.metadata.namespace, resource, manifest.metadata.name, undefined, path);
       return;
     }
     switch (manifest.kind) {
@@ -448,19 +454,17 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           rules: toRules(manifest.rules),
         });
         return;
-      case 'Role': {
-        const namespace = manifest.metadata.namespace ?? 'default';
-        builder.namespace(namespace);
-        builder.object(
+      case 'Role':
+        placeContent(
+          manifest.metadata.namespace,
           'roles',
           manifest.metadata.name,
-          { role: { rules: toRules(manifest.rules) } },
+          {
+            role: { rules: toRules(manifest.rules) },
+          },
           path,
-          namespace,
         );
-        addContent(namespace, 'roles', manifest.metadata.name, path);
         return;
-      }
       case 'ClusterRoleBinding': {
         if (manifest.roleRef.kind !== 'ClusterRole')
           throw new ScenarioFieldError(
@@ -479,20 +483,16 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         else clusterRoleBindings.push(binding);
         return;
       }
-      case 'RoleBinding': {
+      case 'RoleBinding':
         // kubectl sends a manifest without a namespace to the context's namespace, `default` (NS-6).
-        const namespace = manifest.metadata.namespace ?? 'default';
-        builder.namespace(namespace);
-        builder.object(
+        placeContent(
+          manifest.metadata.namespace,
           'rolebindings',
           manifest.metadata.name,
           builder.binding(manifest.roleRef, manifest.subjects),
           path,
-          namespace,
         );
-        addContent(namespace, 'rolebindings', manifest.metadata.name, path);
         return;
-      }
       case 'NamespaceInitializerConfiguration':
         configurations.push({
           name: manifest.metadata.name,
