@@ -9,3 +9,10 @@ export const when = <const G extends string, const T extends string, const A ext
   actions: A,
   requirements: string[],
 ) => ({ guard, target, actions, meta: { requirements } });
+
+/** A guarded transition that stays in its state and only acts (an effect the composition carries out). */
+export const act = <const G extends string, const A extends string>(
+  guard: G,
+  actions: A,
+  requirements: string[],
+) => ({ guard, actions, meta: { requirements } });
