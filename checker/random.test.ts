@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { variantByName } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { traceSteps } from './counterexample.ts';
-import { randomFailureText, randomRun, walk } from './random.ts';
+import { randomFailureText, randomRun, walk, walkArb } from './random.ts';
+import { requestCommands } from './random-commands.ts';
 import { scopeByName } from './scope-file.ts';
 
 const defaultScope = scopeByName('default');
@@ -17,20 +19,34 @@ const mutantModel = (name: string) => {
 };
 
 describe('walk', () => {
+  // A walk of the scope's request commands and choices among the other steps, as randomRun draws them.
+  const sampled = fc.sample(walkArb(model, 30), { seed: 5, numRuns: 20 }).flat();
+
   it('follows the same choices to the same states', () => {
-    const choices = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9];
+    const choices = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, ...sampled];
     const keys = (w: ReturnType<typeof walk>) => w.trace.steps.map((s) => model.key(s.state));
     expect(keys(walk(model, properties, choices))).toEqual(keys(walk(model, properties, choices)));
   });
 
   it('moves on every choice: each step leads to a state other than the one before', () => {
-    const w = walk(model, properties, [0, 7, 2, 11, 5, 3, 8, 1, 13, 4]);
+    const w = walk(model, properties, [0, 7, 2, 11, 5, 3, 8, 1, 13, 4, ...sampled]);
     expect(w.violations).toEqual([]);
     let previous = model.key(w.trace.initial);
     for (const step of w.trace.steps) {
       expect(model.key(step.state)).not.toBe(previous);
       previous = model.key(step.state);
     }
+  });
+
+  it("sends the scope's own request commands, as the exhaustive search expands them", () => {
+    const expanded = new Set(requestCommands(model.scope, model.objects).map((c) => JSON.stringify(c.data)));
+    const sent = walk(model, properties, sampled)
+      .trace.steps.filter(
+        (s) => s.event.actorKind === 'principal' && s.event.command?.kind !== 'configuration',
+      )
+      .map((s) => JSON.stringify(s.event.command));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const c of sent) expect(expanded).toContain(c);
   });
 
   it('judges every step it could take, not only the one it takes', () => {

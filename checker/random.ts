@@ -1,14 +1,17 @@
 import fc from 'fast-check';
-import type { SystemModel, SystemState } from '../machines/system.ts';
+import type { RequestCommand } from '../machines/commands.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
 import type { Trace } from './check.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
+import { requestCommandArb } from './random-commands.ts';
 
 /**
- * Random walks beyond the exhaustive bound. A walk is a list of choice indices: at each step the
- * index (modulo the number of enabled events) picks what happens next, and every property is judged
- * on the state and the step. fast-check generates the lists and shrinks a failing one, so the
- * counterexample is short, and its seed and path replay it exactly.
+ * Random walks beyond the exhaustive bound. A walk is a list of steps: a request command of the
+ * scope (drawn by checker/random-commands.ts from what the search expands), or a choice index that
+ * picks one of the other steps enabled (controllers, the configuration administrator, the clock,
+ * faults). Every property is judged on every state and every enabled step. fast-check generates the
+ * lists and shrinks a failing one, so the counterexample is short, and its seed and path replay it.
  */
 
 export interface RandomRunOptions {
@@ -27,9 +30,14 @@ export interface Violation {
   message: string;
 }
 
+/** A walk's step: a principal's request, or the n-th (modulo) of the other steps that change the state. */
+export type WalkStep = RequestCommand | number;
+
 /** One walk judged: where it stopped and why. */
 export interface Walk {
   trace: Trace;
+  /** How many of the walk's steps it used before it stopped. */
+  used: number;
   /** Empty when every property held all along. */
   violations: Violation[];
 }
@@ -40,8 +48,8 @@ export interface RandomFailure {
   /** The shrunk walk, in the format of the exhaustive counterexamples. */
   steps: CounterexampleStep[];
   trace: Trace;
-  /** The shrunk choice indices, for replay through `walk`. */
-  choices: number[];
+  /** The shrunk walk's steps, for replay through `walk`. */
+  choices: WalkStep[];
   /** fast-check's path to the shrunk case: `--seed S --path P` replays it. */
   path: string;
   shrinks: number;
@@ -82,35 +90,61 @@ export function judge(
   return broken;
 }
 
+/** A step other than a principal's own request: a controller's, the API server's, the configuration administrator's, the clock's or a fault. */
+const isOther = (e: SystemEvent) => e.actorKind !== 'principal' || e.command?.kind === 'configuration';
+
 /**
- * Follows the choices from the model's first initial state. At every state reached, every enabled
- * step is judged (refused requests and reads included, which change nothing), then the choice picks
- * one of the distinct states the steps lead to, so each choice moves the walk. Stops at the first
- * violation, whose step ends the trace, or where nothing changes the state. Deterministic.
+ * Follows the steps from the model's first initial state. At every state reached, every enabled
+ * step is judged (refused requests and reads included), then the walk's next step is taken: its
+ * request command run through the model, or the choice among the distinct states the other steps
+ * lead to. A step that changes nothing is judged but not recorded, so every recorded step moves.
+ * Stops at the first violation, whose step ends the trace, or when the steps run out. Deterministic.
  */
-export function walk(model: SystemModel, properties: Property[], choices: readonly number[]): Walk {
+export function walk(model: SystemModel, properties: Property[], steps: readonly WalkStep[]): Walk {
   const [initial] = model.initialStates();
   const trace: Trace = { initial, steps: [] };
   const atStart = judge(model, properties, null, null, initial);
-  if (atStart.length > 0) return { trace, violations: atStart };
+  if (atStart.length > 0) return { trace, used: 0, violations: atStart };
   let state = initial;
-  for (let taken = 0; ; taken++) {
-    const moves = new Map<string, Step>();
+  for (let used = 0; ; used++) {
+    const others = new Map<string, Step>();
     const here = model.key(state);
     for (const { event, next } of model.enabled(state)) {
       const violations = judge(model, properties, state, event, next);
       if (violations.length > 0) {
         trace.steps.push({ event, state: next });
-        return { trace, violations };
+        return { trace, used, violations };
       }
       const key = model.key(next);
-      if (key !== here && !moves.has(key)) moves.set(key, { event, state: next });
+      if (isOther(event) && key !== here && !others.has(key)) others.set(key, { event, state: next });
     }
-    if (taken === choices.length || moves.size === 0) return { trace, violations: [] };
-    const move = [...moves.values()][choices[taken] % moves.size];
-    trace.steps.push(move);
-    state = move.state;
+    if (used === steps.length) return { trace, used, violations: [] };
+    const step = steps[used];
+    let move: Step | undefined;
+    if (typeof step === 'number')
+      move = others.size > 0 ? [...others.values()][step % others.size] : undefined;
+    else {
+      const { event, next } = step.run(model, state);
+      const violations = judge(model, properties, state, event, next);
+      if (violations.length > 0) {
+        trace.steps.push({ event, state: next });
+        return { trace, used: used + 1, violations };
+      }
+      if (model.key(next) !== here) move = { event, state: next };
+    }
+    if (move) {
+      trace.steps.push(move);
+      state = move.state;
+    }
   }
+}
+
+/** A walk's steps: the scope's request commands and choices among the other steps, mixed. */
+export function walkArb(model: SystemModel, maxSteps: number): fc.Arbitrary<WalkStep[]> {
+  const requests = requestCommandArb(model.scope, model.objects);
+  const choice = fc.nat({ max: 0xffff });
+  const step: fc.Arbitrary<WalkStep> = requests ? fc.oneof(requests, choice) : choice;
+  return fc.array(step, { maxLength: maxSteps, size: 'max' });
 }
 
 /** Random walks with shrinking; the first failing walk is shrunk and reported with its seed and path. */
@@ -122,9 +156,8 @@ export function randomRun(
   const maxSteps = options.steps ?? defaultRandomSteps;
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
   let stepsTaken = 0;
-  const choicesArb = fc.array(fc.nat({ max: 0xffff }), { maxLength: maxSteps, size: 'max' });
   const result = fc.check(
-    fc.property(choicesArb, (choices) => {
+    fc.property(walkArb(model, maxSteps), (choices) => {
       const w = walk(model, properties, choices);
       stepsTaken += w.trace.steps.length;
       return w.violations.length === 0;
@@ -142,8 +175,8 @@ export function randomRun(
       violations: shrunk.violations,
       steps: traceSteps(model, shrunk.trace),
       trace: shrunk.trace,
-      // Only the choices the walk used: the rest never ran.
-      choices: choices.slice(0, shrunk.trace.steps.length),
+      // Only the steps the walk used: the rest never ran.
+      choices: choices.slice(0, shrunk.used),
       path: result.counterexamplePath ?? '',
       shrinks: result.numShrinks,
     },

@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { type Addressed, forbidden, type HttpOutcome, notFound } from './http.ts';
+import { when } from './transition.ts';
 
 /**
  * The admission chain of an authorized request, as a decision machine, in chain order (docs/decisions.md,
@@ -152,36 +153,16 @@ export const admissionMachine = setup({
     namespaceLifecycle: {
       description: 'NamespaceLifecycle plugin: content needs a live namespace; immortal namespaces stay.',
       always: [
-        {
-          guard: 'contentInMissingNamespace',
-          target: 'refused',
-          actions: 'refuseNamespaceNotFound',
-          meta: { requirements: ['NS-2'] },
-        },
-        {
-          guard: 'createInTerminatingNamespace',
-          target: 'refused',
-          actions: 'refuseNamespaceTerminating',
-          meta: { requirements: ['LC-4'] },
-        },
-        {
-          guard: 'deleteOfImmortalNamespace',
-          target: 'refused',
-          actions: 'refuseImmortalNamespaceDeletion',
-          meta: { requirements: ['LC-10'] },
-        },
+        when('contentInMissingNamespace', 'refused', 'refuseNamespaceNotFound', ['NS-2']),
+        when('createInTerminatingNamespace', 'refused', 'refuseNamespaceTerminating', ['LC-4']),
+        when('deleteOfImmortalNamespace', 'refused', 'refuseImmortalNamespaceDeletion', ['LC-10']),
         { target: 'configurationCheck', meta: { requirements: ['NS-2', 'LC-4'] } },
       ],
     },
     configurationCheck: {
       description: 'NamespaceInitializers plugin, first: its configuration must have been read within 5 s.',
       always: [
-        {
-          guard: 'writeWithStaleConfiguration',
-          target: 'refused',
-          actions: 'refuseConfigurationUnavailable',
-          meta: { requirements: ['AC-2', 'AC-3'] },
-        },
+        when('writeWithStaleConfiguration', 'refused', 'refuseConfigurationUnavailable', ['AC-2', 'AC-3']),
         { target: 'namespaceInitializers', meta: { requirements: ['AC-2'] } },
       ],
     },
@@ -189,30 +170,17 @@ export const admissionMachine = setup({
       description:
         'NamespaceInitializers plugin: the initialize verb guards spec.initializers; creates get the pending list.',
       always: [
-        {
-          guard: 'createCarriesInitializersWithoutInitializeVerb',
-          target: 'refused',
-          actions: 'refuseInitializersSetAtCreate',
-          meta: { requirements: ['IN-3'] },
-        },
-        {
-          guard: 'changesInitializersWithoutInitializeVerb',
-          target: 'refused',
-          actions: 'refuseInitializersChangeWithoutInitializeVerb',
-          meta: { requirements: ['IN-3'] },
-        },
-        {
-          guard: 'createCarriesInitializers',
-          target: 'admitted',
-          actions: 'keepInitializersOfInitializeHolder',
-          meta: { requirements: ['IN-3'] },
-        },
-        {
-          guard: 'createsNamespace',
-          target: 'admitted',
-          actions: 'injectPendingInitializers',
-          meta: { requirements: ['IN-1'] },
-        },
+        when('createCarriesInitializersWithoutInitializeVerb', 'refused', 'refuseInitializersSetAtCreate', [
+          'IN-3',
+        ]),
+        when(
+          'changesInitializersWithoutInitializeVerb',
+          'refused',
+          'refuseInitializersChangeWithoutInitializeVerb',
+          ['IN-3'],
+        ),
+        when('createCarriesInitializers', 'admitted', 'keepInitializersOfInitializeHolder', ['IN-3']),
+        when('createsNamespace', 'admitted', 'injectPendingInitializers', ['IN-1']),
         { target: 'admitted', actions: 'admitAsIs', meta: { requirements: ['IN-3'] } },
       ],
     },

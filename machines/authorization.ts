@@ -1,5 +1,6 @@
 import { assign, initialTransition, setup, transition } from 'xstate';
 import type { AuthorizationAttributes, CompiledAuthorizer, User } from './rbac.ts';
+import { when } from './transition.ts';
 
 /**
  * The RBAC decision for one request, as a machine: the facts of the request (who the caller is and
@@ -75,24 +76,20 @@ export const authorizationMachine = setup({
     systemMasters: {
       description: 'Group system:masters is bound to cluster-admin cluster-wide: it may do anything.',
       always: [
-        {
-          guard: 'callerIsSystemMaster',
-          target: 'allowed',
-          actions: 'grantAsSystemMaster',
-          meta: { requirements: ['RB-4', 'RB-6'] },
-        },
+        when('callerIsSystemMaster', 'allowed', 'grantAsSystemMaster', ['RB-4', 'RB-6']),
         { target: 'clusterRoleBindings', meta: { requirements: ['RB-4'] } },
       ],
     },
     clusterRoleBindings: {
       description: 'A ClusterRoleBinding grants in every namespace and at the cluster scope.',
       always: [
-        {
-          guard: 'grantedClusterWide',
-          target: 'allowed',
-          actions: 'grantByClusterRoleBinding',
-          meta: { requirements: ['RB-1', 'RB-3', 'RB-4', 'RB-6', 'NS-7'] },
-        },
+        when('grantedClusterWide', 'allowed', 'grantByClusterRoleBinding', [
+          'RB-1',
+          'RB-3',
+          'RB-4',
+          'RB-6',
+          'NS-7',
+        ]),
         { target: 'roleBindings', meta: { requirements: ['RB-4'] } },
       ],
     },
@@ -100,12 +97,10 @@ export const authorizationMachine = setup({
       description:
         "A RoleBinding grants only inside its own namespace; other namespaces' bindings never count.",
       always: [
-        {
-          guard: 'grantedByRoleBindingInRequestNamespace',
-          target: 'allowed',
-          actions: 'grantByRoleBindingInRequestNamespace',
-          meta: { requirements: ['RB-2', 'RB-4'] },
-        },
+        when('grantedByRoleBindingInRequestNamespace', 'allowed', 'grantByRoleBindingInRequestNamespace', [
+          'RB-2',
+          'RB-4',
+        ]),
         { target: 'denied', actions: 'refuseForbidden', meta: { requirements: ['RB-4', 'RB-5', 'RB-6'] } },
       ],
     },

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { when } from './transition.ts';
 
 /** Seconds without a successful read after which admission refuses every request (AC-2). */
 export const configurationStaleAfterSeconds = 5;
@@ -61,12 +62,7 @@ export const configSyncMachine = setup({
       on: {
         READ_SUCCEEDED: { actions: 'rememberConfigurationsRead', meta: { requirements: ['AC-1', 'AC-3'] } },
         READ_FAILED: [
-          {
-            guard: 'noSuccessfulReadWithinStaleWindow',
-            target: 'stale',
-            actions: 'oneSecondWithoutRead',
-            meta: { requirements: ['AC-2'] },
-          },
+          when('noSuccessfulReadWithinStaleWindow', 'stale', 'oneSecondWithoutRead', ['AC-2']),
           { actions: 'oneSecondWithoutRead', meta: { requirements: ['AC-3'] } },
         ],
       },

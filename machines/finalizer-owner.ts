@@ -1,4 +1,5 @@
 import { emit, setup } from 'xstate';
+import { act } from './transition.ts';
 
 /**
  * An external finalizer owner such as `openshift.com/origin` (document 001): it keeps content of its
@@ -53,16 +54,8 @@ export const finalizerOwnerMachine = setup({
     watching: {
       on: {
         SYNC: [
-          {
-            guard: 'activeWithOwnFinalizerAndNothingProvisioned',
-            actions: 'provisionExternalContent',
-            meta: { requirements: ['LC-8'] },
-          },
-          {
-            guard: 'terminatingWithExternalContent',
-            actions: 'purgeExternalContent',
-            meta: { requirements: ['LC-8', 'LC-9'] },
-          },
+          act('activeWithOwnFinalizerAndNothingProvisioned', 'provisionExternalContent', ['LC-8']),
+          act('terminatingWithExternalContent', 'purgeExternalContent', ['LC-8', 'LC-9']),
           {
             guard: 'terminatingWithOwnFinalizer',
             actions: {

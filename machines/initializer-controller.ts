@@ -1,4 +1,5 @@
 import { emit, setup } from 'xstate';
+import { act } from './transition.ts';
 
 /**
  * One initializer controller (one per configured initializer): it acts on a namespace only when it is
@@ -47,22 +48,10 @@ export const initializerControllerMachine = setup({
       description: 'Watches namespaces; acts only where it is first pending.',
       on: {
         RECONCILE: [
-          {
-            guard: 'firstPendingAndNotPopulated',
-            actions: 'populateNamespace',
-            meta: { requirements: ['IN-2', 'RB-2'] },
-          },
-          {
-            guard: 'firstPendingAndPopulated',
-            actions: 'removeSelfFromPending',
-            meta: { requirements: ['IN-2', 'IN-3'] },
-          },
+          act('firstPendingAndNotPopulated', 'populateNamespace', ['IN-2', 'RB-2']),
+          act('firstPendingAndPopulated', 'removeSelfFromPending', ['IN-2', 'IN-3']),
         ],
-        PROVISIONING_FAILED: {
-          guard: 'firstPendingAndNotPopulated',
-          actions: 'recordFailureResult',
-          meta: { requirements: ['IN-7'] },
-        },
+        PROVISIONING_FAILED: act('firstPendingAndNotPopulated', 'recordFailureResult', ['IN-7']),
         CRASH: { target: 'crashed', meta: { requirements: ['FP-5'] } },
       },
     },

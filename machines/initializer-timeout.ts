@@ -1,4 +1,5 @@
 import { emit, setup } from 'xstate';
+import { act } from './transition.ts';
 
 /**
  * The failure policy of the first pending initializer (FP-1..FP-4): the API server that handled the
@@ -48,29 +49,13 @@ export const initializerTimeoutMachine = setup({
     watching: {
       on: {
         TIMER_CHECK: [
-          {
-            guard: 'timerExpiredFailOpen',
-            actions: 'removeTimedOutInitializer',
-            meta: { requirements: ['FP-1', 'FP-2', 'FP-5'] },
-          },
-          {
-            guard: 'timerExpiredFailClosed',
-            actions: 'failNamespaceWithTimeout',
-            meta: { requirements: ['FP-1', 'FP-2', 'IN-7'] },
-          },
+          act('timerExpiredFailOpen', 'removeTimedOutInitializer', ['FP-1', 'FP-2', 'FP-5']),
+          act('timerExpiredFailClosed', 'failNamespaceWithTimeout', ['FP-1', 'FP-2', 'IN-7']),
         ],
         // D-8: read-repair follows the failure policy, as the timer would have.
         READ_REPAIR_CHECK: [
-          {
-            guard: 'readRepairDueFailOpen',
-            actions: 'readRepairRemoveFirstPending',
-            meta: { requirements: ['FP-4', 'FP-5'] },
-          },
-          {
-            guard: 'readRepairDueFailClosed',
-            actions: 'failNamespaceWithTimeout',
-            meta: { requirements: ['FP-4', 'IN-7'] },
-          },
+          act('readRepairDueFailOpen', 'readRepairRemoveFirstPending', ['FP-4', 'FP-5']),
+          act('readRepairDueFailClosed', 'failNamespaceWithTimeout', ['FP-4', 'IN-7']),
         ],
       },
     },

@@ -1,4 +1,5 @@
 import { emit, setup } from 'xstate';
+import { act } from './transition.ts';
 
 /**
  * The namespace controller for one terminating namespace (LC-5, LC-7): delete content one object at a
@@ -41,11 +42,7 @@ export const namespaceControllerMachine = setup({
       on: {
         SYNC: [
           { guard: 'contentRemains', actions: 'deleteOneContentObject', meta: { requirements: ['LC-5'] } },
-          {
-            guard: 'kubernetesFinalizerPresent',
-            actions: 'finalizeKubernetes',
-            meta: { requirements: ['LC-5', 'LC-6'] },
-          },
+          act('kubernetesFinalizerPresent', 'finalizeKubernetes', ['LC-5', 'LC-6']),
           { guard: 'noFinalizersLeft', actions: 'sendFinalDelete', meta: { requirements: ['LC-7', 'LC-9'] } },
         ],
       },

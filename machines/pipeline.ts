@@ -9,6 +9,7 @@ import {
 import { badRequest, forbidden, type HttpOutcome, type RequestSubject } from './http.ts';
 import { forbiddenReason } from './rbac.ts';
 import { type StorageRefusal, storageResponse } from './storage.ts';
+import { when } from './transition.ts';
 
 /**
  * The API server's request pipeline, one request at a time, in the order of checks of
@@ -302,42 +303,33 @@ export const pipelineMachine = setup({
       description:
         'RBAC (authorization machine), then the IN-6 gate on content of a namespace never initialized.',
       always: [
-        {
-          guard: 'callerNotAuthorized',
-          target: 'refused',
-          actions: 'refuseForbidden',
-          meta: { requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7'] },
-        },
-        {
-          guard: 'contentOfUninitializedNamespaceWithoutInitializeVerb',
-          target: 'refused',
-          actions: 'refuseNamespaceInitializing',
-          meta: { requirements: ['IN-6'] },
-        },
+        when('callerNotAuthorized', 'refused', 'refuseForbidden', ['RB-4', 'RB-5', 'RB-6', 'NS-7']),
+        when(
+          'contentOfUninitializedNamespaceWithoutInitializeVerb',
+          'refused',
+          'refuseNamespaceInitializing',
+          ['IN-6'],
+        ),
         { target: 'decoding', meta: { requirements: ['RB-4', 'IN-6'] } },
       ],
     },
     decoding: {
       description: "The body's metadata.namespace must be empty or the path's (D-14).",
       always: [
-        {
-          guard: 'bodyNamespaceDiffersFromPath',
-          target: 'refused',
-          actions: 'refuseNamespaceMismatch',
-          meta: { requirements: ['NS-4'] },
-        },
+        when('bodyNamespaceDiffersFromPath', 'refused', 'refuseNamespaceMismatch', ['NS-4']),
         { target: 'admitting', meta: { requirements: ['NS-4'] } },
       ],
     },
     admitting: {
       description: 'The admission chain (NamespaceLifecycle, then NamespaceInitializers) gave its verdict.',
       always: [
-        {
-          guard: 'admissionRefused',
-          target: 'refused',
-          actions: 'refuseAsAdmissionSaid',
-          meta: { requirements: ['AC-2', 'NS-2', 'LC-4', 'LC-10', 'IN-3'] },
-        },
+        when('admissionRefused', 'refused', 'refuseAsAdmissionSaid', [
+          'AC-2',
+          'NS-2',
+          'LC-4',
+          'LC-10',
+          'IN-3',
+        ]),
         { target: 'validating', meta: { requirements: ['AC-1'] } },
       ],
     },
@@ -345,12 +337,7 @@ export const pipelineMachine = setup({
       description:
         'Storage validation: namespace name and finalizer names, a configuration and its entries (422 Invalid).',
       always: [
-        {
-          guard: 'objectInvalid',
-          target: 'refused',
-          actions: 'refuseInvalidObject',
-          meta: { requirements: ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5'] },
-        },
+        when('objectInvalid', 'refused', 'refuseInvalidObject', ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5']),
         { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
       ],
     },
@@ -358,168 +345,33 @@ export const pipelineMachine = setup({
       description:
         'The namespace machine, the content store or the configuration store applies the request, or says why not.',
       always: [
-        {
-          guard: 'createOfExistingNamespace',
-          target: 'refused',
-          actions: 'refuseNamespaceAlreadyExists',
-          meta: { requirements: ['NS-3'] },
-        },
-        {
-          guard: 'createOfNewNamespace',
-          target: 'responded',
-          actions: 'createNamespace',
-          meta: { requirements: ['LC-1', 'IN-1'] },
-        },
-        {
-          guard: 'listOfNamespaces',
-          target: 'responded',
-          actions: 'listNamespaces',
-          meta: { requirements: ['NS-7'] },
-        },
-        {
-          guard: 'namespaceMissing',
-          target: 'refused',
-          actions: 'refuseNamespaceNotFound',
-          meta: { requirements: ['NS-2'] },
-        },
-        {
-          guard: 'readOfStatus',
-          target: 'responded',
-          actions: 'readStatus',
-          meta: { requirements: ['NS-5', 'IN-5'] },
-        },
-        {
-          guard: 'writeOfStatus',
-          target: 'responded',
-          actions: 'writeStatus',
-          meta: { requirements: ['NS-5'] },
-        },
-        {
-          guard: 'readOfNamespace',
-          target: 'responded',
-          actions: 'readNamespace',
-          meta: { requirements: ['IN-8', 'FP-4'] },
-        },
-        {
-          guard: 'deleteOfTerminatingWithoutFinalizers',
-          target: 'responded',
-          actions: 'purgeNamespace',
-          meta: { requirements: ['LC-7'] },
-        },
-        {
-          guard: 'deleteOfTerminating',
-          target: 'responded',
-          actions: 'keepTerminating',
-          meta: { requirements: ['LC-3'] },
-        },
-        {
-          guard: 'deleteIgnoredByNamespace',
-          target: 'refused',
-          actions: 'refuseNamespaceDeleteRefused',
-          meta: { requirements: ['LC-3'] },
-        },
-        {
-          guard: 'deleteOfNamespace',
-          target: 'responded',
-          actions: 'deleteNamespace',
-          meta: { requirements: ['LC-3'] },
-        },
-        {
-          guard: 'pendingChangeOutOfOrder',
-          target: 'refused',
-          actions: 'refusePendingNotFirst',
-          meta: { requirements: ['IN-2'] },
-        },
-        {
-          guard: 'initializersChangedAfterCompletion',
-          target: 'refused',
-          actions: 'refuseInitializersImmutable',
-          meta: { requirements: ['IN-4'] },
-        },
-        {
-          guard: 'recordsFailure',
-          target: 'responded',
-          actions: 'recordFailure',
-          meta: { requirements: ['IN-7'] },
-        },
-        {
-          guard: 'failureIgnoredByStorage',
-          target: 'refused',
-          actions: 'refuseFailureWhileNotInitializing',
-          meta: { requirements: ['IN-7'] },
-        },
-        {
-          guard: 'removesPending',
-          target: 'responded',
-          actions: 'removePending',
-          meta: { requirements: ['IN-3', 'IN-2'] },
-        },
-        {
-          guard: 'ordinaryUpdate',
-          target: 'responded',
-          actions: 'keepSpec',
-          meta: { requirements: ['LC-6'] },
-        },
-        {
-          guard: 'finalizeAccepted',
-          target: 'responded',
-          actions: 'finalize',
-          meta: { requirements: ['LC-6'] },
-        },
-        {
-          guard: 'finalizeAddsWhileDeleting',
-          target: 'refused',
-          actions: 'refuseFinalizerAddedWhileDeleting',
-          meta: { requirements: ['LC-6'] },
-        },
-        {
-          guard: 'listOfContent',
-          target: 'responded',
-          actions: 'listContent',
-          meta: { requirements: ['NS-7', 'IN-6'] },
-        },
-        {
-          guard: 'createOfPresentContent',
-          target: 'refused',
-          actions: 'refuseContentAlreadyExists',
-          meta: { requirements: ['NS-3'] },
-        },
-        {
-          guard: 'createOfContent',
-          target: 'responded',
-          actions: 'createContent',
-          meta: { requirements: ['NS-3'] },
-        },
-        {
-          guard: 'absentContent',
-          target: 'refused',
-          actions: 'refuseContentNotFound',
-          meta: { requirements: ['NS-2'] },
-        },
-        {
-          guard: 'deleteOfContent',
-          target: 'responded',
-          actions: 'deleteContent',
-          meta: { requirements: ['LC-5'] },
-        },
-        {
-          guard: 'createOfExistingConfiguration',
-          target: 'refused',
-          actions: 'refuseConfigurationAlreadyExists',
-          meta: { requirements: ['NS-3'] },
-        },
-        {
-          guard: 'configurationMissing',
-          target: 'refused',
-          actions: 'refuseConfigurationNotFound',
-          meta: { requirements: ['AC-3'] },
-        },
-        {
-          guard: 'configurationRequest',
-          target: 'responded',
-          actions: 'storeConfiguration',
-          meta: { requirements: ['AC-1', 'AC-3', 'FP-3'] },
-        },
+        when('createOfExistingNamespace', 'refused', 'refuseNamespaceAlreadyExists', ['NS-3']),
+        when('createOfNewNamespace', 'responded', 'createNamespace', ['LC-1', 'IN-1']),
+        when('listOfNamespaces', 'responded', 'listNamespaces', ['NS-7']),
+        when('namespaceMissing', 'refused', 'refuseNamespaceNotFound', ['NS-2']),
+        when('readOfStatus', 'responded', 'readStatus', ['NS-5', 'IN-5']),
+        when('writeOfStatus', 'responded', 'writeStatus', ['NS-5']),
+        when('readOfNamespace', 'responded', 'readNamespace', ['IN-8', 'FP-4']),
+        when('deleteOfTerminatingWithoutFinalizers', 'responded', 'purgeNamespace', ['LC-7']),
+        when('deleteOfTerminating', 'responded', 'keepTerminating', ['LC-3']),
+        when('deleteIgnoredByNamespace', 'refused', 'refuseNamespaceDeleteRefused', ['LC-3']),
+        when('deleteOfNamespace', 'responded', 'deleteNamespace', ['LC-3']),
+        when('pendingChangeOutOfOrder', 'refused', 'refusePendingNotFirst', ['IN-2']),
+        when('initializersChangedAfterCompletion', 'refused', 'refuseInitializersImmutable', ['IN-4']),
+        when('recordsFailure', 'responded', 'recordFailure', ['IN-7']),
+        when('failureIgnoredByStorage', 'refused', 'refuseFailureWhileNotInitializing', ['IN-7']),
+        when('removesPending', 'responded', 'removePending', ['IN-3', 'IN-2']),
+        when('ordinaryUpdate', 'responded', 'keepSpec', ['LC-6']),
+        when('finalizeAccepted', 'responded', 'finalize', ['LC-6']),
+        when('finalizeAddsWhileDeleting', 'refused', 'refuseFinalizerAddedWhileDeleting', ['LC-6']),
+        when('listOfContent', 'responded', 'listContent', ['NS-7', 'IN-6']),
+        when('createOfPresentContent', 'refused', 'refuseContentAlreadyExists', ['NS-3']),
+        when('createOfContent', 'responded', 'createContent', ['NS-3']),
+        when('absentContent', 'refused', 'refuseContentNotFound', ['NS-2']),
+        when('deleteOfContent', 'responded', 'deleteContent', ['LC-5']),
+        when('createOfExistingConfiguration', 'refused', 'refuseConfigurationAlreadyExists', ['NS-3']),
+        when('configurationMissing', 'refused', 'refuseConfigurationNotFound', ['AC-3']),
+        when('configurationRequest', 'responded', 'storeConfiguration', ['AC-1', 'AC-3', 'FP-3']),
         { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
       ],
     },

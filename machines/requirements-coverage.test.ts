@@ -407,36 +407,34 @@ const initializerControllerChecks: RequirementCheck[] = [
       return step.transitions;
     },
   },
-  {
-    machine: 'initializer-controller',
-    requirement: 'RB-2',
-    name: 'policy population: it creates its object in the namespace',
-    run: () => {
-      const step = reconcile(true, false);
-      expect(step.actions).toEqual(['populateNamespace']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'initializer-controller',
-    requirement: 'IN-3',
-    name: 'its work done, it removes itself',
-    run: () => {
-      const step = reconcile(true, true);
-      expect(step.actions).toEqual(['removeSelfFromPending']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'initializer-controller',
-    requirement: 'IN-7',
-    name: 'a provisioning failure sets a failure result',
-    run: () => {
-      const step = reconcile(true, false, 'PROVISIONING_FAILED');
-      expect(step.actions).toEqual(['recordFailureResult']);
-      return step.transitions;
-    },
-  },
+  ...(
+    [
+      [
+        'RB-2',
+        'policy population: it creates its object in the namespace',
+        [true, false],
+        'populateNamespace',
+      ],
+      ['IN-3', 'its work done, it removes itself', [true, true], 'removeSelfFromPending'],
+      [
+        'IN-7',
+        'a provisioning failure sets a failure result',
+        [true, false, 'PROVISIONING_FAILED'],
+        'recordFailureResult',
+      ],
+    ] as [string, string, Parameters<typeof reconcile>, string][]
+  ).map(
+    ([requirement, name, situation, action]): RequirementCheck => ({
+      machine: 'initializer-controller',
+      requirement,
+      name,
+      run: () => {
+        const step = reconcile(...situation);
+        expect(step.actions).toEqual([action]);
+        return step.transitions;
+      },
+    }),
+  ),
   {
     machine: 'initializer-controller',
     requirement: 'FP-5',

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { when } from './transition.ts';
 
 /**
  * The apiserver's per-namespace initializer timer (FP-2, FP-4), as P models a Timer: the server that
@@ -23,6 +24,14 @@ export type TimerEvent =
   | { type: 'LOSE' };
 
 export type TimerStateValue = 'disarmed' | 'armed' | 'expired' | 'lost';
+
+/** How a running timer (armed or expired) ends: re-armed, disarmed (for the given requirements) or lost. */
+const runningTimerExits = (disarmRequirements: string[]) =>
+  ({
+    REARM: { target: 'armed', actions: 'startTimer', meta: { requirements: ['FP-2', 'IN-2'] } },
+    DISARM: { target: 'disarmed', actions: 'forgetTimer', meta: { requirements: disarmRequirements } },
+    LOSE: { target: 'lost', actions: 'forgetTimer', meta: { requirements: ['FP-4'] } },
+  }) as const;
 
 const idle: TimerContext = { initializer: null, timeoutSeconds: 0, ageSeconds: 0 };
 
@@ -59,25 +68,16 @@ export const timerMachine = setup({
       description: 'Counting the first pending initializer’s timeout, in whole seconds.',
       on: {
         TICK: [
-          {
-            guard: 'tickReachesTimeout',
-            target: 'expired',
-            actions: 'ageOneSecond',
-            meta: { requirements: ['FP-1', 'FP-2'] },
-          },
+          when('tickReachesTimeout', 'expired', 'ageOneSecond', ['FP-1', 'FP-2']),
           { actions: 'ageOneSecond', meta: { requirements: ['FP-2'] } },
         ],
-        REARM: { target: 'armed', actions: 'startTimer', meta: { requirements: ['FP-2', 'IN-2'] } },
-        DISARM: { target: 'disarmed', actions: 'forgetTimer', meta: { requirements: ['FP-2', 'IN-4'] } },
-        LOSE: { target: 'lost', actions: 'forgetTimer', meta: { requirements: ['FP-4'] } },
+        ...runningTimerExits(['FP-2', 'IN-4']),
       },
     },
     expired: {
       description: 'The timeout has run: the apiserver applies the failure policy before time passes on.',
       on: {
-        REARM: { target: 'armed', actions: 'startTimer', meta: { requirements: ['FP-2', 'IN-2'] } },
-        DISARM: { target: 'disarmed', actions: 'forgetTimer', meta: { requirements: ['FP-1', 'FP-2'] } },
-        LOSE: { target: 'lost', actions: 'forgetTimer', meta: { requirements: ['FP-4'] } },
+        ...runningTimerExits(['FP-1', 'FP-2']),
       },
     },
     lost: {

@@ -47,21 +47,37 @@ function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
   };
 }
 
+/** Machines with one machine's guards or actions replaced through `.provide()`: a seeded fault's usual shape. */
+function providing<K extends Exclude<keyof MachineSet, 'storageChecks'>>(
+  key: K,
+  implementations: Parameters<MachineSet[K]['provide']>[0],
+): (base: MachineSet) => MachineSet {
+  return (base) => {
+    const provide = base[key].provide.bind(base[key]) as (i: typeof implementations) => MachineSet[K];
+    return { ...base, [key]: provide(implementations) };
+  };
+}
+
 type NamespaceConfig = (typeof namespaceMachine)['config'];
 type NamespaceStates = NonNullable<NamespaceConfig['states']>;
 
-/** The namespace machine's definition with one state's `on` map changed. */
-function namespaceStateOn(
-  config: NamespaceConfig,
+/** Machines whose namespace machine answers one event in one state with another transition. */
+function namespaceHandles(
   state: keyof NamespaceStates & string,
-  on: (current: Record<string, unknown>) => Record<string, unknown>,
-): NamespaceConfig {
-  const states = config.states as Record<string, { on?: Record<string, unknown> }>;
-  const target = states[state];
-  return {
-    ...config,
-    states: { ...states, [state]: { ...target, on: on(target.on ?? {}) } },
-  } as NamespaceConfig;
+  event: string,
+  transition: { actions: string; meta: { requirements: string[] } },
+): (base: MachineSet) => MachineSet {
+  return (base) => ({
+    ...base,
+    namespace: withDefinition(base.namespace, (config) => {
+      const states = config.states as Record<string, { on?: Record<string, unknown> }>;
+      const target = states[state];
+      return {
+        ...config,
+        states: { ...states, [state]: { ...target, on: { ...target.on, [event]: transition } } },
+      } as NamespaceConfig;
+    }),
+  });
 }
 
 /** The pending list admission injects with the scope's initial configurations (IN-1). */
@@ -78,10 +94,7 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'Admission lets content be created in a terminating namespace.',
     requirements: ['LC-4'],
-    machines: (base) => ({
-      ...base,
-      admission: base.admission.provide({ guards: { createInTerminatingNamespace: () => false } }),
-    }),
+    machines: providing('admission', { guards: { createInTerminatingNamespace: () => false } }),
   },
   {
     name: 'initialize-check-skipped',
@@ -89,11 +102,8 @@ export const variants: Variant[] = [
     description:
       'Admission no longer asks for the initialize verb on content in an initializing namespace (ALT-4).',
     requirements: ['IN-6', 'ALT-4'],
-    machines: (base) => ({
-      ...base,
-      pipeline: base.pipeline.provide({
-        guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
-      }),
+    machines: providing('pipeline', {
+      guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
     }),
   },
   {
@@ -102,11 +112,8 @@ export const variants: Variant[] = [
     description:
       'Admission keeps a pending list that any creator sends with a new namespace, initialize verb or not.',
     requirements: ['IN-3', 'IN-1'],
-    machines: (base) => ({
-      ...base,
-      admission: base.admission.provide({
-        guards: { createCarriesInitializersWithoutInitializeVerb: () => false },
-      }),
+    machines: providing('admission', {
+      guards: { createCarriesInitializersWithoutInitializeVerb: () => false },
     }),
   },
   {
@@ -115,11 +122,8 @@ export const variants: Variant[] = [
     description:
       'Admission no longer asks for the initialize verb when a request changes the pending list or result: whoever RBAC lets update a namespace may.',
     requirements: ['IN-3'],
-    machines: (base) => ({
-      ...base,
-      admission: base.admission.provide({
-        guards: { changesInitializersWithoutInitializeVerb: () => false },
-      }),
+    machines: providing('admission', {
+      guards: { changesInitializersWithoutInitializeVerb: () => false },
     }),
   },
   {
@@ -136,10 +140,7 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'Storage removes a terminating namespace on DELETE even though finalizers are left.',
     requirements: ['LC-7'],
-    machines: (base) => ({
-      ...base,
-      namespace: base.namespace.provide({ guards: { noFinalizersLeft: () => true } }),
-    }),
+    machines: providing('namespace', { guards: { noFinalizersLeft: () => true } }),
   },
   {
     name: 'finalize-before-content-gone',
@@ -147,14 +148,11 @@ export const variants: Variant[] = [
     description:
       'The namespace controller removes the kubernetes finalizer first and deletes content only afterwards.',
     requirements: ['LC-5', 'LC-9'],
-    machines: (base) => ({
-      ...base,
-      namespaceController: base.namespaceController.provide({
-        guards: {
-          contentRemains: ({ event }) =>
-            event.observed.contentRemains && !event.observed.finalizers.includes(kubernetesFinalizer),
-        },
-      }),
+    machines: providing('namespaceController', {
+      guards: {
+        contentRemains: ({ event }) =>
+          event.observed.contentRemains && !event.observed.finalizers.includes(kubernetesFinalizer),
+      },
     }),
   },
   {
@@ -189,14 +187,9 @@ export const variants: Variant[] = [
     description:
       'Storage records a failure result but neither deletes the namespace nor stops its initialization.',
     requirements: ['IN-7'],
-    machines: (base) => ({
-      ...base,
-      namespace: withDefinition(base.namespace, (config) =>
-        namespaceStateOn(config, 'initializing', (on) => ({
-          ...on,
-          RECORD_FAILURE: { actions: 'recordFailureResult', meta: { requirements: ['IN-7'] } },
-        })),
-      ),
+    machines: namespaceHandles('initializing', 'RECORD_FAILURE', {
+      actions: 'recordFailureResult',
+      meta: { requirements: ['IN-7'] },
     }),
   },
   {
@@ -204,10 +197,7 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'Admission keeps using its configuration copy after 5 s without a successful read.',
     requirements: ['AC-2', 'AC-3'],
-    machines: (base) => ({
-      ...base,
-      configSync: base.configSync.provide({ guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
-    }),
+    machines: providing('configSync', { guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
   },
   {
     name: 'rolebinding-grants-cluster-wide',
@@ -229,23 +219,20 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'Storage does not add the kubernetes finalizer when a namespace is created.',
     requirements: ['LC-2', 'LC-5', 'LC-9'],
-    machines: (base) => ({
-      ...base,
-      namespace: base.namespace.provide({
-        actions: {
-          recordCreation: assign(({ event }) =>
-            event.type === 'CREATE'
-              ? {
-                  pending: [...event.pending],
-                  failure: null,
-                  finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
-                  deletedSecondsAgo: null,
-                  createdSecondsAgo: event.pending.length > 0 ? 0 : null,
-                }
-              : {},
-          ),
-        },
-      }),
+    machines: providing('namespace', {
+      actions: {
+        recordCreation: assign(({ event }) =>
+          event.type === 'CREATE'
+            ? {
+                pending: [...event.pending],
+                failure: null,
+                finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
+                deletedSecondsAgo: null,
+                createdSecondsAgo: event.pending.length > 0 ? 0 : null,
+              }
+            : {},
+        ),
+      },
     }),
   },
   {
@@ -277,24 +264,16 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'Admission lets the default namespace be deleted like any other.',
     requirements: ['LC-10'],
-    machines: (base) => ({
-      ...base,
-      admission: base.admission.provide({ guards: { deleteOfImmortalNamespace: () => false } }),
-    }),
+    machines: providing('admission', { guards: { deleteOfImmortalNamespace: () => false } }),
   },
   {
     name: 'deletion-timestamp-reset',
     kind: 'mutant',
     description: 'A repeated DELETE of a terminating namespace stamps a new deletion timestamp.',
     requirements: ['LC-3'],
-    machines: (base) => ({
-      ...base,
-      namespace: withDefinition(base.namespace, (config) =>
-        namespaceStateOn(config, 'terminating', (on) => ({
-          ...on,
-          DELETE: { actions: 'setDeletionTimestamp', meta: { requirements: ['LC-3'] } },
-        })),
-      ),
+    machines: namespaceHandles('terminating', 'DELETE', {
+      actions: 'setDeletionTimestamp',
+      meta: { requirements: ['LC-3'] },
     }),
   },
   {
@@ -303,17 +282,14 @@ export const variants: Variant[] = [
     description:
       'Storage empties spec.finalizers when it sets the deletion timestamp, instead of leaving them to finalize.',
     requirements: ['LC-6', 'LC-7', 'LC-9'],
-    machines: (base) => ({
-      ...base,
-      namespace: base.namespace.provide({
-        actions: {
-          setDeletionTimestamp: assign(({ event }) =>
-            event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
-              ? { deletedSecondsAgo: 0, finalizers: [] }
-              : {},
-          ),
-        },
-      }),
+    machines: providing('namespace', {
+      actions: {
+        setDeletionTimestamp: assign(({ event }) =>
+          event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
+            ? { deletedSecondsAgo: 0, finalizers: [] }
+            : {},
+        ),
+      },
     }),
   },
   // ---- Time and progress (FP-1, FP-2, FP-4, AC-2, IN-4, LC-5..LC-8): killed by the timing safety
@@ -339,10 +315,7 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: "The initializer timer expires after one second, whatever the initializer's timeoutSeconds.",
     requirements: ['FP-1', 'FP-2'],
-    machines: (base) => ({
-      ...base,
-      timer: base.timer.provide({ guards: { tickReachesTimeout: () => true } }),
-    }),
+    machines: providing('timer', { guards: { tickReachesTimeout: () => true } }),
   },
   {
     name: 'fail-closed-timeout-removes',
@@ -350,11 +323,8 @@ export const variants: Variant[] = [
     description:
       "A fail-closed (Fail) initializer's timeout removes it from the pending list like a fail-open one.",
     requirements: ['FP-1', 'IN-7'],
-    machines: (base) => ({
-      ...base,
-      initializerTimeout: base.initializerTimeout.provide({
-        guards: { timerExpiredFailOpen: ({ event }) => event.observed.timerExpired },
-      }),
+    machines: providing('initializerTimeout', {
+      guards: { timerExpiredFailOpen: ({ event }) => event.observed.timerExpired },
     }),
   },
   {
@@ -363,14 +333,11 @@ export const variants: Variant[] = [
     description:
       'The failure policy `Fail` behaves like `Ignore` everywhere: on timer expiry and on read-repair.',
     requirements: ['FP-1', 'FP-4', 'IN-7'],
-    machines: (base) => ({
-      ...base,
-      initializerTimeout: base.initializerTimeout.provide({
-        guards: {
-          timerExpiredFailOpen: ({ event }) => event.observed.timerExpired,
-          readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue,
-        },
-      }),
+    machines: providing('initializerTimeout', {
+      guards: {
+        timerExpiredFailOpen: ({ event }) => event.observed.timerExpired,
+        readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue,
+      },
     }),
   },
   {
@@ -378,11 +345,8 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'A GET after the global timeout never repairs a namespace whose timer was lost.',
     requirements: ['FP-4', 'IN-8'],
-    machines: (base) => ({
-      ...base,
-      initializerTimeout: base.initializerTimeout.provide({
-        guards: { readRepairDueFailOpen: () => false, readRepairDueFailClosed: () => false },
-      }),
+    machines: providing('initializerTimeout', {
+      guards: { readRepairDueFailOpen: () => false, readRepairDueFailClosed: () => false },
     }),
   },
   {
@@ -391,14 +355,11 @@ export const variants: Variant[] = [
     description:
       'Read-repair acts on every GET of an Initializing namespace, without waiting for the global timeout.',
     requirements: ['FP-4'],
-    machines: (base) => ({
-      ...base,
-      initializerTimeout: base.initializerTimeout.provide({
-        guards: {
-          readRepairDueFailOpen: ({ event }) => event.observed.failurePolicy === 'Ignore',
-          readRepairDueFailClosed: ({ event }) => event.observed.failurePolicy === 'Fail',
-        },
-      }),
+    machines: providing('initializerTimeout', {
+      guards: {
+        readRepairDueFailOpen: ({ event }) => event.observed.failurePolicy === 'Ignore',
+        readRepairDueFailClosed: ({ event }) => event.observed.failurePolicy === 'Fail',
+      },
     }),
   },
   {
@@ -407,21 +368,15 @@ export const variants: Variant[] = [
     description:
       "Admission's configuration copy is never updated by a successful read (it goes stale and stays so).",
     requirements: ['AC-1', 'AC-2', 'AC-3'],
-    machines: (base) => ({
-      ...base,
-      configSync: base.configSync.provide({ actions: { rememberConfigurationsRead: assign(() => ({})) } }),
-    }),
+    machines: providing('configSync', { actions: { rememberConfigurationsRead: assign(() => ({})) } }),
   },
   {
     name: 'initializer-never-completes',
     kind: 'mutant',
     description: 'An initializer populates the namespace but never removes itself from the pending list.',
     requirements: ['IN-3', 'IN-4'],
-    machines: (base) => ({
-      ...base,
-      initializerController: base.initializerController.provide({
-        guards: { firstPendingAndPopulated: () => false },
-      }),
+    machines: providing('initializerController', {
+      guards: { firstPendingAndPopulated: () => false },
     }),
   },
   {
@@ -430,15 +385,12 @@ export const variants: Variant[] = [
     description:
       'Removing the first pending initializer puts it back at the end of the list: initializers take turns forever.',
     requirements: ['IN-2', 'IN-4'],
-    machines: (base) => ({
-      ...base,
-      namespace: base.namespace.provide({
-        actions: {
-          removeFirstPendingInitializer: assign({
-            pending: ({ context }) => [...context.pending.slice(1), ...context.pending.slice(0, 1)],
-          }),
-        },
-      }),
+    machines: providing('namespace', {
+      actions: {
+        removeFirstPendingInitializer: assign({
+          pending: ({ context }) => [...context.pending.slice(1), ...context.pending.slice(0, 1)],
+        }),
+      },
     }),
   },
   {
@@ -446,15 +398,12 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'The namespace controller never acts on a terminating namespace.',
     requirements: ['LC-5', 'LC-7'],
-    machines: (base) => ({
-      ...base,
-      namespaceController: base.namespaceController.provide({
-        guards: {
-          contentRemains: () => false,
-          kubernetesFinalizerPresent: () => false,
-          noFinalizersLeft: () => false,
-        },
-      }),
+    machines: providing('namespaceController', {
+      guards: {
+        contentRemains: () => false,
+        kubernetesFinalizerPresent: () => false,
+        noFinalizersLeft: () => false,
+      },
     }),
   },
   {
@@ -463,11 +412,8 @@ export const variants: Variant[] = [
     description:
       'The namespace controller deletes the content but never removes the `kubernetes` finalizer, so the namespace is never purged.',
     requirements: ['LC-5', 'LC-7'],
-    machines: (base) => ({
-      ...base,
-      namespaceController: base.namespaceController.provide({
-        guards: { kubernetesFinalizerPresent: () => false },
-      }),
+    machines: providing('namespaceController', {
+      guards: { kubernetesFinalizerPresent: () => false },
     }),
   },
   {
@@ -475,10 +421,7 @@ export const variants: Variant[] = [
     kind: 'mutant',
     description: 'A finalizer owner purges its external content but never removes its own finalizer (LC-8).',
     requirements: ['LC-8', 'LC-7'],
-    machines: (base) => ({
-      ...base,
-      finalizerOwner: base.finalizerOwner.provide({ guards: { terminatingWithOwnFinalizer: () => false } }),
-    }),
+    machines: providing('finalizerOwner', { guards: { terminatingWithOwnFinalizer: () => false } }),
   },
   {
     name: 'owner-reprovisions-while-terminating',
@@ -486,16 +429,13 @@ export const variants: Variant[] = [
     description:
       'A finalizer owner provisions its external content again whenever it finds none, even in a terminating namespace: it purges and re-provisions forever and never gets to remove its finalizer (a livelock, not a stop).',
     requirements: ['LC-8', 'LC-9'],
-    machines: (base) => ({
-      ...base,
-      finalizerOwner: base.finalizerOwner.provide({
-        guards: {
-          activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
-            (event.observed.namespaceActive || event.observed.namespaceTerminating) &&
-            event.observed.finalizers.includes(event.observed.owner) &&
-            !event.observed.externalContentExists,
-        },
-      }),
+    machines: providing('finalizerOwner', {
+      guards: {
+        activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
+          (event.observed.namespaceActive || event.observed.namespaceTerminating) &&
+          event.observed.finalizers.includes(event.observed.owner) &&
+          !event.observed.externalContentExists,
+      },
     }),
   },
   {
@@ -504,18 +444,15 @@ export const variants: Variant[] = [
     description:
       'Admission asks for the initialize verb on writes into an initializing namespace but lets reads of its content through.',
     requirements: ['IN-6'],
-    machines: (base) => ({
-      ...base,
-      pipeline: base.pipeline.provide({
-        guards: {
-          contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
-            event.facts.target === 'content' &&
-            event.facts.operation !== 'get' &&
-            event.facts.namespaceExists &&
-            !event.facts.namespaceInitialized &&
-            !event.facts.callerMayInitialize,
-        },
-      }),
+    machines: providing('pipeline', {
+      guards: {
+        contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
+          event.facts.target === 'content' &&
+          event.facts.operation !== 'get' &&
+          event.facts.namespaceExists &&
+          !event.facts.namespaceInitialized &&
+          !event.facts.callerMayInitialize,
+      },
     }),
   },
   {

@@ -1,5 +1,5 @@
 import { intentOf } from './intent.ts';
-import { exists, pairs } from './steps.ts';
+import { eachChanged, exists, pairs, someChanged } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -16,19 +16,16 @@ export const kubernetesFinalizerOnCreate: Property = {
   statement: 'Every namespace is created with `kubernetes` in spec.finalizers.',
   requirements: ['LC-2'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (!exists(b) && exists(a) && !a.finalizers.includes(kubernetesFinalizer)) {
-        return `${a.name} was created with finalizers ${JSON.stringify(a.finalizers)}, without ${kubernetesFinalizer}`;
-      }
+  predicate: eachChanged(({ b, a }) => {
+    if (!exists(b) && exists(a) && !a.finalizers.includes(kubernetesFinalizer)) {
+      return `${a.name} was created with finalizers ${JSON.stringify(a.finalizers)}, without ${kubernetesFinalizer}`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: 'a namespace is created',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => !exists(b) && exists(a)),
+    test: someChanged(({ b, a }) => !exists(b) && exists(a)),
   },
 };
 
@@ -37,29 +34,26 @@ export const contentGoneBeforeFinalize: Property = {
   statement: '`kubernetes` leaves the finalizers of a namespace only once none of its content is left.',
   requirements: ['LC-5', 'LC-9'],
   kind: 'step',
-  predicate: (model, before, event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (
-        !exists(a) ||
-        !b.finalizers.includes(kubernetesFinalizer) ||
-        a.finalizers.includes(kubernetesFinalizer)
-      )
-        continue;
-      if (b.content !== 0)
-        return `${event.actor} removed ${kubernetesFinalizer} from ${b.name} while it still held content`;
-    }
+  predicate: eachChanged(({ b, a, event }) => {
+    if (
+      !exists(a) ||
+      !b.finalizers.includes(kubernetesFinalizer) ||
+      a.finalizers.includes(kubernetesFinalizer)
+    )
+      return true;
+    if (b.content !== 0)
+      return `${event.actor} removed ${kubernetesFinalizer} from ${b.name} while it still held content`;
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: '`kubernetes` is removed from the finalizers of a namespace',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(
-        ({ b, a }) =>
-          exists(a) &&
-          b.finalizers.includes(kubernetesFinalizer) &&
-          !a.finalizers.includes(kubernetesFinalizer),
-      ),
+    test: someChanged(
+      ({ b, a }) =>
+        exists(a) &&
+        b.finalizers.includes(kubernetesFinalizer) &&
+        !a.finalizers.includes(kubernetesFinalizer),
+    ),
   },
 };
 

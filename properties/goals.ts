@@ -2,7 +2,7 @@ import { designOf } from '../machines/design-options.ts';
 import type { Scope } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { documentedPendingList, intentOf } from './intent.ts';
-import { pairs } from './steps.ts';
+import { eachChanged, someChanged } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -173,23 +173,20 @@ export const notReadyInitializerDoesNotFail: Property = {
     'An initializer that is registered but not ready (the scope names it) never makes a namespace fail by timing out: when it times out the namespace goes on without it.',
   requirements: ['FP-5', 'FP-2'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      const head = notReadyHead(model, b);
-      if (head && a.value === 'terminating' && a.failure?.reason === 'Timeout')
-        return `${a.name} failed (${a.failure.reason}) while waiting for ${head}, which is not ready`;
-    }
+  predicate: eachChanged(({ b, a, model }) => {
+    const head = notReadyHead(model, b);
+    if (head && a.value === 'terminating' && a.failure?.reason === 'Timeout')
+      return `${a.name} failed (${a.failure.reason}) while waiting for ${head}, which is not ready`;
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description:
       'an initializer that may not be ready leaves the head of a namespace, or the namespace fails while it is the head',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => {
-        const head = notReadyHead(model, b);
-        return head !== null && (a.value !== 'initializing' || a.pending[0] !== head);
-      }),
+    test: someChanged(({ b, a, model }) => {
+      const head = notReadyHead(model, b);
+      return head !== null && (a.value !== 'initializing' || a.pending[0] !== head);
+    }),
   },
 };
 

@@ -10,6 +10,11 @@ import type { Fairness, LivenessProperty } from './types.ts';
  */
 
 const ns = (model: SystemModel, s: SystemState, i: number): NamespaceView => model.view(s, i);
+/** A per-namespace predicate that reads the namespace's view first, as every one here does. */
+const onView =
+  (judge: (v: NamespaceView, model: SystemModel, s: SystemState, i: number) => boolean) =>
+  (model: SystemModel, s: SystemState, i: number): boolean =>
+    judge(ns(model, s, i), model, s, i);
 const initializing = (v: NamespaceView) => v.value === 'initializing';
 /** The failure policy the documents give an initializer in state s (D-32). */
 const policyOf = (model: SystemModel, s: SystemState, name: string) =>
@@ -27,10 +32,7 @@ const polled = (model: SystemModel, i: number) => {
   );
 };
 /** Left Initializing, or the apiserver lost the timer (read-repair-unblocks judges what follows). */
-const settledOrLost = (model: SystemModel, s: SystemState, i: number) => {
-  const v = ns(model, s, i);
-  return !initializing(v) || v.timerLost;
-};
+const settledOrLost = onView((v) => !initializing(v) || v.timerLost);
 
 /** Weak fairness for one kind of actor, per namespace slot unless `perNamespace` says otherwise. */
 const weakly = (actorKind: Fairness['actorKind'], why: string, more: Partial<Fairness> = {}): Fairness => ({
@@ -99,12 +101,13 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
   perNamespace: true,
   premise: 'Initializing, first pending initializer Ignore, timer not lost',
   goal: 'not Initializing, or the timer lost',
-  p: (model, s, i) => {
-    const v = ns(model, s, i);
-    return (
-      initializing(v) && !v.timerLost && v.pending.length > 0 && policyOf(model, s, v.pending[0]) === 'Ignore'
-    );
-  },
+  p: onView(
+    (v, model, s) =>
+      initializing(v) &&
+      !v.timerLost &&
+      v.pending.length > 0 &&
+      policyOf(model, s, v.pending[0]) === 'Ignore',
+  ),
   q: settledOrLost,
   // No fairness for the initializers: they may crash and never restart.
   fairness: [timersFair, clockFair],
@@ -119,10 +122,7 @@ export const readRepairUnblocks: LivenessProperty = {
   perNamespace: true,
   premise: 'Initializing with pending initializers, the timer lost, and a principal of the scope polls it',
   goal: "not Initializing, or admission's copy is stale",
-  p: (model, s, i) => {
-    const v = ns(model, s, i);
-    return initializing(v) && v.pending.length > 0 && v.timerLost && polled(model, i);
-  },
+  p: onView((v, model, _s, i) => initializing(v) && v.pending.length > 0 && v.timerLost && polled(model, i)),
   q: (model, s, i) => !initializing(ns(model, s, i)) || stale(model, s),
   fairness: [clockFair, pollerFair],
 };
@@ -151,10 +151,9 @@ export const otherNamespacesUnaffected: LivenessProperty = {
   perNamespace: true,
   premise: 'an initializer controller is crashed; the namespace is Initializing with its timer not lost',
   goal: 'not Initializing, or the timer lost',
-  p: (model, s, i) => {
-    const v = ns(model, s, i);
-    return model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost;
-  },
+  p: onView(
+    (v, model, s) => model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost,
+  ),
   q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
@@ -168,11 +167,10 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
   perNamespace: true,
   premise: 'Initializing, first pending initializer Fail and crashed, timer not lost',
   goal: 'not Initializing, or the timer lost',
-  p: (model, s, i) => {
-    const v = ns(model, s, i);
+  p: onView((v, model, s) => {
     if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
     return policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
-  },
+  }),
   q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
@@ -186,20 +184,18 @@ export const runningInitializerCompletes: LivenessProperty = {
   perNamespace: true,
   premise: 'Initializing; the first pending initializer is running; the copy is fresh',
   goal: 'that initializer is no longer first pending, or it crashed, or the copy is stale',
-  p: (model, s, i) => {
-    const v = ns(model, s, i);
-    return (
+  p: onView(
+    (v, model, s) =>
       initializing(v) &&
       v.pending.length > 0 &&
       policyOf(model, s, v.pending[0]) !== undefined &&
       !crashed(model, s, v.pending[0]) &&
-      !stale(model, s)
-    );
-  },
-  q: (model, s, i) => {
-    const v = ns(model, s, i);
-    return !initializing(v) || v.pending.length === 0 || crashed(model, s, v.pending[0]) || stale(model, s);
-  },
+      !stale(model, s),
+  ),
+  q: onView(
+    (v, model, s) =>
+      !initializing(v) || v.pending.length === 0 || crashed(model, s, v.pending[0]) || stale(model, s),
+  ),
   fairness: [initializersFair],
 };
 

@@ -3,10 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { Trace } from '../checker/check.ts';
 import { traceSteps } from '../checker/counterexample.ts';
 import { judge, type Violation } from '../checker/random.ts';
+import { requestCommandArb } from '../checker/random-commands.ts';
+import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import {
   defaultMachines,
+  type Enabled,
   type MachineSet,
   type SystemEvent,
   SystemModel,
@@ -16,29 +19,37 @@ import { variantByName } from '../machines/variants.ts';
 import { safetyProperties } from './safety.ts';
 
 /**
- * Model-based runs on random scopes beyond the exhaustive bound (machines/random-scope.ts). Each
- * command takes one enabled step of one kind of actor and checks one thing about that kind of step.
- * Before it moves, every property is judged on every step enabled in the current state, so the steps
- * not taken are checked too; a violation fails the run with the steps so far in the format of the
- * exhaustive counterexamples (fast-check shrinks it and prints the seed and path that replay it).
+ * Model-based runs on random scopes beyond the exhaustive bound (machines/random-scope.ts). Requests
+ * are the scope's own command objects (machines/commands.ts, drawn by checker/random-commands.ts):
+ * each command's `check` is fast-check's precondition and its `run` sends it through the model.
+ * Controllers, the cluster admin's configuration edits, the clock and faults are commands of their
+ * own that take one enabled step of that kind. Each command checks one thing about its kind of step.
+ * Before it moves, every property is judged on every step enabled in the current state (the steps
+ * not taken are checked too) and on the step taken; a violation fails the run with the steps so far
+ * in the format of the exhaustive counterexamples (fast-check shrinks it and prints the seed and path
+ * that replay it).
  */
 
 const properties = safetyProperties;
 
-type Kind = 'request' | 'controller' | 'tick' | 'fault';
+/** Steps that are not a principal's own request: taken by picking among the enabled ones. */
+type StepKind = 'controller' | 'configuration' | 'tick' | 'fault';
 
-const kindOf = (event: SystemEvent): Kind =>
+const kindOf = (event: SystemEvent): StepKind | 'request' =>
   event.actorKind === 'principal'
-    ? 'request'
+    ? event.command?.kind === 'configuration'
+      ? 'configuration'
+      : 'request'
     : event.actorKind === 'clock'
       ? 'tick'
       : event.actorKind === 'fault'
         ? 'fault'
         : 'controller';
 
-/** What the commands may assume: which kinds of step are enabled, and the clock as ticks counted it. */
+/** What the commands may assume: the system commands address, which kinds of step are enabled, the clock. */
 interface Abstract {
-  enabled: Set<Kind>;
+  runner: CommandRunner;
+  enabled: Set<StepKind | 'request'>;
   /** Seconds passed: the model keeps only ages, so the abstract model counts them. */
   ticks: number;
 }
@@ -57,39 +68,63 @@ function failureReport(real: Real, violations: Violation[]): string {
   ].join('\n');
 }
 
+/** Ends the run with the steps so far plus the one that broke a property, if it broke one. */
+function judgeStep(real: Real, before: SystemState, { event, next }: Enabled): void {
+  const violations = judge(real.model, properties, before, event, next);
+  if (violations.length === 0) return;
+  real.trace.steps.push({ event, state: next });
+  throw new Error(failureReport(real, violations));
+}
+
 /**
- * Judges every property on every step enabled here (refused requests and reads included), then takes
- * the `pick`-th enabled step of this kind and updates both sides. A violation ends the run with the
- * steps so far plus the one that broke it.
+ * Judges every property on every step enabled here (refused requests and reads included) and on the
+ * step `choose` takes, then takes it and updates both sides.
  */
 function takeStep(
-  kind: Kind,
-  pick: number,
   model: Abstract,
   real: Real,
+  choose: (enabled: Enabled[]) => Enabled,
 ): { before: SystemState; event: SystemEvent; after: SystemState } {
   const before = real.state;
   const enabled = real.model.enabled(before);
-  for (const { event, next } of enabled) {
-    const violations = judge(real.model, properties, before, event, next);
-    if (violations.length > 0) {
-      real.trace.steps.push({ event, state: next });
-      throw new Error(failureReport(real, violations));
-    }
-  }
-  const options = enabled.filter((e) => kindOf(e.event) === kind);
-  const { event, next } = options[pick % options.length];
+  for (const step of enabled) judgeStep(real, before, step);
+  const taken = choose(enabled);
+  judgeStep(real, before, taken);
+  const { event, next } = taken;
   real.trace.steps.push({ event, state: next });
   real.state = next;
   model.enabled = new Set(real.model.enabled(next).map((e) => kindOf(e.event)));
   return { before, event, after: next };
 }
 
+/** A principal's request, one of the scope's commands: when refused, it changes nothing. */
+class SendCommand implements fc.Command<Abstract, Real> {
+  constructor(readonly command: RequestCommand) {}
+  check(model: Readonly<Abstract>): boolean {
+    return this.command.check(model.runner) === true;
+  }
+  run(model: Abstract, real: Real): void {
+    const { before, event, after } = takeStep(model, real, () => this.command.run(real.model, real.state));
+    if ((event.response?.code ?? 200) >= 400)
+      expect(real.model.key(after), event.label).toBe(real.model.key(before));
+  }
+  toString(): string {
+    return this.command.toString();
+  }
+}
+
+/** One enabled step of a kind other than a principal's request, the `pick`-th of those enabled. */
 abstract class StepCommand implements fc.Command<Abstract, Real> {
-  abstract readonly kind: Kind;
+  abstract readonly kind: StepKind;
   constructor(readonly pick: number) {}
   check(model: Readonly<Abstract>): boolean {
     return model.enabled.has(this.kind);
+  }
+  protected take(model: Abstract, real: Real): ReturnType<typeof takeStep> {
+    return takeStep(model, real, (enabled) => {
+      const options = enabled.filter((e) => kindOf(e.event) === this.kind);
+      return options[this.pick % options.length];
+    });
   }
   abstract run(model: Abstract, real: Real): void;
   toString(): string {
@@ -97,21 +132,11 @@ abstract class StepCommand implements fc.Command<Abstract, Real> {
   }
 }
 
-/** A principal's request: when refused, it changes nothing. */
-class RequestCommand extends StepCommand {
-  readonly kind = 'request';
-  run(model: Abstract, real: Real): void {
-    const { before, event, after } = takeStep(this.kind, this.pick, model, real);
-    if ((event.response?.code ?? 200) >= 400)
-      expect(real.model.key(after), event.label).toBe(real.model.key(before));
-  }
-}
-
 /** A controller or API server step: it changes no namespace but the one it addresses. */
 class ControllerCommand extends StepCommand {
   readonly kind = 'controller';
   run(model: Abstract, real: Real): void {
-    const { before, event, after } = takeStep(this.kind, this.pick, model, real);
+    const { before, event, after } = this.take(model, real);
     before.namespaces.forEach((ns, i) => {
       if (i !== event.namespace)
         expect(after.namespaces[i], `${event.label} touched ${real.model.scope.namespaces[i].name}`).toBe(ns);
@@ -119,11 +144,20 @@ class ControllerCommand extends StepCommand {
   }
 }
 
+/** The cluster admin's configuration request (AC-3, FP-3): it changes no namespace's stored state. */
+class ConfigurationCommand extends StepCommand {
+  readonly kind = 'configuration';
+  run(model: Abstract, real: Real): void {
+    const { before, event, after } = this.take(model, real);
+    expect(after.namespaces, event.label).toEqual(before.namespaces);
+  }
+}
+
 /** A clock tick: one second passes; ages grow, but no namespace changes phase, lists or content. */
 class TickCommand extends StepCommand {
   readonly kind = 'tick';
   run(model: Abstract, real: Real): void {
-    const { before, after } = takeStep(this.kind, this.pick, model, real);
+    const { before, after } = this.take(model, real);
     model.ticks += 1;
     const lasting = (s: SystemState) =>
       real.model.views(s).map((v) => [v.value, v.pending, v.finalizers, v.failure, v.content, v.external]);
@@ -135,7 +169,7 @@ class TickCommand extends StepCommand {
 class FaultCommand extends StepCommand {
   readonly kind = 'fault';
   run(model: Abstract, real: Real): void {
-    const { before, after } = takeStep(this.kind, this.pick, model, real);
+    const { before, after } = this.take(model, real);
     before.namespaces.forEach((ns, i) => {
       const { lifecycle, content, external } = after.namespaces[i];
       expect({ lifecycle, content, external }).toEqual({
@@ -148,15 +182,22 @@ class FaultCommand extends StepCommand {
 }
 
 const pickArb = fc.nat({ max: 0xffff });
-const commandsArb = fc.commands(
-  [
-    pickArb.map((pick) => new RequestCommand(pick)),
-    pickArb.map((pick) => new ControllerCommand(pick)),
-    pickArb.map((pick) => new TickCommand(pick)),
-    pickArb.map((pick) => new FaultCommand(pick)),
-  ],
-  { maxCommands: 60, size: 'max' },
-);
+
+/** A random scope and a run of commands on it: the scope's requests, and steps of every other kind. */
+const runArb = randomScopeArbitrary.chain((scope) => {
+  const requests = requestCommandArb(scope, new SystemModel(scope).objects);
+  const commands = fc.commands(
+    [
+      ...(requests ? [requests.map((c) => new SendCommand(c))] : []),
+      pickArb.map((pick) => new ControllerCommand(pick)),
+      pickArb.map((pick) => new ConfigurationCommand(pick)),
+      pickArb.map((pick) => new TickCommand(pick)),
+      pickArb.map((pick) => new FaultCommand(pick)),
+    ],
+    { maxCommands: 60, size: 'max' },
+  );
+  return fc.tuple(fc.constant(scope), commands);
+});
 
 function setup(
   scope: Scope,
@@ -169,6 +210,7 @@ function setup(
     const atStart = judge(system, properties, null, null, initial);
     if (atStart.length > 0) throw new Error(failureReport(real, atStart));
     const model: Abstract = {
+      runner: system,
       enabled: new Set(system.enabled(initial).map((e) => kindOf(e.event))),
       ticks: 0,
     };
@@ -177,9 +219,9 @@ function setup(
 }
 
 describe('model-based runs on random scopes (every property after every step)', () => {
-  test.prop([randomScopeArbitrary, commandsArb], { numRuns: 150 })(
+  test.prop([runArb], { numRuns: 150 })(
     'requests, controllers, the clock and faults interleave without breaking a property',
-    (scope, commands) => {
+    ([scope, commands]) => {
       fc.modelRun(setup(scope), commands);
     },
   );
@@ -192,7 +234,7 @@ describe('model-based runs on random scopes (every property after every step)', 
     const variant = variantByName(name);
     const machines = variant && ((scope: Scope) => variant.machines(defaultMachines, scope));
     const result = fc.check(
-      fc.property(randomScopeArbitrary, commandsArb, (scope, commands) => {
+      fc.property(runArb, ([scope, commands]) => {
         fc.modelRun(setup(scope, machines), commands);
       }),
       { numRuns: 300, seed: 42 },

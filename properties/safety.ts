@@ -12,12 +12,15 @@ import {
   meantToInitialize,
 } from './intent.ts';
 import {
+  addressedBy,
   describeContent,
+  eachChanged,
   exists,
   itemNamespace,
   namespaceName,
   pairs,
   sameList,
+  someChanged,
   succeeded,
 } from './steps.ts';
 import { timingProperties } from './timing.ts';
@@ -73,21 +76,18 @@ export const noRemovalWithFinalizers: Property = {
     'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
   requirements: ['LC-7'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (exists(b) && a.value === 'removed') {
-        if (b.finalizers.length > 0)
-          return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
-        if (b.deletedSecondsAgo === null) return `${b.name} was removed without a deletion timestamp`;
-      }
+  predicate: eachChanged(({ b, a }) => {
+    if (exists(b) && a.value === 'removed') {
+      if (b.finalizers.length > 0)
+        return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
+      if (b.deletedSecondsAgo === null) return `${b.name} was removed without a deletion timestamp`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: 'a namespace is removed from storage',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(({ b, a }) => exists(b) && a.value === 'removed'),
+    test: someChanged(({ b, a }) => exists(b) && a.value === 'removed'),
   },
 };
 
@@ -96,27 +96,17 @@ export const noCreateInTerminating: Property = {
   statement: 'No new content appears in a terminating namespace.',
   requirements: ['LC-4'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (b.value === 'terminating' && (a.content & ~b.content) !== 0) {
-        return `new content ${describeContent(model, a.content & ~b.content)} appeared in terminating namespace ${b.name}`;
-      }
+  predicate: eachChanged(({ b, a, model }) => {
+    if (b.value === 'terminating' && (a.content & ~b.content) !== 0) {
+      return `new content ${describeContent(model, a.content & ~b.content)} appeared in terminating namespace ${b.name}`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: 'a create request addresses content in a terminating namespace',
-    test: (model, before, event) => {
-      const r = event.request;
-      return (
-        !!r &&
-        r.target === 'content' &&
-        r.verb === 'create' &&
-        r.namespace >= 0 &&
-        model.view(before, r.namespace).value === 'terminating'
-      );
-    },
+    test: (model, before, event) =>
+      addressedBy(model, before, event, 'content', 'create')?.value === 'terminating',
   },
 };
 
@@ -148,15 +138,13 @@ export const initializedIsForever: Property = {
     'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
   requirements: ['IN-4'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (b.value !== 'active' && b.value !== 'terminating') continue;
-      if (!exists(a)) continue;
-      if (a.value === 'initializing') return `${b.name} went from ${b.value} back to initializing`;
-      if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
-    }
+  predicate: eachChanged(({ b, a }) => {
+    if (b.value !== 'active' && b.value !== 'terminating') return true;
+    if (!exists(a)) return true;
+    if (a.value === 'initializing') return `${b.name} went from ${b.value} back to initializing`;
+    if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;
-  },
+  }),
   witness: {
     on: 'state',
     description: 'an initialized namespace exists',
@@ -169,24 +157,21 @@ export const initializersInOrder: Property = {
   statement: 'Pending initializers complete in order: only the first pending one may be removed.',
   requirements: ['IN-2'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (b.value !== 'initializing' || !exists(a) || a.value === 'terminating') continue;
-      if (sameList(a.pending, b.pending)) continue;
-      if (!sameList(a.pending, b.pending.slice(1))) {
-        return `${b.name}: pending ${JSON.stringify(b.pending)} became ${JSON.stringify(a.pending)}, not by removing the first`;
-      }
+  predicate: eachChanged(({ b, a }) => {
+    if (b.value !== 'initializing' || !exists(a) || a.value === 'terminating') return true;
+    if (sameList(a.pending, b.pending)) return true;
+    if (!sameList(a.pending, b.pending.slice(1))) {
+      return `${b.name}: pending ${JSON.stringify(b.pending)} became ${JSON.stringify(a.pending)}, not by removing the first`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: 'an initializer is removed while another is still pending behind it',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(
-        ({ b, a }) =>
-          b.value === 'initializing' && b.pending.length >= 2 && a.pending.length === b.pending.length - 1,
-      ),
+    test: someChanged(
+      ({ b, a }) =>
+        b.value === 'initializing' && b.pending.length >= 2 && a.pending.length === b.pending.length - 1,
+    ),
   },
 };
 
@@ -233,10 +218,9 @@ export const pendingOnlyByInitializers: Property = {
   witness: {
     on: 'step',
     description: "a namespace's pending list or result changes",
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(
-        ({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure),
-      ),
+    test: someChanged(
+      ({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure),
+    ),
   },
 };
 
@@ -246,24 +230,19 @@ export const finalizersOnlyByFinalize: Property = {
     'After creation, spec.finalizers changes only through the finalize sub-resource, and only shrinks once terminating.',
   requirements: ['LC-6', 'LC-8'],
   kind: 'step',
-  predicate: (model, before, event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (!exists(b) || !exists(a) || sameList(a.finalizers, b.finalizers)) continue;
-      if (event.request?.verb !== 'finalize')
-        return `${b.name}'s finalizers changed by "${event.label}", not by finalize`;
-      if (b.value === 'terminating' && a.finalizers.some((f) => !b.finalizers.includes(f))) {
-        return `${b.name}'s finalizers grew while terminating: ${JSON.stringify(b.finalizers)} → ${JSON.stringify(a.finalizers)}`;
-      }
+  predicate: eachChanged(({ b, a, event }) => {
+    if (!exists(b) || !exists(a) || sameList(a.finalizers, b.finalizers)) return true;
+    if (event.request?.verb !== 'finalize')
+      return `${b.name}'s finalizers changed by "${event.label}", not by finalize`;
+    if (b.value === 'terminating' && a.finalizers.some((f) => !b.finalizers.includes(f))) {
+      return `${b.name}'s finalizers grew while terminating: ${JSON.stringify(b.finalizers)} → ${JSON.stringify(a.finalizers)}`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: "a namespace's finalizers change",
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(
-        ({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers),
-      ),
+    test: someChanged(({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers)),
   },
 };
 
@@ -294,34 +273,29 @@ export const phaseConsistency: Property = {
     'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set.',
   requirements: ['LC-3', 'IN-5', 'LC-1'],
   kind: 'step',
-  predicate: (model, before, _event, after) => {
-    for (const { b, a } of pairs(model, before, after)) {
-      if (!exists(a)) continue;
-      if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
-        return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
-      }
-      if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
-        return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
-      }
-      // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
-      if (
-        exists(b) &&
-        b.deletedSecondsAgo !== null &&
-        a.deletedSecondsAgo !== null &&
-        a.deletedSecondsAgo < b.deletedSecondsAgo
-      ) {
-        return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
-      }
+  predicate: eachChanged(({ b, a }) => {
+    if (!exists(a)) return true;
+    if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
+      return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
+    }
+    if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
+      return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
+    }
+    // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
+    if (
+      exists(b) &&
+      b.deletedSecondsAgo !== null &&
+      a.deletedSecondsAgo !== null &&
+      a.deletedSecondsAgo < b.deletedSecondsAgo
+    ) {
+      return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
     }
     return true;
-  },
+  }),
   witness: {
     on: 'step',
     description: 'a namespace is deleted while it exists',
-    test: (model, before, _event, after) =>
-      pairs(model, before, after).some(
-        ({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating',
-      ),
+    test: someChanged(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
   },
 };
 
@@ -465,15 +439,9 @@ export const systemNamespacesImmortal: Property = {
   witness: {
     on: 'step',
     description: 'someone asks to delete a system namespace',
-    test: (model, _before, event) => {
-      const r = event.request;
-      return (
-        !!r &&
-        r.target === 'namespace' &&
-        r.verb === 'delete' &&
-        r.namespace >= 0 &&
-        immortalNamespaces.includes(model.scope.namespaces[r.namespace].name)
-      );
+    test: (model, before, event) => {
+      const deleted = addressedBy(model, before, event, 'namespace', 'delete');
+      return deleted !== null && immortalNamespaces.includes(deleted.name);
     },
   },
 };

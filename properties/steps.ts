@@ -48,3 +48,41 @@ export function describeContent(model: SystemModel, mask: number): string {
     .map((k) => model.objectName(k))
     .join(', ');
 }
+
+/** What a per-namespace step judgement sees: one changed namespace before and after, and the step. */
+export interface ChangedNamespace {
+  b: NamespaceView;
+  a: NamespaceView;
+  model: SystemModel;
+  before: SystemState;
+  event: SystemEvent;
+}
+
+/** A step predicate judged on each namespace the step changed: the first broken one's message, else true. */
+export const eachChanged =
+  (judge: (changed: ChangedNamespace) => true | string) =>
+  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): true | string => {
+    for (const { b, a } of pairs(model, before, after)) {
+      const verdict = judge({ b, a, model, before, event });
+      if (verdict !== true) return verdict;
+    }
+    return true;
+  };
+
+/** The namespace, as it was before the step, that a request of this target and verb addressed; null for any other step. */
+export function addressedBy(
+  model: SystemModel,
+  before: SystemState,
+  event: SystemEvent,
+  target: NonNullable<SystemEvent['request']>['target'],
+  verb: NonNullable<SystemEvent['request']>['verb'],
+): NamespaceView | null {
+  const r = event.request;
+  return r?.target === target && r.verb === verb && r.namespace >= 0 ? model.view(before, r.namespace) : null;
+}
+
+/** A step witness: some namespace the step changed, before and after, fits `test`. */
+export const someChanged =
+  (test: (changed: ChangedNamespace) => boolean) =>
+  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): boolean =>
+    pairs(model, before, after).some(({ b, a }) => test({ b, a, model, before, event }));

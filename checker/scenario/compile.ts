@@ -394,6 +394,19 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     initialContent.set(namespace, [...(initialContent.get(namespace) ?? []), `${resource}/${name}`]);
     if (!contentPaths.has(namespace)) contentPaths.set(namespace, path);
   };
+  /** An object present before step 1 in a namespace (kubectl's context namespace, `default`, when none is named). */
+  const placeContent = (
+    namespace: string | undefined,
+    resource: string,
+    name: string,
+    rbac: RbacDefinition | undefined,
+    path: FieldPath,
+  ) => {
+    const into = namespace ?? 'default';
+    builder.namespace(into);
+    builder.object(resource, name, rbac, path, into);
+    addContent(into, resource, name, path);
+  };
   const preexisting = new Map<string, string[]>();
 
   // ---- the world before step 1
@@ -404,11 +417,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     if (ns.creator) Object.assign(builder.namespaces.get(ns.name) ?? {}, { creator: ns.creator });
   }
   (given.objects ?? []).forEach((o, i) => {
-    const namespace = o.namespace ?? 'default';
-    builder.namespace(namespace);
-    const resource = contentKinds[o.kind].resource;
-    builder.object(resource, o.name, undefined, ['given', 'objects', i]);
-    addContent(namespace, resource, o.name, ['given', 'objects', i]);
+    placeContent(o.namespace, contentKinds[o.kind].resource, o.name, undefined, ['given', 'objects', i]);
   });
 
   const initializerBehaviour = given.initializers ?? {};
@@ -433,11 +442,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   scenario.manifests.forEach((manifest, i) => {
     const path = ['given', 'manifests', i];
     if ('contentKind' in manifest) {
-      const namespace = manifest.metadata.namespace ?? 'default';
-      builder.namespace(namespace);
       const resource = contentKinds[manifest.contentKind].resource;
-      builder.object(resource, manifest.metadata.name, undefined, path);
-      addContent(namespace, resource, manifest.metadata.name, path);
+      placeContent(manifest.metadata.namespace, resource, manifest.metadata.name, undefined, path);
       return;
     }
     switch (manifest.kind) {
@@ -448,19 +454,17 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           rules: toRules(manifest.rules),
         });
         return;
-      case 'Role': {
-        const namespace = manifest.metadata.namespace ?? 'default';
-        builder.namespace(namespace);
-        builder.object(
+      case 'Role':
+        placeContent(
+          manifest.metadata.namespace,
           'roles',
           manifest.metadata.name,
-          { role: { rules: toRules(manifest.rules) } },
+          {
+            role: { rules: toRules(manifest.rules) },
+          },
           path,
-          namespace,
         );
-        addContent(namespace, 'roles', manifest.metadata.name, path);
         return;
-      }
       case 'ClusterRoleBinding': {
         if (manifest.roleRef.kind !== 'ClusterRole')
           throw new ScenarioFieldError(
@@ -479,20 +483,16 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         else clusterRoleBindings.push(binding);
         return;
       }
-      case 'RoleBinding': {
+      case 'RoleBinding':
         // kubectl sends a manifest without a namespace to the context's namespace, `default` (NS-6).
-        const namespace = manifest.metadata.namespace ?? 'default';
-        builder.namespace(namespace);
-        builder.object(
+        placeContent(
+          manifest.metadata.namespace,
           'rolebindings',
           manifest.metadata.name,
           builder.binding(manifest.roleRef, manifest.subjects),
           path,
-          namespace,
         );
-        addContent(namespace, 'rolebindings', manifest.metadata.name, path);
         return;
-      }
       case 'NamespaceInitializerConfiguration':
         configurations.push({
           name: manifest.metadata.name,
@@ -740,6 +740,13 @@ function controllerKind(
   );
 }
 
+/** A request the model cannot express yet, with the reason replay reports. */
+const unsupported = (reason: string): { plan: null; unsupported: string } => ({
+  plan: null,
+  unsupported: reason,
+});
+const planned = (plan: RequestPlan): { plan: RequestPlan } => ({ plan });
+
 function compileRequest(
   builder: ScopeBuilder,
   verb: Verb,
@@ -757,13 +764,15 @@ function compileRequest(
     case 'namespace': {
       if (path.kind === 'namespace' && path.subresource === 'status') {
         if (modelVerb !== 'get' && modelVerb !== 'update')
-          return {
-            plan: null,
-            unsupported: `${verb} namespaces/${path.name}/status: the status sub-resource is read and updated only`,
-          };
-        return {
-          plan: { type: 'namespace', verb: modelVerb, namespace: builder.namespace(path.name), status: true },
-        };
+          return unsupported(
+            `${verb} namespaces/${path.name}/status: the status sub-resource is read and updated only`,
+          );
+        return planned({
+          type: 'namespace',
+          verb: modelVerb,
+          namespace: builder.namespace(path.name),
+          status: true,
+        });
       }
       const finalize =
         modelVerb === 'finalize' || (path.kind === 'namespace' && path.subresource === 'finalize');
@@ -777,23 +786,20 @@ function compileRequest(
         if (!finalizers)
           throw new ScenarioFieldError(bodyPath, 'missing', 'finalize carries body: { finalizers: [...] }');
         for (const f of finalizers) builder.owner(f);
-        return {
-          plan: {
-            type: 'namespace',
-            verb: 'finalize',
-            namespace: builder.namespace(path.kind === 'namespace' ? path.name : ''),
-            finalizers,
-          },
-        };
+        return planned({
+          type: 'namespace',
+          verb: 'finalize',
+          namespace: builder.namespace(path.kind === 'namespace' ? path.name : ''),
+          finalizers,
+        });
       }
       const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
       let name = path.kind === 'namespace' ? path.name : undefined;
       const bodyName = parsed.metadata?.name;
       if (name && bodyName && bodyName !== name)
-        return {
-          plan: null,
-          unsupported: `body names namespace ${bodyName} on the path of ${name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
-        };
+        return unsupported(
+          `body names namespace ${bodyName} on the path of ${name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
+        );
       name ??= bodyName;
       if (path.kind === 'namespaces' && modelVerb === 'list')
         return { plan: { type: 'namespace', verb: 'list', namespace: -1 } };
@@ -810,37 +816,30 @@ function compileRequest(
       const result = spec?.initializers?.result;
       if (modelVerb === 'create') {
         if (result)
-          return {
-            plan: null,
-            unsupported:
-              'a result on create: the model cannot carry it (D-17: 422 Invalid, "may not be set on create")',
-          };
-        return {
-          plan: {
-            type: 'namespace',
-            verb: 'create',
-            namespace,
-            ...(pending ? { initializers: pending } : {}),
-            ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
-          },
-        };
+          return unsupported(
+            'a result on create: the model cannot carry it (D-17: 422 Invalid, "may not be set on create")',
+          );
+        return planned({
+          type: 'namespace',
+          verb: 'create',
+          namespace,
+          ...(pending ? { initializers: pending } : {}),
+          ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
+        });
       }
       if (modelVerb === 'update') {
         if (result && result.status !== 'Failure')
-          return {
-            plan: null,
-            unsupported: `result status ${result.status}: the model only records Failure results (D-20: 422 Invalid)`,
-          };
-        return {
-          plan: {
-            type: 'namespace',
-            verb: 'update',
-            namespace,
-            ...(pending ? { desiredPending: pending } : {}),
-            ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
-            ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
-          },
-        };
+          return unsupported(
+            `result status ${result.status}: the model only records Failure results (D-20: 422 Invalid)`,
+          );
+        return planned({
+          type: 'namespace',
+          verb: 'update',
+          namespace,
+          ...(pending ? { desiredPending: pending } : {}),
+          ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
+          ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
+        });
       }
       return { plan: { type: 'namespace', verb: modelVerb as 'get' | 'delete', namespace } };
     }
@@ -860,10 +859,9 @@ function compileRequest(
           `create ${path.resource} needs body.metadata.name, or a NAME in the path`,
         );
       if (path.kind === 'content' && path.name && parsed.metadata?.name && parsed.metadata.name !== path.name)
-        return {
-          plan: null,
-          unsupported: `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
-        };
+        return unsupported(
+          `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
+        );
       const object = builder.object(
         path.resource,
         name,
@@ -871,27 +869,21 @@ function compileRequest(
         bodyPath,
         namespaceName,
       );
-      return {
-        plan: {
-          type: 'content',
-          verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
-          namespace,
-          object,
-          ...(bodyNamespace ? { bodyNamespace } : {}),
-        },
-      };
+      return planned({
+        type: 'content',
+        verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
+        namespace,
+        object,
+        ...(bodyNamespace ? { bodyNamespace } : {}),
+      });
     }
     case 'all-namespaces':
       return { plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource } };
     case 'cluster': {
       const kind = configurationKinds.find((k) => configurationResource[k] === path.resource);
-      if (!kind)
-        return { plan: null, unsupported: `${path.resource}: not a configuration resource the model stores` };
+      if (!kind) return unsupported(`${path.resource}: not a configuration resource the model stores`);
       if (modelVerb !== 'create' && modelVerb !== 'get' && modelVerb !== 'update' && modelVerb !== 'delete')
-        return {
-          plan: null,
-          unsupported: `${verb} ${path.resource}: configurations are created, read, updated and deleted`,
-        };
+        return unsupported(`${verb} ${path.resource}: configurations are created, read, updated and deleted`);
       const parsed = validateBody<ConfigurationBody>('configuration', body, bodyPath);
       const name = path.name ?? parsed.metadata?.name;
       if (!name)
@@ -917,9 +909,12 @@ function compileRequest(
       if (slot < 0) {
         // First named here: stored only once a create succeeds (AC-3); its body is what that create sends.
         configurations.push({ name, kind, initializers: entries, registered: 'later' });
-        return {
-          plan: { type: 'configuration', verb: modelVerb, slot: configurations.length - 1, version: 0 },
-        };
+        return planned({
+          type: 'configuration',
+          verb: modelVerb,
+          slot: configurations.length - 1,
+          version: 0,
+        });
       }
       if (!writes) return { plan: { type: 'configuration', verb: modelVerb, slot, version: 0 } };
       // A later body is one more version the store may hold (FP-3).
