@@ -7,8 +7,8 @@ import {
 import { MachineStepper } from './stepper.ts';
 
 const stepper = new MachineStepper(namespaceControllerMachine);
-const sync = (observed: NamespaceControllerObservation) => {
-  const step = stepper.step(stepper.initial, { type: 'SYNC', observed });
+const sync = (seen: Omit<NamespaceControllerObservation, 'terminating'>, terminating = true) => {
+  const step = stepper.step(stepper.initial, { type: 'SYNC', observed: { terminating, ...seen } });
   return {
     value: stepper.value(step.next),
     actions: step.emitted.map((e) => e.type),
@@ -21,6 +21,15 @@ describe('namespace controller machine', () => {
   it('starts watching and every sync leaves it watching', () => {
     expect(stepper.value(stepper.initial)).toBe('watching');
     expect(sync({ contentRemains: true, finalizers: [kubernetesFinalizer] }).value).toBe('watching');
+  });
+
+  it('LC-5: it leaves a namespace that is not Terminating alone, content and finalizers included', () => {
+    expect(sync({ contentRemains: true, finalizers: [kubernetesFinalizer] }, false)).toEqual({
+      value: 'watching',
+      actions: [],
+      transitions: [],
+    });
+    expect(sync({ contentRemains: false, finalizers: [] }, false).actions).toEqual([]);
   });
 
   it('LC-2: the finalizer it owns is `kubernetes`', () => {

@@ -7,6 +7,8 @@ import { act } from './transition.ts';
  * finalizer is left. Transitions are tried in order, so each step takes the first rule that applies.
  */
 export interface NamespaceControllerObservation {
+  /** The namespace is Terminating: only then does the controller act on it (LC-5). */
+  terminating: boolean;
   contentRemains: boolean;
   finalizers: string[];
 }
@@ -24,9 +26,11 @@ export type NamespaceControllerRequest =
 export const namespaceControllerMachine = setup({
   types: { events: {} as NamespaceControllerEvent, emitted: {} as NamespaceControllerRequest },
   guards: {
-    contentRemains: ({ event }) => event.observed.contentRemains,
-    kubernetesFinalizerPresent: ({ event }) => event.observed.finalizers.includes(kubernetesFinalizer),
-    noFinalizersLeft: ({ event }) => event.observed.finalizers.length === 0,
+    terminatingWithContent: ({ event }) => event.observed.terminating && event.observed.contentRemains,
+    terminatingWithKubernetesFinalizer: ({ event }) =>
+      event.observed.terminating && event.observed.finalizers.includes(kubernetesFinalizer),
+    terminatingWithNoFinalizersLeft: ({ event }) =>
+      event.observed.terminating && event.observed.finalizers.length === 0,
   },
   actions: {
     deleteOneContentObject: emit({ type: 'deleteOneContentObject' }),
@@ -38,12 +42,12 @@ export const namespaceControllerMachine = setup({
   initial: 'watching',
   states: {
     watching: {
-      description: 'Reacts to namespaces with a deletion timestamp.',
+      description: 'Observes every namespace; acts only on Terminating ones (LC-5).',
       on: {
         SYNC: [
-          { guard: 'contentRemains', actions: 'deleteOneContentObject', meta: { requirements: ['LC-5'] } },
-          act('kubernetesFinalizerPresent', 'finalizeKubernetes', ['LC-5', 'LC-6']),
-          { guard: 'noFinalizersLeft', actions: 'sendFinalDelete', meta: { requirements: ['LC-7', 'LC-9'] } },
+          act('terminatingWithContent', 'deleteOneContentObject', ['LC-5']),
+          act('terminatingWithKubernetesFinalizer', 'finalizeKubernetes', ['LC-5', 'LC-6']),
+          act('terminatingWithNoFinalizersLeft', 'sendFinalDelete', ['LC-7', 'LC-9']),
         ],
       },
     },

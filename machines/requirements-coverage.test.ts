@@ -533,10 +533,10 @@ const initializerTimeoutChecks: RequirementCheck[] = [
 // ---------------------------------------------------------------- namespace controller
 
 const namespaceControllers = new MachineStepper(namespaceControllerMachine);
-const controllerSync = (contentRemains: boolean, finalizers: string[]) => {
+const controllerSync = (contentRemains: boolean, finalizers: string[], terminating = true) => {
   const step = namespaceControllers.step(namespaceControllers.initial, {
     type: 'SYNC',
-    observed: { contentRemains, finalizers },
+    observed: { terminating, contentRemains, finalizers },
   });
   return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };

@@ -150,8 +150,10 @@ export const variants: Variant[] = [
     requirements: ['LC-5', 'LC-9'],
     machines: providing('namespaceController', {
       guards: {
-        contentRemains: ({ event }) =>
-          event.observed.contentRemains && !event.observed.finalizers.includes(kubernetesFinalizer),
+        terminatingWithContent: ({ event }) =>
+          event.observed.terminating &&
+          event.observed.contentRemains &&
+          !event.observed.finalizers.includes(kubernetesFinalizer),
       },
     }),
   },
@@ -400,9 +402,9 @@ export const variants: Variant[] = [
     requirements: ['LC-5', 'LC-7'],
     machines: providing('namespaceController', {
       guards: {
-        contentRemains: () => false,
-        kubernetesFinalizerPresent: () => false,
-        noFinalizersLeft: () => false,
+        terminatingWithContent: () => false,
+        terminatingWithKubernetesFinalizer: () => false,
+        terminatingWithNoFinalizersLeft: () => false,
       },
     }),
   },
@@ -413,7 +415,17 @@ export const variants: Variant[] = [
       'The namespace controller deletes the content but never removes the `kubernetes` finalizer, so the namespace is never purged.',
     requirements: ['LC-5', 'LC-7'],
     machines: providing('namespaceController', {
-      guards: { kubernetesFinalizerPresent: () => false },
+      guards: { terminatingWithKubernetesFinalizer: () => false },
+    }),
+  },
+  {
+    name: 'namespace-controller-purges-live-namespaces',
+    kind: 'mutant',
+    description:
+      'The namespace controller deletes the content of every namespace it watches, not only of Terminating ones.',
+    requirements: ['LC-5', 'NS-2'],
+    machines: providing('namespaceController', {
+      guards: { terminatingWithContent: ({ event }) => event.observed.contentRemains },
     }),
   },
   {

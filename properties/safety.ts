@@ -1,6 +1,7 @@
 import { immortalNamespaces } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { clusterWideAsDeclared } from './cluster-wide.ts';
+import { contentChangesOnlyByRequests } from './content-frame.ts';
 import { extraProperties } from './extra.ts';
 import {
   documentedPendingList,
@@ -451,6 +452,7 @@ export const safetyProperties: Property[] = [
   noRemovalWithFinalizers,
   noCreateInTerminating,
   noOrphans,
+  contentChangesOnlyByRequests,
   initializedIsForever,
   initializersInOrder,
   pendingOnlyByInitializers,

@@ -34,17 +34,23 @@ function namespaceControllerSyncs(
 ): void {
   const ns = s.namespaces[i];
   const v = m.view(s, i);
-  if (v.value !== 'terminating') {
-    // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
-    if (v.deletedSecondsAgo !== null && (v.value === 'active' || v.value === 'initializing'))
-      out.push(new RequestCommand({ ...sender, kind: 'delete-namespace', namespace: i }).run(m, s));
+  // No namespace object, nothing the controller's watch sees.
+  if (v.value === 'absent' || v.value === 'removed') return;
+  // Only where DELETE leaves the phase to the controller (a design alternative of D-11): it sets Terminating.
+  if (v.deletedSecondsAgo !== null && (v.value === 'active' || v.value === 'initializing')) {
+    out.push(new RequestCommand({ ...sender, kind: 'delete-namespace', namespace: i }).run(m, s));
     return;
   }
-  const observed = { contentRemains: ns.content !== 0, finalizers: v.finalizers };
+  // Which namespaces it acts on is the machine's rule (its guards), not decided here.
+  const observed = {
+    terminating: v.value === 'terminating',
+    contentRemains: ns.content !== 0,
+    finalizers: v.finalizers,
+  };
   const step = m.namespaceControllerStepper.step(
     m.namespaceControllerStepper.initial,
     { type: 'SYNC', observed },
-    `SYNC|${observed.contentRemains}|${observed.finalizers.join(',')}`,
+    `SYNC|${observed.terminating}|${observed.contentRemains}|${observed.finalizers.join(',')}`,
   );
   for (const effect of step.emitted) {
     const slot = m.objects.findIndex((_, k) => (ns.content & (1 << k)) !== 0);
