@@ -62,6 +62,8 @@ const configurationUntaken: Readonly<Record<string, string>> = {
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
 const pipelineUntaken: Readonly<Record<string, string>> = {
   'pipeline:decoding:always#0':
+    'NS-4 (D-38) body name differing from the path: no principal of the scope sends one; the default scope (carol) and `scenarios/ns-body-name-must-match-path.yaml` do.',
+  'pipeline:decoding:always#1':
     'NS-4 body namespace differing from the path: no principal of the scope sends one; the default scope (ci-robot) and `scenarios/ns-body-namespace-must-match-path.yaml` do.',
   'pipeline:storing:always#9':
     'LC-3 (D-4) a DELETE the namespace machine refuses: Initializing and Active both take DELETE in the model; reached only by the design `open-delete-while-initializing-refused` (docs/alternatives.md).',

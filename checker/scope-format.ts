@@ -51,6 +51,7 @@ export const requestTemplates = [
   'complete-each-initializer',
   'fail-initialization',
   'create-content-naming-another-namespace',
+  'update-finalizers-naming-another-namespace',
 ] as const;
 
 /** Content kinds a scope may name, with their resource (the path segment). */

@@ -65,6 +65,11 @@ export class ApiServer {
       return `${r.verb} ${path} [${entries}]`;
     }
     const ns = r.namespace >= 0 ? this.system.scope.namespaces[r.namespace].name : '';
+    const named = r.body?.name !== undefined ? ` (body name ${r.body.name})` : '';
+    return `${this.describeOnPath(s, r, ns)}${named}`;
+  }
+
+  private describeOnPath(s: SystemState, r: ApiRequest, ns: string): string {
     if (r.target === 'namespace') {
       if (r.subresource) return `${r.verb} namespaces/${ns}/${r.subresource}`;
       if (r.namespace < 0) return `${r.verb} namespaces`;
@@ -153,6 +158,7 @@ export class ApiServer {
       namespaceInitialized: nsView?.initialized ?? false,
       namespaceTerminating: nsView?.value === 'terminating',
       callerMayInitialize,
+      bodyNameMatchesPath: r.body?.name === undefined || r.body.name === this.addressed(r).name,
       bodyNamespaceMatchesPath:
         !r.body?.namespace || r.target === 'namespace' || r.body.namespace === nsView?.name,
       admission: verdict,
@@ -434,6 +440,7 @@ export class ApiServer {
         ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
         : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
+      ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
     };
   }
 
@@ -527,5 +534,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
+  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
 }

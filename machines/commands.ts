@@ -14,7 +14,11 @@ interface Sender {
   principal: ApiRequest['principal'];
 }
 
-type Namespaced = Sender & { namespace: number };
+type Namespaced = Sender & {
+  namespace: number;
+  /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
+  bodyName?: string;
+};
 type OnObject = Namespaced & {
   object: number;
   /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
@@ -65,6 +69,11 @@ type ContentKind = keyof typeof contentVerbs;
 
 /** What the API server is sent for a command: the one translation from a command to the wire request. */
 export function requestOf(c: RequestCommandData): ApiRequest {
+  const r = wireRequest(c);
+  return c.bodyName === undefined ? r : { ...r, body: { ...r.body, name: c.bodyName } };
+}
+
+function wireRequest(c: RequestCommandData): ApiRequest {
   const base = { principal: c.principal, namespace: c.namespace, object: -1 };
   const onNamespace = { ...base, target: 'namespace' as const };
   switch (c.kind) {

@@ -31,6 +31,8 @@ export interface RequestSubject extends Addressed {
   beingDeleted?: boolean;
   /** The object's kind, for a 422 that names it (`InitializerConfiguration`). */
   kind?: string;
+  /** metadata.name as the body sent it, for D-38's 400 when it is not the path's. */
+  bodyName?: string;
 }
 
 export const ok = (code: 200 | 201 = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });

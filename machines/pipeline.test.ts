@@ -23,6 +23,7 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   namespaceInitialized: true,
   namespaceTerminating: false,
   callerMayInitialize: false,
+  bodyNameMatchesPath: true,
   bodyNamespaceMatchesPath: true,
   admission: { kind: 'admitted', pending: 'none' },
   objectValid: true,
@@ -81,6 +82,17 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
     expect(
       refusal({ bodyNamespaceMatchesPath: false, ...refusedByAdmission('refuseConfigurationUnavailable') }),
     ).toBe('refuseNamespaceMismatch');
+  });
+
+  it('NS-4 (D-38): a body whose name differs from the path is refused first, as shipped checkName does', () => {
+    expect(
+      refusal({
+        operation: 'update',
+        bodyNameMatchesPath: false,
+        bodyNamespaceMatchesPath: false,
+        ...refusedByAdmission('refuseConfigurationUnavailable'),
+      }),
+    ).toBe('refuseNameMismatch');
   });
 
   it('AC-2, NS-2, LC-4, LC-10, IN-3: then admission, whose refusal the pipeline passes on as it is', () => {
@@ -270,6 +282,11 @@ describe('responses on the wire', () => {
       code: 400,
       reason: 'BadRequest',
       message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
+    expect(responseFor('refuseNameMismatch', { ...subject, bodyName: 'other' })).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the name of the object (other) does not match the name on the URL (app)',
     });
   });
 

@@ -38,6 +38,8 @@ export interface PipelineFacts {
   callerMayInitialize: boolean;
   /** The body names no namespace, or the one of the path (D-14). */
   bodyNamespaceMatchesPath: boolean;
+  /** The body names no object, or the one of the path (D-38). */
+  bodyNameMatchesPath: boolean;
   /** The admission chain's typed verdict (machines/admission.ts). */
   admission: AdmissionVerdict;
   /** Storage validation of the object as sent: name and finalizers (NS-1, LC-2). */
@@ -76,7 +78,11 @@ export type PipelineEffect =
   | 'deleteConfiguration';
 
 /** Refusals the pipeline decides itself, before admission. */
-export type PipelineRefusal = 'refuseForbidden' | 'refuseNamespaceInitializing' | 'refuseNamespaceMismatch';
+export type PipelineRefusal =
+  | 'refuseForbidden'
+  | 'refuseNamespaceInitializing'
+  | 'refuseNameMismatch'
+  | 'refuseNamespaceMismatch';
 
 /** Every way a request is refused; each has exactly one response (see `responseFor`). */
 export type RequestRefusal = PipelineRefusal | AdmissionRefusal | StorageRefusal;
@@ -111,6 +117,11 @@ export const pipelineResponse: Record<PipelineRefusal, (a: RequestSubject) => Ht
     forbidden(
       `${qualifiedResource(a)}${a.name ? ` ${JSON.stringify(a.name)}` : ''} is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
       'NamespaceInitializing',
+    ),
+  // D-38: shipped checkName (endpoints/handlers/rest.go), before the namespace is compared
+  refuseNameMismatch: (a) =>
+    badRequest(
+      `the name of the object (${a.bodyName ?? ''}) does not match the name on the URL (${a.name ?? ''})`,
     ),
   // D-14: shipped EnsureObjectNamespaceMatchesRequestNamespace
   refuseNamespaceMismatch: () =>
@@ -194,6 +205,7 @@ export const pipelineMachine = setup({
       !f(x).namespaceInitialized &&
       !f(x).callerMayInitialize &&
       !(op(x, 'delete') && f(x).namespaceTerminating),
+    bodyNameDiffersFromPath: (x) => !f(x).bodyNameMatchesPath,
     bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
     admissionRefused: (x) => f(x).admission.kind === 'refused',
     objectInvalid: (x) => !f(x).objectValid,
@@ -236,6 +248,7 @@ export const pipelineMachine = setup({
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
     refuseNamespaceInitializing: refuse('refuseNamespaceInitializing'),
+    refuseNameMismatch: refuse('refuseNameMismatch'),
     refuseNamespaceMismatch: refuse('refuseNamespaceMismatch'),
     refuseAsAdmissionSaid: assign({
       outcome: ({ event }) =>
@@ -314,8 +327,10 @@ export const pipelineMachine = setup({
       ],
     },
     decoding: {
-      description: "The body's metadata.namespace must be empty or the path's (D-14).",
+      description:
+        "The body's metadata.name must be the path's (D-38), its metadata.namespace empty or the path's (D-14).",
       always: [
+        when('bodyNameDiffersFromPath', 'refused', 'refuseNameMismatch', ['NS-4']),
         when('bodyNamespaceDiffersFromPath', 'refused', 'refuseNamespaceMismatch', ['NS-4']),
         { target: 'admitting', meta: { requirements: ['NS-4'] } },
       ],

@@ -93,6 +93,22 @@ export function expandTemplate(
             )
           : [];
       });
+    case 'update-finalizers-naming-another-namespace':
+      // `kubectl replace` of one namespace with another's manifest: the body's name is not the path's (NS-4).
+      return namespaces.flatMap(({ ns, i }) => {
+        const other = scope.namespaces.find((n) => n.name !== ns.name);
+        return other
+          ? [
+              new RequestCommand({
+                ...sender,
+                kind: 'update-finalizers',
+                namespace: i,
+                finalizers: [],
+                bodyName: other.name,
+              }),
+            ]
+          : [];
+      });
     case 'list-content-all-namespaces':
       return resources.map(
         (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: -1, resource }),

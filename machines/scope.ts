@@ -133,7 +133,8 @@ export type RequestTemplate =
   /** Records a failure result (IN-7). */
   | 'fail-initialization'
   /** Creates content whose body names another namespace of the scope than the path (NS-4). */
-  | 'create-content-naming-another-namespace';
+  | 'create-content-naming-another-namespace'
+  | 'update-finalizers-naming-another-namespace';
 
 export interface PrincipalSpec {
   /** User name, or system:serviceaccount:NS:NAME. */

@@ -55,6 +55,8 @@ export interface ApiRequest {
   body?: {
     /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
     namespace?: string;
+    /** metadata.name as sent where the path names the object too; must be the path's (NS-4, D-38). */
+    name?: string;
     /** A client-supplied pending list on create (only admission may set it: IN-3). */
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */

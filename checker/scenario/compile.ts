@@ -69,6 +69,8 @@ export type RequestPlan =
       /** spec.initializers.pending as sent by an update (names in order). */
       desiredPending?: string[];
       failure?: string;
+      /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
+      bodyName?: string;
       /** `namespaces/NAME/status` (NS-5): never changes the spec. */
       status?: true;
     }
@@ -80,6 +82,8 @@ export type RequestPlan =
       resource?: string;
       /** metadata.namespace of the body when it names one (NS-4, D-14). */
       bodyNamespace?: string;
+      /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
+      bodyName?: string;
     }
   | {
       type: 'configuration';
@@ -795,12 +799,8 @@ function compileRequest(
       }
       const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
       let name = path.kind === 'namespace' ? path.name : undefined;
-      const bodyName = parsed.metadata?.name;
-      if (name && bodyName && bodyName !== name)
-        return unsupported(
-          `body names namespace ${bodyName} on the path of ${name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
-        );
-      name ??= bodyName;
+      const renamed = bodyNameOtherThanPath(name, parsed.metadata?.name, modelVerb, bodyPath, 'namespaces');
+      name ??= parsed.metadata?.name;
       if (path.kind === 'namespaces' && modelVerb === 'list')
         return { plan: { type: 'namespace', verb: 'list', namespace: -1 } };
       if (!name)
@@ -839,6 +839,7 @@ function compileRequest(
           ...(pending ? { desiredPending: pending } : {}),
           ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
           ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
+          ...renamed,
         });
       }
       return { plan: { type: 'namespace', verb: modelVerb as 'get' | 'delete', namespace } };
@@ -858,10 +859,13 @@ function compileRequest(
           'missing',
           `create ${path.resource} needs body.metadata.name, or a NAME in the path`,
         );
-      if (path.kind === 'content' && path.name && parsed.metadata?.name && parsed.metadata.name !== path.name)
-        return unsupported(
-          `body names ${parsed.metadata.name} on the path of ${path.name}: the model's requests carry no body name (shipped: 400 BadRequest)`,
-        );
+      const renamed = bodyNameOtherThanPath(
+        path.kind === 'content' ? path.name : undefined,
+        parsed.metadata?.name,
+        modelVerb,
+        bodyPath,
+        path.resource,
+      );
       const object = builder.object(
         path.resource,
         name,
@@ -875,6 +879,7 @@ function compileRequest(
         namespace,
         object,
         ...(bodyNamespace ? { bodyNamespace } : {}),
+        ...renamed,
       });
     }
     case 'all-namespaces':
@@ -924,4 +929,26 @@ function compileRequest(
       return { plan: { type: 'configuration', verb: modelVerb, slot, version: c.updates.length } };
     }
   }
+}
+
+/**
+ * An update whose body names another object than its path is a request Kubernetes answers with 400
+ * (checkName, D-38): the plan carries the body's name. A create has no name on its URL (POST to the
+ * collection), so a path and body naming two objects is a contradiction of the scenario, refused here.
+ */
+function bodyNameOtherThanPath(
+  pathName: string | undefined,
+  bodyName: string | undefined,
+  verb: string,
+  bodyPath: FieldPath,
+  resource: string,
+): { bodyName?: string } {
+  if (!pathName || !bodyName || bodyName === pathName) return {};
+  if (verb === 'create')
+    throw new ScenarioFieldError(
+      [...bodyPath, 'metadata', 'name'],
+      `the path names ${pathName} but the body names ${bodyName}`,
+      `a create of ${resource} takes its name from the body (POST to the collection): name them alike, or leave the name out of the path`,
+    );
+  return { bodyName };
 }

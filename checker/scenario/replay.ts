@@ -228,6 +228,7 @@ class Replay {
       actorKind: 'principal' as const,
       principal,
       namespace: plan.namespace,
+      ...(plan.bodyName !== undefined ? { bodyName: plan.bodyName } : {}),
     };
     if (plan.type === 'content') {
       if (plan.verb === 'list')

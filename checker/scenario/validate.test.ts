@@ -64,6 +64,11 @@ const cases: [string, string, string][] = [
     'x.yaml:37: given.objects[31]: object configmaps/cm31 is one more than the model holds',
   ],
   [
+    'a create whose path and body name two objects',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: create namespaces/team-a/configmaps/one\n    body: { metadata: { name: two } }\n    expect: 201\n`,
+    'x.yaml:9: steps[0].body.metadata.name: the path names one but the body names two (a create of configmaps takes its name from the body',
+  ],
+  [
     'an HTTP status out of range',
     `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: get namespaces/team-a\n    expect: 999 Weird\n`,
     'x.yaml:9: steps[0].expect: HTTP status 999 is not between 100 and 599',
