@@ -209,7 +209,7 @@ export const pipelineMachine = setup({
     deleteOfTerminatingWithoutFinalizers: (x) =>
       isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
     deleteOfTerminating: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating,
-    // Initializing and Active both take DELETE (LC-3, D-4); a design where the machine ignores it is refused.
+    // Initializing and Active both take DELETE (LC-3, D-4): only the design that refuses it (D-4 a) adds this rule.
     deleteIgnoredByNamespace: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceMachine === 'ignores',
     deleteOfNamespace: (x) => isNamespace(x) && op(x, 'delete'),
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
@@ -256,6 +256,7 @@ export const pipelineMachine = setup({
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
+    // Used by the design `open-delete-while-initializing-refused` only (D-4 a): the base never ignores a DELETE.
     refuseNamespaceDeleteRefused: refuse('namespaceDeleteRefused'),
     refuseInitializersImmutable: refuse('initializersImmutable'),
     refuseFailureWhileNotInitializing: refuse('failureWhileNotInitializing'),
@@ -410,12 +411,6 @@ export const pipelineMachine = setup({
           guard: 'deleteOfTerminating',
           target: 'responded',
           actions: 'keepTerminating',
-          meta: { requirements: ['LC-3'] },
-        },
-        {
-          guard: 'deleteIgnoredByNamespace',
-          target: 'refused',
-          actions: 'refuseNamespaceDeleteRefused',
           meta: { requirements: ['LC-3'] },
         },
         {
