@@ -4,7 +4,7 @@ import { scopeByName } from './scope-file.ts';
 /**
  * What every built-in scope CI explores keeps: document 000's least-privilege bindings, and a declared
  * tenant for each namespace a tenant is declared to create. `$creator` needs no rule here: it names
- * whoever sent the create, as the namespace records it (D-34, `machines/creator.test.ts`).
+ * whoever sent the create, as the namespace records it (D-34, `machines/system.test.ts`).
  */
 describe.each(['default', 'concurrent', 'admin-finalize'].map(scopeByName))('the $name scope', (scope) => {
   it('binds no controller, owner or creator to cluster-admin: least privilege as document 000 writes it', () => {
