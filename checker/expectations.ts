@@ -30,8 +30,8 @@ const adminFinalizeUntaken = [
   'admission:namespaceInitializers:always#2',
   'pipeline:validating:always#0',
   'pipeline:storing:always#6',
-  'pipeline:storing:always#16',
-  'pipeline:storing:always#19',
+  'pipeline:storing:always#15',
+  'pipeline:storing:always#18',
   'configSync:fresh:READ_FAILED#0',
   'configSync:fresh:READ_FAILED#1',
   'configSync:stale:READ_SUCCEEDED#0',
@@ -54,9 +54,9 @@ const noConfigurationRequests =
 
 /** Configuration requests (D-32): a scope that manages no configuration during the run sends none. */
 const configurationUntaken: Readonly<Record<string, string>> = {
-  'pipeline:storing:always#24': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
-  'pipeline:storing:always#25': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
-  'pipeline:storing:always#26': `AC-1, AC-3, FP-3 create, GET, update or delete of a configuration: ${noConfigurationRequests}`,
+  'pipeline:storing:always#23': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
+  'pipeline:storing:always#24': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
+  'pipeline:storing:always#25': `AC-1, AC-3, FP-3 create, GET, update or delete of a configuration: ${noConfigurationRequests}`,
 };
 
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
@@ -65,36 +65,29 @@ const pipelineUntaken: Readonly<Record<string, string>> = {
     'NS-4 (D-38) body name differing from the path: no principal of the scope sends one; the default scope (carol) and `scenarios/ns-body-name-must-match-path.yaml` do.',
   'pipeline:decoding:always#1':
     'NS-4 body namespace differing from the path: no principal of the scope sends one; the default scope (ci-robot) and `scenarios/ns-body-namespace-must-match-path.yaml` do.',
-  'pipeline:storing:always#9':
-    'LC-3 (D-4) a DELETE the namespace machine refuses: Initializing and Active both take DELETE in the model; reached only by the design `open-delete-while-initializing-refused` (docs/alternatives.md).',
   'pipeline:storing:always#2':
     'NS-7 list of namespace objects: principals of the scope list content, not namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
   'pipeline:storing:always#4':
     'NS-5 GET of namespaces/NAME/status: no principal of the scope reads the status sub-resource; replayed in `scenarios/ns-status-and-conditions.yaml`.',
   'pipeline:storing:always#5':
     'NS-5 update of namespaces/NAME/status: no principal of the scope writes it; replayed in `scenarios/ns-status-and-conditions.yaml`.',
-  'pipeline:storing:always#11':
+  'pipeline:storing:always#10':
     'IN-2 out-of-order completion: initializers act only when first pending (initializer-controller machine); replayed in `scenarios/in-in-order-completion.yaml`.',
-  'pipeline:storing:always#12':
+  'pipeline:storing:always#11':
     'IN-4 pending list changed after initialization ended: initializers act only on initializing namespaces; replayed in `scenarios/wire-refusal-messages.yaml`.',
-  'pipeline:storing:always#14':
+  'pipeline:storing:always#13':
     'IN-7 failure result once initialization ended: initializers fail only initializing namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
-  'pipeline:storing:always#18':
+  'pipeline:storing:always#17':
     'LC-6 finalize adding a finalizer while terminating: finalizer owners and the namespace controller only remove; replayed in `scenarios/lc-finalize-is-the-only-way.yaml`.',
-  'pipeline:storing:always#22':
+  'pipeline:storing:always#21':
     'NS-2 GET of content that is not stored: principals of the scope create, list and delete content; replayed in `scenarios/wire-refusal-messages.yaml`.',
-  'pipeline:storing:always#27':
+  'pipeline:storing:always#26':
     'NS-2 GET of stored content: principals of the scope create, list and delete content; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
   ...configurationUntaken,
 };
 
 export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
-  default: {
-    vacuous: {},
-    untaken: {
-      'pipeline:storing:always#9': pipelineUntaken['pipeline:storing:always#9'],
-    },
-  },
+  default: noExpectations,
   'admin-finalize': {
     vacuous: Object.fromEntries(
       [

@@ -51,32 +51,66 @@ describe('a scope that declares interchangeable tenants', () => {
     ]);
   });
 
-  it('maps every state of an orbit to one representative, and the representative to itself', () => {
-    const model = new SystemModel(scope);
-    const symmetry = new StateSymmetry(model, symmetryOf(scope));
-    const seen: SystemState[] = [];
-    let frontier = model.initialStates();
-    for (let depth = 0; depth < 4; depth++) {
-      const next: SystemState[] = [];
-      for (const s of frontier) model.successors(s, (_, after) => next.push(after));
-      seen.push(...next);
-      frontier = next;
-    }
-    const swapped = (s: SystemState): SystemState => ({
-      ...s,
-      namespaces: [s.namespaces[1], s.namespaces[0], s.namespaces[2]],
-    });
-    let folded = 0;
-    for (const s of seen) {
-      const c = symmetry.canonical(s);
-      expect(model.key(symmetry.canonical(c))).toBe(model.key(c));
-      expect(model.key(symmetry.canonical(swapped(s)))).toBe(model.key(c));
-      const size = symmetry.orbitSize(s);
-      expect(size).toBe(model.key(s) === model.key(swapped(s)) ? 1 : 2);
-      if (size === 2) folded++;
-    }
-    expect(folded).toBeGreaterThan(0);
-  });
+  // Each tenant may also create the other's namespace: then a recorded creator must be renamed too.
+  const crossed = parseScope(
+    text
+      .replace(
+        'namespaces: [team-a]\n    requests: [create-namespace,',
+        'namespaces: [team-a, team-c]\n    requests: [create-namespace,',
+      )
+      .replace(
+        'namespaces: [team-c]\n    requests: [create-namespace,',
+        'namespaces: [team-c, team-a]\n    requests: [create-namespace,',
+      ),
+    fixture,
+  );
+
+  it.each([
+    ['as declared', scope],
+    ['with crossed creates', crossed],
+  ])(
+    'maps every state of an orbit to one representative, and the representative to itself (%s)',
+    (_, scope) => {
+      const model = new SystemModel(scope);
+      const symmetry = new StateSymmetry(model, symmetryOf(scope));
+      const seen: SystemState[] = [];
+      let frontier = model.initialStates();
+      for (let depth = 0; depth < 4; depth++) {
+        const next: SystemState[] = [];
+        for (const s of frontier) model.successors(s, (_, after) => next.push(after));
+        seen.push(...next);
+        frontier = next;
+      }
+      // The group's element: exchange the tenant slots, and rename the creators each namespace records.
+      const users = new Map(symmetryOf(scope).users.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
+      const renamed = (ns: SystemState['namespaces'][number]) => {
+        const snapshot = model.namespaceStepper.snapshot(ns.lifecycle);
+        const to = snapshot.context.creator === null ? undefined : users.get(snapshot.context.creator);
+        if (to === undefined) return ns;
+        const context = { ...snapshot.context, creator: to };
+        const lifecycle = model.namespaceStepper.intern(
+          model.machines.namespace.resolveState({ value: snapshot.value, context }),
+        );
+        return model.namespaceState(lifecycle, ns.content, ns.external, ns.timer);
+      };
+      const swapped = (s: SystemState): SystemState => ({
+        ...s,
+        namespaces: [renamed(s.namespaces[1]), renamed(s.namespaces[0]), renamed(s.namespaces[2])],
+      });
+      let folded = 0;
+      for (const s of seen) {
+        const c = symmetry.canonical(s);
+        expect(model.key(symmetry.canonical(c))).toBe(model.key(c));
+        expect(model.key(symmetry.canonical(swapped(s)))).toBe(model.key(c));
+        const size = symmetry.orbitSize(s);
+        expect(size).toBe(model.key(s) === model.key(swapped(s)) ? 1 : 2);
+        if (size === 2) folded++;
+      }
+      expect(folded).toBeGreaterThan(0);
+      // Only with crossed creates does alice ever create dave's team-c.
+      expect(seen.some((s) => model.view(s, 1).creator === 'alice')).toBe(scope === crossed);
+    },
+  );
 });
 
 describe('the search with and without symmetry reduction', () => {

@@ -16,13 +16,13 @@ import type { FieldPath, ScopeIssue } from './scope-issues.ts';
  * model of the renamed scope is the model of the scope with namespace slots permuted, and because the
  * renamed scope is the scope, the transition relation commutes with the slot permutation.
  *
- * Users appear nowhere in the state: a state is the configuration copy, the faults, the registered
- * configurations, one entry per namespace slot (lifecycle snapshot, content bits, external bits,
- * timer), and one snapshot per initializer controller. None of these holds a namespace or user name
- * (pending lists hold initializer names, RoleBindings are content bits whose subjects the scope
- * resolves). A user permutation therefore acts on the state only through the namespace permutation
- * that goes with it (alice creates team-a, dave creates team-c: swapping the users swaps the slots), so
- * the group acting on states is the set of slot permutations that some symmetry of the scope induces.
+ * A state is the configuration copy, the faults, the registered configurations, one entry per namespace
+ * slot (lifecycle snapshot, content bits, external bits, timer), and one snapshot per initializer
+ * controller. None of these holds a namespace name (pending lists hold initializer names, RoleBindings
+ * are content bits), and one user name only: the creator each namespace records (D-34), whose
+ * `$creator` bindings name it. A symmetry therefore acts on a state by permuting its namespace slots
+ * (alice creates team-a, dave creates team-c: swapping the users swaps the slots) and renaming the
+ * recorded creators by the same user permutation.
  *
  * Properties read the state through views and judge them against the scope's intent, which the
  * renaming also preserves, so each verdict is the same on every state of an orbit; the initial state
@@ -32,6 +32,8 @@ import type { FieldPath, ScopeIssue } from './scope-issues.ts';
 export interface ScopeSymmetry {
   /** Slot permutations acting on states, identity first: `slotPermutations[g][i]` is where slot i goes. */
   slotPermutations: number[][];
+  /** For each element g, the users it exchanges (recorded creators are renamed so); empty when none. */
+  userRenamings: Record<string, string>[];
   /** The declared sets, by name, for messages and warnings. */
   namespaces: string[][];
   users: string[][];
@@ -210,14 +212,17 @@ export function scopeSymmetry(scope: Scope): { symmetry: ScopeSymmetry } | { iss
       );
     }
   }
-  const slotPermutations = new Map<string, number[]>();
+  const userMembers = new Set(declared.users.flat());
+  const elements = new Map<string, { perm: number[]; users: Record<string, string> }>();
   for (const names of valid) {
     const perm = scope.namespaces.map((n) => slotOf.get(names.get(n.name) ?? n.name) ?? -1);
-    slotPermutations.set(perm.join(','), perm);
+    const users = Object.fromEntries([...names].filter(([from, to]) => from !== to && userMembers.has(from)));
+    elements.set(`${perm.join(',')}|${canonicalJson(users)}`, { perm, users });
   }
   return {
     symmetry: {
-      slotPermutations: [...slotPermutations.values()],
+      slotPermutations: [...elements.values()].map((e) => e.perm),
+      userRenamings: [...elements.values()].map((e) => e.users),
       namespaces: declared.namespaces,
       users: declared.users,
     },
@@ -266,28 +271,63 @@ export function symmetryOf(scope: Scope): ScopeSymmetry {
  * and every worker whatever order states were met in.
  */
 export class StateSymmetry {
-  /** Inverse slot permutations, identity excluded: `image[j] = namespaces[inverse[j]]`. */
-  private readonly inverses: number[][];
+  /**
+   * The group's elements, identity excluded: `image[j]` is `namespaces[inverse[j]]` with its recorded
+   * creator renamed by `users`; `renamed` memoizes that renaming per namespace state id.
+   */
+  private readonly elements: {
+    inverse: number[];
+    users: ReadonlyMap<string, string>;
+    renamed: Map<number, NamespaceState>;
+  }[];
   private readonly rank: string[] = [];
 
   constructor(
     private readonly model: SystemModel,
     readonly symmetry: ScopeSymmetry,
   ) {
-    this.inverses = symmetry.slotPermutations
-      .filter((p) => p.some((to, from) => to !== from))
-      .map((p) => {
+    this.elements = symmetry.slotPermutations
+      .map((p, g) => ({ p, users: new Map(Object.entries(symmetry.userRenamings[g] ?? {})) }))
+      .filter(({ p, users }) => users.size > 0 || p.some((to, from) => to !== from))
+      .map(({ p, users }) => {
         const inverse = new Array<number>(p.length);
         p.forEach((to, from) => {
           inverse[to] = from;
         });
-        return inverse;
+        return { inverse, users, renamed: new Map() };
       });
   }
 
   /** Elements of the group acting on states (1: no reduction). */
   get order(): number {
-    return this.inverses.length + 1;
+    return this.elements.length + 1;
+  }
+
+  /** A namespace state with its recorded creator renamed by the element (itself when unmoved). */
+  private image(ns: NamespaceState, element: StateSymmetry['elements'][number]): NamespaceState {
+    if (element.users.size === 0) return ns;
+    let found = element.renamed.get(ns.id);
+    if (found) return found;
+    const m = this.model;
+    const lifecycle = m.namespaceStepper.snapshot(ns.lifecycle);
+    const creator = lifecycle.context.creator;
+    const to = creator === null ? undefined : element.users.get(creator);
+    found =
+      to === undefined
+        ? ns
+        : m.namespaceState(
+            m.namespaceStepper.intern(
+              m.machines.namespace.resolveState({
+                value: lifecycle.value,
+                context: { ...lifecycle.context, creator: to },
+              }),
+            ),
+            ns.content,
+            ns.external,
+            ns.timer,
+          );
+    element.renamed.set(ns.id, found);
+    return found;
   }
 
   /** A total order on namespace states by what they hold, computed once per interned state. */
@@ -310,14 +350,14 @@ export class StateSymmetry {
     return rank;
   }
 
-  /** -1, 0 or 1 as the image under `inverse` is less than, equal to or greater than the slots as they are. */
+  /** -1, 0 or 1 as the image under `element` is less than, equal to or greater than `best`. */
   private compareImage(
     namespaces: readonly NamespaceState[],
-    inverse: readonly number[],
+    element: StateSymmetry['elements'][number],
     best: readonly NamespaceState[],
   ): number {
     for (let j = 0; j < namespaces.length; j++) {
-      const a = namespaces[inverse[j]];
+      const a = this.image(namespaces[element.inverse[j]], element);
       const b = best[j];
       if (a === b) continue;
       const x = this.rankOf(a);
@@ -330,21 +370,26 @@ export class StateSymmetry {
   /** The least state of the orbit of `s`; `s` itself (same object) when it is already least. */
   canonical = (s: SystemState): SystemState => {
     let best: readonly NamespaceState[] = s.namespaces;
-    let bestInverse: readonly number[] | undefined;
-    for (const inverse of this.inverses) {
-      if (this.compareImage(s.namespaces, inverse, best) < 0) {
-        bestInverse = inverse;
-        best = inverse.map((from) => s.namespaces[from]);
-      }
+    for (const element of this.elements) {
+      if (this.compareImage(s.namespaces, element, best) < 0) best = this.imageOf(s, element);
     }
-    return bestInverse === undefined ? s : { ...s, namespaces: best as NamespaceState[] };
+    return best === s.namespaces ? s : { ...s, namespaces: best as NamespaceState[] };
   };
+
+  private imageOf(s: SystemState, element: StateSymmetry['elements'][number]): NamespaceState[] {
+    return element.inverse.map((from) => this.image(s.namespaces[from], element));
+  }
 
   /** How many distinct states the orbit of `s` holds: what one canonical state stands for. */
   orbitSize(s: SystemState): number {
-    if (this.inverses.length === 0) return 1;
+    if (this.elements.length === 0) return 1;
     const images = new Set<string>([s.namespaces.map((n) => n.id).join(',')]);
-    for (const inverse of this.inverses) images.add(inverse.map((from) => s.namespaces[from].id).join(','));
+    for (const element of this.elements)
+      images.add(
+        this.imageOf(s, element)
+          .map((n) => n.id)
+          .join(','),
+      );
     return images.size;
   }
 }

@@ -314,9 +314,10 @@ export class ApiServer {
           ...none,
           errors,
           pending,
+          // The sender is recorded as the namespace's creator: `$creator` bindings name it (D-34).
           step: step(
-            { type: 'CREATE', pending, finalizers },
-            `CREATE|${pending.join(',')}|${finalizers.join(',')}`,
+            { type: 'CREATE', pending, finalizers, creator: r.principal.name },
+            `CREATE|${pending.join(',')}|${finalizers.join(',')}|${r.principal.name}`,
           ),
         };
       }

@@ -40,6 +40,27 @@ function editNamespaceState(
 const withoutEvent = (on: Record<string, unknown> | undefined, event: string) =>
   Object.fromEntries(Object.entries(on ?? {}).filter(([type]) => type !== event));
 
+type PipelineConfig = MachineSet['pipeline']['config'];
+type Transition = { guard?: unknown };
+
+/**
+ * D-4 (a): storage refuses a DELETE the namespace machine does not take (409), checked before the
+ * ordinary delete. The base pipeline has no such rule: there every live namespace takes DELETE.
+ */
+function refuseDeleteTheNamespaceIgnores(config: PipelineConfig): PipelineConfig {
+  const states = config.states as Record<string, { always?: Transition[] }>;
+  const always = states.storing.always ?? [];
+  const at = always.findIndex((t) => t.guard === 'deleteOfNamespace');
+  const refusal = {
+    guard: 'deleteIgnoredByNamespace',
+    target: 'refused',
+    actions: 'refuseNamespaceDeleteRefused',
+    meta: { requirements: ['LC-3'] },
+  };
+  const storing = { ...states.storing, always: [...always.slice(0, at), refusal, ...always.slice(at)] };
+  return { ...config, states: { ...states, storing } } as PipelineConfig;
+}
+
 /** A principal standing for a controller that starts work in a namespace (IN-10's consumer). */
 export const consumerAccount = 'system:serviceaccount:kube-system:replicaset-controller';
 
@@ -401,6 +422,7 @@ export const designVariants: DesignVariant[] = [
           on: withoutEvent(state.on, 'DELETE'),
         })),
       ),
+      pipeline: withDefinition(base.pipeline, refuseDeleteTheNamespaceIgnores),
     }),
   },
   {

@@ -44,6 +44,7 @@ describe('namespace machine: creation', () => {
       createdSecondsAgo: null,
       initialized: false,
       hadInitializers: false,
+      creator: null,
     });
   });
 
@@ -58,8 +59,21 @@ describe('namespace machine: creation', () => {
       createdSecondsAgo: null,
       initialized: true,
       hadInitializers: false,
+      creator: null,
     });
     expect(step(active, tick).context).toEqual(active.context);
+  });
+
+  it('RB-2 (D-34): CREATE records who sent it, and a removed name created again records the new sender', () => {
+    const byAlice = step(absent, { ...create([policy]), creator: 'alice' } as NamespaceEvent);
+    expect(byAlice.context.creator).toBe('alice');
+    const removed = run(
+      { ...create([], []), creator: 'alice' } as NamespaceEvent,
+      { type: 'DELETE' },
+      { type: 'PURGE' },
+    );
+    expect(removed.value).toBe('removed');
+    expect(step(removed, { ...create([]), creator: 'bob' } as NamespaceEvent).context.creator).toBe('bob');
   });
 
   it('IN-1, IN-5: CREATE with pending initializers takes the other branch: Initializing, list kept in order', () => {
@@ -141,6 +155,7 @@ describe('namespace machine: initializers', () => {
       createdSecondsAgo: null,
       initialized: false,
       hadInitializers: true,
+      creator: null,
     });
   });
 

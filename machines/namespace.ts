@@ -26,10 +26,17 @@ export interface NamespaceContext {
   initialized: boolean;
   /** Created with pending initializers, so status carries the Initializing condition (D-22). */
   hadInitializers: boolean;
+  /**
+   * The user whose create made it, as the API server records it (OpenShift's `openshift.io/requester`
+   * annotation): `$creator` in an initializer's RoleBinding names this user (RB-2, D-34); null for a
+   * namespace the cluster made itself.
+   */
+  creator: string | null;
 }
 
 export type NamespaceEvent =
-  | { type: 'CREATE'; pending: string[]; finalizers: string[] }
+  /** `creator`: the user who sent the create; absent when the cluster makes the namespace itself. */
+  | { type: 'CREATE'; pending: string[]; finalizers: string[]; creator?: string }
   | { type: 'REMOVE_PENDING'; name: string }
   | { type: 'RECORD_FAILURE'; reason: string }
   | { type: 'DELETE' }
@@ -48,6 +55,7 @@ const emptyNamespace: NamespaceContext = {
   createdSecondsAgo: null,
   initialized: false,
   hadInitializers: false,
+  creator: null,
 };
 
 // A name never used and a name whose namespace was removed are created alike.
@@ -90,6 +98,7 @@ export const namespaceMachine = setup({
             createdSecondsAgo: event.pending.length > 0 ? 0 : null,
             initialized: event.pending.length === 0,
             hadInitializers: event.pending.length > 0,
+            creator: event.creator ?? null,
           }
         : {},
     ),

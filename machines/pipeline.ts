@@ -222,7 +222,7 @@ export const pipelineMachine = setup({
     deleteOfTerminatingWithoutFinalizers: (x) =>
       isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
     deleteOfTerminating: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating,
-    // Initializing and Active both take DELETE (LC-3, D-4); a design where the machine ignores it is refused.
+    // Initializing and Active both take DELETE (LC-3, D-4): only the design that refuses it (D-4 a) adds this rule.
     deleteIgnoredByNamespace: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceMachine === 'ignores',
     deleteOfNamespace: (x) => isNamespace(x) && op(x, 'delete'),
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
@@ -270,6 +270,7 @@ export const pipelineMachine = setup({
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
+    // Used by the design `open-delete-while-initializing-refused` only (D-4 a): the base never ignores a DELETE.
     refuseNamespaceDeleteRefused: refuse('namespaceDeleteRefused'),
     refuseInitializersImmutable: refuse('initializersImmutable'),
     refuseFailureWhileNotInitializing: refuse('failureWhileNotInitializing'),
@@ -369,7 +370,6 @@ export const pipelineMachine = setup({
         when('readOfNamespace', 'responded', 'readNamespace', ['IN-8', 'FP-4']),
         when('deleteOfTerminatingWithoutFinalizers', 'responded', 'purgeNamespace', ['LC-7']),
         when('deleteOfTerminating', 'responded', 'keepTerminating', ['LC-3']),
-        when('deleteIgnoredByNamespace', 'refused', 'refuseNamespaceDeleteRefused', ['LC-3']),
         when('deleteOfNamespace', 'responded', 'deleteNamespace', ['LC-3']),
         when('pendingChangeOutOfOrder', 'refused', 'refusePendingNotFirst', ['IN-2']),
         when('initializersChangedAfterCompletion', 'refused', 'refuseInitializersImmutable', ['IN-4']),

@@ -37,14 +37,32 @@ export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttr
 
 /** The part of a system state authorization reads: which content objects each namespace holds. */
 interface WithContent {
-  namespaces: readonly { content: number }[];
+  namespaces: readonly NamespaceContent[];
+}
+/** One namespace as authorization reads it: its content and, in the system model, its lifecycle snapshot. */
+interface NamespaceContent {
+  content: number;
+  lifecycle?: number;
+}
+
+/**
+ * Who created a namespace, as the state records it (D-34): `$creator` subjects name this user. Without
+ * it (tests that build bare states) the scope's declared creator stands in.
+ */
+export type CreatorOf = (ns: NamespaceContent, index: number) => string | undefined;
+
+/** The RBAC input of a decision besides the scope's fixed part: RBAC objects present, and `$creator`s. */
+interface RbacContext {
+  mask: number;
+  /** Per namespace, who `$creator` names there (only where a `$creator` binding is present). */
+  creators: readonly (string | undefined)[];
 }
 
 const rbacGroup = 'rbac.authorization.k8s.io';
 
-/** A scope's subject as RBAC's; `$creator` is the creator of the namespace the binding sits in. */
-function toSubject(s: SubjectSpec, ns?: NamespaceSpec): Subject | undefined {
-  const name = s.name === '$creator' ? ns?.creator : s.name;
+/** A scope's subject as RBAC's; `$creator` is who created the namespace the binding sits in. */
+function toSubject(s: SubjectSpec, ns?: NamespaceSpec, creator?: string): Subject | undefined {
+  const name = s.name === '$creator' ? creator : s.name;
   if (!name) return undefined;
   if (s.kind === 'ServiceAccount') {
     // A ClusterRoleBinding's ServiceAccount without a namespace never matches (shipped appliesTo).
@@ -81,12 +99,22 @@ export class RequestAuthorizer {
   private readonly rbacSlots: { slot: number; object: ObjectSlot }[];
   private readonly compiled = new Map<number, CompiledAuthorizer>();
   private readonly decisions = new Map<string, { allowed: boolean; transitions: string[] }>();
+  /** Per namespace, the mask bits of RoleBindings with a `$creator` subject there (0: none). */
+  private readonly creatorBits: number[];
+  /** Interned RBAC contexts, when some binding names `$creator`: the id is what `roleBindingMask` returns. */
+  private readonly contexts: RbacContext[] = [];
+  private readonly contextIds = new Map<string, number>();
+  private readonly creatorOf: CreatorOf;
+  /** Some RoleBinding names `$creator`: contexts are then interned ids, else the mask itself. */
+  private readonly namesCreator: boolean;
 
   constructor(
     readonly scope: Scope,
     readonly objects: readonly ObjectSlot[],
     readonly machine: AuthorizationMachine = authorizationMachine,
+    creatorOf?: CreatorOf,
   ) {
+    this.creatorOf = creatorOf ?? ((_, i) => scope.namespaces[i]?.creator);
     this.stepper = new MachineStepper(machine);
     this.clusterRoles = resolveClusterRoles(scope.clusterRoles);
     this.staticBindings = [
@@ -107,13 +135,46 @@ export class RequestAuthorizer {
       throw new Error(
         `scope ${scope.name}: ${this.rbacSlots.length} Role/RoleBinding objects × ${scope.namespaces.length} namespaces need ${bits} bits; the RBAC mask holds 30 — use fewer RBAC objects or namespaces`,
       );
+    const count = this.rbacSlots.length;
+    this.creatorBits = scope.namespaces.map((ns, i) =>
+      this.rbacSlots.reduce((bitsOf, { object }, k) => {
+        const rb = (object.byNamespace?.[ns.name] ?? object).roleBinding;
+        const namesCreator =
+          rb !== undefined && slotSubjects(rb).some((subject) => subject.name === '$creator');
+        return namesCreator ? bitsOf | (1 << (i * count + k)) : bitsOf;
+      }, 0),
+    );
+    this.namesCreator = this.creatorBits.some((b) => b !== 0);
   }
 
   /**
-   * Which Roles and RoleBindings exist, as one number: bit (namespace * count + k) for the k-th RBAC
-   * object slot. The whole RBAC input of a decision besides the scope's fixed part.
+   * The whole RBAC input of a decision besides the scope's fixed part, as one number: which Roles and
+   * RoleBindings exist (bit namespace * count + k for the k-th RBAC object slot) and, when one of them
+   * names `$creator`, who created that namespace (then an interned id, not the bits themselves).
    */
   roleBindingMask(s: WithContent): number {
+    const mask = this.presentMask(s);
+    if (!this.namesCreator) return mask;
+    const creators = this.creatorBits.map((bitsOf, i) =>
+      (mask & bitsOf) === 0 ? undefined : this.creatorOf(s.namespaces[i], i),
+    );
+    const key = `${mask}|${creators.join(',')}`;
+    let id = this.contextIds.get(key);
+    if (id === undefined) {
+      id = this.contexts.length;
+      this.contexts.push({ mask, creators });
+      this.contextIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** The RBAC context an id of `roleBindingMask` stands for. */
+  private contextOf(id: number): RbacContext {
+    return this.namesCreator ? this.contexts[id] : { mask: id, creators: [] };
+  }
+
+  /** Which Roles and RoleBindings exist: bit (namespace * count + k) for the k-th RBAC object slot. */
+  private presentMask(s: WithContent): number {
     let mask = 0;
     const count = this.rbacSlots.length;
     if (count === 0) return 0;
@@ -126,8 +187,8 @@ export class RequestAuthorizer {
     return mask;
   }
 
-  /** The RBAC objects in force for a mask, as manifests: what RBAC evaluates. */
-  policyFor(mask: number): RbacPolicy {
+  /** The RBAC objects in force for a context, as manifests: what RBAC evaluates. */
+  policyFor({ mask, creators }: RbacContext): RbacPolicy {
     const roles: Role[] = [];
     const roleBindings: RoleBinding[] = [];
     const count = this.rbacSlots.length;
@@ -144,7 +205,7 @@ export class RequestAuthorizer {
           });
         const rb = definition.roleBinding;
         if (!rb) return;
-        const subjects = slotSubjects(rb).flatMap((subject) => toSubject(subject, ns) ?? []);
+        const subjects = slotSubjects(rb).flatMap((subject) => toSubject(subject, ns, creators[i]) ?? []);
         if (subjects.length === 0) return;
         roleBindings.push(
           roleBinding(
@@ -167,7 +228,7 @@ export class RequestAuthorizer {
   private compiledFor(mask: number): CompiledAuthorizer {
     let compiled = this.compiled.get(mask);
     if (compiled) return compiled;
-    compiled = compileAuthorizer(this.policyFor(mask));
+    compiled = compileAuthorizer(this.policyFor(this.contextOf(mask)));
     this.compiled.set(mask, compiled);
     return compiled;
   }

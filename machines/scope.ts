@@ -9,7 +9,7 @@ export type FailurePolicy = 'Ignore' | 'Fail';
 
 import type { ClusterRole, OperationType, PolicyRule, Rule } from './k8s-types.ts';
 
-/** An RBAC subject; the name `$creator` stands for the creator of the namespace the binding is in. */
+/** An RBAC subject; the name `$creator` stands for whoever sent the create of the namespace the binding is in. */
 export interface SubjectSpec {
   kind: 'User' | 'Group' | 'ServiceAccount';
   name: string;
@@ -23,7 +23,7 @@ export interface ObjectSlot {
   name: string;
   /**
    * For rolebindings: the role it binds (a ClusterRole, or with `roleKind: 'Role'` the Role of that
-   * name in the binding's own namespace) and to whom (`$creator` = the namespace's creator). It
+   * name in the binding's own namespace) and to whom (`$creator` = who sent the namespace's create, D-34). It
    * grants while it exists in a namespace, and only there (RB-4).
    */
   roleBinding?: {
@@ -94,7 +94,7 @@ export function configurationEntries(c: ConfigurationSpec, version: number): Ini
 
 export interface NamespaceSpec {
   name: string;
-  /** The user who creates it (RB-2 grants this user admin inside it). */
+  /** The user the scope has create it, its tenant; for a namespace made before the run, its recorded creator (D-34). */
   creator?: string;
   /** Finalizers the creator asks for besides `kubernetes` (LC-2, LC-8). */
   extraFinalizers?: string[];

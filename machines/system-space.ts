@@ -84,7 +84,16 @@ export class SystemSpace {
         `scope ${scope.name}: ${objects.length} content objects (${objects.map((o) => `${o.resource}/${o.name}`).join(', ')}); the content mask holds ${maxContentObjects} — use fewer objects or initializers with shared objects`,
       );
     this.objects = objects;
-    this.authorizer = new RequestAuthorizer(scope, objects, machines.authorization);
+    // `$creator` names who sent the namespace's create, as its lifecycle records it (D-34); a binding
+    // orphaned by a removal (only after an LC-9 violation) keeps naming the declared creator.
+    this.authorizer = new RequestAuthorizer(
+      scope,
+      objects,
+      machines.authorization,
+      (ns, i) =>
+        (ns.lifecycle === undefined ? null : this.namespaceStepper.snapshot(ns.lifecycle).context.creator) ??
+        scope.namespaces[i].creator,
+    );
     this.viewCache = scope.namespaces.map(() => new WeakMap());
   }
 
@@ -109,10 +118,12 @@ export class SystemSpace {
   initialStates(): SystemState[] {
     const existing = (spec: Scope['namespaces'][number]) => {
       const finalizers = [...(spec.initialFinalizers ?? [kubernetesFinalizer])].sort();
+      // Made before the run: by its declared creator, or by the cluster itself (a system namespace).
+      const creator = spec.creator;
       const lifecycle = this.namespaceStepper.step(
         this.namespaceStepper.initial,
-        { type: 'CREATE', pending: [], finalizers },
-        `CREATE||${finalizers.join(',')}`,
+        { type: 'CREATE', pending: [], finalizers, ...(creator ? { creator } : {}) },
+        `CREATE||${finalizers.join(',')}|${creator ?? ''}`,
       ).next;
       const content = (spec.initialContent ?? []).reduce((mask, path) => {
         const slot = this.objects.findIndex((o) => `${o.resource}/${o.name}` === path);

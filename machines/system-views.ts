@@ -26,6 +26,7 @@ export class SystemViews extends SystemSpace {
       createdSecondsAgo: snapshot.context.createdSecondsAgo,
       initialized: snapshot.context.initialized,
       hadInitializers: snapshot.context.hadInitializers,
+      creator: snapshot.context.creator,
       content: ns.content,
       external: ns.external,
       failOpenTimer: this.runningTimer(ns),

@@ -195,6 +195,63 @@ describe('system model: lists (NS-7, RB-6, D-15, D-19)', () => {
   });
 });
 
+// RB-2 (D-34): who `$creator` names.
+const bob = { name: 'bob', groups: ['teams@corp.com', 'system:authenticated'] };
+
+const createIn = (principal: ApiRequest['principal'], target: 'namespace' | 'content'): ApiRequest => ({
+  principal,
+  verb: 'create',
+  target,
+  namespace: teamA,
+  object: target === 'content' ? configmap : -1,
+  ...(target === 'namespace' ? { body: { extraFinalizers: [] } } : {}),
+});
+
+/** `sender` creates team-a and both initializers run to completion. */
+function createdAndInitializedBy(sender: ApiRequest['principal']): SystemState {
+  const created = model.handle(initial, createIn(sender, 'namespace'));
+  expect(created.response?.code).toBe(201);
+  let s = enabledStep(created.state, policy, 'create namespaces/team-a/rolebindings/namespace-admin').next;
+  s = enabledStep(s, policy, `update namespaces/team-a (remove pending ${policy})`).next;
+  s = enabledStep(s, quota, 'create namespaces/team-a/resourcequotas/compute-quota').next;
+  s = enabledStep(s, quota, `update namespaces/team-a (remove pending ${quota})`).next;
+  expect(model.view(s, teamA).value).toBe('active');
+  return s;
+}
+
+const adminSubjects = (s: SystemState) =>
+  model.authorizer
+    .policyAt(s)
+    .roleBindings.filter((b) => b.metadata.namespace === 'team-a' && b.metadata.name === 'namespace-admin')
+    .flatMap((b) => b.subjects?.map((subject) => subject.name) ?? []);
+
+describe('$creator is who sent the create (RB-2, D-34)', () => {
+  it('bob, not the declared creator alice, creates team-a: the namespace records bob', () => {
+    expect(defaultScope.namespaces[teamA].creator).toBe('alice');
+    const created = model.handle(initial, createIn(bob, 'namespace'));
+    expect(model.view(created.state, teamA).creator).toBe('bob');
+  });
+
+  it("the policy initializer's namespace-admin RoleBinding names bob: he may create content, alice may not", () => {
+    const s = createdAndInitializedBy(bob);
+    expect(adminSubjects(s)).toEqual(['bob']);
+    expect(model.handle(s, createIn(bob, 'content')).response?.code).toBe(201);
+    expect(model.handle(s, createIn(alice, 'content')).response?.code).toBe(403);
+  });
+
+  it('when alice sends the create, the binding names alice and bob is refused', () => {
+    const s = createdAndInitializedBy(alice);
+    expect(adminSubjects(s)).toEqual(['alice']);
+    expect(model.handle(s, createIn(alice, 'content')).response?.code).toBe(201);
+    expect(model.handle(s, createIn(bob, 'content')).response?.code).toBe(403);
+  });
+
+  it('a namespace that exists from the start was created by its declared creator', () => {
+    expect(model.view(initial, teamB).creator).toBe('bob');
+    expect(model.view(initial, slot('default')).creator).toBeNull();
+  });
+});
+
 describe('system model: scope limits', () => {
   it('NS-3: a scope with more content objects than the content mask holds is refused, naming the scope', () => {
     const content = Array.from({ length: maxContentObjects + 1 }, (_, k) => ({

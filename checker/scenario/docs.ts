@@ -109,7 +109,7 @@ namespace controller, the initializers' account \`kube-system:ns-initializer-sa\
 exactly what their jobs need (D-33). An initializer is an entry of a \`NamespaceInitializerConfiguration\` manifest (\`failurePolicy\`
 Ignore and \`timeoutSeconds\` 5 unless given) and, unless \`given.initializers\` says otherwise, creates a
 ConfigMap named after itself. A finalizer owner is any prefixed finalizer the scenario names. The
-namespace's creator (for \`$creator\`) is who first creates it. Read-repair acts 600 s after creation
+namespace's creator (for \`$creator\`) is who sent the create that made it. Read-repair acts 600 s after creation
 (document 004's global timeout). Admission reads configurations once per tick and refuses writes after 5 s
 without a successful read.
 `;

@@ -200,7 +200,11 @@ class Replay {
       this.model.objects.forEach((o, slot) => {
         if (!o.roleBinding || !(ns.content & (1 << slot))) return;
         const spec = this.scenario.scope.namespaces[i];
-        const subjectName = o.roleBinding.subject === '$creator' ? spec.creator : o.roleBinding.subject;
+        // `$creator` is who sent the namespace's create, as the namespace records it (D-34).
+        const subjectName =
+          o.roleBinding.subject === '$creator'
+            ? (this.model.view(this.state, i).creator ?? undefined)
+            : o.roleBinding.subject;
         if (!subjectName) return;
         const kind = o.roleBinding.subjectKind ?? 'User';
         const subject =
