@@ -102,9 +102,10 @@ export class SystemModel extends SystemViews {
     let wide: string | undefined;
     for (const a of this.actions) {
       if (a.type === 'global') a.step(this, s, out);
-      else if (a.type === 'wide')
-        tables.runWide(a.j, s, (wide ??= tables.wideContext(s, context)), a.step, out);
-      else {
+      else if (a.type === 'wide') {
+        wide ??= tables.wideContext(s, context);
+        tables.runWide(a.j, s, wide, a.step, out);
+      } else {
         const own = a.controller < 0 ? context : tables.withController(context, s.initializers[a.controller]);
         tables.run(a.kind, a.k, a.i, s, own, a.step, out);
       }
