@@ -25,7 +25,7 @@ const sliceCheckEvery = 16;
  */
 export function exploreCompiled(
   compiled: CompiledSystem,
-  options: ExploreOptions<SystemState, SystemEvent> = {},
+  options: CompiledOptions = {},
 ): ExploreResult<SystemState, SystemEvent> {
   const search = compiledSearch(compiled, options);
   search.run(Number.POSITIVE_INFINITY);
@@ -35,20 +35,25 @@ export function exploreCompiled(
 /** `exploreCompiled`, yielding to the event loop every `sliceMs`, so signal handlers can abort it. */
 export async function exploreCompiledAsync(
   compiled: CompiledSystem,
-  options: ExploreOptions<SystemState, SystemEvent> = {},
+  options: CompiledOptions = {},
 ): Promise<ExploreResult<SystemState, SystemEvent>> {
   const search = compiledSearch(compiled, options);
   while (!search.run(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
   return search.result();
 }
 
-function compiledSearch(compiled: CompiledSystem, options: ExploreOptions<SystemState, SystemEvent>) {
+/** The explorer's options, and a hook called before each state is expanded (a graph recorder's). */
+export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent> {
+  onExpand?: () => void;
+}
+
+function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   if (options.canonical !== undefined)
     throw new Error('exploreCompiled: symmetry reduction needs the generic explorer (explore)');
   const { codec, width, events } = compiled;
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
-  const { onState, onEdge, signal } = options;
+  const { onState, onEdge, signal, onExpand } = options;
   const visited = new PackedVisitedTable(width, hashLanes);
   const parents = new IntChunks();
   const stateEvents = new IntChunks();
@@ -168,6 +173,7 @@ function compiledSearch(compiled: CompiledSystem, options: ExploreOptions<System
       before = undefined;
       if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
       childDepth = currentLayer + 1;
+      onExpand?.();
       compiled.expand(current, sink);
       cursor++;
     }

@@ -573,3 +573,15 @@ export class CompiledSystem {
     return entry;
   }
 }
+
+const compiledModels = new WeakMap<SystemModel, CompiledSystem>();
+
+/** The one compiled form of a model instance: every search of it after the first runs warm. */
+export function compiledFor(model: SystemModel): CompiledSystem {
+  let compiled = compiledModels.get(model);
+  if (compiled === undefined) {
+    compiled = new CompiledSystem(model);
+    compiledModels.set(model, compiled);
+  }
+  return compiled;
+}
