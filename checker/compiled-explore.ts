@@ -115,6 +115,10 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   };
 
   const sink: LaneSink = {
+    eachSelfLoop: callbacks,
+    selfLoops(count) {
+      if (stopReason === undefined) transitions += count;
+    },
     self(event) {
       if (stopReason !== undefined) return;
       transitions++;

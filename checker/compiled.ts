@@ -5,8 +5,12 @@ import { type StateCodec, systemCodec } from './encoding.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {
+  /** False when nothing watches single edges: self-loops may then be counted in bulk (`selfLoops`). */
+  readonly eachSelfLoop: boolean;
   /** A self-loop: the successor is the state being expanded. */
   self(event: number): void;
+  /** `count` self-loops, each before the next successor sent (only when `eachSelfLoop` is false). */
+  selfLoops(count: number): void;
   /** The state being expanded with lane `lane` set to `value`. */
   change(event: number, lane: number, value: number): void;
   /** The state whose lanes are `lanes[0 .. width)`. */
@@ -223,25 +227,41 @@ export class CompiledSystem {
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
     const { kinds, lanes, slotOf, positionOf, bundles } = this;
+    const each = sink.eachSelfLoop;
+    // Self-loops not yet reported: counted, and handed over before the next other successor.
+    let loops = 0;
     for (let a = 0; a < kinds.length; a++) {
       const kind = kinds[a];
       if (kind === action.local) {
-        const lane = lanes[a];
-        const entry = this.pool[bundles[slotOf[a]] + positionOf[a]];
-        if (entry === always) {
-          this.computeAlways(a, sink);
+        const pool = this.pool;
+        const entry = pool[bundles[slotOf[a]] + positionOf[a]];
+        if (entry !== always) {
+          const lane = lanes[a];
+          const end = entry - 1 + 2 * pool[entry - 2];
+          for (let at = entry - 1; at < end; at += 2) {
+            if (pool[at + 1] >= 0) {
+              if (loops > 0) {
+                sink.selfLoops(loops);
+                loops = 0;
+              }
+              sink.change(pool[at], lane, pool[at + 1]);
+            } else if (each) sink.self(pool[at]);
+            else loops++;
+          }
           continue;
         }
-        const pool = this.pool;
-        const end = entry - 1 + 2 * pool[entry - 2];
-        for (let at = entry - 1; at < end; at += 2)
-          if (pool[at + 1] < 0) sink.self(pool[at]);
-          else sink.change(pool[at], lane, pool[at + 1]);
-      } else if (kind === action.wide) this.wideStep(a, sink);
+      }
+      if (loops > 0) {
+        sink.selfLoops(loops);
+        loops = 0;
+      }
+      if (kind === action.local) this.computeAlways(a, sink);
+      else if (kind === action.wide) this.wideStep(a, sink);
       else if (kind === action.global) this.globalStep(a, sink);
       else if (kind === action.clock) this.clock(sink);
       else this.restart(sink);
     }
+    if (loops > 0) sink.selfLoops(loops);
     this.decoded = undefined;
   }
 
@@ -252,7 +272,11 @@ export class CompiledSystem {
     const global = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
     this.global = global;
     let mask = 0;
-    for (let i = 0; i < this.namespaces; i++) mask |= this.roleBindings(i, current[3 + i]);
+    for (let i = 0; i < this.namespaces; i++) {
+      const bits = this.roleBindingBits[i];
+      const id = current[3 + i];
+      mask |= id < bits.length && bits[id] !== -1 ? bits[id] : this.roleBindings(i, id);
+    }
     this.context = this.contexts.id(global, mask);
     const first = 3 + this.namespaces;
     let full = this.context;

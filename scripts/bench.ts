@@ -363,7 +363,7 @@ function compiledGroup(
 }
 
 /** Warm searches after the cold one: the best of these is the warm figure (the first pays for the JIT). */
-const warmRuns = 5;
+const warmRuns = 10;
 
 async function runCompiledScope(name: string, budgetSeconds: number): Promise<CaseResult> {
   const modules = await loadSystemModules();
