@@ -320,7 +320,7 @@ export class CompiledSystem {
       this.roleBindingBits[i] = bits;
     }
     if (bits[id] === -1) {
-      const alone = this.model.scope.namespaces.map((_, at) => ({ content: 0 }));
+      const alone = this.model.scope.namespaces.map(() => ({ content: 0 }));
       alone[i] = this.model.namespaceStateById(id);
       bits[id] = this.model.authorizer.roleBindingMask({ namespaces: alone });
     }
