@@ -2,19 +2,18 @@ import type { SystemEvent, SystemState } from '../machines/system.ts';
 import type { CompiledSystem, LaneSink } from './compiled.ts';
 import { hashLanes } from './encoding.ts';
 import {
+  BreadthCursor,
   type ExploreOptions,
   type ExploreResult,
   SearchClock,
   searchEnd,
   sliceMs,
+  Tally,
   type Trace,
 } from './explore.ts';
 import type { StopReason } from './model.ts';
 import { IntChunks, pathTo } from './state-store.ts';
 import { PackedVisitedTable } from './visited.ts';
-
-/** States expanded between two looks at the clock of an async slice (as the generic explorer). */
-const sliceCheckEvery = 16;
 
 /**
  * Breadth-first search of the compiled system model (checker/compiled.ts): states stay lanes in the
@@ -58,10 +57,9 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const parents = new IntChunks();
   const stateEvents = new IntChunks();
   const layerStarts: number[] = [];
+  const tally = new Tally(() => visited.size, expandState);
   const current = new Uint32Array(width);
   const next = new Uint32Array(width);
-  let transitions = 0;
-  let stopReason: StopReason | undefined;
   let currentIndex = -1;
   let childDepth = 0;
   let before: SystemState | undefined;
@@ -70,18 +68,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   /** Adds the lanes in `lanes` (absent, with this hash), or -1 with a stop reason when a limit forbids it. */
   const add = (lanes: Uint32Array, hash: number, parent: number, event: number, depth: number): number => {
     const index = visited.size;
-    if (index >= maxStates) {
-      stopReason = 'max-states';
+    if (!tally.admits(index, maxStates, visited.nextGrowthBytes(), parents.nextGrowthBytes(), clock))
       return -1;
-    }
-    const growth = visited.nextGrowthBytes();
-    if (
-      (growth > 0 && clock.wouldExceed(growth + parents.nextGrowthBytes() * 2)) ||
-      (parents.nextGrowthBytes() > 0 && clock.memoryExceeded(index))
-    ) {
-      stopReason = 'memory';
-      return -1;
-    }
     visited.add(lanes, hash);
     parents.push(parent);
     stateEvents.push(event);
@@ -107,26 +95,27 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     const after = self ? before : codec.decode(lanes, 0);
     if (onEdge !== undefined) {
       if (onEdge(before, events[event], after, currentIndex, index, isNew) === false) {
-        stopReason = 'stopped';
+        tally.stopReason = 'stopped';
         return;
       }
     }
-    if (isNew && onState !== undefined && onState(after, index, childDepth) === false) stopReason = 'stopped';
+    if (isNew && onState !== undefined && onState(after, index, childDepth) === false)
+      tally.stopReason = 'stopped';
   };
 
   const sink: LaneSink = {
     eachSelfLoop: callbacks,
     selfLoops(count) {
-      if (stopReason === undefined) transitions += count;
+      if (tally.stopReason === undefined) tally.transitions += count;
     },
     self(event) {
-      if (stopReason !== undefined) return;
-      transitions++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
       if (callbacks) arrive(event, current, true);
     },
     change(event, lane, value) {
-      if (stopReason !== undefined) return;
-      transitions++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
       if (value === current[lane]) {
         arrive(event, current, true);
         return;
@@ -136,8 +125,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       arrive(event, next, false);
     },
     whole(event, lanes) {
-      if (stopReason !== undefined) return;
-      transitions++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
       let same = true;
       for (let k = 0; k < width && same; k++) same = lanes[k] === current[k];
       arrive(event, lanes, same);
@@ -150,48 +139,20 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     if (visited.indexOf(next, hash) >= 0) continue;
     const index = add(next, hash, -1, -1, 0);
     if (index < 0) break;
-    if (onState !== undefined && onState(codec.decode(next, 0), index, 0) === false) {
-      stopReason = 'stopped';
-      break;
-    }
+    if (!tally.heeds(onState?.(codec.decode(next, 0), index, 0))) break;
   }
 
-  let cursor = 0;
-  let currentLayer = 0;
-  let durationMs: number | undefined;
-
-  const run = (until: number): boolean => {
-    while (stopReason === undefined && cursor < visited.size) {
-      stopReason = clock.every(cursor, signal, visited.size, transitions, layerStarts.length - 1);
-      if (stopReason !== undefined) break;
-      if (
-        (cursor & (sliceCheckEvery - 1)) === 0 &&
-        until !== Number.POSITIVE_INFINITY &&
-        performance.now() > until
-      )
-        return false;
-      const chunk = visited.chunkOf(cursor);
-      const offset = visited.offsetOf(cursor);
-      for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
-      currentIndex = cursor;
-      before = undefined;
-      if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
-      childDepth = currentLayer + 1;
-      onExpand?.();
-      compiled.expand(current, sink);
-      cursor++;
-    }
-    if (durationMs === undefined) {
-      durationMs = clock.finish(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
-      // The search is over: the last chunks give back what they did not fill.
-      visited.trim();
-      parents.trim();
-      stateEvents.trim();
-    }
-    return true;
+  const at = new BreadthCursor(layerStarts, clock, signal);
+  // The search is over: the last chunks give back what they did not fill.
+  const trim = () => {
+    visited.trim();
+    parents.trim();
+    stateEvents.trim();
   };
+  const run = (until: number): boolean => at.run(tally, until, trim);
 
   const result = (): ExploreResult<SystemState, SystemEvent> => {
+    const { durationMs } = at;
     if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
     const count = visited.size;
     const stateAt = (index: number) => codec.decode(visited.chunkOf(index), visited.offsetOf(index));
@@ -203,7 +164,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       };
     };
     return {
-      ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
+      ...searchEnd(count, tally.transitions, layerStarts, durationMs, tally.stopReason, traceTo),
       stateAt,
       indexOfKey: (key) => {
         const lanes = codec.lanesOfKey?.(key);
@@ -213,6 +174,19 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
     };
   };
+
+  /** Expands state `index`, whose successors are `depth` deep. */
+  function expandState(index: number, depth: number): void {
+    currentIndex = index;
+    // The lanes are copied out: the chunk may be replaced (widened) while successors are added.
+    const chunk = visited.chunkOf(index);
+    const offset = visited.offsetOf(index);
+    for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
+    before = undefined;
+    childDepth = depth;
+    onExpand?.();
+    compiled.expand(current, sink);
+  }
 
   return { run, result };
 }

@@ -83,6 +83,28 @@ function grown(array: Int32Array, at: number, fill: number): Int32Array {
   return bigger;
 }
 
+/** The event of a per-slot action (clock, restart) by its chain id: the global part and each slot's transitions. */
+class ChainEvents {
+  private events: Int32Array = new Int32Array(0);
+  constructor(private readonly owner: { eventId(e: SystemEvent): number; misses: number }) {}
+
+  /** The event id for this chain, or -1 when not yet made. */
+  known(chain: number): number {
+    return chain < this.events.length ? this.events[chain] : -1;
+  }
+
+  add(chain: number, event: SystemEvent): number {
+    this.events = grown(this.events, chain, -1);
+    this.owner.misses++;
+    this.events[chain] = this.owner.eventId(event);
+    return this.events[chain];
+  }
+
+  get bytes(): number {
+    return this.events.byteLength;
+  }
+}
+
 /**
  * The system model compiled into outcome tables, as SPIN compiles a model into pan.c: every action of
  * `SystemModel.actions` (its footprint says what it reads and writes) gets a typed-array table from what
@@ -145,12 +167,12 @@ export class CompiledSystem {
   private clockBlocks: Int32Array = new Int32Array(0);
   private readonly clockSlots: ReturnType<typeof clockSlot>[] = [];
   private readonly clockGlobals: ReturnType<typeof clockGlobal>[] = [];
-  private clockEvents: Int32Array = new Int32Array(0);
+  private readonly clockEvents = new ChainEvents(this);
   private restartNext: Int32Array = new Int32Array(0);
   private restartTransitions: Int32Array = new Int32Array(0);
   private readonly restartSlots: ReturnType<typeof restartSlot>[] = [];
   private readonly restartGlobals: ReturnType<typeof restartGlobal>[] = [];
-  private restartEvents: Int32Array = new Int32Array(0);
+  private readonly restartEvents = new ChainEvents(this);
   private readonly transitionIds = new Map<string, number>();
 
   // Per state being expanded: its lanes, decoded state (lazily), global id, context ids.
@@ -206,21 +228,18 @@ export class CompiledSystem {
     for (const ids of [this.wideChain, this.clockChain, this.restartChain]) bytes += ids.bytes;
     for (const table of this.keyed) bytes += table.byteLength;
     for (const bits of this.roleBindingBits) bytes += bits.byteLength;
-    for (const a of [this.clockNext, this.clockTransitions, this.clockBlocks, this.clockEvents])
+    for (const a of [this.clockNext, this.clockTransitions, this.clockBlocks, this.restartNext])
       bytes += a.byteLength;
-    for (const a of [this.restartNext, this.restartTransitions, this.restartEvents]) bytes += a.byteLength;
+    bytes += this.restartTransitions.byteLength + this.clockEvents.bytes + this.restartEvents.bytes;
     return bytes;
   }
 
   /** The id of an interned event. */
   eventId(event: SystemEvent): number {
-    let id = this.eventIds.get(event);
-    if (id === undefined) {
-      id = this.events.length;
-      this.events.push(event);
-      this.eventIds.set(event, id);
-    }
-    return id;
+    const known = this.eventIds.get(event);
+    if (known !== undefined) return known;
+    this.eventIds.set(event, this.events.length);
+    return this.events.push(event) - 1;
   }
 
   /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
@@ -391,12 +410,8 @@ export class CompiledSystem {
     if (this.listViews[id] < 0) {
       const ns = this.model.namespaceStateById(id);
       const packed = ns.lifecycle * 4294967296 + (ns.content >>> 0);
-      let view = this.listViewIds.get(packed);
-      if (view === undefined) {
-        view = this.listViewIds.size;
-        this.listViewIds.set(packed, view);
-      }
-      this.listViews[id] = view;
+      if (!this.listViewIds.has(packed)) this.listViewIds.set(packed, this.listViewIds.size);
+      this.listViews[id] = this.listViewIds.get(packed) ?? -1;
     }
     return this.listViews[id];
   }
@@ -459,14 +474,10 @@ export class CompiledSystem {
     }
     const global = this.clockGlobal();
     scratch[0] = global.configSync;
-    if (chain >= this.clockEvents.length) this.clockEvents = grown(this.clockEvents, chain, -1);
-    if (this.clockEvents[chain] < 0) {
-      const slots = [];
-      for (let i = 0; i < this.namespaces; i++) slots.push(this.clockSlots[current[3 + i]]);
-      this.clockEvents[chain] = this.eventId(clockEvent(this.model, global, slots));
-      this.misses++;
-    } else this.hits++;
-    sink.whole(this.clockEvents[chain], scratch);
+    let event = this.clockEvents.known(chain);
+    if (event < 0)
+      event = this.clockEvents.add(chain, clockEvent(this.model, global, this.perSlot(this.clockSlots)));
+    sink.whole(event, scratch);
   }
 
   private clockGlobal(): ReturnType<typeof clockGlobal> {
@@ -514,14 +525,13 @@ export class CompiledSystem {
     scratch.set(current);
     if (global.loses)
       for (let i = 0; i < this.namespaces; i++) scratch[3 + i] = this.restartNext[current[3 + i]];
-    if (chain >= this.restartEvents.length) this.restartEvents = grown(this.restartEvents, chain, -1);
-    if (this.restartEvents[chain] < 0) {
-      const slots = [];
-      for (let i = 0; i < this.namespaces; i++) slots.push(this.restartSlots[current[3 + i]]);
-      this.restartEvents[chain] = this.eventId(restartEvent(this.model, global, slots));
-      this.misses++;
-    } else this.hits++;
-    sink.whole(this.restartEvents[chain], scratch);
+    let event = this.restartEvents.known(chain);
+    if (event < 0)
+      event = this.restartEvents.add(
+        chain,
+        restartEvent(this.model, global, this.perSlot(this.restartSlots)),
+      );
+    sink.whole(event, scratch);
   }
 
   private fillRestartSlot(id: number): void {
@@ -534,14 +544,17 @@ export class CompiledSystem {
     this.restartTransitions[id] = slot.running ? 1 + this.transitionsId(slot.transitions) : 0;
   }
 
+  /** Each slot's part of a per-slot action in this state (by its namespace id). */
+  private perSlot<T>(parts: readonly T[]): T[] {
+    return Array.from({ length: this.namespaces }, (_, i) => parts[this.current[3 + i]]);
+  }
+
   private transitionsId(transitions: readonly string[]): number {
     const key = transitions.join(',');
-    let id = this.transitionIds.get(key);
-    if (id === undefined) {
-      id = this.transitionIds.size;
-      this.transitionIds.set(key, id);
-    }
-    return id;
+    const known = this.transitionIds.get(key);
+    if (known !== undefined) return known;
+    this.transitionIds.set(key, this.transitionIds.size);
+    return this.transitionIds.size - 1;
   }
 
   /** Runs action a's own step code on the decoded state (a miss, or a step marked "compute always"). */

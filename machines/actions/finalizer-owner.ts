@@ -1,16 +1,11 @@
 import { RequestCommand } from '../commands.ts';
 import { finalizerOwnerAccount } from '../scope.ts';
+import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
 
 /** Finalizer owner k syncs namespace slot i: provisions or purges its external content, removes only its own finalizer (LC-8). */
-export function finalizerOwnerSyncs(
-  m: SystemModel,
-  s: SystemState,
-  k: number,
-  i: number,
-  out: Enabled[],
-): void {
+export const finalizerOwnerSyncs: LocalAction<SystemModel> = (m, s, k, i, out) => {
   const owner = m.scope.finalizerOwners[k];
   const account = { name: finalizerOwnerAccount(owner), groups: ['system:serviceaccounts'] };
   const ns = s.namespaces[i];
@@ -57,4 +52,4 @@ export function finalizerOwnerSyncs(
       out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
     }
   }
-}
+};

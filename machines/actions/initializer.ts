@@ -1,5 +1,6 @@
 import { RequestCommand } from '../commands.ts';
 import { initializerAccount } from '../scope.ts';
+import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
 
@@ -31,13 +32,7 @@ export function initializerFault(m: SystemModel, s: SystemState, k: number, out:
 }
 
 /** Initializer k reconciles namespace slot i while its controller runs (IN-2, IN-3, IN-7). */
-export function initializerReconciles(
-  m: SystemModel,
-  s: SystemState,
-  k: number,
-  i: number,
-  out: Enabled[],
-): void {
+export const initializerReconciles: LocalAction<SystemModel> = (m, s, k, i, out) => {
   const spec = m.initializers[k];
   const controller = s.initializers[k];
   if (m.initializerStepper.value(controller) !== 'running') return;
@@ -77,4 +72,4 @@ export function initializerReconciles(
       out.push(m.withExtraTransitions(performed, step.transitions));
     }
   }
-}
+};
