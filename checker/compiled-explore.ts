@@ -11,7 +11,6 @@ import {
   Tally,
   type Trace,
 } from './explore.ts';
-import type { StopReason } from './model.ts';
 import { IntChunks, pathTo } from './state-store.ts';
 import { PackedVisitedTable } from './visited.ts';
 
