@@ -35,7 +35,10 @@ class PairIds {
   private ids: Int32Array = new Int32Array(256);
   size = 0;
 
-  id(a: number, b: number): number {
+  id(x: number, y: number): number {
+    // As stored: a lane of 2^31 or more reads back negative from the Int32Array.
+    const a = x | 0;
+    const b = y | 0;
     const mask = this.ids.length - 1;
     for (let slot = pairHash(a, b) & mask; ; slot = (slot + 1) & mask) {
       const id = this.ids[slot];
