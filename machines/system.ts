@@ -34,6 +34,12 @@ export class SystemModel extends SystemViews {
   private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
     [];
 
+  /** Configuration requests' outcomes by (request, global fields, RoleBindings): the event and the global fields after. */
+  private readonly configurationOutcomes = new Map<
+    string,
+    { event: SystemEvent; globals: Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'> | null }
+  >();
+
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
     create: RequestCommand;
@@ -135,6 +141,7 @@ export class SystemModel extends SystemViews {
   perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled {
     const { request, actor, actorKind } = command;
     const requestId = knownId ?? this.requestId(request, actor, actorKind);
+    if (request.target === 'configuration') return this.performOnConfiguration(s, command, requestId);
     if (request.namespace < 0) return this.performUncached(s, command);
     const ns = s.namespaces[request.namespace];
     const rb = this.authorizer.roleBindingMask(s);
@@ -159,6 +166,28 @@ export class SystemModel extends SystemViews {
         event: performed.event,
         namespace: changed ? performed.next.namespaces[request.namespace] : null,
       });
+    }
+    return performed;
+  }
+
+  /**
+   * A configuration request reads the global fields (copy, faults, store) and the RoleBindings, and
+   * writes only global fields: memoized on those. One that changed anything else is not remembered.
+   */
+  private performOnConfiguration(s: SystemState, command: RequestCommand, requestId: number): Enabled {
+    const key = `${requestId}|${s.configSync}|${s.faults}|${s.registeredConfigs}|${this.authorizer.roleBindingMask(s)}`;
+    const memo = this.configurationOutcomes.get(key);
+    if (memo)
+      return {
+        event: memo.event,
+        next: memo.globals ? { ...s, ...memo.globals } : s,
+      };
+    const performed = this.performUncached(s, command);
+    const { next } = performed;
+    if (next.namespaces === s.namespaces && next.initializers === s.initializers) {
+      const { configSync, faults, registeredConfigs } = next;
+      const globals = next === s ? null : { configSync, faults, registeredConfigs };
+      this.configurationOutcomes.set(key, { event: performed.event, globals });
     }
     return performed;
   }
