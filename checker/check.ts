@@ -1,6 +1,8 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Property } from '../properties/types.ts';
+import { compiledFor } from './compiled.ts';
+import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
@@ -101,10 +103,15 @@ export function check(model: SystemModel, properties: Property[], options: Check
     if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
     return bitstateCheck(model, judge, options.bitstate.log2Bits);
   }
-  const result = explore(recorder ? recorder.wrap(model) : model, judge.options);
+  const result = compiles(options)
+    ? exploreCompiled(compiledFor(model), { ...judge.options, onExpand: () => recorder?.expanding() })
+    : explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return judge.verdicts(result);
 }
+
+/** The compiled model (checker/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
+const compiles = (options: CheckOptions) => options.symmetry === undefined;
 
 /** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
 function bitstateCheck(
@@ -129,7 +136,12 @@ export async function checkAsync(
     if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
     return bitstateCheck(model, judge, options.bitstate.log2Bits);
   }
-  const result = await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
+  const result = compiles(options)
+    ? await exploreCompiledAsync(compiledFor(model), {
+        ...judge.options,
+        onExpand: () => recorder?.expanding(),
+      })
+    : await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return judge.verdicts(result);
 }

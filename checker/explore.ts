@@ -276,6 +276,96 @@ export const sliceMs = 10;
 /** States expanded between two looks at the clock of an async slice. */
 const sliceCheckEvery = 16;
 
+/** A search's running figures, shared by the explorer and the loop that drives it (`BreadthCursor`). */
+export class Tally {
+  transitions = 0;
+  stopReason: StopReason | undefined;
+
+  constructor(
+    /** Distinct states so far. */
+    readonly states: () => number,
+    /** Expands the state with this index; its successors are `childDepth` deep. */
+    readonly expand: (index: number, childDepth: number) => void,
+  ) {}
+
+  /**
+   * Whether state `index` may be added: not past `maxStates`, and no growth (`growth` bytes of the
+   * visited set, `parentGrowth` of each per-state list) the memory guard refuses; else the stop reason is set.
+   */
+  admits(
+    index: number,
+    maxStates: number,
+    growth: number,
+    parentGrowth: number,
+    clock: SearchClock,
+  ): boolean {
+    if (index >= maxStates) this.stopReason = 'max-states';
+    // Every allocation bigger than one chunk is announced here and refused when it would not fit.
+    else if (
+      (growth > 0 && clock.wouldExceed(growth + parentGrowth * 2)) ||
+      (parentGrowth > 0 && clock.memoryExceeded(index))
+    )
+      this.stopReason = 'memory';
+    return this.stopReason === undefined;
+  }
+
+  /** A callback's answer: `false` stops the search (`stopped`); true while the search goes on. */
+  heeds(answer: Continue): boolean {
+    if (answer === false) this.stopReason = 'stopped';
+    return this.stopReason === undefined;
+  }
+}
+
+/** Where a breadth-first search stands: the next state to expand, and the layer it is in. */
+export class BreadthCursor {
+  index = 0;
+  /** Set once the search is over. */
+  durationMs: number | undefined;
+  private layer = 0;
+
+  constructor(
+    private readonly layerStarts: readonly number[],
+    private readonly clock: SearchClock,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /**
+   * Expands states in discovery order until the search stops (true) or the async slice ending at
+   * `until` (performance.now()) is spent (false); housekeeping every `housekeepingEvery` states.
+   */
+  drive(search: Tally, until: number): boolean {
+    const starts = this.layerStarts;
+    while (search.stopReason === undefined && this.index < search.states()) {
+      const depth = starts.length - 1;
+      const states = search.states();
+      search.stopReason = this.clock.every(this.index, this.signal, states, search.transitions, depth);
+      if (search.stopReason !== undefined) break;
+      if (
+        (this.index & (sliceCheckEvery - 1)) === 0 &&
+        until !== Number.POSITIVE_INFINITY &&
+        performance.now() > until
+      )
+        return false;
+      if (this.layer + 1 < starts.length && this.index >= starts[this.layer + 1]) this.layer++;
+      search.expand(this.index, this.layer + 1);
+      this.index++;
+    }
+    return true;
+  }
+
+  /** `drive`; once the search is over, its duration is taken (and `finished` called) once. */
+  run(search: Tally, until: number, finished?: () => void): boolean {
+    if (!this.drive(search, until)) return false;
+    if (this.durationMs === undefined) {
+      const states = search.states();
+      const depth = this.layerStarts.length - 1;
+      this.durationMs = this.clock.finish(states, states - this.index, search.transitions, depth);
+      finished?.();
+    }
+    return true;
+  }
+}
+
 /** `explore`, yielding to the event loop every `sliceMs`, so SIGINT/SIGTERM handlers can abort `signal`. */
 export async function exploreAsync<S, E>(
   model: ExplorableModel<S, E>,
@@ -299,8 +389,15 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   const stateEvents = new IntChunks();
   const parents = new IntChunks();
   const layerStarts: number[] = [];
-  let transitions = 0;
-  let stopReason: StopReason | undefined;
+  const tally = new Tally(
+    () => visited.size,
+    (index, depth) => {
+      currentIndex = index;
+      current = visited.stateAt(index);
+      childDepth = depth;
+      model.successors(current, emit);
+    },
+  );
 
   // The state being expanded, read by the one `emit` closure (no allocation per edge).
   let current: S;
@@ -310,19 +407,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   /** Adds the state last looked up, or returns -1 with a stop reason when a limit or the memory guard forbids it. */
   const record = (parent: number, event: E | undefined, depth: number) => {
     const index = visited.size;
-    if (index >= maxStates) {
-      stopReason = 'max-states';
+    if (!tally.admits(index, maxStates, visited.nextGrowthBytes(), parents.nextGrowthBytes(), clock))
       return -1;
-    }
-    // Every allocation bigger than one chunk is announced here and refused when it would not fit.
-    const growth = visited.nextGrowthBytes();
-    if (
-      (growth > 0 && clock.wouldExceed(growth + parents.nextGrowthBytes() * 2)) ||
-      (parents.nextGrowthBytes() > 0 && clock.memoryExceeded(index))
-    ) {
-      stopReason = 'memory';
-      return -1;
-    }
     visited.addFound();
     let eventId = -1;
     if (event !== undefined) {
@@ -340,8 +426,8 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
   };
 
   const emit = (event: E, next: S): void => {
-    if (stopReason !== undefined) return;
-    transitions++;
+    if (tally.stopReason !== undefined) return;
+    tally.transitions++;
     const stored = canonical === undefined ? next : canonical(next);
     let index = visited.find(stored);
     const isNew = index < 0;
@@ -350,11 +436,11 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
       if (index < 0) return;
     }
     if (onEdge !== undefined && onEdge(current, event, next, currentIndex, index, isNew) === false) {
-      stopReason = 'stopped';
+      tally.stopReason = 'stopped';
       return;
     }
     if (isNew && onState !== undefined && onState(stored, index, childDepth) === false)
-      stopReason = 'stopped';
+      tally.stopReason = 'stopped';
   };
 
   for (const concrete of model.initialStates()) {
@@ -362,38 +448,14 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
     if (visited.find(initial) >= 0) continue;
     const index = record(-1, undefined, 0);
     if (index < 0) break;
-    if (onState !== undefined && onState(initial, index, 0) === false) {
-      stopReason = 'stopped';
-      break;
-    }
+    if (!tally.heeds(onState?.(initial, index, 0))) break;
   }
 
-  let cursor = 0;
-  let currentLayer = 0;
-  let durationMs: number | undefined;
-
-  const run = (until: number): boolean => {
-    while (stopReason === undefined && cursor < visited.size) {
-      stopReason = clock.every(cursor, signal, visited.size, transitions, layerStarts.length - 1);
-      if (stopReason !== undefined) break;
-      if (
-        (cursor & (sliceCheckEvery - 1)) === 0 &&
-        until !== Number.POSITIVE_INFINITY &&
-        performance.now() > until
-      )
-        return false;
-      current = visited.stateAt(cursor);
-      currentIndex = cursor;
-      if (currentLayer + 1 < layerStarts.length && cursor >= layerStarts[currentLayer + 1]) currentLayer++;
-      childDepth = currentLayer + 1;
-      model.successors(current, emit);
-      cursor++;
-    }
-    durationMs ??= clock.finish(visited.size, visited.size - cursor, transitions, layerStarts.length - 1);
-    return true;
-  };
+  const at = new BreadthCursor(layerStarts, clock, signal);
+  const run = (until: number): boolean => at.run(tally, until);
 
   const result = (): ExploreResult<S, E> => {
+    const { durationMs } = at;
     if (durationMs === undefined) throw new Error('explore: the search has not finished');
     const count = visited.size;
     const traceTo = (index: number): Trace<S, E> => {
@@ -404,7 +466,7 @@ function createSearch<S, E>(model: ExplorableModel<S, E>, options: ExploreOption
       };
     };
     return {
-      ...searchEnd(count, transitions, layerStarts, durationMs, stopReason, traceTo),
+      ...searchEnd(count, tally.transitions, layerStarts, durationMs, tally.stopReason, traceTo),
       stateAt: (index) => visited.stateAt(index),
       indexOfKey: (key) => {
         const index = visited.indexOfKey(key);

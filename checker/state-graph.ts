@@ -62,11 +62,16 @@ export class GraphRecorder<S, E> {
       key: (state) => model.key(state),
       ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
       successors: (state, emit) => {
-        this.offsets.push(this.targets.length);
-        this.expansions++;
+        this.expanding();
         model.successors(state, emit);
       },
     };
+  }
+
+  /** The explorer starts expanding its next state (what `wrap` reports; an explorer without a model calls it). */
+  expanding(): void {
+    this.offsets.push(this.targets.length);
+    this.expansions++;
   }
 
   /** Called from the explorer's `onEdge`, for every edge, in order. */

@@ -90,7 +90,14 @@ export class IntChunks {
   }
 
   get bytes(): number {
-    return this.chunks.length * chunkSize * 4;
+    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+  }
+
+  /** Gives back the unfilled tail of the last chunk; only once nothing more is pushed. */
+  trim(): void {
+    const last = this.chunks.length - 1;
+    const used = this.length - last * chunkSize;
+    if (last >= 0 && used < chunkSize) this.chunks[last] = this.chunks[last].slice(0, used);
   }
 }
 

@@ -166,11 +166,19 @@ export class PackedVisitedTable {
           break;
         }
     }
-    lanes.set(probe.subarray(0, width), (index & (chunkSize - 1)) * width);
+    const base = (index & (chunkSize - 1)) * width;
+    for (let k = 0; k < width; k++) lanes[base + k] = probe[k];
     let slot = hash & this.mask;
     while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
     this.slots[slot] = index + 1;
     return index;
+  }
+
+  /** Gives back the unfilled tail of the last chunk; only once the search adds nothing more. */
+  trim(): void {
+    const last = this.chunks.length - 1;
+    const used = (this.size - last * chunkSize) * this.width;
+    if (last >= 0 && used < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, used);
   }
 
   /** A lane outgrew 16 bits: every chunk becomes 32 bits per lane (values, and so hashes, are unchanged). */

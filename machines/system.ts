@@ -1,15 +1,11 @@
-import { apiserverSteps } from './actions/apiserver-timer.ts';
-import { clockAndFaults } from './actions/clock.ts';
-import { finalizerOwnerSteps } from './actions/finalizer-owner.ts';
-import { initializerSteps } from './actions/initializer.ts';
-import { namespaceControllerSteps } from './actions/namespace-controller.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { command, type RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
 import { configurationAdministrator, type Scope } from './scope.ts';
-import { LocalKind, StepTables } from './step-tables.ts';
+import { StepTables } from './step-tables.ts';
+import { type SystemAction, systemActions } from './system-actions.ts';
 import type {
   ActorKind,
   ApiRequest,
@@ -38,6 +34,12 @@ export class SystemModel extends SystemViews {
   private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
     [];
 
+  /** Configuration requests' outcomes by (request, global fields, RoleBindings): the event and the global fields after. */
+  private readonly configurationOutcomes = new Map<
+    string,
+    { event: SystemEvent; globals: Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'> | null }
+  >();
+
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
     create: RequestCommand;
@@ -48,6 +50,8 @@ export class SystemModel extends SystemViews {
 
   /** Each local action's outcomes, memoized by (its namespace's state, the global context) (step-tables.ts). */
   readonly stepTables: StepTables<SystemModel>;
+  /** `Next` as a fixed-order list of actions with their footprints (system-actions.ts). */
+  readonly actions: readonly SystemAction[];
 
   constructor(scope: Scope, machines: MachineSet = defaultMachines) {
     super(scope, machines);
@@ -82,6 +86,7 @@ export class SystemModel extends SystemViews {
       scope.namespaces.length,
       (s) => this.authorizer.roleBindingMask(s),
     );
+    this.actions = systemActions(this);
   }
 
   key(s: SystemState): string {
@@ -95,17 +100,22 @@ export class SystemModel extends SystemViews {
     for (const e of this.enabled(s)) emit(e.event, e.next);
   }
 
-  /** Everything that can happen next, in a fixed order (determinism). */
+  /** Everything that can happen next, in a fixed order (determinism): each action of the list in turn. */
   enabled(s: SystemState): Enabled[] {
     const out: Enabled[] = [];
-    const context = this.stepTables.context(s);
-    this.principalRequests(s, out, context);
-    initializerSteps(this, s, out, context);
-    namespaceControllerSteps(this, s, out, context);
-    finalizerOwnerSteps(this, s, out, context);
-    apiserverSteps(this, s, out, context);
-    this.configurationSteps(s, out);
-    clockAndFaults(this, s, out);
+    const tables = this.stepTables;
+    const context = tables.context(s);
+    let wide: string | undefined;
+    for (const a of this.actions) {
+      if (a.type === 'global') a.step(this, s, out);
+      else if (a.type === 'wide') {
+        wide ??= tables.wideContext(s, context);
+        tables.runWide(a.j, s, wide, a.step, out);
+      } else {
+        const own = a.controller < 0 ? context : tables.withController(context, s.initializers[a.controller]);
+        tables.run(a.kind, a.k, a.i, s, own, a.step, out);
+      }
+    }
     return out;
   }
 
@@ -114,22 +124,14 @@ export class SystemModel extends SystemViews {
     return this.principalRequestTable[j];
   }
 
+  /** Every principal request of the scope, in order. */
+  principalCommands(): readonly { command: RequestCommand; id: number }[] {
+    return this.principalRequestTable;
+  }
+
   /** The events enabled in a state, without their successors. */
   enabledEvents(s: SystemState): SystemEvent[] {
     return this.enabled(s).map((e) => e.event);
-  }
-
-  private principalRequests(s: SystemState, out: Enabled[], context: number): void {
-    const table = this.principalRequestTable;
-    let wide: string | undefined;
-    for (let j = 0; j < table.length; j++) {
-      const i = table[j].command.request.namespace;
-      if (i >= 0) this.stepTables.run(LocalKind.Command, j, i, s, context, sendsCommand, out);
-      else {
-        wide ??= this.stepTables.wideContext(s, context);
-        this.stepTables.runWide(j, s, wide, sendsCommand, out);
-      }
-    }
   }
 
   /**
@@ -139,6 +141,7 @@ export class SystemModel extends SystemViews {
   perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled {
     const { request, actor, actorKind } = command;
     const requestId = knownId ?? this.requestId(request, actor, actorKind);
+    if (request.target === 'configuration') return this.performOnConfiguration(s, command, requestId);
     if (request.namespace < 0) return this.performUncached(s, command);
     const ns = s.namespaces[request.namespace];
     const rb = this.authorizer.roleBindingMask(s);
@@ -163,6 +166,28 @@ export class SystemModel extends SystemViews {
         event: performed.event,
         namespace: changed ? performed.next.namespaces[request.namespace] : null,
       });
+    }
+    return performed;
+  }
+
+  /**
+   * A configuration request reads the global fields (copy, faults, store) and the RoleBindings, and
+   * writes only global fields: memoized on those. One that changed anything else is not remembered.
+   */
+  private performOnConfiguration(s: SystemState, command: RequestCommand, requestId: number): Enabled {
+    const key = `${requestId}|${s.configSync}|${s.faults}|${s.registeredConfigs}|${this.authorizer.roleBindingMask(s)}`;
+    const memo = this.configurationOutcomes.get(key);
+    if (memo)
+      return {
+        event: memo.event,
+        next: memo.globals ? { ...s, ...memo.globals } : s,
+      };
+    const performed = this.performUncached(s, command);
+    const { next } = performed;
+    if (next.namespaces === s.namespaces && next.initializers === s.initializers) {
+      const { configSync, faults, registeredConfigs } = next;
+      const globals = next === s ? null : { configSync, faults, registeredConfigs };
+      this.configurationOutcomes.set(key, { event: performed.event, globals });
     }
     return performed;
   }
@@ -214,25 +239,28 @@ export class SystemModel extends SystemViews {
     return this.apiserver.describeRequest(s, r);
   }
 
+  /** Configuration slots the cluster admin manages: registered later, deletable or updated (AC-3, FP-3). */
+  managedConfigurations(): number[] {
+    return this.scope.configurations.flatMap((c, k) =>
+      c.registered === 'later' || c.deletable || (c.updates?.length ?? 0) > 0 ? [k] : [],
+    );
+  }
+
   /**
-   * A cluster admin creates, updates or deletes configurations as the scope allows (AC-3, FP-3); each
-   * is a request the pipeline decides like any other (RBAC, admission, validation, storage).
+   * The cluster admin's requests on configuration k: each is a request the pipeline decides like any
+   * other (RBAC, admission, validation, storage). Reads only the global lanes (and the RoleBindings).
    */
-  private configurationSteps(s: SystemState, out: Enabled[]): void {
-    this.configurationCommands.forEach((byVersion, k) => {
-      const c = this.scope.configurations[k];
-      const managed = c.registered === 'later' || c.deletable || (c.updates?.length ?? 0) > 0;
-      if (!managed) return;
-      // The admin also reads the configuration and applies its create again while it is stored, as `kubectl get` and a repeated `kubectl create` do (404, 409).
-      const commands = [byVersion.get, byVersion.create];
-      const stored = this.storedVersion(s, k);
-      if (stored !== null) {
-        // Updates are successive edits: the next one the scope lists, once each.
-        if (stored < byVersion.update.length - 1) commands.push(byVersion.update[stored + 1]);
-        if (c.deletable) commands.push(byVersion.delete[stored]);
-      }
-      for (const command of commands) out.push(this.perform(s, command));
-    });
+  configurationRequests(s: SystemState, k: number, out: Enabled[]): void {
+    const byVersion = this.configurationCommands[k];
+    // The admin also reads the configuration and applies its create again while it is stored, as `kubectl get` and a repeated `kubectl create` do (404, 409).
+    const commands = [byVersion.get, byVersion.create];
+    const stored = this.storedVersion(s, k);
+    if (stored !== null) {
+      // Updates are successive edits: the next one the scope lists, once each.
+      if (stored < byVersion.update.length - 1) commands.push(byVersion.update[stored + 1]);
+      if (this.scope.configurations[k].deletable) commands.push(byVersion.delete[stored]);
+    }
+    for (const command of commands) out.push(this.perform(s, command));
   }
 
   /** The state once the store changed; a design that reads storage before each create sees it at once. */
@@ -241,12 +269,6 @@ export class SystemModel extends SystemViews {
     if (!designOf(this.scope).readBeforeEachRequest || this.configReadsFailing(s)) return s;
     return { ...s, configSync: this.readStore(s).next };
   }
-}
-
-/** Principal request j of the scope, sent in s. */
-function sendsCommand(m: SystemModel, s: SystemState, j: number, _i: number, out: Enabled[]): void {
-  const { command, id } = m.principalCommand(j);
-  out.push(m.perform(s, command, id));
 }
 
 export type { Operation } from './admission.ts';

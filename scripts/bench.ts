@@ -42,7 +42,8 @@ type Engine =
   | 'system-packed'
   | 'system-bitstate'
   | 'system-symmetry'
-  | 'system-parallel';
+  | 'system-parallel'
+  | 'system-compiled';
 
 interface BenchCase {
   engine: Engine;
@@ -79,6 +80,21 @@ interface CaseResult {
   representedStates?: number;
   /** Worker threads of a parallel search. */
   workers?: number;
+  /** The compiled model (checker/compiled.ts): this result is the cold search; `warm` the best later one. */
+  compiled?: {
+    fillSeconds: number;
+    tableBytes: number;
+    misses: number;
+    warm: {
+      seconds: number;
+      statesPerSecond: number;
+      /** The first warm search, which still pays for the JIT compiling the lookup loop. */
+      firstStatesPerSecond: number;
+      retainedBytes: number;
+      structureBytes: number;
+      runs: number;
+    };
+  };
   error?: string;
 }
 
@@ -329,6 +345,123 @@ async function runParallelScope(name: string, workers: number): Promise<CaseResu
   };
 }
 
+// ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
+/** Compiled default and concurrent scopes: cold (tables filled by the machines' own code), then warm. */
+function compiledGroup(
+  scopeSeconds: number,
+  quick: boolean,
+): { title: string; cases: BenchCase[]; repeat: number } {
+  return {
+    title: `System model compiled into outcome tables (checker/compiled.ts): the first search fills the tables (cold, at most ${scopeSeconds} s), every later search of the same model only looks them up (warm)`,
+    cases: (quick ? ['default'] : ['default', 'concurrent']).map((name) => ({
+      engine: 'system-compiled',
+      subject: name,
+      budgetSeconds: name === 'default' ? scopeSeconds : Math.min(30, scopeSeconds),
+    })),
+    repeat: 1,
+  };
+}
+
+/** Warm searches after the cold one: the best of these is the warm figure (the first pays for the JIT). */
+const warmRuns = 10;
+
+async function runCompiledScope(name: string, budgetSeconds: number): Promise<CaseResult> {
+  const modules = await loadSystemModules();
+  if (typeof modules === 'string') throw new Error(modules);
+  const { SystemModel } = await import('../machines/system.ts');
+  const { CompiledSystem } = await import('../checker/compiled.ts');
+  const { exploreCompiled } = await import('../checker/compiled-explore.ts');
+  const model = new SystemModel(modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0]);
+  const compiled = new CompiledSystem(model);
+  const cold = measureAround('system-compiled', name, () => {
+    const result = exploreCompiled(compiled, { maxSeconds: budgetSeconds });
+    const reason = result.stopReason === 'time' ? `time budget ${budgetSeconds} s` : result.stopReason;
+    return { ...searchFigures(result, reason), structureBytes: result.structureBytes ?? 0 };
+  });
+  const fillSeconds = compiled.fillMs / 1000;
+  const misses = compiled.misses;
+  // A cold search cut short filled the tables for the states it reached: the warm ones look at as many.
+  const limits = cold.complete ? {} : { maxStates: cold.states };
+  // Speed from searches back to back; a collection forced before each (as measureAround does) slowed the next.
+  const warm = Array.from({ length: warmRuns }, () => exploreCompiled(compiled, limits));
+  const best = warm.reduce((a, b) => (b.statesPerSecond > a.statesPerSecond ? b : a));
+  // Memory from one more warm search between two full collections.
+  const memory = measureAround('system-compiled', name, () => {
+    const result = exploreCompiled(compiled, limits);
+    return { ...searchFigures(result, result.stopReason), structureBytes: result.structureBytes ?? 0 };
+  });
+  return {
+    ...cold,
+    compiled: {
+      fillSeconds,
+      tableBytes: compiled.tableBytes,
+      misses,
+      warm: {
+        seconds: best.durationMs / 1000,
+        statesPerSecond: best.statesPerSecond,
+        firstStatesPerSecond: warm[0].statesPerSecond,
+        retainedBytes: memory.retainedBytes,
+        structureBytes: memory.structureBytes ?? 0,
+        runs: warmRuns,
+      },
+    },
+  };
+}
+
+function printCompiled(results: readonly CaseResult[]): void {
+  const perState = (bytes: number, states: number) => (bytes / Math.max(1, states)).toFixed(1);
+  printRows(
+    [
+      'scope',
+      'distinct states',
+      'transitions',
+      'depth',
+      'cold s',
+      'cold states/s',
+      'table fill s',
+      'misses',
+      'tables',
+      'warm s',
+      'warm states/s',
+      'first warm states/s',
+      'warm B/state retained',
+      'B/state arrays',
+      'complete',
+    ],
+    results.map((r) => {
+      const c = r.compiled;
+      if (r.error || !c) return [String(r.subject), `error: ${r.error ?? 'no compiled figures'}`];
+      return [
+        String(r.subject),
+        integer.format(r.states),
+        r.transitions === null ? '-' : integer.format(r.transitions),
+        r.depth === null ? '-' : String(r.depth),
+        r.seconds.toFixed(3),
+        integer.format(r.statesPerSecond),
+        c.fillSeconds.toFixed(3),
+        integer.format(c.misses),
+        mebibytes(c.tableBytes),
+        c.warm.seconds.toFixed(3),
+        integer.format(c.warm.statesPerSecond),
+        integer.format(c.warm.firstStatesPerSecond),
+        perState(c.warm.retainedBytes, r.states),
+        perState(c.warm.structureBytes, r.states),
+        r.complete ? 'yes' : `no (${r.stopReason ?? 'stopped'})`,
+      ];
+    }),
+  );
+  console.log(
+    [
+      "Cold: the first search of a (machines, scope) pair, end to end: it runs the machines' own step code once per",
+      'distinct (action, what it reads) and records the outcome (table fill s is that part). Warm: a later search of',
+      `the same compiled model (another property set, liveness, a repeat), best of ${warmRuns} (the first warm search`,
+      'is shown too: it still pays for the JIT compiling the lookup loop); it only looks outcomes up. Warm B/state retained counts what that search alone keeps (lanes, visited slots, parents, event',
+      'ids); the tables are a fixed cost of the compiled model, shown apart.',
+    ].join('\n'),
+  );
+}
+// ─── end of the compiled system model ──────────────────────────────────────────────────────────
+
 /** `speed-up with 2 workers: 1.6x over 1 (same states: yes)`, for a group of parallel runs. */
 function speedUpLine(results: readonly CaseResult[]): string | undefined {
   const parallel = results.filter((r) => r.engine === 'system-parallel' && !r.error);
@@ -366,6 +499,8 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
     case 'system-parallel':
       return runParallelScope(String(subject), benchCase.workers ?? 1);
+    case 'system-compiled':
+      return runCompiledScope(String(subject), benchCase.budgetSeconds ?? 60);
   }
 }
 
@@ -570,6 +705,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   }
 
   if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules), parallelGroup());
+  // Right after the reference model's figures, so both land in the same run (issue 14's comparison).
+  if (typeof systemModules !== 'string') groups.splice(1, 0, compiledGroup(scopeSeconds, quick));
 
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
@@ -578,7 +715,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       continue;
     }
     console.log(group.title);
-    printTable(results.map(row));
+    if (results.some((r) => r.engine === 'system-compiled')) printCompiled(results);
+    else printTable(results.map(row));
     const speedUp = speedUpLine(results);
     if (speedUp) console.log(speedUp);
     console.log('');

@@ -1,41 +1,76 @@
-import { LocalKind } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
-import type { Enabled, NamespaceState, SystemState } from '../system-types.ts';
+import type { Enabled, NamespaceState, SystemEvent, SystemState } from '../system-types.ts';
 
-/** The API server's own steps: an expired initializer timer fires (FP-2); a restart loses the timers (FP-4). */
-export function apiserverSteps(m: SystemModel, s: SystemState, out: Enabled[], context: number): void {
-  for (let i = 0; i < s.namespaces.length; i++)
-    m.stepTables.run(LocalKind.ApiserverTimer, 0, i, s, context, timerFires, out);
-  const running = (ns: NamespaceState) => {
-    const value = m.timerValue(ns);
-    return value === 'armed' || value === 'expired';
+/** What an apiserver restart does to one namespace: a running timer is lost (FP-4). */
+export interface RestartSlot {
+  running: boolean;
+  lost: NamespaceState;
+  transitions: readonly string[];
+}
+
+/** What a restart does globally: the failure injector's step, and whether it loses the timers. */
+export interface RestartGlobal {
+  transitions: readonly string[];
+  loses: boolean;
+}
+
+/** A restart's effect on namespace `ns`: reads that namespace alone (tabulated per namespace state). */
+export function restartSlot(m: SystemModel, ns: NamespaceState): RestartSlot {
+  const value = m.timerValue(ns);
+  if (value !== 'armed' && value !== 'expired') return { running: false, lost: ns, transitions: [] };
+  const lost = m.stepTimer(ns.timer, { type: 'LOSE' });
+  return {
+    running: true,
+    lost: m.namespaceState(ns.lifecycle, ns.content, ns.external, lost.next),
+    transitions: lost.transitions,
   };
-  if (m.scope.faults.apiserverRestart && s.namespaces.some(running)) {
-    const restart = m.faultStepper.step(s.faults, { type: 'RESTART_APISERVER' }, 'RESTART_APISERVER');
-    const transitions: string[] = [...restart.transitions];
-    const loses = restart.emitted.some((e) => e.type === 'loseInitializerTimers');
-    const namespaces = s.namespaces.map((ns) => {
-      if (!loses || !running(ns)) return ns;
-      const lost = m.stepTimer(ns.timer, { type: 'LOSE' });
-      transitions.push(...lost.transitions);
-      return m.namespaceState(ns.lifecycle, ns.content, ns.external, lost.next);
-    });
-    out.push({
-      event: m.internEvent({
-        actor: 'apiserver',
-        actorKind: 'fault',
-        label: 'apiserver restarts and loses its initializer timers',
-        fault: 'apiserver-restart',
-        namespace: -1,
-        transitions: [...new Set(transitions)],
-      }),
-      next: { ...s, namespaces },
-    });
-  }
+}
+
+/** A restart's global part: reads the faults lane only. */
+export function restartGlobal(m: SystemModel, s: SystemState): RestartGlobal {
+  const restart = m.faultStepper.step(s.faults, { type: 'RESTART_APISERVER' }, 'RESTART_APISERVER');
+  return {
+    transitions: restart.transitions,
+    loses: restart.emitted.some((e) => e.type === 'loseInitializerTimers'),
+  };
+}
+
+/** The restart's event: the injector's transitions, then each namespace's lost timer, once each in order. */
+export function restartEvent(
+  m: SystemModel,
+  global: RestartGlobal,
+  slots: readonly RestartSlot[],
+): SystemEvent {
+  const transitions = [...global.transitions];
+  if (global.loses) for (const slot of slots) if (slot.running) transitions.push(...slot.transitions);
+  return m.internEvent({
+    actor: 'apiserver',
+    actorKind: 'fault',
+    label: 'apiserver restarts and loses its initializer timers',
+    fault: 'apiserver-restart',
+    namespace: -1,
+    transitions: [...new Set(transitions)],
+  });
+}
+
+/** The API server restarts while a timer runs and loses the timers (FP-4). */
+export function apiserverRestarts(m: SystemModel, s: SystemState, out: Enabled[]): void {
+  const slots = s.namespaces.map((ns) => restartSlot(m, ns));
+  if (!slots.some((slot) => slot.running)) return;
+  const global = restartGlobal(m, s);
+  out.push({
+    event: restartEvent(m, global, slots),
+    next: {
+      ...s,
+      namespaces: global.loses
+        ? slots.map((slot, i) => (slot.running ? slot.lost : s.namespaces[i]))
+        : s.namespaces.slice(),
+    },
+  });
 }
 
 /** An expired timer on namespace slot i fires (FP-2). */
-function timerFires(m: SystemModel, s: SystemState, _k: number, i: number, out: Enabled[]): void {
+export function timerFires(m: SystemModel, s: SystemState, _k: number, i: number, out: Enabled[]): void {
   const ns = s.namespaces[i];
   // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
   if (m.timerValue(ns) !== 'expired') return;

@@ -1,56 +1,92 @@
 import type { SystemModel } from '../system.ts';
-import type { Enabled, SystemState } from '../system-types.ts';
+import type { Enabled, NamespaceState, SystemEvent, SystemState } from '../system-types.ts';
 
-/**
- * One second passes: admission reads its configuration, every age grows by one up to its cap. Time
- * may not pass while a timer has expired and not yet fired (a timed-automaton invariant, FP-2).
- */
-export function clockAndFaults(m: SystemModel, s: SystemState, out: Enabled[]): void {
-  if (!s.namespaces.some((ns) => m.timerValue(ns) === 'expired')) {
-    const read = m.configReadsFailing(s)
-      ? m.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
-      : m.readStore(s);
-    const transitions = [...read.transitions];
-    const readRepairAfterSeconds = m.scope.clock.readRepairTimeoutSeconds;
-    const namespaces = s.namespaces.map((ns) => {
-      const aged = m.namespaceStepper.step(
-        ns.lifecycle,
-        { type: 'TICK', readRepairAfterSeconds },
-        `TICK|${readRepairAfterSeconds}`,
-      );
-      const timer = m.stepTimer(ns.timer, { type: 'TICK' });
-      transitions.push(...aged.transitions, ...timer.transitions);
-      return m.namespaceState(aged.next, ns.content, ns.external, timer.next);
-    });
-    const same = namespaces.every((ns, i) => ns === s.namespaces[i]);
-    out.push({
-      event: m.internEvent({
-        actor: 'clock',
-        actorKind: 'clock',
-        label: `one second passes; configuration read ${m.configReadsFailing(s) ? 'fails' : 'succeeds'}`,
-        namespace: -1,
-        transitions: [...new Set(transitions)].sort(),
-      }),
-      next: { ...s, configSync: read.next, namespaces: same ? s.namespaces : namespaces },
-    });
-  }
-  if (m.scope.faults.configReadFailure) {
-    const failing = m.configReadsFailing(s);
-    const toggle = m.faultStepper.step(
-      s.faults,
-      { type: failing ? 'END_OUTAGE' : 'START_OUTAGE' },
-      failing ? 'END_OUTAGE' : 'START_OUTAGE',
-    );
-    out.push({
-      event: m.internEvent({
-        actor: 'fault',
-        actorKind: 'fault',
-        label: failing ? 'configuration reads recover' : 'configuration reads start failing',
-        fault: failing ? 'config-read-recovering' : 'config-read-failing',
-        namespace: -1,
-        transitions: toggle.transitions,
-      }),
-      next: { ...s, faults: toggle.next },
-    });
-  }
+/** What one second does to one namespace: every age grows, capped (docs/time.md). */
+export interface ClockSlot {
+  next: NamespaceState;
+  transitions: readonly string[];
+}
+
+/** What one second does to the global part: admission reads its configuration, or fails to. */
+export interface ClockGlobal {
+  configSync: number;
+  transitions: readonly string[];
+  failing: boolean;
+}
+
+/** The namespace's timer has expired and not fired: time may not pass (a timed-automaton invariant, FP-2). */
+export const blocksTime = (m: SystemModel, ns: NamespaceState): boolean => m.timerValue(ns) === 'expired';
+
+/** One second on namespace `ns`: reads that namespace alone (the compiled path tabulates it per namespace state). */
+export function clockSlot(m: SystemModel, ns: NamespaceState): ClockSlot {
+  const readRepairAfterSeconds = m.scope.clock.readRepairTimeoutSeconds;
+  const aged = m.namespaceStepper.step(
+    ns.lifecycle,
+    { type: 'TICK', readRepairAfterSeconds },
+    `TICK|${readRepairAfterSeconds}`,
+  );
+  const timer = m.stepTimer(ns.timer, { type: 'TICK' });
+  return {
+    next: m.namespaceState(aged.next, ns.content, ns.external, timer.next),
+    transitions: [...aged.transitions, ...timer.transitions],
+  };
+}
+
+/** One second on the configuration copy: reads the copy, the faults and the store, nothing of any namespace. */
+export function clockGlobal(m: SystemModel, s: SystemState): ClockGlobal {
+  const failing = m.configReadsFailing(s);
+  const read = failing
+    ? m.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
+    : m.readStore(s);
+  return { configSync: read.next, transitions: read.transitions, failing };
+}
+
+/** The clock's event: every transition the second took, once each, sorted. */
+export function clockEvent(m: SystemModel, global: ClockGlobal, slots: readonly ClockSlot[]): SystemEvent {
+  const transitions = [...global.transitions];
+  for (const slot of slots) transitions.push(...slot.transitions);
+  return m.internEvent({
+    actor: 'clock',
+    actorKind: 'clock',
+    label: `one second passes; configuration read ${global.failing ? 'fails' : 'succeeds'}`,
+    namespace: -1,
+    transitions: [...new Set(transitions)].sort(),
+  });
+}
+
+/** One second passes, unless a timer has expired and not yet fired (FP-2). */
+export function clockTicks(m: SystemModel, s: SystemState, out: Enabled[]): void {
+  if (s.namespaces.some((ns) => blocksTime(m, ns))) return;
+  const global = clockGlobal(m, s);
+  const slots = s.namespaces.map((ns) => clockSlot(m, ns));
+  const same = slots.every((slot, i) => slot.next === s.namespaces[i]);
+  out.push({
+    event: clockEvent(m, global, slots),
+    next: {
+      ...s,
+      configSync: global.configSync,
+      namespaces: same ? s.namespaces : slots.map((slot) => slot.next),
+    },
+  });
+}
+
+/** The configuration-read fault starts or ends (AC-2). */
+export function configReadFault(m: SystemModel, s: SystemState, out: Enabled[]): void {
+  const failing = m.configReadsFailing(s);
+  const toggle = m.faultStepper.step(
+    s.faults,
+    { type: failing ? 'END_OUTAGE' : 'START_OUTAGE' },
+    failing ? 'END_OUTAGE' : 'START_OUTAGE',
+  );
+  out.push({
+    event: m.internEvent({
+      actor: 'fault',
+      actorKind: 'fault',
+      label: failing ? 'configuration reads recover' : 'configuration reads start failing',
+      fault: failing ? 'config-read-recovering' : 'config-read-failing',
+      namespace: -1,
+      transitions: toggle.transitions,
+    }),
+    next: { ...s, faults: toggle.next },
+  });
 }

@@ -1,18 +1,10 @@
 import { RequestCommand } from '../commands.ts';
 import { finalizerOwnerAccount } from '../scope.ts';
-import { LocalKind } from '../step-tables.ts';
+import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
-import type { Enabled, SystemState } from '../system-types.ts';
 
-/** Each finalizer owner provisions or purges its external content and removes only its own finalizer (LC-8). */
-export function finalizerOwnerSteps(m: SystemModel, s: SystemState, out: Enabled[], context: number): void {
-  for (let k = 0; k < m.scope.finalizerOwners.length; k++)
-    for (let i = 0; i < s.namespaces.length; i++)
-      m.stepTables.run(LocalKind.FinalizerOwner, k, i, s, context, finalizerOwnerSyncs, out);
-}
-
-/** Finalizer owner k syncs namespace slot i. */
-function finalizerOwnerSyncs(m: SystemModel, s: SystemState, k: number, i: number, out: Enabled[]): void {
+/** Finalizer owner k syncs namespace slot i: provisions or purges its external content, removes only its own finalizer (LC-8). */
+export const finalizerOwnerSyncs: LocalAction<SystemModel> = (m, s, k, i, out) => {
   const owner = m.scope.finalizerOwners[k];
   const account = { name: finalizerOwnerAccount(owner), groups: ['system:serviceaccounts'] };
   const ns = s.namespaces[i];
@@ -59,4 +51,4 @@ function finalizerOwnerSyncs(m: SystemModel, s: SystemState, k: number, i: numbe
       out.push(m.withExtraTransitions(command.run(m, s), step.transitions));
     }
   }
-}
+};

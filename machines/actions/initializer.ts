@@ -1,6 +1,6 @@
 import { RequestCommand } from '../commands.ts';
 import { initializerAccount } from '../scope.ts';
-import { LocalKind } from '../step-tables.ts';
+import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
 
@@ -9,41 +9,33 @@ const account = {
   groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
 };
 
-/** Each running initializer controller reconciles the namespaces it initializes (IN-2, IN-3, IN-7); a crash fault stops it. */
-export function initializerSteps(m: SystemModel, s: SystemState, out: Enabled[], context: number): void {
-  m.initializers.forEach((spec, k) => {
-    const controller = s.initializers[k];
-    if (m.initializerStepper.value(controller) === 'running') {
-      const own = m.stepTables.withController(context, controller);
-      for (let i = 0; i < s.namespaces.length; i++)
-        m.stepTables.run(LocalKind.Initializer, k, i, s, own, initializerReconciles, out);
-    }
-    if (m.scope.faults.initializerCrash && spec.canCrash !== false) {
-      const type = m.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
-      const step = m.initializerStepper.step(controller, { type }, type);
-      if (step.transitions.length > 0) {
-        const initializers = s.initializers.slice();
-        initializers[k] = step.next;
-        out.push({
-          event: m.internEvent({
-            actor: spec.name,
-            actorKind: 'fault',
-            label: type === 'CRASH' ? `${spec.name} crashes` : `${spec.name} restarts`,
-            fault: type === 'CRASH' ? 'initializer-crash' : 'initializer-restart',
-            namespace: -1,
-            transitions: step.transitions,
-          }),
-          next: { ...s, initializers },
-        });
-      }
-    }
+/** A crash fault stops initializer k's controller, or a crashed one restarts; reads and writes its snapshot only. */
+export function initializerFault(m: SystemModel, s: SystemState, k: number, out: Enabled[]): void {
+  const spec = m.initializers[k];
+  const controller = s.initializers[k];
+  const type = m.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
+  const step = m.initializerStepper.step(controller, { type }, type);
+  if (step.transitions.length === 0) return;
+  const initializers = s.initializers.slice();
+  initializers[k] = step.next;
+  out.push({
+    event: m.internEvent({
+      actor: spec.name,
+      actorKind: 'fault',
+      label: type === 'CRASH' ? `${spec.name} crashes` : `${spec.name} restarts`,
+      fault: type === 'CRASH' ? 'initializer-crash' : 'initializer-restart',
+      namespace: -1,
+      transitions: step.transitions,
+    }),
+    next: { ...s, initializers },
   });
 }
 
-/** Initializer k, running, reconciles namespace slot i. */
-function initializerReconciles(m: SystemModel, s: SystemState, k: number, i: number, out: Enabled[]): void {
+/** Initializer k reconciles namespace slot i while its controller runs (IN-2, IN-3, IN-7). */
+export const initializerReconciles: LocalAction<SystemModel> = (m, s, k, i, out) => {
   const spec = m.initializers[k];
   const controller = s.initializers[k];
+  if (m.initializerStepper.value(controller) !== 'running') return;
   const v = m.view(s, i);
   if (v.value !== 'initializing') return;
   const slot = m.objects.findIndex(
@@ -80,4 +72,4 @@ function initializerReconciles(m: SystemModel, s: SystemState, k: number, i: num
       out.push(m.withExtraTransitions(performed, step.transitions));
     }
   }
-}
+};

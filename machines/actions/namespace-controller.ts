@@ -1,19 +1,7 @@
 import { RequestCommand } from '../commands.ts';
 import { namespaceControllerAccount } from '../scope.ts';
-import { LocalKind } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
-
-/** The namespace controller empties a terminating namespace and removes `kubernetes` (LC-5, LC-6). */
-export function namespaceControllerSteps(
-  m: SystemModel,
-  s: SystemState,
-  out: Enabled[],
-  context: number,
-): void {
-  for (let i = 0; i < s.namespaces.length; i++)
-    m.stepTables.run(LocalKind.NamespaceController, 0, i, s, context, namespaceControllerSyncs, out);
-}
 
 const sender = {
   actor: 'namespace-controller',
@@ -24,8 +12,8 @@ const sender = {
   },
 };
 
-/** The namespace controller syncs namespace slot i. */
-function namespaceControllerSyncs(
+/** The namespace controller syncs namespace slot i: empties a terminating namespace and removes `kubernetes` (LC-5, LC-6). */
+export function namespaceControllerSyncs(
   m: SystemModel,
   s: SystemState,
   _k: number,
