@@ -12,6 +12,7 @@ const defaultScope = scopeByName('default');
 
 /** The property each seeded fault exists for: its shortest counterexample must break it. */
 const killerOf: Record<string, string> = {
+  'namespace-controller-purges-live-namespaces': 'content-changes-only-by-requests',
   'create-in-terminating': 'no-create-in-terminating',
   'initialize-check-skipped': 'no-access-before-ready',
   'initializers-set-at-create-by-anyone': 'pending-only-by-initializers',
