@@ -44,7 +44,7 @@ describe('step tables (machines/step-tables.ts) against the step code', () => {
       if (!variant) throw new Error(`no mutant ${mutant}`);
       const scope = scopeFor(mutant, scopeByName('default'));
       const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
-      expectTablesAgree(model, 4000);
+      expectTablesAgree(model, 1500);
     }, 240_000);
   }
 });
