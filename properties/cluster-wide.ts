@@ -1,6 +1,6 @@
-import type { SystemEvent, SystemModel } from '../machines/system.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { type Intent, intentOf } from './intent.ts';
-import { namespaceName, succeeded } from './steps.ts';
+import { namespaceName, ownersOf, succeeded } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -20,11 +20,11 @@ function actsClusterWide(r: Request): boolean {
 }
 
 /** Declared cluster-wide, or (for a namespace object) a declared tenant of that namespace. */
-function declaredFor(intent: Intent, model: SystemModel, r: Request): boolean {
+function declaredFor(intent: Intent, model: SystemModel, s: SystemState, r: Request): boolean {
   const who = r.principal.name;
   if (intent.clusterWide.includes(who)) return true;
   const ns = namespaceName(model, r.namespace);
-  return ns !== null && (intent.tenants[ns] ?? []).includes(who);
+  return ns !== null && (ownersOf(model, s, intent, ns) ?? []).includes(who);
 }
 
 export const clusterWideAsDeclared: Property = {
@@ -33,10 +33,10 @@ export const clusterWideAsDeclared: Property = {
     'Only principals the scope declares cluster-wide list across all namespaces, act on cluster-scoped configurations, or change namespace objects they are not tenants of; such a request from anyone else is refused.',
   requirements: ['RB-1', 'RB-5', 'RB-6', 'NS-7'],
   kind: 'step',
-  predicate: (model, _before, event) => {
+  predicate: (model, before, event) => {
     const r = event.request;
     if (event.actorKind !== 'principal' || !r || !actsClusterWide(r) || !succeeded(event)) return true;
-    if (declaredFor(intentOf(model.scope), model, r)) return true;
+    if (declaredFor(intentOf(model.scope), model, before, r)) return true;
     const where =
       r.target === 'configuration'
         ? 'on a cluster-scoped configuration'
@@ -49,13 +49,13 @@ export const clusterWideAsDeclared: Property = {
     on: 'step',
     description:
       'a principal not declared cluster-wide lists across all namespaces or writes a namespace object it is no tenant of',
-    test: (model, _before, event) => {
+    test: (model, before, event) => {
       const r = event.request;
       return (
         event.actorKind === 'principal' &&
         r !== undefined &&
         actsClusterWide(r) &&
-        !declaredFor(intentOf(model.scope), model, r)
+        !declaredFor(intentOf(model.scope), model, before, r)
       );
     },
   },

@@ -5,7 +5,6 @@ import { contentChangesOnlyByRequests } from './content-frame.ts';
 import { extraProperties } from './extra.ts';
 import {
   documentedPendingList,
-  foreignTo,
   type Intent,
   intentOf,
   isDnsLabelName,
@@ -17,8 +16,10 @@ import {
   describeContent,
   eachChanged,
   exists,
+  foreignIn,
   itemNamespace,
   namespaceName,
+  ownersOf,
   pairs,
   sameList,
   someChanged,
@@ -303,33 +304,42 @@ export const phaseConsistency: Property = {
 export const tenantIsolation: Property = {
   id: 'tenant-isolation',
   statement:
-    "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list.",
+    "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list; a namespace is its creator's (RB-2), and before any create the declared tenant's.",
   requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'],
   kind: 'step',
-  predicate: (model, _before, event) => {
+  predicate: (model, before, event) => {
     const r = event.request;
     const intent = intentOf(model.scope);
     if (!r || !intent.tenantPrincipals.has(r.principal.name)) return true;
     const who = r.principal.name;
     const ns = namespaceName(model, r.namespace);
-    if (ns !== null && foreignTo(intent, who, ns) && succeeded(event) && judgedByResponse(intent, r)) {
-      return `tenant ${who} got ${event.response?.code} for "${event.label}" in ${ns}, which belongs to ${intent.tenants[ns].join(', ')}`;
+    if (
+      ns !== null &&
+      foreignIn(model, before, intent, who, ns) &&
+      succeeded(event) &&
+      judgedByResponse(intent, r)
+    ) {
+      return `tenant ${who} got ${event.response?.code} for "${event.label}" in ${ns}, which belongs to ${ownersOf(model, before, intent, ns)?.join(', ')}`;
     }
     // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
-    const leaked = (event.items ?? []).filter((item) => foreignTo(intent, who, itemNamespace(item)));
+    const leaked = (event.items ?? []).filter((item) =>
+      foreignIn(model, before, intent, who, itemNamespace(item)),
+    );
     return leaked.length > 0 ? `tenant ${who} listed ${leaked.join(', ')}` : true;
   },
   witness: {
     on: 'step',
     description:
       "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
-    test: (model, _before, event) => {
+    test: (model, before, event) => {
       const r = event.request;
       const intent = intentOf(model.scope);
       if (!r || !intent.tenantPrincipals.has(r.principal.name)) return false;
       if (r.verb === 'list') return (event.items ?? []).length > 0;
       const ns = namespaceName(model, r.namespace);
-      return ns !== null && foreignTo(intent, r.principal.name, ns) && judgedByResponse(intent, r);
+      return (
+        ns !== null && foreignIn(model, before, intent, r.principal.name, ns) && judgedByResponse(intent, r)
+      );
     },
   },
 };

@@ -1,6 +1,6 @@
 import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { declaredInitializer } from './intent.ts';
+import { declaredInitializer, type Intent } from './intent.ts';
 
 /** What the properties read of a step, through the state view only. */
 
@@ -37,6 +37,30 @@ export function pairs(model: SystemModel, before: SystemState, after: SystemStat
 /** The namespace name a request addressed, or null for a list across all namespaces. */
 export const namespaceName = (model: SystemModel, ns: number) =>
   ns >= 0 ? model.scope.namespaces[ns].name : null;
+
+/**
+ * Whose namespace it is (RB-2, document 000): the user its create came from, as the namespace records
+ * it; before any create, the tenants the scope declares. Any tenant may create a free name (RB-1), and
+ * whoever does is made its admin, so a declared tenant who lost the race owns nothing there.
+ */
+export function ownersOf(model: SystemModel, s: SystemState, intent: Intent, namespace: string) {
+  const i = model.scope.namespaces.findIndex((ns) => ns.name === namespace);
+  const creator = i >= 0 ? model.view(s, i).creator : undefined;
+  return creator ? [creator] : intent.tenants[namespace];
+}
+
+/** A tenant acting in a namespace that belongs to someone else in state s (ownersOf). */
+export function foreignIn(
+  model: SystemModel,
+  s: SystemState,
+  intent: Intent,
+  who: string,
+  namespace: string,
+) {
+  if (!intent.tenantPrincipals.has(who)) return false;
+  const owners = ownersOf(model, s, intent, namespace);
+  return owners !== undefined && !owners.includes(who);
+}
 
 /** The namespace a listed item (`NAMESPACE/NAME`) lives in. */
 export const itemNamespace = (item: string) => item.split('/')[0];
