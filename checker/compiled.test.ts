@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { scopeFor, variantByName } from '../machines/variants.ts';
+import { twoTenantsCrossed } from '../test-support/two-tenants.ts';
 import { CompiledSystem } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreResult, explore } from './explore.ts';
-import { parseScope, scopeByName } from './scope-file.ts';
+import { scopeByName } from './scope-file.ts';
 
 type Result = ExploreResult<SystemState, SystemEvent>;
 
@@ -53,18 +53,7 @@ describe('the compiled system model (checker/compiled.ts) against the model on p
 
   it('explores a scope whose RoleBindings name $creator in two namespaces identically (RBAC contexts are interned ids there)', () => {
     // Each tenant may create the other's namespace, so who created which varies from state to state.
-    const fixture = 'checker/fixtures/symmetry/two-tenants.yaml';
-    const text = readFileSync(fixture, 'utf8')
-      .replace(
-        'namespaces: [team-a]\n    requests: [create-namespace,',
-        'namespaces: [team-a, team-c]\n    requests: [create-namespace,',
-      )
-      .replace(
-        'namespaces: [team-c]\n    requests: [create-namespace,',
-        'namespaces: [team-c, team-a]\n    requests: [create-namespace,',
-      );
-    expect(text).toContain('namespaces: [team-c, team-a]');
-    expectSameColdAndWarm(new SystemModel(parseScope(text, fixture)), 20_000);
+    expectSameColdAndWarm(new SystemModel(twoTenantsCrossed()), 20_000);
   }, 120_000);
 
   it.each(['create-in-terminating', 'initializer-out-of-order', 'stale-configuration-used'])(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
+import { twoTenantsCrossed } from '../test-support/two-tenants.ts';
 import { type CheckResult, check } from './check.ts';
 import { parseScope, scopeByName } from './scope-file.ts';
 import { fairnessWarnings, StateSymmetry, scopeSymmetry, symmetryOf } from './symmetry.ts';
@@ -52,18 +53,7 @@ describe('a scope that declares interchangeable tenants', () => {
   });
 
   // Each tenant may also create the other's namespace: then a recorded creator must be renamed too.
-  const crossed = parseScope(
-    text
-      .replace(
-        'namespaces: [team-a]\n    requests: [create-namespace,',
-        'namespaces: [team-a, team-c]\n    requests: [create-namespace,',
-      )
-      .replace(
-        'namespaces: [team-c]\n    requests: [create-namespace,',
-        'namespaces: [team-c, team-a]\n    requests: [create-namespace,',
-      ),
-    fixture,
-  );
+  const crossed = twoTenantsCrossed();
 
   it.each([
     ['as declared', scope],
