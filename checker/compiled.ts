@@ -163,7 +163,7 @@ export class CompiledSystem {
   private readonly clockChain = new PairIds();
   private readonly restartChain = new PairIds();
   /** Per slot, per namespace id: the authorizer's context of that namespace alone, or -1 when not yet computed. */
-  private readonly roleBindingBits: Int32Array[];
+  private readonly roleBindingParts: Int32Array[];
   private listViews: Int32Array = new Int32Array(0);
   private readonly listViewIds = new Map<number, number>();
   /** Per namespace id: the clock's next id (-1 unknown), its transitions' id, and whether time is blocked. */
@@ -218,7 +218,7 @@ export class CompiledSystem {
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
     this.keyed = actions.map(() => new Int32Array(0));
-    this.roleBindingBits = model.scope.namespaces.map(() => new Int32Array(0));
+    this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
     this.written = new Uint32Array(this.width);
   }
@@ -238,7 +238,7 @@ export class CompiledSystem {
       bytes += ids.bytes;
     for (const ids of [this.wideChain, this.clockChain, this.restartChain]) bytes += ids.bytes;
     for (const table of this.keyed) bytes += table.byteLength;
-    for (const bits of this.roleBindingBits) bytes += bits.byteLength;
+    for (const bits of this.roleBindingParts) bytes += bits.byteLength;
     for (const a of [this.clockNext, this.clockTransitions, this.clockBlocks, this.restartNext])
       bytes += a.byteLength;
     bytes += this.restartTransitions.byteLength + this.clockEvents.bytes + this.restartEvents.bytes;
@@ -303,7 +303,7 @@ export class CompiledSystem {
     this.global = global;
     let rbac = 0;
     for (let i = 0; i < this.namespaces; i++) {
-      const parts = this.roleBindingBits[i];
+      const parts = this.roleBindingParts[i];
       const id = current[3 + i];
       const part = id < parts.length && parts[id] !== -1 ? parts[id] : this.roleBindings(i, id);
       rbac = this.roleBindingTuples.id(rbac, part);
@@ -344,18 +344,19 @@ export class CompiledSystem {
     return this.decoded;
   }
 
+  /** Slot i's part of the RBAC context: the authorizer's answer for namespace id `id` alone in that slot. */
   private roleBindings(i: number, id: number): number {
-    let bits = this.roleBindingBits[i];
-    if (id >= bits.length) {
-      bits = grown(bits, id, -1);
-      this.roleBindingBits[i] = bits;
+    let parts = this.roleBindingParts[i];
+    if (id >= parts.length) {
+      parts = grown(parts, id, -1);
+      this.roleBindingParts[i] = parts;
     }
-    if (bits[id] === -1) {
+    if (parts[id] === -1) {
       const alone = this.model.scope.namespaces.map(() => ({ content: 0 }));
       alone[i] = this.model.namespaceStateById(id);
-      bits[id] = this.model.authorizer.roleBindingMask({ namespaces: alone });
+      parts[id] = this.model.authorizer.roleBindingMask({ namespaces: alone });
     }
-    return bits[id];
+    return parts[id];
   }
 
   /** What an action reads besides its slot: the context, and the controller's snapshot when it has one (lane). */

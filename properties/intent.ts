@@ -75,10 +75,14 @@ export function meantToInitialize(intent: Intent, principal: string): boolean {
   return intent.initializeHolders.includes(principal);
 }
 
-/** RB-5: the principal is a tenant and the namespace belongs to other tenants only. */
-export function foreignTo(intent: Intent, principal: string, namespace: string): boolean {
+/** RB-5: the principal is a tenant and the namespace belongs to others only (by default, its declared tenants). */
+export function foreignTo(
+  intent: Intent,
+  principal: string,
+  namespace: string,
+  owners: readonly string[] | undefined = intent.tenants[namespace],
+): boolean {
   if (!intent.tenantPrincipals.has(principal)) return false;
-  const owners = intent.tenants[namespace];
   return owners !== undefined && !owners.includes(principal);
 }
 

@@ -1,6 +1,6 @@
 import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { declaredInitializer, type Intent } from './intent.ts';
+import { declaredInitializer, foreignTo, type Intent } from './intent.ts';
 
 /** What the properties read of a step, through the state view only. */
 
@@ -57,9 +57,7 @@ export function foreignIn(
   who: string,
   namespace: string,
 ) {
-  if (!intent.tenantPrincipals.has(who)) return false;
-  const owners = ownersOf(model, s, intent, namespace);
-  return owners !== undefined && !owners.includes(who);
+  return foreignTo(intent, who, namespace, ownersOf(model, s, intent, namespace));
 }
 
 /** The namespace a listed item (`NAMESPACE/NAME`) lives in. */
