@@ -248,15 +248,15 @@ describe('npm run verify, as a command', () => {
     expect(written).toMatchObject({ complete: false, stopReason: 'interrupted' });
   }, 60_000);
 
-  it('ends with a partial report, not a V8 abort, when the heap is 72 MB and the scope is large', async () => {
-    // Without symmetry the graph liveness needs is kept too; large's five namespaces and the compiled tables fill 72 MB by about 10,000 states.
+  it('ends with a partial report, not a V8 abort, when the heap is 96 MB and the scope is large', async () => {
+    // Without symmetry the graph liveness needs is kept too; large's five namespaces and the compiled tables fill 96 MB by about 48,000 states alone (fewer beside other test files).
     const run = await verify(['--scope', 'large', '--symmetry', 'off', '--json'], {
-      NODE_OPTIONS: '--max-old-space-size=72',
+      NODE_OPTIONS: '--max-old-space-size=96',
     });
     // Liveness may find a lasso inside the explored part of the graph: then exit 13.
     const liveness = (JSON.parse(run.stdout) as { liveness?: { properties: { status: string }[] } }).liveness;
     const lasso = liveness?.properties.some((p) => p.status === 'violated') ?? false;
-    expectStoppedByMemoryGuard(run, lasso ? 13 : 10, 5_000);
+    expectStoppedByMemoryGuard(run, lasso ? 13 : 10, 20_000);
   }, 240_000);
 
   it('lists its options and exit codes with --help', async () => {
