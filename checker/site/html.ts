@@ -183,12 +183,13 @@ function diagramsSection(input: SiteInput): string {
       `<h3>${escapeHtml(d.title)} <small><code>${escapeHtml(d.id)}</code></small></h3>`,
       d.legend ? `<p>${escapeHtml(d.legend)}</p>` : '',
       `<div class="diagram" data-diagram="${escapeHtml(d.id)}" data-status="pending"></div>`,
-      `<details><summary>Mermaid source</summary><pre class="diagram-source">${escapeHtml(d.source)}</pre></details>`,
-      `<p class="note"><a href="${escapeHtml(d.svgHref)}">The same diagram laid out for print (SVG)</a></p>`,
+      `<script type="application/json" class="diagram-data">${scriptJson(d.source)}</script>`,
+      `<p class="note"><a href="${escapeHtml(d.svgHref)}">The same diagram laid out for print (SVG)</a>, and <a href="${escapeHtml(d.sourceHref)}">its Mermaid source</a></p>`,
       '</article>',
     ]
       .filter(Boolean)
-      .join('\n'),
+      // One article a line, as the tables write one row a line.
+      .join(''),
   );
   return `<section id="diagrams">\n<h2>Machine diagrams</h2>\n<p class="note">One state diagram per actor, generated from the XState machines. An arrow reads <code>EVENT [guard] / actions (requirements)</code>; <code>always</code> is an eventless step.</p>\n${blocks.join('\n')}\n</section>`;
 }
@@ -284,7 +285,7 @@ pre { background: #f6f8fa; padding: 8px; overflow-x: auto; font-size: 13px; }
 `;
 
 /** The browser side: draw every diagram, then wire each stepper. Marks <html data-ready> when done. */
-const appScript = `
+export const appScript = `
 (async () => {
   const root = document.documentElement;
   if (typeof mermaid === 'undefined') {
@@ -311,7 +312,7 @@ const appScript = `
     }
   };
   for (const target of document.querySelectorAll('.diagram[data-diagram]')) {
-    const source = target.parentElement.querySelector('.diagram-source').textContent;
+    const source = JSON.parse(target.parentElement.querySelector('.diagram-data').textContent);
     await draw(target, source);
   }
   for (const section of document.querySelectorAll('.stepper')) {
@@ -364,6 +365,17 @@ const appScript = `
 })();
 `;
 
+/**
+ * Style and script as pages ship them, on one line (D-40): each line trimmed and joined by a space, which
+ * keeps their meaning because the script ends every statement with `;` and has no line comment or multi-line string.
+ */
+export const compactScript = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+
 /** The whole page for the report in `reportDir`. */
 export function siteHtml(input: SiteInput, reportDir: string): string {
   const { report } = input;
@@ -380,7 +392,7 @@ export function siteHtml(input: SiteInput, reportDir: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>nsmodel: ${escapeHtml(report.scope)} / ${escapeHtml(report.variant)}</title>
-<style>${styles}</style>
+<style>${compactScript(styles)}</style>
 </head>
 <body>
 <header>
@@ -390,11 +402,11 @@ export function siteHtml(input: SiteInput, reportDir: string): string {
 <nav><a href="#verdict">Verdict</a><a href="#counterexamples">Counterexamples</a><a href="#diagrams">Diagrams</a>${input.mutants ? '<a href="#mutants">Seeded faults</a>' : ''}${input.alternatives ? '<a href="#alternatives">Design alternatives</a>' : ''}</nav>
 </header>
 <main>
-<noscript><p>The diagrams and steppers need JavaScript; the tables and the Mermaid sources read without it.</p></noscript>
+<noscript><p>The diagrams and steppers need JavaScript; the tables read without it, and each diagram links its SVG and its Mermaid source.</p></noscript>
 ${sections.join('\n')}
 </main>
 <script src="${mermaidBundleName}"></script>
-<script>${appScript}</script>
+<script>${compactScript(appScript)}</script>
 </body>
 </html>
 `;

@@ -99,6 +99,8 @@ export interface SiteDiagram {
   source: string;
   /** The committed SVG, relative to the site folder. */
   svgHref: string;
+  /** The committed Mermaid source, relative to the site folder. */
+  sourceHref: string;
 }
 
 export interface SiteInput {
@@ -155,6 +157,7 @@ async function loadDiagrams(rootDir: string, siteDir: string): Promise<SiteDiagr
         legend: entry?.legend ?? '',
         source: await readFile(join(rootDir, diagramsFolder, `${id}.mmd`), 'utf8'),
         svgHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.svg`)),
+        sourceHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.mmd`)),
       };
     }),
   );

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { diagramsFolder } from '../diagram.ts';
 import { itfText, traceToItf } from '../itf.ts';
 import { buildSite, mermaidBundlePath } from './build.ts';
-import { escapeHtml, scriptJson, siteHtml } from './html.ts';
+import { appScript, compactScript, escapeHtml, scriptJson, siteHtml } from './html.ts';
 import { loadSiteInput } from './inputs.ts';
 import { leaves, sanitizeSequenceText, stepperOf } from './stepper.ts';
 
@@ -143,6 +143,16 @@ describe('the page', () => {
     // Diagrams in catalog order, unknown ones after, each linking its committed SVG.
     expect(html.indexOf('data-diagram="namespace"')).toBeLessThan(html.indexOf('data-diagram="zz-extra"'));
     expect(html).toMatch(/href="\.\.\/diagrams\/namespace\.svg"/);
+    expect(html).toMatch(/href="\.\.\/diagrams\/namespace\.mmd">its Mermaid source/);
+  });
+
+  it('ships its script on one line that still parses, with nothing the join would change', () => {
+    const line = compactScript(appScript);
+    expect(line).not.toMatch(/\n/);
+    expect(() => new Function(line)).not.toThrow();
+    // A line comment would swallow what follows; a template literal could span lines.
+    expect(appScript).not.toMatch(/\/\/|`/);
+    expect(line.replace(/\s+/g, '')).toBe(appScript.replace(/\s+/g, ''));
   });
 
   it('writes the same bytes twice, and the Mermaid bundle beside the page', async () => {
