@@ -1,7 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { onStep, stepProperty } from './declare.ts';
 import { type Intent, intentOf } from './intent.ts';
 import { namespaceName, ownersOf, succeeded } from './steps.ts';
-import type { Property } from './types.ts';
 
 /**
  * Who acts cluster-wide is who the scope declares (`intent.clusterWide`, document 000): cluster admins,
@@ -27,36 +27,35 @@ function declaredFor(intent: Intent, model: SystemModel, s: SystemState, r: Requ
   return ns !== null && (ownersOf(model, s, intent, ns) ?? []).includes(who);
 }
 
-export const clusterWideAsDeclared: Property = {
-  id: 'cluster-wide-as-declared',
-  statement:
-    'Only principals the scope declares cluster-wide list across all namespaces, act on cluster-scoped configurations, or change namespace objects they are not tenants of; such a request from anyone else is refused.',
-  requirements: ['RB-1', 'RB-5', 'RB-6', 'NS-7'],
-  kind: 'step',
-  predicate: (model, before, event) => {
-    const r = event.request;
-    if (event.actorKind !== 'principal' || !r || !actsClusterWide(r) || !succeeded(event)) return true;
-    if (declaredFor(intentOf(model.scope), model, before, r)) return true;
-    const where =
-      r.target === 'configuration'
-        ? 'on a cluster-scoped configuration'
-        : r.namespace < 0
-          ? 'across all namespaces'
-          : `on ${namespaceName(model, r.namespace)}`;
-    return `${r.principal.name}, not declared cluster-wide, got ${event.response?.code} for "${event.label}" ${where}`;
-  },
-  witness: {
-    on: 'step',
-    description:
-      'a principal not declared cluster-wide lists across all namespaces or writes a namespace object it is no tenant of',
-    test: (model, before, event) => {
+export const clusterWideAsDeclared = stepProperty(
+  'cluster-wide-as-declared',
+  ['RB-1', 'RB-5', 'RB-6', 'NS-7'],
+  {
+    statement:
+      'Only principals the scope declares cluster-wide list across all namespaces, act on cluster-scoped configurations, or change namespace objects they are not tenants of; such a request from anyone else is refused.',
+    predicate: (model, before, event) => {
       const r = event.request;
-      return (
-        event.actorKind === 'principal' &&
-        r !== undefined &&
-        actsClusterWide(r) &&
-        !declaredFor(intentOf(model.scope), model, before, r)
-      );
+      if (event.actorKind !== 'principal' || !r || !actsClusterWide(r) || !succeeded(event)) return true;
+      if (declaredFor(intentOf(model.scope), model, before, r)) return true;
+      const where =
+        r.target === 'configuration'
+          ? 'on a cluster-scoped configuration'
+          : r.namespace < 0
+            ? 'across all namespaces'
+            : `on ${namespaceName(model, r.namespace)}`;
+      return `${r.principal.name}, not declared cluster-wide, got ${event.response?.code} for "${event.label}" ${where}`;
     },
+    witness: onStep(
+      'a principal not declared cluster-wide lists across all namespaces or writes a namespace object it is no tenant of',
+      (model, before, event) => {
+        const r = event.request;
+        return (
+          event.actorKind === 'principal' &&
+          r !== undefined &&
+          actsClusterWide(r) &&
+          !declaredFor(intentOf(model.scope), model, before, r)
+        );
+      },
+    ),
   },
-};
+);

@@ -1,3 +1,4 @@
+import { onStep, stepProperty } from './declare.ts';
 import { intentOf } from './intent.ts';
 import { eachChanged, exists, pairs, someChanged } from './steps.ts';
 import type { Property } from './types.ts';
@@ -11,29 +12,22 @@ import type { Property } from './types.ts';
 /** LC-2: the finalizer every namespace is created with, as the documents name it. */
 const kubernetesFinalizer = 'kubernetes';
 
-export const kubernetesFinalizerOnCreate: Property = {
-  id: 'kubernetes-finalizer-on-create',
+export const kubernetesFinalizerOnCreate = stepProperty('kubernetes-finalizer-on-create', ['LC-2'], {
   statement: 'Every namespace is created with `kubernetes` in spec.finalizers.',
-  requirements: ['LC-2'],
-  kind: 'step',
   predicate: eachChanged(({ b, a }) => {
     if (!exists(b) && exists(a) && !a.finalizers.includes(kubernetesFinalizer)) {
       return `${a.name} was created with finalizers ${JSON.stringify(a.finalizers)}, without ${kubernetesFinalizer}`;
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: 'a namespace is created',
-    test: someChanged(({ b, a }) => !exists(b) && exists(a)),
-  },
-};
+  witness: onStep(
+    'a namespace is created',
+    someChanged(({ b, a }) => !exists(b) && exists(a)),
+  ),
+});
 
-export const contentGoneBeforeFinalize: Property = {
-  id: 'content-gone-before-finalize',
+export const contentGoneBeforeFinalize = stepProperty('content-gone-before-finalize', ['LC-5', 'LC-9'], {
   statement: '`kubernetes` leaves the finalizers of a namespace only once none of its content is left.',
-  requirements: ['LC-5', 'LC-9'],
-  kind: 'step',
   predicate: eachChanged(({ b, a, event }) => {
     if (
       !exists(a) ||
@@ -45,24 +39,20 @@ export const contentGoneBeforeFinalize: Property = {
       return `${event.actor} removed ${kubernetesFinalizer} from ${b.name} while it still held content`;
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: '`kubernetes` is removed from the finalizers of a namespace',
-    test: someChanged(
+  witness: onStep(
+    '`kubernetes` is removed from the finalizers of a namespace',
+    someChanged(
       ({ b, a }) =>
         exists(a) &&
         b.finalizers.includes(kubernetesFinalizer) &&
         !a.finalizers.includes(kubernetesFinalizer),
     ),
-  },
-};
+  ),
+});
 
-export const ownersRemoveOnlyTheirOwn: Property = {
-  id: 'owners-remove-only-their-own',
+export const ownersRemoveOnlyTheirOwn = stepProperty('owners-remove-only-their-own', ['LC-8'], {
   statement:
     "A finalizer's owner (the namespace controller for `kubernetes`, each external system for its own) removes only finalizers it owns, never another owner's.",
-  requirements: ['LC-8'],
-  kind: 'step',
   predicate: (model, before, event, after) => {
     const who = event.request?.principal.name;
     const owners = intentOf(model.scope).finalizerOwners;
@@ -74,21 +64,15 @@ export const ownersRemoveOnlyTheirOwn: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'step',
-    description: "a finalizer owner changes a namespace's finalizers",
-    test: (model, before, event, after) => {
-      const who = event.request?.principal.name;
-      return (
-        who !== undefined &&
-        Object.values(intentOf(model.scope).finalizerOwners).includes(who) &&
-        pairs(model, before, after).some(
-          ({ b, a }) => exists(a) && b.finalizers.length !== a.finalizers.length,
-        )
-      );
-    },
-  },
-};
+  witness: onStep("a finalizer owner changes a namespace's finalizers", (model, before, event, after) => {
+    const who = event.request?.principal.name;
+    return (
+      who !== undefined &&
+      Object.values(intentOf(model.scope).finalizerOwners).includes(who) &&
+      pairs(model, before, after).some(({ b, a }) => exists(a) && b.finalizers.length !== a.finalizers.length)
+    );
+  }),
+});
 
 export const extraProperties: Property[] = [
   kubernetesFinalizerOnCreate,

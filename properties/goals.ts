@@ -1,6 +1,7 @@
 import { designOf } from '../machines/design-options.ts';
 import type { Scope } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { invariant, onState, onStep, stepProperty } from './declare.ts';
 import { documentedPendingList, intentOf } from './intent.ts';
 import { eachChanged, someChanged } from './steps.ts';
 import type { Property } from './types.ts';
@@ -54,12 +55,9 @@ function createdPending(model: SystemModel, before: SystemState, event: SystemEv
   };
 }
 
-export const initializersPredictable: Property = {
-  id: 'initializers-predictable',
+export const initializersPredictable = stepProperty('initializers-predictable', ['AC-3'], {
   statement:
     'An administrator can predict the initializers a new namespace gets: those of the stored configurations, or of a copy admission read less than 5 s ago, or of a copy whose version admission reports.',
-  requirements: ['AC-3'],
-  kind: 'step',
   predicate: (model, before, event, after) => {
     if (!injectedCreate(event) || !succeeded(event)) return true;
     const c = createdPending(model, before, event, after);
@@ -69,33 +67,32 @@ export const initializersPredictable: Property = {
       return true;
     return `${c.name} got initializers ${JSON.stringify(c.got)}: the store holds ${JSON.stringify(c.fromStore)}, and admission's copy is ${age}s old and unreported`;
   },
-  witness: {
-    on: 'step',
-    description: 'a namespace is created while the store holds a configuration admission has not read',
-    test: (model, before, event) =>
+  witness: onStep(
+    'a namespace is created while the store holds a configuration admission has not read',
+    (model, before, event) =>
       injectedCreate(event) && succeeded(event) && !same(fromStore(model, before), fromCopy(model, before)),
-  },
-};
+  ),
+});
 
-export const configurationAppliesWithinBound: Property = {
-  id: 'configuration-applies-within-bound',
-  statement:
-    'A stored configuration applies to every namespace created 5 s or more after it was stored: admission never creates from a copy older than 5 s.',
-  requirements: ['AC-1', 'AC-2', 'AC-3'],
-  kind: 'step',
-  predicate: (model, before, event, after) => {
-    if (!injectedCreate(event) || !succeeded(event)) return true;
-    const c = createdPending(model, before, event, after);
-    const age = copyAge(model, before);
-    if (same(c.got, c.fromStore) || age < syncBoundSeconds) return true;
-    return `${c.name} was created from a configuration copy ${age}s old: got ${JSON.stringify(c.got)}, the store holds ${JSON.stringify(c.fromStore)}`;
+export const configurationAppliesWithinBound = stepProperty(
+  'configuration-applies-within-bound',
+  ['AC-1', 'AC-2', 'AC-3'],
+  {
+    statement:
+      'A stored configuration applies to every namespace created 5 s or more after it was stored: admission never creates from a copy older than 5 s.',
+    predicate: (model, before, event, after) => {
+      if (!injectedCreate(event) || !succeeded(event)) return true;
+      const c = createdPending(model, before, event, after);
+      const age = copyAge(model, before);
+      if (same(c.got, c.fromStore) || age < syncBoundSeconds) return true;
+      return `${c.name} was created from a configuration copy ${age}s old: got ${JSON.stringify(c.got)}, the store holds ${JSON.stringify(c.fromStore)}`;
+    },
+    witness: onStep(
+      'a namespace create arrives 5 s or more after the last successful configuration read',
+      (model, before, event) => injectedCreate(event) && copyAge(model, before) >= syncBoundSeconds,
+    ),
   },
-  witness: {
-    on: 'step',
-    description: 'a namespace create arrives 5 s or more after the last successful configuration read',
-    test: (model, before, event) => injectedCreate(event) && copyAge(model, before) >= syncBoundSeconds,
-  },
-};
+);
 
 /** The namespace's consumer-controller request (IN-10), when the scope declares one. */
 const consumerRequestInto = (model: SystemModel, event: SystemEvent) => {
@@ -106,39 +103,29 @@ const consumerRequestInto = (model: SystemModel, event: SystemEvent) => {
     : -1;
 };
 
-export const consumersWaitForReady: Property = {
-  id: 'consumers-wait-for-ready',
+export const consumersWaitForReady = stepProperty('consumers-wait-for-ready', ['IN-10', 'IN-6'], {
   statement:
     'A controller that starts work in a namespace (the scope names it) never succeeds in acting there before the namespace is Active.',
-  requirements: ['IN-10', 'IN-6'],
-  kind: 'step',
   predicate: (model, before, event) => {
     const i = consumerRequestInto(model, event);
     if (i < 0 || !succeeded(event)) return true;
     const v = model.view(before, i);
     return v.value === 'active' ? true : `${event.actor} did "${event.label}" while ${v.name} is ${v.value}`;
   },
-  witness: {
-    on: 'step',
-    description: 'the consumer sends a request into an Initializing namespace',
-    test: (model, before, event) => {
-      const i = consumerRequestInto(model, event);
-      return i >= 0 && model.view(before, i).value === 'initializing';
-    },
-  },
-};
+  witness: onStep('the consumer sends a request into an Initializing namespace', (model, before, event) => {
+    const i = consumerRequestInto(model, event);
+    return i >= 0 && model.view(before, i).value === 'initializing';
+  }),
+});
 
 /** ALT-3: whether creates are held; the model answers 201 at once (IN-8), so the property does not apply. */
 export function createHeldSeconds(scope: Scope): number | undefined {
   return designOf(scope).createHeldSeconds;
 }
 
-export const createAnsweredInTime: Property = {
-  id: 'create-answered-in-time',
+export const createAnsweredInTime = invariant('create-answered-in-time', ['IN-8'], {
   statement:
     "A namespace create is answered before the client's time limit: a held create (ALT-3) times out when the namespace is still Initializing when the limit passes.",
-  requirements: ['IN-8'],
-  kind: 'invariant',
   predicate: (model, state) => {
     const limit = createHeldSeconds(model.scope);
     if (limit === undefined) return true;
@@ -148,14 +135,13 @@ export const createAnsweredInTime: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'state',
-    description: 'a held create waits for a namespace that is Initializing',
-    test: (model, state) =>
+  witness: onState(
+    'a held create waits for a namespace that is Initializing',
+    (model, state) =>
       createHeldSeconds(model.scope) !== undefined &&
       model.views(state).some((v) => v.value === 'initializing'),
-  },
-};
+  ),
+});
 
 /** The head of an Initializing namespace, when the scope says its controller may not be ready. */
 const notReadyHead = (model: SystemModel, v: NamespaceView) => {
@@ -167,28 +153,27 @@ const notReadyHead = (model: SystemModel, v: NamespaceView) => {
     : null;
 };
 
-export const notReadyInitializerDoesNotFail: Property = {
-  id: 'not-ready-initializer-does-not-fail',
-  statement:
-    'An initializer that is registered but not ready (the scope names it) never makes a namespace fail by timing out: when it times out the namespace goes on without it.',
-  requirements: ['FP-5', 'FP-2'],
-  kind: 'step',
-  predicate: eachChanged(({ b, a, model }) => {
-    const head = notReadyHead(model, b);
-    if (head && a.value === 'terminating' && a.failure?.reason === 'Timeout')
-      return `${a.name} failed (${a.failure.reason}) while waiting for ${head}, which is not ready`;
-    return true;
-  }),
-  witness: {
-    on: 'step',
-    description:
-      'an initializer that may not be ready leaves the head of a namespace, or the namespace fails while it is the head',
-    test: someChanged(({ b, a, model }) => {
+export const notReadyInitializerDoesNotFail = stepProperty(
+  'not-ready-initializer-does-not-fail',
+  ['FP-5', 'FP-2'],
+  {
+    statement:
+      'An initializer that is registered but not ready (the scope names it) never makes a namespace fail by timing out: when it times out the namespace goes on without it.',
+    predicate: eachChanged(({ b, a, model }) => {
       const head = notReadyHead(model, b);
-      return head !== null && (a.value !== 'initializing' || a.pending[0] !== head);
+      if (head && a.value === 'terminating' && a.failure?.reason === 'Timeout')
+        return `${a.name} failed (${a.failure.reason}) while waiting for ${head}, which is not ready`;
+      return true;
     }),
+    witness: onStep(
+      'an initializer that may not be ready leaves the head of a namespace, or the namespace fails while it is the head',
+      someChanged(({ b, a, model }) => {
+        const head = notReadyHead(model, b);
+        return head !== null && (a.value !== 'initializing' || a.pending[0] !== head);
+      }),
+    ),
   },
-};
+);
 
 /** A DELETE by a cluster administrator (system:masters) of a mortal namespace that exists. */
 const adminDelete = (model: SystemModel, before: SystemState, event: SystemEvent) => {
@@ -199,12 +184,9 @@ const adminDelete = (model: SystemModel, before: SystemState, event: SystemEvent
   return v.system || v.value === 'absent' || v.value === 'removed' ? null : v;
 };
 
-export const deletionHonoured: Property = {
-  id: 'deletion-honoured',
+export const deletionHonoured = stepProperty('deletion-honoured', ['LC-3', 'FP-5'], {
   statement:
     'A cluster administrator can always delete a namespace that exists and is not a system namespace, whatever its phase, while admission admits writes.',
-  requirements: ['LC-3', 'FP-5'],
-  kind: 'step',
   predicate: (model, before, event, after) => {
     const v = adminDelete(model, before, event);
     const stale =
@@ -217,12 +199,11 @@ export const deletionHonoured: Property = {
       ? true
       : `${event.actor}'s "${event.label}" got ${event.response?.code} and left ${v.name} ${a.value}`;
   },
-  witness: {
-    on: 'step',
-    description: 'a cluster administrator deletes an Initializing namespace',
-    test: (model, before, event) => adminDelete(model, before, event)?.value === 'initializing',
-  },
-};
+  witness: onStep(
+    'a cluster administrator deletes an Initializing namespace',
+    (model, before, event) => adminDelete(model, before, event)?.value === 'initializing',
+  ),
+});
 
 /** The goal properties, in the matrix's column order. */
 export const goalProperties: Property[] = [

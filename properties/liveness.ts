@@ -34,6 +34,13 @@ const polled = (model: SystemModel, i: number) => {
 /** Left Initializing, or the apiserver lost the timer (read-repair-unblocks judges what follows). */
 const settledOrLost = onView((v) => !initializing(v) || v.timerLost);
 
+/** A leads-to property judged once per namespace slot: its id and requirement IDs. */
+const leadsTo = (id: string, requirements: string[]) =>
+  ({ id, kind: 'leads-to', requirements, perNamespace: true }) as const;
+/** A leads-to property judged once for the whole system. */
+const systemLeadsTo = (id: string, requirements: string[]) =>
+  ({ id, kind: 'leads-to', requirements, perNamespace: false }) as const;
+
 /** Weak fairness for one kind of actor, per namespace slot unless `perNamespace` says otherwise. */
 const weakly = (actorKind: Fairness['actorKind'], why: string, more: Partial<Fairness> = {}): Fairness => ({
   kind: 'weak',
@@ -65,42 +72,32 @@ const pollerFair = weakly('principal', 'a client polls the namespace until it is
 });
 
 export const terminatingNamespaceIsRemoved: LivenessProperty = {
-  id: 'terminating-namespace-is-removed',
-  kind: 'leads-to',
+  ...leadsTo('terminating-namespace-is-removed', ['LC-5', 'LC-7', 'LC-8', 'LC-9']),
   statement:
     "A Terminating namespace is eventually removed when the namespace controller and every finalizer owner keep working on it, unless admission's configuration copy goes stale first (every write is then refused, AC-2: an outage that never ends blocks removal, and outage-ends judges the way back).",
-  requirements: ['LC-5', 'LC-7', 'LC-8', 'LC-9'],
-  perNamespace: true,
   premise: 'the namespace is Terminating',
-  goal: "the namespace is removed, or admission's copy is stale",
   p: (model, s, i) => ns(model, s, i).value === 'terminating',
+  goal: "the namespace is removed, or admission's copy is stale",
   q: (model, s, i) => ns(model, s, i).value === 'removed' || stale(model, s),
   fairness: [controllerFair, ownersFair],
 };
 
 export const initializationCompletes: LivenessProperty = {
-  id: 'initialization-completes',
-  kind: 'leads-to',
+  ...leadsTo('initialization-completes', ['IN-4', 'FP-2', 'FP-5']),
   statement:
     'An Initializing namespace whose timer the apiserver still holds eventually leaves Initializing (Active, or Terminating after a failure result), whatever its initializers do, as long as time passes and timers fire.',
-  requirements: ['IN-4', 'FP-2', 'FP-5'],
-  perNamespace: true,
   premise: 'Initializing, the timer not lost',
-  goal: 'not Initializing, or the timer lost to an apiserver restart',
   p: (model, s, i) => initializing(ns(model, s, i)) && !ns(model, s, i).timerLost,
+  goal: 'not Initializing, or the timer lost to an apiserver restart',
   q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
 
 export const failOpenInitializerNeverBlocks: LivenessProperty = {
-  id: 'fail-open-initializer-never-blocks',
-  kind: 'leads-to',
+  ...leadsTo('fail-open-initializer-never-blocks', ['FP-2', 'FP-5']),
   statement:
     'A namespace whose first pending initializer is fail-open (Ignore) eventually leaves Initializing (Active, or Terminating when a later fail-closed one times out), even if its initializers crash and never come back; only an apiserver restart that loses the timer hands it over to read-repair.',
-  requirements: ['FP-2', 'FP-5'],
-  perNamespace: true,
   premise: 'Initializing, first pending initializer Ignore, timer not lost',
-  goal: 'not Initializing, or the timer lost',
   p: onView(
     (v, model, s) =>
       initializing(v) &&
@@ -108,82 +105,67 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
       v.pending.length > 0 &&
       policyOf(model, s, v.pending[0]) === 'Ignore',
   ),
+  goal: 'not Initializing, or the timer lost',
   q: settledOrLost,
   // No fairness for the initializers: they may crash and never restart.
   fairness: [timersFair, clockFair],
 };
 
 export const readRepairUnblocks: LivenessProperty = {
-  id: 'read-repair-unblocks',
-  kind: 'leads-to',
+  ...leadsTo('read-repair-unblocks', ['FP-4', 'IN-8']),
   statement:
     'After an apiserver restart loses the initializer timer, an Initializing namespace that a client keeps reading still leaves Initializing (read-repair after the global timeout), unless admission refuses the reads because its copy went stale. A namespace nobody reads stays Initializing: FP-4 repairs on a GET only (D-27).',
-  requirements: ['FP-4', 'IN-8'],
-  perNamespace: true,
   premise: 'Initializing with pending initializers, the timer lost, and a principal of the scope polls it',
-  goal: "not Initializing, or admission's copy is stale",
   p: onView((v, model, _s, i) => initializing(v) && v.pending.length > 0 && v.timerLost && polled(model, i)),
+  goal: "not Initializing, or admission's copy is stale",
   q: (model, s, i) => !initializing(ns(model, s, i)) || stale(model, s),
   fairness: [clockFair, pollerFair],
 };
 
 export const outageEnds: LivenessProperty = {
-  id: 'outage-ends',
-  kind: 'leads-to',
+  ...systemLeadsTo('outage-ends', ['AC-2']),
   statement:
     "Once configuration reads succeed again, admission's copy becomes fresh (it admits again) within a second, unless reads fail anew first.",
-  requirements: ['AC-2'],
-  perNamespace: false,
   premise: 'reads succeed but the copy is stale',
-  goal: 'the copy is fresh, or reads fail again',
   p: (model, s) => !model.systemView(s).configReadsFailing && stale(model, s),
+  goal: 'the copy is fresh, or reads fail again',
   q: (model, s) => !stale(model, s) || model.systemView(s).configReadsFailing,
   // Time may wait for an expired timer, so timers must fire for the next read to come.
   fairness: [clockFair, timersFair],
 };
 
 export const otherNamespacesUnaffected: LivenessProperty = {
-  id: 'other-namespaces-unaffected',
-  kind: 'leads-to',
+  ...leadsTo('other-namespaces-unaffected', ['FP-5', 'FP-2']),
   statement:
     'While an initializer controller is crashed, every namespace that is Initializing, its own or another, still leaves Initializing: a crash stalls no namespace forever (only a lost timer hands one over to read-repair).',
-  requirements: ['FP-5', 'FP-2'],
-  perNamespace: true,
   premise: 'an initializer controller is crashed; the namespace is Initializing with its timer not lost',
-  goal: 'not Initializing, or the timer lost',
   p: onView(
     (v, model, s) => model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost,
   ),
+  goal: 'not Initializing, or the timer lost',
   q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
 
 export const failClosedInitializerTimesOut: LivenessProperty = {
-  id: 'fail-closed-initializer-times-out',
-  kind: 'leads-to',
+  ...leadsTo('fail-closed-initializer-times-out', ['FP-2', 'IN-7', 'IN-8']),
   statement:
     'A namespace whose first pending initializer is fail-closed (Fail) and crashed leaves Initializing anyway: its timer records result Timeout and the namespace is deleted. Document 004 says the create fails with a timeout; here, as in KEP-33, creation is asynchronous: the create already answered 201 and the client sees the Timeout result when it polls (D-27).',
-  requirements: ['FP-2', 'IN-7', 'IN-8'],
-  perNamespace: true,
   premise: 'Initializing, first pending initializer Fail and crashed, timer not lost',
-  goal: 'not Initializing, or the timer lost',
   p: onView((v, model, s) => {
     if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
     return policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
   }),
+  goal: 'not Initializing, or the timer lost',
   q: settledOrLost,
   fairness: [timersFair, clockFair],
 };
 
 export const runningInitializerCompletes: LivenessProperty = {
-  id: 'running-initializer-completes',
-  kind: 'leads-to',
+  ...leadsTo('running-initializer-completes', ['IN-3', 'IN-4', 'IN-7']),
   statement:
     'An initializer controller that is running and first pending on a namespace eventually gets past it: it removes itself or records a failure, unless it crashes or admission refuses its writes (copy stale). The model bounds no initializer’s speed, so IN-4’s "completes" is this liveness property, with no timer assumed fair (IN-3, IN-4).',
-  requirements: ['IN-3', 'IN-4', 'IN-7'],
-  perNamespace: true,
   premise: 'Initializing; the first pending initializer is running; the copy is fresh',
-  goal: 'that initializer is no longer first pending, or it crashed, or the copy is stale',
   p: onView(
     (v, model, s) =>
       initializing(v) &&
@@ -192,6 +174,7 @@ export const runningInitializerCompletes: LivenessProperty = {
       !crashed(model, s, v.pending[0]) &&
       !stale(model, s),
   ),
+  goal: 'that initializer is no longer first pending, or it crashed, or the copy is stale',
   q: onView(
     (v, model, s) =>
       !initializing(v) || v.pending.length === 0 || crashed(model, s, v.pending[0]) || stale(model, s),

@@ -2,6 +2,7 @@ import { immortalNamespaces } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { clusterWideAsDeclared } from './cluster-wide.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
+import { invariant, onState, onStep, stepProperty } from './declare.ts';
 import { extraProperties } from './extra.ts';
 import {
   documentedPendingList,
@@ -36,12 +37,9 @@ import type { Property } from './types.ts';
  * authorization, admission, timer or configuration code they judge.
  */
 
-export const noAccessBeforeReady: Property = {
-  id: 'no-access-before-ready',
+export const noAccessBeforeReady = stepProperty('no-access-before-ready', ['IN-6'], {
   statement:
     'While a namespace is initializing, every request on resources inside it from a principal not meant to hold initialize is refused, and lists leave its content out.',
-  requirements: ['IN-6'],
-  kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
     if (r?.target !== 'content' || meantToInitialize(intentOf(model.scope), r.principal.name)) return true;
@@ -56,10 +54,9 @@ export const noAccessBeforeReady: Property = {
       ? `${r.principal.name} got ${event.response?.code} for "${event.label}" while ${model.view(before, r.namespace).name} is initializing`
       : true;
   },
-  witness: {
-    on: 'step',
-    description: 'a principal not meant to hold initialize sends a request into an initializing namespace',
-    test: (model, before, event) => {
+  witness: onStep(
+    'a principal not meant to hold initialize sends a request into an initializing namespace',
+    (model, before, event) => {
       const r = event.request;
       return (
         !!r &&
@@ -69,15 +66,12 @@ export const noAccessBeforeReady: Property = {
         model.view(before, r.namespace).value === 'initializing'
       );
     },
-  },
-};
+  ),
+});
 
-export const noRemovalWithFinalizers: Property = {
-  id: 'no-removal-with-finalizers',
+export const noRemovalWithFinalizers = stepProperty('no-removal-with-finalizers', ['LC-7'], {
   statement:
     'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
-  requirements: ['LC-7'],
-  kind: 'step',
   predicate: eachChanged(({ b, a }) => {
     if (exists(b) && a.value === 'removed') {
       if (b.finalizers.length > 0)
@@ -86,38 +80,29 @@ export const noRemovalWithFinalizers: Property = {
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: 'a namespace is removed from storage',
-    test: someChanged(({ b, a }) => exists(b) && a.value === 'removed'),
-  },
-};
+  witness: onStep(
+    'a namespace is removed from storage',
+    someChanged(({ b, a }) => exists(b) && a.value === 'removed'),
+  ),
+});
 
-export const noCreateInTerminating: Property = {
-  id: 'no-create-in-terminating',
+export const noCreateInTerminating = stepProperty('no-create-in-terminating', ['LC-4'], {
   statement: 'No new content appears in a terminating namespace.',
-  requirements: ['LC-4'],
-  kind: 'step',
   predicate: eachChanged(({ b, a, model }) => {
     if (b.value === 'terminating' && (a.content & ~b.content) !== 0) {
       return `new content ${describeContent(model, a.content & ~b.content)} appeared in terminating namespace ${b.name}`;
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: 'a create request addresses content in a terminating namespace',
-    test: (model, before, event) =>
-      addressedBy(model, before, event, 'content', 'create')?.value === 'terminating',
-  },
-};
+  witness: onStep(
+    'a create request addresses content in a terminating namespace',
+    (model, before, event) => addressedBy(model, before, event, 'content', 'create')?.value === 'terminating',
+  ),
+});
 
-export const noOrphans: Property = {
-  id: 'no-orphans',
+export const noOrphans = invariant('no-orphans', ['NS-2', 'LC-9'], {
   statement:
     'No content, inside the cluster or in an external system, belongs to a namespace that does not exist.',
-  requirements: ['NS-2', 'LC-9'],
-  kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (exists(v)) continue;
@@ -127,19 +112,14 @@ export const noOrphans: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'state',
-    description: 'a namespace that held content has been removed',
-    test: (model, state) => model.views(state).some((v) => v.value === 'removed'),
-  },
-};
+  witness: onState('a namespace that held content has been removed', (model, state) =>
+    model.views(state).some((v) => v.value === 'removed'),
+  ),
+});
 
-export const initializedIsForever: Property = {
-  id: 'initialized-is-forever',
+export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-4'], {
   statement:
     'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
-  requirements: ['IN-4'],
-  kind: 'step',
   predicate: eachChanged(({ b, a }) => {
     if (b.value !== 'active' && b.value !== 'terminating') return true;
     if (!exists(a)) return true;
@@ -147,18 +127,13 @@ export const initializedIsForever: Property = {
     if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;
   }),
-  witness: {
-    on: 'state',
-    description: 'an initialized namespace exists',
-    test: (model, state) => model.views(state).some((v) => v.value === 'active' && !v.system),
-  },
-};
+  witness: onState('an initialized namespace exists', (model, state) =>
+    model.views(state).some((v) => v.value === 'active' && !v.system),
+  ),
+});
 
-export const initializersInOrder: Property = {
-  id: 'initializers-in-order',
+export const initializersInOrder = stepProperty('initializers-in-order', ['IN-2'], {
   statement: 'Pending initializers complete in order: only the first pending one may be removed.',
-  requirements: ['IN-2'],
-  kind: 'step',
   predicate: eachChanged(({ b, a }) => {
     if (b.value !== 'initializing' || !exists(a) || a.value === 'terminating') return true;
     if (sameList(a.pending, b.pending)) return true;
@@ -167,71 +142,67 @@ export const initializersInOrder: Property = {
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: 'an initializer is removed while another is still pending behind it',
-    test: someChanged(
+  witness: onStep(
+    'an initializer is removed while another is still pending behind it',
+    someChanged(
       ({ b, a }) =>
         b.value === 'initializing' && b.pending.length >= 2 && a.pending.length === b.pending.length - 1,
     ),
-  },
-};
+  ),
+});
 
-export const pendingOnlyByInitializers: Property = {
-  id: 'pending-only-by-initializers',
-  statement:
-    'The pending list and result change only through admission at creation (the registered configurations merged in name order), a principal meant to hold initialize, or the failure-policy timers and read-repair.',
-  requirements: ['IN-3', 'IN-1', 'FP-2', 'FP-4'],
-  kind: 'step',
-  predicate: (model, before, event, after) => {
-    const intent = intentOf(model.scope);
-    const holder = !!event.request && meantToInitialize(intent, event.request.principal.name);
-    for (const { b, a } of pairs(model, before, after)) {
-      if (!exists(b) && exists(a)) {
-        const sent = event.request?.body?.initializers;
-        // D-17: a holder of initialize may send the pending list; admission fills it for everyone else (IN-1).
-        const expected =
-          holder && sent !== undefined
-            ? sent
-            : documentedPendingList(
-                model.scope,
-                model.configurationsRead(before),
-                model.configurationVersionsRead(before),
-              );
-        if (!sameList(a.pending, expected)) {
-          return `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
+export const pendingOnlyByInitializers = stepProperty(
+  'pending-only-by-initializers',
+  ['IN-3', 'IN-1', 'FP-2', 'FP-4'],
+  {
+    statement:
+      'The pending list and result change only through admission at creation (the registered configurations merged in name order), a principal meant to hold initialize, or the failure-policy timers and read-repair.',
+    predicate: (model, before, event, after) => {
+      const intent = intentOf(model.scope);
+      const holder = !!event.request && meantToInitialize(intent, event.request.principal.name);
+      for (const { b, a } of pairs(model, before, after)) {
+        if (!exists(b) && exists(a)) {
+          const sent = event.request?.body?.initializers;
+          // D-17: a holder of initialize may send the pending list; admission fills it for everyone else (IN-1).
+          const expected =
+            holder && sent !== undefined
+              ? sent
+              : documentedPendingList(
+                  model.scope,
+                  model.configurationsRead(before),
+                  model.configurationVersionsRead(before),
+                );
+          if (!sameList(a.pending, expected)) {
+            return `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
+          }
+          continue;
         }
-        continue;
+        if (!exists(b) || !exists(a)) continue;
+        const changed =
+          !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
+        if (!changed) continue;
+        const byDeletion = a.value === 'terminating' && b.value !== 'terminating' && a.pending.length === 0;
+        const byTimerOrRepair =
+          event.actorKind === 'apiserver' ||
+          (event.request?.verb === 'get' && event.request.target === 'namespace');
+        if (!byDeletion && !byTimerOrRepair && !holder) {
+          return `${event.request?.principal.name ?? event.actor}, not meant to hold initialize, changed ${b.name}'s initializers ("${event.label}")`;
+        }
       }
-      if (!exists(b) || !exists(a)) continue;
-      const changed =
-        !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
-      if (!changed) continue;
-      const byDeletion = a.value === 'terminating' && b.value !== 'terminating' && a.pending.length === 0;
-      const byTimerOrRepair =
-        event.actorKind === 'apiserver' ||
-        (event.request?.verb === 'get' && event.request.target === 'namespace');
-      if (!byDeletion && !byTimerOrRepair && !holder) {
-        return `${event.request?.principal.name ?? event.actor}, not meant to hold initialize, changed ${b.name}'s initializers ("${event.label}")`;
-      }
-    }
-    return true;
-  },
-  witness: {
-    on: 'step',
-    description: "a namespace's pending list or result changes",
-    test: someChanged(
-      ({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure),
+      return true;
+    },
+    witness: onStep(
+      "a namespace's pending list or result changes",
+      someChanged(
+        ({ b, a }) => exists(b) && exists(a) && (!sameList(a.pending, b.pending) || a.failure !== b.failure),
+      ),
     ),
   },
-};
+);
 
-export const finalizersOnlyByFinalize: Property = {
-  id: 'finalizers-only-by-finalize',
+export const finalizersOnlyByFinalize = stepProperty('finalizers-only-by-finalize', ['LC-6', 'LC-8'], {
   statement:
     'After creation, spec.finalizers changes only through the finalize sub-resource, and only shrinks once terminating.',
-  requirements: ['LC-6', 'LC-8'],
-  kind: 'step',
   predicate: eachChanged(({ b, a, event }) => {
     if (!exists(b) || !exists(a) || sameList(a.finalizers, b.finalizers)) return true;
     if (event.request?.verb !== 'finalize')
@@ -241,18 +212,14 @@ export const finalizersOnlyByFinalize: Property = {
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: "a namespace's finalizers change",
-    test: someChanged(({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers)),
-  },
-};
+  witness: onStep(
+    "a namespace's finalizers change",
+    someChanged(({ b, a }) => exists(b) && exists(a) && !sameList(a.finalizers, b.finalizers)),
+  ),
+});
 
-export const failedNeverActive: Property = {
-  id: 'failed-never-active',
+export const failedNeverActive = invariant('failed-never-active', ['IN-7'], {
   statement: 'A namespace with a failure result is being deleted and never becomes Active.',
-  requirements: ['IN-7'],
-  kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (v.failure === null) continue;
@@ -262,19 +229,14 @@ export const failedNeverActive: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'state',
-    description: 'a namespace carries a failure result',
-    test: (model, state) => model.views(state).some((v) => v.failure !== null),
-  },
-};
+  witness: onState('a namespace carries a failure result', (model, state) =>
+    model.views(state).some((v) => v.failure !== null),
+  ),
+});
 
-export const phaseConsistency: Property = {
-  id: 'phase-consistency',
+export const phaseConsistency = stepProperty('phase-consistency', ['LC-3', 'IN-5', 'LC-1'], {
   statement:
     'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set.',
-  requirements: ['LC-3', 'IN-5', 'LC-1'],
-  kind: 'step',
   predicate: eachChanged(({ b, a }) => {
     if (!exists(a)) return true;
     if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
@@ -294,19 +256,15 @@ export const phaseConsistency: Property = {
     }
     return true;
   }),
-  witness: {
-    on: 'step',
-    description: 'a namespace is deleted while it exists',
-    test: someChanged(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
-  },
-};
+  witness: onStep(
+    'a namespace is deleted while it exists',
+    someChanged(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
+  ),
+});
 
-export const tenantIsolation: Property = {
-  id: 'tenant-isolation',
+export const tenantIsolation = stepProperty('tenant-isolation', ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'], {
   statement:
     "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list; a namespace is its creator's (RB-2), and before any create the declared tenant's.",
-  requirements: ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'],
-  kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
     const intent = intentOf(model.scope);
@@ -327,11 +285,9 @@ export const tenantIsolation: Property = {
     );
     return leaked.length > 0 ? `tenant ${who} listed ${leaked.join(', ')}` : true;
   },
-  witness: {
-    on: 'step',
-    description:
-      "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
-    test: (model, before, event) => {
+  witness: onStep(
+    "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
+    (model, before, event) => {
       const r = event.request;
       const intent = intentOf(model.scope);
       if (!r || !intent.tenantPrincipals.has(r.principal.name)) return false;
@@ -341,15 +297,12 @@ export const tenantIsolation: Property = {
         ns !== null && foreignIn(model, before, intent, r.principal.name, ns) && judgedByResponse(intent, r)
       );
     },
-  },
-};
+  ),
+});
 
-export const configFreshness: Property = {
-  id: 'config-freshness',
+export const configFreshness = stepProperty('config-freshness', ['AC-2', 'AC-3', 'AC-1'], {
   statement:
     'No write is admitted when the admission configuration has not been read successfully for the documented staleness bound (5 s).',
-  requirements: ['AC-2', 'AC-3', 'AC-1'],
-  kind: 'step',
   predicate: (model, before, event) => {
     const age = model.systemView(before).secondsSinceConfigRead;
     const write =
@@ -359,24 +312,20 @@ export const configFreshness: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'step',
-    description: 'a write arrives 5 s or more after the last successful configuration read',
-    test: (model, before, event) =>
+  witness: onStep(
+    'a write arrives 5 s or more after the last successful configuration read',
+    (model, before, event) =>
       !!event.request &&
       event.request.verb !== 'get' &&
       event.request.verb !== 'list' &&
       model.systemView(before).secondsSinceConfigRead >=
         intentOf(model.scope).timeouts.configurationStaleAfterSeconds,
-  },
-};
+  ),
+});
 
-export const uniqueNames: Property = {
-  id: 'unique-names',
+export const uniqueNames = stepProperty('unique-names', ['NS-3'], {
   statement:
     'A create never succeeds for a name that already exists: names are unique per kind per namespace.',
-  requirements: ['NS-3'],
-  kind: 'step',
   predicate: (model, before, event) => {
     const r = event.request;
     if (r?.verb !== 'create' || !succeeded(event) || r.namespace < 0) return true;
@@ -388,24 +337,17 @@ export const uniqueNames: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'step',
-    description: 'a create names an object or namespace that already exists',
-    test: (model, before, event) => {
-      const r = event.request;
-      if (r?.verb !== 'create' || r.namespace < 0) return false;
-      const v = model.view(before, r.namespace);
-      return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
-    },
-  },
-};
+  witness: onStep('a create names an object or namespace that already exists', (model, before, event) => {
+    const r = event.request;
+    if (r?.verb !== 'create' || r.namespace < 0) return false;
+    const v = model.view(before, r.namespace);
+    return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
+  }),
+});
 
-export const validNames: Property = {
-  id: 'valid-names',
+export const validNames = invariant('valid-names', ['NS-1', 'LC-2'], {
   statement:
     'Every stored namespace name is a DNS label and every finalizer name is `kubernetes` (or another standard name) or a qualified name.',
-  requirements: ['NS-1', 'LC-2'],
-  kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (!exists(v)) continue;
@@ -416,10 +358,9 @@ export const validNames: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'step',
-    description: 'a create or finalize carries an invalid namespace or finalizer name',
-    test: (model, before, event) => {
+  witness: onStep(
+    'a create or finalize carries an invalid namespace or finalizer name',
+    (model, before, event) => {
       const r = event.request;
       if (r?.target !== 'namespace' || r.namespace < 0) return false;
       const name = model.scope.namespaces[r.namespace].name;
@@ -432,14 +373,11 @@ export const validNames: Property = {
         exists(model.view(before, r.namespace))
       );
     },
-  },
-};
+  ),
+});
 
-export const systemNamespacesImmortal: Property = {
-  id: 'system-namespaces-immortal',
+export const systemNamespacesImmortal = invariant('system-namespaces-immortal', ['LC-10'], {
   statement: '`default`, `kube-system` and `kube-public` always exist and never start terminating.',
-  requirements: ['LC-10'],
-  kind: 'invariant',
   predicate: (model, state) => {
     for (const v of model.views(state)) {
       if (!immortalNamespaces.includes(v.name)) continue;
@@ -447,15 +385,11 @@ export const systemNamespacesImmortal: Property = {
     }
     return true;
   },
-  witness: {
-    on: 'step',
-    description: 'someone asks to delete a system namespace',
-    test: (model, before, event) => {
-      const deleted = addressedBy(model, before, event, 'namespace', 'delete');
-      return deleted !== null && immortalNamespaces.includes(deleted.name);
-    },
-  },
-};
+  witness: onStep('someone asks to delete a system namespace', (model, before, event) => {
+    const deleted = addressedBy(model, before, event, 'namespace', 'delete');
+    return deleted !== null && immortalNamespaces.includes(deleted.name);
+  }),
+});
 
 export const safetyProperties: Property[] = [
   noAccessBeforeReady,

@@ -78,6 +78,7 @@ export interface ChangedNamespace {
   model: SystemModel;
   before: SystemState;
   event: SystemEvent;
+  after: SystemState;
 }
 
 /** A step predicate judged on each namespace the step changed: the first broken one's message, else true. */
@@ -85,7 +86,7 @@ export const eachChanged =
   (judge: (changed: ChangedNamespace) => true | string) =>
   (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): true | string => {
     for (const { b, a } of pairs(model, before, after)) {
-      const verdict = judge({ b, a, model, before, event });
+      const verdict = judge({ b, a, model, before, event, after });
       if (verdict !== true) return verdict;
     }
     return true;
@@ -107,4 +108,4 @@ export function addressedBy(
 export const someChanged =
   (test: (changed: ChangedNamespace) => boolean) =>
   (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): boolean =>
-    pairs(model, before, after).some(({ b, a }) => test({ b, a, model, before, event }));
+    pairs(model, before, after).some(({ b, a }) => test({ b, a, model, before, event, after }));

@@ -1,5 +1,6 @@
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { initializerInEffect, pairs, sameList } from './steps.ts';
+import { onStep, stepProperty } from './declare.ts';
+import { eachChanged, initializerInEffect, sameList } from './steps.ts';
 import type { Property } from './types.ts';
 
 /**
@@ -28,21 +29,18 @@ const firstPendingDeclared = (model: SystemModel, s: SystemState, v: NamespaceVi
   v.pending.length > 0 &&
   initializerInEffect(model, s, v.pending[0]) !== undefined;
 
-export const timerRunsForFirstPending: Property = {
-  id: 'timer-runs-for-first-pending',
-  statement:
-    "While a namespace is Initializing, the apiserver's timer runs for its first pending initializer, from 0 s each time that initializer changes, unless the apiserver restarted and lost it; outside Initializing no timer runs.",
-  requirements: ['FP-2', 'FP-4', 'IN-2'],
-  kind: 'step',
-  predicate: (model, before, _event, after) => {
-    // Namespace states are interned: an unchanged one was judged when it was reached.
-    for (const { b: was, a } of pairs(model, before, after)) {
-      if (!firstPendingDeclared(model, after, a)) {
-        if (a.value !== 'initializing' && (a.failOpenTimer !== null || a.timerLost))
-          return `${a.name} is ${a.value} with an initializer timer`;
-        continue;
-      }
-      if (a.timerLost) continue;
+export const timerRunsForFirstPending = stepProperty(
+  'timer-runs-for-first-pending',
+  ['FP-2', 'FP-4', 'IN-2'],
+  {
+    statement:
+      "While a namespace is Initializing, the apiserver's timer runs for its first pending initializer, from 0 s each time that initializer changes, unless the apiserver restarted and lost it; outside Initializing no timer runs.",
+    predicate: eachChanged(({ b: was, a, model, after }) => {
+      if (!firstPendingDeclared(model, after, a))
+        return a.value !== 'initializing' && (a.failOpenTimer !== null || a.timerLost)
+          ? `${a.name} is ${a.value} with an initializer timer`
+          : true;
+      if (a.timerLost) return true;
       const timer = a.failOpenTimer;
       if (timer === null) return `${a.name} waits on ${a.pending[0]} with no timer running`;
       if (timer.initializer !== a.pending[0])
@@ -50,26 +48,22 @@ export const timerRunsForFirstPending: Property = {
       const firstChanged = was.value !== 'initializing' || was.pending[0] !== a.pending[0];
       if (firstChanged && timer.ageSeconds !== 0)
         return `${a.name}'s timer for ${a.pending[0]} started at ${timer.ageSeconds}s, not 0`;
-    }
-    return true;
+      return true;
+    }),
+    witness: onStep(
+      'the first pending initializer of an Initializing namespace changes while its timer runs',
+      (model, before, _event, after) =>
+        views(model, after).some((a, i) => {
+          const b = model.view(before, i);
+          return a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0];
+        }),
+    ),
   },
-  witness: {
-    on: 'step',
-    description: 'the first pending initializer of an Initializing namespace changes while its timer runs',
-    test: (model, before, _event, after) =>
-      views(model, after).some((a, i) => {
-        const b = model.view(before, i);
-        return a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0];
-      }),
-  },
-};
+);
 
-export const timerFiresByTimeout: Property = {
-  id: 'timer-fires-by-timeout',
+export const timerFiresByTimeout = stepProperty('timer-fires-by-timeout', ['FP-2', 'FP-5'], {
   statement:
     "Time does not pass while an initializer's timer has run its declared timeoutSeconds: the timer fires no later than timeoutSeconds after it was armed (FP-2).",
-  requirements: ['FP-2', 'FP-5'],
-  kind: 'step',
   predicate: (model, before, event, after) => {
     if (!isTick(event)) return true;
     for (const { v, t, spec } of runningTimers(model, before))
@@ -80,132 +74,127 @@ export const timerFiresByTimeout: Property = {
         return `${t.initializer}'s timer on ${v.name} is ${t.ageSeconds}s old, past its ${spec.timeoutSeconds}s`;
     return true;
   },
-  witness: {
-    on: 'step',
-    description: "a second passes while an initializer's timer runs",
-    test: (model, before, event) =>
-      isTick(event) && views(model, before).some((v) => v.failOpenTimer !== null),
-  },
-};
+  witness: onStep(
+    "a second passes while an initializer's timer runs",
+    (model, before, event) => isTick(event) && views(model, before).some((v) => v.failOpenTimer !== null),
+  ),
+});
 
-export const timeoutFollowsFailurePolicy: Property = {
-  id: 'timeout-follows-failure-policy',
-  statement:
-    'An initializer timer fires only once its declared timeoutSeconds have run; then `Ignore` removes that initializer from the pending list and the namespace carries on, `Fail` records the result Timeout and the namespace is deleted (FP-1, FP-2).',
-  requirements: ['FP-1', 'FP-2', 'IN-7'],
-  kind: 'step',
-  predicate: (model, before, event, after) => {
-    if (!isTimerStep(event)) return true;
-    const b = model.view(before, event.namespace);
-    const a = model.view(after, event.namespace);
-    const t = b.failOpenTimer;
-    const spec = t && initializerInEffect(model, before, t.initializer);
-    if (!t || !spec) return `the apiserver acted on ${b.name} without a running timer`;
-    if (t.ageSeconds < spec.timeoutSeconds)
-      return `${t.initializer}'s timer on ${b.name} fired after ${t.ageSeconds}s, before its ${spec.timeoutSeconds}s timeout`;
-    if (b.pending[0] !== t.initializer) return `the timer fired for ${t.initializer}, not first pending`;
-    if (spec.failurePolicy === 'Ignore') {
-      if (a.failure !== null || a.value === 'terminating')
-        return `${t.initializer} (Ignore) timed out and ${a.name} failed instead of carrying on`;
-      if (!sameList(a.pending, b.pending.slice(1)))
-        return `${t.initializer} (Ignore) timed out but pending went ${JSON.stringify(b.pending)} → ${JSON.stringify(a.pending)}`;
+export const timeoutFollowsFailurePolicy = stepProperty(
+  'timeout-follows-failure-policy',
+  ['FP-1', 'FP-2', 'IN-7'],
+  {
+    statement:
+      'An initializer timer fires only once its declared timeoutSeconds have run; then `Ignore` removes that initializer from the pending list and the namespace carries on, `Fail` records the result Timeout and the namespace is deleted (FP-1, FP-2).',
+    predicate: (model, before, event, after) => {
+      if (!isTimerStep(event)) return true;
+      const b = model.view(before, event.namespace);
+      const a = model.view(after, event.namespace);
+      const t = b.failOpenTimer;
+      const spec = t && initializerInEffect(model, before, t.initializer);
+      if (!t || !spec) return `the apiserver acted on ${b.name} without a running timer`;
+      if (t.ageSeconds < spec.timeoutSeconds)
+        return `${t.initializer}'s timer on ${b.name} fired after ${t.ageSeconds}s, before its ${spec.timeoutSeconds}s timeout`;
+      if (b.pending[0] !== t.initializer) return `the timer fired for ${t.initializer}, not first pending`;
+      if (spec.failurePolicy === 'Ignore') {
+        if (a.failure !== null || a.value === 'terminating')
+          return `${t.initializer} (Ignore) timed out and ${a.name} failed instead of carrying on`;
+        if (!sameList(a.pending, b.pending.slice(1)))
+          return `${t.initializer} (Ignore) timed out but pending went ${JSON.stringify(b.pending)} → ${JSON.stringify(a.pending)}`;
+        return true;
+      }
+      if (a.value !== 'terminating' || a.failure?.reason !== 'Timeout')
+        return `${t.initializer} (Fail) timed out but ${a.name} is ${a.value} with result ${a.failure?.reason ?? 'none'}, not Timeout`;
       return true;
-    }
-    if (a.value !== 'terminating' || a.failure?.reason !== 'Timeout')
-      return `${t.initializer} (Fail) timed out but ${a.name} is ${a.value} with result ${a.failure?.reason ?? 'none'}, not Timeout`;
-    return true;
-  },
-  witness: {
-    on: 'step',
-    description: "an initializer's timer fires",
-    test: (_model, _before, event) => isTimerStep(event),
-  },
-};
-
-export const readRepairAfterGlobalTimeout: Property = {
-  id: 'read-repair-after-global-timeout',
-  statement:
-    'A GET of an Initializing namespace repairs it exactly when the declared global timeout has passed since creation: the first pending initializer is removed (`Ignore`) or the result Timeout recorded (`Fail`); before that, a GET changes nothing (FP-4).',
-  requirements: ['FP-4', 'FP-1', 'IN-8'],
-  kind: 'step',
-  predicate: (model, before, event, after) => {
-    const r = event.request;
-    // The status sub-resource never changes spec (D-30), so only a GET of the namespace itself repairs.
-    if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return true;
-    const b = model.view(before, r.namespace);
-    if (!firstPendingDeclared(model, before, b)) return true;
-    const a = model.view(after, r.namespace);
-    const first = b.pending[0];
-    const spec = initializerInEffect(model, before, first);
-    const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
-    const changed = !sameList(a.pending, b.pending) || a.value !== b.value;
-    const ok = event.response !== undefined && event.response.code < 300;
-    if (!due)
-      return changed
-        ? `a GET changed ${b.name} ${b.createdSecondsAgo}s after creation, before the ${model.scope.clock.readRepairTimeoutSeconds}s global timeout`
-        : true;
-    if (!ok) return true;
-    if (spec?.failurePolicy === 'Fail')
-      return a.failure?.reason === 'Timeout' && a.value === 'terminating'
-        ? true
-        : `a GET after the global timeout left ${b.name} ${a.value} with ${first} (Fail) pending, no Timeout result`;
-    return sameList(a.pending, b.pending.slice(1))
-      ? true
-      : `a GET after the global timeout left ${b.name}'s pending ${JSON.stringify(a.pending)}, ${first} (Ignore) not removed`;
-  },
-  witness: {
-    on: 'step',
-    description: 'a GET of an Initializing namespace once the global timeout has passed since creation',
-    test: (model, before, event) => {
-      const r = event.request;
-      if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return false;
-      const b = model.view(before, r.namespace);
-      return (
-        firstPendingDeclared(model, before, b) &&
-        (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds
-      );
     },
+    witness: onStep("an initializer's timer fires", (_model, _before, event) => isTimerStep(event)),
   },
-};
+);
 
-export const configurationCopyRefreshed: Property = {
-  id: 'configuration-copy-refreshed',
-  statement:
-    'Each second admission reads the configurations: a successful read makes its copy exactly what the store holds, 0 s old; a failed read keeps the copy and ages it; the copy is stale exactly when it is 5 s old (AC-1, AC-2, AC-3), so a configuration change reaches new namespaces at the next successful read, and never waits beyond the staleness bound while reads work.',
-  requirements: ['AC-1', 'AC-2', 'AC-3'],
-  kind: 'step',
-  predicate: (model, before, event, after) => {
-    // The copy lives in the state's configSync and fault fields: a step that keeps both has nothing to judge.
-    if (!isTick(event) && before.configSync === after.configSync) return true;
-    const b = model.systemView(before);
-    const a = model.systemView(after);
-    if (a.configurationFresh !== a.secondsSinceConfigRead < stalenessBoundSeconds)
-      return `the copy is ${a.configurationFresh ? 'fresh' : 'stale'} ${a.secondsSinceConfigRead}s after the last successful read`;
-    if (!isTick(event)) {
-      if (
-        a.secondsSinceConfigRead !== b.secondsSinceConfigRead ||
-        !sameList(a.configurationsRead, b.configurationsRead)
-      )
-        return `"${event.label}" changed admission's configuration copy between reads`;
-      return true;
-    }
-    if (!b.configReadsFailing) {
-      const stored = [...b.configurationsRegistered].sort();
-      if (a.secondsSinceConfigRead !== 0 || !sameList(a.configurationsRead, stored))
-        return `a successful read left the copy ${a.secondsSinceConfigRead}s old with ${JSON.stringify(a.configurationsRead)}, the store holds ${JSON.stringify(stored)}`;
-      return true;
-    }
-    const age = Math.min(b.secondsSinceConfigRead + 1, stalenessBoundSeconds);
-    if (a.secondsSinceConfigRead !== age || !sameList(a.configurationsRead, b.configurationsRead))
-      return `a failed read took the copy from ${b.secondsSinceConfigRead}s to ${a.secondsSinceConfigRead}s old (${age}s expected) or changed it`;
-    return true;
+export const readRepairAfterGlobalTimeout = stepProperty(
+  'read-repair-after-global-timeout',
+  ['FP-4', 'FP-1', 'IN-8'],
+  {
+    statement:
+      'A GET of an Initializing namespace repairs it exactly when the declared global timeout has passed since creation: the first pending initializer is removed (`Ignore`) or the result Timeout recorded (`Fail`); before that, a GET changes nothing (FP-4).',
+    predicate: (model, before, event, after) => {
+      const r = event.request;
+      // The status sub-resource never changes spec (D-30), so only a GET of the namespace itself repairs.
+      if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return true;
+      const b = model.view(before, r.namespace);
+      if (!firstPendingDeclared(model, before, b)) return true;
+      const a = model.view(after, r.namespace);
+      const first = b.pending[0];
+      const spec = initializerInEffect(model, before, first);
+      const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
+      const changed = !sameList(a.pending, b.pending) || a.value !== b.value;
+      const ok = event.response !== undefined && event.response.code < 300;
+      if (!due)
+        return changed
+          ? `a GET changed ${b.name} ${b.createdSecondsAgo}s after creation, before the ${model.scope.clock.readRepairTimeoutSeconds}s global timeout`
+          : true;
+      if (!ok) return true;
+      if (spec?.failurePolicy === 'Fail')
+        return a.failure?.reason === 'Timeout' && a.value === 'terminating'
+          ? true
+          : `a GET after the global timeout left ${b.name} ${a.value} with ${first} (Fail) pending, no Timeout result`;
+      return sameList(a.pending, b.pending.slice(1))
+        ? true
+        : `a GET after the global timeout left ${b.name}'s pending ${JSON.stringify(a.pending)}, ${first} (Ignore) not removed`;
+    },
+    witness: onStep(
+      'a GET of an Initializing namespace once the global timeout has passed since creation',
+      (model, before, event) => {
+        const r = event.request;
+        if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return false;
+        const b = model.view(before, r.namespace);
+        return (
+          firstPendingDeclared(model, before, b) &&
+          (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds
+        );
+      },
+    ),
   },
-  witness: {
-    on: 'step',
-    description: 'a configuration read fails, and later one succeeds',
-    test: (model, before, event) => isTick(event) && model.systemView(before).secondsSinceConfigRead > 0,
+);
+
+export const configurationCopyRefreshed = stepProperty(
+  'configuration-copy-refreshed',
+  ['AC-1', 'AC-2', 'AC-3'],
+  {
+    statement:
+      'Each second admission reads the configurations: a successful read makes its copy exactly what the store holds, 0 s old; a failed read keeps the copy and ages it; the copy is stale exactly when it is 5 s old (AC-1, AC-2, AC-3), so a configuration change reaches new namespaces at the next successful read, and never waits beyond the staleness bound while reads work.',
+    predicate: (model, before, event, after) => {
+      // The copy lives in the state's configSync and fault fields: a step that keeps both has nothing to judge.
+      if (!isTick(event) && before.configSync === after.configSync) return true;
+      const b = model.systemView(before);
+      const a = model.systemView(after);
+      if (a.configurationFresh !== a.secondsSinceConfigRead < stalenessBoundSeconds)
+        return `the copy is ${a.configurationFresh ? 'fresh' : 'stale'} ${a.secondsSinceConfigRead}s after the last successful read`;
+      if (!isTick(event)) {
+        if (
+          a.secondsSinceConfigRead !== b.secondsSinceConfigRead ||
+          !sameList(a.configurationsRead, b.configurationsRead)
+        )
+          return `"${event.label}" changed admission's configuration copy between reads`;
+        return true;
+      }
+      if (!b.configReadsFailing) {
+        const stored = [...b.configurationsRegistered].sort();
+        if (a.secondsSinceConfigRead !== 0 || !sameList(a.configurationsRead, stored))
+          return `a successful read left the copy ${a.secondsSinceConfigRead}s old with ${JSON.stringify(a.configurationsRead)}, the store holds ${JSON.stringify(stored)}`;
+        return true;
+      }
+      const age = Math.min(b.secondsSinceConfigRead + 1, stalenessBoundSeconds);
+      if (a.secondsSinceConfigRead !== age || !sameList(a.configurationsRead, b.configurationsRead))
+        return `a failed read took the copy from ${b.secondsSinceConfigRead}s to ${a.secondsSinceConfigRead}s old (${age}s expected) or changed it`;
+      return true;
+    },
+    witness: onStep(
+      'a configuration read fails, and later one succeeds',
+      (model, before, event) => isTick(event) && model.systemView(before).secondsSinceConfigRead > 0,
+    ),
   },
-};
+);
 
 export const timingProperties: Property[] = [
   timerRunsForFirstPending,
