@@ -268,14 +268,8 @@ describe('names Mermaid cannot take as they are', () => {
       },
     });
     const outline = outlineMachine(machine);
-    expect(outline.states.map((state) => state.diagramId)).toEqual([
-      'a_b',
-      'a_b_2',
-      'a',
-      'a__b',
-      's_1st',
-      's_end',
-    ]);
+    const ids = outline.states.map((state) => state.diagramId);
+    expect(ids).toEqual(['a_b', 'a_b_2', 'a', 'a__b', 's_1st', 's_end']);
     const parsed = await parseDiagram(machineToMermaid(machine));
     expect(parsed.edges.map((edge) => `${edge.from}>${edge.to}`)).toContain('a_b>a_b_2');
   });
@@ -342,13 +336,8 @@ describe('guards and actions as they read', () => {
   });
 
   it('sorts requirement IDs by area, then number', () => {
-    expect(sortRequirements(['LC-10', 'IN-2', 'LC-2', 'IN-10', 'IN-2', 'ALT-1'])).toEqual([
-      'ALT-1',
-      'IN-2',
-      'IN-10',
-      'LC-2',
-      'LC-10',
-    ]);
+    const sorted = sortRequirements(['LC-10', 'IN-2', 'LC-2', 'IN-10', 'IN-2', 'ALT-1']);
+    expect(sorted).toEqual(['ALT-1', 'IN-2', 'IN-10', 'LC-2', 'LC-10']);
   });
 });
 

@@ -75,22 +75,8 @@ describe('reference namespace machine', () => {
 
   it('names the requirements on its transitions', () => {
     const table = tabulate(referenceNamespaceMachine, referenceEvents);
-    const cited = new Set(table.requirements.flat());
-    expect([...cited].sort()).toEqual([
-      'IN-1',
-      'IN-2',
-      'IN-3',
-      'IN-4',
-      'IN-5',
-      'LC-2',
-      'LC-3',
-      'LC-5',
-      'LC-6',
-      'LC-7',
-      'LC-8',
-      'LC-9',
-      'NS-2',
-    ]);
+    const cited = [...new Set(table.requirements.flat())].sort();
+    expect(cited.join(' ')).toBe('IN-1 IN-2 IN-3 IN-4 IN-5 LC-2 LC-3 LC-5 LC-6 LC-7 LC-8 LC-9 NS-2');
   });
 });
 
