@@ -305,13 +305,8 @@ describe('constructs the model avoids but a machine may still use', () => {
       },
     });
     const outline = outlineMachine(machine);
-    expect(outline.transitions.map((transition) => transition.trigger)).toEqual([
-      'BACK',
-      'after 5000ms',
-      'done(job)',
-      'error(job)',
-      'NEXT',
-    ]);
+    const triggers = outline.transitions.map((transition) => transition.trigger);
+    expect(triggers).toEqual(['BACK', 'after 5000ms', 'done(job)', 'error(job)', 'NEXT']);
     const source = machineToMermaid(machine);
     expect(source).toContain('state "hist (H#42;)" as working__hist');
     const parsed = await parseDiagram(source);

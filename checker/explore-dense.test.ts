@@ -111,11 +111,11 @@ describe('exploreDense (integer codes)', () => {
     'pins the reference model with $copies copies, state for state with explore()',
     ({ copies, states, transitions, depth }) => {
       const model = referenceModel(copies);
+      // Same successor order, so both engines discover the same states in the same order.
+      const generic = explore(model.explorable);
       const dense = exploreDense(model.dense);
       expect(dense).toMatchObject({ states, transitions, depth, complete: true });
       expect(dense.structureBytes / states).toBeLessThan(16);
-      // Same successor order, so both engines discover the same states in the same order.
-      const generic = explore(model.explorable);
       const denseOrder = Array.from({ length: states }, (_, index) => dense.codeAt(index));
       const genericOrder = Array.from({ length: states }, (_, index) => model.encode(generic.stateAt(index)));
       expect(denseOrder).toEqual(genericOrder);

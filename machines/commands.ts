@@ -67,6 +67,48 @@ const contentVerbs = {
 } as const satisfies Record<string, ApiRequest['verb']>;
 type ContentKind = keyof typeof contentVerbs;
 
+/** The verb each request on the namespace object sends (the status sub-resource aside). */
+const namespaceVerbs = {
+  'create-namespace': 'create',
+  'get-namespace': 'get',
+  'list-namespaces': 'list',
+  'delete-namespace': 'delete',
+  'update-finalizers': 'update',
+  'remove-pending': 'update',
+  'remove-first-pending': 'update',
+  'record-failure': 'update',
+  finalize: 'finalize',
+  'finalize-without-kubernetes': 'finalize',
+} as const satisfies Record<string, ApiRequest['verb']>;
+type OnNamespaceObject = Extract<RequestCommandData, { kind: keyof typeof namespaceVerbs }>;
+
+const onNamespaceObject = (c: RequestCommandData): c is OnNamespaceObject =>
+  Object.hasOwn(namespaceVerbs, c.kind);
+
+/** The body a request on the namespace object sends, from the command's own fields; none for a read or a DELETE. */
+function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
+  switch (c.kind) {
+    case 'create-namespace':
+      return {
+        ...(c.initializers ? { initializers: c.initializers } : {}),
+        extraFinalizers: c.extraFinalizers,
+      };
+    case 'update-finalizers':
+    case 'finalize':
+      return { finalizers: c.finalizers };
+    case 'remove-pending':
+      return { removePending: c.name };
+    case 'remove-first-pending':
+      return { removeFirstPending: true };
+    case 'record-failure':
+      return { failure: c.reason };
+    case 'finalize-without-kubernetes':
+      return { finalizeWithoutKubernetes: true };
+    default:
+      return undefined;
+  }
+}
+
 /** What the API server is sent for a command: the one translation from a command to the wire request. */
 export function requestOf(c: RequestCommandData): ApiRequest {
   const r = wireRequest(c);
@@ -76,34 +118,11 @@ export function requestOf(c: RequestCommandData): ApiRequest {
 function wireRequest(c: RequestCommandData): ApiRequest {
   const base = { principal: c.principal, namespace: c.namespace, object: -1 };
   const onNamespace = { ...base, target: 'namespace' as const };
+  if (onNamespaceObject(c)) {
+    const body = namespaceBody(c);
+    return { ...onNamespace, verb: namespaceVerbs[c.kind], ...(body ? { body } : {}) };
+  }
   switch (c.kind) {
-    case 'create-namespace':
-      return {
-        ...onNamespace,
-        verb: 'create',
-        body: {
-          ...(c.initializers ? { initializers: c.initializers } : {}),
-          extraFinalizers: c.extraFinalizers,
-        },
-      };
-    case 'get-namespace':
-      return { ...onNamespace, verb: 'get' };
-    case 'list-namespaces':
-      return { ...onNamespace, verb: 'list' };
-    case 'delete-namespace':
-      return { ...onNamespace, verb: 'delete' };
-    case 'update-finalizers':
-      return { ...onNamespace, verb: 'update', body: { finalizers: c.finalizers } };
-    case 'remove-pending':
-      return { ...onNamespace, verb: 'update', body: { removePending: c.name } };
-    case 'remove-first-pending':
-      return { ...onNamespace, verb: 'update', body: { removeFirstPending: true } };
-    case 'record-failure':
-      return { ...onNamespace, verb: 'update', body: { failure: c.reason } };
-    case 'finalize':
-      return { ...onNamespace, verb: 'finalize', body: { finalizers: c.finalizers } };
-    case 'finalize-without-kubernetes':
-      return { ...onNamespace, verb: 'finalize', body: { finalizeWithoutKubernetes: true } };
     case 'get-status':
     case 'update-status':
       return { ...onNamespace, verb: c.kind === 'get-status' ? 'get' : 'update', subresource: 'status' };
