@@ -3,8 +3,8 @@ import type { Scope } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { invariant, onState, onStep, stepProperty } from './declare.ts';
 import { documentedPendingList, intentOf } from './intent.ts';
-import { eachChanged, someChanged } from './steps.ts';
-import type { Property } from './types.ts';
+import { eachChanged, sameList, someChanged, succeeded } from './steps.ts';
+import type { Property, Verdict } from './types.ts';
 
 /**
  * The documents' own goals, stated so that design alternatives have something to break: 004's
@@ -16,9 +16,6 @@ import type { Property } from './types.ts';
 
 /** 004: a copy older than this is what "no successful read in the last 5 s" forbids. */
 const syncBoundSeconds = 5;
-
-const succeeded = (e: SystemEvent) =>
-  e.response !== undefined && e.response.code >= 200 && e.response.code < 300;
 
 /** A namespace create whose pending list admission filled in (no client-supplied list). */
 const injectedCreate = (e: SystemEvent) =>
@@ -40,8 +37,6 @@ const fromCopy = (model: SystemModel, s: SystemState) => {
   const view = model.systemView(s);
   return documentedPendingList(model.scope, view.configurationsRead, view.configurationVersionsRead);
 };
-const same = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
 const copyAge = (model: SystemModel, s: SystemState) => model.systemView(s).secondsSinceConfigRead;
 
 /** What a new namespace got, and the two lists an administrator can predict it from. */
@@ -55,22 +50,30 @@ function createdPending(model: SystemModel, before: SystemState, event: SystemEv
   };
 }
 
+/** A step predicate judged on each successful create whose pending list admission filled in; true on any other step. */
+const onInjectedCreate =
+  (judge: (c: ReturnType<typeof createdPending>, model: SystemModel, before: SystemState) => Verdict) =>
+  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): Verdict =>
+    injectedCreate(event) && succeeded(event)
+      ? judge(createdPending(model, before, event, after), model, before)
+      : true;
+
 export const initializersPredictable = stepProperty('initializers-predictable', ['AC-3'], {
   statement:
     'An administrator can predict the initializers a new namespace gets: those of the stored configurations, or of a copy admission read less than 5 s ago, or of a copy whose version admission reports.',
-  predicate: (model, before, event, after) => {
-    if (!injectedCreate(event) || !succeeded(event)) return true;
-    const c = createdPending(model, before, event, after);
-    if (same(c.got, c.fromStore)) return true;
+  predicate: onInjectedCreate((c, model, before) => {
+    if (sameList(c.got, c.fromStore)) return true;
     const age = copyAge(model, before);
-    if (same(c.got, c.fromCopy) && (age < syncBoundSeconds || designOf(model.scope).reportsCachedVersion))
+    if (sameList(c.got, c.fromCopy) && (age < syncBoundSeconds || designOf(model.scope).reportsCachedVersion))
       return true;
     return `${c.name} got initializers ${JSON.stringify(c.got)}: the store holds ${JSON.stringify(c.fromStore)}, and admission's copy is ${age}s old and unreported`;
-  },
+  }),
   witness: onStep(
     'a namespace is created while the store holds a configuration admission has not read',
     (model, before, event) =>
-      injectedCreate(event) && succeeded(event) && !same(fromStore(model, before), fromCopy(model, before)),
+      injectedCreate(event) &&
+      succeeded(event) &&
+      !sameList(fromStore(model, before), fromCopy(model, before)),
   ),
 });
 
@@ -80,13 +83,11 @@ export const configurationAppliesWithinBound = stepProperty(
   {
     statement:
       'A stored configuration applies to every namespace created 5 s or more after it was stored: admission never creates from a copy older than 5 s.',
-    predicate: (model, before, event, after) => {
-      if (!injectedCreate(event) || !succeeded(event)) return true;
-      const c = createdPending(model, before, event, after);
+    predicate: onInjectedCreate((c, model, before) => {
       const age = copyAge(model, before);
-      if (same(c.got, c.fromStore) || age < syncBoundSeconds) return true;
+      if (sameList(c.got, c.fromStore) || age < syncBoundSeconds) return true;
       return `${c.name} was created from a configuration copy ${age}s old: got ${JSON.stringify(c.got)}, the store holds ${JSON.stringify(c.fromStore)}`;
-    },
+    }),
     witness: onStep(
       'a namespace create arrives 5 s or more after the last successful configuration read',
       (model, before, event) => injectedCreate(event) && copyAge(model, before) >= syncBoundSeconds,

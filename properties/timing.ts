@@ -1,7 +1,7 @@
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { onStep, stepProperty } from './declare.ts';
-import { eachChanged, initializerInEffect, sameList } from './steps.ts';
-import type { Property } from './types.ts';
+import { type ChangedNamespace, eachChanged, initializerInEffect, sameList } from './steps.ts';
+import type { Property, Verdict } from './types.ts';
 
 /**
  * Timing safety (FP-1, FP-2, FP-4, AC-1..AC-3), judged from the readable state only: the ages the view
@@ -80,16 +80,40 @@ export const timerFiresByTimeout = stepProperty('timer-fires-by-timeout', ['FP-2
   ),
 });
 
+/**
+ * The slot of an Initializing namespace, its first pending initializer declared, that a GET of the
+ * namespace itself addressed; -1 for any other step. The status sub-resource never changes spec (D-30).
+ */
+const repairableGet = (model: SystemModel, before: SystemState, event: SystemEvent): number => {
+  const r = event.request;
+  if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return -1;
+  return firstPendingDeclared(model, before, model.view(before, r.namespace)) ? r.namespace : -1;
+};
+
+/** The slot of the namespace a timer step acted on; -1 for any other step. */
+const timerStepSlot = (_model: SystemModel, _before: SystemState, event: SystemEvent): number =>
+  isTimerStep(event) ? event.namespace : -1;
+
+/** A step predicate judged on the namespace `slotOf` picks, before and after the step; true where it picks none. */
+const onAddressed =
+  (
+    slotOf: (model: SystemModel, before: SystemState, event: SystemEvent) => number,
+    judge: (changed: ChangedNamespace) => Verdict,
+  ) =>
+  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): Verdict => {
+    const i = slotOf(model, before, event);
+    return i < 0
+      ? true
+      : judge({ b: model.view(before, i), a: model.view(after, i), model, before, event, after });
+  };
+
 export const timeoutFollowsFailurePolicy = stepProperty(
   'timeout-follows-failure-policy',
   ['FP-1', 'FP-2', 'IN-7'],
   {
     statement:
       'An initializer timer fires only once its declared timeoutSeconds have run; then `Ignore` removes that initializer from the pending list and the namespace carries on, `Fail` records the result Timeout and the namespace is deleted (FP-1, FP-2).',
-    predicate: (model, before, event, after) => {
-      if (!isTimerStep(event)) return true;
-      const b = model.view(before, event.namespace);
-      const a = model.view(after, event.namespace);
+    predicate: onAddressed(timerStepSlot, ({ b, a, model, before }) => {
       const t = b.failOpenTimer;
       const spec = t && initializerInEffect(model, before, t.initializer);
       if (!t || !spec) return `the apiserver acted on ${b.name} without a running timer`;
@@ -106,7 +130,7 @@ export const timeoutFollowsFailurePolicy = stepProperty(
       if (a.value !== 'terminating' || a.failure?.reason !== 'Timeout')
         return `${t.initializer} (Fail) timed out but ${a.name} is ${a.value} with result ${a.failure?.reason ?? 'none'}, not Timeout`;
       return true;
-    },
+    }),
     witness: onStep("an initializer's timer fires", (_model, _before, event) => isTimerStep(event)),
   },
 );
@@ -117,13 +141,7 @@ export const readRepairAfterGlobalTimeout = stepProperty(
   {
     statement:
       'A GET of an Initializing namespace repairs it exactly when the declared global timeout has passed since creation: the first pending initializer is removed (`Ignore`) or the result Timeout recorded (`Fail`); before that, a GET changes nothing (FP-4).',
-    predicate: (model, before, event, after) => {
-      const r = event.request;
-      // The status sub-resource never changes spec (D-30), so only a GET of the namespace itself repairs.
-      if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return true;
-      const b = model.view(before, r.namespace);
-      if (!firstPendingDeclared(model, before, b)) return true;
-      const a = model.view(after, r.namespace);
+    predicate: onAddressed(repairableGet, ({ b, a, model, before, event }) => {
       const first = b.pending[0];
       const spec = initializerInEffect(model, before, first);
       const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
@@ -141,16 +159,14 @@ export const readRepairAfterGlobalTimeout = stepProperty(
       return sameList(a.pending, b.pending.slice(1))
         ? true
         : `a GET after the global timeout left ${b.name}'s pending ${JSON.stringify(a.pending)}, ${first} (Ignore) not removed`;
-    },
+    }),
     witness: onStep(
       'a GET of an Initializing namespace once the global timeout has passed since creation',
       (model, before, event) => {
-        const r = event.request;
-        if (r?.verb !== 'get' || r.target !== 'namespace' || r.subresource || r.namespace < 0) return false;
-        const b = model.view(before, r.namespace);
+        const i = repairableGet(model, before, event);
         return (
-          firstPendingDeclared(model, before, b) &&
-          (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds
+          i >= 0 &&
+          (model.view(before, i).createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds
         );
       },
     ),
