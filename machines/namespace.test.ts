@@ -34,18 +34,13 @@ const expectIgnored = (snapshot: Snapshot, event: NamespaceEvent) => {
 };
 
 describe('namespace machine: creation', () => {
-  it('starts absent with an empty namespace', () => {
+  it('starts absent with an empty namespace: every field null, false or an empty list', () => {
     expect(absent.value).toBe('absent');
-    expect(absent.context).toEqual({
-      pending: [],
-      failure: null,
-      finalizers: [],
-      deletedSecondsAgo: null,
-      createdSecondsAgo: null,
-      initialized: false,
-      hadInitializers: false,
-      creator: null,
-    });
+    const empty = (value: unknown) =>
+      value === null || value === false || (Array.isArray(value) && value.length === 0);
+    expect(Object.entries(absent.context).filter(([, value]) => !empty(value))).toEqual([]);
+    // The next test pins every field by name, after a create.
+    expect(Object.keys(absent.context)).toHaveLength(8);
   });
 
   it('LC-1, LC-2: CREATE without pending initializers goes Active and records finalizers; no age is kept', () => {

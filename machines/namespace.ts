@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { act } from './transition.ts';
 
 /**
  * One namespace's lifecycle as the API server stores it: phase, ordered pending initializers,
@@ -150,11 +151,7 @@ export const namespaceMachine = setup({
             actions: ['removeFirstPendingInitializer', 'stopCreationAge', 'markInitialized'],
             meta: { requirements: ['IN-2', 'IN-3', 'IN-4', 'IN-5'] },
           },
-          {
-            guard: 'removesFirstPendingInitializer',
-            actions: 'removeFirstPendingInitializer',
-            meta: { requirements: ['IN-2', 'IN-3'] },
-          },
+          act('removesFirstPendingInitializer', 'removeFirstPendingInitializer', ['IN-2', 'IN-3']),
         ],
         RECORD_FAILURE: {
           target: 'terminating',
