@@ -190,6 +190,44 @@ const serve = (effect: PipelineEffect, code: 200 | 201 = 200) =>
     }),
   });
 
+/** What storage decides for the namespace object, in order (the namespace machine applies it). */
+const namespaceStorage = [
+  when('createOfExistingNamespace', 'refused', 'refuseNamespaceAlreadyExists', ['NS-3']),
+  when('createOfNewNamespace', 'responded', 'createNamespace', ['LC-1', 'IN-1']),
+  when('listOfNamespaces', 'responded', 'listNamespaces', ['NS-7']),
+  when('namespaceMissing', 'refused', 'refuseNamespaceNotFound', ['NS-2']),
+  when('readOfStatus', 'responded', 'readStatus', ['NS-5', 'IN-5']),
+  when('writeOfStatus', 'responded', 'writeStatus', ['NS-5']),
+  when('readOfNamespace', 'responded', 'readNamespace', ['IN-8', 'FP-4']),
+  when('deleteOfTerminatingWithoutFinalizers', 'responded', 'purgeNamespace', ['LC-7']),
+  when('deleteOfTerminating', 'responded', 'keepTerminating', ['LC-3']),
+  when('deleteOfNamespace', 'responded', 'deleteNamespace', ['LC-3']),
+  when('pendingChangeOutOfOrder', 'refused', 'refusePendingNotFirst', ['IN-2']),
+  when('initializersChangedAfterCompletion', 'refused', 'refuseInitializersImmutable', ['IN-4']),
+  when('recordsFailure', 'responded', 'recordFailure', ['IN-7']),
+  when('failureIgnoredByStorage', 'refused', 'refuseFailureWhileNotInitializing', ['IN-7']),
+  when('removesPending', 'responded', 'removePending', ['IN-3', 'IN-2']),
+  when('ordinaryUpdate', 'responded', 'keepSpec', ['LC-6']),
+  when('finalizeAccepted', 'responded', 'finalize', ['LC-6']),
+  when('finalizeAddsWhileDeleting', 'refused', 'refuseFinalizerAddedWhileDeleting', ['LC-6']),
+];
+
+/** What storage decides for a content object or a list of content, in order. */
+const contentStorage = [
+  when('listOfContent', 'responded', 'listContent', ['NS-7', 'IN-6']),
+  when('createOfPresentContent', 'refused', 'refuseContentAlreadyExists', ['NS-3']),
+  when('createOfContent', 'responded', 'createContent', ['NS-3']),
+  when('absentContent', 'refused', 'refuseContentNotFound', ['NS-2']),
+  when('deleteOfContent', 'responded', 'deleteContent', ['LC-5']),
+];
+
+/** What storage decides for an initializer configuration, in order. */
+const configurationStorage = [
+  when('createOfExistingConfiguration', 'refused', 'refuseConfigurationAlreadyExists', ['NS-3']),
+  when('configurationMissing', 'refused', 'refuseConfigurationNotFound', ['AC-3']),
+  when('configurationRequest', 'responded', 'storeConfiguration', ['AC-1', 'AC-3', 'FP-3']),
+];
+
 export const pipelineMachine = setup({
   types: {
     context: {} as PipelineContext,
@@ -361,32 +399,9 @@ export const pipelineMachine = setup({
       description:
         'The namespace machine, the content store or the configuration store applies the request, or says why not.',
       always: [
-        when('createOfExistingNamespace', 'refused', 'refuseNamespaceAlreadyExists', ['NS-3']),
-        when('createOfNewNamespace', 'responded', 'createNamespace', ['LC-1', 'IN-1']),
-        when('listOfNamespaces', 'responded', 'listNamespaces', ['NS-7']),
-        when('namespaceMissing', 'refused', 'refuseNamespaceNotFound', ['NS-2']),
-        when('readOfStatus', 'responded', 'readStatus', ['NS-5', 'IN-5']),
-        when('writeOfStatus', 'responded', 'writeStatus', ['NS-5']),
-        when('readOfNamespace', 'responded', 'readNamespace', ['IN-8', 'FP-4']),
-        when('deleteOfTerminatingWithoutFinalizers', 'responded', 'purgeNamespace', ['LC-7']),
-        when('deleteOfTerminating', 'responded', 'keepTerminating', ['LC-3']),
-        when('deleteOfNamespace', 'responded', 'deleteNamespace', ['LC-3']),
-        when('pendingChangeOutOfOrder', 'refused', 'refusePendingNotFirst', ['IN-2']),
-        when('initializersChangedAfterCompletion', 'refused', 'refuseInitializersImmutable', ['IN-4']),
-        when('recordsFailure', 'responded', 'recordFailure', ['IN-7']),
-        when('failureIgnoredByStorage', 'refused', 'refuseFailureWhileNotInitializing', ['IN-7']),
-        when('removesPending', 'responded', 'removePending', ['IN-3', 'IN-2']),
-        when('ordinaryUpdate', 'responded', 'keepSpec', ['LC-6']),
-        when('finalizeAccepted', 'responded', 'finalize', ['LC-6']),
-        when('finalizeAddsWhileDeleting', 'refused', 'refuseFinalizerAddedWhileDeleting', ['LC-6']),
-        when('listOfContent', 'responded', 'listContent', ['NS-7', 'IN-6']),
-        when('createOfPresentContent', 'refused', 'refuseContentAlreadyExists', ['NS-3']),
-        when('createOfContent', 'responded', 'createContent', ['NS-3']),
-        when('absentContent', 'refused', 'refuseContentNotFound', ['NS-2']),
-        when('deleteOfContent', 'responded', 'deleteContent', ['LC-5']),
-        when('createOfExistingConfiguration', 'refused', 'refuseConfigurationAlreadyExists', ['NS-3']),
-        when('configurationMissing', 'refused', 'refuseConfigurationNotFound', ['AC-3']),
-        when('configurationRequest', 'responded', 'storeConfiguration', ['AC-1', 'AC-3', 'FP-3']),
+        ...namespaceStorage,
+        ...contentStorage,
+        ...configurationStorage,
         { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
       ],
     },
