@@ -8,6 +8,7 @@ import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
 import type { Progress, StopReason } from './model.ts';
 import type { GraphRecorder } from './state-graph.ts';
+import { type StepJudgement, StepMemo } from './step-memo.ts';
 import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
@@ -62,6 +63,8 @@ export interface CheckOptions {
   bitstate?: { log2Bits: number };
   /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
   symmetry?: StateSymmetry;
+  /** Judge every step anew instead of once per step class (checker/step-memo.ts): for tests of the memo. */
+  memo?: false;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -198,7 +201,6 @@ function createJudge(
   options: ExploreOptions<SystemState, SystemEvent>;
   verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
 } {
-  const witnesses = new Map<string, number>(properties.map((p) => [p.id, 0]));
   const violations = new Map<
     string,
     { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }
@@ -208,6 +210,25 @@ function createJudge(
   const steps = properties.filter((p) => p.kind === 'step');
   const stateWitnesses = properties.filter((p) => p.witness.on === 'state');
   const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
+  // Step judgements as booleans, remembered per step class (checker/step-memo.ts) unless turned off.
+  const stepPredicates: StepJudgement<boolean>[] = steps.map((p) =>
+    p.kind === 'step' ? (m, b, e, a) => p.predicate(m, b, e, a) === true : () => true,
+  );
+  const stepWitnessTests: StepJudgement<boolean>[] = stepWitnesses.map((p) =>
+    p.witness.on === 'step' ? p.witness.test : () => false,
+  );
+  const stepWitnessCounts = stepWitnesses.map(() => 0);
+  const stateWitnessTests = stateWitnesses.map((p) =>
+    p.witness.on === 'state' ? p.witness.test : () => false,
+  );
+  const stateWitnessCounts = stateWitnesses.map(() => 0);
+  // Once a property is violated its first trace is kept and it is judged no more.
+  const stepViolated = steps.map(() => false);
+  const invariantViolated = invariants.map(() => false);
+  const memo =
+    options.memo === false
+      ? undefined
+      : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
   const seenEvents = new Set<SystemEvent>();
   // First index of each BFS level, from onState's depth: the depth of a step's before-state, on demand.
   const layerStarts: number[] = [];
@@ -227,6 +248,36 @@ function createJudge(
   let lastBefore: SystemState | undefined;
   let lastBeforeOrbit = 1;
 
+  const judgements = stepPredicates.length + stepWitnessTests.length;
+  /** Judgement j on a step (a predicate, then the witness tests): false when it found a new violation. */
+  const judgeOne = (
+    j: number,
+    before: SystemState,
+    event: SystemEvent,
+    after: SystemState,
+    beforeIndex: number,
+  ): boolean => {
+    if (j >= stepPredicates.length) {
+      const w = j - stepPredicates.length;
+      const fires = memo
+        ? memo.judge(j, stepWitnessTests[w])
+        : stepWitnessTests[w](model, before, event, after);
+      if (fires) stepWitnessCounts[w]++;
+      return true;
+    }
+    if (stepViolated[j]) return true;
+    const holds = memo ? memo.judge(j, stepPredicates[j]) : stepPredicates[j](model, before, event, after);
+    if (holds) return true;
+    const p = steps[j];
+    // Only the first violation of a property is kept: its message is worth one more run.
+    const verdict = p.kind === 'step' ? p.predicate(model, before, event, after) : true;
+    const message = verdict === true ? `${p.id} judged differently on a second run` : verdict;
+    stepViolated[j] = true;
+    violations.set(p.id, { message, stateIndex: beforeIndex, event, after });
+    found(p.id, message, layerOf(layerStarts, beforeIndex) + 1);
+    return false;
+  };
+
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
     codec: systemCodec(model),
     ...(symmetry ? { canonical: symmetry.canonical } : {}),
@@ -239,18 +290,18 @@ function createJudge(
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
       if (symmetry) represented.states += symmetry.orbitSize(state);
-      for (const p of invariants) {
-        if (violations.has(p.id)) continue;
+      for (let j = 0; j < invariants.length; j++) {
+        const p = invariants[j];
+        if (invariantViolated[j] || p.kind !== 'invariant') continue;
         const verdict = p.predicate(model, state);
         if (verdict !== true) {
+          invariantViolated[j] = true;
           violations.set(p.id, { message: verdict, stateIndex: index });
           found(p.id, verdict, depth);
         }
       }
-      for (const p of stateWitnesses) {
-        if (p.witness.on === 'state' && p.witness.test(model, state))
-          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
-      }
+      for (let w = 0; w < stateWitnessTests.length; w++)
+        if (stateWitnessTests[w](model, state)) stateWitnessCounts[w]++;
       return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {
@@ -275,27 +326,28 @@ function createJudge(
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
       }
-      for (const p of steps) {
-        if (violations.has(p.id) || p.kind !== 'step') continue;
-        const verdict = p.predicate(model, before, event, after);
-        if (verdict !== true) {
-          violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
-          found(p.id, verdict, layerOf(layerStarts, beforeIndex) + 1);
-        }
+      const open = memo?.settledStep(before, event, after);
+      if (open) {
+        for (const j of open) judgeOne(j, before, event, after, beforeIndex);
+        return !allViolated();
       }
-      for (const p of stepWitnesses) {
-        if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) {
-          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
-        }
-      }
+      let violatedHere = false;
+      for (let j = 0; j < judgements; j++)
+        violatedHere = !judgeOne(j, before, event, after, beforeIndex) || violatedHere;
+      if (memo && !violatedHere) memo.settle((j) => j < stepViolated.length && stepViolated[j]);
       return !allViolated();
     },
   };
 
   const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
+    const settled = memo?.settledWitnessCounts();
+    const add = (id: string, n: number) => counted.set(id, (counted.get(id) ?? 0) + n);
+    for (const [w, p] of stepWitnesses.entries()) add(p.id, stepWitnessCounts[w] + (settled?.[w] ?? 0));
+    for (const [w, p] of stateWitnesses.entries()) add(p.id, stateWitnessCounts[w]);
     const propertyResults: PropertyResult[] = properties.map((property) => {
       const v = violations.get(property.id);
-      const count = witnesses.get(property.id) ?? 0;
+      const count = counted.get(property.id) ?? 0;
       if (v) {
         const path = result.traceTo(v.stateIndex);
         const trace: Trace = { initial: path.initial, steps: [...path.steps] };

@@ -56,11 +56,11 @@ export const timerRunsForFirstPending: Property = {
   witness: {
     on: 'step',
     description: 'the first pending initializer of an Initializing namespace changes while its timer runs',
+    // A namespace whose first pending changed is one the step changed.
     test: (model, before, _event, after) =>
-      views(model, after).some((a, i) => {
-        const b = model.view(before, i);
-        return a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0];
-      }),
+      pairs(model, before, after).some(
+        ({ b, a }) => a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0],
+      ),
   },
 };
 
@@ -175,8 +175,8 @@ export const configurationCopyRefreshed: Property = {
   requirements: ['AC-1', 'AC-2', 'AC-3'],
   kind: 'step',
   predicate: (model, before, event, after) => {
-    // The copy lives in the state's configSync and fault fields: a step that keeps both has nothing to judge.
-    if (!isTick(event) && before.configSync === after.configSync) return true;
+    // A step that keeps admission's copy as it was has nothing to judge.
+    if (!isTick(event) && model.sameConfigurationCopy(before, after)) return true;
     const b = model.systemView(before);
     const a = model.systemView(after);
     if (a.configurationFresh !== a.secondsSinceConfigRead < stalenessBoundSeconds)
