@@ -6,7 +6,8 @@ import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
-import type { Progress, StopReason } from './model.ts';
+import type { StopReason } from './model.ts';
+import type { ProgressOption } from './progress.ts';
 import type { GraphRecorder } from './state-graph.ts';
 import { type StepJudgement, StepMemo } from './step-memo.ts';
 import { concreteTrace, type StateSymmetry } from './symmetry.ts';
@@ -47,7 +48,7 @@ export interface CheckOptions {
   maxSeconds?: number;
   /** Aborting it stops the search (`interrupted`); only `checkAsync` lets a signal handler run meanwhile. */
   signal?: AbortSignal;
-  progress?: (p: Progress) => void;
+  progress?: ProgressOption;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
   /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
@@ -57,6 +58,8 @@ export interface CheckOptions {
    * every property broken at that length is reported with its first trace in discovery order.
    */
   stopOnFirst?: boolean;
+  /** With `stopOnFirst`: go on this many more breadth-first levels, to see what else breaks (default 0). */
+  horizonLevels?: number;
   /** Called at once when a property is first violated, while the search goes on. */
   onViolation?: (violation: FirstViolation) => void;
   /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
@@ -75,6 +78,12 @@ export interface FirstViolation {
   depth: number;
   /** Distinct states discovered so far. */
   states: number;
+  /**
+   * Which step broke it, as a sequence number of the edges judged (an invariant broken in a state counts
+   * as broken by the step that discovered it; -1 for an initial state): violations with the same number
+   * were broken by the same step.
+   */
+  step?: number;
 }
 
 /** Every transition of every machine the system steps, for coverage. */
@@ -237,10 +246,19 @@ function createJudge(
   let firstLevel: number | undefined;
   let stoppedOnFirst = false;
   const allViolated = () => options.stopWhenAllViolated === true && violations.size === properties.length;
+  /** Edges judged so far: the step a violation is tagged with. */
+  let edgeSeq = -1;
   const found = (propertyId: string, message: string, depth: number) => {
     firstLevel ??= depth;
-    options.onViolation?.({ propertyId, message, depth, states: statesSoFar });
+    options.onViolation?.({
+      propertyId,
+      message,
+      depth,
+      states: statesSoFar,
+      step: depth === 0 ? -1 : edgeSeq,
+    });
   };
+  const horizon = options.horizonLevels ?? 0;
 
   // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
   const { symmetry } = options;
@@ -309,11 +327,12 @@ function createJudge(
       if (
         options.stopOnFirst &&
         firstLevel !== undefined &&
-        layerOf(layerStarts, beforeIndex) >= firstLevel
+        layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
       ) {
         stoppedOnFirst = true;
         return false;
       }
+      edgeSeq++;
       options.recorder?.edge(event, afterIndex);
       if (symmetry) {
         if (before !== lastBefore) {

@@ -8,7 +8,7 @@ import { variantModel } from '../test-support/variant-model.ts';
 import { type CheckOptions, type CheckResult, check } from './check.ts';
 import { scopeByName } from './scope-file.ts';
 
-const scope = scopeByName('default');
+const scope = scopeByName('quick');
 
 /** What a reader of the report sees of a run: every verdict, witness count, message and trace length. */
 const verdicts = (r: CheckResult) => ({
@@ -77,7 +77,9 @@ describe('step judgements remembered per step class', () => {
         test: (m, before) => m.views(before).some((v) => v.value === 'initializing'),
       },
     };
-    const { remembered, everyEdge } = bothWays(model, [readsTeamB, readsEveryNamespace], { maxStates: 1_500 });
+    const { remembered, everyEdge } = bothWays(model, [readsTeamB, readsEveryNamespace], {
+      maxStates: 1_500,
+    });
     const witnesses = remembered.properties.map((p) => p.witnesses);
     expect(witnesses.every((n) => n > 0 && n < remembered.transitions)).toBe(true);
     expect(remembered).toEqual(everyEdge);
