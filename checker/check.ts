@@ -6,8 +6,10 @@ import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
-import type { Progress, StopReason } from './model.ts';
+import type { StopReason } from './model.ts';
+import type { ProgressOption } from './progress.ts';
 import type { GraphRecorder } from './state-graph.ts';
+import { type StepJudgement, StepMemo } from './step-memo.ts';
 import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
@@ -46,7 +48,7 @@ export interface CheckOptions {
   maxSeconds?: number;
   /** Aborting it stops the search (`interrupted`); only `checkAsync` lets a signal handler run meanwhile. */
   signal?: AbortSignal;
-  progress?: (p: Progress) => void;
+  progress?: ProgressOption;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
   /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
@@ -56,12 +58,16 @@ export interface CheckOptions {
    * every property broken at that length is reported with its first trace in discovery order.
    */
   stopOnFirst?: boolean;
+  /** With `stopOnFirst`: go on this many more breadth-first levels, to see what else breaks (default 0). */
+  horizonLevels?: number;
   /** Called at once when a property is first violated, while the search goes on. */
   onViolation?: (violation: FirstViolation) => void;
   /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
   bitstate?: { log2Bits: number };
   /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
   symmetry?: StateSymmetry;
+  /** Judge every step anew instead of once per step class (checker/step-memo.ts): for tests of the memo. */
+  memo?: false;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -72,6 +78,12 @@ export interface FirstViolation {
   depth: number;
   /** Distinct states discovered so far. */
   states: number;
+  /**
+   * Which step broke it, as a sequence number of the edges judged (an invariant broken in a state counts
+   * as broken by the step that discovered it; -1 for an initial state): violations with the same number
+   * were broken by the same step.
+   */
+  step?: number;
 }
 
 /** Every transition of every machine the system steps, for coverage. */
@@ -198,7 +210,6 @@ function createJudge(
   options: ExploreOptions<SystemState, SystemEvent>;
   verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
 } {
-  const witnesses = new Map<string, number>(properties.map((p) => [p.id, 0]));
   const violations = new Map<
     string,
     { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }
@@ -208,6 +219,25 @@ function createJudge(
   const steps = properties.filter((p) => p.kind === 'step');
   const stateWitnesses = properties.filter((p) => p.witness.on === 'state');
   const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
+  // Step judgements as booleans, remembered per step class (checker/step-memo.ts) unless turned off.
+  const stepPredicates: StepJudgement<boolean>[] = steps.map((p) =>
+    p.kind === 'step' ? (m, b, e, a) => p.predicate(m, b, e, a) === true : () => true,
+  );
+  const stepWitnessTests: StepJudgement<boolean>[] = stepWitnesses.map((p) =>
+    p.witness.on === 'step' ? p.witness.test : () => false,
+  );
+  const stepWitnessCounts = stepWitnesses.map(() => 0);
+  const stateWitnessTests = stateWitnesses.map((p) =>
+    p.witness.on === 'state' ? p.witness.test : () => false,
+  );
+  const stateWitnessCounts = stateWitnesses.map(() => 0);
+  // Once a property is violated its first trace is kept and it is judged no more.
+  const stepViolated = steps.map(() => false);
+  const invariantViolated = invariants.map(() => false);
+  const memo =
+    options.memo === false
+      ? undefined
+      : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
   const seenEvents = new Set<SystemEvent>();
   // First index of each BFS level, from onState's depth: the depth of a step's before-state, on demand.
   const layerStarts: number[] = [];
@@ -216,16 +246,55 @@ function createJudge(
   let firstLevel: number | undefined;
   let stoppedOnFirst = false;
   const allViolated = () => options.stopWhenAllViolated === true && violations.size === properties.length;
+  /** Edges judged so far: the step a violation is tagged with. */
+  let edgeSeq = -1;
   const found = (propertyId: string, message: string, depth: number) => {
     firstLevel ??= depth;
-    options.onViolation?.({ propertyId, message, depth, states: statesSoFar });
+    options.onViolation?.({
+      propertyId,
+      message,
+      depth,
+      states: statesSoFar,
+      step: depth === 0 ? -1 : edgeSeq,
+    });
   };
+  const horizon = options.horizonLevels ?? 0;
 
   // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
   const { symmetry } = options;
   const represented = { states: 0, transitions: 0 };
   let lastBefore: SystemState | undefined;
   let lastBeforeOrbit = 1;
+
+  const judgements = stepPredicates.length + stepWitnessTests.length;
+  /** Judgement j on a step (a predicate, then the witness tests): false when it found a new violation. */
+  const judgeOne = (
+    j: number,
+    before: SystemState,
+    event: SystemEvent,
+    after: SystemState,
+    beforeIndex: number,
+  ): boolean => {
+    if (j >= stepPredicates.length) {
+      const w = j - stepPredicates.length;
+      const fires = memo
+        ? memo.judge(j, stepWitnessTests[w])
+        : stepWitnessTests[w](model, before, event, after);
+      if (fires) stepWitnessCounts[w]++;
+      return true;
+    }
+    if (stepViolated[j]) return true;
+    const holds = memo ? memo.judge(j, stepPredicates[j]) : stepPredicates[j](model, before, event, after);
+    if (holds) return true;
+    const p = steps[j];
+    // Only the first violation of a property is kept: its message is worth one more run.
+    const verdict = p.kind === 'step' ? p.predicate(model, before, event, after) : true;
+    const message = verdict === true ? `${p.id} judged differently on a second run` : verdict;
+    stepViolated[j] = true;
+    violations.set(p.id, { message, stateIndex: beforeIndex, event, after });
+    found(p.id, message, layerOf(layerStarts, beforeIndex) + 1);
+    return false;
+  };
 
   const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
     codec: systemCodec(model),
@@ -239,18 +308,18 @@ function createJudge(
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
       if (symmetry) represented.states += symmetry.orbitSize(state);
-      for (const p of invariants) {
-        if (violations.has(p.id)) continue;
+      for (let j = 0; j < invariants.length; j++) {
+        const p = invariants[j];
+        if (invariantViolated[j] || p.kind !== 'invariant') continue;
         const verdict = p.predicate(model, state);
         if (verdict !== true) {
+          invariantViolated[j] = true;
           violations.set(p.id, { message: verdict, stateIndex: index });
           found(p.id, verdict, depth);
         }
       }
-      for (const p of stateWitnesses) {
-        if (p.witness.on === 'state' && p.witness.test(model, state))
-          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
-      }
+      for (let w = 0; w < stateWitnessTests.length; w++)
+        if (stateWitnessTests[w](model, state)) stateWitnessCounts[w]++;
       return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {
@@ -258,11 +327,12 @@ function createJudge(
       if (
         options.stopOnFirst &&
         firstLevel !== undefined &&
-        layerOf(layerStarts, beforeIndex) >= firstLevel
+        layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
       ) {
         stoppedOnFirst = true;
         return false;
       }
+      edgeSeq++;
       options.recorder?.edge(event, afterIndex);
       if (symmetry) {
         if (before !== lastBefore) {
@@ -275,27 +345,28 @@ function createJudge(
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
       }
-      for (const p of steps) {
-        if (violations.has(p.id) || p.kind !== 'step') continue;
-        const verdict = p.predicate(model, before, event, after);
-        if (verdict !== true) {
-          violations.set(p.id, { message: verdict, stateIndex: beforeIndex, event, after });
-          found(p.id, verdict, layerOf(layerStarts, beforeIndex) + 1);
-        }
+      const open = memo?.settledStep(before, event, after);
+      if (open) {
+        for (const j of open) judgeOne(j, before, event, after, beforeIndex);
+        return !allViolated();
       }
-      for (const p of stepWitnesses) {
-        if (p.witness.on === 'step' && p.witness.test(model, before, event, after)) {
-          witnesses.set(p.id, (witnesses.get(p.id) ?? 0) + 1);
-        }
-      }
+      let violatedHere = false;
+      for (let j = 0; j < judgements; j++)
+        violatedHere = !judgeOne(j, before, event, after, beforeIndex) || violatedHere;
+      if (memo && !violatedHere) memo.settle((j) => j < stepViolated.length && stepViolated[j]);
       return !allViolated();
     },
   };
 
   const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
+    const settled = memo?.settledWitnessCounts();
+    const add = (id: string, n: number) => counted.set(id, (counted.get(id) ?? 0) + n);
+    for (const [w, p] of stepWitnesses.entries()) add(p.id, stepWitnessCounts[w] + (settled?.[w] ?? 0));
+    for (const [w, p] of stateWitnesses.entries()) add(p.id, stateWitnessCounts[w]);
     const propertyResults: PropertyResult[] = properties.map((property) => {
       const v = violations.get(property.id);
-      const count = witnesses.get(property.id) ?? 0;
+      const count = counted.get(property.id) ?? 0;
       if (v) {
         const path = result.traceTo(v.stateIndex);
         const trace: Trace = { initial: path.initial, steps: [...path.steps] };

@@ -43,7 +43,7 @@ function expectSameColdAndWarm(model: SystemModel, maxStates?: number) {
 }
 
 describe('the compiled system model (checker/compiled.ts) against the model on packed states', () => {
-  for (const name of ['default', 'admin-finalize']) {
+  for (const name of ['quick', 'admin-finalize']) {
     it(`explores the ${name} scope identically, cold and warm`, () => {
       const { warm, compiled } = expectSameColdAndWarm(new SystemModel(scopeByName(name)));
       expect(warm.complete).toBe(true);
@@ -59,7 +59,7 @@ describe('the compiled system model (checker/compiled.ts) against the model on p
   it.each(['create-in-terminating', 'initializer-out-of-order', 'stale-configuration-used'])(
     'explores the mutant %s identically, cold and warm',
     (mutant) => {
-      const scope = scopeFor(mutant, scopeByName('default'));
+      const scope = scopeFor(mutant, scopeByName('quick'));
       const machines = variantByName(mutant)?.machines(defaultMachines, scope);
       expect(machines).toBeDefined();
       expectSameColdAndWarm(new SystemModel(scope, machines), 3000);

@@ -6,7 +6,7 @@ import { safetyProperties } from '../properties/safety.ts';
 import { check } from './check.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /**
  * Configurations as objects in the system state (D-32): a cluster admin makes `10-policy`'s initializer

@@ -113,6 +113,7 @@ export const scopeExpectations: Readonly<Record<string, ScopeExpectations>> = {
   large: widerScopesUntaken,
   xl: widerScopesUntaken,
   default: noExpectations,
+  quick: noExpectations,
   'admin-finalize': {
     vacuous: Object.fromEntries(
       [

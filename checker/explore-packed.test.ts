@@ -38,7 +38,7 @@ function expectSameSearch(model: SystemModel, maxStates?: number) {
 const golden = (name: string) => loadManifest().scopes.find((s) => s.name === name);
 
 describe('packed states (checker/encoding.ts) against string keys', () => {
-  for (const name of ['default', 'admin-finalize']) {
+  for (const name of ['quick', 'admin-finalize']) {
     it(`explores the ${name} scope identically and meets its golden counts`, () => {
       const { packed } = expectSameSearch(new SystemModel(scopeByName(name)));
       const figures = golden(name);
@@ -56,14 +56,14 @@ describe('packed states (checker/encoding.ts) against string keys', () => {
     it(`explores the mutant ${mutant} identically`, () => {
       const variant = variantByName(mutant);
       expect(variant).toBeDefined();
-      const scope = scopeFor(mutant, scopeByName('default'));
+      const scope = scopeFor(mutant, scopeByName('quick'));
       const machines = variant?.machines(defaultMachines, scope) ?? defaultMachines;
       expectSameSearch(new SystemModel(scope, machines), 4000);
     }, 120_000);
   }
 
   it('decodes what it encodes', () => {
-    const model = new SystemModel(scopeByName('default'));
+    const model = new SystemModel(scopeByName('quick'));
     const codec = systemCodec(model);
     const result = explore(model, { maxStates: 500 });
     const lanes = new Uint32Array(codec.width);

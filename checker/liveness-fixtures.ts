@@ -3,7 +3,7 @@ import type { SystemEvent, SystemModel, SystemState } from '../machines/system.t
 import type { Lasso } from './liveness.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /**
  * A small scope for liveness tests and seeded liveness faults: team-a exists with content and two

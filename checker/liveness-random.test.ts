@@ -7,7 +7,7 @@ import { removalScope } from './liveness-fixtures.ts';
 import { fairRandomRun } from './liveness-random.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const runLength = 200;
 const options = { patience: 4, deadline: 60 };

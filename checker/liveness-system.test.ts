@@ -11,7 +11,7 @@ import { checkLiveness, compileFairness, systemHorizon } from './liveness-system
 import { scopeByName } from './scope-file.ts';
 import { buildStateGraph } from './state-graph.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 describe('liveness on the system model', () => {
   const model = new SystemModel(removalScope);

@@ -30,6 +30,11 @@ const symmetryFiguresSchema = z.strictObject({
 const exploredScopeSchema = z.strictObject({
   name: z.string().min(1),
   explored: z.literal(true),
+  /**
+   * Who compares a full search with these figures: the test suite (default), or `npm run verify` alone,
+   * for a scope too large for the suite's budget but the one CI's main job searches anyway.
+   */
+  pinnedBy: z.enum(['suite', 'verify']).optional(),
   ...figures,
   properties: z.record(z.string(), verdictSchema),
 });
@@ -73,6 +78,56 @@ export function parseManifest(text: string, file = manifestPath): Manifest {
   const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice) throw new Error(`${file}: scope "${twice}" is listed twice; keep one entry.`);
   return parsed.data;
+}
+
+/** What a finished search gave, in the manifest's terms: figures and each property's verdict. */
+export interface SearchFigures {
+  states: number;
+  transitions: number;
+  depth: number;
+  properties: Record<string, PropertyVerdict>;
+}
+
+/** Each property's verdict in a search's result, with its counterexample's length when violated. */
+export function manifestVerdicts(result: {
+  properties: {
+    property: { id: string };
+    status: PropertyVerdict['verdict'];
+    violation?: { trace: { steps: unknown[] } };
+  }[];
+}): Record<string, PropertyVerdict> {
+  return Object.fromEntries(
+    result.properties.map((p) => {
+      const steps = p.violation?.trace.steps.length;
+      return [
+        p.property.id,
+        steps === undefined ? { verdict: p.status } : { verdict: p.status, counterexampleSteps: steps },
+      ];
+    }),
+  );
+}
+
+/** Each way a search's figures differ from a scope's pinned ones, as one line a reader can act on. */
+export function goldenDifferences(pinned: ManifestScope, found: SearchFigures): string[] {
+  if (!pinned.explored) return [];
+  const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
+  const out: string[] = [];
+  for (const figure of ['states', 'transitions', 'depth'] as const)
+    if (pinned[figure] !== found[figure])
+      out.push(`${figure}: ${number(found[figure])}, pinned ${number(pinned[figure])}`);
+  const ids = new Set([...Object.keys(pinned.properties), ...Object.keys(found.properties)]);
+  for (const id of ids) {
+    const was = pinned.properties[id];
+    const now = found.properties[id];
+    const text = (v: PropertyVerdict | undefined) =>
+      v === undefined
+        ? 'absent'
+        : v.counterexampleSteps === undefined
+          ? v.verdict
+          : `${v.verdict} in ${v.counterexampleSteps} steps`;
+    if (text(was) !== text(now)) out.push(`${id}: ${text(now)}, pinned ${text(was)}`);
+  }
+  return out;
 }
 
 export function loadManifest(file = manifestPath): Manifest {

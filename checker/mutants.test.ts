@@ -17,7 +17,7 @@ import {
 } from './mutants.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const mutant = (name: string): Variant => {
   const variant = variantByName(name);

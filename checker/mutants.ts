@@ -1,15 +1,14 @@
 import { join } from 'node:path';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
-import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
+import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
-import type { Trace } from './check.ts';
+import { check, type FirstViolation, type Trace } from './check.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
-import { systemCodec } from './encoding.ts';
-import { explore, type SearchLimits } from './explore.ts';
+import type { SearchLimits } from './explore.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
@@ -17,6 +16,7 @@ import { checkLiveness } from './liveness-system.ts';
 import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
 import { scopeByName } from './scope-file.ts';
+import { GraphRecorder } from './state-graph.ts';
 
 /**
  * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
@@ -51,66 +51,33 @@ export const defaultHorizonSteps = 3;
 export function shortestKill(
   model: SystemModel,
   properties: Property[],
-  limits: SearchLimits & { horizonSteps?: number } = {},
+  limits: SearchLimits & { horizonSteps?: number; recorder?: GraphRecorder<SystemState, SystemEvent> } = {},
 ): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
-  const horizonSteps = limits.horizonSteps ?? defaultHorizonSteps;
-  const invariants = properties.filter((p) => p.kind === 'invariant');
-  const stepProperties = properties.filter((p) => p.kind === 'step');
-  const brokenWithin = new Map<string, number>();
-  const depths: number[] = [];
-  let first: {
-    violations: Violation[];
-    index: number;
-    step?: Trace['steps'][number];
-    length: number;
-  } | null = null;
-  const judgeState = (state: SystemState, length: number): Violation[] =>
-    invariants.flatMap((p) => {
-      if (brokenWithin.has(p.id)) return [];
-      const verdict = p.predicate(model, state);
-      if (verdict === true) return [];
-      brokenWithin.set(p.id, length);
-      return [{ propertyId: p.id, message: verdict }];
-    });
-  const result = explore(model, {
-    ...limits,
-    codec: systemCodec(model),
-    onState: (state, index, depth) => {
-      depths[index] = depth;
-      const violations = judgeState(state, depth);
-      if (violations.length > 0 && !first) first = { violations, index, length: depth };
-      return true;
-    },
-    onEdge: (before, event, after, beforeIndex) => {
-      const length = depths[beforeIndex] + 1;
-      // Every trace up to the horizon has been judged once an edge beyond it comes up (BFS order).
-      if (first && length > first.length + horizonSteps) return false;
-      const violations: Violation[] = [];
-      for (const p of stepProperties) {
-        if (p.kind !== 'step' || brokenWithin.has(p.id)) continue;
-        const verdict = p.predicate(model, before, event, after);
-        if (verdict === true) continue;
-        brokenWithin.set(p.id, length);
-        violations.push({ propertyId: p.id, message: verdict });
-      }
-      if (violations.length > 0 && !first) {
-        // The state this step leads to may break invariants too: same trace, so the same kill.
-        violations.push(...judgeState(after, length));
-        first = { violations, index: beforeIndex, step: { event, state: after }, length };
-      }
-      return brokenWithin.size < properties.length;
-    },
+  const { horizonSteps = defaultHorizonSteps, recorder, ...search } = limits;
+  // verify's own search and judging (compiled model, step classes), in discovery order of first violations.
+  const found: FirstViolation[] = [];
+  const result = check(model, properties, {
+    ...search,
+    ...(recorder ? { recorder } : {}),
+    stopOnFirst: true,
+    horizonLevels: horizonSteps,
+    stopWhenAllViolated: true,
+    onViolation: (v) => found.push(v),
   });
-  const kill = first as { violations: Violation[]; index: number; step?: Trace['steps'][number] } | null;
-  if (!kill) return { kill: null, statesExplored: result.states, complete: result.complete };
-  const path = result.traceTo(kill.index);
-  const trace: Trace = { initial: path.initial, steps: [...path.steps, ...(kill.step ? [kill.step] : [])] };
+  const first = found[0];
+  if (!first) return { kill: null, statesExplored: result.states, complete: result.complete };
+  const trace = result.properties.find((p) => p.property.id === first.propertyId)?.violation?.trace;
+  if (!trace) throw new Error(`shortestKill: ${first.propertyId} was reported violated without a trace`);
+  const depthOf = new Map(found.map((v) => [v.propertyId, v.depth]));
   return {
     kill: {
-      violations: kill.violations,
+      // Every property the same step broke: one trace, one kill.
+      violations: found
+        .filter((v) => v.step === first.step)
+        .map((v) => ({ propertyId: v.propertyId, message: v.message })),
       trace,
       brokenWithin: Object.fromEntries(
-        properties.filter((p) => brokenWithin.has(p.id)).map((p) => [p.id, brokenWithin.get(p.id) ?? 0]),
+        properties.filter((p) => depthOf.has(p.id)).map((p) => [p.id, depthOf.get(p.id) ?? 0]),
       ),
       statesExplored: result.states,
     },
@@ -172,7 +139,10 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   const machines = variant.machines(defaultMachines, scope);
   const model = new SystemModel(scope, machines);
   const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
+  // The graph of a complete search with no kill is where the liveness properties look for a lasso.
+  const recorder = options.properties ? undefined : new GraphRecorder<SystemState, SystemEvent>();
   const exhaustive = shortestKill(model, properties, {
+    ...(recorder ? { recorder } : {}),
     ...(options.maxStates ? { maxStates: options.maxStates } : {}),
     ...(options.horizonSteps !== undefined ? { horizonSteps: options.horizonSteps } : {}),
     ...(options.progress ? { progress: options.progress(variant) } : {}),
@@ -191,7 +161,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   }
   // Nothing bad happens at any one step: a fault that only stops progress is killed by a lasso.
   if (exhaustive.complete && !options.properties) {
-    const run = checkLiveness(model, livenessProperties);
+    const run = checkLiveness(model, livenessProperties, recorder ? { graph: recorder.graph() } : {});
     const violated = run.properties.filter((r) => r.status === 'violated' && r.lasso);
     const first = violated[0];
     if (first?.lasso) {

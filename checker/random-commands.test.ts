@@ -7,7 +7,7 @@ import { scopeByName } from './scope-file.ts';
 
 describe('requestCommandArb', () => {
   it.each([
-    ['the default scope', scopeByName('default')],
+    ['the default scope', scopeByName('quick')],
     ['a random scope', sampleRandomScope(5)],
   ])('draws only the commands the search expands on %s, and reaches every principal', (_, scope) => {
     const { objects } = new SystemModel(scope);
@@ -21,7 +21,7 @@ describe('requestCommandArb', () => {
   });
 
   it('has nothing to draw on a scope whose principals send nothing', () => {
-    const scope = scopeByName('default');
+    const scope = scopeByName('quick');
     const silent = { ...scope, principals: scope.principals.map((p) => ({ ...p, requests: [] })) };
     expect(requestCommandArb(silent, new SystemModel(scope).objects)).toBeNull();
   });

@@ -8,7 +8,7 @@ import { randomFailureText, randomRun, walk, walkArb } from './random.ts';
 import { requestCommands } from './random-commands.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const properties = safetyProperties;
 const model = new SystemModel(defaultScope);

@@ -6,7 +6,7 @@ import { scopeByName } from './scope-file.ts';
  * tenant for each namespace a tenant is declared to create. `$creator` needs no rule here: it names
  * whoever sent the create, as the namespace records it (D-34, `machines/system.test.ts`).
  */
-describe.each(['default', 'concurrent', 'admin-finalize'].map(scopeByName))('the $name scope', (scope) => {
+describe.each(['default', 'quick', 'admin-finalize'].map(scopeByName))('the $name scope', (scope) => {
   it('binds no controller, owner or creator to cluster-admin: least privilege as document 000 writes it', () => {
     expect(scope.clusterRoleBindings.filter((b) => b.clusterRole === 'cluster-admin')).toEqual([]);
   });

@@ -3,7 +3,7 @@ import type { Scope } from '../machines/scope.ts';
 import { parseScope, scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /** RB-4: a scope file may define its own ClusterRoles, Roles and RoleBindings of every shape the model runs. */
 describe('RBAC in scope files', () => {

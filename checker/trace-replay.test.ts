@@ -25,7 +25,7 @@ const propertyId = 'no-create-in-terminating';
 let itf = '';
 
 beforeAll(() => {
-  const scope = scopeByName('default');
+  const scope = scopeByName('quick');
   const machines = machinesFor(variant, scope);
   if (!machines) throw new Error(`no variant ${variant}`);
   const model = new SystemModel(scope, machines);
@@ -108,7 +108,7 @@ describe('replay --trace --to-scenario with configuration requests', () => {
   it("writes the cluster admin's configuration create as a request the scenario replays (D-32)", async () => {
     // The RoleBinding that leaks exists only once the later-registered policy configuration is created.
     const leak = 'rolebinding-grants-cluster-wide';
-    const model = variantModel(leak, scopeByName('default'));
+    const model = variantModel(leak, scopeByName('quick'));
     const property = safetyProperties.filter((p) => p.id === 'tenant-isolation');
     const found = check(model, property, { stopOnFirst: true }).properties[0];
     const result = replayTrace(parseItf(counterexampleItf(model, found, leak), 't'), 't');

@@ -146,6 +146,7 @@ export const verifySpec: CommandSpec = {
     exitCodes.violated,
     exitCodes.liveness,
     exitCodes.undeclared,
+    exitCodes.goldenMoved,
   ],
   notes: [
     'Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI); NO_COLOR turns colour off.',

@@ -9,7 +9,7 @@ import { scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 import { parseVerifyArgs } from './verify-args.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const verifyScript = resolve('scripts/verify.ts');
 const tsx = resolve('node_modules/.bin/tsx');
@@ -66,7 +66,7 @@ describe('parseVerifyArgs', () => {
       /^--property: unknown property "nope"; use one of no-access-before-ready/,
     );
     expect(usageError(['--scope', 'nope'])).toMatch(
-      /^--scope: unknown scope "nope"; use one of admin-finalize, concurrent, default, large/,
+      /^--scope: unknown scope "nope"; use one of admin-finalize, default, large, quick/,
     );
     expect(usageError(['--max-states', '1e3'])).toMatch(
       /^--max-states needs a whole number at least 1, got "1e3"/,

@@ -5,7 +5,7 @@ import { expandTemplate } from './requests.ts';
 
 import { SystemModel } from './system.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const model = new SystemModel(defaultScope);
 const [initial] = model.initialStates();

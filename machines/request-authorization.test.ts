@@ -6,7 +6,7 @@ import { authenticatedUser, grantsHeldBy, serviceAccountUser, type User } from '
 import { type AuthorizationRequest, RequestAuthorizer, rbacAttributes } from './request-authorization.ts';
 import type { ObjectSlot, Scope } from './scope.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 const objects: ObjectSlot[] = [
   { resource: 'configmaps', name: 'app' },

@@ -86,6 +86,20 @@ export class SystemViews extends SystemSpace {
     return initializer === null ? null : { initializer, ageSeconds };
   }
 
+  /** The namespace slots whose state differs between a step's before and after (interned: compared by identity). */
+  changedSlots(before: SystemState, after: SystemState): number[] {
+    const changed: number[] = [];
+    if (before === after) return changed;
+    for (let i = 0; i < before.namespaces.length; i++)
+      if (before.namespaces[i] !== after.namespaces[i]) changed.push(i);
+    return changed;
+  }
+
+  /** Whether admission's configuration copy (and its age) is the same in both states. */
+  sameConfigurationCopy(a: SystemState, b: SystemState): boolean {
+    return a.configSync === b.configSync;
+  }
+
   /** The configurations admission last read (AC-3). */
   configurationsRead(s: SystemState): string[] {
     return this.configSyncStepper.snapshot(s.configSync).context.configurations;

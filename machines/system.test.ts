@@ -3,7 +3,7 @@ import { scopeByName } from '../checker/scope-file.ts';
 import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
 
 // Both configurations from the start: these tests follow one namespace through both initializers.
-const loaded = scopeByName('default');
+const loaded = scopeByName('quick');
 const defaultScope = {
   ...loaded,
   configurations: loaded.configurations.map((c) => ({ ...c, registered: 'initially' as const })),

@@ -8,7 +8,7 @@ import type { Property } from '../properties/types.ts';
 import { defaultMachines, SystemModel, type SystemState } from './system.ts';
 import { baseVariantName, machinesFor, mutants, variantByName, variants } from './variants.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /** The property each seeded fault exists for: its shortest counterexample must break it. */
 const killerOf: Record<string, string> = {

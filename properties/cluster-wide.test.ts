@@ -4,7 +4,7 @@ import { SystemModel } from '../machines/system.ts';
 import { machinesFor, scopeFor } from '../machines/variants.ts';
 import { clusterWideAsDeclared as property } from './cluster-wide.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /** The first step's enabled events of a model, judged by the property: label → [witnessed, verdict]. */
 function judgedFirstSteps(model: SystemModel): Map<string, [boolean, true | string]> {

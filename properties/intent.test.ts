@@ -13,7 +13,7 @@ import {
   meantToInitialize,
 } from './intent.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 const scopes = builtInScopes();
 
 // Names near the rules' edges: case, dots, slashes, dashes and length.

@@ -108,13 +108,34 @@ function documentedEntries(
   configurations: readonly string[],
   versions: Readonly<Record<string, number>>,
 ): InitializerSpec[] {
+  // Judged on every step with the copy's own (interned) arrays: computed once per copy.
+  const byVersions = entriesMemo.get(scope)?.get(configurations);
+  const known = byVersions?.get(versions);
+  if (known) return known;
   const named = scope.configurations
     .filter((c) => configurations.includes(c.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return named.flatMap((c) =>
+  const entries = named.flatMap((c) =>
     configurationEntries(c, versions[c.name] ?? 0).filter((i) => addsToNamespaces(c, i)),
   );
+  let forScope = entriesMemo.get(scope);
+  if (!forScope) {
+    forScope = new WeakMap();
+    entriesMemo.set(scope, forScope);
+  }
+  let forConfigurations = forScope.get(configurations);
+  if (!forConfigurations) {
+    forConfigurations = new WeakMap();
+    forScope.set(configurations, forConfigurations);
+  }
+  forConfigurations.set(versions, entries);
+  return entries;
 }
+
+const entriesMemo = new WeakMap<
+  Scope,
+  WeakMap<readonly string[], WeakMap<Readonly<Record<string, number>>, InitializerSpec[]>>
+>();
 
 const holdsOrStar = (items: readonly string[], item: string) => items.includes(item) || items.includes('*');
 function addsToNamespaces(c: ConfigurationSpec, i: InitializerSpec): boolean {
@@ -154,14 +175,26 @@ export function isDnsLabelName(name: string): boolean {
 
 /** LC-2 (D-13): `kubernetes`, `orphan`, `foregroundDeletion`, or `prefix/name` with a DNS-subdomain prefix. */
 export function isFinalizerName(name: string): boolean {
+  let known = finalizerNames.get(name);
+  if (known === undefined) {
+    known = qualifiedFinalizerName(name);
+    finalizerNames.set(name, known);
+  }
+  return known;
+}
+
+// Judged on every state: a name's verdict is computed once.
+const finalizerNames = new Map<string, boolean>();
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function qualifiedFinalizerName(name: string): boolean {
   const parts = name.split('/');
   if (parts.length === 1) return ['kubernetes', 'orphan', 'foregroundDeletion'].includes(name);
   if (parts.length !== 2) return false;
   const [prefix, part] = parts;
-  const label = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
   return (
     prefix.length <= 253 &&
-    new RegExp(`^${label}(\\.${label})*$`).test(prefix) &&
+    dnsSubdomain.test(prefix) &&
     part.length <= 63 &&
     /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(part)
   );

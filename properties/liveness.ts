@@ -119,7 +119,8 @@ export const readRepairUnblocks: LivenessProperty = {
   p: onView((v, model, _s, i) => initializing(v) && v.pending.length > 0 && v.timerLost && polled(model, i)),
   goal: "not Initializing, or admission's copy is stale",
   q: (model, s, i) => !initializing(ns(model, s, i)) || stale(model, s),
-  fairness: [clockFair, pollerFair],
+  // Time may wait for another namespace's expired timer, so timers must fire for the clock to reach the timeout.
+  fairness: [clockFair, pollerFair, timersFair],
 };
 
 export const outageEnds: LivenessProperty = {

@@ -9,7 +9,7 @@ import { ownersOf } from './steps.ts';
  * RB-1, RB-2 (document 000): any tenant may create a free namespace name, and whoever does becomes its
  * admin. So tenant isolation judges a namespace as its creator's once created, the declared tenant's before.
  */
-const scope = scopeByName('default');
+const scope = scopeByName('quick');
 const model = new SystemModel(scope);
 const [initial] = model.initialStates();
 const teamA = scope.namespaces.findIndex((ns) => ns.name === 'team-a');

@@ -13,7 +13,7 @@ import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import { resourceEntryMatches, ruleMatches, validateRule } from '../machines/rules.ts';
 import { SystemModel, type SystemState } from '../machines/system.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /**
  * Laws of the pure parts that the machines' own tests (initializer-config, names, rbac, rules) leave

@@ -25,13 +25,9 @@ export const sameList = (a: readonly string[], b: readonly string[]) =>
  * namespace is the same object and is skipped: properties about change have nothing to judge there.
  */
 export function pairs(model: SystemModel, before: SystemState, after: SystemState) {
-  const out: { b: NamespaceView; a: NamespaceView }[] = [];
-  if (before === after) return out;
-  for (let i = 0; i < before.namespaces.length; i++) {
-    if (before.namespaces[i] !== after.namespaces[i])
-      out.push({ b: model.view(before, i), a: model.view(after, i) });
-  }
-  return out;
+  return model
+    .changedSlots(before, after)
+    .map((i) => ({ b: model.view(before, i), a: model.view(after, i) }));
 }
 
 /** The namespace name a request addressed, or null for a list across all namespaces. */

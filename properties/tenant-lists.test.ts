@@ -4,7 +4,7 @@ import { type SystemEvent, SystemModel, type SystemState } from '../machines/sys
 import { machinesFor } from '../machines/variants.ts';
 import { tenantIsolation } from './safety.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /** The first tenant list that returned items, breadth first, with the state before it. */
 function firstTenantListWithItems(model: SystemModel, maxStates: number) {

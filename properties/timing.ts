@@ -1,6 +1,6 @@
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { onStep, stepProperty } from './declare.ts';
-import { type ChangedNamespace, eachChanged, initializerInEffect, sameList } from './steps.ts';
+import { type ChangedNamespace, eachChanged, initializerInEffect, pairs, sameList } from './steps.ts';
 import type { Property, Verdict } from './types.ts';
 
 /**
@@ -52,11 +52,12 @@ export const timerRunsForFirstPending = stepProperty(
     }),
     witness: onStep(
       'the first pending initializer of an Initializing namespace changes while its timer runs',
+      // A namespace whose first pending changed is one the step changed.
       (model, before, _event, after) =>
-        views(model, after).some((a, i) => {
-          const b = model.view(before, i);
-          return a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0];
-        }),
+        pairs(model, before, after).some(
+          ({ b, a }) =>
+            a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0],
+        ),
     ),
   },
 );
@@ -180,8 +181,8 @@ export const configurationCopyRefreshed = stepProperty(
     statement:
       'Each second admission reads the configurations: a successful read makes its copy exactly what the store holds, 0 s old; a failed read keeps the copy and ages it; the copy is stale exactly when it is 5 s old (AC-1, AC-2, AC-3), so a configuration change reaches new namespaces at the next successful read, and never waits beyond the staleness bound while reads work.',
     predicate: (model, before, event, after) => {
-      // The copy lives in the state's configSync and fault fields: a step that keeps both has nothing to judge.
-      if (!isTick(event) && before.configSync === after.configSync) return true;
+      // A step that keeps admission's copy as it was has nothing to judge.
+      if (!isTick(event) && model.sameConfigurationCopy(before, after)) return true;
       const b = model.systemView(before);
       const a = model.systemView(after);
       if (a.configurationFresh !== a.secondsSinceConfigRead < stalenessBoundSeconds)

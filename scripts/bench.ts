@@ -312,11 +312,11 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   return { ...result, representedStates };
 }
 
-/** The default scope with the parallel search on one and on two worker threads: the speed-up of the second. */
+/** The quick scope with the parallel search on one and on two worker threads: the speed-up of the second. */
 function parallelGroup(): { title: string; cases: BenchCase[]; repeat: number } {
   return {
     title: 'System model, parallel search (worker threads, states partitioned by hash, level by level)',
-    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'default', workers })),
+    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'quick', workers })),
     repeat: 1,
   };
 }
@@ -346,17 +346,17 @@ async function runParallelScope(name: string, workers: number): Promise<CaseResu
 }
 
 // ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
-/** Compiled default and concurrent scopes: cold (tables filled by the machines' own code), then warm. */
+/** Compiled quick and default scopes: cold (tables filled by the machines' own code), then warm. */
 function compiledGroup(
   scopeSeconds: number,
   quick: boolean,
 ): { title: string; cases: BenchCase[]; repeat: number } {
   return {
     title: `System model compiled into outcome tables (checker/compiled.ts): the first search fills the tables (cold, at most ${scopeSeconds} s), every later search of the same model only looks them up (warm)`,
-    cases: (quick ? ['default'] : ['default', 'concurrent']).map((name) => ({
+    cases: (quick ? ['quick'] : ['quick', 'default']).map((name) => ({
       engine: 'system-compiled',
       subject: name,
-      budgetSeconds: name === 'default' ? scopeSeconds : Math.min(30, scopeSeconds),
+      budgetSeconds: name === 'quick' ? scopeSeconds : Math.min(30, scopeSeconds),
     })),
     repeat: 1,
   };
@@ -691,7 +691,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       cases: Object.keys(systemModules.scopes).flatMap((name) =>
         (['system-scope', 'system-packed', 'system-bitstate'] as const)
           // String keys only where they finish, for the side-by-side figure; bitstate only where exact search does not.
-          .filter((engine) => (engine === 'system-scope' ? name === 'default' : true))
+          .filter((engine) => (engine === 'system-scope' ? name === 'quick' : true))
           .filter((engine) => engine !== 'system-bitstate' || name === 'large')
           .map((engine) => ({
             engine,

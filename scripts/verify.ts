@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
-import { loadManifest, manifestPath } from '../checker/manifest.ts';
+import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
@@ -194,7 +194,33 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     console.error(`verify: vacuity and coverage ${expectationsVerdict(report, false)}`);
     return exitCodes.undeclared;
   }
+  const moved = pinnedFigures(args, result, symmetry !== undefined);
+  if (moved.length > 0) {
+    for (const line of moved) console.error(`verify: golden figures moved: ${line}`);
+    console.error(
+      `verify: ${manifestPath} pins scope ${model.scope.name}; update it in a commit that says why; exit ${exitCodes.goldenMoved}`,
+    );
+    return exitCodes.goldenMoved;
+  }
   return exitCodes.ok;
+}
+
+/**
+ * How a complete search of a pinned scope (the machines as written, every property, every state) differs
+ * from checker/manifest.json, as tlaplus/Examples checks its manifest in CI; empty for any other run.
+ */
+function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean): string[] {
+  if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return [];
+  if (args.properties.length > 0 || reduced || result.bitstate || !result.complete) return [];
+  const name = args.scopeSource.name;
+  const pinned = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+  if (!pinned) return [];
+  return goldenDifferences(pinned, {
+    states: result.states,
+    transitions: result.transitions,
+    depth: result.depth,
+    properties: manifestVerdicts(result),
+  });
 }
 
 /** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */

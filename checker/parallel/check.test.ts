@@ -45,7 +45,7 @@ describe('verify --workers: the safety check over worker threads', () => {
 
   it('catches a seeded fault with a shortest trace that replays to the violation', async () => {
     const variant = 'create-in-terminating';
-    const scope = scopeByName('default');
+    const scope = scopeByName('quick');
     const model = variantModel(variant, scope);
     const one = check(model, safetyProperties, { stopOnFirst: true });
     const seen: string[] = [];

@@ -12,7 +12,7 @@ import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
 import { maxTickSeconds } from './schema.ts';
 
-const defaultScope = scopeByName('default');
+const defaultScope = scopeByName('quick');
 
 /**
  * Hostile input: malformed scenarios (and their `given`, which has the scope's vocabulary) and JSON

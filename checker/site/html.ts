@@ -366,7 +366,7 @@ export const appScript = `
 `;
 
 /**
- * Style and script as pages ship them, on one line (D-40): each line trimmed and joined by a space, which
+ * Style and script as pages ship them, on one line (D-42): each line trimmed and joined by a space, which
  * keeps their meaning because the script ends every statement with `;` and has no line comment or multi-line string.
  */
 export const compactScript = (text: string): string =>
