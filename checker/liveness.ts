@@ -93,6 +93,26 @@ function compileFairness<S, E>(
   return { eventMask, enabledMask, weak, strong };
 }
 
+// A per-namespace property judges each slot with the same conditions on the same graph: compile them once.
+const compiledByGraph = new WeakMap<object, WeakMap<object, CompiledFairness>>();
+
+function compiledFairness<S, E>(
+  graph: StateGraph<S, E>,
+  fairness: readonly FairnessCondition<E>[],
+): CompiledFairness {
+  let byConditions = compiledByGraph.get(graph);
+  if (!byConditions) {
+    byConditions = new WeakMap();
+    compiledByGraph.set(graph, byConditions);
+  }
+  let fair = byConditions.get(fairness);
+  if (!fair) {
+    fair = compileFairness(graph, fairness);
+    byConditions.set(fairness, fair);
+  }
+  return fair;
+}
+
 /** Fair components of the subgraph `members`, each with the condition bits it must show on its cycle. */
 function fairComponents<S, E>(
   graph: StateGraph<S, E>,
@@ -193,7 +213,7 @@ export function checkGoal<S, E>(
     if (options.horizon?.(s)) beyond.push(s);
     else reached.push(s);
   }
-  const fair = compileFairness(graph, fairness);
+  const fair = compiledFairness(graph, fairness);
   let components = fairComponents(graph, fair, Int32Array.from(reached));
   let onlyAtHorizon = false;
   if (components.length === 0 && beyond.length > 0) {
