@@ -109,17 +109,27 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
  * violation found of each property is the shortest one, because states are visited in BFS order.
  */
 export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
-  const judge = createJudge(model, properties, options);
-  const { recorder } = options;
-  if (options.bitstate) {
-    if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
-    return bitstateCheck(model, judge, options.bitstate.log2Bits);
-  }
+  const search = searchFor(model, properties, options);
+  if ('done' in search) return search.done;
+  const { judge, recorder } = search;
   const result = compiles(options)
     ? exploreCompiled(compiledFor(model), { ...judge.options, onExpand: () => recorder?.expanding() })
     : explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return judge.verdicts(result);
+}
+
+/** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
+function searchFor(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions,
+): { done: CheckResult } | { judge: ReturnType<typeof createJudge>; recorder: CheckOptions['recorder'] } {
+  const judge = createJudge(model, properties, options);
+  const { recorder } = options;
+  if (!options.bitstate) return { judge, recorder };
+  if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
+  return { done: bitstateCheck(model, judge, options.bitstate.log2Bits) };
 }
 
 /** The compiled model (checker/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
@@ -142,12 +152,9 @@ export async function checkAsync(
   properties: Property[],
   options: CheckOptions = {},
 ): Promise<CheckResult> {
-  const judge = createJudge(model, properties, options);
-  const { recorder } = options;
-  if (options.bitstate) {
-    if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
-    return bitstateCheck(model, judge, options.bitstate.log2Bits);
-  }
+  const search = searchFor(model, properties, options);
+  if ('done' in search) return search.done;
+  const { judge, recorder } = search;
   const result = compiles(options)
     ? await exploreCompiledAsync(compiledFor(model), {
         ...judge.options,

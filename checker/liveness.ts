@@ -1,3 +1,4 @@
+import { memoByPair } from '../machines/memo.ts';
 import type { StateGraph } from './state-graph.ts';
 import { stronglyConnectedComponents } from './state-graph.ts';
 
@@ -94,24 +95,10 @@ function compileFairness<S, E>(
 }
 
 // A per-namespace property judges each slot with the same conditions on the same graph: compile them once.
-const compiledByGraph = new WeakMap<object, WeakMap<object, CompiledFairness>>();
-
-function compiledFairness<S, E>(
-  graph: StateGraph<S, E>,
-  fairness: readonly FairnessCondition<E>[],
-): CompiledFairness {
-  let byConditions = compiledByGraph.get(graph);
-  if (!byConditions) {
-    byConditions = new WeakMap();
-    compiledByGraph.set(graph, byConditions);
-  }
-  let fair = byConditions.get(fairness);
-  if (!fair) {
-    fair = compileFairness(graph, fairness);
-    byConditions.set(fairness, fair);
-  }
-  return fair;
-}
+const compiledFairness = memoByPair(
+  (graph: StateGraph<unknown, never>, fairness: readonly FairnessCondition<never>[]) =>
+    compileFairness(graph, fairness),
+);
 
 /** Fair components of the subgraph `members`, each with the condition bits it must show on its cycle. */
 function fairComponents<S, E>(
@@ -213,7 +200,8 @@ export function checkGoal<S, E>(
     if (options.horizon?.(s)) beyond.push(s);
     else reached.push(s);
   }
-  const fair = compiledFairness(graph, fairness);
+  // The conditions only read the graph's own events: E is the graph's, whatever the memo's key types say.
+  const fair = compiledFairness(graph as StateGraph<unknown, never>, fairness);
   let components = fairComponents(graph, fair, Int32Array.from(reached));
   let onlyAtHorizon = false;
   if (components.length === 0 && beyond.length > 0) {

@@ -1,3 +1,4 @@
+import { memoByPair } from '../machines/memo.ts';
 import {
   type ConfigurationSpec,
   configurationAdministrator,
@@ -109,33 +110,24 @@ function documentedEntries(
   versions: Readonly<Record<string, number>>,
 ): InitializerSpec[] {
   // Judged on every step with the copy's own (interned) arrays: computed once per copy.
-  const byVersions = entriesMemo.get(scope)?.get(configurations);
-  const known = byVersions?.get(versions);
-  if (known) return known;
-  const named = scope.configurations
-    .filter((c) => configurations.includes(c.name))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const entries = named.flatMap((c) =>
-    configurationEntries(c, versions[c.name] ?? 0).filter((i) => addsToNamespaces(c, i)),
-  );
-  let forScope = entriesMemo.get(scope);
-  if (!forScope) {
-    forScope = new WeakMap();
-    entriesMemo.set(scope, forScope);
+  const memo = entriesByVersions(scope, configurations);
+  let entries = memo.get(versions);
+  if (!entries) {
+    const named = scope.configurations
+      .filter((c) => configurations.includes(c.name))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = named.flatMap((c) =>
+      configurationEntries(c, versions[c.name] ?? 0).filter((i) => addsToNamespaces(c, i)),
+    );
+    memo.set(versions, entries);
   }
-  let forConfigurations = forScope.get(configurations);
-  if (!forConfigurations) {
-    forConfigurations = new WeakMap();
-    forScope.set(configurations, forConfigurations);
-  }
-  forConfigurations.set(versions, entries);
   return entries;
 }
 
-const entriesMemo = new WeakMap<
-  Scope,
-  WeakMap<readonly string[], WeakMap<Readonly<Record<string, number>>, InitializerSpec[]>>
->();
+const entriesByVersions = memoByPair(
+  (_scope: Scope, _configurations: readonly string[]) =>
+    new WeakMap<Readonly<Record<string, number>>, InitializerSpec[]>(),
+);
 
 const holdsOrStar = (items: readonly string[], item: string) => items.includes(item) || items.includes('*');
 function addsToNamespaces(c: ConfigurationSpec, i: InitializerSpec): boolean {

@@ -10,8 +10,8 @@ const root = resolve(propertiesDir, '..');
  * An oracle must not share the code it judges: properties/ reads the state view's types, the scope's
  * declared data and its own files, never the authorizer, admission, timers, configuration or names code.
  */
-// design-options.ts reads the scope's declared design options (data), like scope.ts.
-const allowedTargets = ['machines/scope.ts', 'machines/design-options.ts'];
+// design-options.ts reads the scope's declared design options (data), like scope.ts; memo.ts judges nothing.
+const allowedTargets = ['machines/scope.ts', 'machines/design-options.ts', 'machines/memo.ts'];
 /** Imported for their types only (erased at run time): the state view. */
 const typeOnlyTargets = ['machines/system.ts'];
 /** Members of the model that run code under test, or report what it decided; a property must not call them. */

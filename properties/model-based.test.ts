@@ -5,6 +5,7 @@ import { traceSteps } from '../checker/counterexample.ts';
 import { judge, type Violation } from '../checker/random.ts';
 import { requestCommandArb } from '../checker/random-commands.ts';
 import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
+import { memoByPair } from '../machines/memo.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import {
@@ -206,20 +207,9 @@ const runArb = randomScopeArbitrary.chain((scope) => {
 const asWritten = () => defaultMachines;
 
 /** One model per (scope, machines): runs that shrink only their commands reuse it, its tables warm (the model is pure). */
-const models = new WeakMap<Scope, Map<unknown, SystemModel>>();
-function modelFor(scope: Scope, machines: (scope: Scope) => MachineSet): SystemModel {
-  let byMachines = models.get(scope);
-  if (!byMachines) {
-    byMachines = new Map();
-    models.set(scope, byMachines);
-  }
-  let model = byMachines.get(machines);
-  if (!model) {
-    model = new SystemModel(scope, machines(scope));
-    byMachines.set(machines, model);
-  }
-  return model;
-}
+const modelFor = memoByPair(
+  (scope: Scope, machines: (scope: Scope) => MachineSet) => new SystemModel(scope, machines(scope)),
+);
 
 function setup(
   scope: Scope,
