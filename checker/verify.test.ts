@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectStoppedByMemoryGuard, runScript, thrownMessage } from '../test-support/run-command.ts';
+import {
+  expectStoppedByMemoryGuard,
+  runScript,
+  thrownMessage,
+  tsxInOneProcess,
+} from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { scopeByName } from './scope-file.ts';
@@ -13,10 +17,6 @@ import { parseVerifyArgs } from './verify-args.ts';
 const defaultScope = scopeByName('default');
 
 const verifyScript = resolve('scripts/verify.ts');
-// tsx's own loader, run inside one node process: the tsx command would relay the signal to its child and
-// SIGKILL it when the child does not acknowledge within 30 ms (a busy search under load), so the test
-// would judge tsx's relay, not verify's handler.
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
 
 const usageError = (argv: string[]) => thrownMessage(UsageError, () => parseVerifyArgs(argv));
 
@@ -227,8 +227,8 @@ describe('npm run verify, as a command', () => {
   });
 
   it('stops on SIGINT, writes the partial report and exits 10', async () => {
-    const args = ['--import', tsxLoader, verifyScript, '--scope', 'large', '--out', 'interrupted'];
-    const child = spawn(process.execPath, args, {
+    const [command, args] = tsxInOneProcess(verifyScript, ['--scope', 'large', '--out', 'interrupted']);
+    const child = spawn(command, args, {
       cwd: scratch(),
       env: { ...process.env, NSMODEL_DEBUG: '' },
     });
