@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,14 @@ export default defineConfig({
     exclude: ['node_modules/**', 'generated/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Child processes keep each file's exit codes, signal handlers and heap limits apart from the others.
+    pool: 'forks',
+    // Vitest's default leaves one core idle (one worker on two cores); the main process mostly waits.
+    maxWorkers: availableParallelism(),
+    // A worker keeps the modules it loaded for its next file: the model's imports cost ~70 s per run
+    // otherwise. Safe while library modules hold only caches keyed by their inputs and tests build their
+    // own scopes and models (scopeByName reads the file anew each call); a test must not mutate an import.
+    isolate: false,
     // The summary reporter runs last so `N passed, N failed` is the final line of every run.
     reporters: ['default', './test-support/summary-reporter.ts'],
   },

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tsxInOneProcess } from '../test-support/run-command.ts';
 import { type DiagramEntry, outlineMachine } from './diagram.ts';
 import {
   ChromiumNotFoundError,
@@ -134,11 +135,8 @@ describe('npm run diagrams, interrupted', () => {
       const { mkdtemp, rm } = await import('node:fs/promises');
       const { tmpdir } = await import('node:os');
       const cwd = await mkdtemp(join(tmpdir(), 'nsmodel-diagrams-'));
-      const child = spawn(
-        join(process.cwd(), 'node_modules/.bin/tsx'),
-        [join(process.cwd(), 'scripts/diagrams.ts'), '--force'],
-        { cwd },
-      );
+      const [command, args] = tsxInOneProcess('scripts/diagrams.ts', ['--force']);
+      const child = spawn(command, args, { cwd });
       let output = '';
       child.stdout.on('data', (chunk) => {
         output += chunk;

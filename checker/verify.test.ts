@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectStoppedByMemoryGuard, runScript, thrownMessage } from '../test-support/run-command.ts';
+import {
+  expectStoppedByMemoryGuard,
+  runScript,
+  thrownMessage,
+  tsxInOneProcess,
+} from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { scopeByName } from './scope-file.ts';
@@ -12,7 +17,6 @@ import { parseVerifyArgs } from './verify-args.ts';
 const defaultScope = scopeByName('quick');
 
 const verifyScript = resolve('scripts/verify.ts');
-const tsx = resolve('node_modules/.bin/tsx');
 
 const usageError = (argv: string[]) => thrownMessage(UsageError, () => parseVerifyArgs(argv));
 
@@ -223,7 +227,8 @@ describe('npm run verify, as a command', () => {
   });
 
   it('stops on SIGINT, writes the partial report and exits 10', async () => {
-    const child = spawn(tsx, [verifyScript, '--scope', 'large', '--out', 'interrupted'], {
+    const [command, args] = tsxInOneProcess(verifyScript, ['--scope', 'large', '--out', 'interrupted']);
+    const child = spawn(command, args, {
       cwd: scratch(),
       env: { ...process.env, NSMODEL_DEBUG: '' },
     });

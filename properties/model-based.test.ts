@@ -231,8 +231,22 @@ function setup(
   };
 }
 
+/**
+ * A fixed seed keeps CI's verdict from depending on the draw; NSMODEL_MODEL_SEED=<integer> explores another
+ * (fast-check prints the seed and path of a failure, and the test's title shows the seed it ran).
+ */
+const modelSeed = seedFromEnv(process.env.NSMODEL_MODEL_SEED, 20261123);
+
+function seedFromEnv(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const seed = Number(text);
+  if (!Number.isSafeInteger(seed))
+    throw new Error(`NSMODEL_MODEL_SEED must be an integer, got ${JSON.stringify(text)}`);
+  return seed;
+}
+
 describe('model-based runs on random scopes (every property after every step)', () => {
-  test.prop([runArb], { numRuns: 150 })(
+  test.prop([runArb], { numRuns: 150, seed: modelSeed })(
     'requests, controllers, the clock and faults interleave without breaking a property',
     ([scope, commands]) => {
       fc.modelRun(setup(scope), commands);

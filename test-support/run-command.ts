@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
 
@@ -30,6 +31,16 @@ export function runScript(
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/**
+ * The command and arguments that run a TypeScript entry point in one node process with tsx's loader. Tests
+ * that signal a command use it: the tsx command relays a signal to its child and SIGKILLs the child when
+ * it does not acknowledge within 30 ms (a busy search under load), so the test would judge tsx's relay.
+ */
+export function tsxInOneProcess(script: string, args: string[]): [string, string[]] {
+  const loader = createRequire(import.meta.url).resolve('tsx');
+  return [process.execPath, ['--import', loader, resolve(script), ...args]];
 }
 
 /** The message of the error of class `kind` that `run` throws, or null when it returns; other errors escape. */
