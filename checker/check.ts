@@ -1,6 +1,6 @@
 import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import type { Property } from '../properties/types.ts';
+import type { InvariantProperty, Property, StepProperty } from '../properties/types.ts';
 import { compiledFor } from './compiled.ts';
 import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
@@ -222,21 +222,20 @@ function createJudge(
     { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }
   >();
   const covered = new Set<string>();
-  const invariants = properties.filter((p) => p.kind === 'invariant');
-  const steps = properties.filter((p) => p.kind === 'step');
-  const stateWitnesses = properties.filter((p) => p.witness.on === 'state');
-  const stepWitnesses = properties.filter((p) => p.witness.on === 'step');
+  const invariants = properties.filter((p): p is InvariantProperty => p.kind === 'invariant');
+  const steps = properties.filter((p): p is StepProperty => p.kind === 'step');
+  const stateWitnesses = properties.flatMap((p) =>
+    p.witness.on === 'state' ? [{ id: p.id, test: p.witness.test }] : [],
+  );
+  const stepWitnesses = properties.flatMap((p) =>
+    p.witness.on === 'step' ? [{ id: p.id, test: p.witness.test }] : [],
+  );
   // Step judgements as booleans, remembered per step class (checker/step-memo.ts) unless turned off.
-  const stepPredicates: StepJudgement<boolean>[] = steps.map((p) =>
-    p.kind === 'step' ? (m, b, e, a) => p.predicate(m, b, e, a) === true : () => true,
+  const stepPredicates: StepJudgement<boolean>[] = steps.map(
+    (p) => (m, b, e, a) => p.predicate(m, b, e, a) === true,
   );
-  const stepWitnessTests: StepJudgement<boolean>[] = stepWitnesses.map((p) =>
-    p.witness.on === 'step' ? p.witness.test : () => false,
-  );
+  const stepWitnessTests: StepJudgement<boolean>[] = stepWitnesses.map((w) => w.test);
   const stepWitnessCounts = stepWitnesses.map(() => 0);
-  const stateWitnessTests = stateWitnesses.map((p) =>
-    p.witness.on === 'state' ? p.witness.test : () => false,
-  );
   const stateWitnessCounts = stateWitnesses.map(() => 0);
   // Once a property is violated its first trace is kept and it is judged no more.
   const stepViolated = steps.map(() => false);
@@ -295,7 +294,7 @@ function createJudge(
     if (holds) return true;
     const p = steps[j];
     // Only the first violation of a property is kept: its message is worth one more run.
-    const verdict = p.kind === 'step' ? p.predicate(model, before, event, after) : true;
+    const verdict = p.predicate(model, before, event, after);
     const message = verdict === true ? `${p.id} judged differently on a second run` : verdict;
     stepViolated[j] = true;
     violations.set(p.id, { message, stateIndex: beforeIndex, event, after });
@@ -317,7 +316,7 @@ function createJudge(
       if (symmetry) represented.states += symmetry.orbitSize(state);
       for (let j = 0; j < invariants.length; j++) {
         const p = invariants[j];
-        if (invariantViolated[j] || p.kind !== 'invariant') continue;
+        if (invariantViolated[j]) continue;
         const verdict = p.predicate(model, state);
         if (verdict !== true) {
           invariantViolated[j] = true;
@@ -325,8 +324,8 @@ function createJudge(
           found(p.id, verdict, depth);
         }
       }
-      for (let w = 0; w < stateWitnessTests.length; w++)
-        if (stateWitnessTests[w](model, state)) stateWitnessCounts[w]++;
+      for (let w = 0; w < stateWitnesses.length; w++)
+        if (stateWitnesses[w].test(model, state)) stateWitnessCounts[w]++;
       return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {

@@ -2,6 +2,7 @@ import { restartEvent, restartGlobal, restartSlot } from '../machines/actions/ap
 import { blocksTime, clockEvent, clockGlobal, clockSlot } from '../machines/actions/clock.ts';
 import type { Enabled, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { type StateCodec, systemCodec } from './encoding.ts';
+import { grown } from './state-store.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {
@@ -74,16 +75,6 @@ class PairIds {
   get bytes(): number {
     return this.ids.byteLength * 3;
   }
-}
-
-/** An `Int32Array` that grows to hold index `at`, new entries `fill`. */
-function grown(array: Int32Array, at: number, fill: number): Int32Array {
-  if (at < array.length) return array;
-  let length = Math.max(16, array.length);
-  while (length <= at) length *= 2;
-  const bigger = new Int32Array(length).fill(fill);
-  bigger.set(array);
-  return bigger;
 }
 
 /** The event of a per-slot action (clock, restart) by its chain id: the global part and each slot's transitions. */

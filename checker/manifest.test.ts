@@ -26,8 +26,6 @@ function modelOf(scopeName: string): SystemModel {
   return new SystemModel(scope, machines);
 }
 
-const verdicts = manifestVerdicts;
-
 describe('the manifest', () => {
   it('lists every named scope once, and nothing else', () => {
     expect(manifest.scopes.map((scope) => scope.name).sort()).toEqual(scopeNames());
@@ -106,7 +104,7 @@ describe.each(explored.map((scope) => [scope.name, scope] as const))(
     });
 
     it('gives every safety property its pinned verdict', () => {
-      expect(verdicts(result)).toEqual(scope.properties);
+      expect(manifestVerdicts(result)).toEqual(scope.properties);
     });
 
     it('witnesses every property that holds: none holds vacuously', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { CheckResult } from './check.ts';
 
 /**
  * The golden figures of every named scope as data, in the manner of tlaplus/Examples' manifest.json:
@@ -89,13 +90,7 @@ export interface SearchFigures {
 }
 
 /** Each property's verdict in a search's result, with its counterexample's length when violated. */
-export function manifestVerdicts(result: {
-  properties: {
-    property: { id: string };
-    status: PropertyVerdict['verdict'];
-    violation?: { trace: { steps: unknown[] } };
-  }[];
-}): Record<string, PropertyVerdict> {
+export function manifestVerdicts(result: Pick<CheckResult, 'properties'>): Record<string, PropertyVerdict> {
   return Object.fromEntries(
     result.properties.map((p) => {
       const steps = p.violation?.trace.steps.length;

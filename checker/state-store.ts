@@ -101,6 +101,21 @@ export class IntChunks {
   }
 }
 
+/** A typed array that holds index `at`: the array itself when it does, else a copy doubled up to it, new entries `fill`. */
+export function grown<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(
+  array: T,
+  at: number,
+  fill = 0,
+): T {
+  if (at < array.length) return array;
+  let length = Math.max(16, array.length);
+  while (length <= at) length *= 2;
+  const bigger = new (array.constructor as new (length: number) => T)(length);
+  if (fill !== 0) bigger.fill(fill);
+  bigger.set(array);
+  return bigger;
+}
+
 /** Indices from an initial state (parent -1) to `index`, following `parentOf`. */
 export function pathTo(parentOf: (index: number) => number, index: number, count: number): number[] {
   if (!Number.isInteger(index) || index < 0 || index >= count) {

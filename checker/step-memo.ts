@@ -1,4 +1,6 @@
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { hashLanes } from './encoding.ts';
+import { grown } from './state-store.ts';
 
 /**
  * Step judgements remembered per *step class*, so a property runs once per class instead of once per
@@ -42,18 +44,9 @@ const globalReads = new Set<PropertyKey>([
   'sameConfigurationCopy',
 ]);
 
-const tupleHash = (tuple: Int32Array, length: number): number => {
-  let hash = length;
-  for (let k = 0; k < length; k++) {
-    hash = Math.imul(hash ^ tuple[k], 0x9e3779b1);
-    hash ^= hash >>> 15;
-  }
-  return hash >>> 0;
-};
-
 /** Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys. */
 class TupleIds {
-  private pool = new Int32Array(1 << 16);
+  private pool = new Uint32Array(1 << 16);
   private used = 0;
   /** Per id: where its tuple starts in the pool, and its length. */
   private starts = new Int32Array(1 << 12);
@@ -63,29 +56,27 @@ class TupleIds {
   size = 0;
 
   /** The id of `tuple[0 .. length)`, and whether it is new. */
-  id(tuple: Int32Array, length: number): number {
+  id(tuple: Uint32Array, length: number): number {
     const mask = this.slots.length - 1;
-    for (let slot = tupleHash(tuple, length) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hashLanes(tuple, 0, length) & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot];
       if (entry === 0) return this.add(slot, tuple, length);
       if (this.equals(entry - 1, tuple, length)) return entry - 1;
     }
   }
 
-  private equals(id: number, tuple: Int32Array, length: number): boolean {
+  private equals(id: number, tuple: Uint32Array, length: number): boolean {
     if (this.lengths[id] !== length) return false;
     const start = this.starts[id];
     for (let k = 0; k < length; k++) if (this.pool[start + k] !== tuple[k]) return false;
     return true;
   }
 
-  private add(slot: number, tuple: Int32Array, length: number): number {
+  private add(slot: number, tuple: Uint32Array, length: number): number {
     const id = this.size++;
-    if (this.used + length > this.pool.length) this.pool = grown(this.pool, this.used + length);
-    if (id >= this.starts.length) {
-      this.starts = grown(this.starts, id);
-      this.lengths = grown(this.lengths, id);
-    }
+    this.pool = grown(this.pool, this.used + length);
+    this.starts = grown(this.starts, id);
+    this.lengths = grown(this.lengths, id);
     this.pool.set(tuple.subarray(0, length), this.used);
     this.starts[id] = this.used;
     this.lengths[id] = length;
@@ -99,19 +90,11 @@ class TupleIds {
     this.slots = new Int32Array(this.slots.length * 2);
     const mask = this.slots.length - 1;
     for (let id = 0; id < this.size; id++) {
-      let slot = tupleHash(this.pool.subarray(this.starts[id]), this.lengths[id]) & mask;
+      let slot = hashLanes(this.pool, this.starts[id], this.lengths[id]) & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = id + 1;
     }
   }
-}
-
-function grown<T extends Int32Array | Uint8Array>(array: T, at: number): T {
-  let length = array.length;
-  while (length <= at) length *= 2;
-  const bigger = (array instanceof Int32Array ? new Int32Array(length) : new Uint8Array(length)) as T;
-  bigger.set(array);
-  return bigger;
 }
 
 /** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
@@ -129,14 +112,11 @@ class MemoTable {
   constructor(private readonly count: number) {
     this.codes = new Uint8Array(Math.max(1, count) * 1024);
   }
-  get classes(): number {
-    return this.ids.size;
-  }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
-  classOf(tuple: Int32Array, length: number): number {
+  classOf(tuple: Uint32Array, length: number): number {
     const id = this.ids.id(tuple, length);
     const needed = (id + 1) * this.count;
-    if (needed > this.codes.length) this.codes = grown(this.codes, needed);
+    this.codes = grown(this.codes, needed);
     return id * this.count;
   }
   code(at: number): Memo {
@@ -160,14 +140,8 @@ class Settlements {
     this.counts[id]++;
   }
   settle(id: number, list: number): void {
-    while (id >= this.lists.length) {
-      const lists = new Int32Array(this.lists.length * 2).fill(-1);
-      lists.set(this.lists);
-      const counts = new Float64Array(this.lists.length * 2);
-      counts.set(this.counts);
-      this.lists = lists;
-      this.counts = counts;
-    }
+    this.lists = grown(this.lists, id, -1);
+    this.counts = grown(this.counts, id);
     this.lists[id] = list;
     this.settled.push(id);
   }
@@ -182,13 +156,11 @@ class Settlements {
  * the remembered outcome, or runs `run` on a tracking model and remembers it as far as its reads allow.
  */
 export class StepMemo {
-  /** Judgements run on a tracking model, and those that could not be remembered (they read other slots). */
-  readonly figures = { runs: 0, unremembered: 0 };
   private readonly eventIds = new Map<SystemEvent, number>();
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
-  private readonly tuple: Int32Array;
+  private readonly tuple: Uint32Array;
   /** The namespace slots the current step fixes (changed or addressed). */
   private readonly fixed: Uint8Array;
   private readLocal = false;
@@ -200,7 +172,7 @@ export class StepMemo {
   private after!: SystemState;
   private eventId = 0;
   private readonly outsideIds = new TupleIds();
-  private readonly outsideTuple: Int32Array;
+  private readonly outsideTuple: Uint32Array;
   private lastBefore: SystemState | undefined;
   private lastBeforeOutside = -1;
   private localAt = 0;
@@ -223,18 +195,13 @@ export class StepMemo {
     private readonly witnessesFrom: number = count,
   ) {
     const slots = model.scope.namespaces.length;
-    this.tuple = new Int32Array(1 + 3 * slots);
-    this.outsideTuple = new Int32Array(3 + model.initializers.length);
+    this.tuple = new Uint32Array(1 + 3 * slots);
+    this.outsideTuple = new Uint32Array(3 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
     this.refined = new MemoTable(count);
     this.tracking = this.trackingModel();
-  }
-
-  /** Step classes seen in each table. */
-  get classes(): { local: number; global: number; refined: number } {
-    return { local: this.local.classes, global: this.global.classes, refined: this.refined.classes };
   }
 
   /** Enters the class of this step; every `judge` call until the next `enter` is about it. */
@@ -407,12 +374,10 @@ export class StepMemo {
   }
 
   private tracked(run: StepJudgement<boolean>): boolean {
-    this.figures.runs++;
     this.readLocal = false;
     this.readGlobal = false;
     this.readOutside = false;
     const outcome = run(this.tracking, this.before, this.event, this.after);
-    if (this.readOutside) this.figures.unremembered++;
     return outcome;
   }
 
