@@ -2,7 +2,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SystemModel } from '../machines/system.ts';
-import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { runScript } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
@@ -25,10 +24,7 @@ const propertyId = 'no-create-in-terminating';
 let itf = '';
 
 beforeAll(() => {
-  const scope = scopeByName('quick');
-  const machines = machinesFor(variant, scope);
-  if (!machines) throw new Error(`no variant ${variant}`);
-  const model = new SystemModel(scope, machines);
+  const model = variantModel(variant, scopeByName('quick'));
   const property = safetyProperties.filter((p) => p.id === propertyId);
   const result = check(model, property, { stopOnFirst: true }).properties[0];
   itf = counterexampleItf(model, result, variant);
@@ -124,4 +120,37 @@ describe('replay --trace --to-scenario with configuration requests', () => {
     const passing = replayFile(onModel);
     expect(passing.status, JSON.stringify(passing.steps.filter((s) => !s.ok))).toBe('passed');
   });
+});
+
+describe('replay --trace --to-scenario with a body naming another object', () => {
+  const scratch = useTempDir('to-scenario-body-names');
+
+  it.each([
+    ['name (D-38)', 'name'],
+    ['namespace (D-14)', 'namespace'],
+  ] as const)(
+    'keeps the %s the body carries, so the scenario gets the answer the step got',
+    async (_what, field) => {
+      const model = new SystemModel(scopeByName('quick'));
+      const [initial] = model.initialStates();
+      // Carol's update naming team-b, ci-robot's create with team-b's namespace: both refused with 400.
+      const taken = model
+        .enabled(initial)
+        .find((e) => e.event.request?.body?.[field] !== undefined && e.event.response?.code === 400);
+      if (!taken) throw new Error(`no request with a body ${field} in the quick scope's first state`);
+      const file = join(scratch(), `${field}.yaml`);
+      const step = { label: taken.event.label, event: taken.event, before: initial, after: taken.next };
+      const trace = {
+        replayed: true as const,
+        property: safetyProperties[0],
+        variant: 'model',
+        model,
+        initial,
+      };
+      await writeFile(file, traceToScenario({ ...trace, steps: [step] }, 't.itf.json'));
+      const replayed = replayFile(file);
+      expect(replayed.status, JSON.stringify(replayed.steps.filter((s) => !s.ok))).toBe('passed');
+      expect(replayed.steps.map((s) => s.outcome)).toContain('400 BadRequest');
+    },
+  );
 });

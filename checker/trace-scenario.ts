@@ -27,10 +27,17 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
   const ns = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
   const object = r.object >= 0 ? model.objects[r.object] : undefined;
   const who = { as: r.principal.name, groups: r.principal.groups };
+  // The body's own name and namespace, where the request sent them (NS-4: D-14, D-38).
+  const metadata = {
+    ...(r.body?.name !== undefined ? { name: r.body.name } : {}),
+    ...(r.body?.namespace !== undefined ? { namespace: r.body.namespace } : {}),
+  };
+  const named = Object.keys(metadata).length > 0 ? { metadata } : {};
   if (r.target === 'content') {
     if (r.verb === 'list')
       return { ...who, do: ns ? `list namespaces/${ns}/${r.resource}` : `list ${r.resource}` };
-    return { ...who, do: `${r.verb} namespaces/${ns}/${object?.resource}/${object?.name}` };
+    const line = `${r.verb} namespaces/${ns}/${object?.resource}/${object?.name}`;
+    return { ...who, do: line, ...(Object.keys(named).length > 0 ? { body: named } : {}) };
   }
   if (r.verb === 'list') return { ...who, do: 'list namespaces' };
   const line = `${r.verb === 'finalize' ? 'update' : r.verb} namespaces/${ns}${r.verb === 'finalize' ? '/finalize' : ''}`;
@@ -49,7 +56,8 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
       pending: pending.map((name) => ({ name })),
       result: { status: 'Failure', reason: b.failure },
     };
-  return { ...who, do: line, ...(Object.keys(spec).length > 0 ? { body: { spec } } : {}) };
+  const body = { ...named, ...(Object.keys(spec).length > 0 ? { spec } : {}) };
+  return { ...who, do: line, ...(Object.keys(body).length > 0 ? { body } : {}) };
 }
 
 /** A configuration request (the cluster admin's create, get, update or delete, D-32) in scenario words. */

@@ -950,5 +950,6 @@ function bodyNameOtherThanPath(
       `the path names ${pathName} but the body names ${bodyName}`,
       `a create of ${resource} takes its name from the body (POST to the collection): name them alike, or leave the name out of the path`,
     );
-  return { bodyName };
+  // Only an update is checked against its path (checkName); a get or delete carries no object to compare.
+  return verb === 'update' ? { bodyName } : {};
 }

@@ -214,8 +214,9 @@ export const givenSchema = z.strictObject({
 });
 
 /**
- * The reasons a response may carry: Kubernetes' `metav1.StatusReason` values and the HTTP reason
- * phrases of success, as the model answers them; anything else is a typo, refused with its line.
+ * The reasons a response may carry: Kubernetes' `metav1.StatusReason` values as sent on the wire
+ * (`StatusReasonStoreReadError` is "StorageReadError"), the HTTP reason phrases of success, and the
+ * model's own `LoadingConfiguration` (D-9); anything else is a typo, refused with its line.
  */
 export const statusReasons = [
   'OK',
@@ -230,7 +231,7 @@ export const statusReasons = [
   'Gone',
   'Invalid',
   'ServerTimeout',
-  'StoreReadError',
+  'StorageReadError',
   'Timeout',
   'TooManyRequests',
   'BadRequest',
