@@ -6,14 +6,14 @@ import { safetyProperties } from '../properties/safety.ts';
 import { check } from './check.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /**
  * Configurations as objects in the system state (D-32): a cluster admin makes `10-policy`'s initializer
  * fail-closed (FP-3), deletes and re-creates `20-quota`, and creates `30-logging` while alice's
  * namespace initializes; every property is judged over the whole search.
  */
-const [policy, quota] = defaultScope.configurations;
+const [policy, quota] = quickScope.configurations;
 const logging = {
   ...quota.initializers[0],
   name: 'logging.example.com',
@@ -21,10 +21,10 @@ const logging = {
   populates: { resource: 'configmaps', name: 'logging' },
 };
 const scope: Scope = {
-  ...defaultScope,
+  ...quickScope,
   name: 'configuration-objects',
-  namespaces: [defaultScope.namespaces[0]],
-  principals: defaultScope.principals
+  namespaces: [quickScope.namespaces[0]],
+  principals: quickScope.principals
     .filter((p) => p.name === 'alice')
     .map((p) => ({ ...p, namespaces: ['team-a'], requests: ['create-namespace', 'get-namespace'] })),
   configurations: [

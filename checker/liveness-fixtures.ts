@@ -3,14 +3,14 @@ import type { SystemEvent, SystemModel, SystemState } from '../machines/system.t
 import type { Lasso } from './liveness.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /**
  * A small scope for liveness tests and seeded liveness faults: team-a exists with content and two
  * finalizers, carol may delete it, configuration reads may fail. Explored in well under a second.
  */
 export const removalScope: Scope = {
-  ...defaultScope,
+  ...quickScope,
   name: 'liveness-removal',
   description: 'team-a exists with content and two finalizers; carol may delete it; reads may fail.',
   namespaces: [
@@ -22,7 +22,7 @@ export const removalScope: Scope = {
       initialContent: ['configmaps/app'],
     },
   ],
-  principals: defaultScope.principals
+  principals: quickScope.principals
     .filter((p) => p.name === 'carol')
     .map((p) => ({ ...p, namespaces: ['team-a'], requests: ['delete-namespace' as const] })),
   faults: { initializerCrash: false, configReadFailure: true, apiserverRestart: false },

@@ -9,7 +9,7 @@ import { checkLiveness } from './liveness-system.ts';
 import { runMutant } from './mutants.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /** Seeded faults that stop progress without any one bad step: only a lasso shows them. */
 const terminationFaults = [
@@ -67,10 +67,10 @@ describe('seeded liveness faults', () => {
 
   it('IN-4: an initializer that never removes itself is killed in the mutant table by a lasso on the quick scope', () => {
     const result = runMutant(mutant('initializer-never-completes'), {
-      scope: defaultScope,
+      scope: quickScope,
       randomScopeSeeds: [],
     });
-    expect(result).toMatchObject({ search: 'liveness', scope: defaultScope.name });
+    expect(result).toMatchObject({ search: 'liveness', scope: quickScope.name });
     expect(result.killedBy).toEqual(['running-initializer-completes']);
     expect(result.loopStart).toBeGreaterThan(0);
     expect(result.counterexampleSteps.length).toBeGreaterThan(result.loopStart ?? 0);

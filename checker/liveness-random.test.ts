@@ -7,7 +7,7 @@ import { removalScope } from './liveness-fixtures.ts';
 import { fairRandomRun } from './liveness-random.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 const runLength = 200;
 const options = { patience: 4, deadline: 60 };
@@ -15,7 +15,7 @@ const choices = fc.array(fc.nat(), { minLength: runLength, maxLength: runLength 
 
 describe('fair random runs beyond the exhaustive bound', () => {
   it('every fair run of 200 steps on the default scope removes each terminating namespace in time', () => {
-    const model = new SystemModel(defaultScope);
+    const model = new SystemModel(quickScope);
     let exercised = 0;
     fc.assert(
       fc.property(choices, (c) => {

@@ -11,7 +11,7 @@ import { checkLiveness, compileFairness, systemHorizon } from './liveness-system
 import { scopeByName } from './scope-file.ts';
 import { buildStateGraph } from './state-graph.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 describe('liveness on the system model', () => {
   const model = new SystemModel(removalScope);
@@ -63,8 +63,8 @@ describe('liveness on the system model', () => {
   });
 
   it('expands per-namespace fairness into one condition per namespace slot', () => {
-    const conditions = compileFairness(new SystemModel(defaultScope), terminatingNamespaceIsRemoved.fairness);
-    expect(conditions).toHaveLength(2 * defaultScope.namespaces.length);
+    const conditions = compileFairness(new SystemModel(quickScope), terminatingNamespaceIsRemoved.fairness);
+    expect(conditions).toHaveLength(2 * quickScope.namespaces.length);
     expect(conditions[0].name).toMatch(/^WF\(every namespace-controller steps on team-a\)/);
   });
 
@@ -86,7 +86,7 @@ describe('liveness on the system model', () => {
 });
 
 describe('liveness on the default scope, with relative time', () => {
-  const model = new SystemModel(defaultScope);
+  const model = new SystemModel(quickScope);
   const graph = buildStateGraph(model);
 
   it('every liveness property holds, each with its premise exercised, and nothing deadlocks', () => {
@@ -102,8 +102,8 @@ describe('liveness on the default scope, with relative time', () => {
   it('D-27: after a restart, a namespace nobody reads stays Initializing: read-repair needs a GET (FP-4)', () => {
     // The default scope without carol's GET: nobody polls team-a.
     const unread = new SystemModel({
-      ...defaultScope,
-      principals: defaultScope.principals.map((p) =>
+      ...quickScope,
+      principals: quickScope.principals.map((p) =>
         p.name === 'carol' ? { ...p, requests: p.requests.filter((r) => r !== 'get-namespace') } : p,
       ),
     });

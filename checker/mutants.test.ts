@@ -17,7 +17,7 @@ import {
 } from './mutants.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 const mutant = (name: string): Variant => {
   const variant = variantByName(name);
@@ -36,14 +36,14 @@ const harmless: Variant = {
 
 describe('shortestKill', () => {
   it('finds nothing on the model as written, and says when the bound cut the search', () => {
-    const result = shortestKill(new SystemModel(defaultScope), mutantProperties, { maxStates: 500 });
+    const result = shortestKill(new SystemModel(quickScope), mutantProperties, { maxStates: 500 });
     expect(result).toEqual({ kill: null, statesExplored: 500, complete: false });
   });
 
   it('looks past the first kill to the horizon, recording each property at its own shortest length', () => {
     const model = new SystemModel(
-      defaultScope,
-      mutant('create-in-terminating').machines(defaultMachines, defaultScope),
+      quickScope,
+      mutant('create-in-terminating').machines(defaultMachines, quickScope),
     );
     const near = shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill;
     const far = shortestKill(model, mutantProperties, { horizonSteps: 2 }).kill;

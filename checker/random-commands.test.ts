@@ -2,18 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import { SystemModel } from '../machines/system.ts';
-import { requestCommandArb, requestCommands } from './random-commands.ts';
+import { requestCommandArb } from './random-commands.ts';
 import { scopeByName } from './scope-file.ts';
 
 describe('requestCommandArb', () => {
   it.each([
-    ['the default scope', scopeByName('quick')],
+    ['the quick scope', scopeByName('quick')],
     ['a random scope', sampleRandomScope(5)],
   ])('draws only the commands the search expands on %s, and reaches every principal', (_, scope) => {
-    const { objects } = new SystemModel(scope);
-    const arb = requestCommandArb(scope, objects);
+    const model = new SystemModel(scope);
+    const arb = requestCommandArb(scope, model.objects);
     if (!arb) throw new Error(`scope ${scope.name} sends no request`);
-    const expanded = new Set(requestCommands(scope, objects).map(String));
+    const expanded = new Set(model.principalCommands().map(({ command }) => String(command)));
     const drawn = fc.sample(arb, { numRuns: 400, seed: 1 });
     for (const c of drawn) expect(expanded).toContain(String(c));
     const senders = new Set(scope.principals.filter((p) => p.requests.length > 0).map((p) => p.name));

@@ -28,22 +28,19 @@ function sendable(scope: Scope, objects: readonly ObjectSlot[]): Sendable[] {
 }
 
 /** Which principal sends. */
-export const principalArb = (senders: readonly Sendable[]): fc.Arbitrary<Sendable> =>
-  fc.constantFrom(...senders);
+const principalArb = (senders: readonly Sendable[]): fc.Arbitrary<Sendable> => fc.constantFrom(...senders);
 
 /** Which kind of request: one of the principal's templates. */
-export const kindArb = (sender: Sendable): fc.Arbitrary<RequestCommand[]> =>
+const kindArb = (sender: Sendable): fc.Arbitrary<RequestCommand[]> =>
   fc.constantFrom(...sender.templates).map((t) => t.commands);
 
 /** Which namespace (-1: cluster-wide): one the template addresses. */
-export const namespaceArb = (commands: readonly RequestCommand[]): fc.Arbitrary<number> =>
+const namespaceArb = (commands: readonly RequestCommand[]): fc.Arbitrary<number> =>
   fc.constantFrom(...new Set(commands.map((c) => c.data.namespace)));
 
 /** Which object (content slot, resource or initializer name): one of the template's commands into that namespace. */
-export const objectArb = (
-  commands: readonly RequestCommand[],
-  namespace: number,
-): fc.Arbitrary<RequestCommand> => fc.constantFrom(...commands.filter((c) => c.data.namespace === namespace));
+const objectArb = (commands: readonly RequestCommand[], namespace: number): fc.Arbitrary<RequestCommand> =>
+  fc.constantFrom(...commands.filter((c) => c.data.namespace === namespace));
 
 /** A request command of the scope; none when no principal of the scope sends any. */
 export function requestCommandArb(
@@ -55,9 +52,4 @@ export function requestCommandArb(
   return principalArb(senders)
     .chain(kindArb)
     .chain((commands) => namespaceArb(commands).chain((namespace) => objectArb(commands, namespace)));
-}
-
-/** Every command the arbitrary may draw, in a fixed order (for tests that it draws nothing else). */
-export function requestCommands(scope: Scope, objects: readonly ObjectSlot[]): RequestCommand[] {
-  return sendable(scope, objects).flatMap((p) => p.templates.flatMap((t) => t.commands));
 }

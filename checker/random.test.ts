@@ -5,17 +5,16 @@ import { variantByName } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { traceSteps } from './counterexample.ts';
 import { randomFailureText, randomRun, walk, walkArb } from './random.ts';
-import { requestCommands } from './random-commands.ts';
 import { scopeByName } from './scope-file.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 const properties = safetyProperties;
-const model = new SystemModel(defaultScope);
+const model = new SystemModel(quickScope);
 const mutantModel = (name: string) => {
   const variant = variantByName(name);
   if (!variant) throw new Error(`no variant ${name}`);
-  return new SystemModel(defaultScope, variant.machines(defaultMachines, defaultScope));
+  return new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
 };
 
 describe('walk', () => {
@@ -39,7 +38,7 @@ describe('walk', () => {
   });
 
   it("sends the scope's own request commands, as the exhaustive search expands them", () => {
-    const expanded = new Set(requestCommands(model.scope, model.objects).map((c) => JSON.stringify(c.data)));
+    const expanded = new Set(model.principalCommands().map(({ command }) => JSON.stringify(command.data)));
     const sent = walk(model, properties, sampled)
       .trace.steps.filter(
         (s) => s.event.actorKind === 'principal' && s.event.command?.kind !== 'configuration',

@@ -3,19 +3,19 @@ import type { Scope } from '../machines/scope.ts';
 import { parseScope, scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /** RB-4: a scope file may define its own ClusterRoles, Roles and RoleBindings of every shape the model runs. */
 describe('RBAC in scope files', () => {
   const custom: Scope = {
-    ...defaultScope,
+    ...quickScope,
     name: 'custom-rbac',
     clusterRoles: [
-      ...(defaultScope.clusterRoles ?? []),
+      ...(quickScope.clusterRoles ?? []),
       { metadata: { name: 'view' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get'] }] },
     ],
     content: [
-      ...defaultScope.content,
+      ...quickScope.content,
       {
         resource: 'roles',
         name: 'reader',

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
-import { twoTenantsCrossed } from '../test-support/two-tenants.ts';
+import { twoTenantsCrossed, twoTenantsFixture } from '../test-support/two-tenants.ts';
 import { type CheckResult, check } from './check.ts';
 import { parseScope, scopeByName } from './scope-file.ts';
 import { fairnessWarnings, StateSymmetry, scopeSymmetry, symmetryOf } from './symmetry.ts';
 
-const fixture = 'checker/fixtures/symmetry/two-tenants.yaml';
+const fixture = twoTenantsFixture;
 const text = readFileSync(fixture, 'utf8');
 const scope = parseScope(text, fixture);
 

@@ -14,7 +14,7 @@ import { scopeByName } from './scope-file.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 import { parseVerifyArgs } from './verify-args.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 const verifyScript = resolve('scripts/verify.ts');
 
@@ -105,7 +105,7 @@ describe('parseVerifyArgs', () => {
 
     it('loads a valid scope file', async () => {
       const path = join(scratch(), 'tiny.yaml');
-      await writeFile(path, scopeToYaml({ ...defaultScope, name: 'tiny', principals: [] }));
+      await writeFile(path, scopeToYaml({ ...quickScope, name: 'tiny', principals: [] }));
       expect(parseVerifyArgs(['--scope', path])).toMatchObject({
         scopeSource: { kind: 'file', path },
         scope: { name: 'tiny' },
@@ -114,8 +114,8 @@ describe('parseVerifyArgs', () => {
 
     it('names the invalid field, its line and the fix', async () => {
       const path = join(scratch(), 'broken.yaml');
-      const broken = scopeToYaml(defaultScope).replace(
-        `readRepairTimeoutSeconds: ${defaultScope.clock.readRepairTimeoutSeconds}`,
+      const broken = scopeToYaml(quickScope).replace(
+        `readRepairTimeoutSeconds: ${quickScope.clock.readRepairTimeoutSeconds}`,
         'readRepairTimeoutSeconds: -1',
       );
       expect(broken).toContain('readRepairTimeoutSeconds: -1');
@@ -189,7 +189,7 @@ describe('npm run verify, as a command', () => {
   it('exits 18 when a finished search leaves properties vacuous and transitions untaken, undeclared', async () => {
     const path = join(scratch(), 'idle.yaml');
     // Nobody sends a request: the search finishes, nothing is violated, and almost nothing is exercised.
-    await writeFile(path, scopeToYaml({ ...defaultScope, name: 'idle', principals: [] }));
+    await writeFile(path, scopeToYaml({ ...quickScope, name: 'idle', principals: [] }));
     const run = await verify(['--scope', path, '--quiet']);
     expect(run.code).toBe(18);
     expect(run.stderr).toMatch(

@@ -5,9 +5,9 @@ import { expandTemplate } from './requests.ts';
 
 import { SystemModel } from './system.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
-const model = new SystemModel(defaultScope);
+const model = new SystemModel(quickScope);
 const [initial] = model.initialStates();
 const alice = { name: 'alice', groups: ['system:authenticated'] };
 const sender = { actor: 'alice', actorKind: 'principal' as const, principal: alice, namespace: 1 };
@@ -63,8 +63,8 @@ describe('a request command', () => {
 
   it("expands a principal's template into commands of the template's kind, one per namespace it may address", () => {
     const principal = { name: 'alice', groups: [], requests: [], namespaces: ['team-a', 'team-b'] };
-    const commands = expandTemplate(defaultScope, model.objects, 'complete-first-initializer', principal);
-    expect(commands.map((c) => [c.kind, defaultScope.namespaces[c.data.namespace].name])).toEqual([
+    const commands = expandTemplate(quickScope, model.objects, 'complete-first-initializer', principal);
+    expect(commands.map((c) => [c.kind, quickScope.namespaces[c.data.namespace].name])).toEqual([
       ['remove-first-pending', 'team-a'],
       ['remove-first-pending', 'team-b'],
     ]);

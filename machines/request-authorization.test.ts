@@ -6,7 +6,7 @@ import { authenticatedUser, grantsHeldBy, serviceAccountUser, type User } from '
 import { type AuthorizationRequest, RequestAuthorizer, rbacAttributes } from './request-authorization.ts';
 import type { ObjectSlot, Scope } from './scope.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 const objects: ObjectSlot[] = [
   { resource: 'configmaps', name: 'app' },
@@ -37,7 +37,7 @@ const objects: ObjectSlot[] = [
 const [, roleSlot, readersSlot, adminSlot] = [0, 1, 2, 3];
 
 const scope: Scope = {
-  ...defaultScope,
+  ...quickScope,
   name: 'rbac-test',
   namespaces: [{ name: 'team-a', creator: 'alice' }, { name: 'team-b', creator: 'bob' }, { name: 'team-c' }],
   content: objects,
@@ -50,7 +50,7 @@ const scope: Scope = {
     },
   ],
   clusterRoleBindings: [
-    ...defaultScope.clusterRoleBindings,
+    ...quickScope.clusterRoleBindings,
     { name: 'viewers', clusterRole: 'view', subjects: [{ kind: 'User', name: 'vic' }] },
     {
       name: 'quota',

@@ -8,7 +8,7 @@ import type { Property } from '../properties/types.ts';
 import { defaultMachines, SystemModel, type SystemState } from './system.ts';
 import { baseVariantName, machinesFor, mutants, variantByName, variants } from './variants.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /** The property each seeded fault exists for: its shortest counterexample must break it. */
 const killerOf: Record<string, string> = {
@@ -112,17 +112,17 @@ describe('the variant registry', () => {
   });
 
   it('resolves the model and each variant by name, and nothing else', () => {
-    expect(machinesFor(baseVariantName, defaultScope)).toBe(defaultMachines);
-    expect(machinesFor('no-such-variant', defaultScope)).toBeUndefined();
+    expect(machinesFor(baseVariantName, quickScope)).toBe(defaultMachines);
+    expect(machinesFor('no-such-variant', quickScope)).toBeUndefined();
     for (const v of variants) {
       expect(variantByName(v.name)).toBe(v);
-      expect(machinesFor(v.name, defaultScope)).toBeDefined();
+      expect(machinesFor(v.name, quickScope)).toBeDefined();
     }
   });
 
   it('replaces machines without touching the base set', () => {
     const before = { ...defaultMachines };
-    for (const v of variants) v.machines(defaultMachines, defaultScope);
+    for (const v of variants) v.machines(defaultMachines, quickScope);
     expect(defaultMachines).toEqual(before);
   });
 });
@@ -135,14 +135,14 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
     if (!found) {
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
-      const scope = variant.scope ? variant.scope(defaultScope) : defaultScope;
+      const scope = variant.scope ? variant.scope(quickScope) : quickScope;
       const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
       found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }
     return found;
   };
-  const base = new SystemModel(defaultScope);
+  const base = new SystemModel(quickScope);
 
   describe.each(Object.entries(killerOf))('%s', (name, propertyId) => {
     const property = mutantProperties.find((p) => p.id === propertyId) as Property;

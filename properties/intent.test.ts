@@ -13,7 +13,7 @@ import {
   meantToInitialize,
 } from './intent.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 const scopes = builtInScopes();
 
 // Names near the rules' edges: case, dots, slashes, dashes and length.
@@ -34,12 +34,12 @@ describe('the declared intent', () => {
   });
 
   it('restates IN-1 as the merge the model implements, on the default configurations', () => {
-    const all = defaultScope.configurations.map((c) => c.name);
+    const all = quickScope.configurations.map((c) => c.name);
     const merged = mergeInitializerConfigurations(
-      defaultScope.configurations.map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
+      quickScope.configurations.map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
     ).map((i) => i.name);
-    expect(documentedPendingList(defaultScope, all)).toEqual(merged);
-    expect(documentedPendingList(defaultScope, [])).toEqual([]);
+    expect(documentedPendingList(quickScope, all)).toEqual(merged);
+    expect(documentedPendingList(quickScope, [])).toEqual([]);
   });
 
   it('sorts configurations by name and keeps a name listed twice once', () => {
@@ -51,7 +51,7 @@ describe('the declared intent', () => {
       canFail: false,
     });
     const scope = {
-      ...defaultScope,
+      ...quickScope,
       configurations: [
         { name: 'b', initializers: [init('y'), init('x')], registered: 'initially' as const },
         { name: 'a', initializers: [init('x'), init('z')], registered: 'initially' as const },
@@ -61,7 +61,7 @@ describe('the declared intent', () => {
   });
 
   it('names the default scope tenants, holders of initialize and the foreign namespaces', () => {
-    const intent = intentOf(defaultScope);
+    const intent = intentOf(quickScope);
     expect(meantToInitialize(intent, initializerAccount)).toBe(true);
     expect(meantToInitialize(intent, 'alice')).toBe(false);
     expect(foreignTo(intent, 'alice', 'team-b')).toBe(true);

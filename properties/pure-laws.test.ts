@@ -13,7 +13,7 @@ import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import { resourceEntryMatches, ruleMatches, validateRule } from '../machines/rules.ts';
 import { SystemModel, type SystemState } from '../machines/system.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /**
  * Laws of the pure parts that the machines' own tests (initializer-config, names, rbac, rules) leave
@@ -49,7 +49,7 @@ function statesAlong(model: SystemModel, choices: readonly number[]): SystemStat
 }
 
 const choicesArb = fc.array(fc.nat({ max: 0xffff }), { minLength: 1, maxLength: 25 });
-const defaultModel = new SystemModel(defaultScope);
+const defaultModel = new SystemModel(quickScope);
 
 describe('canonical keys (checker/model.ts contract)', () => {
   test.prop([choicesArb, choicesArb])(

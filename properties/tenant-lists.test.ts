@@ -4,7 +4,7 @@ import { type SystemEvent, SystemModel, type SystemState } from '../machines/sys
 import { machinesFor } from '../machines/variants.ts';
 import { tenantIsolation } from './safety.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /** The first tenant list that returned items, breadth first, with the state before it. */
 function firstTenantListWithItems(model: SystemModel, maxStates: number) {
@@ -40,7 +40,7 @@ const judge = (
 
 describe('tenant-isolation on lists (NS-7, RB-6)', () => {
   it('in the default scope a tenant list returns her own items: witnessed, and it holds', () => {
-    const model = new SystemModel(defaultScope);
+    const model = new SystemModel(quickScope);
     const step = firstTenantListWithItems(model, 200_000);
     expect(step).not.toBeNull();
     if (!step) return;
@@ -52,8 +52,8 @@ describe('tenant-isolation on lists (NS-7, RB-6)', () => {
 
   it('the seeded list leak hands a tenant the other tenant’s item, and the property names it', () => {
     const model = new SystemModel(
-      defaultScope,
-      machinesFor('rolebinding-opens-cross-namespace-list', defaultScope),
+      quickScope,
+      machinesFor('rolebinding-opens-cross-namespace-list', quickScope),
     );
     const step = firstTenantListWithItems(model, 10_000);
     expect(step?.event.items).toContain('team-b/app');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { expectTraceOfRealSteps } from '../../test-support/trace.ts';
+import { twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { type CheckResult, check } from '../check.ts';
 import { loadScopeFile, scopeByName } from '../scope-file.ts';
@@ -20,7 +21,7 @@ describe('verify --workers: the safety check over worker threads', () => {
   it.each([false, true])(
     'gives the counts, verdicts, witnesses and coverage of one thread (symmetry %s)',
     async (reduce) => {
-      const scope = loadScopeFile('checker/fixtures/symmetry/two-tenants.yaml');
+      const scope = loadScopeFile(twoTenantsFixture);
       const model = new SystemModel(scope);
       const symmetry = reduce ? new StateSymmetry(model, symmetryOf(scope)) : undefined;
       const one = check(model, safetyProperties, symmetry ? { symmetry } : {});

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { loadScopeFile } from '../scope-file.ts';
 import { parallelExplore } from './search.ts';
 
-const scope = loadScopeFile('checker/fixtures/symmetry/two-tenants.yaml');
+const scope = loadScopeFile(twoTenantsFixture);
 
 describe('the parallel search', () => {
   // Counts, verdicts and coverage against one thread: checker/parallel/check.test.ts.

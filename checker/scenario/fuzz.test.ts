@@ -12,7 +12,7 @@ import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
 import { maxTickSeconds } from './schema.ts';
 
-const defaultScope = scopeByName('quick');
+const quickScope = scopeByName('quick');
 
 /**
  * Hostile input: malformed scenarios (and their `given`, which has the scope's vocabulary) and JSON
@@ -258,7 +258,7 @@ describe('fuzzed scenarios are refused before anything runs', () => {
 });
 
 /** Scope files (checker/scope-format.ts), written as JSON (which is YAML), checked by `verify --scope FILE`. */
-const scopeDocument = scopeToDocument(defaultScope);
+const scopeDocument = scopeToDocument(quickScope);
 const scopeCases: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(fc.constantFrom('name', 'namespaces', 'users', 'clock', 'faults', 'content'), wrongValue)
