@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
+import { entriesField } from '../machines/initializer-config.ts';
+import { initializerConfigurationApiVersion } from '../machines/k8s-types.ts';
 import { configurationEntries, configurationResource } from '../machines/scope.ts';
 import type { ApiRequest, HttpOutcome, SystemEvent, SystemState } from '../machines/system.ts';
 import { SystemModel } from '../machines/system.ts';
@@ -77,11 +79,11 @@ function configurationStep(model: SystemModel, r: ApiRequest): ScenarioStep | nu
     timeoutSeconds: i.timeoutSeconds,
     ...(i.rules ? { rules: i.rules } : {}),
   }));
-  const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+  const list = entriesField(kind);
   return {
     ...step,
     body: {
-      apiVersion: 'admissionregistration.k8s.io/v1alpha1',
+      apiVersion: initializerConfigurationApiVersion,
       kind,
       metadata: { name: c.name },
       [list]: entries,

@@ -129,6 +129,15 @@ export interface ConfigurationEntry {
   rules?: { apiGroups: string[]; apiVersions: string[]; resources: string[]; verbs?: string[] }[];
 }
 
+/** The field that lists a configuration's entries: a webhook configuration's `externalAdmissionHooks`, else `initializers`. */
+export const entriesField = (
+  kind:
+    | 'NamespaceInitializerConfiguration'
+    | 'InitializerConfiguration'
+    | 'ExternalAdmissionHookConfiguration',
+): 'externalAdmissionHooks' | 'initializers' =>
+  kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+
 /**
  * FP-1, FP-3, AC-4, AC-5: the 422 field errors of a configuration a create or update sends. Entries
  * live under `initializers` or, for a webhook configuration, `externalAdmissionHooks`; a create may
@@ -146,7 +155,7 @@ export function configurationRequestErrors(
   const errors: string[] = [];
   if (name.length === 0) errors.push('metadata.name: Required value: name or generateName is required');
   else errors.push(...dnsSubdomainErrors(name).map((m) => invalidValue('metadata.name', name, m)));
-  const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+  const list = entriesField(kind);
   const seen = new Set<string>();
   entries.forEach((entry, k) => {
     const path = `${list}[${k}]`;

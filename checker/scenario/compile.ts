@@ -1,3 +1,4 @@
+import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
 import {
@@ -897,7 +898,7 @@ function compileRequest(
           'missing',
           'name the configuration in the path or body.metadata.name',
         );
-      const list = kind === 'ExternalAdmissionHookConfiguration' ? 'externalAdmissionHooks' : 'initializers';
+      const list = entriesField(kind);
       const entries = (parsed[list] ?? []).map((raw, k) => {
         const entry = configurationEntrySchema.safeParse(raw);
         if (!entry.success)
