@@ -533,10 +533,11 @@ const initializerTimeoutChecks: RequirementCheck[] = [
 // ---------------------------------------------------------------- namespace controller
 
 const namespaceControllers = new MachineStepper(namespaceControllerMachine);
-const controllerSync = (contentRemains: boolean, finalizers: string[], terminating = true) => {
+// The controller acts only on Terminating namespaces (its machine's guards; namespace-controller.test.ts).
+const controllerSync = (contentRemains: boolean, finalizers: string[]) => {
   const step = namespaceControllers.step(namespaceControllers.initial, {
     type: 'SYNC',
-    observed: { terminating, contentRemains, finalizers },
+    observed: { terminating: true, contentRemains, finalizers },
   });
   return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };

@@ -23,7 +23,7 @@ function judgedFirstSteps(model: SystemModel): Map<string, [boolean, true | stri
 }
 
 describe('cluster-wide-as-declared (RB-1, RB-5, RB-6)', () => {
-  it("on the default scope: alice's update of `default` and her list across namespaces are its premise, refused, so it holds", () => {
+  it("on the quick scope: alice's update of `default` and her list across namespaces are its premise, refused, so it holds", () => {
     const steps = judgedFirstSteps(new SystemModel(quickScope));
     expect(steps.get('alice: update namespaces/default (finalizers [])')).toEqual([true, true]);
     const aliceLists = [...steps].filter(

@@ -2,8 +2,8 @@ import { designOf } from '../machines/design-options.ts';
 import type { Scope } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { invariant, onState, onStep, stepProperty } from './declare.ts';
-import { documentedPendingList, intentOf } from './intent.ts';
-import { eachChanged, sameList, someChanged, succeeded } from './steps.ts';
+import { documentedPendingList } from './intent.ts';
+import { eachChanged, sameList, someChanged, staleAfterSeconds, succeeded } from './steps.ts';
 import type { Property, Verdict } from './types.ts';
 
 /**
@@ -13,9 +13,6 @@ import type { Property, Verdict } from './types.ts';
  * alone (IN-10) and 001's DELETE that is honoured (LC-3). They read the state view and the scope's
  * declared data (machines/design-options.ts), never what a machine computes.
  */
-
-/** 004: a copy older than this is what "no successful read in the last 5 s" forbids. */
-const syncBoundSeconds = 5;
 
 /** A namespace create whose pending list admission filled in (no client-supplied list). */
 const injectedCreate = (e: SystemEvent) =>
@@ -64,7 +61,10 @@ export const initializersPredictable = stepProperty('initializers-predictable', 
   predicate: onInjectedCreate((c, model, before) => {
     if (sameList(c.got, c.fromStore)) return true;
     const age = copyAge(model, before);
-    if (sameList(c.got, c.fromCopy) && (age < syncBoundSeconds || designOf(model.scope).reportsCachedVersion))
+    if (
+      sameList(c.got, c.fromCopy) &&
+      (age < staleAfterSeconds(model) || designOf(model.scope).reportsCachedVersion)
+    )
       return true;
     return `${c.name} got initializers ${JSON.stringify(c.got)}: the store holds ${JSON.stringify(c.fromStore)}, and admission's copy is ${age}s old and unreported`;
   }),
@@ -85,12 +85,12 @@ export const configurationAppliesWithinBound = stepProperty(
       'A stored configuration applies to every namespace created 5 s or more after it was stored: admission never creates from a copy older than 5 s.',
     predicate: onInjectedCreate((c, model, before) => {
       const age = copyAge(model, before);
-      if (sameList(c.got, c.fromStore) || age < syncBoundSeconds) return true;
+      if (sameList(c.got, c.fromStore) || age < staleAfterSeconds(model)) return true;
       return `${c.name} was created from a configuration copy ${age}s old: got ${JSON.stringify(c.got)}, the store holds ${JSON.stringify(c.fromStore)}`;
     }),
     witness: onStep(
       'a namespace create arrives 5 s or more after the last successful configuration read',
-      (model, before, event) => injectedCreate(event) && copyAge(model, before) >= syncBoundSeconds,
+      (model, before, event) => injectedCreate(event) && copyAge(model, before) >= staleAfterSeconds(model),
     ),
   },
 );
@@ -120,7 +120,7 @@ export const consumersWaitForReady = stepProperty('consumers-wait-for-ready', ['
 });
 
 /** ALT-3: whether creates are held; the model answers 201 at once (IN-8), so the property does not apply. */
-export function createHeldSeconds(scope: Scope): number | undefined {
+function createHeldSeconds(scope: Scope): number | undefined {
   return designOf(scope).createHeldSeconds;
 }
 
@@ -190,9 +190,7 @@ export const deletionHonoured = stepProperty('deletion-honoured', ['LC-3', 'FP-5
     'A cluster administrator can always delete a namespace that exists and is not a system namespace, whatever its phase, while admission admits writes.',
   predicate: (model, before, event, after) => {
     const v = adminDelete(model, before, event);
-    const stale =
-      model.systemView(before).secondsSinceConfigRead >=
-      intentOf(model.scope).timeouts.configurationStaleAfterSeconds;
+    const stale = model.systemView(before).secondsSinceConfigRead >= staleAfterSeconds(model);
     if (!v || stale) return true;
     const a = model.view(after, event.namespace);
     // Honoured once the deletion is recorded: the phase may follow later (D-11's option not taken).
@@ -219,7 +217,7 @@ export const goalProperties: Property[] = [
 /** Why a goal does not apply to a scope, or null when it does. */
 export function goalNotApplicable(propertyId: string, scope: Scope): string | null {
   const design = designOf(scope);
-  if (propertyId === createAnsweredInTime.id && design.createHeldSeconds === undefined)
+  if (propertyId === createAnsweredInTime.id && createHeldSeconds(scope) === undefined)
     return 'the create returns 201 at once and clients poll (IN-8): there is no held request to time out';
   if (propertyId === consumersWaitForReady.id && (design.consumers ?? []).length === 0)
     return 'the scope names no consumer controller';

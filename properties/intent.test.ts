@@ -60,7 +60,7 @@ describe('the declared intent', () => {
     expect(documentedPendingList(scope, ['a', 'b'])).toEqual(['x', 'z', 'y']);
   });
 
-  it('names the default scope tenants, holders of initialize and the foreign namespaces', () => {
+  it('names the quick scope tenants, holders of initialize and the foreign namespaces', () => {
     const intent = intentOf(quickScope);
     expect(meantToInitialize(intent, initializerAccount)).toBe(true);
     expect(meantToInitialize(intent, 'alice')).toBe(false);

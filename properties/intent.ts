@@ -22,7 +22,7 @@ export interface Intent extends ScopeIntent {
 }
 
 /** AC-2 (document 005): no successful configuration read for 5 s and admission refuses writes. */
-export const documentedStalenessSeconds = 5;
+const documentedStalenessSeconds = 5;
 
 const resolved = new WeakMap<Scope, Intent>();
 

@@ -1,6 +1,5 @@
 import type { NamespaceView, SystemModel, SystemState } from '../machines/system.ts';
-import { intentOf } from './intent.ts';
-import { initializerInEffect } from './steps.ts';
+import { initializerInEffect, staleAfterSeconds } from './steps.ts';
 import type { Fairness, LivenessProperty } from './types.ts';
 
 /**
@@ -23,7 +22,7 @@ const crashed = (model: SystemModel, s: SystemState, name: string) =>
   model.systemView(s).crashedInitializers.includes(name);
 // Stale by the documents' bound (AC-2), judged from the copy's age, not from admission's own verdict.
 const stale = (model: SystemModel, s: SystemState) =>
-  model.systemView(s).secondsSinceConfigRead >= intentOf(model.scope).timeouts.configurationStaleAfterSeconds;
+  model.systemView(s).secondsSinceConfigRead >= staleAfterSeconds(model);
 /** Some principal of the scope declares it polls this namespace (IN-8: clients poll until ready). */
 const polled = (model: SystemModel, i: number) => {
   const name = model.scope.namespaces[i].name;

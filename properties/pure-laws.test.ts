@@ -49,15 +49,15 @@ function statesAlong(model: SystemModel, choices: readonly number[]): SystemStat
 }
 
 const choicesArb = fc.array(fc.nat({ max: 0xffff }), { minLength: 1, maxLength: 25 });
-const defaultModel = new SystemModel(quickScope);
+const quickModel = new SystemModel(quickScope);
 
 describe('canonical keys (checker/model.ts contract)', () => {
   test.prop([choicesArb, choicesArb])(
-    'two states of the default scope have equal keys exactly when they are structurally equal',
+    'two states of the quick scope have equal keys exactly when they are structurally equal',
     (first, second) => {
-      const states = [...statesAlong(defaultModel, first), ...statesAlong(defaultModel, second)];
-      const shapes = states.map((s) => structure(defaultModel, s));
-      const keys = states.map((s) => defaultModel.key(s));
+      const states = [...statesAlong(quickModel, first), ...statesAlong(quickModel, second)];
+      const shapes = states.map((s) => structure(quickModel, s));
+      const keys = states.map((s) => quickModel.key(s));
       for (let i = 0; i < states.length; i++) {
         for (let j = i + 1; j < states.length; j++) {
           expect(keys[i] === keys[j]).toBe(isDeepStrictEqual(shapes[i], shapes[j]));
@@ -84,13 +84,13 @@ describe('canonical keys (checker/model.ts contract)', () => {
   test.prop([choicesArb])(
     'a memoized request outcome is the one the API server computes afresh',
     (choices) => {
-      const state = statesAlong(defaultModel, choices).at(-1) as SystemState;
-      for (const { event, next } of defaultModel.enabled(state)) {
+      const state = statesAlong(quickModel, choices).at(-1) as SystemState;
+      for (const { event, next } of quickModel.enabled(state)) {
         if (!event.request || event.actorKind !== 'principal') continue;
         // handle() serves the request without perform()'s memo, which is keyed on what it reads.
-        const served = defaultModel.handle(state, event.request);
+        const served = quickModel.handle(state, event.request);
         expect(served.response.code, event.label).toBe(event.response?.code);
-        expect(defaultModel.key(served.state), event.label).toBe(defaultModel.key(next));
+        expect(quickModel.key(served.state), event.label).toBe(quickModel.key(next));
       }
     },
   );

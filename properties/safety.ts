@@ -24,6 +24,7 @@ import {
   pairs,
   sameList,
   someChanged,
+  staleAfterSeconds,
   succeeded,
 } from './steps.ts';
 import { timingProperties } from './timing.ts';
@@ -307,7 +308,7 @@ export const configFreshness = stepProperty('config-freshness', ['AC-2', 'AC-3',
     const age = model.systemView(before).secondsSinceConfigRead;
     const write =
       event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
-    if (write && age >= intentOf(model.scope).timeouts.configurationStaleAfterSeconds && succeeded(event)) {
+    if (write && age >= staleAfterSeconds(model) && succeeded(event)) {
       return `"${event.label}" admitted ${age}s after the last successful configuration read`;
     }
     return true;
@@ -318,8 +319,7 @@ export const configFreshness = stepProperty('config-freshness', ['AC-2', 'AC-3',
       !!event.request &&
       event.request.verb !== 'get' &&
       event.request.verb !== 'list' &&
-      model.systemView(before).secondsSinceConfigRead >=
-        intentOf(model.scope).timeouts.configurationStaleAfterSeconds,
+      model.systemView(before).secondsSinceConfigRead >= staleAfterSeconds(model),
   ),
 });
 

@@ -1,6 +1,6 @@
 import type { InitializerSpec } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { declaredInitializer, foreignTo, type Intent } from './intent.ts';
+import { declaredInitializer, foreignTo, type Intent, intentOf } from './intent.ts';
 
 /** What the properties read of a step, through the state view only. */
 
@@ -16,6 +16,10 @@ export const initializerInEffect = (
   name: string,
 ): InitializerSpec | undefined =>
   declaredInitializer(model.scope, model.configurationsRead(s), model.configurationVersionsRead(s), name);
+
+/** AC-2, D-9: the seconds without a successful configuration read after which the scope means the copy to be stale. */
+export const staleAfterSeconds = (model: SystemModel) =>
+  intentOf(model.scope).timeouts.configurationStaleAfterSeconds;
 
 export const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);

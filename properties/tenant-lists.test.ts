@@ -39,7 +39,7 @@ const judge = (
 });
 
 describe('tenant-isolation on lists (NS-7, RB-6)', () => {
-  it('in the default scope a tenant list returns her own items: witnessed, and it holds', () => {
+  it('in the quick scope a tenant list returns her own items: witnessed, and it holds', () => {
     const model = new SystemModel(quickScope);
     const step = firstTenantListWithItems(model, 200_000);
     expect(step).not.toBeNull();

@@ -1,6 +1,14 @@
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { onStep, stepProperty } from './declare.ts';
-import { type ChangedNamespace, eachChanged, initializerInEffect, pairs, sameList } from './steps.ts';
+import {
+  type ChangedNamespace,
+  eachChanged,
+  initializerInEffect,
+  sameList,
+  someChanged,
+  staleAfterSeconds,
+  succeeded,
+} from './steps.ts';
 import type { Property, Verdict } from './types.ts';
 
 /**
@@ -9,9 +17,6 @@ import type { Property, Verdict } from './types.ts';
  * read-repair timeout, the 5 s staleness of D-9). Never a call into the timer, timeout, configuration or
  * admission code these properties judge.
  */
-
-/** D-9 and AC-2: five seconds without a successful configuration read make admission's copy stale. */
-export const stalenessBoundSeconds = 5;
 
 const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
@@ -53,11 +58,9 @@ export const timerRunsForFirstPending = stepProperty(
     witness: onStep(
       'the first pending initializer of an Initializing namespace changes while its timer runs',
       // A namespace whose first pending changed is one the step changed.
-      (model, before, _event, after) =>
-        pairs(model, before, after).some(
-          ({ b, a }) =>
-            a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0],
-        ),
+      someChanged(
+        ({ b, a }) => a.failOpenTimer !== null && b.value === 'initializing' && b.pending[0] !== a.pending[0],
+      ),
     ),
   },
 );
@@ -147,7 +150,7 @@ export const readRepairAfterGlobalTimeout = stepProperty(
       const spec = initializerInEffect(model, before, first);
       const due = (b.createdSecondsAgo ?? 0) >= model.scope.clock.readRepairTimeoutSeconds;
       const changed = !sameList(a.pending, b.pending) || a.value !== b.value;
-      const ok = event.response !== undefined && event.response.code < 300;
+      const ok = succeeded(event);
       if (!due)
         return changed
           ? `a GET changed ${b.name} ${b.createdSecondsAgo}s after creation, before the ${model.scope.clock.readRepairTimeoutSeconds}s global timeout`
@@ -185,7 +188,7 @@ export const configurationCopyRefreshed = stepProperty(
       if (!isTick(event) && model.sameConfigurationCopy(before, after)) return true;
       const b = model.systemView(before);
       const a = model.systemView(after);
-      if (a.configurationFresh !== a.secondsSinceConfigRead < stalenessBoundSeconds)
+      if (a.configurationFresh !== a.secondsSinceConfigRead < staleAfterSeconds(model))
         return `the copy is ${a.configurationFresh ? 'fresh' : 'stale'} ${a.secondsSinceConfigRead}s after the last successful read`;
       if (!isTick(event)) {
         if (
@@ -201,7 +204,7 @@ export const configurationCopyRefreshed = stepProperty(
           return `a successful read left the copy ${a.secondsSinceConfigRead}s old with ${JSON.stringify(a.configurationsRead)}, the store holds ${JSON.stringify(stored)}`;
         return true;
       }
-      const age = Math.min(b.secondsSinceConfigRead + 1, stalenessBoundSeconds);
+      const age = Math.min(b.secondsSinceConfigRead + 1, staleAfterSeconds(model));
       if (a.secondsSinceConfigRead !== age || !sameList(a.configurationsRead, b.configurationsRead))
         return `a failed read took the copy from ${b.secondsSinceConfigRead}s to ${a.secondsSinceConfigRead}s old (${age}s expected) or changed it`;
       return true;
