@@ -103,7 +103,7 @@ class ChainEvents {
  * The system model compiled into outcome tables, as SPIN compiles a model into pan.c: every action of
  * `SystemModel.actions` (its footprint says what it reads and writes) gets a typed-array table from what
  * it reads — namespace slot i's interned id and a numeric context id (the global lanes and the
- * RoleBindings mask), an initializer's controller, each slot's list view — to a run of (event id, lanes
+ * RoleBindings as a tuple of each slot's part), an initializer's controller, each slot's list view — to a run of (event id, lanes
  * written) in one `Int32Array` pool. A miss runs the machines' own step code on the decoded state and
  * records it; a step that wrote outside its footprint is marked "compute always" and is run each time.
  * So the first search of a (machines, scope) pair fills the tables (cold) and every later one only
@@ -114,7 +114,6 @@ export class CompiledSystem {
   readonly width: number;
   /** Every event the tables name, by id. */
   readonly events: SystemEvent[] = [];
-  hits = 0;
   misses = 0;
   /** Milliseconds spent running the model's step code on misses (filling the tables). */
   fillMs = 0;
@@ -286,7 +285,7 @@ export class CompiledSystem {
     this.decoded = undefined;
   }
 
-  /** The context of the state: its global lanes, the RoleBindings mask, each controller's own context. */
+  /** The context of the state: its global lanes, the RoleBindings (each slot's part), each controller's own context. */
   private begin(current: Uint32Array): void {
     this.current = current;
     this.wide = -1;
@@ -310,7 +309,6 @@ export class CompiledSystem {
       const bundle = row !== undefined && full < row.length ? row[full] : unknown;
       if (bundle === unknown) this.bundles[i] = this.fillBundle(i, current[3 + i]);
       else {
-        this.hits++;
         this.bundles[i] = bundle - 1;
       }
     }
@@ -398,7 +396,7 @@ export class CompiledSystem {
       // A list changes nothing; one that did is run every time.
       const stays = out.every((e) => this.writesOnly(e.next, -1, -1));
       entry = this.storeKeyed(a, this.wide, stays ? this.append(events, out.length) : always);
-    } else this.hits++;
+    }
     if (entry === always) {
       this.computeAlways(a, sink);
       return;
@@ -435,7 +433,7 @@ export class CompiledSystem {
         values.push(this.eventId(event), w[0], w[1], w[2], controller < 0 ? 0 : w[controller]);
       }
       entry = this.storeKeyed(a, key, stays ? this.append(values, out.length) : always);
-    } else this.hits++;
+    }
     if (entry === always) {
       this.computeAlways(a, sink);
       return;

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import type { InvariantProperty, StepProperty } from '../../properties/types.ts';
 import { PortableStates } from './portable.ts';
 import * as wire from './protocol.ts';
 
@@ -14,8 +15,8 @@ const { model, symmetry } = wire.threadModel(input);
 const canonical = symmetry ? symmetry.canonical : (s: SystemState) => s;
 const portable = new PortableStates(model);
 const properties = safetyProperties.filter((p) => input.properties.includes(p.id));
-const invariants = properties.filter((p) => p.kind === 'invariant');
-const steps = properties.filter((p) => p.kind === 'step');
+const invariants = properties.filter((p): p is InvariantProperty => p.kind === 'invariant');
+const steps = properties.filter((p): p is StepProperty => p.kind === 'step');
 const witnesses: Record<string, number> = Object.fromEntries(properties.map((p) => [p.id, 0]));
 const seenEvents = new Set<SystemEvent>();
 const covered = new Set<string>();
@@ -77,7 +78,6 @@ function expand(): wire.FromWorker {
         for (const t of event.transitions) covered.add(t);
       }
       for (const p of steps) {
-        if (p.kind !== 'step') continue;
         const verdict = p.predicate(model, before, event, after);
         if (verdict !== true) found.push({ propertyId: p.id, message: verdict, text: parent, edge });
       }
