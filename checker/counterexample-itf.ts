@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { Scope } from '../machines/scope.ts';
 import type { SystemModel } from '../machines/system.ts';
 import type { PropertyResult } from './check.ts';
 import { itfText, traceToItf } from './itf.ts';
@@ -16,6 +17,8 @@ export function counterexampleItf(
   result: PropertyResult,
   variant: string,
   loopStart?: number,
+  /** The scope as given: a seeded fault in the scope's data is the variant's, applied again on replay. */
+  givenScope: Scope = model.scope,
 ): string {
   const v = result.violation;
   if (!v) throw new Error(`property ${result.property.id} has no violation`);
@@ -31,7 +34,7 @@ export function counterexampleItf(
         variant,
         scope: model.scope.name,
         // The whole scope, in the scope file format: the trace replays without the file it came from.
-        scopeDocument: scopeToDocument(model.scope),
+        scopeDocument: scopeToDocument(givenScope),
         violation: v.message,
       },
       ...(loopStart !== undefined ? { loopStart } : {}),

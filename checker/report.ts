@@ -1,6 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
+import type { Scope } from '../machines/scope.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
@@ -172,6 +173,8 @@ export interface ReportContext {
   liveness?: LivenessRun;
   /** What the scope declares it does not exercise; by default its entry in checker/expectations.ts. */
   expectations?: ScopeExpectations;
+  /** The scope as given, before a seeded fault in its data (variants' `scope`); by default the model's. */
+  givenScope?: Scope;
 }
 
 export const counterexampleFolder = 'counterexamples';
@@ -528,7 +531,7 @@ export async function writeReport(
     // The same trace as data (ITF), for other tools, replay and the HTML report.
     const itfPath = counterexampleItfPath(outDir, p.property.id);
     fresh.add(posix.basename(itfPath));
-    await put(itfPath, counterexampleItf(model, p, variant));
+    await put(itfPath, counterexampleItf(model, p, variant, undefined, context.givenScope));
   }
   for (const p of report.liveness?.properties ?? []) {
     if (!p.lasso || !context.liveness) continue;

@@ -144,6 +144,7 @@ describe('replay --trace --to-scenario with a body naming another object', () =>
         replayed: true as const,
         property: safetyProperties[0],
         variant: 'model',
+        scope: model.scope,
         model,
         initial,
       };

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Scope } from '../machines/scope.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
-import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { extraProperties } from '../properties/extra.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
@@ -28,6 +28,8 @@ export type TraceReplay =
       replayed: true;
       property: Property;
       variant: string;
+      /** The scope as the trace gives it; the model runs it with the variant's data fault, if any. */
+      scope: Scope;
       model: SystemModel;
       initial: SystemState;
       steps: ReplayedStep[];
@@ -101,7 +103,7 @@ export function replayTrace(
   const { property, variant, scope } = traceSubject(trace, file, overrides);
   const machines = machinesFor(variant, scope);
   if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
-  const model = new SystemModel(scope, machines);
+  const model = new SystemModel(scopeFor(variant, scope), machines);
   const initial = model
     .initialStates()
     .find((s) => isDeepStrictEqual(stateVars(model, s), recordedVars(trace, 0)));
@@ -132,7 +134,7 @@ export function replayTrace(
     state = match.next;
   }
   const judged = judge(property, model, initial, steps);
-  return { replayed: true, property, variant, model, initial, steps, ...judged };
+  return { replayed: true, property, variant, scope, model, initial, steps, ...judged };
 }
 
 function judge(

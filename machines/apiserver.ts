@@ -22,6 +22,24 @@ import {
 import type { StepResult } from './stepper.ts';
 import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
 
+/**
+ * The initializer name an update's body removes from the pending list, as the namespace stands when it
+ * is served (IN-3); the API server and `replay --to-scenario` both read a request's body through it.
+ */
+export function pendingNameSent(stored: Pick<NamespaceView, 'pending'>, body: ApiRequest['body']): string {
+  if (body?.removeFirstPending) return stored.pending[0] ?? '(none)';
+  return body?.removePending ?? '';
+}
+
+/** The spec.finalizers a finalize's body carries, as the namespace stands when it is served (LC-6). */
+export function finalizersSent(
+  stored: Pick<NamespaceView, 'finalizers'>,
+  body: ApiRequest['body'],
+): string[] {
+  if (body?.finalizeWithoutKubernetes) return stored.finalizers.filter((f) => f !== kubernetesFinalizer);
+  return body?.finalizers ?? [];
+}
+
 /** What serving one request did: the state after it, the answer, and the machine transitions taken. */
 export interface Served {
   state: SystemState;
@@ -98,14 +116,11 @@ export class ApiServer {
   }
 
   private resolvePendingName(s: SystemState, r: ApiRequest): string {
-    if (r.body?.removeFirstPending) return this.system.view(s, r.namespace).pending[0] ?? '(none)';
-    return r.body?.removePending ?? '';
+    return pendingNameSent(this.system.view(s, r.namespace), r.body);
   }
 
   private resolveFinalizers(s: SystemState, r: ApiRequest): string[] {
-    if (r.body?.finalizeWithoutKubernetes)
-      return this.system.view(s, r.namespace).finalizers.filter((f) => f !== kubernetesFinalizer);
-    return r.body?.finalizers ?? [];
+    return finalizersSent(this.system.view(s, r.namespace), r.body);
   }
 
   /**

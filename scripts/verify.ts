@@ -169,7 +169,13 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const liveness: LivenessRun | undefined = recorder
     ? checkLiveness(model, livenessProperties, { graph: recorder.graph() })
     : undefined;
-  const context = { model, variant: args.variant, outDir: folder, ...(liveness ? { liveness } : {}) };
+  const context = {
+    model,
+    variant: args.variant,
+    outDir: folder,
+    givenScope: args.scope,
+    ...(liveness ? { liveness } : {}),
+  };
   const report = buildReport(result, context);
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   await writeReport(outputRoot, report, result, context);

@@ -22,6 +22,7 @@ import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import { closest, type ParsedPath, parseRequestLine, RequestLineError, type Verb } from './request-line.ts';
 import {
+  type AdmissionCheckInput,
   bodySchemas,
   type CheckInput,
   type ConfigurationBody,
@@ -137,6 +138,7 @@ export type CompiledStep = Located &
     | { kind: 'config-read'; failing: boolean }
     | { kind: 'tick'; seconds: number }
     | { kind: 'check'; namespace: number; check: CheckInput }
+    | { kind: 'admission'; check: AdmissionCheckInput }
   );
 
 export interface CompiledScenario {
@@ -210,6 +212,8 @@ const stepText = (step: StepInput): string => {
       return `tick ${step.tick}s`;
     case 'check':
       return `check ${step.check.namespace}`;
+    case 'admission':
+      return 'check admission';
   }
 };
 
@@ -629,6 +633,9 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           namespace: builder.namespace(step.check.namespace),
           check: step.check,
         });
+        return;
+      case 'admission':
+        compiled.push({ ...base, kind: 'admission', check: step.admission });
         return;
     }
   });

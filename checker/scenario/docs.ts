@@ -82,7 +82,8 @@ steps:
   - crash: policy.example.com   # crash | restart an initializer; crash: apiserver loses its timers
   - fail: config-read           # fail | recover: config-read
   - tick: 5                     # the logical clock advances; expired apiserver timers fire at once
-  - check: { namespace, exists, phase, finalizers, pending, result, conditions, deletionTimestamp, objects, externalContent }
+  - check: { namespace, exists, phase, finalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent }
+  - admission: { fresh, read }  # admission's configuration copy: fresh (read within 5 s) and the configurations read
 \`\`\`
 
 - Verbs: \`create get list update patch delete finalize\` (\`patch\` is served as the update it amounts to).
@@ -100,6 +101,7 @@ steps:
   set. \`finalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.
   \`externalContent\` lists the finalizer owners whose content outside the cluster exists (LC-8).
+  \`timer\` is \`none\` or the API server's timer on the first pending initializer, \`{ initializer, ageSeconds }\` (FP-2).
 
 **Defaults.** The namespaces \`default\` (and \`kube-system\`, \`kube-public\` when named) exist and are immortal.
 Every principal is in \`system:authenticated\`; service accounts \`system:serviceaccount:NS:NAME\` are also in

@@ -1,5 +1,4 @@
 import { RequestCommand } from '../../machines/commands.ts';
-import { withDesignScope } from '../../machines/design-variants.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
@@ -9,6 +8,7 @@ import {
   SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
+import { scopeFor } from '../../machines/variants.ts';
 import { clusterGrants } from '../counterexample-story.ts';
 import { stateFacts } from '../describe.ts';
 import {
@@ -131,6 +131,41 @@ const blankReport = (step: CompiledStep): StepReport => ({
   ok: true,
   mismatch: [],
 });
+
+/** The enabled events of one actor, without the failure results the replayer never chooses on its own. */
+function actorEvents(
+  model: SystemModel,
+  state: SystemState,
+  actor: string,
+  kinds: readonly string[],
+  namespace?: number,
+) {
+  return model
+    .enabled(state)
+    .filter(
+      (e) =>
+        e.event.actor === actor &&
+        kinds.includes(e.event.actorKind) &&
+        e.event.command?.kind !== 'record-failure' &&
+        (namespace === undefined || e.event.namespace === namespace),
+    );
+}
+
+/**
+ * What `step: ACTOR` does: the actor's first enabled event that changes the state, else its first;
+ * undefined when it has nothing to do. `replay --to-scenario` follows the model through it too.
+ */
+export function controllerStep(
+  model: SystemModel,
+  state: SystemState,
+  actor: string,
+  kinds: readonly string[],
+  namespace?: number,
+) {
+  const events = actorEvents(model, state, actor, kinds, namespace);
+  const current = model.key(state);
+  return events.find((e) => model.key(e.next) !== current) ?? events[0];
+}
 
 class Replay {
   readonly model: SystemModel;
@@ -344,17 +379,8 @@ class Replay {
     return report;
   }
 
-  /** The enabled events of one actor, without the failure results the replayer never chooses on its own. */
   private actorEvents(actor: string, kinds: readonly string[], namespace?: number) {
-    return this.model
-      .enabled(this.state)
-      .filter(
-        (e) =>
-          e.event.actor === actor &&
-          kinds.includes(e.event.actorKind) &&
-          e.event.command?.kind !== 'record-failure' &&
-          (namespace === undefined || e.event.namespace === namespace),
-      );
+    return actorEvents(this.model, this.state, actor, kinds, namespace);
   }
 
   private describeEvent(e: SystemEvent, changed: boolean): string {
@@ -373,7 +399,7 @@ class Replay {
       for (const e of events)
         if (this.key(e.next) === current) refused.add(this.describeEvent(e.event, false));
       if (step.mode === 'step') {
-        const chosen = changing ?? events[0];
+        const chosen = controllerStep(this.model, this.state, step.actor, [step.actorKind], step.namespace);
         if (!chosen) {
           report.ok = false;
           report.outcome = 'nothing to do';
@@ -385,7 +411,7 @@ class Replay {
           return report;
         }
         this.state = chosen.next;
-        report.outcome = this.describeEvent(chosen.event, chosen === changing);
+        report.outcome = this.describeEvent(chosen.event, this.key(chosen.next) !== current);
         if (step.expect) {
           const diffs = compareResponse(step.expect, chosen.event.response, chosen.event.items);
           if (diffs.length > 0) {
@@ -553,6 +579,10 @@ class Replay {
             : c.deletionTimestamp === have;
         compare('deletionTimestamp', c.deletionTimestamp, have === null ? false : have, equal);
       }
+      if (c.timer !== undefined) {
+        const t = view.failOpenTimer;
+        compare('timer', c.timer, t ? { initializer: t.initializer, ageSeconds: t.ageSeconds } : 'none');
+      }
     }
     if (c.objects) {
       const have = this.model.objects
@@ -580,6 +610,24 @@ class Replay {
     return report;
   }
 
+  /** Admission's configuration copy against the step's expectation: fresh or stale, and the names read. */
+  admission(step: Extract<CompiledStep, { kind: 'admission' }>): StepReport {
+    const report = blankReport(step);
+    const fresh = this.model.configurationFresh(this.state);
+    const read = this.model.configurationsRead(this.state);
+    const wrong: string[] = [];
+    if (step.check.fresh !== undefined && step.check.fresh !== fresh)
+      wrong.push(`fresh: expected ${step.check.fresh}, got ${fresh}`);
+    if (step.check.read && !sameSet(step.check.read, read))
+      wrong.push(`read: expected ${JSON.stringify(step.check.read)}, got ${JSON.stringify(read)}`);
+    report.outcome = `fresh ${fresh}, read ${JSON.stringify(read)}`;
+    if (wrong.length > 0) {
+      report.ok = false;
+      report.mismatch = [...wrong, ...this.explain(-1).map((f) => `state:    ${f}`)];
+    }
+    return report;
+  }
+
   step(step: CompiledStep): StepReport {
     // One method per kind of step; the mapped type makes a kind without its method a type error.
     const byKind: { [K in CompiledStep['kind']]: (s: Extract<CompiledStep, { kind: K }>) => StepReport } = {
@@ -589,6 +637,7 @@ class Replay {
       'config-read': (s) => this.configRead(s),
       tick: (s) => this.tick(s),
       check: (s) => this.check(s),
+      admission: (s) => this.admission(s),
     };
     // TypeScript cannot correlate the key with the step it came from, so the table is read as one signature.
     return (byKind[step.kind] as (s: CompiledStep) => StepReport)(step);
@@ -653,8 +702,8 @@ export function prepareScenario(
   }
   try {
     const compiled = compileScenario(loaded);
-    // A design alternative may change a scope option too (machines/design-variants.ts).
-    return { ...compiled, scope: withDesignScope(compiled.variant, compiled.scope) };
+    // A design alternative may change a scope option, a seeded fault the scope's data (machines/variants.ts).
+    return { ...compiled, scope: scopeFor(compiled.variant, compiled.scope) };
   } catch (error) {
     if (error instanceof ScenarioFieldError) return locateFieldError(loaded, error);
     return new ScenarioFileError(

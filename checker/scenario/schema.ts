@@ -297,11 +297,18 @@ const checkSchema = z.strictObject({
     .optional(),
   conditions: z.record(z.string(), z.enum(['True', 'False'])).optional(),
   deletionTimestamp: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+  /** The API server's timer on the first pending initializer (FP-2), and its age in seconds. */
+  timer: z
+    .union([z.literal('none'), z.strictObject({ initializer: name, ageSeconds: z.number().int().min(0) })], {
+      error: 'expected none or { initializer, ageSeconds }',
+    })
+    .optional(),
   objects: z.array(z.strictObject({ kind: objectRef.shape.kind, name })).optional(),
   externalContent: names.optional(),
 });
 
 export type CheckInput = z.infer<typeof checkSchema>;
+export type AdmissionCheckInput = z.infer<typeof stepSchemas.admission>['admission'];
 
 const controllerName = name;
 
@@ -328,6 +335,10 @@ export const stepSchemas = {
       .max(maxTickSeconds, `a tick is at most ${maxTickSeconds} s; split a longer wait into several`),
   }),
   check: z.strictObject({ check: checkSchema }),
+  /** Admission's copy of the initializer configurations (AC-1, AC-2): fresh or stale, and which it read. */
+  admission: z.strictObject({
+    admission: z.strictObject({ fresh: z.boolean().optional(), read: names.optional() }),
+  }),
 } as const;
 
 export type StepKind = keyof typeof stepSchemas;
