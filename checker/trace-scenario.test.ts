@@ -3,19 +3,23 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMap, isSeq, parseDocument } from 'yaml';
+import { expandTemplate } from '../machines/requests.ts';
+import type { ApiRequest, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { mutants, scopeFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
-import { runScript } from '../test-support/run-command.ts';
+import { runScript, thrownMessage } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { variantModel } from '../test-support/variant-model.ts';
 import { check } from './check.ts';
+import { UsageError } from './cli.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { parseItf } from './itf.ts';
 import type { MutantResult } from './mutants.ts';
 import { projectRoot } from './scenario/catalog.ts';
 import { replayFile } from './scenario/replay.ts';
 import { scopeByName } from './scope-file.ts';
-import { replayTrace } from './trace-replay.ts';
+import { requestTemplates } from './scope-format.ts';
+import { replayTrace, type TraceReplay } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
 
 /**
@@ -131,5 +135,110 @@ describe('every seeded fault, as a scenario from its counterexample', () => {
       expect(onFault.variant).toBe(name);
       expect(onFault.status, p.property.id).toBe('failed');
     }
+  });
+});
+
+/** A removal of an initializer that is not pending while others are: no pending list says that. */
+const inexpressible = (model: SystemModel, state: SystemState, e: SystemEvent): boolean => {
+  const name = e.command?.kind === 'remove-pending' ? e.command.name : undefined;
+  if (e.actorKind !== 'principal' || name === undefined) return false;
+  const v = model.view(state, e.namespace);
+  return v.value === 'initializing' && !v.pending.includes(name);
+};
+
+/**
+ * Every request template on every verb it sends: carol (a cluster admin) may send each template to
+ * team-a of the default scope. For each kind of request, the shortest path to a state where the model
+ * serves it, then that request, becomes a scenario, and each passes on the model: the written body got
+ * the answer and left the state the model's own request did.
+ */
+describe('every request template, written and replayed', () => {
+  it('passes on the model for each kind of request, where the model serves it', () => {
+    const base = scopeByName('default');
+    const carol = base.principals.find((p) => p.name === 'carol');
+    if (!carol) throw new Error('the default scope has no carol');
+    const admin = { ...carol, namespaces: ['team-a'], requests: [...requestTemplates] };
+    const model = variantModel('model', { ...base, principals: [...base.principals, admin] });
+    const kindOf = (r: ApiRequest, kind: string | undefined) =>
+      `${kind} ${r.verb} ${r.target}${r.subresource ? '/status' : ''}`;
+    const sent = new Set(
+      requestTemplates.flatMap((t) =>
+        expandTemplate(model.scope, model.objects, t, admin).map((c) => kindOf(c.request, c.kind)),
+      ),
+    );
+    type Step = Extract<TraceReplay, { replayed: true }>['steps'][number];
+    const [initial] = model.initialStates();
+    const pathTo = new Map<string, Step[]>([[model.key(initial), []]]);
+    const found = new Map<string, Step[]>();
+    let frontier = [initial];
+    while (frontier.length > 0 && pathTo.size < 3000 && found.size < sent.size) {
+      const nextLevel: SystemState[] = [];
+      for (const state of frontier) {
+        const path = pathTo.get(model.key(state)) ?? [];
+        for (const e of model.enabled(state)) {
+          if (inexpressible(model, state, e.event)) continue;
+          const step = { label: e.event.label, event: e.event, before: state, after: e.next };
+          const r = e.event.request;
+          const kind = r && e.event.actor === 'carol' ? kindOf(r, e.event.command?.kind) : undefined;
+          if (kind && !found.has(kind) && (e.event.response?.code ?? 200) < 300)
+            found.set(kind, [...path, step]);
+          const key = model.key(e.next);
+          if (pathTo.has(key)) continue;
+          pathTo.set(key, [...path, step]);
+          nextLevel.push(e.next);
+        }
+      }
+      frontier = nextLevel;
+    }
+    // Every kind the templates send is served within the first states the search reaches.
+    expect([...sent].filter((k) => !found.has(k))).toEqual([]);
+    for (const [kind, steps] of found) {
+      const trace = {
+        replayed: true as const,
+        property: safetyProperties[0],
+        variant: 'model',
+        scope: model.scope,
+        model,
+        initial,
+        steps,
+      };
+      const report = replayFile(`${kind}.yaml`, traceToScenario(trace, `${kind}.itf.json`));
+      expect(report.status, `${kind}: ${JSON.stringify(report.steps.filter((s) => !s.ok))}`).toBe('passed');
+    }
+  });
+});
+
+describe('a request no scenario body can say', () => {
+  it('is refused with one line naming the request and why, and nothing is written', () => {
+    const model = variantModel('model', scopeByName('default'));
+    let state = model.initialStates()[0];
+    // Alice creates team-a (both initializers pending), then carol removes the second one's name twice.
+    const taken = (pick: (e: SystemEvent) => boolean) => {
+      const found = model.enabled(state).find((e) => pick(e.event));
+      if (!found) throw new Error('the default scope offers no such step');
+      const step = { label: found.event.label, event: found.event, before: state, after: found.next };
+      state = found.next;
+      return step;
+    };
+    const steps = [
+      taken((e) => e.actor === 'alice' && e.command?.kind === 'create-namespace' && !e.command.initializers),
+    ];
+    const absent = model
+      .enabled(state)
+      .find((e) => e.event.actor === 'carol' && inexpressible(model, state, e.event));
+    if (!absent) throw new Error('carol cannot remove an initializer that is not pending');
+    steps.push({ label: absent.event.label, event: absent.event, before: state, after: absent.next });
+    const trace = {
+      replayed: true as const,
+      property: safetyProperties[0],
+      variant: 'model',
+      scope: model.scope,
+      model,
+      initial: model.initialStates()[0],
+      steps,
+    };
+    expect(thrownMessage(UsageError, () => traceToScenario(trace, 't.itf.json'))).toMatch(
+      /^--to-scenario: carol's update of team-a removes \S+, which is not pending there \(pending \[.*\]\): a scenario's body is the whole pending list and cannot name an absent entry; the scenario is not written$/,
+    );
   });
 });

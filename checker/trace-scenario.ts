@@ -9,7 +9,8 @@ import type { ApiRequest, HttpOutcome, SystemEvent, SystemState } from '../machi
 import { SystemModel } from '../machines/system.ts';
 import type { ActorKind } from '../machines/system-types.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
-import { controllerStep } from './scenario/replay.ts';
+import { UsageError } from './cli.ts';
+import { controllerStep, expiredTimers } from './scenario/replay.ts';
 import { scopeToDocument } from './scope-yaml.ts';
 import { actionData } from './state-view.ts';
 import type { TraceReplay } from './trace-replay.ts';
@@ -91,6 +92,20 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
         );
       if (b.removePending !== undefined || b.removeFirstPending) {
         const removed = pendingNameSent(stored, b);
+        if (stored.value !== 'initializing')
+          // Any list sent once initialization has ended is a change refused as such (IN-4, D-18): the name is sent.
+          return step(
+            `update namespaces/${ns}`,
+            withSpec({
+              initializers: {
+                pending: pendingList(removed === '(none)' ? [] : [removed]),
+              },
+            }),
+          );
+        if (!stored.pending.includes(removed))
+          throw new UsageError(
+            `--to-scenario: ${r.principal.name}'s update of ${ns} removes ${removed}, which is not pending there (pending ${JSON.stringify(stored.pending)}): a scenario's body is the whole pending list and cannot name an absent entry; the scenario is not written`,
+          );
         return step(
           `update namespaces/${ns}`,
           withSpec({ initializers: { pending: pendingList(stored.pending.filter((n) => n !== removed)) } }),
@@ -132,7 +147,7 @@ function configurationStep(model: SystemModel, r: ApiRequest): ScenarioStep | nu
   };
 }
 
-/** A fault or the clock in scenario words; null for the API server's timers, which `tick` fires itself. */
+/** A fault in scenario words; null for any other step. */
 function otherStep(event: SystemEvent): ScenarioStep | null {
   switch (event.fault) {
     case 'initializer-crash':
@@ -146,7 +161,6 @@ function otherStep(event: SystemEvent): ScenarioStep | null {
     case 'config-read-recovering':
       return { recover: 'config-read' };
   }
-  if (event.actorKind === 'clock') return { tick: 1 };
   return null;
 }
 
@@ -155,7 +169,8 @@ const controllerKinds: readonly ActorKind[] = ['initializer', 'namespace-control
 /**
  * What the machines as written do with the trace's actions, step by step: a request is sent as the
  * trace sent it; a controller's step is what `step: ACTOR` does on the model (the replayer's own choice),
- * or `run: ACTOR` where the model's controller has nothing to do there (a run that does nothing passes).
+ * or `run: ACTOR` where the model's controller has nothing to do there (a run that does nothing passes);
+ * a second of the clock is `tick: 1`, with the API server's timers it lets fire, as the replayer ticks.
  */
 function onTheModel(result: Replayed): { steps: ScenarioStep[]; end: End } {
   const scope = result.scope;
@@ -193,6 +208,14 @@ function onTheModel(result: Replayed): { steps: ScenarioStep[]; end: End } {
       const answer = chosen.event.response ? { expect: expectOf(chosen.event.response) } : {};
       steps.push({ step: event.actor, ...where, ...answer });
       state = chosen.next;
+      continue;
+    }
+    // The API server's timers fire with the tick before them, as the replayer fires them.
+    if (event.actorKind === 'apiserver') continue;
+    if (event.actorKind === 'clock') {
+      const clock = model.enabled(state).find((e) => e.event.actorKind === 'clock');
+      if (clock) state = [clock, ...expiredTimers(model, clock.next)].at(-1)?.next ?? state;
+      steps.push({ tick: 1 });
       continue;
     }
     const step = otherStep(event);

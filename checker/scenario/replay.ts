@@ -2,6 +2,7 @@ import { RequestCommand } from '../../machines/commands.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
+  type Enabled,
   type FaultKind,
   type HttpOutcome,
   type SystemEvent,
@@ -131,6 +132,25 @@ const blankReport = (step: CompiledStep): StepReport => ({
   ok: true,
   mismatch: [],
 });
+
+/**
+ * The API server's timers that fire once the clock has advanced, in order: they fire as soon as they
+ * expire (FP-2), being part of the server, not a controller. `replay --to-scenario` follows them too.
+ */
+export function expiredTimers(model: SystemModel, state: SystemState): Enabled[] {
+  const fired: Enabled[] = [];
+  let current = state;
+  for (let n = 0; n < runLimit; n++) {
+    const key = model.key(current);
+    const timer = model
+      .enabled(current)
+      .find((e) => e.event.actorKind === 'apiserver' && model.key(e.next) !== key);
+    if (!timer) break;
+    fired.push(timer);
+    current = timer.next;
+  }
+  return fired;
+}
 
 /** The enabled events of one actor, without the failure results the replayer never chooses on its own. */
 function actorEvents(
@@ -522,13 +542,7 @@ class Replay {
       }
       this.elapsed += 1;
       this.state = clock.next;
-      // The API server's timers fire as soon as they expire (FP-2): they are part of the server, not a controller.
-      for (let fired = 0; fired < runLimit; fired++) {
-        const current = this.key(this.state);
-        const timer = this.model
-          .enabled(this.state)
-          .find((e) => e.event.actorKind === 'apiserver' && this.key(e.next) !== current);
-        if (!timer) break;
+      for (const timer of expiredTimers(this.model, this.state)) {
         report.actions.push(`at ${this.elapsed}s ${timer.event.label}`);
         this.state = timer.next;
       }
