@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closest } from './scenario/request-line.ts';
 
 /**
  * The one argument parser of every npm command (`verify`, `replay`, `mutants`, `diagrams`, `bench`,
- * `check:generated`): Node's `util.parseArgs` in strict mode, with one-line errors, a "did you mean"
- * for misspelt flags, and a `--help` that lists the options and the exit codes.
+ * `check:generated`, `site`, `scopes`, `alternatives`): Node's `util.parseArgs` in strict mode, with
+ * one-line errors, a "did you mean" for misspelt flags, a `--help` that lists the options and the exit
+ * codes, and a `--version`.
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -41,10 +43,10 @@ export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
 const exitCodeMeaning: Record<ExitCode, string> = {
   0: 'success',
   1: 'internal error (a bug: set NSMODEL_DEBUG=1 for the stack trace)',
-  2: 'bad arguments or malformed input; nothing was run',
-  10: 'the search stopped early (state limit, --max-seconds, memory guard, SIGINT/SIGTERM); the report says complete: false',
+  2: 'bad arguments or malformed input (one line: file, line, field, fix); nothing was run',
+  10: 'the search stopped early (--max-states, --max-seconds, memory guard or --max-memory, SIGINT/SIGTERM) or was a --bitstate search, which may miss states; the report says complete: false',
   11: 'a deadlock: a reachable state where nothing can happen',
-  12: 'a safety property is violated',
+  12: 'a safety property is violated (a violation found by a partial search is still one)',
   13: 'a liveness property is violated (a lasso counterexample)',
   14: 'a scenario step did not return what it expects',
   15: 'a scenario is pending (a known gap) and none failed',
@@ -80,13 +82,25 @@ export interface ParsedCommandLine {
   values: OptionValues;
   positionals: string[];
   help: boolean;
+  version: boolean;
 }
 
 const helpOption: OptionSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
+const versionOption: OptionSpec = { type: 'boolean', description: 'print the version and exit' };
+const builtInOptions = { help: helpOption, version: versionOption };
+
+/** `--version`: the project's name and version, from package.json, as `nsmodel 0.1.0`. */
+export function versionText(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return `${pkg.name} ${pkg.version}`;
+}
 
 /** The `--help` text: usage, options, positionals, notes and exit codes. */
 export function helpText(spec: CommandSpec): string {
-  const options: Record<string, OptionSpec> = { ...spec.options, help: helpOption };
+  const options: Record<string, OptionSpec> = { ...spec.options, ...builtInOptions };
   const label = (name: string, option: OptionSpec) =>
     `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}`;
   const rows: [string, string][] = Object.entries(options).map(([name, option]) => [
@@ -110,7 +124,7 @@ export function helpText(spec: CommandSpec): string {
 
 /** Parses `argv` strictly: unknown flags, missing values, repeated single flags and stray words are UsageErrors. */
 export function parseCommandLine(spec: CommandSpec, argv: readonly string[]): ParsedCommandLine {
-  const options: Record<string, OptionSpec> = { ...spec.options, help: helpOption };
+  const options: Record<string, OptionSpec> = { ...spec.options, ...builtInOptions };
   const config = Object.fromEntries(
     Object.entries(options).map(([name, option]) => [
       name,
@@ -145,7 +159,12 @@ export function parseCommandLine(spec: CommandSpec, argv: readonly string[]): Pa
     seen.add(token.name);
   }
   const values = parsed.values as OptionValues;
-  return { values, positionals: parsed.positionals, help: values.help === true };
+  return {
+    values,
+    positionals: parsed.positionals,
+    help: values.help === true,
+    version: values.version === true,
+  };
 }
 
 function parseErrorText(error: unknown, known: readonly string[]): string {

@@ -40,6 +40,7 @@ export interface VerifyArgs {
   workers?: number;
   random?: { runs: number; seed?: number; path?: string };
   help: boolean;
+  version: boolean;
 }
 
 const defaultRandomRuns = 100;
@@ -158,8 +159,8 @@ export const verifySpec: CommandSpec = {
 };
 
 export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
-  const { values, help } = parseCommandLine(verifySpec, argv);
-  if (help) {
+  const { values, help, version } = parseCommandLine(verifySpec, argv);
+  if (help || version) {
     return {
       ...resolveScope('default'),
       variant: baseVariantName,
@@ -168,7 +169,8 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
       stopOnFirst: false,
       quiet: false,
       symmetry: true,
-      help: true,
+      help,
+      version,
     };
   }
   const variant = stringOption(values, 'variant') ?? baseVariantName;
@@ -265,6 +267,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
         }
       : {}),
     help: false,
+    version: false,
   };
 }
 

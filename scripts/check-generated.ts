@@ -1,7 +1,14 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, relative, sep } from 'node:path';
-import { type CommandSpec, exitCodes, helpText, parseCommandLine, runCommand } from '../checker/cli.ts';
+import {
+  type CommandSpec,
+  exitCodes,
+  helpText,
+  parseCommandLine,
+  runCommand,
+  versionText,
+} from '../checker/cli.ts';
 import { generators } from '../checker/generators.ts';
 
 /**
@@ -31,8 +38,9 @@ async function filesUnder(path: string): Promise<string[]> {
 const toPosix = (path: string) => path.split(sep).join(posix.sep);
 
 async function main(): Promise<number> {
-  if (parseCommandLine(spec, process.argv.slice(2)).help) {
-    console.log(helpText(spec));
+  const line = parseCommandLine(spec, process.argv.slice(2));
+  if (line.help || line.version) {
+    console.log(line.help ? helpText(spec) : versionText());
     return exitCodes.ok;
   }
   const scratch = await mkdtemp(join(tmpdir(), 'nsmodel-generated-'));

@@ -5,6 +5,7 @@ import {
   type ParsedCommandLine,
   parseCommandLine,
   runCommand,
+  versionText,
 } from '../checker/cli.ts';
 
 /**
@@ -20,6 +21,10 @@ export function runEntry(
     const line = parseCommandLine(spec, process.argv.slice(2));
     if (line.help) {
       console.log(helpText(spec));
+      return exitCodes.ok;
+    }
+    if (line.version) {
+      console.log(versionText());
       return exitCodes.ok;
     }
     return main(line);

@@ -1,47 +1,44 @@
-import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CommandSpec,
+  exitCodes,
+  type ParsedCommandLine,
+  stringOption,
+  UsageError,
+} from '../checker/cli.ts';
 import { buildSite, siteFolder } from '../checker/site/build.ts';
+import { runEntry } from './entry.ts';
 
 /**
  * `npm run site`: writes the one-page HTML report, `generated/site/index.html`, from what `npm run verify`
  * and `npm run diagrams` wrote. `--from generated/runs/<run>` builds the page of a side run instead.
  */
-const usage = `usage: npm run site [-- --from DIR]
+const spec: CommandSpec = {
+  name: 'npm run site --',
+  summary: 'Writes the one-page HTML report from what npm run verify and npm run diagrams wrote.',
+  options: {
+    from: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'the folder holding report.json (default: generated); the page goes to DIR/site/index.html',
+    },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
+  notes: ['Open the page from disk: it needs no server and no network.'],
+};
 
-  --from DIR   the folder holding report.json (default: generated); the page goes to DIR/site/index.html
-  --help       this text
-
-Open the page from disk: it needs no server and no network.`;
-
-const rootDir = process.cwd();
-const debug = process.env.NSMODEL_DEBUG === '1';
-
-function main(): Promise<number> | number {
-  let values: { from?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: process.argv.slice(2),
-      options: { from: { type: 'string' }, help: { type: 'boolean' } },
-      strict: true,
-    }));
-  } catch (error) {
-    console.error(`site: ${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(usage);
-    return 0;
-  }
-  const reportDir = (values.from ?? 'generated').replace(/\\/g, '/').replace(/\/+$/, '');
-  return buildSite(rootDir, reportDir).then((written) => {
-    console.log(`site: wrote ${written.join(', ')}; open ${siteFolder(reportDir)}/index.html in a browser`);
-    return 0;
-  });
+async function main({ values }: ParsedCommandLine): Promise<number> {
+  const reportDir = (stringOption(values, 'from') ?? 'generated').replace(/\\/g, '/').replace(/\/+$/, '');
+  // A folder without a report is the caller's mistake (exit 2), not the page builder's.
+  if (!existsSync(join(process.cwd(), reportDir, 'report.json')))
+    throw new UsageError(
+      `${reportDir}/report.json: missing; run npm run verify to write it, or name a run's folder with --from`,
+    );
+  const written = await buildSite(process.cwd(), reportDir);
+  console.log(`site: wrote ${written.join(', ')}; open ${siteFolder(reportDir)}/index.html in a browser`);
+  return exitCodes.ok;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  console.error(`site: ${(error as Error).message.split('\n')[0]}`);
-  if (debug) console.error(error);
-  process.exitCode = 1;
-}
+await runEntry(spec, 'site', main);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
-import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
+import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
@@ -46,8 +46,8 @@ const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseVerifyArgs(argv);
-  if (args.help) {
-    console.log(helpText(verifySpec));
+  if (args.help || args.version) {
+    console.log(args.help ? helpText(verifySpec) : versionText());
     return exitCodes.ok;
   }
   const machines = machinesFor(args.variant, args.scope);
