@@ -167,8 +167,10 @@ export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-
     if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;
   }),
-  witness: onState('an initialized namespace exists', (model, state) =>
-    model.views(state).some((v) => v.value === 'active' && !v.system),
+  // Not a namespace initialized from the start: one whose initializers all completed during the run.
+  witness: onStep(
+    'a step changes a namespace that was created with pending initializers and has since been initialized',
+    someChanged(({ b }) => b.hadInitializers && b.initialized),
   ),
 });
 
@@ -386,12 +388,15 @@ export const uniqueNames = stepProperty('unique-names', ['NS-3'], {
     }
     return true;
   },
-  witness: onStep('a create names an object or namespace that already exists', (model, before, event) => {
-    const r = event.request;
-    if (r?.verb !== 'create' || r.namespace < 0) return false;
-    const v = model.view(before, r.namespace);
-    return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
-  }),
+  witness: onStep(
+    'a create of an object or namespace that already exists reaches storage (409 AlreadyExists, or stored)',
+    (model, before, event) => {
+      const r = event.request;
+      if (r?.verb !== 'create' || r.namespace < 0 || !decidedByStorage(event)) return false;
+      const v = model.view(before, r.namespace);
+      return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
+    },
+  ),
 });
 
 export const validNames = invariant('valid-names', ['NS-1', 'LC-2'], {
@@ -408,10 +413,10 @@ export const validNames = invariant('valid-names', ['NS-1', 'LC-2'], {
     return true;
   },
   witness: onStep(
-    'a create or finalize carries an invalid namespace or finalizer name',
+    'a create or finalize carrying an invalid namespace or finalizer name reaches validation (422 Invalid, or stored)',
     (model, before, event) => {
       const r = event.request;
-      if (r?.target !== 'namespace' || r.namespace < 0) return false;
+      if (r?.target !== 'namespace' || r.namespace < 0 || !decidedByValidation(event)) return false;
       const name = model.scope.namespaces[r.namespace].name;
       if (r.verb === 'create') {
         return !isDnsLabelName(name) || (r.body?.extraFinalizers ?? []).some((f) => !isFinalizerName(f));
@@ -434,10 +439,19 @@ export const systemNamespacesImmortal = invariant('system-namespaces-immortal', 
     }
     return true;
   },
-  witness: onStep('someone asks to delete a system namespace', (model, before, event) => {
-    const deleted = addressedBy(model, before, event, 'namespace', 'delete');
-    return deleted !== null && immortalNamespaces.includes(deleted.name);
-  }),
+  // Only LC-10 stops it: a principal meant to act cluster-wide, while admission's copy is fresh (AC-2).
+  witness: onStep(
+    'a principal meant to act cluster-wide asks to delete a system namespace while the configuration copy is fresh',
+    (model, before, event) => {
+      const deleted = addressedBy(model, before, event, 'namespace', 'delete');
+      return (
+        deleted !== null &&
+        immortalNamespaces.includes(deleted.name) &&
+        intentOf(model.scope).clusterWide.includes(event.request?.principal.name ?? '') &&
+        model.systemView(before).secondsSinceConfigRead < staleAfterSeconds(model)
+      );
+    },
+  ),
 });
 
 export const safetyProperties: Property[] = [
@@ -509,3 +523,9 @@ function initializedMarkChange(b: NamespaceView, a: NamespaceView): true | strin
     return `${a.name} was marked initialized going from ${b.value} to ${a.value}`;
   return true;
 }
+
+/** NS-3: storage answered the request: it stored it, or refused a name already taken (409). */
+const decidedByStorage = (event: SystemEvent) => succeeded(event) || event.response?.code === 409;
+
+/** NS-1, LC-2: validation answered the request: the object was stored, or refused as invalid (422). */
+const decidedByValidation = (event: SystemEvent) => succeeded(event) || event.response?.code === 422;
