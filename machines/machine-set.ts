@@ -3,6 +3,7 @@ import { type AuthorizationMachine, authorizationMachine } from './authorization
 import { configSyncMachine } from './config-sync.ts';
 import { failureInjectorMachine } from './failure-injector.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import type { EffectiveInitializer, MergeableConfiguration } from './initializer-config.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine } from './initializer-timeout.ts';
 import { namespaceMachine } from './namespace.ts';
@@ -25,6 +26,8 @@ export interface MachineSet {
   authorization: AuthorizationMachine;
   /** Storage's own checks (NS-1, LC-2, NS-3), on unless a seeded fault turns one off. */
   storageChecks?: { uniqueNames: boolean; validNames: boolean };
+  /** How admission merges the configurations it read into a pending list (IN-1, D-21); a seeded fault replaces it. */
+  configurationMerge?: (configs: readonly MergeableConfiguration[]) => EffectiveInitializer[];
 }
 
 export const defaultMachines: MachineSet = {

@@ -137,7 +137,8 @@ export class SystemViews extends SystemSpace {
       }));
     const inForce = new Map<string, InitializerSpec>();
     for (const c of chosen) for (const e of c.entries) if (!inForce.has(e.name)) inForce.set(e.name, e);
-    const names = mergeInitializerConfigurations(
+    const merge = this.machines.configurationMerge ?? mergeInitializerConfigurations;
+    const names = merge(
       chosen.map((c) => ({
         metadata: { name: c.name },
         initializers: c.entries.map((i) => ({

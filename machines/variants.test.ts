@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../checker/check.ts';
+import { check, type Trace } from '../checker/check.ts';
 import { mutantProperties, type ShortestKill, shortestKill } from '../checker/mutants.ts';
 import { scopeByName } from '../checker/scope-file.ts';
 import { livenessProperties } from '../properties/liveness.ts';
@@ -15,7 +15,7 @@ const killerOf: Record<string, string> = {
   'namespace-controller-purges-live-namespaces': 'content-changes-only-by-requests',
   'create-in-terminating': 'no-create-in-terminating',
   'initialize-check-skipped': 'no-access-before-ready',
-  'initializers-set-at-create-by-anyone': 'pending-only-by-initializers',
+  'initializers-set-at-create-by-anyone': 'pending-merged-in-name-order',
   'pending-list-editable-by-anyone': 'pending-only-by-initializers',
   'initializer-out-of-order': 'initializers-in-order',
   'removal-with-finalizers-left': 'no-removal-with-finalizers',
@@ -45,6 +45,14 @@ const killerOf: Record<string, string> = {
   'namespace-creator-updates-default': 'cluster-wide-as-declared',
   'duplicate-content-accepted': 'unique-names',
   'names-not-validated': 'valid-names',
+  'gate-opens-once-terminating': 'never-initialized-stays-closed',
+  'configurations-merged-in-list-order': 'pending-merged-in-name-order',
+};
+
+/** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
+const onlyKilledBy: Record<string, string> = {
+  'gate-opens-once-terminating': 'never-initialized-stays-closed',
+  'configurations-merged-in-list-order': 'pending-merged-in-name-order',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/liveness-mutants.test.ts). */
@@ -125,6 +133,19 @@ describe('the variant registry', () => {
     for (const v of variants) v.machines(defaultMachines, quickScope);
     expect(defaultMachines).toEqual(before);
   });
+});
+
+describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
+  it(`breaks ${propertyId} and no other safety property`, () => {
+    const variant = variantByName(name);
+    if (!variant) throw new Error(`no mutant ${name}`);
+    const model = new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
+    const result = check(model, mutantProperties);
+    expect(result.complete).toBe(true);
+    expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
+      propertyId,
+    ]);
+  }, 120_000);
 });
 
 describe('every mutant is killed on the default scope by a shortest counterexample', () => {

@@ -5,7 +5,11 @@ import {
 } from './authorization.ts';
 import { bootstrapClusterRoles } from './bootstrap-rbac.ts';
 import { designVariants, unorderedInitializers } from './design-variants.ts';
-import { mergeInitializerConfigurations } from './initializer-config.ts';
+import {
+  type EffectiveInitializer,
+  type MergeableConfiguration,
+  mergeInitializerConfigurations,
+} from './initializer-config.ts';
 import type { PolicyRule } from './k8s-types.ts';
 import { withDefinition } from './machine-edit.ts';
 import type { namespaceMachine } from './namespace.ts';
@@ -48,7 +52,7 @@ function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
 }
 
 /** Machines with one machine's guards or actions replaced through `.provide()`: a seeded fault's usual shape. */
-function providing<K extends Exclude<keyof MachineSet, 'storageChecks'>>(
+function providing<K extends Exclude<keyof MachineSet, 'storageChecks' | 'configurationMerge'>>(
   key: K,
   implementations: Parameters<MachineSet[K]['provide']>[0],
 ): (base: MachineSet) => MachineSet {
@@ -87,6 +91,12 @@ const configuredInitializers = (scope: Scope): string[] =>
       .filter((c) => c.registered === 'initially')
       .map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
   ).map((i) => i.name);
+
+/** The merge of IN-1 without its sort: entries concatenated in list order, a repeated name kept once. */
+function mergeInListOrder(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
+  const merged = configs.flatMap((c) => mergeInitializerConfigurations([c]));
+  return merged.filter((e, i) => merged.findIndex((f) => f.name === e.name) === i);
+}
 
 export const variants: Variant[] = [
   {
@@ -517,6 +527,31 @@ export const variants: Variant[] = [
       verbs: ['update'],
       resourceNames: ['default'],
     }),
+  },
+  {
+    name: 'gate-opens-once-terminating',
+    kind: 'mutant',
+    description:
+      'The IN-6 gate looks at the phase instead of initialized: once a namespace deleted while initializing terminates, reads and lists of its content go through (D-19).',
+    requirements: ['IN-6'],
+    machines: providing('pipeline', {
+      guards: {
+        contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
+          event.facts.target === 'content' &&
+          event.facts.namespaceExists &&
+          !event.facts.namespaceInitialized &&
+          !event.facts.callerMayInitialize &&
+          !event.facts.namespaceTerminating,
+      },
+    }),
+  },
+  {
+    name: 'configurations-merged-in-list-order',
+    kind: 'mutant',
+    description:
+      'Admission merges the configurations in the order the store lists them, not sorted by name (D-21).',
+    requirements: ['IN-1'],
+    machines: (base) => ({ ...base, configurationMerge: mergeInListOrder }),
   },
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,

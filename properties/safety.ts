@@ -1,5 +1,5 @@
 import { immortalNamespaces } from '../machines/scope.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { clusterWideAsDeclared } from './cluster-wide.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
 import { invariant, onState, onStep, stepProperty } from './declare.ts';
@@ -70,6 +70,45 @@ export const noAccessBeforeReady = stepProperty('no-access-before-ready', ['IN-6
   ),
 });
 
+export const neverInitializedStaysClosed = stepProperty('never-initialized-stays-closed', ['IN-6', 'IN-4'], {
+  statement:
+    'A namespace is initialized only when its pending list empties without a failure result, and stays so; one deleted or failed before that stays closed while it terminates: requests on its content from a principal not meant to hold initialize are refused (a delete, which only purges, excepted), and lists leave its content out.',
+  predicate: (model, before, event, after) => {
+    for (const { b, a } of pairs(model, before, after)) {
+      const marked = initializedMarkChange(b, a);
+      if (marked !== true) return marked;
+    }
+    const r = event.request;
+    if (r?.target !== 'content' || meantToInitialize(intentOf(model.scope), r.principal.name)) return true;
+    if (r.verb === 'list') {
+      const shown = (event.items ?? []).filter((item) => closedByName(model, before, itemNamespace(item)));
+      return shown.length > 0
+        ? `${r.principal.name} listed ${shown.join(', ')}, of a namespace never initialized`
+        : true;
+    }
+    // D-33: a delete of content in a terminating namespace only purges it and reveals nothing.
+    if (
+      r.namespace < 0 ||
+      r.verb === 'delete' ||
+      !neverInitializedTerminating(model.view(before, r.namespace))
+    )
+      return true;
+    return succeeded(event)
+      ? `${r.principal.name} got ${event.response?.code} for "${event.label}" in ${model.view(before, r.namespace).name}, deleted before it was initialized`
+      : true;
+  },
+  witness: onStep(
+    'a principal not meant to hold initialize reads or lists content of a terminating namespace that was never initialized, while it holds content',
+    (model, before, event) => {
+      const r = event.request;
+      if (r?.target !== 'content' || r.verb === 'delete') return false;
+      if (meantToInitialize(intentOf(model.scope), r.principal.name)) return false;
+      const closed = (v: NamespaceView) => neverInitializedTerminating(v) && v.content !== 0;
+      return r.namespace >= 0 ? closed(model.view(before, r.namespace)) : model.views(before).some(closed);
+    },
+  ),
+});
+
 export const noRemovalWithFinalizers = stepProperty('no-removal-with-finalizers', ['LC-7'], {
   statement:
     'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
@@ -128,8 +167,10 @@ export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-
     if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;
   }),
-  witness: onState('an initialized namespace exists', (model, state) =>
-    model.views(state).some((v) => v.value === 'active' && !v.system),
+  // Not a namespace initialized from the start: one whose initializers all completed during the run.
+  witness: onStep(
+    'a step changes a namespace that was created with pending initializers and has since been initialized',
+    someChanged(({ b }) => b.hadInitializers && b.initialized),
   ),
 });
 
@@ -152,32 +193,42 @@ export const initializersInOrder = stepProperty('initializers-in-order', ['IN-2'
   ),
 });
 
+export const pendingMergedInNameOrder = stepProperty('pending-merged-in-name-order', ['IN-1', 'IN-3'], {
+  statement:
+    'A namespace is created with the pending list of the configurations admission last read, sorted by their names, entries in their order, a name listed twice kept once; only a principal meant to hold initialize may send its own.',
+  predicate: eachChanged(({ b, a, model, before, event }) => {
+    if (exists(b) || !exists(a)) return true;
+    const sent = event.request?.body?.initializers;
+    // D-17: a holder of initialize may send the pending list; admission fills it for everyone else (IN-1).
+    const holder = !!event.request && meantToInitialize(intentOf(model.scope), event.request.principal.name);
+    const expected =
+      holder && sent !== undefined
+        ? sent
+        : documentedPendingList(
+            model.scope,
+            model.configurationsRead(before),
+            model.configurationVersionsRead(before),
+          );
+    return sameList(a.pending, expected)
+      ? true
+      : `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
+  }),
+  witness: onStep(
+    'a namespace is created with two or more pending initializers',
+    someChanged(({ b, a }) => !exists(b) && exists(a) && a.pending.length >= 2),
+  ),
+});
+
 export const pendingOnlyByInitializers = stepProperty(
   'pending-only-by-initializers',
-  ['IN-3', 'IN-1', 'FP-2', 'FP-4'],
+  ['IN-3', 'FP-2', 'FP-4'],
   {
     statement:
-      'The pending list and result change only through admission at creation (the registered configurations merged in name order), a principal meant to hold initialize, or the failure-policy timers and read-repair.',
+      'After creation, the pending list and result change only through a principal meant to hold initialize, a deletion that clears them, or the failure-policy timers and read-repair.',
     predicate: (model, before, event, after) => {
-      const intent = intentOf(model.scope);
-      const holder = !!event.request && meantToInitialize(intent, event.request.principal.name);
+      const holder =
+        !!event.request && meantToInitialize(intentOf(model.scope), event.request.principal.name);
       for (const { b, a } of pairs(model, before, after)) {
-        if (!exists(b) && exists(a)) {
-          const sent = event.request?.body?.initializers;
-          // D-17: a holder of initialize may send the pending list; admission fills it for everyone else (IN-1).
-          const expected =
-            holder && sent !== undefined
-              ? sent
-              : documentedPendingList(
-                  model.scope,
-                  model.configurationsRead(before),
-                  model.configurationVersionsRead(before),
-                );
-          if (!sameList(a.pending, expected)) {
-            return `${a.name} was created with pending ${JSON.stringify(a.pending)}; the configurations admission holds give ${JSON.stringify(expected)}`;
-          }
-          continue;
-        }
         if (!exists(b) || !exists(a)) continue;
         const changed =
           !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
@@ -337,12 +388,15 @@ export const uniqueNames = stepProperty('unique-names', ['NS-3'], {
     }
     return true;
   },
-  witness: onStep('a create names an object or namespace that already exists', (model, before, event) => {
-    const r = event.request;
-    if (r?.verb !== 'create' || r.namespace < 0) return false;
-    const v = model.view(before, r.namespace);
-    return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
-  }),
+  witness: onStep(
+    'a create of an object or namespace that already exists reaches storage (409 AlreadyExists, or stored)',
+    (model, before, event) => {
+      const r = event.request;
+      if (r?.verb !== 'create' || r.namespace < 0 || !decidedByStorage(event)) return false;
+      const v = model.view(before, r.namespace);
+      return r.target === 'namespace' ? exists(v) : r.object >= 0 && (v.content & (1 << r.object)) !== 0;
+    },
+  ),
 });
 
 export const validNames = invariant('valid-names', ['NS-1', 'LC-2'], {
@@ -359,10 +413,10 @@ export const validNames = invariant('valid-names', ['NS-1', 'LC-2'], {
     return true;
   },
   witness: onStep(
-    'a create or finalize carries an invalid namespace or finalizer name',
+    'a create or finalize carrying an invalid namespace or finalizer name reaches validation (422 Invalid, or stored)',
     (model, before, event) => {
       const r = event.request;
-      if (r?.target !== 'namespace' || r.namespace < 0) return false;
+      if (r?.target !== 'namespace' || r.namespace < 0 || !decidedByValidation(event)) return false;
       const name = model.scope.namespaces[r.namespace].name;
       if (r.verb === 'create') {
         return !isDnsLabelName(name) || (r.body?.extraFinalizers ?? []).some((f) => !isFinalizerName(f));
@@ -385,20 +439,31 @@ export const systemNamespacesImmortal = invariant('system-namespaces-immortal', 
     }
     return true;
   },
-  witness: onStep('someone asks to delete a system namespace', (model, before, event) => {
-    const deleted = addressedBy(model, before, event, 'namespace', 'delete');
-    return deleted !== null && immortalNamespaces.includes(deleted.name);
-  }),
+  // Only LC-10 stops it: a principal meant to act cluster-wide, while admission's copy is fresh (AC-2).
+  witness: onStep(
+    'a principal meant to act cluster-wide asks to delete a system namespace while the configuration copy is fresh',
+    (model, before, event) => {
+      const deleted = addressedBy(model, before, event, 'namespace', 'delete');
+      return (
+        deleted !== null &&
+        immortalNamespaces.includes(deleted.name) &&
+        intentOf(model.scope).clusterWide.includes(event.request?.principal.name ?? '') &&
+        model.systemView(before).secondsSinceConfigRead < staleAfterSeconds(model)
+      );
+    },
+  ),
 });
 
 export const safetyProperties: Property[] = [
   noAccessBeforeReady,
+  neverInitializedStaysClosed,
   noRemovalWithFinalizers,
   noCreateInTerminating,
   noOrphans,
   contentChangesOnlyByRequests,
   initializedIsForever,
   initializersInOrder,
+  pendingMergedInNameOrder,
   pendingOnlyByInitializers,
   finalizersOnlyByFinalize,
   failedNeverActive,
@@ -434,3 +499,33 @@ function initializingByName(model: SystemModel, state: SystemState, name: string
 function describeOwners(model: SystemModel, mask: number): string {
   return model.scope.finalizerOwners.filter((_, k) => mask & (1 << k)).join(', ');
 }
+
+/** D-19, D-25: deleted or failed while Initializing, so never initialized, and not yet removed. */
+function neverInitializedTerminating(v: NamespaceView): boolean {
+  return v.value === 'terminating' && !v.initialized;
+}
+
+function closedByName(model: SystemModel, state: SystemState, name: string): boolean {
+  const i = model.scope.namespaces.findIndex((n) => n.name === name);
+  return i >= 0 && neverInitializedTerminating(model.view(state, i));
+}
+
+/**
+ * D-25: the mark the gate reads is set when a namespace becomes Active (created without pending
+ * initializers, or its last one removed without a failure result) and never cleared while it exists.
+ */
+function initializedMarkChange(b: NamespaceView, a: NamespaceView): true | string {
+  if (!exists(a)) return true;
+  if (a.value === 'active' && !a.initialized) return `${a.name} is Active but not marked initialized`;
+  if (b.initialized && exists(b) && !a.initialized) return `${a.name} lost its initialized mark`;
+  const becameActive = a.value === 'active' && (b.value === 'initializing' || !exists(b));
+  if (!b.initialized && a.initialized && !becameActive)
+    return `${a.name} was marked initialized going from ${b.value} to ${a.value}`;
+  return true;
+}
+
+/** NS-3: storage answered the request: it stored it, or refused a name already taken (409). */
+const decidedByStorage = (event: SystemEvent) => succeeded(event) || event.response?.code === 409;
+
+/** NS-1, LC-2: validation answered the request: the object was stored, or refused as invalid (422). */
+const decidedByValidation = (event: SystemEvent) => succeeded(event) || event.response?.code === 422;
