@@ -6,12 +6,14 @@ import {
   validateFinalizerName,
   validateFinalizerNames,
   validateInitializerName,
+  validateMetadataMaps,
   validateNamespaceName,
+  validateNamespaceStatusPhase,
 } from './names.ts';
-import type { NamespaceEvent } from './namespace.ts';
+import { type NamespaceEvent, type PendingListChange, pendingListChange } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
-import { apiGroupOfResource } from './rbac.ts';
+import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
   type ConfigurationSpec,
@@ -78,6 +80,7 @@ export class ApiServer {
       if (r.verb === 'update') {
         if (r.body?.removePending || r.body?.removeFirstPending)
           return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
+        if (r.body?.pending) return `update namespaces/${ns} (pending ${JSON.stringify(r.body.pending)})`;
         if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
@@ -117,12 +120,15 @@ export class ApiServer {
     const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
     const status = r.subresource === 'status';
     const recordsFailure = r.target === 'namespace' && r.verb === 'update' && !status && !!r.body?.failure;
+    const pendingChange = this.pendingChangeOf(r, nsView);
     const changesInitializers =
       recordsFailure ||
       (r.target === 'namespace' &&
         r.verb === 'update' &&
         !status &&
-        (!!r.body?.removePending || !!r.body?.removeFirstPending));
+        (!!r.body?.removePending ||
+          !!r.body?.removeFirstPending ||
+          (pendingChange !== null && pendingChange.kind !== 'unchanged')));
 
     const authz = this.system.authorizer.authorize(s, this.authorizationRequest(r));
     const callerMayInitialize = this.system.authorizer.mayInitialize(s, r.principal, r.namespace);
@@ -146,7 +152,7 @@ export class ApiServer {
     const verdict = this.system.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
 
     // Computed for every request, so a variant that changes an earlier stage still finds them.
-    const storage = this.storageFacts(s, r, verdict, nsView, exists);
+    const storage = this.storageFacts(s, r, verdict, nsView, exists, pendingChange);
     const facts: PipelineFacts = {
       operation: r.verb,
       target: r.target,
@@ -256,6 +262,7 @@ export class ApiServer {
     verdict: AdmissionVerdict,
     nsView: NamespaceView | null,
     exists: boolean,
+    pendingChange: PendingListChange | null,
   ): StorageFacts {
     const none = noStorageFacts;
     const configuration = this.configurationOf(r);
@@ -279,9 +286,23 @@ export class ApiServer {
       const present = r.object >= 0 && (s.namespaces[r.namespace].content & (1 << r.object)) !== 0;
       // A seeded fault may switch off storage's uniqueness check (NS-3): a second create then succeeds.
       const unchecked = r.verb === 'create' && this.system.machines.storageChecks?.uniqueNames === false;
-      return { ...none, contentPresent: present && !unchecked };
+      return { ...none, errors: this.metadataErrors(r), contentPresent: present && !unchecked };
     }
-    if (r.namespace < 0 || !nsView || r.subresource === 'status') return none;
+    if (r.namespace < 0 || !nsView) return none;
+    if (r.subresource === 'status') {
+      if (r.verb !== 'update' || !exists) return none;
+      // The strategy keeps the body's status and validates its phase against deletionTimestamp (D-30).
+      const phase = r.body?.phase ?? 'Active';
+      const deleting = nsView.deletedSecondsAgo !== null;
+      const initializing = nsView.value === 'initializing';
+      return {
+        ...none,
+        errors: this.validated(`status|${phase}|${+deleting}|${+initializing}|${metadataKey(r)}`, () => [
+          ...this.metadataErrors(r),
+          ...validateNamespaceStatusPhase(phase, deleting, initializing),
+        ]),
+      };
+    }
     const lifecycle = s.namespaces[r.namespace].lifecycle;
     const step = (event: NamespaceEvent, key: string) =>
       this.system.namespaceStepper.step(lifecycle, event, key);
@@ -295,9 +316,10 @@ export class ApiServer {
           this.system.machines.storageChecks?.validNames === false
             ? []
             : this.validated(
-                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}`,
+                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
                 () => [
                   ...validateNamespaceName(nsView.name),
+                  ...validateMetadataMaps(r.body ?? {}),
                   ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
                   ...(r.body?.initializers ?? []).flatMap((name, k) =>
                     validateInitializerName(name, `spec.initializers.pending[${k}].name`),
@@ -327,6 +349,9 @@ export class ApiServer {
         return { ...none, step: step({ type: 'DELETE' }, 'DELETE') };
       case 'update': {
         if (!exists) return none;
+        // ValidateObjectMetaUpdate checks the labels and annotations an update sends (NS-1).
+        const metadata = this.metadataErrors(r);
+        if (metadata.length > 0) return { ...none, errors: metadata };
         if (r.body?.failure)
           return {
             ...none,
@@ -335,6 +360,7 @@ export class ApiServer {
               `RECORD_FAILURE|${r.body.failure}`,
             ),
           };
+        if (pendingChange) return this.pendingListStep(lifecycle, nsView, pendingChange);
         if (!r.body?.removePending && !r.body?.removeFirstPending) return none;
         const name = this.resolvePendingName(s, r);
         const removal = step({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
@@ -362,6 +388,49 @@ export class ApiServer {
       default:
         return none;
     }
+  }
+
+  /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */
+  private metadataErrors(r: ApiRequest): string[] {
+    if ((r.verb !== 'create' && r.verb !== 'update') || (!r.body?.labels && !r.body?.annotations)) return [];
+    return this.validated(`metadata|${metadataKey(r)}`, () => validateMetadataMaps(r.body ?? {}));
+  }
+
+  /** The change a whole pending list sent by an update asks for; null when the update sends none. */
+  private pendingChangeOf(r: ApiRequest, nsView: NamespaceView | null): PendingListChange | null {
+    if (r.target !== 'namespace' || r.verb !== 'update' || r.subresource || !r.body?.pending || !nsView)
+      return null;
+    return pendingListChange(nsView.pending, nsView.value === 'initializing', r.body.pending);
+  }
+
+  /**
+   * Storage of a whole pending list (IN-2, IN-4, D-18): the namespace machine takes one REMOVE_PENDING per
+   * removed name, in stored order; the first it ignores is why the update is refused.
+   */
+  private pendingListStep(lifecycle: number, nsView: NamespaceView, change: PendingListChange): StorageFacts {
+    const none = noStorageFacts;
+    if (change.kind === 'unchanged') return none;
+    const refused = nsView.value !== 'initializing' ? 'completed' : 'notFirst';
+    const names = change.kind === 'remove' ? change.names : [change.name];
+    let next = lifecycle;
+    const transitions: string[] = [];
+    for (const name of names) {
+      const removal = this.system.namespaceStepper.step(
+        next,
+        { type: 'REMOVE_PENDING', name },
+        `REMOVE_PENDING|${name}`,
+      );
+      if (removal.transitions.length === 0 || change.kind === 'invalid')
+        return {
+          ...none,
+          step: { ...removal, transitions: [] },
+          initializerChange: refused,
+          changed: [name],
+        };
+      transitions.push(...removal.transitions);
+      next = removal.next;
+    }
+    return { ...none, step: { next, actions: [], emitted: [], transitions }, changed: names };
   }
 
   /**
@@ -439,7 +508,9 @@ export class ApiServer {
       changed: storage.changed,
       ...(r.target === 'configuration'
         ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
-        : {}),
+        : r.target === 'content'
+          ? { kind: qualifiedKindOfResource(a.resource) }
+          : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
     };
@@ -486,7 +557,10 @@ export class ApiServer {
         onlyInitializers:
           r.verb === 'update' &&
           !r.subresource &&
-          (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure) &&
+          (!!r.body?.removePending ||
+            !!r.body?.removeFirstPending ||
+            !!r.body?.pending ||
+            !!r.body?.failure) &&
           !r.body?.finalizers,
       };
     }
@@ -527,6 +601,12 @@ const noStorageFacts: StorageFacts = {
   changed: [],
   configurationExists: false,
 };
+
+/** The labels and annotations a request sends, as a cache key. */
+const metadataKey = (r: ApiRequest): string =>
+  r.body?.labels || r.body?.annotations
+    ? JSON.stringify([r.body.labels ?? {}, r.body.annotations ?? {}])
+    : '';
 
 function admissionKey(f: AdmissionFacts): string {
   return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.namespaceExists}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;

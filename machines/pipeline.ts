@@ -300,9 +300,11 @@ export const pipelineMachine = setup({
         refusal:
           event.facts.target === 'configuration'
             ? ('configurationInvalid' as const)
-            : event.facts.operation === 'finalize'
-              ? ('finalizerNamesInvalid' as const)
-              : ('namespaceNameInvalid' as const),
+            : event.facts.target === 'content'
+              ? ('contentInvalid' as const)
+              : event.facts.operation === 'finalize'
+                ? ('finalizerNamesInvalid' as const)
+                : ('namespaceNameInvalid' as const),
       }),
     }),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),

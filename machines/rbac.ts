@@ -111,6 +111,23 @@ const resourceGroups: Readonly<Record<string, string>> = {
   namespaceinitializerconfigurations: 'admissionregistration.k8s.io',
 };
 
+const resourceKinds: Readonly<Record<string, string>> = {
+  configmaps: 'ConfigMap',
+  secrets: 'Secret',
+  pods: 'Pod',
+  resourcequotas: 'ResourceQuota',
+  roles: 'Role',
+  rolebindings: 'RoleBinding',
+  networkpolicies: 'NetworkPolicy',
+};
+
+/** `RoleBinding.rbac.authorization.k8s.io` or `ConfigMap`: the GroupKind a 422 names (NewInvalid). */
+export function qualifiedKindOfResource(resource: string): string {
+  const kind = resourceKinds[resource] ?? resource;
+  const group = apiGroupOfResource(resource);
+  return group ? `${kind}.${group}` : kind;
+}
+
 /** The API group of a resource the model uses; `''` (core) for any other. */
 export function apiGroupOfResource(resource: string): string {
   return resourceGroups[resource] ?? '';

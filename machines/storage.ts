@@ -22,6 +22,7 @@ export type StorageRefusal =
   | 'failureWhileNotInitializing'
   | 'finalizerNamesInvalid'
   | 'finalizerAddedWhileDeleting'
+  | 'contentInvalid'
   | 'contentAlreadyExists'
   | 'contentNotFound'
   | 'configurationInvalid'
@@ -73,6 +74,8 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
     invalidObject('Namespace', s.name, [
       `spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(s.changed ?? [])}`,
     ]),
+  // NS-3: ValidateObjectMeta and the kind's own validation, named by the kind as NewInvalid names it.
+  contentInvalid: (s) => invalidObject(s.kind ?? s.resource, s.name, s.errors ?? []),
   // NS-3
   contentAlreadyExists: (s) => alreadyExists(`${qualified(s)} ${JSON.stringify(s.name)} already exists`),
   // NS-2 (D-15)

@@ -58,8 +58,14 @@ export interface Expectation {
 }
 
 /** A request in the model's terms; the pending-list change of an update is resolved against the state. */
+/** metadata.labels and metadata.annotations a create or update sends, for the model to validate. */
+interface SentMetadata {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
 export type RequestPlan =
-  | {
+  | ({
       type: 'namespace';
       verb: Exclude<Verb, 'patch'>;
       namespace: number;
@@ -74,8 +80,10 @@ export type RequestPlan =
       bodyName?: string;
       /** `namespaces/NAME/status` (NS-5): never changes the spec. */
       status?: true;
-    }
-  | {
+      /** status.phase a status update sends (D-30). */
+      phase?: string;
+    } & SentMetadata)
+  | ({
       type: 'content';
       verb: Exclude<Verb, 'patch' | 'finalize'>;
       namespace: number;
@@ -85,7 +93,7 @@ export type RequestPlan =
       bodyNamespace?: string;
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
-    }
+    } & SentMetadata)
   | {
       type: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -772,11 +780,19 @@ function compileRequest(
           return unsupported(
             `${verb} namespaces/${path.name}/status: the status sub-resource is read and updated only`,
           );
+        const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
         return planned({
           type: 'namespace',
           verb: modelVerb,
           namespace: builder.namespace(path.name),
           status: true,
+          ...(modelVerb === 'update' && parsed.status?.phase !== undefined
+            ? { phase: parsed.status.phase }
+            : {}),
+          ...(modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
+          ...(modelVerb === 'update'
+            ? bodyNameOtherThanPath(path.name, parsed.metadata?.name, 'update', bodyPath, 'namespaces')
+            : {}),
         });
       }
       const finalize =
@@ -812,6 +828,7 @@ function compileRequest(
         );
       const namespace = builder.namespace(name);
       const spec = parsed.spec;
+      const sent = sentMetadata(parsed.metadata);
       for (const f of spec?.finalizers ?? []) builder.owner(f);
       const pending = spec?.initializers?.pending.map((p) => p.name);
       const result = spec?.initializers?.result;
@@ -826,6 +843,7 @@ function compileRequest(
           namespace,
           ...(pending ? { initializers: pending } : {}),
           ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
+          ...sent,
         });
       }
       if (modelVerb === 'update') {
@@ -841,6 +859,7 @@ function compileRequest(
           ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
           ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
           ...renamed,
+          ...sent,
         });
       }
       return { plan: { type: 'namespace', verb: modelVerb as 'get' | 'delete', namespace } };
@@ -881,6 +900,7 @@ function compileRequest(
         object,
         ...(bodyNamespace ? { bodyNamespace } : {}),
         ...renamed,
+        ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
       });
     }
     case 'all-namespaces':
@@ -930,6 +950,16 @@ function compileRequest(
       return { plan: { type: 'configuration', verb: modelVerb, slot, version: c.updates.length } };
     }
   }
+}
+
+/** The labels and annotations a body's metadata carries, when it carries any. */
+function sentMetadata(
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } | undefined,
+): SentMetadata {
+  return {
+    ...(metadata?.labels ? { labels: metadata.labels } : {}),
+    ...(metadata?.annotations ? { annotations: metadata.annotations } : {}),
+  };
 }
 
 /**

@@ -17,11 +17,16 @@ export const scenariosDocPath = 'docs/scenarios.md';
 
 /** Every scenario file under `scenarios/`, sorted, as paths relative to the root. */
 export function scenarioFiles(root = projectRoot): string[] {
-  return readdirSync(join(root, scenariosFolder))
-    .filter((name) => name.endsWith('.yaml'))
-    .sort()
-    .map((name) => `${scenariosFolder}/${name}`);
+  const inFolder = (folder: string) =>
+    readdirSync(join(root, folder))
+      .filter((name) => name.endsWith('.yaml'))
+      .sort()
+      .map((name) => `${folder}/${name}`);
+  return [...inFolder(scenariosFolder), ...inFolder(upstreamScenariosFolder)];
 }
+
+/** Kubernetes' own test cases, each translated into a scenario that names its source (issue 26). */
+export const upstreamScenariosFolder = `${scenariosFolder}/upstream`;
 
 /** Every scenario compiled; a malformed one stops the generator, since its table row would be a guess. */
 export function compiledScenarios(root = projectRoot): CompiledScenario[] {
