@@ -14,6 +14,7 @@ import { type NamespaceEvent, type PendingListChange, pendingListChange } from '
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
+import { validateRoleBindingSlot, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
   type ConfigurationSpec,
@@ -286,7 +287,7 @@ export class ApiServer {
       const present = r.object >= 0 && (s.namespaces[r.namespace].content & (1 << r.object)) !== 0;
       // A seeded fault may switch off storage's uniqueness check (NS-3): a second create then succeeds.
       const unchecked = r.verb === 'create' && this.system.machines.storageChecks?.uniqueNames === false;
-      return { ...none, errors: this.metadataErrors(r), contentPresent: present && !unchecked };
+      return { ...none, errors: this.contentErrors(r), contentPresent: present && !unchecked };
     }
     if (r.namespace < 0 || !nsView) return none;
     if (r.subresource === 'status') {
@@ -388,6 +389,23 @@ export class ApiServer {
       default:
         return none;
     }
+  }
+
+  /**
+   * Field errors of a content create or update: its labels and annotations, and for a RoleBinding its
+   * subjects, for a Role its rules, as the namespace's definition of the slot gives them (RB-4).
+   */
+  private contentErrors(r: ApiRequest): string[] {
+    const metadata = this.metadataErrors(r);
+    if ((r.verb !== 'create' && r.verb !== 'update') || r.object < 0) return metadata;
+    const slot = this.system.objects[r.object];
+    const ns = this.system.scope.namespaces[r.namespace]?.name ?? '';
+    const definition = slot.byNamespace?.[ns] ?? slot;
+    const own = this.validated(`rbac|${r.object}|${ns}`, () => [
+      ...(definition.roleBinding ? validateRoleBindingSlot(definition.roleBinding) : []),
+      ...(definition.role ? validateRoleRules(definition.role.rules) : []),
+    ]);
+    return [...metadata, ...own];
   }
 
   /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */

@@ -236,6 +236,7 @@ const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
   kind: s.kind,
   name: s.name,
   ...(s.namespace ? { namespace: s.namespace } : {}),
+  ...(s.apiGroup !== undefined ? { apiGroup: s.apiGroup } : {}),
 });
 
 class ScopeBuilder {
@@ -328,6 +329,7 @@ class ScopeBuilder {
         subject: first.name,
         subjectKind: first.kind,
         ...(first.namespace ? { subjectNamespace: first.namespace } : {}),
+        ...(first.apiGroup !== undefined ? { subjectApiGroup: first.apiGroup } : {}),
         ...(rest.length > 0 ? { moreSubjects: rest.map(toSubjectSpec) } : {}),
       },
     };
