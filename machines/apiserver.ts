@@ -14,6 +14,7 @@ import { type NamespaceEvent, type PendingListChange, pendingListChange } from '
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
+import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
 import { validateRoleBindingSlot, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
@@ -154,6 +155,10 @@ export class ApiServer {
 
     // Computed for every request, so a variant that changes an earlier stage still finds them.
     const storage = this.storageFacts(s, r, verdict, nsView, exists, pendingChange);
+    const escalation =
+      r.target === 'content' && (r.verb === 'create' || r.verb === 'update') && r.object >= 0
+        ? this.system.authorizer.escalation(s, r.principal, r.namespace, r.object)
+        : allowedEscalation;
     const facts: PipelineFacts = {
       operation: r.verb,
       target: r.target,
@@ -170,6 +175,7 @@ export class ApiServer {
         !r.body?.namespace || r.target === 'namespace' || r.body.namespace === nsView?.name,
       admission: verdict,
       objectValid: storage.errors.length === 0,
+      escalation: escalation.kind,
       namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
@@ -196,7 +202,11 @@ export class ApiServer {
       changesInitializers,
       ...(items ? { items } : {}),
     });
-    if (outcome.kind === 'refused') return done(s, this.refusalResponse(s, r, outcome.refusal, storage));
+    if (outcome.kind === 'refused')
+      return done(
+        s,
+        this.refusalResponse(s, r, outcome.refusal, storage, escalationDetail(r.principal, escalation)),
+      );
     const stored = () => {
       if (storage.step) transitions.push(...storage.step.transitions);
       return storage.step?.next ?? 0;
@@ -493,9 +503,10 @@ export class ApiServer {
     r: ApiRequest,
     refusal: RequestRefusal,
     storage: StorageFacts,
+    detail = '',
   ): HttpOutcome {
     const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
-    const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}`;
+    const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}|${detail}`;
     let byRequest = this.responses.get(r);
     if (!byRequest) {
       byRequest = new Map();
@@ -503,7 +514,7 @@ export class ApiServer {
     }
     let response = byRequest.get(key);
     if (!response) {
-      response = responseFor(refusal, this.subject(s, r, storage));
+      response = responseFor(refusal, { ...this.subject(s, r, storage), ...(detail ? { detail } : {}) });
       byRequest.set(key, response);
     }
     return response;
@@ -620,6 +631,16 @@ const noStorageFacts: StorageFacts = {
   configurationExists: false,
 };
 
+const allowedEscalation: EscalationVerdict = { kind: 'allowed' };
+
+/** The text after `is forbidden: ` of an escalation refusal, or the whole 404 of a missing role (D-23). */
+function escalationDetail(user: ApiRequest['principal'], verdict: EscalationVerdict): string {
+  if (verdict.kind === 'forbidden') return escalationMessage(user, verdict.missing);
+  if (verdict.kind === 'roleNotFound')
+    return `${verdict.resource}.rbac.authorization.k8s.io ${JSON.stringify(verdict.name)} not found`;
+  return '';
+}
+
 /** The labels and annotations a request sends, as a cache key. */
 const metadataKey = (r: ApiRequest): string =>
   r.body?.labels || r.body?.annotations
@@ -633,5 +654,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
+  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
 }
