@@ -43,6 +43,8 @@ export interface ObjectSlot {
   role?: { rules: PolicyRule[] };
   /** Namespaces where the same-named Role or RoleBinding says something else (by namespace name). */
   byNamespace?: Record<string, Pick<ObjectSlot, 'roleBinding' | 'role'>>;
+  /** Only these principals' request templates address it; absent: every principal's do. */
+  requestedBy?: string[];
 }
 
 export interface InitializerSpec {

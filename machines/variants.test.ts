@@ -45,6 +45,7 @@ const killerOf: Record<string, string> = {
   'namespace-creator-updates-default': 'cluster-wide-as-declared',
   'duplicate-content-accepted': 'unique-names',
   'names-not-validated': 'valid-names',
+  'escalation-check-skipped': 'no-escalation-through-bindings',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/liveness-mutants.test.ts). */
