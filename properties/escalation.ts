@@ -22,7 +22,11 @@ function names(subject: SubjectSpec, who: Principal, namespace: string, creator:
   const name = subject.name === '$creator' ? creator : subject.name;
   if (name === null) return false;
   if (subject.kind === 'User') return who.name === name;
-  if (subject.kind === 'Group') return name === 'system:authenticated' || who.groups.includes(name);
+  if (subject.kind === 'Group')
+    return (
+      (name === 'system:authenticated' && !who.groups.includes('system:unauthenticated')) ||
+      who.groups.includes(name)
+    );
   return who.name === `system:serviceaccount:${subject.namespace ?? namespace}:${name}`;
 }
 

@@ -1,6 +1,7 @@
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
+import { anonymousUser, unauthenticatedGroup } from '../../machines/rbac.ts';
 import {
   builtInActorBindings,
   type ClusterRoleBindingSpec,
@@ -562,7 +563,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
               ...(users.get(step.as) ?? []),
               ...(step.groups ?? []),
               ...serviceAccountGroups(step.as),
-              'system:authenticated',
+              // The anonymous authenticator's user is unauthenticated; everyone else is authenticated.
+              step.as === anonymousUser ? unauthenticatedGroup : 'system:authenticated',
             ]),
           ],
         };

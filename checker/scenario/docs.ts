@@ -107,7 +107,7 @@ steps:
   \`externalContent\` lists the finalizer owners whose content outside the cluster exists (LC-8).
 
 **Defaults.** The namespaces \`default\` (and \`kube-system\`, \`kube-public\` when named) exist and are immortal.
-Every principal is in \`system:authenticated\`; service accounts \`system:serviceaccount:NS:NAME\` are also in
+Every principal is in \`system:authenticated\` except \`system:anonymous\`, which is in \`system:unauthenticated\` only; service accounts \`system:serviceaccount:NS:NAME\` are also in
 \`system:serviceaccounts\` and \`system:serviceaccounts:NS\`; the group \`system:masters\` may do anything. Built in:
 the ClusterRoles \`cluster-admin\`, \`admin\`, \`edit\`, \`view\`, \`namespace-creator\`, \`namespace-initializer\`; the
 namespace controller, the initializers' account \`kube-system:ns-initializer-sa\` and each finalizer owner hold
