@@ -105,6 +105,8 @@ const objectDefinition = z.strictObject({
   ...rbacBody,
   /** Namespaces where the same-named Role or RoleBinding says something else. */
   byNamespace: z.record(name, z.strictObject(rbacBody)).optional(),
+  /** Only these users' requests address it (content only); absent: every user's do. */
+  requestedBy: z.array(name).optional(),
 });
 export type ObjectDefinition = z.infer<typeof objectDefinition>;
 

@@ -169,7 +169,12 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
   const roleNames = doc.content.filter((o) => o.kind === 'Role').map((o) => o.name);
   const toSlot = (o: ObjectDefinition, path: FieldPath): ObjectSlot => {
     checkDefinition(o, path);
-    const slot: ObjectSlot = { resource: scopeContentKinds[o.kind], name: o.name, ...rbacOf(o) };
+    const slot: ObjectSlot = {
+      resource: scopeContentKinds[o.kind],
+      name: o.name,
+      ...rbacOf(o),
+      ...(o.requestedBy ? { requestedBy: [...o.requestedBy] } : {}),
+    };
     if (o.byNamespace) {
       for (const [ns, body] of Object.entries(o.byNamespace)) {
         if (!namespaceNames.includes(ns))
@@ -438,6 +443,7 @@ function definitionOf(slot: ObjectSlot): ObjectDefinition {
     ...(slot.byNamespace
       ? { byNamespace: Object.fromEntries(Object.entries(slot.byNamespace).map(([ns, r]) => [ns, body(r)])) }
       : {}),
+    ...(slot.requestedBy ? { requestedBy: [...slot.requestedBy] } : {}),
   };
 }
 

@@ -90,11 +90,18 @@ describe('admission machine: order of checks (docs/decisions.md)', () => {
 });
 
 describe('admission machine: NamespaceLifecycle', () => {
-  it('NS-2: content in a namespace that does not exist is refused NotFound', () => {
-    expect(admit({ namespaceExists: false })).toEqual(refused('refuseNamespaceNotFound'));
+  it('NS-2: creating or updating content in a namespace that does not exist is refused NotFound', () => {
     expect(admit({ namespaceExists: false, operation: 'create' })).toEqual(
       refused('refuseNamespaceNotFound'),
     );
+    expect(admit({ namespaceExists: false, operation: 'update' })).toEqual(
+      refused('refuseNamespaceNotFound'),
+    );
+  });
+
+  it('NS-2 (D-15): a DELETE or GET of content in a missing namespace passes admission (storage answers 404 for the object)', () => {
+    expect(admit({ namespaceExists: false, operation: 'delete' })).toEqual(admitted());
+    expect(admit({ namespaceExists: false, operation: 'get' })).toEqual(admitted());
   });
 
   it('NS-7 (D-15): a list in a missing namespace, or across all, passes admission (storage answers 200, no items)', () => {

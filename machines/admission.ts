@@ -106,9 +106,11 @@ export const admissionMachine = setup({
       !facts(event).configurationFresh &&
       facts(event).operation !== 'get' &&
       facts(event).operation !== 'list',
-    // D-15: reads never pass admission, so a list in a missing namespace (or across all) reaches storage.
+    // D-15: reads never pass admission and a DELETE of content is always admitted (shipped Lifecycle.Admit): storage answers them.
     contentInMissingNamespace: ({ event }) =>
-      facts(event).target === 'content' && facts(event).operation !== 'list' && !facts(event).namespaceExists,
+      facts(event).target === 'content' &&
+      (facts(event).operation === 'create' || facts(event).operation === 'update') &&
+      !facts(event).namespaceExists,
     createInTerminatingNamespace: ({ event }) =>
       facts(event).target === 'content' &&
       facts(event).operation === 'create' &&

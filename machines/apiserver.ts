@@ -6,12 +6,16 @@ import {
   validateFinalizerName,
   validateFinalizerNames,
   validateInitializerName,
+  validateMetadataMaps,
   validateNamespaceName,
+  validateNamespaceStatusPhase,
 } from './names.ts';
-import type { NamespaceEvent } from './namespace.ts';
+import { type NamespaceEvent, type PendingListChange, pendingListChange } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
-import { apiGroupOfResource } from './rbac.ts';
+import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
+import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
+import { validateRoleBindingSlot, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
   type ConfigurationSpec,
@@ -96,6 +100,7 @@ export class ApiServer {
       if (r.verb === 'update') {
         if (r.body?.removePending || r.body?.removeFirstPending)
           return `update namespaces/${ns} (remove pending ${this.resolvePendingName(s, r)})`;
+        if (r.body?.pending) return `update namespaces/${ns} (pending ${JSON.stringify(r.body.pending)})`;
         if (r.body?.failure) return `update namespaces/${ns} (result Failure: ${r.body.failure})`;
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
@@ -132,12 +137,15 @@ export class ApiServer {
     const exists = nsView !== null && nsView.value !== 'absent' && nsView.value !== 'removed';
     const status = r.subresource === 'status';
     const recordsFailure = r.target === 'namespace' && r.verb === 'update' && !status && !!r.body?.failure;
+    const pendingChange = this.pendingChangeOf(r, nsView);
     const changesInitializers =
       recordsFailure ||
       (r.target === 'namespace' &&
         r.verb === 'update' &&
         !status &&
-        (!!r.body?.removePending || !!r.body?.removeFirstPending));
+        (!!r.body?.removePending ||
+          !!r.body?.removeFirstPending ||
+          (pendingChange !== null && pendingChange.kind !== 'unchanged')));
 
     const authz = this.system.authorizer.authorize(s, this.authorizationRequest(r));
     const callerMayInitialize = this.system.authorizer.mayInitialize(s, r.principal, r.namespace);
@@ -161,7 +169,11 @@ export class ApiServer {
     const verdict = this.system.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
 
     // Computed for every request, so a variant that changes an earlier stage still finds them.
-    const storage = this.storageFacts(s, r, verdict, nsView, exists);
+    const storage = this.storageFacts(s, r, verdict, nsView, exists, pendingChange);
+    const escalation =
+      r.target === 'content' && (r.verb === 'create' || r.verb === 'update') && r.object >= 0
+        ? this.system.authorizer.escalation(s, r.principal, r.namespace, r.object)
+        : allowedEscalation;
     const facts: PipelineFacts = {
       operation: r.verb,
       target: r.target,
@@ -178,6 +190,7 @@ export class ApiServer {
         !r.body?.namespace || r.target === 'namespace' || r.body.namespace === nsView?.name,
       admission: verdict,
       objectValid: storage.errors.length === 0,
+      escalation: escalation.kind,
       namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
@@ -204,7 +217,11 @@ export class ApiServer {
       changesInitializers,
       ...(items ? { items } : {}),
     });
-    if (outcome.kind === 'refused') return done(s, this.refusalResponse(s, r, outcome.refusal, storage));
+    if (outcome.kind === 'refused')
+      return done(
+        s,
+        this.refusalResponse(s, r, outcome.refusal, storage, escalationDetail(r.principal, escalation)),
+      );
     const stored = () => {
       if (storage.step) transitions.push(...storage.step.transitions);
       return storage.step?.next ?? 0;
@@ -271,6 +288,7 @@ export class ApiServer {
     verdict: AdmissionVerdict,
     nsView: NamespaceView | null,
     exists: boolean,
+    pendingChange: PendingListChange | null,
   ): StorageFacts {
     const none = noStorageFacts;
     const configuration = this.configurationOf(r);
@@ -294,9 +312,23 @@ export class ApiServer {
       const present = r.object >= 0 && (s.namespaces[r.namespace].content & (1 << r.object)) !== 0;
       // A seeded fault may switch off storage's uniqueness check (NS-3): a second create then succeeds.
       const unchecked = r.verb === 'create' && this.system.machines.storageChecks?.uniqueNames === false;
-      return { ...none, contentPresent: present && !unchecked };
+      return { ...none, errors: this.contentErrors(r), contentPresent: present && !unchecked };
     }
-    if (r.namespace < 0 || !nsView || r.subresource === 'status') return none;
+    if (r.namespace < 0 || !nsView) return none;
+    if (r.subresource === 'status') {
+      if (r.verb !== 'update' || !exists) return none;
+      // The strategy keeps the body's status and validates its phase against deletionTimestamp (D-30).
+      const phase = r.body?.phase ?? 'Active';
+      const deleting = nsView.deletedSecondsAgo !== null;
+      const initializing = nsView.value === 'initializing';
+      return {
+        ...none,
+        errors: this.validated(`status|${phase}|${+deleting}|${+initializing}|${metadataKey(r)}`, () => [
+          ...this.metadataErrors(r),
+          ...validateNamespaceStatusPhase(phase, deleting, initializing),
+        ]),
+      };
+    }
     const lifecycle = s.namespaces[r.namespace].lifecycle;
     const step = (event: NamespaceEvent, key: string) =>
       this.system.namespaceStepper.step(lifecycle, event, key);
@@ -310,9 +342,10 @@ export class ApiServer {
           this.system.machines.storageChecks?.validNames === false
             ? []
             : this.validated(
-                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}`,
+                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
                 () => [
                   ...validateNamespaceName(nsView.name),
+                  ...validateMetadataMaps(r.body ?? {}),
                   ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
                   ...(r.body?.initializers ?? []).flatMap((name, k) =>
                     validateInitializerName(name, `spec.initializers.pending[${k}].name`),
@@ -342,6 +375,9 @@ export class ApiServer {
         return { ...none, step: step({ type: 'DELETE' }, 'DELETE') };
       case 'update': {
         if (!exists) return none;
+        // ValidateObjectMetaUpdate checks the labels and annotations an update sends (NS-1).
+        const metadata = this.metadataErrors(r);
+        if (metadata.length > 0) return { ...none, errors: metadata };
         if (r.body?.failure)
           return {
             ...none,
@@ -350,6 +386,7 @@ export class ApiServer {
               `RECORD_FAILURE|${r.body.failure}`,
             ),
           };
+        if (pendingChange) return this.pendingListStep(lifecycle, nsView, pendingChange);
         if (!r.body?.removePending && !r.body?.removeFirstPending) return none;
         const name = this.resolvePendingName(s, r);
         const removal = step({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);
@@ -377,6 +414,66 @@ export class ApiServer {
       default:
         return none;
     }
+  }
+
+  /**
+   * Field errors of a content create or update: its labels and annotations, and for a RoleBinding its
+   * subjects, for a Role its rules, as the namespace's definition of the slot gives them (RB-4).
+   */
+  private contentErrors(r: ApiRequest): string[] {
+    const metadata = this.metadataErrors(r);
+    if ((r.verb !== 'create' && r.verb !== 'update') || r.object < 0) return metadata;
+    const slot = this.system.objects[r.object];
+    const ns = this.system.scope.namespaces[r.namespace]?.name ?? '';
+    const definition = slot.byNamespace?.[ns] ?? slot;
+    const own = this.validated(`rbac|${r.object}|${ns}`, () => [
+      ...(definition.roleBinding ? validateRoleBindingSlot(definition.roleBinding) : []),
+      ...(definition.role ? validateRoleRules(definition.role.rules) : []),
+    ]);
+    return [...metadata, ...own];
+  }
+
+  /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */
+  private metadataErrors(r: ApiRequest): string[] {
+    if ((r.verb !== 'create' && r.verb !== 'update') || (!r.body?.labels && !r.body?.annotations)) return [];
+    return this.validated(`metadata|${metadataKey(r)}`, () => validateMetadataMaps(r.body ?? {}));
+  }
+
+  /** The change a whole pending list sent by an update asks for; null when the update sends none. */
+  private pendingChangeOf(r: ApiRequest, nsView: NamespaceView | null): PendingListChange | null {
+    if (r.target !== 'namespace' || r.verb !== 'update' || r.subresource || !r.body?.pending || !nsView)
+      return null;
+    return pendingListChange(nsView.pending, nsView.value === 'initializing', r.body.pending);
+  }
+
+  /**
+   * Storage of a whole pending list (IN-2, IN-4, D-18): the namespace machine takes one REMOVE_PENDING per
+   * removed name, in stored order; the first it ignores is why the update is refused.
+   */
+  private pendingListStep(lifecycle: number, nsView: NamespaceView, change: PendingListChange): StorageFacts {
+    const none = noStorageFacts;
+    if (change.kind === 'unchanged') return none;
+    const refused = nsView.value !== 'initializing' ? 'completed' : 'notFirst';
+    const names = change.kind === 'remove' ? change.names : [change.name];
+    let next = lifecycle;
+    const transitions: string[] = [];
+    for (const name of names) {
+      const removal = this.system.namespaceStepper.step(
+        next,
+        { type: 'REMOVE_PENDING', name },
+        `REMOVE_PENDING|${name}`,
+      );
+      if (removal.transitions.length === 0 || change.kind === 'invalid')
+        return {
+          ...none,
+          step: { ...removal, transitions: [] },
+          initializerChange: refused,
+          changed: [name],
+        };
+      transitions.push(...removal.transitions);
+      next = removal.next;
+    }
+    return { ...none, step: { next, actions: [], emitted: [], transitions }, changed: names };
   }
 
   /**
@@ -421,9 +518,10 @@ export class ApiServer {
     r: ApiRequest,
     refusal: RequestRefusal,
     storage: StorageFacts,
+    detail = '',
   ): HttpOutcome {
     const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
-    const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}`;
+    const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}|${detail}`;
     let byRequest = this.responses.get(r);
     if (!byRequest) {
       byRequest = new Map();
@@ -431,7 +529,7 @@ export class ApiServer {
     }
     let response = byRequest.get(key);
     if (!response) {
-      response = responseFor(refusal, this.subject(s, r, storage));
+      response = responseFor(refusal, { ...this.subject(s, r, storage), ...(detail ? { detail } : {}) });
       byRequest.set(key, response);
     }
     return response;
@@ -454,7 +552,9 @@ export class ApiServer {
       changed: storage.changed,
       ...(r.target === 'configuration'
         ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
-        : {}),
+        : r.target === 'content'
+          ? { kind: qualifiedKindOfResource(a.resource) }
+          : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
     };
@@ -501,7 +601,10 @@ export class ApiServer {
         onlyInitializers:
           r.verb === 'update' &&
           !r.subresource &&
-          (!!r.body?.removePending || !!r.body?.removeFirstPending || !!r.body?.failure) &&
+          (!!r.body?.removePending ||
+            !!r.body?.removeFirstPending ||
+            !!r.body?.pending ||
+            !!r.body?.failure) &&
           !r.body?.finalizers,
       };
     }
@@ -543,6 +646,22 @@ const noStorageFacts: StorageFacts = {
   configurationExists: false,
 };
 
+const allowedEscalation: EscalationVerdict = { kind: 'allowed' };
+
+/** The text after `is forbidden: ` of an escalation refusal, or the whole 404 of a missing role (D-23). */
+function escalationDetail(user: ApiRequest['principal'], verdict: EscalationVerdict): string {
+  if (verdict.kind === 'forbidden') return escalationMessage(user, verdict.missing);
+  if (verdict.kind === 'roleNotFound')
+    return `${verdict.resource}.rbac.authorization.k8s.io ${JSON.stringify(verdict.name)} not found`;
+  return '';
+}
+
+/** The labels and annotations a request sends, as a cache key. */
+const metadataKey = (r: ApiRequest): string =>
+  r.body?.labels || r.body?.annotations
+    ? JSON.stringify([r.body.labels ?? {}, r.body.annotations ?? {}])
+    : '';
+
 function admissionKey(f: AdmissionFacts): string {
   return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.namespaceExists}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
 }
@@ -550,5 +669,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}`;
+  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
 }

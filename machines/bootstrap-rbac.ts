@@ -101,6 +101,8 @@ export const namespacePopulatorClusterRole: ClusterRole = clusterRole('namespace
   // It reads back what it made, to act again after a crash without creating twice.
   rule([''], ['configmaps', 'resourcequotas', 'secrets'], [...read, 'create']),
   rule([rbacApiGroup], ['roles', 'rolebindings'], [...read, 'create']),
+  // D-23: the namespace-admin RoleBinding it creates grants admin, which it may bind without holding it.
+  { apiGroups: [rbacApiGroup], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['admin'] },
 ]);
 
 /**

@@ -18,6 +18,9 @@ type Namespaced = Sender & {
   namespace: number;
   /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
   bodyName?: string;
+  /** metadata.labels and metadata.annotations as sent; storage validates their keys and values. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
 };
 type OnObject = Namespaced & {
   object: number;
@@ -38,10 +41,14 @@ export type RequestCommandData =
   | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
   | (Namespaced & { kind: 'remove-pending'; name: string })
   | (Namespaced & { kind: 'remove-first-pending' })
+  /** spec.initializers.pending as an update sends it, whole (IN-3, IN-4, D-18). */
+  | (Namespaced & { kind: 'update-pending'; pending: string[] })
   | (Namespaced & { kind: 'record-failure'; reason: string })
   | (Namespaced & { kind: 'finalize'; finalizers: string[] })
   | (Namespaced & { kind: 'finalize-without-kubernetes' })
-  | (Namespaced & { kind: 'get-status' | 'update-status' })
+  | (Namespaced & { kind: 'get-status' })
+  /** status.phase as the body sends it; absent is defaulted to Active, as v1 decoding does (D-30). */
+  | (Namespaced & { kind: 'update-status'; phase?: string })
   | (OnObject & { kind: ContentKind })
   | (Namespaced & { kind: 'list-content'; resource: string })
   | (Namespaced & {
@@ -76,6 +83,7 @@ const namespaceVerbs = {
   'update-finalizers': 'update',
   'remove-pending': 'update',
   'remove-first-pending': 'update',
+  'update-pending': 'update',
   'record-failure': 'update',
   finalize: 'finalize',
   'finalize-without-kubernetes': 'finalize',
@@ -100,6 +108,8 @@ function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
       return { removePending: c.name };
     case 'remove-first-pending':
       return { removeFirstPending: true };
+    case 'update-pending':
+      return { pending: c.pending };
     case 'record-failure':
       return { failure: c.reason };
     case 'finalize-without-kubernetes':
@@ -112,7 +122,12 @@ function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
 /** What the API server is sent for a command: the one translation from a command to the wire request. */
 export function requestOf(c: RequestCommandData): ApiRequest {
   const r = wireRequest(c);
-  return c.bodyName === undefined ? r : { ...r, body: { ...r.body, name: c.bodyName } };
+  const metadata = {
+    ...(c.bodyName !== undefined ? { name: c.bodyName } : {}),
+    ...(c.labels ? { labels: c.labels } : {}),
+    ...(c.annotations ? { annotations: c.annotations } : {}),
+  };
+  return Object.keys(metadata).length === 0 ? r : { ...r, body: { ...r.body, ...metadata } };
 }
 
 function wireRequest(c: RequestCommandData): ApiRequest {
@@ -124,8 +139,14 @@ function wireRequest(c: RequestCommandData): ApiRequest {
   }
   switch (c.kind) {
     case 'get-status':
+      return { ...onNamespace, verb: 'get', subresource: 'status' };
     case 'update-status':
-      return { ...onNamespace, verb: c.kind === 'get-status' ? 'get' : 'update', subresource: 'status' };
+      return {
+        ...onNamespace,
+        verb: 'update',
+        subresource: 'status',
+        ...(c.phase !== undefined ? { body: { phase: c.phase } } : {}),
+      };
     case 'create-content':
     case 'get-content':
     case 'update-content':

@@ -33,6 +33,8 @@ export interface RequestSubject extends Addressed {
   kind?: string;
   /** metadata.name as the body sent it, for D-38's 400 when it is not the path's. */
   bodyName?: string;
+  /** The rest of a message the model composes elsewhere (D-23's missing rules, the missing role). */
+  detail?: string;
 }
 
 export const ok = (code: 200 | 201 = 200): HttpOutcome => ({ code, reason: code === 201 ? 'Created' : 'OK' });

@@ -186,3 +186,76 @@ export const namespaceSubresources: readonly string[] = ['status', 'finalize'];
 export function isReservedNamespaceSubresource(segment: string): boolean {
   return namespaceSubresources.includes(segment);
 }
+
+export const labelValueMaxLength = 63;
+const labelValuePattern = new RegExp(`^(${qualifiedNamePartFormat})?$`);
+
+/** Messages of apimachinery's IsValidLabelValue: empty, or up to 63 characters of a qualified name part. */
+export function labelValueErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > labelValueMaxLength) errors.push(maxLengthError(labelValueMaxLength));
+  if (!labelValuePattern.test(value))
+    errors.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        `(${qualifiedNamePartFormat})?`,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
+  return errors;
+}
+
+/** Field errors of metav1 validation's ValidateLabels: each key a qualified name, each value a label value. */
+export function validateLabels(
+  labels: Readonly<Record<string, string>>,
+  fieldPath = 'metadata.labels',
+): string[] {
+  return Object.entries(labels).flatMap(([key, value]) => [
+    ...qualifiedNameErrors(key).map((message) => invalidValue(fieldPath, key, message)),
+    ...labelValueErrors(value).map((message) => invalidValue(fieldPath, value, message)),
+  ]);
+}
+
+/** Field errors of ValidateAnnotations: each key a qualified name once lowercased (values are free). */
+export function validateAnnotations(
+  annotations: Readonly<Record<string, string>>,
+  fieldPath = 'metadata.annotations',
+): string[] {
+  return Object.keys(annotations).flatMap((key) =>
+    qualifiedNameErrors(key.toLowerCase()).map((message) => invalidValue(fieldPath, key, message)),
+  );
+}
+
+/** Labels and annotations as ValidateObjectMeta and ValidateObjectMetaUpdate check them on every object. */
+export function validateMetadataMaps(metadata: {
+  labels?: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
+}): string[] {
+  return [...validateLabels(metadata.labels ?? {}), ...validateAnnotations(metadata.annotations ?? {})];
+}
+
+/**
+ * Field errors of ValidateNamespaceStatusUpdate for the phase a status update sends (NS-5, D-30):
+ * `Active` unless the namespace has a deletion timestamp, `Terminating` once it has one. The model's
+ * own `Initializing` (D-22) is accepted while the namespace initializes.
+ */
+export function validateNamespaceStatusPhase(
+  phase: string,
+  deleting: boolean,
+  initializing: boolean,
+): string[] {
+  if (deleting)
+    return phase === 'Terminating'
+      ? []
+      : [
+          invalidValue(
+            'status.Phase',
+            phase,
+            "may only be 'Terminating' if `deletionTimestamp` is not empty",
+          ),
+        ];
+  if (phase === 'Active' || (initializing && phase === 'Initializing')) return [];
+  return [invalidValue('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+}

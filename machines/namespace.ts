@@ -235,3 +235,30 @@ export function conditionsOf(
   if (hadInitializers && (value === 'active' || value === 'terminating')) return { Initializing: 'False' };
   return {};
 }
+
+/** What an update's whole spec.initializers.pending list asks of the stored one (IN-3, IN-4, D-18). */
+export type PendingListChange =
+  | { kind: 'unchanged' }
+  /** Initializers to remove, in stored order; the namespace machine takes each only when it is first. */
+  | { kind: 'remove'; names: string[] }
+  /** A list that adds or reorders entries, or any list once initialization ended: the first offending name. */
+  | { kind: 'invalid'; name: string };
+
+/**
+ * Compares a sent pending list with the stored one. An empty list on a namespace whose initialization
+ * ended is nil, as shipped initialization.go Admit normalizes `pending: []` without a result (IN-4).
+ */
+export function pendingListChange(
+  stored: readonly string[],
+  initializing: boolean,
+  sent: readonly string[],
+): PendingListChange {
+  if (sent.length === stored.length && sent.every((name, i) => name === stored[i]))
+    return { kind: 'unchanged' };
+  if (!initializing) return { kind: 'invalid', name: sent[0] ?? stored[0] ?? '(none)' };
+  const kept = stored.filter((name) => sent.includes(name));
+  const added = sent.find((name) => !stored.includes(name));
+  if (added !== undefined) return { kind: 'invalid', name: added };
+  if (kept.some((name, i) => name !== sent[i])) return { kind: 'invalid', name: sent[0] };
+  return { kind: 'remove', names: stored.filter((name) => !sent.includes(name)) };
+}

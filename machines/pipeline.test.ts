@@ -27,6 +27,7 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   bodyNamespaceMatchesPath: true,
   admission: { kind: 'admitted', pending: 'none' },
   objectValid: true,
+  escalation: 'allowed',
   namespaceMachine: 'none',
   initializerChange: 'none',
   contentPresent: true,
@@ -109,6 +110,20 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
     expect(refusal({ ...namespaceRequest, operation: 'finalize', objectValid: false })).toBe(
       'finalizerNamesInvalid',
     );
+  });
+
+  it("RB-4, RB-5 (D-23): a Role or RoleBinding write beyond its author's permissions is 403, a missing role 404, before validation", () => {
+    const write = { operation: 'create' as const, contentPresent: false, objectValid: false };
+    expect(refusal({ ...write, escalation: 'forbidden' })).toBe('escalationForbidden');
+    expect(refusal({ ...write, escalation: 'roleNotFound' })).toBe('roleRefNotFound');
+    expect(refusal({ ...write, escalation: 'allowed' })).toBe('contentInvalid');
+    expect(
+      refusal({
+        ...write,
+        escalation: 'forbidden',
+        ...refusedByAdmission('refuseNamespaceNotFound'),
+      }),
+    ).toBe('refuseNamespaceNotFound');
   });
 
   it('AC-1: an admitted, valid request reaches storage through every stage, in order', () => {

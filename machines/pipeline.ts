@@ -44,6 +44,8 @@ export interface PipelineFacts {
   admission: AdmissionVerdict;
   /** Storage validation of the object as sent: name and finalizers (NS-1, LC-2). */
   objectValid: boolean;
+  /** RB-4, RB-5 (D-23): a Role or RoleBinding write grants only what its author holds (or may bind). */
+  escalation: 'allowed' | 'forbidden' | 'roleNotFound';
   /** What the namespace machine says to the event the request amounts to (`ignored`: it takes none). */
   namespaceMachine: 'accepts' | 'ignores' | 'none';
   /** Why the namespace machine ignores an initializer change (D-18): which 422 applies. */
@@ -247,6 +249,9 @@ export const pipelineMachine = setup({
     bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
     admissionRefused: (x) => f(x).admission.kind === 'refused',
     objectInvalid: (x) => !f(x).objectValid,
+    // D-23: shipped policybased storage checks escalation before the strategy validates.
+    grantsBeyondCallersPermissions: (x) => f(x).escalation === 'forbidden',
+    bindsRoleThatDoesNotExist: (x) => f(x).escalation === 'roleNotFound',
     // Namespace objects: the namespace machine is the storage of record.
     createOfExistingNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceExists,
     createOfNewNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceMachine === 'accepts',
@@ -300,11 +305,15 @@ export const pipelineMachine = setup({
         refusal:
           event.facts.target === 'configuration'
             ? ('configurationInvalid' as const)
-            : event.facts.operation === 'finalize'
-              ? ('finalizerNamesInvalid' as const)
-              : ('namespaceNameInvalid' as const),
+            : event.facts.target === 'content'
+              ? ('contentInvalid' as const)
+              : event.facts.operation === 'finalize'
+                ? ('finalizerNamesInvalid' as const)
+                : ('namespaceNameInvalid' as const),
       }),
     }),
+    refuseEscalation: refuse('escalationForbidden'),
+    refuseRoleRefNotFound: refuse('roleRefNotFound'),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
@@ -391,6 +400,8 @@ export const pipelineMachine = setup({
       description:
         'Storage validation: namespace name and finalizer names, a configuration and its entries (422 Invalid).',
       always: [
+        when('grantsBeyondCallersPermissions', 'refused', 'refuseEscalation', ['RB-4', 'RB-5']),
+        when('bindsRoleThatDoesNotExist', 'refused', 'refuseRoleRefNotFound', ['RB-4']),
         when('objectInvalid', 'refused', 'refuseInvalidObject', ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5']),
         { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
       ],

@@ -495,3 +495,38 @@ describe('authorizer properties (RB-4, RB-5, RB-6)', () => {
     },
   );
 });
+
+describe('the anonymous user (RB-4, D-23)', () => {
+  const anonymous: User = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+  const policyFor = (group: string): RbacPolicy => ({
+    ...bootstrapPolicy(),
+    roleBindings: [
+      roleBinding(
+        'team-a',
+        'readers',
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+        [groupSubject(group)],
+      ),
+    ],
+  });
+  const read: AuthorizationAttributes = {
+    verb: 'get',
+    resource: 'configmaps',
+    namespace: 'team-a',
+    name: 'app',
+  };
+
+  it('is not in system:authenticated, so a binding to it does not apply, in the reference and the compiled authorizer', () => {
+    const policy = policyFor('system:authenticated');
+    expect(authorize(policy, anonymous, read).allowed).toBe(false);
+    expect(compileAuthorizer(policy)(anonymous, read).allowed).toBe(false);
+    expect(authorize(policy, authenticatedUser('alice'), read).allowed).toBe(true);
+  });
+
+  it('is matched by a binding to system:unauthenticated', () => {
+    const policy = policyFor('system:unauthenticated');
+    expect(authorize(policy, anonymous, read).allowed).toBe(true);
+    expect(compileAuthorizer(policy)(anonymous, read).allowed).toBe(true);
+    expect(authorize(policy, authenticatedUser('alice'), read).allowed).toBe(false);
+  });
+});

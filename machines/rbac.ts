@@ -63,6 +63,13 @@ export interface GrantSources {
 
 export const systemMastersGroup = 'system:masters';
 export const authenticatedGroup = 'system:authenticated';
+/** The anonymous authenticator's user and group: a request without credentials (never authenticated). */
+export const anonymousUser = 'system:anonymous';
+export const unauthenticatedGroup = 'system:unauthenticated';
+
+/** Whether a user is authenticated: everyone but a member of `system:unauthenticated` (the anonymous user). */
+export const isAuthenticated = (user: { groups: readonly string[] }): boolean =>
+  !user.groups.includes(unauthenticatedGroup);
 export const serviceAccountsGroup = 'system:serviceaccounts';
 const serviceAccountUserPrefix = 'system:serviceaccount:';
 
@@ -111,6 +118,23 @@ const resourceGroups: Readonly<Record<string, string>> = {
   namespaceinitializerconfigurations: 'admissionregistration.k8s.io',
 };
 
+const resourceKinds: Readonly<Record<string, string>> = {
+  configmaps: 'ConfigMap',
+  secrets: 'Secret',
+  pods: 'Pod',
+  resourcequotas: 'ResourceQuota',
+  roles: 'Role',
+  rolebindings: 'RoleBinding',
+  networkpolicies: 'NetworkPolicy',
+};
+
+/** `RoleBinding.rbac.authorization.k8s.io` or `ConfigMap`: the GroupKind a 422 names (NewInvalid). */
+export function qualifiedKindOfResource(resource: string): string {
+  const kind = resourceKinds[resource] ?? resource;
+  const group = apiGroupOfResource(resource);
+  return group ? `${kind}.${group}` : kind;
+}
+
 /** The API group of a resource the model uses; `''` (core) for any other. */
 export function apiGroupOfResource(resource: string): string {
   return resourceGroups[resource] ?? '';
@@ -157,7 +181,9 @@ export function subjectAppliesToUser(subject: Subject, user: User, bindingNamesp
     case 'User':
       return subject.name === user.name;
     case 'Group':
-      return subject.name === authenticatedGroup || user.groups.includes(subject.name);
+      return (
+        (subject.name === authenticatedGroup && isAuthenticated(user)) || user.groups.includes(subject.name)
+      );
     case 'ServiceAccount': {
       const namespace = subject.namespace || bindingNamespace;
       return (
@@ -344,9 +370,11 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
   const principal = (user: User) => {
     let cached = principalKeys.get(user);
     if (!cached) {
-      const groups = user.groups.includes(authenticatedGroup)
-        ? user.groups
-        : [...user.groups, authenticatedGroup];
+      // Anonymous requests are in system:unauthenticated only, never system:authenticated.
+      const groups =
+        user.groups.includes(authenticatedGroup) || !isAuthenticated(user)
+          ? user.groups
+          : [...user.groups, authenticatedGroup];
       cached = {
         key: `${user.name}\u0001${user.groups.join('\u0002')}`,
         lookups: [userKey(user.name), ...groups.map(groupKey)],

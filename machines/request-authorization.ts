@@ -1,6 +1,6 @@
 import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
 import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
-import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, Subject } from './k8s-types.ts';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './k8s-types.ts';
 import {
   type AuthorizationAttributes,
   type CompiledAuthorizer,
@@ -10,6 +10,7 @@ import {
   roleBinding,
   type User,
 } from './rbac.ts';
+import { type EscalationVerdict, escalationVerdict } from './rbac-escalation.ts';
 import type { NamespaceSpec, ObjectSlot, Scope, SubjectSpec } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
 
@@ -34,6 +35,8 @@ export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttr
     return [attrs, { ...attrs, verb: 'initialize' }];
   return [attrs];
 }
+
+const allowedEscalation: EscalationVerdict = { kind: 'allowed' };
 
 /** The part of a system state authorization reads: which content objects each namespace holds. */
 interface WithContent {
@@ -99,6 +102,7 @@ export class RequestAuthorizer {
   private readonly rbacSlots: { slot: number; object: ObjectSlot }[];
   private readonly compiled = new Map<number, CompiledAuthorizer>();
   private readonly decisions = new Map<string, { allowed: boolean; transitions: string[] }>();
+  private readonly escalations = new Map<string, EscalationVerdict>();
   /** Per namespace, the mask bits of RoleBindings with a `$creator` subject there (0: none). */
   private readonly creatorBits: number[];
   /** Interned RBAC contexts, when some binding names `$creator`: the id is what `roleBindingMask` returns. */
@@ -271,6 +275,46 @@ export class RequestAuthorizer {
     decision = { allowed: this.stepper.value(step.next) === 'allowed', transitions: step.transitions };
     this.decisions.set(key, decision);
     return decision;
+  }
+
+  /**
+   * RB-4, RB-5 (D-23): the escalation check of a create or update of the Role or RoleBinding in object
+   * slot `objectSlot` of namespace `namespaceSlot`; allowed for any other object.
+   */
+  escalation(s: WithContent, user: User, namespaceSlot: number, objectSlot: number): EscalationVerdict {
+    const object = this.objects[objectSlot];
+    const ns = this.scope.namespaces[namespaceSlot];
+    if (!object || !ns) return allowedEscalation;
+    const definition = object.byNamespace?.[ns.name] ?? object;
+    const rb = definition.roleBinding;
+    if (!rb && !definition.role) return allowedEscalation;
+    const mask = this.roleBindingMask(s);
+    const key = `${mask}|${user.name}|${user.groups.join(',')}|${namespaceSlot}|${objectSlot}`;
+    let verdict = this.escalations.get(key);
+    if (verdict) return verdict;
+    const policy = this.compiledFor(mask).policy;
+    const roleRef: RoleRef | undefined = rb
+      ? { apiGroup: rbacGroup, kind: rb.roleKind ?? 'ClusterRole', name: rb.clusterRole }
+      : undefined;
+    // BindingAuthorized / RoleEscalationAuthorized: the authorizer decides `bind` and `escalate`.
+    const mayBindOrEscalate = this.authorize(s, {
+      user,
+      verb: roleRef ? 'bind' : 'escalate',
+      apiGroup: rbacGroup,
+      resource: roleRef ? (roleRef.kind === 'ClusterRole' ? 'clusterroles' : 'roles') : 'roles',
+      name: roleRef ? roleRef.name : object.name,
+      namespace: ns.name,
+      namespaceSlot,
+    }).allowed;
+    verdict = escalationVerdict(
+      policy,
+      user,
+      ns.name,
+      roleRef ? { roleRef } : { rules: definition.role?.rules ?? [] },
+      mayBindOrEscalate,
+    );
+    this.escalations.set(key, verdict);
+    return verdict;
   }
 
   /** The caller holds `initialize` on this namespace (IN-3, IN-6; RB-3 grants it cluster-wide). */

@@ -16,10 +16,12 @@ export function expandTemplate(
   const namespaces = scope.namespaces
     .map((ns, i) => ({ ns, i }))
     .filter(({ ns }) => !principal.namespaces || principal.namespaces.includes(ns.name));
-  const contentSlots = scope.content.map((c) =>
+  // An object one principal is meant to try (D-23's escalation attempt) stays out of everyone else's requests.
+  const requested = scope.content.filter((c) => !c.requestedBy || c.requestedBy.includes(principal.name));
+  const contentSlots = requested.map((c) =>
     objects.findIndex((o) => o.resource === c.resource && o.name === c.name),
   );
-  const resources = [...new Set(scope.content.map((c) => c.resource))];
+  const resources = [...new Set(requested.map((c) => c.resource))];
   type Addressable = (typeof namespaces)[number];
   const userNamespaces = namespaces.filter(({ ns }) => !ns.system);
   /** One command on each namespace of the list, with the fields it sends there. */

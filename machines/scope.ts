@@ -15,6 +15,8 @@ export interface SubjectSpec {
   name: string;
   /** ServiceAccounts: defaults to the binding's namespace, as RBAC does. */
   namespace?: string;
+  /** As sent; absent is rbac/v1's default (the RBAC group for User and Group, core for ServiceAccount). */
+  apiGroup?: string;
 }
 
 /** A content object a namespace may hold, addressed as RESOURCE/NAME. */
@@ -32,6 +34,8 @@ export interface ObjectSlot {
     subject: string;
     subjectKind?: 'User' | 'Group' | 'ServiceAccount';
     subjectNamespace?: string;
+    /** The first subject's apiGroup as sent (validated on create, RB-4). */
+    subjectApiGroup?: string;
     /** Subjects beyond the first: a RoleBinding may name several. */
     moreSubjects?: SubjectSpec[];
   };
@@ -39,6 +43,8 @@ export interface ObjectSlot {
   role?: { rules: PolicyRule[] };
   /** Namespaces where the same-named Role or RoleBinding says something else (by namespace name). */
   byNamespace?: Record<string, Pick<ObjectSlot, 'roleBinding' | 'role'>>;
+  /** Only these principals' request templates address it; absent: every principal's do. */
+  requestedBy?: string[];
 }
 
 export interface InitializerSpec {

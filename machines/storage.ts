@@ -1,6 +1,7 @@
 import {
   alreadyExists,
   conflict,
+  forbidden,
   type HttpOutcome,
   invalidObject,
   notFound,
@@ -22,6 +23,9 @@ export type StorageRefusal =
   | 'failureWhileNotInitializing'
   | 'finalizerNamesInvalid'
   | 'finalizerAddedWhileDeleting'
+  | 'contentInvalid'
+  | 'escalationForbidden'
+  | 'roleRefNotFound'
   | 'contentAlreadyExists'
   | 'contentNotFound'
   | 'configurationInvalid'
@@ -73,6 +77,13 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
     invalidObject('Namespace', s.name, [
       `spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(s.changed ?? [])}`,
     ]),
+  // RB-4, RB-5 (D-23): ConfirmNoEscalation's error, wrapped by NewForbidden.
+  escalationForbidden: (s) =>
+    forbidden(`${qualified(s)} ${JSON.stringify(s.name)} is forbidden: ${s.detail ?? ''}`),
+  // RB-4 (D-23): GetRoleReferenceRules answers NotFound for the role a binding names.
+  roleRefNotFound: (s) => notFound(s.detail ?? ''),
+  // NS-3: ValidateObjectMeta and the kind's own validation, named by the kind as NewInvalid names it.
+  contentInvalid: (s) => invalidObject(s.kind ?? s.resource, s.name, s.errors ?? []),
   // NS-3
   contentAlreadyExists: (s) => alreadyExists(`${qualified(s)} ${JSON.stringify(s.name)} already exists`),
   // NS-2 (D-15)

@@ -61,6 +61,14 @@ export interface ApiRequest {
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
     removePending?: string;
+    /** status.phase a status update sends (D-30); absent means Active, v1's default. */
+    phase?: string;
+    /** metadata.labels as sent: keys qualified names, values label values (422 otherwise). */
+    labels?: Record<string, string>;
+    /** metadata.annotations as sent: keys qualified names once lowercased (422 otherwise). */
+    annotations?: Record<string, string>;
+    /** spec.initializers.pending as an update sends it, whole; the API server works out the change (IN-3, D-18). */
+    pending?: string[];
     /** Remove whichever initializer is first pending when the request is served (IN-3). */
     removeFirstPending?: true;
     /** Finalize with the stored spec.finalizers minus `kubernetes`, as the namespace controller does (LC-6). */

@@ -47,6 +47,7 @@ const killerOf: Record<string, string> = {
   'names-not-validated': 'valid-names',
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
+  'escalation-check-skipped': 'no-escalation-through-bindings',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */

@@ -515,6 +515,14 @@ export const variants: Variant[] = [
     machines: (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
   },
   {
+    name: 'escalation-check-skipped',
+    kind: 'mutant',
+    description:
+      'Storage writes a RoleBinding or Role that grants more than its author holds: an admin of a namespace binds cluster-admin there (no ConfirmNoEscalation, D-23).',
+    requirements: ['RB-4', 'RB-5'],
+    machines: providing('pipeline', { guards: { grantsBeyondCallersPermissions: () => false } }),
+  },
+  {
     name: 'namespace-creator-updates-default',
     kind: 'mutant',
     description:

@@ -3,6 +3,7 @@ import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../ma
 import { clusterWideAsDeclared } from './cluster-wide.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
 import { invariant, onState, onStep, stepProperty } from './declare.ts';
+import { noEscalationThroughBindings } from './escalation.ts';
 import { extraProperties } from './extra.ts';
 import {
   documentedPendingList,
@@ -469,6 +470,7 @@ export const safetyProperties: Property[] = [
   failedNeverActive,
   phaseConsistency,
   tenantIsolation,
+  noEscalationThroughBindings,
   clusterWideAsDeclared,
   configFreshness,
   uniqueNames,

@@ -78,13 +78,21 @@ function scenarioFiles(target: string): string[] {
     );
   }
   if (!info.isDirectory()) return [target];
-  const files = readdirSync(target)
-    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
-    .sort()
-    .map((name) => join(target, name));
+  const files = yamlFilesUnder(target);
   if (files.length === 0)
     throw new UsageError(`${target} holds no scenario (*.yaml); name a file or another folder`);
   return files;
+}
+
+/** Scenario files of a folder and its sub-folders (scenarios/upstream/), sorted by path. */
+function yamlFilesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return yamlFilesUnder(path);
+      return entry.name.endsWith('.yaml') || entry.name.endsWith('.yml') ? [path] : [];
+    });
 }
 
 async function main({ values, positionals }: ParsedCommandLine): Promise<number> {

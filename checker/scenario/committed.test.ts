@@ -9,9 +9,13 @@ import { replayFile } from './replay.ts';
  * ones are known gaps, each named in its file; their list is pinned so a new one is a visible choice.
  */
 const folder = join(projectRoot, 'scenarios');
-const files = readdirSync(folder)
-  .filter((name) => name.endsWith('.yaml'))
-  .sort();
+// Kubernetes' own test cases live one folder down (scenarios/upstream/).
+const files = ['', 'upstream/'].flatMap((sub) =>
+  readdirSync(join(folder, sub))
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => `${sub}${name}`),
+);
 
 const knownPending = ['ac-rule-based-configurations.yaml'];
 

@@ -1,6 +1,7 @@
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { isQualifiedFinalizerName } from '../../machines/names.ts';
+import { anonymousUser, unauthenticatedGroup } from '../../machines/rbac.ts';
 import {
   builtInActorBindings,
   type ClusterRoleBindingSpec,
@@ -59,8 +60,14 @@ export interface Expectation {
 }
 
 /** A request in the model's terms; the pending-list change of an update is resolved against the state. */
+/** metadata.labels and metadata.annotations a create or update sends, for the model to validate. */
+interface SentMetadata {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
 export type RequestPlan =
-  | {
+  | ({
       type: 'namespace';
       verb: Exclude<Verb, 'patch'>;
       namespace: number;
@@ -75,8 +82,10 @@ export type RequestPlan =
       bodyName?: string;
       /** `namespaces/NAME/status` (NS-5): never changes the spec. */
       status?: true;
-    }
-  | {
+      /** status.phase a status update sends (D-30). */
+      phase?: string;
+    } & SentMetadata)
+  | ({
       type: 'content';
       verb: Exclude<Verb, 'patch' | 'finalize'>;
       namespace: number;
@@ -86,7 +95,7 @@ export type RequestPlan =
       bodyNamespace?: string;
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
-    }
+    } & SentMetadata)
   | {
       type: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -232,6 +241,7 @@ const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
   kind: s.kind,
   name: s.name,
   ...(s.namespace ? { namespace: s.namespace } : {}),
+  ...(s.apiGroup !== undefined ? { apiGroup: s.apiGroup } : {}),
 });
 
 class ScopeBuilder {
@@ -324,6 +334,7 @@ class ScopeBuilder {
         subject: first.name,
         subjectKind: first.kind,
         ...(first.namespace ? { subjectNamespace: first.namespace } : {}),
+        ...(first.apiGroup !== undefined ? { subjectApiGroup: first.apiGroup } : {}),
         ...(rest.length > 0 ? { moreSubjects: rest.map(toSubjectSpec) } : {}),
       },
     };
@@ -556,7 +567,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
               ...(users.get(step.as) ?? []),
               ...(step.groups ?? []),
               ...serviceAccountGroups(step.as),
-              'system:authenticated',
+              // The anonymous authenticator's user is unauthenticated; everyone else is authenticated.
+              step.as === anonymousUser ? unauthenticatedGroup : 'system:authenticated',
             ]),
           ],
         };
@@ -779,11 +791,19 @@ function compileRequest(
           return unsupported(
             `${verb} namespaces/${path.name}/status: the status sub-resource is read and updated only`,
           );
+        const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
         return planned({
           type: 'namespace',
           verb: modelVerb,
           namespace: builder.namespace(path.name),
           status: true,
+          ...(modelVerb === 'update' && parsed.status?.phase !== undefined
+            ? { phase: parsed.status.phase }
+            : {}),
+          ...(modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
+          ...(modelVerb === 'update'
+            ? bodyNameOtherThanPath(path.name, parsed.metadata?.name, 'update', bodyPath, 'namespaces')
+            : {}),
         });
       }
       const finalize =
@@ -819,6 +839,7 @@ function compileRequest(
         );
       const namespace = builder.namespace(name);
       const spec = parsed.spec;
+      const sent = sentMetadata(parsed.metadata);
       for (const f of spec?.finalizers ?? []) builder.owner(f);
       const pending = spec?.initializers?.pending.map((p) => p.name);
       const result = spec?.initializers?.result;
@@ -833,6 +854,7 @@ function compileRequest(
           namespace,
           ...(pending ? { initializers: pending } : {}),
           ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
+          ...sent,
         });
       }
       if (modelVerb === 'update') {
@@ -848,6 +870,7 @@ function compileRequest(
           ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
           ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
           ...renamed,
+          ...sent,
         });
       }
       return { plan: { type: 'namespace', verb: modelVerb as 'get' | 'delete', namespace } };
@@ -888,6 +911,7 @@ function compileRequest(
         object,
         ...(bodyNamespace ? { bodyNamespace } : {}),
         ...renamed,
+        ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
       });
     }
     case 'all-namespaces':
@@ -937,6 +961,16 @@ function compileRequest(
       return { plan: { type: 'configuration', verb: modelVerb, slot, version: c.updates.length } };
     }
   }
+}
+
+/** The labels and annotations a body's metadata carries, when it carries any. */
+function sentMetadata(
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } | undefined,
+): SentMetadata {
+  return {
+    ...(metadata?.labels ? { labels: metadata.labels } : {}),
+    ...(metadata?.annotations ? { annotations: metadata.annotations } : {}),
+  };
 }
 
 /**

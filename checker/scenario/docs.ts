@@ -17,11 +17,16 @@ export const scenariosDocPath = 'docs/scenarios.md';
 
 /** Every scenario file under `scenarios/`, sorted, as paths relative to the root. */
 export function scenarioFiles(root = projectRoot): string[] {
-  return readdirSync(join(root, scenariosFolder))
-    .filter((name) => name.endsWith('.yaml'))
-    .sort()
-    .map((name) => `${scenariosFolder}/${name}`);
+  const inFolder = (folder: string) =>
+    readdirSync(join(root, folder))
+      .filter((name) => name.endsWith('.yaml'))
+      .sort()
+      .map((name) => `${folder}/${name}`);
+  return [...inFolder(scenariosFolder), ...inFolder(upstreamScenariosFolder)];
 }
+
+/** Kubernetes' own test cases, each translated into a scenario that names its source (issue 26). */
+export const upstreamScenariosFolder = `${scenariosFolder}/upstream`;
 
 /** Every scenario compiled; a malformed one stops the generator, since its table row would be a guess. */
 export function compiledScenarios(root = projectRoot): CompiledScenario[] {
@@ -104,7 +109,7 @@ steps:
   \`timer\` is \`none\` or the API server's timer on the first pending initializer, \`{ initializer, ageSeconds }\` (FP-2).
 
 **Defaults.** The namespaces \`default\` (and \`kube-system\`, \`kube-public\` when named) exist and are immortal.
-Every principal is in \`system:authenticated\`; service accounts \`system:serviceaccount:NS:NAME\` are also in
+Every principal is in \`system:authenticated\` except \`system:anonymous\`, which is in \`system:unauthenticated\` only; service accounts \`system:serviceaccount:NS:NAME\` are also in
 \`system:serviceaccounts\` and \`system:serviceaccounts:NS\`; the group \`system:masters\` may do anything. Built in:
 the ClusterRoles \`cluster-admin\`, \`admin\`, \`edit\`, \`view\`, \`namespace-creator\`, \`namespace-initializer\`; the
 namespace controller, the initializers' account \`kube-system:ns-initializer-sa\` and each finalizer owner hold

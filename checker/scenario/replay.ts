@@ -288,6 +288,8 @@ class Replay {
       principal,
       namespace: plan.namespace,
       ...(plan.bodyName !== undefined ? { bodyName: plan.bodyName } : {}),
+      ...(plan.labels ? { labels: plan.labels } : {}),
+      ...(plan.annotations ? { annotations: plan.annotations } : {}),
     };
     if (plan.type === 'content') {
       if (plan.verb === 'list')
@@ -300,7 +302,13 @@ class Replay {
       });
     }
     if (plan.status)
-      return new RequestCommand({ ...sender, kind: plan.verb === 'get' ? 'get-status' : 'update-status' });
+      return plan.verb === 'get'
+        ? new RequestCommand({ ...sender, kind: 'get-status' })
+        : new RequestCommand({
+            ...sender,
+            kind: 'update-status',
+            ...(plan.phase !== undefined ? { phase: plan.phase } : {}),
+          });
     switch (plan.verb) {
       case 'create':
         return new RequestCommand({
@@ -320,21 +328,8 @@ class Replay {
           finalizers: plan.finalizers ?? [],
         });
         if (plan.desiredPending === undefined) return finalizers;
-        const view = this.model.view(this.state, plan.namespace);
-        const desired = plan.desiredPending;
-        const removePending = (name: string) =>
-          new RequestCommand({ ...sender, kind: 'remove-pending', name });
-        if (view.value !== 'initializing')
-          // Any list sent once initialization has ended is a change the namespace machine refuses (IN-4, D-18).
-          return removePending(desired[0] ?? view.pending[0] ?? '(none)');
-        const removed = view.pending.filter((n) => !desired.includes(n));
-        const kept = view.pending.filter((n) => desired.includes(n));
-        if (desired.length !== kept.length || desired.some((n, i) => n !== kept[i]))
-          return `pending ${JSON.stringify(desired)} adds or reorders entries of ${JSON.stringify(view.pending)}: the model's update can only remove one (D-18: 422 Invalid)`;
-        if (removed.length > 1)
-          return `pending ${JSON.stringify(desired)} removes ${removed.length} initializers at once: the model's update removes one per request (shipped allowed any removal)`;
-        if (removed.length === 0) return finalizers;
-        return removePending(removed[0]);
+        // The whole list goes to the API server, which works out the change (IN-3, IN-4, D-18).
+        return new RequestCommand({ ...sender, kind: 'update-pending', pending: plan.desiredPending });
       }
       case 'get':
         return new RequestCommand({ ...sender, kind: 'get-namespace' });

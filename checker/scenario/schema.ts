@@ -25,7 +25,8 @@ const metadata = z.strictObject({
 const subject = z.strictObject({
   kind: z.enum(['User', 'Group', 'ServiceAccount']),
   apiGroup: z.string().optional(),
-  name,
+  // Any string: a subject's name is the model's to validate (422), as Kubernetes does.
+  name: z.string(),
   namespace: name.optional(),
 });
 
