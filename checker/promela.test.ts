@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { LocalKind } from '../machines/step-tables.ts';
 import { baseVariantName } from '../machines/variants.ts';
 import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
-import { crossCheck, verifyFigures } from './crosscheck.ts';
+import { confirmDeadlockTrail, crossCheck, verifyFigures } from './crosscheck.ts';
 import { systemCodec } from './encoding.ts';
 import { modelOf, promelaModel } from './promela.ts';
-import { runSpin, spinAvailable } from './spin.ts';
+import { removeSpinRun, replayTrail, runSpin, spinAvailable } from './spin.ts';
 
 const withSpin = spinAvailable();
 
@@ -58,5 +59,30 @@ describe('the Promela export', () => {
     const verify = verifyFigures(modelOf(baseVariantName, 'admin-finalize'));
     const run = runSpin(clockless, { maxDepth: verify.states + 1 });
     expect(run.states).not.toBe(verify.states);
+  });
+
+  it.skipIf(!withSpin)('reads a SPIN trail back and refuses one that is no deadlock of the model', () => {
+    // Only the controllers' alternatives: SPIN finds deadlocks the model (whose principals can always act) has not.
+    const controllers = new Set(
+      model.actions.flatMap((a, at) => (a.type === 'local' && a.kind !== LocalKind.Command ? [at] : [])),
+    );
+    const cut = promela.text
+      .split('\n')
+      .filter((line) => !line.startsWith('  :: ') || controllers.has(Number(/take\((\d+),/.exec(line)?.[1])))
+      .join('\n');
+    const run = runSpin(cut, { maxDepth: 1000, defines: ['BFS'], panFlags: ['-c0', '-e'], keep: true });
+    try {
+      expect(run.errors).toBeGreaterThan(0);
+      expect(run.trails.length).toBeGreaterThan(0);
+      const check = confirmDeadlockTrail(
+        model,
+        promela,
+        run.trails[0],
+        replayTrail(run, run.trails[0], 1000),
+      );
+      expect(check.problem).toMatch(/has successors in the model/);
+    } finally {
+      removeSpinRun(run);
+    }
   });
 });

@@ -18,10 +18,11 @@ export interface SpinBenchRow {
   states: number;
   transitions: number;
   seconds: number;
+  /** NaN when the run was too fast for pan's clock. */
   statesPerSecond: number;
   /** Bytes per state of what holds the states (verify: its typed arrays; pan: "actual memory usage for states"). */
   bytesPerState: number;
-  /** pan's total memory (hash table, stack and states), in MiB; verify's tables and arrays. NaN: too fast to time. */
+  /** pan's total memory (hash table, stack and states), in MiB; verify's tables and arrays. */
   totalMiB: number;
   complete: boolean;
   note: string;

@@ -32,7 +32,7 @@ export interface SpinRun extends PanFigures {
 }
 
 export interface SpinOptions {
-  /** Extra -D flags for gcc (e.g. NOREDUCE is always given; HC4, BITSTATE, NCORE=2). */
+  /** Extra -D flags for gcc (NOREDUCE is always given; e.g. BFS, HC4, BITSTATE, NCORE=2). */
   defines?: string[];
   /** pan's depth bound (-m); a DFS goes no deeper than the number of states. */
   maxDepth: number;

@@ -36,7 +36,7 @@ const spec: CommandSpec = {
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.crossCheckDiffers],
   notes: [
-    'Compared: distinct states, transitions and deadlocks (pan: -DNOREDUCE, full state storage, -c0 -e), and every deadlock trail replayed on the model.',
+    'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), and up to three deadlock trails replayed on the model.',
     'Not compared yet: safety and liveness verdicts (the Promela model carries no assertions or never claims); each run prints this.',
   ],
 };
@@ -56,7 +56,7 @@ function printCheck(check: CrossCheck): void {
       `  trail ${t.file}: ${t.steps} steps, ${t.problem === '' ? 'a run of the model ending in a deadlock there' : `NOT CONFIRMED: ${t.problem}`}`,
     );
   console.log(
-    `  times: export ${check.export.seconds.toFixed(1)} s (${number(check.export.bytes)} bytes), verify search ${check.verify.seconds.toFixed(1)} s, spin -a ${check.spin.generateSeconds.toFixed(1)} s, gcc ${check.spin.compileSeconds.toFixed(1)} s, pan ${check.spin.seconds.toFixed(2)} s (depth ${number(check.spin.depth)}, verify's breadth-first depth ${check.verify.depth})`,
+    `  times: export ${check.export.seconds.toFixed(1)} s (${number(check.export.bytes)} bytes), verify search ${check.verify.seconds.toFixed(1)} s, spin -a ${check.spin.generateSeconds.toFixed(1)} s, gcc ${check.spin.compileSeconds.toFixed(1)} s, pan ${check.spin.seconds.toFixed(2)} s`,
   );
   for (const line of check.notCompared) console.log(`  not compared: ${line}`);
 }
@@ -80,7 +80,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   if (values.json !== true)
     console.log(
       agree
-        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions and deadlocks; properties not compared`
+        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions, depth and deadlocks; properties not compared`
         : 'SPIN and verify disagree (see DIFFERENT or NOT CONFIRMED above)',
     );
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
