@@ -80,6 +80,8 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
   const slotOf: number[] = [];
   const controllerOf: number[] = [];
   const base: number[] = [];
+  // Per action: one past its last entry, so an index outside its table is an error, not another action's entry.
+  const limit: number[] = [];
   const entries: number[] = [];
   const maxOutcomes: number[] = [];
   const strideNamespace: number[] = [];
@@ -97,12 +99,14 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     if (action.type === 'wide') {
       kind.push(1);
       base.push(-1);
+      limit.push(-1);
       maxOutcomes.push(1);
       return;
     }
     if (action.type === 'global' && action.footprint !== 'none') {
       kind.push(action.footprint === 'clock' ? 3 : 4);
       base.push(-1);
+      limit.push(-1);
       maxOutcomes.push(1);
       return;
     }
@@ -128,6 +132,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
       entries.push(pool.add(runs[at], outcomes.length));
     });
     maxOutcomes.push(most);
+    limit.push(entries.length);
   });
 
   // Per-slot tables flattened, slot i's part starting at slot_base[i].
@@ -145,6 +150,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     cTable('slot_of', slotOf),
     cTable('controller_of', controllerOf),
     cTable('base', base),
+    cTable('limit', limit),
     cTable('stride_ns', strideNamespace),
     cTable('stride_g', strideGlobal),
     cTable('stride_ctl', strideController),
@@ -176,7 +182,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     '  if (k >= 0) at += now.ctl[k] * stride_ctl(a);',
     '  at += now.g * stride_g(a);',
     '  for (j = 0; j < NSLOTS; j++) if (stride_part(a * NSLOTS + j) != 0) at += part_of(slot_base(j) + now.ns[j]) * stride_part(a * NSLOTS + j);',
-    '  e = entry(at);',
+    '  e = at < limit(a) ? entry(at) : -1;',
     '  /* A missing entry is an error, never a skip. */',
     '  if (e < 0) { printf("nsmodel: action %d has no table entry here\\n", a); Uerror("incomplete table"); }',
     '  return e;',
