@@ -36,6 +36,8 @@ export const exitCodes = {
   undeclared: 18,
   /** A complete search of a pinned scope gave other figures or verdicts than checker/manifest.json. */
   goldenMoved: 19,
+  /** SPIN and verify found different figures on the same model (npm run crosscheck). */
+  crossCheckDiffers: 20,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
@@ -54,6 +56,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   17: 'a generated file is stale, missing or unexpected',
   18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (checker/expectations.ts)',
   19: 'a complete search of a scope pinned in checker/manifest.json found other states, transitions, depth or verdicts: update the manifest in a commit that says why they moved',
+  20: 'SPIN and verify disagree on the same model (states, transitions or deadlocks), a SPIN trail is not a run of the model, or the SPIN search did not complete',
 };
 
 export interface OptionSpec {

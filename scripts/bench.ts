@@ -7,6 +7,7 @@
  *   npm run bench -- --quick           N = 4, 5 only, one run each (a smoke test)
  *   npm run bench -- --json            one JSON object per case instead of the table
  *   npm run bench -- --scope-seconds 60 --scope-max-states 5000000   bounds for the system scopes
+ *   npm run bench -- --spin quick,default   SPIN beside verify on these scopes
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   integerOption,
   type ParsedCommandLine,
   stringOption,
+  UsageError,
 } from '../checker/cli.ts';
 import { systemCodec } from '../checker/encoding.ts';
 import { explore, searchMemoryBytes } from '../checker/explore.ts';
@@ -634,6 +636,12 @@ const spec: CommandSpec = {
         'only the growth table: generated scopes with 1..4 namespaces, principals and initializers (packed states, --scope-seconds each)',
     },
     case: { type: 'string', value: 'JSON', description: 'internal: run one case and print its result' },
+    spin: {
+      type: 'string',
+      value: 'SCOPES',
+      description:
+        'only SPIN beside verify on these comma-separated scopes (e.g. quick,default,large,xl): verify, then pan full, -DHC4, -DBITSTATE, -DNCORE=2 (docs/spin.md)',
+    },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
 };
@@ -646,6 +654,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   }
   if (values.growth === true)
     return printGrowth(integerOption(values, 'scope-seconds', { example: '60' }) ?? 60);
+  const spinScopes = stringOption(values, 'spin');
+  if (spinScopes !== undefined) return printSpin(spinScopes.split(','), values.json === true);
   const quick = values.quick === true;
   const asJson = values.json === true;
   const repeat = integerOption(values, 'repeat', { max: 100, example: '3' }) ?? (quick ? 1 : 3);
@@ -731,6 +741,57 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       ].join('\n'),
     );
   }
+  return exitCodes.ok;
+}
+
+/** SPIN beside verify (checker/spin-bench.ts), one row per engine as it finishes. */
+async function printSpin(scopes: readonly string[], asJson: boolean): Promise<number> {
+  const { spinBench } = await import('../checker/spin-bench.ts');
+  const { modelOf } = await import('../checker/promela.ts');
+  const { spinAvailable } = await import('../checker/spin.ts');
+  if (!spinAvailable()) throw new UsageError('--spin needs spin and gcc (Debian: apt-get install spin gcc)');
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  if (!asJson)
+    console.log(
+      `Node ${process.version}, ${availableParallelism()} cores (${cpu}); SPIN beside verify, one process, one scope after another\n`,
+    );
+  if (!asJson)
+    console.log(
+      [
+        'scope',
+        'engine',
+        'states',
+        'transitions',
+        's',
+        'states/s',
+        'B/state',
+        'MiB',
+        'complete',
+        'note',
+      ].join(' | '),
+    );
+  for (const scope of scopes)
+    spinBench(
+      scope,
+      () => modelOf('model', scope),
+      (row) =>
+        console.log(
+          asJson
+            ? JSON.stringify(row)
+            : [
+                row.scope,
+                row.engine,
+                integer.format(row.states),
+                integer.format(row.transitions),
+                row.seconds.toFixed(2),
+                Number.isNaN(row.statesPerSecond) ? '-' : integer.format(Math.round(row.statesPerSecond)),
+                row.bytesPerState.toFixed(1),
+                row.totalMiB.toFixed(1),
+                row.complete ? 'yes' : 'no',
+                row.note,
+              ].join(' | '),
+        ),
+    );
   return exitCodes.ok;
 }
 

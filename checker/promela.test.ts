@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { LocalKind } from '../machines/step-tables.ts';
+import { baseVariantName } from '../machines/variants.ts';
+import { compiledFor } from './compiled.ts';
+import { exploreCompiled } from './compiled-explore.ts';
+import { confirmDeadlockTrail, crossCheck, verifyFigures } from './crosscheck.ts';
+import { systemCodec } from './encoding.ts';
+import { modelOf, promelaModel } from './promela.ts';
+import { removeSpinRun, replayTrail, runSpin, spinAvailable } from './spin.ts';
+
+const withSpin = spinAvailable();
+
+describe('the Promela export', () => {
+  const model = modelOf(baseVariantName, 'admin-finalize');
+  const promela = promelaModel(model, { variant: baseVariantName });
+
+  it("covers every projection of every reachable state (the fixpoint's sets contain the search's)", () => {
+    // The same model instance: its intern ids are the ones the tables name.
+    const result = exploreCompiled(compiledFor(model));
+    const codec = systemCodec(model);
+    const lanes = new Uint32Array(codec.width);
+    const { tables } = promela;
+    const globals = new Set(tables.globals.map((g) => g.join(',')));
+    const seen = { globals: new Set<string>(), slots: tables.slotIds.map(() => new Set<number>()) };
+    for (let index = 0; index < result.states; index++) {
+      codec.encode(result.stateAt(index), lanes, 0);
+      seen.globals.add([lanes[0], lanes[1], lanes[2]].join(','));
+      for (let i = 0; i < tables.namespaces; i++) seen.slots[i].add(lanes[3 + i]);
+      for (let k = 0; k < tables.initializers; k++)
+        expect(tables.controllerIds[k]).toContain(lanes[3 + tables.namespaces + k]);
+    }
+    for (const g of seen.globals) expect(globals).toContain(g);
+    seen.slots.forEach((ids, i) => {
+      for (const id of ids) expect(tables.slotIds[i]).toContain(id);
+    });
+  });
+
+  it('is the same text for the same model (deterministic)', () => {
+    const again = promelaModel(modelOf(baseVariantName, 'admin-finalize'), { variant: baseVariantName });
+    expect(again.text).toBe(promela.text);
+  });
+
+  it.skipIf(!withSpin)('gives SPIN the same states, transitions and deadlocks as verify', () => {
+    const check = crossCheck(modelOf(baseVariantName, 'admin-finalize'), baseVariantName);
+    expect(check.spin.complete).toBe(true);
+    expect(check.comparisons.map((c) => [c.what, c.verify === c.spin])).toEqual(
+      check.comparisons.map((c) => [c.what, true]),
+    );
+    expect(check.agrees).toBe(true);
+    expect(check.notCompared.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!withSpin)('can disagree: a model without the clock gives SPIN other figures', () => {
+    const clockless = promela.text
+      .split('\n')
+      .filter((line) => !line.includes('one second */'))
+      .join('\n');
+    expect(clockless).not.toBe(promela.text);
+    const verify = verifyFigures(modelOf(baseVariantName, 'admin-finalize'));
+    const run = runSpin(clockless, { maxDepth: verify.states + 1 });
+    expect(run.states).not.toBe(verify.states);
+  });
+
+  it.skipIf(!withSpin)('reads a SPIN trail back and refuses one that is no deadlock of the model', () => {
+    // Only the controllers' alternatives: SPIN finds deadlocks the model (whose principals can always act) has not.
+    const controllers = new Set(
+      model.actions.flatMap((a, at) => (a.type === 'local' && a.kind !== LocalKind.Command ? [at] : [])),
+    );
+    const cut = promela.text
+      .split('\n')
+      .filter((line) => !line.startsWith('  :: ') || controllers.has(Number(/take\((\d+),/.exec(line)?.[1])))
+      .join('\n');
+    const run = runSpin(cut, { maxDepth: 1000, defines: ['BFS'], panFlags: ['-c0', '-e'], keep: true });
+    try {
+      expect(run.errors).toBeGreaterThan(0);
+      expect(run.trails.length).toBeGreaterThan(0);
+      const check = confirmDeadlockTrail(
+        model,
+        promela,
+        run.trails[0],
+        replayTrail(run, run.trails[0], 1000),
+      );
+      expect(check.problem).toMatch(/has successors in the model/);
+    } finally {
+      removeSpinRun(run);
+    }
+  });
+});

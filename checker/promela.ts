@@ -1,0 +1,270 @@
+import { SystemModel } from '../machines/system.ts';
+import { baseVariantName, machinesFor, scopeFor, variants } from '../machines/variants.ts';
+import { UsageError } from './cli.ts';
+import { type CompleteTables, completeTables } from './promela-tables.ts';
+import { resolveScope } from './scope-file.ts';
+
+/**
+ * The system model as a Promela model for SPIN, generated from the complete outcome tables
+ * (checker/promela-tables.ts): the state is one index per projection (the global lanes, each
+ * namespace slot, each initializer controller), each action of `SystemModel.actions` is one `do`
+ * alternative per outcome it can have, its guard and effect embedded C over the tables. Each
+ * alternative is a `d_step`, so one step of the model is one SPIN transition and SPIN stores exactly
+ * the model's states (the control state of the single process never changes).
+ */
+
+export interface PromelaModel {
+  text: string;
+  tables: CompleteTables;
+  /** Per `do` alternative, in order: the action it runs (-1 for none) and which of its outcomes. */
+  alternatives: { action: number; outcome: number }[];
+}
+
+export interface PromelaOptions {
+  variant: string;
+}
+
+const chunk = 4096;
+
+/**
+ * A C table of ints as `c_decl` blocks of at most 4,096 values each (SPIN refuses longer embedded
+ * text), read through the macro `name(i)`.
+ */
+function cTable(name: string, values: readonly number[]): string {
+  const blocks: string[] = [];
+  const parts: string[] = [];
+  for (let start = 0; start === 0 || start < values.length; start += chunk) {
+    const slice = values.slice(start, start + chunk);
+    const rows: string[] = [];
+    for (let at = 0; at < slice.length; at += 24) rows.push(`  ${slice.slice(at, at + 24).join(',')},`);
+    if (slice.length === 0) rows.push('  0');
+    const part = `${name}_${parts.length}`;
+    parts.push(part);
+    blocks.push(
+      `c_decl {\nstatic const int ${part}[${Math.max(1, slice.length)}] = {\n${rows.join('\n')}\n};\n}`,
+    );
+  }
+  blocks.push(
+    `c_decl {\nstatic const int *const ${name}_parts[${parts.length}] = {${parts.join(', ')}};\n#define ${name}(i) ${name}_parts[(i) >> 12][(i) & 4095]\n}`,
+  );
+  return blocks.join('\n');
+}
+
+/** Interns runs of outcome values in one pool: identical runs share one offset (the file grows with distinct runs). */
+class Pool {
+  readonly values: number[] = [0];
+  private readonly offsets = new Map<string, number>();
+  /** The offset of the run (its count first), 0 for the empty run. */
+  add(run: readonly number[], count: number): number {
+    if (count === 0) return 0;
+    const key = `${count}:${run.join(',')}`;
+    const known = this.offsets.get(key);
+    if (known !== undefined) return known;
+    const offset = this.values.length;
+    this.values.push(count, ...run);
+    this.offsets.set(key, offset);
+    return offset;
+  }
+}
+
+export function promelaModel(model: SystemModel, options: PromelaOptions): PromelaModel {
+  const tables = completeTables(model);
+  const { namespaces: n, initializers: inits, globals, slotIds, controllerIds, tuples } = tables;
+  const pool = new Pool();
+  const nsIndex = slotIds.map((ids) => new Map(ids.map((id, at) => [id, at])));
+  const ctlIndex = controllerIds.map((ids) => new Map(ids.map((id, at) => [id, at])));
+  const alternatives: { action: number; outcome: number }[] = [];
+  const lines: string[] = [];
+  // Per action: its kind, slot, controller, and where its entries start (-1 for entries it has not).
+  const kind: number[] = [];
+  const slotOf: number[] = [];
+  const controllerOf: number[] = [];
+  const base: number[] = [];
+  // Per action: one past its last entry, so an index outside its table is an error, not another action's entry.
+  const limit: number[] = [];
+  const entries: number[] = [];
+  const maxOutcomes: number[] = [];
+  const strideNamespace: number[] = [];
+  const strideGlobal: number[] = [];
+  const strideController: number[] = [];
+  const strideParts: number[] = [];
+  tables.actions.forEach((action, a) => {
+    slotOf.push(action.type === 'local' ? action.slot : -1);
+    controllerOf.push(action.type === 'wide' ? -1 : action.controller);
+    const layout = action.type === 'wide' ? undefined : action.layout;
+    strideNamespace.push(layout?.namespace ?? 0);
+    strideGlobal.push(layout?.global ?? 0);
+    strideController.push(layout?.controller ?? 0);
+    strideParts.push(...(layout?.parts ?? slotIds.map(() => 0)));
+    if (action.type === 'wide') {
+      kind.push(1);
+      base.push(-1);
+      limit.push(-1);
+      maxOutcomes.push(1);
+      return;
+    }
+    if (action.type === 'global' && action.footprint !== 'none') {
+      kind.push(action.footprint === 'clock' ? 3 : 4);
+      base.push(-1);
+      limit.push(-1);
+      maxOutcomes.push(1);
+      return;
+    }
+    kind.push(action.type === 'local' ? 0 : 2);
+    base.push(entries.length);
+    // One run of (event, value...) per entry: a local outcome writes its namespace, a global one its row and controller.
+    const runs: number[][] =
+      action.type === 'local'
+        ? action.outcomes.map((outcomes) =>
+            outcomes.flatMap((o) => [o.event, o.next < 0 ? -1 : (nsIndex[action.slot].get(o.next) ?? -2)]),
+          )
+        : action.outcomes.map((outcomes) =>
+            outcomes.flatMap((o) => [
+              o.event,
+              o.global,
+              action.controller < 0 ? 0 : (ctlIndex[action.controller].get(o.controller) ?? -2),
+            ]),
+          );
+    let most = 0;
+    action.outcomes.forEach((outcomes, at) => {
+      most = Math.max(most, outcomes.length);
+      if (runs[at].includes(-2)) throw new Error(`action ${a}: an outcome names a state outside the tables`);
+      entries.push(pool.add(runs[at], outcomes.length));
+    });
+    maxOutcomes.push(most);
+    limit.push(entries.length);
+  });
+
+  // Per-slot tables flattened, slot i's part starting at slot_base[i].
+  const slotBase = slotIds.map((_, i) => slotIds.slice(0, i).reduce((sum, ids) => sum + ids.length, 0));
+
+  lines.push(
+    `/* Generated by npm run export -- --promela from the machines of nsmodel: scope ${model.scope.name}, variant ${options.variant}. Do not edit. */`,
+    "/* State: g (a row of the global lanes), ns[i] (slot i's namespace state), ctl[k] (controller k's snapshot), each an index into the tables. */",
+    `/* ${globals.length} global rows, namespace states per slot ${slotIds.map((s) => s.length).join('/')}, RBAC tuples ${tuples}, ${tables.actions.length} actions, ${tables.events.length} events, ${entries.length} table entries, ${pool.values.length} pool values. */`,
+    '',
+    // SPIN runs the C preprocessor over the whole file, so these reach the embedded C expanded.
+    `#define NSLOTS ${n}`,
+    `#define NGLOBALS ${globals.length}`,
+    cTable('kind', kind),
+    cTable('slot_of', slotOf),
+    cTable('controller_of', controllerOf),
+    cTable('base', base),
+    cTable('limit', limit),
+    cTable('stride_ns', strideNamespace),
+    cTable('stride_g', strideGlobal),
+    cTable('stride_ctl', strideController),
+    cTable('stride_part', strideParts),
+    cTable('slot_base', slotBase),
+    cTable(
+      'nparts',
+      tables.parts.map((p) => p.length),
+    ),
+    cTable('part_of', tables.partOf.flat()),
+    cTable('entry', entries),
+    cTable('pool', pool.values),
+    cTable('clock_next', tables.clockNext.flat()),
+    cTable('clock_global', tables.clockGlobal),
+    cTable('restart_next', tables.restartNext.flat()),
+    cTable('restart_running', tables.restartRunning.flat().map(Number)),
+    cTable('restart_loses', tables.restartLoses.map(Number)),
+    '',
+    'short g = 0;',
+    `short ns[${n}];`,
+    `short ctl[${Math.max(1, inits)}];`,
+    '',
+    'c_code {',
+    'extern void (*Uerror)(char *);',
+    "/* The pool offset of action a's outcomes in the current state: its entry by what the action reads. */",
+    'int run_of(int a) {',
+    '  int i = slot_of(a), k = controller_of(a), at = base(a), j, e;',
+    '  if (i >= 0) at += now.ns[i] * stride_ns(a);',
+    '  if (k >= 0) at += now.ctl[k] * stride_ctl(a);',
+    '  at += now.g * stride_g(a);',
+    '  for (j = 0; j < NSLOTS; j++) if (stride_part(a * NSLOTS + j) != 0) at += part_of(slot_base(j) + now.ns[j]) * stride_part(a * NSLOTS + j);',
+    '  e = at < limit(a) ? entry(at) : -1;',
+    '  /* A missing entry is an error, never a skip. */',
+    '  if (e < 0) { printf("nsmodel: action %d has no table entry here\\n", a); Uerror("incomplete table"); }',
+    '  return e;',
+    '}',
+    'extern int readtrail;',
+    '/* In a trail replay (pan -r) each step prints the action, its outcome and the state it reached. */',
+    'void shown(int a, int j) {',
+    '  int i;',
+    '  if (!readtrail) return;',
+    '  printf("nsmodel-step %d %d %d", a, j, now.g);',
+    '  for (i = 0; i < NSLOTS; i++) printf(" %d", now.ns[i]);',
+    `  for (i = 0; i < ${inits}; i++) printf(" %d", now.ctl[i]);`,
+    '  printf("\\n");',
+    '}',
+    'int outcomes(int a) { int e = run_of(a); return e == 0 ? 0 : pool(e); }',
+    'void take(int a, int j) {',
+    '  int e = run_of(a), k = controller_of(a);',
+    '  if (kind(a) == 0) { int to = pool(e + 2 + 2 * j); if (to >= 0) now.ns[slot_of(a)] = to; }',
+    '  else { now.g = pool(e + 2 + 3 * j); if (k >= 0) now.ctl[k] = pool(e + 3 + 3 * j); }',
+    '  shown(a, j);',
+    '}',
+    'int clock_enabled(void) { int i; for (i = 0; i < NSLOTS; i++) if (clock_next(slot_base(i) + now.ns[i]) < 0) return 0; return 1; }',
+    'void clock_take(void) { int i; for (i = 0; i < NSLOTS; i++) now.ns[i] = clock_next(slot_base(i) + now.ns[i]); now.g = clock_global(now.g); }',
+    'int restart_enabled(void) { int i; for (i = 0; i < NSLOTS; i++) if (restart_running(slot_base(i) + now.ns[i])) return 1; return 0; }',
+    'void restart_take(void) { int i; if (restart_loses(now.g)) for (i = 0; i < NSLOTS; i++) now.ns[i] = restart_next(slot_base(i) + now.ns[i]); }',
+    '}',
+    '',
+    'active proctype system() {',
+    '  do',
+  );
+  tables.actions.forEach((action, a) => {
+    if (action.type === 'wide') {
+      alternatives.push({ action: a, outcome: 0 });
+      // A list sends one request and changes nothing: one self-loop (the transition count checks the claim).
+      lines.push(
+        `  :: d_step { c_expr { (kind(${a}) == 1) } -> c_code { shown(${a}, 0); } } /* ${a}: a list */`,
+      );
+      return;
+    }
+    if (action.type === 'global' && action.footprint === 'clock') {
+      alternatives.push({ action: a, outcome: 0 });
+      lines.push(
+        `  :: d_step { c_expr { (clock_enabled() != 0) } -> c_code { clock_take(); shown(${a}, 0); } } /* ${a}: one second */`,
+      );
+      return;
+    }
+    if (action.type === 'global' && action.footprint === 'restart') {
+      alternatives.push({ action: a, outcome: 0 });
+      lines.push(
+        `  :: d_step { c_expr { (restart_enabled() != 0) } -> c_code { restart_take(); shown(${a}, 0); } } /* ${a}: apiserver restart */`,
+      );
+      return;
+    }
+    for (let j = 0; j < maxOutcomes[a]; j++) {
+      alternatives.push({ action: a, outcome: j });
+      lines.push(`  :: d_step { c_expr { (outcomes(${a}) > ${j}) } -> c_code { take(${a}, ${j}); } }`);
+    }
+  });
+  lines.push('  od', '}', '');
+  const initial = tables.initial;
+  const init = [
+    `g = ${globals.findIndex((row) => row[0] === initial[0] && row[1] === initial[1] && row[2] === initial[2])}`,
+    ...slotIds.map((_, i) => `ns[${i}] = ${nsIndex[i].get(initial[3 + i])}`),
+    ...controllerIds.map((_, k) => `ctl[${k}] = ${ctlIndex[k].get(initial[3 + n + k])}`),
+  ];
+  if (init.some((line) => line.endsWith('undefined') || line.endsWith('-1')))
+    throw new Error('the initial state is not among the tables');
+  // Every index is 0 in the initial state: the fixpoint starts from it.
+  if (!init.every((line) => line.endsWith('= 0')))
+    throw new Error('the initial state does not have index 0 everywhere');
+  return { text: lines.join('\n'), tables, alternatives };
+}
+
+/** The model of a variant on a scope (a name or a file), or a UsageError naming the known variants. */
+export function modelOf(variant: string, scopeText: string): SystemModel {
+  const known = [baseVariantName, ...variants.map((v) => v.name)];
+  if (!known.includes(variant))
+    throw new UsageError(
+      `--variant: unknown variant ${JSON.stringify(variant)}; use one of ${known.join(', ')}`,
+    );
+  const { scope } = resolveScope(scopeText);
+  const machines = machinesFor(variant, scope);
+  if (!machines) throw new UsageError(`--variant: ${variant} has no machines`);
+  return new SystemModel(scopeFor(variant, scope), machines);
+}

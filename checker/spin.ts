@@ -1,0 +1,130 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Runs SPIN on a Promela model: `spin -a`, `gcc` on the generated `pan.c`, then `pan`, all in a
+ * temporary folder, and reads pan's summary. Nothing is written outside that folder.
+ */
+
+export interface PanFigures {
+  states: number;
+  transitions: number;
+  depth: number;
+  errors: number;
+  /** pan's own figures: the search ran to the end (no depth limit hit, no memory stop). */
+  complete: boolean;
+  /** Why not complete, in pan's words. */
+  incomplete?: string;
+  seconds: number;
+  stateVectorBytes: number;
+  /** Trail files written (`-e`), as folder-relative names, in pan's numbering order. */
+  trails: string[];
+  output: string;
+}
+
+export interface SpinRun extends PanFigures {
+  /** Seconds for spin -a and for gcc. */
+  generateSeconds: number;
+  compileSeconds: number;
+  dir: string;
+}
+
+export interface SpinOptions {
+  /** Extra -D flags for gcc (NOREDUCE is always given; e.g. BFS, HC4, BITSTATE, NCORE=2). */
+  defines?: string[];
+  /** pan's depth bound (-m); a DFS goes no deeper than the number of states. */
+  maxDepth: number;
+  /** Extra pan flags. */
+  panFlags?: string[];
+  /** Keep the folder (for trail replays); the caller removes it with `removeSpinRun`. */
+  keep?: boolean;
+}
+
+/** Whether `spin` and `gcc` can be run here. */
+export function spinAvailable(): boolean {
+  const found = (tool: string, flag: string) => spawnSync(tool, [flag], { stdio: 'ignore' }).status !== null;
+  return found('spin', '-V') && found('gcc', '--version');
+}
+
+const count = (text: string, pattern: RegExp): number | undefined => {
+  const match = pattern.exec(text);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** pan's summary figures, or an error when the output has none (pan did not finish). */
+export function parsePanOutput(output: string): Omit<PanFigures, 'trails' | 'output'> {
+  const states = count(output, /^\s*(\d+) states, stored/m);
+  const transitions = count(output, /^\s*(\d+) transitions \(= /m);
+  const depth = count(output, /depth reached (\d+)/);
+  const errors = count(output, /errors: (\d+)/);
+  if (states === undefined || transitions === undefined || depth === undefined || errors === undefined)
+    throw new Error(`pan gave no summary:\n${output.slice(-2000)}`);
+  const incomplete = [
+    /max search depth too small/,
+    /pan: out of memory/,
+    /search was not completed/,
+    /Bit statespace search/,
+    /hash-compact/i,
+    /incomplete table/,
+  ]
+    .map((pattern) => pattern.exec(output)?.[0])
+    .find((found) => found !== undefined);
+  return {
+    states,
+    transitions,
+    depth,
+    errors,
+    complete: incomplete === undefined,
+    ...(incomplete !== undefined ? { incomplete } : {}),
+    seconds: Number(/elapsed time ([0-9.e+-]+) seconds/.exec(output)?.[1] ?? Number.NaN),
+    stateVectorBytes: count(output, /State-vector (\d+) byte/) ?? 0,
+  };
+}
+
+/** Generates, compiles and runs pan on `promela`; the folder is removed unless `keep`. */
+export function runSpin(promela: string, options: SpinOptions): SpinRun {
+  const dir = mkdtempSync(join(tmpdir(), 'nsmodel-spin-'));
+  try {
+    writeFileSync(join(dir, 'model.pml'), promela);
+    const seconds = (started: number) => (performance.now() - started) / 1000;
+    let started = performance.now();
+    execFileSync('spin', ['-a', 'model.pml'], { cwd: dir, stdio: 'pipe' });
+    const generateSeconds = seconds(started);
+    started = performance.now();
+    const defines = ['NOREDUCE', ...(options.defines ?? [])].map((d) => `-D${d}`);
+    execFileSync('gcc', ['-O2', '-w', ...defines, '-o', 'pan', 'pan.c'], { cwd: dir, stdio: 'pipe' });
+    const compileSeconds = seconds(started);
+    // pan exits non-zero on some errors; its summary is what is read.
+    const pan = spawnSync('./pan', [`-m${options.maxDepth}`, '-n', ...(options.panFlags ?? [])], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const output = `${pan.stdout}${pan.stderr}`;
+    const trails = readdirSync(dir)
+      .filter((f) => f.endsWith('.trail'))
+      .sort((a, b) => trailNumber(a) - trailNumber(b));
+    return { ...parsePanOutput(output), trails, output, generateSeconds, compileSeconds, dir };
+  } finally {
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `model.pml.trail` is trail 0, `model.pml3.trail` trail 3. */
+const trailNumber = (name: string): number => Number(/(\d*)\.trail$/.exec(name)?.[1] || 0);
+
+/** Replays one trail with `pan -r -S`: only the model's own printed lines (its steps) come out. */
+export function replayTrail(run: SpinRun, trail: string, maxDepth: number): string {
+  const pan = spawnSync('./pan', ['-S', `-m${maxDepth}`, '-r', trail], {
+    cwd: run.dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return `${pan.stdout}`;
+}
+
+export function removeSpinRun(run: SpinRun): void {
+  rmSync(run.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,114 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  type CommandSpec,
+  exitCodes,
+  integerOption,
+  listOption,
+  type ParsedCommandLine,
+  stringOption,
+  UsageError,
+} from '../checker/cli.ts';
+import { modelOf, promelaModel } from '../checker/promela.ts';
+import { scopeNames } from '../checker/scope-file.ts';
+import { spinAvailable } from '../checker/spin.ts';
+import { mergeSwarm, runSwarm, type SwarmReport, type SwarmRun, sliceRuns } from '../checker/swarm.ts';
+import { baseVariantName } from '../machines/variants.ts';
+import { runEntry } from './entry.ts';
+
+/**
+ * `npm run swarm -- --scope NAME --runs N [--slice I/M] [--out FILE]`: N diversified bitstate runs of
+ * SPIN on the exported Promela (checker/swarm.ts); `--merge FILE...` combines the slices' reports.
+ */
+const spec: CommandSpec = {
+  name: 'npm run swarm --',
+  summary:
+    'Swarm verification: diversified bitstate runs of SPIN on the exported model, one report with the combined chance of a miss.',
+  options: {
+    scope: {
+      type: 'string',
+      value: 'NAME|FILE',
+      description: `a built-in scope (${scopeNames().join(', ')}) or a scope file (default: quick)`,
+    },
+    variant: { type: 'string', value: 'NAME', description: `${baseVariantName} (default) or a seeded fault` },
+    runs: { type: 'string', value: 'N', description: 'runs in the whole swarm (default 4)' },
+    slice: {
+      type: 'string',
+      value: 'I/M',
+      description: 'run only runs I, I+M, I+2M, ... (machine I of M; default 0/1, every run)',
+    },
+    log2: { type: 'string', value: 'K', description: 'each filter has 2^K bits (default 27: 16 MiB)' },
+    'max-depth': { type: 'string', value: 'N', description: "pan's depth bound -m (default 2,000,000)" },
+    out: { type: 'string', value: 'FILE', description: "write this slice's runs as JSON (for --merge)" },
+    merge: {
+      type: 'string',
+      value: 'FILE',
+      multiple: true,
+      description: 'combine the JSON of slices into one report instead of running',
+    },
+  },
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.partial],
+  notes: [
+    'A bitstate search may take a new state for a seen one, so a swarm proves nothing: it ends with exit 10 and the estimated chance that every run missed some state.',
+    'On many machines: run the same command with --slice I/M --out slice-I.json on machine I, then --merge slice-*.json anywhere.',
+  ],
+};
+
+const number = (n: number) => n.toLocaleString('en');
+
+function printReport(report: SwarmReport): void {
+  console.log(`swarm of ${report.runs.length} bitstate runs: ${report.variant} on ${report.scope}`);
+  for (const r of report.runs)
+    console.log(
+      `  run ${String(r.run).padStart(3)} ${r.flags.join(' ').padEnd(28)} ${number(r.states).padStart(12)} states ${number(r.transitions).padStart(14)} transitions  ${r.seconds.toFixed(2)} s  expected missed ${r.expectedMissed.toExponential(2)}${r.truncated ? '  TRUNCATED (depth bound)' : ''}${r.errors > 0 ? `  ${r.errors} errors` : ''}`,
+    );
+  console.log(
+    `  at least ${number(report.statesAtLeast)} states; chance a given state was missed by every run ${report.missPerState.toExponential(2)}; expected states missed ${report.expectedMissed.toExponential(2)}; combined chance of any miss ${report.missProbability.toExponential(2)}; ${report.errors} errors (invalid end states)`,
+  );
+}
+
+function sliceOption(text: string | undefined): { index: number; count: number } {
+  if (text === undefined) return { index: 0, count: 1 };
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match || Number(match[2]) < 1 || Number(match[1]) >= Number(match[2]))
+    throw new UsageError(
+      `--slice: ${JSON.stringify(text)} is not I/M with 0 <= I < M; write e.g. --slice 0/4`,
+    );
+  return { index: Number(match[1]), count: Number(match[2]) };
+}
+
+async function main({ values }: ParsedCommandLine): Promise<number> {
+  const scope = stringOption(values, 'scope') ?? 'quick';
+  const variant = stringOption(values, 'variant') ?? baseVariantName;
+  const merged = listOption(values, 'merge');
+  if (merged.length > 0) {
+    const slices = merged.map(
+      (file) =>
+        JSON.parse(readFileSync(file, 'utf8')) as { scope: string; variant: string; runs: SwarmRun[] },
+    );
+    printReport(
+      mergeSwarm(
+        slices[0].scope,
+        slices[0].variant,
+        slices.flatMap((s) => s.runs),
+      ),
+    );
+    return exitCodes.partial;
+  }
+  if (!spinAvailable()) throw new UsageError('spin and gcc are needed (Debian: apt-get install spin gcc)');
+  const runs = integerOption(values, 'runs', { min: 1, max: 10000, example: '8' }) ?? 4;
+  const log2Bits = integerOption(values, 'log2', { min: 10, max: 35, example: '27' }) ?? 27;
+  const maxDepth = integerOption(values, 'max-depth', { min: 1000, example: '2000000' }) ?? 2_000_000;
+  const { index, count } = sliceOption(stringOption(values, 'slice'));
+  const model = modelOf(variant, scope);
+  const promela = promelaModel(model, { variant });
+  const done = runSwarm(promela.text, sliceRuns(runs, index, count), { log2Bits, maxDepth });
+  const out = stringOption(values, 'out');
+  if (out !== undefined) {
+    writeFileSync(out, `${JSON.stringify({ scope: model.scope.name, variant, runs: done }, null, 2)}\n`);
+    console.log(`wrote ${out}: runs ${done.map((r) => r.run).join(', ')} of ${runs}`);
+  }
+  printReport(mergeSwarm(model.scope.name, variant, done));
+  return exitCodes.partial;
+}
+
+await runEntry(spec, 'swarm', main);
