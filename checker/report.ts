@@ -175,6 +175,8 @@ export interface ReportContext {
 }
 
 export const counterexampleFolder = 'counterexamples';
+/** The committed report's folder, written only by the full default run. */
+export const committedFolder = 'generated';
 
 export function counterexamplePath(outDir: string, propertyId: string): string {
   return posix.join(outDir, counterexampleFolder, `${propertyId}.md`);
@@ -535,19 +537,22 @@ export async function writeReport(
     fresh.add(posix.basename(p.lasso.file));
     await put(p.lasso.file, lassoMarkdown(model, context.liveness, p.id, variant));
   }
-  const folder = join(rootDir, outDir, counterexampleFolder);
-  const existing = await readdir(folder).catch(() => [] as string[]);
-  for (const name of existing) {
-    if ((name.endsWith('.md') || name.endsWith('.itf.json')) && !fresh.has(name))
-      await rm(join(folder, name), { force: true });
+  // Only the committed folder's counterexamples belong to this generator whole; elsewhere the manifest decides.
+  if (outDir === committedFolder) {
+    const folder = join(rootDir, outDir, counterexampleFolder);
+    const existing = await readdir(folder).catch(() => [] as string[]);
+    for (const name of existing) {
+      if ((name.endsWith('.md') || name.endsWith('.itf.json')) && !fresh.has(name))
+        await rm(join(folder, name), { force: true });
+    }
   }
   return written;
 }
 
 /** Where a run's report goes: `generated/` for the canonical run, `generated/runs/<variant>-<scope>/` otherwise. */
 export function reportFolder(canonical: boolean, variant: string, scopeName: string): string {
-  if (canonical) return 'generated';
-  return posix.join('generated', 'runs', `${variant}-${scopeName}`.replace(/[^A-Za-z0-9._-]/g, '_'));
+  if (canonical) return committedFolder;
+  return posix.join(committedFolder, 'runs', `${variant}-${scopeName}`.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
 /** Replaces the run time in report.json and report.md, so two runs of the same machines compare equal. */

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { quietOnClosedPipe, UsageError } from '../checker/cli.ts';
+import { checkOutputFolder } from '../checker/output-folder.ts';
 import { buildSite, siteFolder } from '../checker/site/build.ts';
 
 /**
@@ -31,17 +33,20 @@ function main(): Promise<number> | number {
     console.log(usage);
     return 0;
   }
-  const reportDir = (values.from ?? 'generated').replace(/\\/g, '/').replace(/\/+$/, '');
+  const from = values.from ?? 'generated';
+  // The page goes into --from's own site/ folder: the same refusals as verify's --out, the committed folder allowed.
+  const reportDir = checkOutputFolder(from, rootDir, { flag: '--from', committedRun: true });
   return buildSite(rootDir, reportDir).then((written) => {
     console.log(`site: wrote ${written.join(', ')}; open ${siteFolder(reportDir)}/index.html in a browser`);
     return 0;
   });
 }
 
+quietOnClosedPipe();
 try {
   process.exitCode = await main();
 } catch (error) {
   console.error(`site: ${(error as Error).message.split('\n')[0]}`);
   if (debug) console.error(error);
-  process.exitCode = 1;
+  process.exitCode = error instanceof UsageError ? 2 : 1;
 }

@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
+import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
+  committedFolder,
   completion,
   expectationsVerdict,
   finalProgress,
@@ -102,11 +104,12 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxSeconds === undefined &&
     args.workers === undefined &&
     args.out === undefined;
-  // An absolute --out is kept where it points: every writer joins paths to the working folder.
-  const outDir =
-    args.out === undefined
-      ? reportFolder(canonical, args.variant, model.scope.name)
-      : relative(outputRoot, resolve(outputRoot, args.out)).split(sep).join('/');
+  // Checked before the search: a folder that cannot take the report must not cost the run.
+  const outDir = checkOutputFolder(
+    args.out ?? reportFolder(canonical, args.variant, model.scope.name),
+    outputRoot,
+    { committedRun: canonical },
+  );
   const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
   const reporter = createProgressReporter({
     label: `verify ${args.variant}/${model.scope.name}`,
@@ -172,9 +175,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const context = { model, variant: args.variant, outDir: folder, ...(liveness ? { liveness } : {}) };
   const report = buildReport(result, context);
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
-  await writeReport(outputRoot, report, result, context);
+  const written = await writeReport(outputRoot, report, result, context);
   if (committed) await writeTraceability(outputRoot);
-  await buildSite(outputRoot, folder);
+  written.push(...(await buildSite(outputRoot, folder)));
+  // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
+  if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
   else console.log(summaryText(report, result, folder, true));
