@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { baseVariantName } from '../machines/variants.ts';
 import { exitCodes, UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import { InputFileError, inputCaps, readInputText } from './input-file.ts';
 import { parseItf } from './itf.ts';
 import { resolveScope } from './scope-file.ts';
 import { replayTrace } from './trace-replay.ts';
@@ -14,10 +14,11 @@ export async function replayTraceCommand(
 ): Promise<number> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputText(file, inputCaps.trace);
   } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
     throw new UsageError(
-      `--trace: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an ITF file such as generated/counterexamples/<property>.itf.json`,
+      `--trace: ${error.message}${error.problem === 'no such file' ? '; an ITF file is e.g. generated/runs/<run>/counterexamples/<property>.itf.json' : ''}`,
     );
   }
   let trace: ReturnType<typeof parseItf>;

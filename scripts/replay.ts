@@ -72,7 +72,9 @@ function scenarioFiles(target: string): string[] {
   let info: ReturnType<typeof statSync>;
   try {
     info = statSync(target);
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UsageError(`${target}: a symbolic link loop; point the link at a real file or folder`);
     throw new UsageError(
       `no file or folder ${JSON.stringify(target)}; name a scenario file or folder, e.g. scenarios`,
     );
