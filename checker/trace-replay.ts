@@ -6,9 +6,9 @@ import { extraProperties } from '../properties/extra.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import { UsageError } from './cli.ts';
-import { actionVariable, encodeItfValue, type ItfTrace } from './itf.ts';
+import { actionVariable, encodeItfValue, type ItfTrace, type ItfValue, itfEqual } from './itf.ts';
 import { fieldOf, scopeByName, scopeFromData } from './scope-file.ts';
-import { actionData, readableState } from './state-view.ts';
+import { actionData, readableState, stepAction } from './state-view.ts';
 
 /**
  * `replay --trace FILE.itf.json`: runs an ITF counterexample's actions on the model (or a variant),
@@ -39,14 +39,19 @@ export type TraceReplay =
 
 const properties: Property[] = [...safetyProperties, ...extraProperties];
 
-const stateVars = (model: SystemModel, state: SystemState) => {
+type Vars = Record<string, ItfValue>;
+const stateVars = (model: SystemModel, state: SystemState): Vars => {
   const view = readableState(model, state);
   return Object.fromEntries(Object.keys(view).map((k) => [k, encodeItfValue(view[k], k)]));
 };
-const recordedVars = (trace: ItfTrace, index: number) =>
+const recordedVars = (trace: ItfTrace, index: number): Vars =>
   Object.fromEntries(
     Object.entries(trace.states[index]).filter(([k]) => k !== '#meta' && k !== actionVariable),
-  );
+  ) as Vars;
+/** Same variables with the same values by ITF meaning (set and map order, integer spelling free). */
+const sameVars = (got: Vars, want: Vars): boolean =>
+  Object.keys(got).sort().join('\0') === Object.keys(want).sort().join('\0') &&
+  Object.keys(want).every((k) => itfEqual(got[k], want[k]));
 
 /** The recorded data of step `index` (1-based), or a UsageError saying the trace cannot be replayed. */
 function recordedAction(trace: ItfTrace, index: number, file: string): { label: string; data: unknown } {
@@ -102,9 +107,7 @@ export function replayTrace(
   const machines = machinesFor(variant, scope);
   if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
   const model = new SystemModel(scope, machines);
-  const initial = model
-    .initialStates()
-    .find((s) => isDeepStrictEqual(stateVars(model, s), recordedVars(trace, 0)));
+  const initial = model.initialStates().find((s) => sameVars(stateVars(model, s), recordedVars(trace, 0)));
   if (!initial)
     return {
       replayed: false,
@@ -120,7 +123,7 @@ export function replayTrace(
       .enabled(state)
       .filter((e) => isDeepStrictEqual(actionData(model, e.event), data));
     const expected = recordedVars(trace, index);
-    const match = candidates.find((e) => isDeepStrictEqual(stateVars(model, e.next), expected));
+    const match = candidates.find((e) => sameVars(stateVars(model, e.next), expected));
     if (!match) {
       const problem =
         candidates.length === 0
@@ -128,6 +131,19 @@ export function replayTrace(
           : `"${label}" leads elsewhere on ${variant}: ${differences(stateVars(model, candidates[0].next), expected)}`;
       return { replayed: false, variant, step: index, problem };
     }
+    // The recorded answer is part of the trace: one the model does not give is not a run of it.
+    const answered = stepAction(match.event, model);
+    const recorded = trace.states[index]['#meta'].action;
+    if (
+      recorded?.label !== answered.label ||
+      !isDeepStrictEqual(recorded.details?.response ?? null, answered.details?.response ?? null)
+    )
+      return {
+        replayed: false,
+        variant,
+        step: index,
+        problem: `the trace records "${label}" (response ${responseText(recorded?.details?.response)}), but ${variant} answers "${answered.label}" (response ${responseText(answered.details?.response)})`,
+      };
     steps.push({ label, event: match.event, before: state, after: match.next });
     state = match.next;
   }
@@ -156,8 +172,15 @@ function judge(
   return {};
 }
 
+/** A recorded or answered response, as one phrase. */
+function responseText(response: unknown): string {
+  if (response === undefined || response === null) return 'none';
+  const r = response as { code?: unknown; reason?: unknown; cause?: unknown };
+  return `${String(r.code)} ${String(r.reason)}${r.cause !== undefined ? ` (${String(r.cause)})` : ''}`;
+}
+
 /** The top-level variables that differ, by name: where a replay left the recorded path. */
-function differences(got: Record<string, unknown>, want: Record<string, unknown>): string {
-  const names = Object.keys(want).filter((k) => !isDeepStrictEqual(got[k], want[k]));
+function differences(got: Vars, want: Vars): string {
+  const names = Object.keys(want).filter((k) => got[k] === undefined || !itfEqual(got[k], want[k]));
   return `${names.join(', ') || 'the state'} differ${names.length === 1 ? 's' : ''} from the recorded state`;
 }
