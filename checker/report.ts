@@ -7,7 +7,7 @@ import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
-import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
+import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexample-itf.ts';
 import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -536,6 +536,13 @@ export async function writeReport(
     if (!p.lasso || !context.liveness) continue;
     fresh.add(posix.basename(p.lasso.file));
     await put(p.lasso.file, lassoMarkdown(model, context.liveness, p.id, variant));
+    // The lasso as data too, with ITF's loop, so replay --trace can check it.
+    const judged = context.liveness.properties.find((r) => r.property.id === p.id);
+    if (judged?.lasso) {
+      const itfPath = counterexampleItfPath(outDir, p.id);
+      fresh.add(posix.basename(itfPath));
+      await put(itfPath, lassoItf(model, judged, variant));
+    }
   }
   // Only the committed folder's counterexamples belong to this generator whole; elsewhere the manifest decides.
   if (outDir === committedFolder) {

@@ -1,8 +1,11 @@
+import type { Scope } from '../machines/scope.ts';
 import { baseVariantName } from '../machines/variants.ts';
 import { exitCodes, UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import { InputFileError, inputCaps, readInputText } from './input-file.ts';
+import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
+import { replayLasso } from './lasso-replay.ts';
 import { resolveScope } from './scope-file.ts';
 import { replayTrace } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
@@ -28,6 +31,7 @@ export async function replayTraceCommand(
     throw new UsageError(`--trace: ${(error as Error).message}`);
   }
   const scope = options.scope === undefined ? undefined : resolveScope(options.scope).scope;
+  if (trace.loop !== undefined) return replayLassoCommand(trace, file, { ...options, scope });
   const result = replayTrace(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(scope ? { scope } : {}),
@@ -64,4 +68,42 @@ export async function replayTraceCommand(
     `CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`,
   );
   return exitCodes.violated;
+}
+
+/** A lasso's replay: 13 when it confirms a fair run that never reaches the goal, 14 when it is no run, else 0. */
+function replayLassoCommand(
+  trace: ItfTrace,
+  file: string,
+  options: { variant?: string; scope?: Scope; toScenario?: string },
+): number {
+  if (options.toScenario)
+    throw new UsageError(
+      '--to-scenario: a lasso repeats its cycle forever and a scenario is finite; replay the lasso without --to-scenario',
+    );
+  const result = replayLasso(trace, file, {
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+  });
+  const steps = trace.states.length - 1;
+  console.log(
+    `replay --trace ${file}: lasso of ${String(trace['#meta'].property)} on ${result.variant}, ${steps} steps, the cycle from state ${trace.loop}`,
+  );
+  if (!result.replayed) {
+    console.log(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    console.log(`The lasso is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    return exitCodes.expectationFailed;
+  }
+  result.steps.forEach((s, i) => {
+    if (i === result.loop) console.log('  cycle, repeated forever:');
+    console.log(`  ${i + 1}. ${s.label}`);
+  });
+  if (result.confirmed === undefined) {
+    console.log(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
+    return exitCodes.ok;
+  }
+  const where = result.namespace ? ` for ${result.namespace}` : '';
+  console.log(
+    `CONFIRMED: ${result.property.id} is violated${where} on ${result.variant}: ${result.confirmed}`,
+  );
+  return exitCodes.liveness;
 }

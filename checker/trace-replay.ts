@@ -39,22 +39,26 @@ export type TraceReplay =
 
 const properties: Property[] = [...safetyProperties, ...extraProperties];
 
-type Vars = Record<string, ItfValue>;
-const stateVars = (model: SystemModel, state: SystemState): Vars => {
+export type Vars = Record<string, ItfValue>;
+export const stateVars = (model: SystemModel, state: SystemState): Vars => {
   const view = readableState(model, state);
   return Object.fromEntries(Object.keys(view).map((k) => [k, encodeItfValue(view[k], k)]));
 };
-const recordedVars = (trace: ItfTrace, index: number): Vars =>
+export const recordedVars = (trace: ItfTrace, index: number): Vars =>
   Object.fromEntries(
     Object.entries(trace.states[index]).filter(([k]) => k !== '#meta' && k !== actionVariable),
   ) as Vars;
 /** Same variables with the same values by ITF meaning (set and map order, integer spelling free). */
-const sameVars = (got: Vars, want: Vars): boolean =>
+export const sameVars = (got: Vars, want: Vars): boolean =>
   Object.keys(got).sort().join('\0') === Object.keys(want).sort().join('\0') &&
   Object.keys(want).every((k) => itfEqual(got[k], want[k]));
 
 /** The recorded data of step `index` (1-based), or a UsageError saying the trace cannot be replayed. */
-function recordedAction(trace: ItfTrace, index: number, file: string): { label: string; data: unknown } {
+export function recordedAction(
+  trace: ItfTrace,
+  index: number,
+  file: string,
+): { label: string; data: unknown } {
   const action = trace.states[index]['#meta'].action;
   const data = action?.details?.data;
   if (!action || data === undefined)
@@ -88,7 +92,7 @@ export function traceSubject(
 }
 
 /** The scope a trace carries in `#meta.scopeDocument` (the scope file format). */
-function embeddedScope(data: unknown, file: string): Scope {
+export function embeddedScope(data: unknown, file: string): Scope {
   const result = scopeFromData(data);
   if ('problem' in result)
     throw new UsageError(
@@ -173,14 +177,14 @@ function judge(
 }
 
 /** A recorded or answered response, as one phrase. */
-function responseText(response: unknown): string {
+export function responseText(response: unknown): string {
   if (response === undefined || response === null) return 'none';
   const r = response as { code?: unknown; reason?: unknown; cause?: unknown };
   return `${String(r.code)} ${String(r.reason)}${r.cause !== undefined ? ` (${String(r.cause)})` : ''}`;
 }
 
 /** The top-level variables that differ, by name: where a replay left the recorded path. */
-function differences(got: Vars, want: Vars): string {
+export function differences(got: Vars, want: Vars): string {
   const names = Object.keys(want).filter((k) => got[k] === undefined || !itfEqual(got[k], want[k]));
   return `${names.join(', ') || 'the state'} differ${names.length === 1 ? 's' : ''} from the recorded state`;
 }

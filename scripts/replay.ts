@@ -59,12 +59,13 @@ const spec: CommandSpec = {
     exitCodes.internal,
     exitCodes.usage,
     exitCodes.violated,
+    exitCodes.liveness,
     exitCodes.expectationFailed,
     exitCodes.pending,
   ],
   notes: [
     'With several outcomes the exit code is the worst: malformed (2), then failed (14), then pending (15).',
-    'With --trace: 12 when the replay confirms the violation, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
+    'With --trace: 12 when the replay confirms the violation, 13 when it confirms a lasso (a trace with loop) of a liveness property, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
   ],
 };
 
