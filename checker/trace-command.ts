@@ -7,8 +7,12 @@ import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
 import { replayLasso } from './lasso-replay.ts';
 import { resolveScope } from './scope-file.ts';
+import { terminalText } from './text-safety.ts';
 import { replayTrace } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
+
+/** Labels and messages come from the trace file: an escape code in one must not reach the terminal raw. */
+const say = (line: string) => console.log(terminalText(line));
 
 /** `npm run replay -- --trace FILE [--variant NAME] [--scope S] [--to-scenario OUT.yaml]`: prints and exits. */
 export async function replayTraceCommand(
@@ -37,17 +41,17 @@ export async function replayTraceCommand(
     ...(scope ? { scope } : {}),
   });
   const steps = trace.states.length - 1;
-  console.log(
+  say(
     `replay --trace ${file}: ${String(trace['#meta'].property)} on ${result.variant}, ${steps} step${steps === 1 ? '' : 's'}`,
   );
   if (!result.replayed) {
-    console.log(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
-    console.log(`The trace is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    say(`The trace is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
     return exitCodes.expectationFailed;
   }
   result.steps.forEach((s, i) => {
     const mark = result.violatedAt === i + 1 ? `   <- ${result.property.id} breaks here` : '';
-    console.log(`  ${i + 1}. ${s.label}${mark}`);
+    say(`  ${i + 1}. ${s.label}${mark}`);
   });
   if (options.toScenario) {
     await writeFileAtomic(options.toScenario, traceToScenario(result, file));
@@ -55,18 +59,16 @@ export async function replayTraceCommand(
       result.variant === baseVariantName
         ? 'a scenario of what the model does at each step, a regression test'
         : `a scenario that fails on ${result.variant} and passes on the model`;
-    console.log(`wrote ${options.toScenario}: ${what}`);
+    say(`wrote ${options.toScenario}: ${what}`);
   }
   if (result.violatedAt === undefined) {
-    console.log(
+    say(
       `NOT CONFIRMED: the trace replays on ${result.variant}, and ${result.property.id} holds in every state of it.`,
     );
     return exitCodes.ok;
   }
   const where = result.violatedAt === 0 ? 'in the initial state' : `at step ${result.violatedAt}`;
-  console.log(
-    `CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`,
-  );
+  say(`CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`);
   return exitCodes.violated;
 }
 
@@ -85,25 +87,23 @@ function replayLassoCommand(
     ...(options.scope ? { scope: options.scope } : {}),
   });
   const steps = trace.states.length - 1;
-  console.log(
+  say(
     `replay --trace ${file}: lasso of ${String(trace['#meta'].property)} on ${result.variant}, ${steps} steps, the cycle from state ${trace.loop}`,
   );
   if (!result.replayed) {
-    console.log(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
-    console.log(`The lasso is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    say(`The lasso is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
     return exitCodes.expectationFailed;
   }
   result.steps.forEach((s, i) => {
-    if (i === result.loop) console.log('  cycle, repeated forever:');
-    console.log(`  ${i + 1}. ${s.label}`);
+    if (i === result.loop) say('  cycle, repeated forever:');
+    say(`  ${i + 1}. ${s.label}`);
   });
   if (result.confirmed === undefined) {
-    console.log(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
+    say(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
     return exitCodes.ok;
   }
   const where = result.namespace ? ` for ${result.namespace}` : '';
-  console.log(
-    `CONFIRMED: ${result.property.id} is violated${where} on ${result.variant}: ${result.confirmed}`,
-  );
+  say(`CONFIRMED: ${result.property.id} is violated${where} on ${result.variant}: ${result.confirmed}`);
   return exitCodes.liveness;
 }

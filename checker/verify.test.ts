@@ -148,7 +148,7 @@ describe('npm run verify, as a command', () => {
       expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(/^verify: /);
     }
-    expect(runs[2].stderr).toContain('missing.yaml:1: cannot read it');
+    expect(runs[2].stderr).toContain('missing.yaml:1: no such file');
   });
 
   it(`exits 12 with the shortest counterexample when a mutant breaks a property`, async () => {

@@ -12,6 +12,7 @@ import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
 import { closest } from '../checker/scenario/request-line.ts';
+import { terminalText } from '../checker/text-safety.ts';
 import { replayTraceCommand } from '../checker/trace-command.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
@@ -122,7 +123,9 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   for (const file of files) {
     const report = replayFile(file, undefined, variant);
     reports.push(report);
-    for (const line of formatReport(report, { verbose: values.verbose === true })) console.log(line);
+    // Titles and steps come from the file: an escape code in one must not reach the terminal raw.
+    for (const line of formatReport(report, { verbose: values.verbose === true }))
+      console.log(terminalText(line));
     console.log('');
   }
   console.log(summary(reports));
