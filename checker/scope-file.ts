@@ -5,6 +5,7 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { Scope } from '../machines/scope.ts';
 import { UsageError } from './cli.ts';
 import { InputFileError, inputCaps, nonFiniteNumber, readInputText, yamlSpelling } from './input-file.ts';
+import { kubernetesIssue } from './kubernetes-validation.ts';
 import { scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
 import { documentToScope } from './scope-yaml.ts';
@@ -141,6 +142,9 @@ export function scopeFromData(data: unknown): Scope | ScopeIssue {
   if (!parsed.success) return issueOfZod(parsed.error.issues, data);
   const result = documentToScope(parsed.data);
   if ('issues' in result) return result.issues[0];
+  // What the apiserver would refuse (schema, RBAC rules, names) or the scope's world lacks (users, system namespaces).
+  const refused = kubernetesIssue(parsed.data);
+  if (refused) return refused;
   // Declared symmetry sets must really be interchangeable, or the reduced search would be unsound.
   const symmetry = result.scope.symmetry ? scopeSymmetry(result.scope) : undefined;
   return symmetry && 'issue' in symmetry ? symmetry.issue : result.scope;
