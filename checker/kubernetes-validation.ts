@@ -252,6 +252,29 @@ function knownPrincipals(doc: ScopeDocument): Set<string> {
   return known;
 }
 
+/** An RBAC manifest as a scenario's `given` states it: the schema and upstream's rules, or undefined. */
+export function rbacManifestIssue(
+  manifest: Record<string, unknown>,
+  path: FieldPath,
+): ScopeIssue | undefined {
+  const kind = String(manifest.kind);
+  if (!['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(kind)) return undefined;
+  try {
+    const { apiVersion: _, kind: __, ...data } = manifest;
+    schemaCheck(kind, data, path);
+    const rules = (manifest.rules ?? []) as Rule[];
+    for (const [i, rule] of rules.entries()) ruleCheck(rule, [...path, 'rules', i]);
+    const subjects = (manifest.subjects ?? []) as Subject[];
+    for (const [i, subject] of subjects.entries())
+      subjectCheck(subject, [...path, 'subjects', i], kind === 'ClusterRoleBinding');
+    if (manifest.roleRef) roleRefCheck(manifest.roleRef as { name: string }, [...path, 'roleRef']);
+    return undefined;
+  } catch (error) {
+    if (error instanceof Found) return error.issue;
+    throw error;
+  }
+}
+
 /** The first way Kubernetes (or the scope's own world) refuses the document, or undefined. */
 export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
   try {
@@ -313,7 +336,10 @@ export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
       });
       for (const [initializer, account] of Object.entries(intent.initializerAccounts))
         unknownUser(account, ['intent', 'initializerAccounts', initializer]);
+      const namespaces = new Set(doc.namespaces.map((n) => n.name));
       for (const [namespace, tenants] of Object.entries(intent.tenants)) {
+        // Tenants of a namespace the scope leaves out are never judged (a narrowed copy keeps the full intent).
+        if (!namespaces.has(namespace)) continue;
         tenants.forEach((n, i) => {
           unknownUser(n, ['intent', 'tenants', namespace, i]);
         });

@@ -7,11 +7,11 @@ import type { LivenessProperty } from '../properties/types.ts';
 import { UsageError } from './cli.ts';
 import type { ItfTrace } from './itf.ts';
 import { compileFairness, needsTime, systemHorizon } from './liveness-system.ts';
-import { scopeByName } from './scope-file.ts';
 import { actionData, stepAction } from './state-view.ts';
 import {
   differences,
   embeddedScope,
+  namedScope,
   recordedAction,
   recordedVars,
   responseText,
@@ -70,9 +70,12 @@ export function replayLasso(
     overrides.scope ??
     (meta.scopeDocument
       ? embeddedScope(meta.scopeDocument, file)
-      : scopeByName(typeof meta.scope === 'string' ? meta.scope : ''));
+      : namedScope(typeof meta.scope === 'string' ? meta.scope : '', file));
   const machines = machinesFor(variant, scope);
-  if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
+  if (!machines)
+    throw new UsageError(
+      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of machines/variants.ts`,
+    );
   const model = new SystemModel(scope, machines);
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : undefined;
   const slot = namespace === undefined ? -1 : model.scope.namespaces.findIndex((n) => n.name === namespace);

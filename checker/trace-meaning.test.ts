@@ -2,10 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { safetyProperties } from '../properties/safety.ts';
-import { runScript } from '../test-support/run-command.ts';
+import { runScript, thrownMessage } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { variantModel } from '../test-support/variant-model.ts';
 import { check } from './check.ts';
+import { UsageError } from './cli.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { canonicalItf, type ItfValue, itfEqual, parseItf } from './itf.ts';
 import { scopeByName } from './scope-file.ts';
@@ -103,6 +104,27 @@ describe('ITF values compare by meaning', () => {
     expect(count(itf, '"#bigint"')).toBeGreaterThan(0);
     const result = replayTrace(parseItf(text, 't'), 't');
     expect(result).toMatchObject({ replayed: true, violatedAt: 3 });
+  });
+});
+
+describe('a trace naming what does not exist is refused naming the file', () => {
+  it('an unknown variant or scope in #meta', () => {
+    const trace = JSON.parse(itf) as { '#meta': Record<string, unknown> };
+    const variant = thrownMessage(UsageError, () =>
+      replayTrace(
+        parseItf(JSON.stringify({ ...trace, '#meta': { ...trace['#meta'], variant: 'nope' } }), 't.json'),
+        't.json',
+      ),
+    );
+    expect(variant).toMatch(/^t\.json: #meta\.variant: unknown variant "nope"; fix: /);
+    const { scopeDocument: _, ...meta } = trace['#meta'];
+    const scope = thrownMessage(UsageError, () =>
+      replayTrace(
+        parseItf(JSON.stringify({ ...trace, '#meta': { ...meta, scope: 'nowhere' } }), 't.json'),
+        't.json',
+      ),
+    );
+    expect(scope).toMatch(/^t\.json: #meta\.scope: unknown scope "nowhere"/);
   });
 });
 

@@ -87,7 +87,7 @@ export function traceSubject(
   const scopeName = typeof meta.scope === 'string' ? meta.scope : '';
   const scope =
     overrides.scope ??
-    (meta.scopeDocument ? embeddedScope(meta.scopeDocument, file) : scopeByName(scopeName));
+    (meta.scopeDocument ? embeddedScope(meta.scopeDocument, file) : namedScope(scopeName, file));
   return { property, variant, scope };
 }
 
@@ -109,7 +109,10 @@ export function replayTrace(
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
   const machines = machinesFor(variant, scope);
-  if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
+  if (!machines)
+    throw new UsageError(
+      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of machines/variants.ts`,
+    );
   const model = new SystemModel(scope, machines);
   const initial = model.initialStates().find((s) => sameVars(stateVars(model, s), recordedVars(trace, 0)));
   if (!initial)
@@ -187,4 +190,17 @@ export function responseText(response: unknown): string {
 export function differences(got: Vars, want: Vars): string {
   const names = Object.keys(want).filter((k) => got[k] === undefined || !itfEqual(got[k], want[k]));
   return `${names.join(', ') || 'the state'} differ${names.length === 1 ? 's' : ''} from the recorded state`;
+}
+
+/** A built-in scope a trace names in `#meta.scope`; an unknown one is refused naming the trace. */
+export function namedScope(name: string, file: string): Scope {
+  try {
+    return scopeByName(name);
+  } catch (error) {
+    if (error instanceof UsageError)
+      throw new UsageError(
+        `${file}: #meta.scope: ${error.message.replace(/^--scope: /, '')}; or give --scope`,
+      );
+    throw error;
+  }
 }

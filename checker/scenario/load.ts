@@ -8,6 +8,7 @@ import {
   readInputText,
   yamlSpelling,
 } from '../input-file.ts';
+import { rbacManifestIssue } from '../kubernetes-validation.ts';
 import { closest } from './request-line.ts';
 import {
   type ContentManifestInput,
@@ -187,8 +188,13 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
   const kind = raw.kind;
   if (typeof kind !== 'string')
     throw new ScenarioFieldError([...path, 'kind'], 'missing', 'every manifest names its kind');
-  if (kind in manifestSchemas)
-    return validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
+  if (kind in manifestSchemas) {
+    const manifest = validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
+    // RBAC as the apiserver validates it: the official schema and upstream's rules for rules, subjects and roleRef.
+    const refused = rbacManifestIssue(raw, path);
+    if (refused) throw new ScenarioFieldError([...refused.path], refused.problem, `fix: ${refused.fix}`);
+    return manifest;
+  }
   if (kind in contentKinds) {
     const manifest = validate(contentManifest, raw, path);
     validate(contentBodySchemas[kind as keyof typeof contentKinds] as ZodType, raw, path);
