@@ -227,6 +227,7 @@ export function integerOption(
  * anything else (one line; the stack trace only with NSMODEL_DEBUG=1).
  */
 export async function runCommand(command: string, main: () => Promise<number> | number): Promise<void> {
+  quietOnClosedPipe();
   try {
     process.exitCode = await main();
   } catch (error) {
@@ -243,4 +244,20 @@ export async function runCommand(command: string, main: () => Promise<number> | 
     if (debug) console.error(error);
     process.exitCode = exitCodes.internal;
   }
+}
+
+let pipeGuarded = false;
+
+/**
+ * A reader that stops early (`| head`) closes the pipe: the command then ends at once with the code it
+ * has so far, instead of an EPIPE stack trace. Any other stream error is still thrown.
+ */
+export function quietOnClosedPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : exitCodes.ok);
+    });
 }

@@ -1,8 +1,9 @@
 import { posix } from 'node:path';
 import type { Scope } from '../machines/scope.ts';
-import type { SystemModel } from '../machines/system.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { PropertyResult } from './check.ts';
 import { itfText, traceToItf } from './itf.ts';
+import type { LivenessResult } from './liveness-system.ts';
 import { scopeToDocument } from './scope-yaml.ts';
 import { readableState, stepAction } from './state-view.ts';
 
@@ -39,5 +40,39 @@ export function counterexampleItf(
       },
       ...(loopStart !== undefined ? { loopStart } : {}),
     }),
+  );
+}
+
+/** The action of a stuttering step of a lasso: nothing happens, the state stays. */
+export const stutterAction = { label: 'stutter', details: { data: { stutter: true } } } as const;
+
+/**
+ * A liveness property's lasso as ITF: the prefix, then the cycle, whose last state is the state `loop`
+ * names (ADR-015's lasso), with the namespace the property was judged for in `#meta`.
+ */
+export function lassoItf(model: SystemModel, result: LivenessResult, variant: string): string {
+  const lasso = result.lasso;
+  if (!lasso) throw new Error(`liveness property ${result.property.id} has no lasso`);
+  return itfText(
+    traceToItf<SystemState, SystemEvent | null>(
+      { initial: lasso.initial, steps: lasso.steps },
+      {
+        view: (s) => readableState(model, s),
+        action: (event) => (event ? stepAction(event, model) : stutterAction),
+        meta: {
+          source: 'nsmodel verify',
+          description: `Lasso of ${result.property.id}: ${result.property.statement}`,
+          property: result.property.id,
+          requirements: [...result.property.requirements],
+          variant,
+          scope: model.scope.name,
+          scopeDocument: scopeToDocument(model.scope),
+          ...(result.namespace !== undefined ? { namespace: result.namespace } : {}),
+          status: result.status,
+          fairness: result.fairness,
+        },
+        loopStart: lasso.loopStart,
+      },
+    ),
   );
 }

@@ -11,6 +11,7 @@ import {
   whoIsWho,
 } from './counterexample-story.ts';
 import { stateDiff, stateFacts } from './describe.ts';
+import { escapeMarkdownHtml } from './text-safety.ts';
 
 /** One step of a counterexample as the report shows it. */
 export interface CounterexampleStep {
@@ -186,5 +187,6 @@ export function counterexampleMarkdown(model: SystemModel, result: PropertyResul
     '</details>',
     '',
   ];
-  return lines.join('\n');
+  // Names come from the scope file: none may open an HTML tag in a rendered page.
+  return escapeMarkdownHtml(lines.join('\n'));
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { rmSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { UsageError } from './cli.ts';
 
 /**
  * Writes a file so that readers see either the old content or the new, never a torn one: the bytes
@@ -16,7 +18,20 @@ process.on('exit', () => {
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot write ${path}: its folder ${folder} cannot be made (${code ?? String(error)}: a file is in the way); fix: write elsewhere, or move that file`,
+    );
+  }
+  // A rename would put a file in place of a device, a FIFO, a folder or a link: only a regular file is replaced.
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing && !existing.isFile())
+    throw new UsageError(
+      `refusing to write ${path}: it is ${entryKind(existing)}, and only a regular file is ever replaced; fix: give the path of a new or regular file`,
+    );
   const temporary = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   inFlight.add(temporary);
   try {
@@ -34,4 +49,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } finally {
     inFlight.delete(temporary);
   }
+}
+
+/** What kind of file system entry `info` is, in words. */
+export function entryKind(info: Stats): string {
+  if (info.isFile()) return 'a regular file';
+  if (info.isDirectory()) return 'a folder';
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
 }

@@ -136,6 +136,42 @@ export function decodeItfValue(value: ItfValue): unknown {
 }
 
 /**
+ * The normal form of an ITF value by its meaning: an integer is `{"#bigint": "n"}` whether written so
+ * (any sign or leading zeros) or as a plain JSON number, a set's elements and a map's pairs are sorted
+ * and a set's duplicates dropped (their order and repetition mean nothing), a record's fields are sorted.
+ */
+export function canonicalItf(value: ItfValue): ItfValue {
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? { '#bigint': BigInt(value).toString() } : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(canonicalItf);
+  if ('#bigint' in value && typeof value['#bigint'] === 'string' && /^-?\d+$/.test(value['#bigint']))
+    return { '#bigint': BigInt(value['#bigint']).toString() };
+  if ('#set' in value && Array.isArray(value['#set'])) {
+    const unique = new Map(value['#set'].map((v) => [JSON.stringify(canonicalItf(v)), canonicalItf(v)]));
+    return {
+      '#set': [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v),
+    };
+  }
+  if ('#map' in value && Array.isArray(value['#map']))
+    return {
+      '#map': (value['#map'] as [ItfValue, ItfValue][])
+        .map(([k, v]): [ItfValue, ItfValue] => [canonicalItf(k), canonicalItf(v)])
+        .sort((a, b) => compareEncoded(a[0], b[0])),
+    };
+  if ('#tup' in value && Array.isArray(value['#tup'])) return { '#tup': value['#tup'].map(canonicalItf) };
+  const record: Record<string, ItfValue> = {};
+  for (const key of Object.keys(value).sort())
+    record[key] = canonicalItf((value as Record<string, ItfValue>)[key]);
+  return record;
+}
+
+/** Whether two ITF values mean the same (canonicalItf of each is the same JSON). */
+export function itfEqual(a: ItfValue, b: ItfValue): boolean {
+  return JSON.stringify(canonicalItf(a)) === JSON.stringify(canonicalItf(b));
+}
+
+/**
  * The trace as ITF: state 0 is the initial state (action `init`), state i the state after step i. Every
  * state holds the same variables, those of the initial state's view, plus `mbt::actionTaken`.
  */

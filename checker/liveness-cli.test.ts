@@ -65,13 +65,14 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
     const scope = {
       ...removalScope,
       name: 'frozen',
-      principals: [],
+      // Its users exist (creators, intents name them) but send nothing.
+      principals: removalScope.principals.map((p) => ({ ...p, requests: [] })),
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
     };
     await writeFile(join(cwd, 'frozen.yaml'), scopeToYaml(scope));
     const run = await verify(['--scope', 'frozen.yaml'], cwd);
     expect(run.stderr).not.toContain('internal error');
-    // Not 11: no deadlock. With no principals most properties are never exercised, which is exit 18.
+    // Not 11: no deadlock. With no requests most properties are never exercised, which is exit 18.
     expect(run.code).toBe(18);
     expect(run.stdout).toContain('Deadlock: none (every reachable state has a successor).');
     expect(run.stdout).not.toContain('horizon');

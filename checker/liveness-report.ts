@@ -5,6 +5,7 @@ import { type CounterexampleStep, sequenceDiagram, traceSteps } from './countere
 import { stateFacts } from './describe.ts';
 import type { Lasso } from './liveness.ts';
 import { type LivenessRun, type LivenessStatus, needsTime } from './liveness-system.ts';
+import { escapeMarkdownHtml } from './text-safety.ts';
 
 /**
  * The liveness and deadlock part of the verification report: report.json's `liveness` object, the
@@ -246,7 +247,7 @@ export function lassoMarkdown(model: SystemModel, run: LivenessRun, id: string, 
     result.status === 'violated'
       ? 'violated: this run never reaches the goal, and is fair for every condition assumed.'
       : `inconclusive (${statusText[result.status]}): ${horizonNote}`;
-  return [
+  const lines = [
     `# Lasso: \`${id}\``,
     '',
     `**Property.** ${result.property.statement} (${result.property.requirements.join(', ')})`,
@@ -280,5 +281,7 @@ export function lassoMarkdown(model: SystemModel, run: LivenessRun, id: string, 
     '| --- | --- |',
     ...[...stateFacts(model, entry)].map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
     '',
-  ].join('\n');
+  ];
+  // Names come from the scope file: none may open an HTML tag in a rendered page.
+  return escapeMarkdownHtml(lines.join('\n'));
 }

@@ -211,7 +211,7 @@ describe(`the ${variant} mutant`, () => {
   describe('writing the report', () => {
     const scratch = useTempDir('report');
 
-    it('writes report.json, report.md and the counterexample, and removes stale counterexamples', async () => {
+    it('writes report.json, report.md and the counterexample, and keeps files of a side folder it did not write', async () => {
       const folder = join(scratch(), outDir, 'counterexamples');
       await writeReport(scratch(), buildReport(result, { model, variant, outDir }), result, {
         model,
@@ -231,7 +231,12 @@ describe(`the ${variant} mutant`, () => {
         `${outDir}/counterexamples/${propertyId}.md`,
         `${outDir}/counterexamples/${propertyId}.itf.json`,
       ]);
-      expect((await readdir(folder)).sort()).toEqual([`${propertyId}.itf.json`, `${propertyId}.md`]);
+      expect((await readdir(folder)).sort()).toEqual([
+        `${propertyId}.itf.json`,
+        `${propertyId}.md`,
+        'no-longer-violated.itf.json',
+        'no-longer-violated.md',
+      ]);
       const counterexample = await readFile(join(folder, `${propertyId}.md`), 'utf8');
       // What broke first, who is who, the initial state, one line per step, the full state one click away.
       expect(counterexample).toMatch(
@@ -247,6 +252,15 @@ describe(`the ${variant} mutant`, () => {
       expect(counterexample).toContain('<details><summary>The full state after every step</summary>');
       const json: unknown = JSON.parse(await readFile(join(scratch(), outDir, 'report.json'), 'utf8'));
       expect(reportSchema.safeParse(json).success).toBe(true);
+    });
+
+    it('removes stale counterexamples from the committed folder, which the report generator owns whole', async () => {
+      const context = { model, variant, outDir: 'generated' };
+      const folder = join(scratch(), 'generated', 'counterexamples');
+      await writeReport(scratch(), buildReport(result, context), result, context);
+      await writeFile(join(folder, 'no-longer-violated.md'), 'stale');
+      await writeReport(scratch(), buildReport(result, context), result, context);
+      expect((await readdir(folder)).sort()).toEqual([`${propertyId}.itf.json`, `${propertyId}.md`]);
     });
 
     it('keeps a report that differs only in the run time, so a rerun leaves git clean', async () => {

@@ -1,14 +1,16 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Scope } from '../machines/scope.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
+import type { Property } from '../properties/types.ts';
 import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
-import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
+import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexample-itf.ts';
 import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -21,10 +23,22 @@ import {
   livenessSummary,
 } from './liveness-report.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
+import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from './manifest.ts';
 import type { Progress } from './model.ts';
+import {
+  type Failure,
+  failure,
+  type Outcome,
+  outcomeOf,
+  precedenceText,
+  type ScenarioSummary,
+  scenarioSummary,
+} from './outcome.ts';
 import { createProgressReporter } from './progress.ts';
+import { checkScenarioInvariants, committedScenarioFiles } from './scenario-invariants.ts';
 import { scopeByName } from './scope-file.ts';
 import { GraphRecorder } from './state-graph.ts';
+import { escapeMarkdownHtml } from './text-safety.ts';
 
 /**
  * The verification report: `generated/report.json` for tools, `generated/report.md` for people, one
@@ -109,6 +123,10 @@ export interface VerifyReport {
   undeclared?: { vacuous: string[]; uncovered: string[] };
   /** Under symmetry reduction: `states` counts orbits; these are the states and transitions they stand for. */
   symmetry?: { order: number; represented: { states: number; transitions: number } };
+  /** The committed scenarios, every invariant judged along each replay (runs of the machines as written). */
+  scenarios?: ScenarioSummary;
+  /** Every class of failure of the run and the exit code they give, by the documented precedence. */
+  outcome?: Outcome;
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -159,7 +177,35 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       represented: z.strictObject({ states: count, transitions: count }),
     })
     .optional(),
-});
+  scenarios: z
+    .strictObject({
+      replayed: count,
+      skipped: count,
+      states: count,
+      violations: z.array(
+        z.strictObject({
+          file: z.string(),
+          line: count,
+          step: z.string(),
+          property: z.string(),
+          message: z.string(),
+        }),
+      ),
+    })
+    .optional(),
+  outcome: z
+    .strictObject({
+      exitCode: z.number().int().nonnegative(),
+      failed: z.array(
+        z.strictObject({
+          class: z.enum(['safety', 'scenarios', 'deadlock', 'liveness', 'partial', 'coverage', 'golden']),
+          exitCode: z.number().int().positive(),
+          what: z.string(),
+        }),
+      ),
+    })
+    .optional(),
+}) as z.ZodType<VerifyReport>;
 
 export const unexplainedNote =
   'not taken and not declared: add the reason to `untaken` for this scope in checker/expectations.ts, or widen the scope';
@@ -178,6 +224,10 @@ export interface ReportContext {
 }
 
 export const counterexampleFolder = 'counterexamples';
+/** The project's root, where scenarios/ and checker/manifest.json are (no URL object: tests may swap it for a DOM's). */
+const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The committed report's folder, written only by the full default run. */
+export const committedFolder = 'generated';
 
 export function counterexamplePath(outDir: string, propertyId: string): string {
   return posix.join(outDir, counterexampleFolder, `${propertyId}.md`);
@@ -358,6 +408,8 @@ export function reportMarkdown(
     '',
     `**Vacuity and coverage.** ${expectationsVerdict(report)}`,
     '',
+    ...(report.scenarios ? [`**Scenarios.** ${scenariosVerdict(report.scenarios)}`, ''] : []),
+    ...(report.outcome ? [`**Outcome.** ${outcomeVerdict(report.outcome)}`, ''] : []),
     '## Properties',
     '',
     'A property is `vacuous` when its witness (a state or step where its premise holds) was never reached: it had nothing to check, which is not the same as holding.',
@@ -415,7 +467,8 @@ export function reportMarkdown(
     lines.push('');
   }
   if (report.liveness && liveness) lines.push(...livenessMarkdown(report.liveness, liveness, outDir));
-  return lines.join('\n');
+  // Scenario steps and messages come from files: none may open an HTML tag in a rendered page.
+  return escapeMarkdownHtml(lines.join('\n'));
 }
 
 function verdict(report: VerifyReport): string {
@@ -537,20 +590,30 @@ export async function writeReport(
     if (!p.lasso || !context.liveness) continue;
     fresh.add(posix.basename(p.lasso.file));
     await put(p.lasso.file, lassoMarkdown(model, context.liveness, p.id, variant));
+    // The lasso as data too, with ITF's loop, so replay --trace can check it.
+    const judged = context.liveness.properties.find((r) => r.property.id === p.id);
+    if (judged?.lasso) {
+      const itfPath = counterexampleItfPath(outDir, p.id);
+      fresh.add(posix.basename(itfPath));
+      await put(itfPath, lassoItf(model, judged, variant));
+    }
   }
-  const folder = join(rootDir, outDir, counterexampleFolder);
-  const existing = await readdir(folder).catch(() => [] as string[]);
-  for (const name of existing) {
-    if ((name.endsWith('.md') || name.endsWith('.itf.json')) && !fresh.has(name))
-      await rm(join(folder, name), { force: true });
+  // Only the committed folder's counterexamples belong to this generator whole; elsewhere the manifest decides.
+  if (outDir === committedFolder) {
+    const folder = join(rootDir, outDir, counterexampleFolder);
+    const existing = await readdir(folder).catch(() => [] as string[]);
+    for (const name of existing) {
+      if ((name.endsWith('.md') || name.endsWith('.itf.json')) && !fresh.has(name))
+        await rm(join(folder, name), { force: true });
+    }
   }
   return written;
 }
 
 /** Where a run's report goes: `generated/` for the canonical run, `generated/runs/<variant>-<scope>/` otherwise. */
 export function reportFolder(canonical: boolean, variant: string, scopeName: string): string {
-  if (canonical) return 'generated';
-  return posix.join('generated', 'runs', `${variant}-${scopeName}`.replace(/[^A-Za-z0-9._-]/g, '_'));
+  if (canonical) return committedFolder;
+  return posix.join(committedFolder, 'runs', `${variant}-${scopeName}`.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
 /** Replaces the run time in report.json and report.md, so two runs of the same machines compare equal. */
@@ -587,13 +650,102 @@ export const reportGenerator = {
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
     const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
-    return writeReport(rootDir, buildReport(result, context), result, context);
+    // The same verdict as verify's canonical run: scenarios, golden figures and every class of failure.
+    const scenarios = committedScenarios(safetyProperties);
+    const pinned = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === 'default');
+    const moved = pinned
+      ? goldenDifferences(pinned, {
+          states: result.states,
+          transitions: result.transitions,
+          depth: result.depth,
+          properties: manifestVerdicts(result),
+        })
+      : [];
+    const report = judgedReport(buildReport(result, context), result, { liveness, scenarios, moved });
+    return writeReport(rootDir, report, result, context);
   },
 };
+
+/** The committed scenarios' verdict, each violation with its file, line and step. */
+export function scenariosVerdict(s: ScenarioSummary): string {
+  const judged = `${s.replayed} scenarios replayed (${s.skipped} of seeded faults or variants skipped), ${format(s.states)} states judged`;
+  if (s.violations.length === 0) return `${judged}: every invariant holds along each.`;
+  return `${judged}: ${s.violations.length} invariant violation${s.violations.length === 1 ? '' : 's'}: ${s.violations
+    .map((v) => `${v.file}:${v.line} "${v.step}" breaks \`${v.property}\` (${v.message})`)
+    .join('; ')}.`;
+}
+
+/** The run's exit code and every class that failed, as one sentence. */
+export function outcomeVerdict(o: Outcome): string {
+  if (o.failed.length === 0) return `exit ${o.exitCode}: nothing failed.`;
+  return `exit ${o.exitCode} (precedence ${precedenceText}); failed: ${o.failed
+    .map((f) => `${f.class} (exit ${f.exitCode}): ${f.what}`)
+    .join('; ')}.`;
+}
 
 /** What the orbits of a symmetry-reduced search stand for; empty without reduction. */
 function symmetryText(report: VerifyReport): string {
   const s = report.symmetry;
   if (!s) return '';
   return ` Symmetry reduction (group of ${s.order}): these ${format(report.states)} orbits stand for ${format(s.represented.states)} states and ${format(s.represented.transitions)} transitions without it.`;
+}
+
+/** Every invariant judged along each committed scenario's replay (the machines as written). */
+export function committedScenarios(properties: readonly Property[]): ScenarioSummary {
+  const run = checkScenarioInvariants(committedScenarioFiles(join(sourceRoot, 'scenarios')), properties);
+  return scenarioSummary(run, sourceRoot);
+}
+
+/** Every class of failure of a verify run, each with its exit code (checker/outcome.ts orders them). */
+export function verifyFailures(
+  report: VerifyReport,
+  result: CheckResult,
+  {
+    liveness,
+    scenarios,
+    moved = [],
+  }: { liveness?: LivenessRun; scenarios?: ScenarioSummary; moved?: readonly string[] },
+): Failure[] {
+  const failures: Failure[] = [];
+  const violated = report.properties.filter((p) => p.status === 'violated').map((p) => p.id);
+  if (violated.length > 0)
+    failures.push(
+      failure(
+        'safety',
+        `${violated.length} safety propert${violated.length === 1 ? 'y' : 'ies'} violated: ${violated.join(', ')}`,
+      ),
+    );
+  if (scenarios && scenarios.violations.length > 0)
+    failures.push(
+      failure(
+        'scenarios',
+        `${scenarios.violations.length} invariant violation${scenarios.violations.length === 1 ? '' : 's'} along the committed scenarios: ${scenarios.violations.map((v) => `${v.file}:${v.line} ${v.property}`).join(', ')}`,
+      ),
+    );
+  if (liveness && liveness.deadlock.count > 0)
+    failures.push(
+      failure('deadlock', `${liveness.deadlock.count} reachable states where nothing can happen`),
+    );
+  const stuck = liveness?.properties.filter((p) => p.status === 'violated').map((p) => p.property.id) ?? [];
+  if (stuck.length > 0)
+    failures.push(
+      failure(
+        'liveness',
+        `${stuck.length} liveness propert${stuck.length === 1 ? 'y' : 'ies'} violated: ${stuck.join(', ')}`,
+      ),
+    );
+  if (!result.complete) failures.push(failure('partial', `the search is ${completion(result)}`));
+  if (hasUndeclared(report)) failures.push(failure('coverage', expectationsVerdict(report, false)));
+  if (moved.length > 0) failures.push(failure('golden', `golden figures moved: ${moved.join('; ')}`));
+  return failures;
+}
+
+/** The report with its scenarios and its outcome: one verdict from every cause. */
+export function judgedReport(
+  report: VerifyReport,
+  result: CheckResult,
+  judged: { liveness?: LivenessRun; scenarios?: ScenarioSummary; moved?: readonly string[] },
+): VerifyReport {
+  const outcome = outcomeOf(verifyFailures(report, result, judged));
+  return { ...report, ...(judged.scenarios ? { scenarios: judged.scenarios } : {}), outcome };
 }

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { Scope } from '../machines/scope.ts';
 import { UsageError } from './cli.ts';
+import { InputFileError, inputCaps, nonFiniteNumber, readInputText, yamlSpelling } from './input-file.ts';
+import { kubernetesIssue } from './kubernetes-validation.ts';
 import { scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
 import { documentToScope } from './scope-yaml.ts';
@@ -17,7 +19,6 @@ export type ScopeSource = { kind: 'named'; name: string } | { kind: 'file'; path
 
 /** The folder of the built-in scopes, wherever the command runs from (no URL object: tests may swap it for a DOM's). */
 export const scopesFolder = `${join(dirname(fileURLToPath(import.meta.url)), '..', 'scopes')}/`;
-const maxBytes = 1_000_000;
 // Against YAML bombs: a scope needs no aliases at all, so a few is generous.
 const maxAliasCount = 20;
 
@@ -70,16 +71,15 @@ export function resolveScope(text: string): { scopeSource: ScopeSource; scope: S
 export function loadScopeFile(path: string, shown = path): Scope {
   let text: string;
   try {
-    text = readFileSync(path, 'latin1').length > maxBytes ? '' : readFileSync(path, 'utf8');
+    text = readInputText(path, inputCaps.scope);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `--scope: ${shown}:1: cannot read it (${code ?? String(error)}); fix: give an existing scope file or a scope name (${scopeNames().join(', ')})`,
-    );
+    if (!(error instanceof InputFileError)) throw error;
+    const names = error.problem === 'no such file' ? ` or a scope name (${scopeNames().join(', ')})` : '';
+    throw new UsageError(`--scope: ${shown}:${error.line}: ${error.problem}; fix: ${error.fix}${names}`);
   }
-  if (text === '')
+  if (text.trim() === '')
     throw new UsageError(
-      `--scope: ${shown}:1: (top level): the file is empty or larger than ${maxBytes} bytes; fix: write a scope (see scopes/default.yaml)`,
+      `--scope: ${shown}:1: (top level): the file is empty; fix: write a scope (see scopes/default.yaml)`,
     );
   try {
     return parseScope(text, shown);
@@ -125,6 +125,13 @@ export function parseScope(text: string, file: string): Scope {
       issue.fix,
     );
   };
+  const infinite = nonFiniteNumber(data);
+  if (infinite)
+    fail({
+      path: infinite.path,
+      problem: `${yamlSpelling(infinite.value)} is not a number the model can take`,
+      fix: 'write a finite whole number',
+    });
   const result = scopeFromData(data);
   return 'problem' in result ? fail(result) : result;
 }
@@ -135,6 +142,9 @@ export function scopeFromData(data: unknown): Scope | ScopeIssue {
   if (!parsed.success) return issueOfZod(parsed.error.issues, data);
   const result = documentToScope(parsed.data);
   if ('issues' in result) return result.issues[0];
+  // What the apiserver would refuse (schema, RBAC rules, names) or the scope's world lacks (users, system namespaces).
+  const refused = kubernetesIssue(parsed.data);
+  if (refused) return refused;
   // Declared symmetry sets must really be interchangeable, or the reduced search would be unsound.
   const symmetry = result.scope.symmetry ? scopeSymmetry(result.scope) : undefined;
   return symmetry && 'issue' in symmetry ? symmetry.issue : result.scope;

@@ -8,6 +8,26 @@ import { z } from 'zod';
  */
 
 const name = z.string().min(1, 'must not be empty');
+/** An initializer's timeout: D-32's bound, the apiserver's 1 to 30 s, in scopes as in requests. */
+export const maxInitializerTimeoutSeconds = 30;
+const initializerTimeout = z
+  .number()
+  .int()
+  .positive()
+  .max(
+    maxInitializerTimeoutSeconds,
+    `D-32: an initializer's timeoutSeconds is 1 to ${maxInitializerTimeoutSeconds}`,
+  );
+/** The global timeouts (read-repair, staleness): at most FP-4's 10 minutes; time is scaled (D-8), so small values suffice. */
+export const maxGlobalTimeoutSeconds = 600;
+const globalTimeout = z
+  .number()
+  .int()
+  .positive()
+  .max(
+    maxGlobalTimeoutSeconds,
+    `FP-4: the global timeout is 10 min; D-8 scales time, so a few seconds suffice`,
+  );
 const names = z.array(name);
 
 /** A Kubernetes object name as a path segment: DNS-subdomain characters, `:` and `@` (RBAC names use them). */
@@ -132,7 +152,7 @@ export const manifestSchemas = {
       z.strictObject({
         name: initializerName,
         failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
-        timeoutSeconds: z.number().int().positive().max(3600).optional(),
+        timeoutSeconds: initializerTimeout.optional(),
       }),
     ),
   }),
@@ -190,7 +210,7 @@ export const scopeDocumentSchema = z.strictObject({
             z.strictObject({
               name: initializerName,
               failurePolicy: z.enum(['Ignore', 'Fail']).optional(),
-              timeoutSeconds: z.number().int().positive().max(3600).optional(),
+              timeoutSeconds: initializerTimeout.optional(),
             }),
           ),
         }),
@@ -219,7 +239,7 @@ export const scopeDocumentSchema = z.strictObject({
     apiserverRestart: z.boolean(),
   }),
   clock: z.strictObject({
-    readRepairTimeoutSeconds: z.number().int().positive(),
+    readRepairTimeoutSeconds: globalTimeout,
   }),
   /** What the documents intend, for the properties (machines/scope.ts ScopeIntent); read off the scope when absent. */
   intent: z
@@ -231,9 +251,9 @@ export const scopeDocumentSchema = z.strictObject({
       finalizerOwners: z.record(finalizerName, name),
       tenantsMayGetNamespaceObjects: z.boolean(),
       timeouts: z.strictObject({
-        configurationStaleAfterSeconds: z.number().int().positive(),
-        readRepairSeconds: z.number().int().positive(),
-        initializers: z.record(name, z.number().int().positive()),
+        configurationStaleAfterSeconds: globalTimeout,
+        readRepairSeconds: globalTimeout,
+        initializers: z.record(name, initializerTimeout),
       }),
     })
     .optional(),

@@ -132,7 +132,8 @@ export function issueOfZod(
     case 'too_big':
       return {
         path: at(first),
-        problem: `${JSON.stringify(value)} is too large`,
+        // A bound with a reason (D-32, FP-4) says it; zod's own wording adds nothing.
+        problem: `${JSON.stringify(value)} is too large${first.message.startsWith('Too big') ? '' : ` (${first.message})`}`,
         fix: `use at most ${first.maximum}`,
       };
     default:

@@ -1,11 +1,18 @@
-import { readFileSync } from 'node:fs';
+import type { Scope } from '../machines/scope.ts';
 import { baseVariantName } from '../machines/variants.ts';
 import { exitCodes, UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import { InputFileError, inputCaps, readInputText } from './input-file.ts';
+import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
+import { replayLasso } from './lasso-replay.ts';
 import { resolveScope } from './scope-file.ts';
+import { terminalText } from './text-safety.ts';
 import { replayTrace } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
+
+/** Labels and messages come from the trace file: an escape code in one must not reach the terminal raw. */
+const say = (line: string) => console.log(terminalText(line));
 
 /** `npm run replay -- --trace FILE [--variant NAME] [--scope S] [--to-scenario OUT.yaml]`: prints and exits. */
 export async function replayTraceCommand(
@@ -14,10 +21,11 @@ export async function replayTraceCommand(
 ): Promise<number> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputText(file, inputCaps.trace);
   } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
     throw new UsageError(
-      `--trace: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give an ITF file such as generated/counterexamples/<property>.itf.json`,
+      `--trace: ${error.message}${error.problem === 'no such file' ? '; an ITF file is e.g. generated/runs/<run>/counterexamples/<property>.itf.json' : ''}`,
     );
   }
   let trace: ReturnType<typeof parseItf>;
@@ -27,22 +35,23 @@ export async function replayTraceCommand(
     throw new UsageError(`--trace: ${(error as Error).message}`);
   }
   const scope = options.scope === undefined ? undefined : resolveScope(options.scope).scope;
+  if (trace.loop !== undefined) return replayLassoCommand(trace, file, { ...options, scope });
   const result = replayTrace(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(scope ? { scope } : {}),
   });
   const steps = trace.states.length - 1;
-  console.log(
+  say(
     `replay --trace ${file}: ${String(trace['#meta'].property)} on ${result.variant}, ${steps} step${steps === 1 ? '' : 's'}`,
   );
   if (!result.replayed) {
-    console.log(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
-    console.log(`The trace is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    say(`The trace is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
     return exitCodes.expectationFailed;
   }
   result.steps.forEach((s, i) => {
     const mark = result.violatedAt === i + 1 ? `   <- ${result.property.id} breaks here` : '';
-    console.log(`  ${i + 1}. ${s.label}${mark}`);
+    say(`  ${i + 1}. ${s.label}${mark}`);
   });
   if (options.toScenario) {
     await writeFileAtomic(options.toScenario, traceToScenario(result, file));
@@ -50,17 +59,51 @@ export async function replayTraceCommand(
       result.variant === baseVariantName
         ? 'a scenario of what the model does at each step, a regression test'
         : `a scenario that fails on ${result.variant} and passes on the model`;
-    console.log(`wrote ${options.toScenario}: ${what}`);
+    say(`wrote ${options.toScenario}: ${what}`);
   }
   if (result.violatedAt === undefined) {
-    console.log(
+    say(
       `NOT CONFIRMED: the trace replays on ${result.variant}, and ${result.property.id} holds in every state of it.`,
     );
     return exitCodes.ok;
   }
   const where = result.violatedAt === 0 ? 'in the initial state' : `at step ${result.violatedAt}`;
-  console.log(
-    `CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`,
-  );
+  say(`CONFIRMED: ${result.property.id} is violated ${where} on ${result.variant}: ${result.verdict}`);
   return exitCodes.violated;
+}
+
+/** A lasso's replay: 13 when it confirms a fair run that never reaches the goal, 14 when it is no run, else 0. */
+function replayLassoCommand(
+  trace: ItfTrace,
+  file: string,
+  options: { variant?: string; scope?: Scope; toScenario?: string },
+): number {
+  if (options.toScenario)
+    throw new UsageError(
+      '--to-scenario: a lasso repeats its cycle forever and a scenario is finite; replay the lasso without --to-scenario',
+    );
+  const result = replayLasso(trace, file, {
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
+  });
+  const steps = trace.states.length - 1;
+  say(
+    `replay --trace ${file}: lasso of ${String(trace['#meta'].property)} on ${result.variant}, ${steps} steps, the cycle from state ${trace.loop}`,
+  );
+  if (!result.replayed) {
+    say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
+    say(`The lasso is not a run of ${result.variant}; exit ${exitCodes.expectationFailed}.`);
+    return exitCodes.expectationFailed;
+  }
+  result.steps.forEach((s, i) => {
+    if (i === result.loop) say('  cycle, repeated forever:');
+    say(`  ${i + 1}. ${s.label}`);
+  });
+  if (result.confirmed === undefined) {
+    say(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
+    return exitCodes.ok;
+  }
+  const where = result.namespace ? ` for ${result.namespace}` : '';
+  say(`CONFIRMED: ${result.property.id} is violated${where} on ${result.variant}: ${result.confirmed}`);
+  return exitCodes.liveness;
 }

@@ -6,9 +6,9 @@ import { extraProperties } from '../properties/extra.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import { UsageError } from './cli.ts';
-import { actionVariable, encodeItfValue, type ItfTrace } from './itf.ts';
+import { actionVariable, encodeItfValue, type ItfTrace, type ItfValue, itfEqual } from './itf.ts';
 import { fieldOf, scopeByName, scopeFromData } from './scope-file.ts';
-import { actionData, readableState } from './state-view.ts';
+import { actionData, readableState, stepAction } from './state-view.ts';
 
 /**
  * `replay --trace FILE.itf.json`: runs an ITF counterexample's actions on the model (or a variant),
@@ -41,17 +41,26 @@ export type TraceReplay =
 
 const properties: Property[] = [...safetyProperties, ...extraProperties];
 
-const stateVars = (model: SystemModel, state: SystemState) => {
+export type Vars = Record<string, ItfValue>;
+export const stateVars = (model: SystemModel, state: SystemState): Vars => {
   const view = readableState(model, state);
   return Object.fromEntries(Object.keys(view).map((k) => [k, encodeItfValue(view[k], k)]));
 };
-const recordedVars = (trace: ItfTrace, index: number) =>
+export const recordedVars = (trace: ItfTrace, index: number): Vars =>
   Object.fromEntries(
     Object.entries(trace.states[index]).filter(([k]) => k !== '#meta' && k !== actionVariable),
-  );
+  ) as Vars;
+/** Same variables with the same values by ITF meaning (set and map order, integer spelling free). */
+export const sameVars = (got: Vars, want: Vars): boolean =>
+  Object.keys(got).sort().join('\0') === Object.keys(want).sort().join('\0') &&
+  Object.keys(want).every((k) => itfEqual(got[k], want[k]));
 
 /** The recorded data of step `index` (1-based), or a UsageError saying the trace cannot be replayed. */
-function recordedAction(trace: ItfTrace, index: number, file: string): { label: string; data: unknown } {
+export function recordedAction(
+  trace: ItfTrace,
+  index: number,
+  file: string,
+): { label: string; data: unknown } {
   const action = trace.states[index]['#meta'].action;
   const data = action?.details?.data;
   if (!action || data === undefined)
@@ -80,12 +89,12 @@ export function traceSubject(
   const scopeName = typeof meta.scope === 'string' ? meta.scope : '';
   const scope =
     overrides.scope ??
-    (meta.scopeDocument ? embeddedScope(meta.scopeDocument, file) : scopeByName(scopeName));
+    (meta.scopeDocument ? embeddedScope(meta.scopeDocument, file) : namedScope(scopeName, file));
   return { property, variant, scope };
 }
 
 /** The scope a trace carries in `#meta.scopeDocument` (the scope file format). */
-function embeddedScope(data: unknown, file: string): Scope {
+export function embeddedScope(data: unknown, file: string): Scope {
   const result = scopeFromData(data);
   if ('problem' in result)
     throw new UsageError(
@@ -102,11 +111,12 @@ export function replayTrace(
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
   const machines = machinesFor(variant, scope);
-  if (!machines) throw new UsageError(`--variant: unknown variant ${JSON.stringify(variant)}`);
+  if (!machines)
+    throw new UsageError(
+      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of machines/variants.ts`,
+    );
   const model = new SystemModel(scopeFor(variant, scope), machines);
-  const initial = model
-    .initialStates()
-    .find((s) => isDeepStrictEqual(stateVars(model, s), recordedVars(trace, 0)));
+  const initial = model.initialStates().find((s) => sameVars(stateVars(model, s), recordedVars(trace, 0)));
   if (!initial)
     return {
       replayed: false,
@@ -122,7 +132,7 @@ export function replayTrace(
       .enabled(state)
       .filter((e) => isDeepStrictEqual(actionData(model, e.event), data));
     const expected = recordedVars(trace, index);
-    const match = candidates.find((e) => isDeepStrictEqual(stateVars(model, e.next), expected));
+    const match = candidates.find((e) => sameVars(stateVars(model, e.next), expected));
     if (!match) {
       const problem =
         candidates.length === 0
@@ -130,6 +140,19 @@ export function replayTrace(
           : `"${label}" leads elsewhere on ${variant}: ${differences(stateVars(model, candidates[0].next), expected)}`;
       return { replayed: false, variant, step: index, problem };
     }
+    // The recorded answer is part of the trace: one the model does not give is not a run of it.
+    const answered = stepAction(match.event, model);
+    const recorded = trace.states[index]['#meta'].action;
+    if (
+      recorded?.label !== answered.label ||
+      !isDeepStrictEqual(recorded.details?.response ?? null, answered.details?.response ?? null)
+    )
+      return {
+        replayed: false,
+        variant,
+        step: index,
+        problem: `the trace records "${label}" (response ${responseText(recorded?.details?.response)}), but ${variant} answers "${answered.label}" (response ${responseText(answered.details?.response)})`,
+      };
     steps.push({ label, event: match.event, before: state, after: match.next });
     state = match.next;
   }
@@ -158,8 +181,28 @@ function judge(
   return {};
 }
 
+/** A recorded or answered response, as one phrase. */
+export function responseText(response: unknown): string {
+  if (response === undefined || response === null) return 'none';
+  const r = response as { code?: unknown; reason?: unknown; cause?: unknown };
+  return `${String(r.code)} ${String(r.reason)}${r.cause !== undefined ? ` (${String(r.cause)})` : ''}`;
+}
+
 /** The top-level variables that differ, by name: where a replay left the recorded path. */
-function differences(got: Record<string, unknown>, want: Record<string, unknown>): string {
-  const names = Object.keys(want).filter((k) => !isDeepStrictEqual(got[k], want[k]));
+export function differences(got: Vars, want: Vars): string {
+  const names = Object.keys(want).filter((k) => got[k] === undefined || !itfEqual(got[k], want[k]));
   return `${names.join(', ') || 'the state'} differ${names.length === 1 ? 's' : ''} from the recorded state`;
+}
+
+/** A built-in scope a trace names in `#meta.scope`; an unknown one is refused naming the trace. */
+export function namedScope(name: string, file: string): Scope {
+  try {
+    return scopeByName(name);
+  } catch (error) {
+    if (error instanceof UsageError)
+      throw new UsageError(
+        `${file}: #meta.scope: ${error.message.replace(/^--scope: /, '')}; or give --scope`,
+      );
+    throw error;
+  }
 }

@@ -155,6 +155,8 @@ export const verifySpec: CommandSpec = {
     'Only the full default run (no flag but --json) writes the committed generated/report.json, report.md,',
     'counterexamples/ and traceability.md; any other run writes generated/runs/<variant>-<scope>/, which git ignores.',
     'SIGINT or SIGTERM stops the search, writes the partial report (complete: false) and exits 10.',
+    'Several causes at once: each is printed and recorded in the report (outcome); the exit code is the first in 12 > 11 > 13 > 10 > 18 > 19.',
+    '--out refuses /, the project, a non-folder (/dev/null) and the committed generated/ before the search.',
   ],
 };
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Scope } from '../machines/scope.ts';
 import {
   expectStoppedByMemoryGuard,
   runScript,
@@ -15,6 +16,8 @@ import { scopeToYaml } from './scope-yaml.ts';
 import { parseVerifyArgs } from './verify-args.ts';
 
 const quickScope = scopeByName('quick');
+/** The scope's users, each sending nothing: they exist (creators, intents name them) but never act. */
+const idle = (scope: Scope) => scope.principals.map((p) => ({ ...p, requests: [] }));
 
 const verifyScript = resolve('scripts/verify.ts');
 
@@ -105,7 +108,7 @@ describe('parseVerifyArgs', () => {
 
     it('loads a valid scope file', async () => {
       const path = join(scratch(), 'tiny.yaml');
-      await writeFile(path, scopeToYaml({ ...quickScope, name: 'tiny', principals: [] }));
+      await writeFile(path, scopeToYaml({ ...quickScope, name: 'tiny', principals: idle(quickScope) }));
       expect(parseVerifyArgs(['--scope', path])).toMatchObject({
         scopeSource: { kind: 'file', path },
         scope: { name: 'tiny' },
@@ -148,7 +151,7 @@ describe('npm run verify, as a command', () => {
       expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(/^verify: /);
     }
-    expect(runs[2].stderr).toContain('missing.yaml:1: cannot read it');
+    expect(runs[2].stderr).toContain('missing.yaml:1: no such file');
   });
 
   it(`exits 12 with the shortest counterexample when a mutant breaks a property`, async () => {
@@ -189,7 +192,7 @@ describe('npm run verify, as a command', () => {
   it('exits 18 when a finished search leaves properties vacuous and transitions untaken, undeclared', async () => {
     const path = join(scratch(), 'idle.yaml');
     // Nobody sends a request: the search finishes, nothing is violated, and almost nothing is exercised.
-    await writeFile(path, scopeToYaml({ ...quickScope, name: 'idle', principals: [] }));
+    await writeFile(path, scopeToYaml({ ...quickScope, name: 'idle', principals: idle(quickScope) }));
     const run = await verify(['--scope', path, '--quiet']);
     expect(run.code).toBe(18);
     expect(run.stderr).toMatch(

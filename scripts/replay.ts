@@ -12,6 +12,7 @@ import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
 import { closest } from '../checker/scenario/request-line.ts';
+import { terminalText } from '../checker/text-safety.ts';
 import { replayTraceCommand } from '../checker/trace-command.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
@@ -59,12 +60,13 @@ const spec: CommandSpec = {
     exitCodes.internal,
     exitCodes.usage,
     exitCodes.violated,
+    exitCodes.liveness,
     exitCodes.expectationFailed,
     exitCodes.pending,
   ],
   notes: [
     'With several outcomes the exit code is the worst: malformed (2), then failed (14), then pending (15).',
-    'With --trace: 12 when the replay confirms the violation, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
+    'With --trace: 12 when the replay confirms the violation, 13 when it confirms a lasso (a trace with loop) of a liveness property, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
   ],
 };
 
@@ -72,7 +74,9 @@ function scenarioFiles(target: string): string[] {
   let info: ReturnType<typeof statSync>;
   try {
     info = statSync(target);
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UsageError(`${target}: a symbolic link loop; point the link at a real file or folder`);
     throw new UsageError(
       `no file or folder ${JSON.stringify(target)}; name a scenario file or folder, e.g. scenarios`,
     );
@@ -127,7 +131,9 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   for (const file of files) {
     const report = replayFile(file, undefined, variant);
     reports.push(report);
-    for (const line of formatReport(report, { verbose: values.verbose === true })) console.log(line);
+    // Titles and steps come from the file: an escape code in one must not reach the terminal raw.
+    for (const line of formatReport(report, { verbose: values.verbose === true }))
+      console.log(terminalText(line));
     console.log('');
   }
   console.log(summary(reports));

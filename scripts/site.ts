@@ -7,6 +7,7 @@ import {
   stringOption,
   UsageError,
 } from '../checker/cli.ts';
+import { checkOutputFolder } from '../checker/output-folder.ts';
 import { buildSite, siteFolder } from '../checker/site/build.ts';
 import { runEntry } from './entry.ts';
 
@@ -30,7 +31,11 @@ const spec: CommandSpec = {
 };
 
 async function main({ values }: ParsedCommandLine): Promise<number> {
-  const reportDir = (stringOption(values, 'from') ?? 'generated').replace(/\\/g, '/').replace(/\/+$/, '');
+  // The page goes into --from's own site/ folder: the same refusals as verify's --out, the committed folder allowed.
+  const reportDir = checkOutputFolder(stringOption(values, 'from') ?? 'generated', process.cwd(), {
+    flag: '--from',
+    committedRun: true,
+  });
   // A folder without a report is the caller's mistake (exit 2), not the page builder's.
   if (!existsSync(join(process.cwd(), reportDir, 'report.json')))
     throw new UsageError(

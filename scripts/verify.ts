@@ -1,30 +1,31 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
+import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
+import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
+  committedFolder,
+  committedScenarios,
   completion,
   expectationsVerdict,
   finalProgress,
   hasUndeclared,
+  judgedReport,
   reportFolder,
   summaryText,
   writeReport,
 } from '../checker/report.ts';
-import {
-  checkScenarioInvariants,
-  committedScenarioFiles,
-  scenarioViolationLine,
-} from '../checker/scenario-invariants.ts';
 import { buildSite } from '../checker/site/build.ts';
 import { GraphRecorder } from '../checker/state-graph.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
+import { terminalText } from '../checker/text-safety.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
@@ -102,11 +103,12 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxSeconds === undefined &&
     args.workers === undefined &&
     args.out === undefined;
-  // An absolute --out is kept where it points: every writer joins paths to the working folder.
-  const outDir =
-    args.out === undefined
-      ? reportFolder(canonical, args.variant, model.scope.name)
-      : relative(outputRoot, resolve(outputRoot, args.out)).split(sep).join('/');
+  // Checked before the search: a folder that cannot take the report must not cost the run.
+  const outDir = checkOutputFolder(
+    args.out ?? reportFolder(canonical, args.variant, model.scope.name),
+    outputRoot,
+    { committedRun: canonical },
+  );
   const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
   const reporter = createProgressReporter({
     label: `verify ${args.variant}/${model.scope.name}`,
@@ -161,7 +163,6 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
         });
   reporter.finish(finalProgress(result));
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
-  const violated = result.properties.some((p) => p.status === 'violated');
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
@@ -176,39 +177,41 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     givenScope: args.scope,
     ...(liveness ? { liveness } : {}),
   };
-  const report = buildReport(result, context);
+  // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
+  const scenarios =
+    args.variant === baseVariantName && result.complete ? committedScenarios(properties) : undefined;
+  const moved = pinnedFigures(args, result, symmetry !== undefined);
+  // Every cause is judged before the report is written, so the report holds the verdict the exit code gives.
+  const report = judgedReport(buildReport(result, context), result, {
+    ...(liveness ? { liveness } : {}),
+    ...(scenarios ? { scenarios } : {}),
+    moved,
+  });
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
-  await writeReport(outputRoot, report, result, context);
+  const written = await writeReport(outputRoot, report, result, context);
   if (committed) await writeTraceability(outputRoot);
-  await buildSite(outputRoot, folder);
+  written.push(...(await buildSite(outputRoot, folder)));
+  // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
+  if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));
-  else console.log(summaryText(report, result, folder, true));
-  // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
-  const scenariosBroken =
-    args.variant === baseVariantName && result.complete && !scenarioInvariantsHold(properties, args.json);
-  if (violated || scenariosBroken) return exitCodes.violated;
-  if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
-  if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
-  if (!result.complete) {
+  else console.log(terminalText(summaryText(report, result, folder, true)));
+  if (scenarios) printScenarios(scenarios, args.json);
+  if (!result.complete)
     console.error(
-      `verify: the search is ${completion(result)}; exit ${exitCodes.partial}. For a complete run: no --max-states/--max-seconds, a smaller scope, or more memory (NODE_OPTIONS=--max-old-space-size=MB)`,
+      `verify: the search is ${completion(result)}. For a complete run: no --max-states/--max-seconds, a smaller scope, or more memory (NODE_OPTIONS=--max-old-space-size=MB)`,
     );
-    return exitCodes.partial;
-  }
-  if (hasUndeclared(report)) {
+  if (hasUndeclared(report))
     console.error(`verify: vacuity and coverage ${expectationsVerdict(report, false)}`);
-    return exitCodes.undeclared;
-  }
-  const moved = pinnedFigures(args, result, symmetry !== undefined);
   if (moved.length > 0) {
     for (const line of moved) console.error(`verify: golden figures moved: ${line}`);
     console.error(
-      `verify: ${manifestPath} pins scope ${model.scope.name}; update it in a commit that says why; exit ${exitCodes.goldenMoved}`,
+      `verify: ${manifestPath} pins scope ${model.scope.name}; update it in a commit that says why`,
     );
-    return exitCodes.goldenMoved;
   }
-  return exitCodes.ok;
+  const outcome = report.outcome ?? outcomeOf([]);
+  for (const line of outcomeLines(outcome)) console.error(terminalText(line));
+  return outcome.exitCode;
 }
 
 /**
@@ -245,24 +248,27 @@ function symmetryFor(model: SystemModel, args: VerifyArgs): StateSymmetry | unde
   return symmetry;
 }
 
-/** Judges every invariant along each committed scenario's replay; prints one line per violation. */
-function scenarioInvariantsHold(properties: Property[], json: boolean): boolean {
-  const run = checkScenarioInvariants(committedScenarioFiles(join(sourceRoot, 'scenarios')), properties);
-  const judged = `${run.replayed} scenarios replayed (${run.skipped} of seeded faults or variants skipped), ${run.states} states judged`;
-  if (run.violations.length === 0) {
+/** The committed scenarios' verdict: one line when every invariant holds, else one line per violation. */
+function printScenarios(s: ScenarioSummary, json: boolean): void {
+  const judged = `${s.replayed} scenarios replayed (${s.skipped} of seeded faults or variants skipped), ${s.states} states judged`;
+  if (s.violations.length === 0) {
     // With --json, stdout holds the report alone.
     (json ? console.error : console.log)(`Scenarios: ${judged}: every invariant holds along each.`);
-    return true;
+    return;
   }
-  console.error(`verify: scenarios: ${judged}: ${run.violations.length} invariant violations`);
-  for (const v of run.violations) console.error(`verify: scenario ${scenarioViolationLine(v)}`);
-  return false;
+  console.error(`verify: scenarios: ${judged}: ${s.violations.length} invariant violations`);
+  for (const v of s.violations)
+    console.error(
+      terminalText(
+        `verify: scenario ${v.file}:${v.line}: "${v.step}" reaches a state where ${v.property} is violated: ${v.message}`,
+      ),
+    );
 }
 
 /** The line printed the moment a property first breaks, long before the search ends. */
 function violationLine(v: FirstViolation, reporter: ProgressConsole): string {
   const states = new Intl.NumberFormat('en-US').format(v.states);
-  return `verify: ${paint('violated', 'red', reporter.color)} ${v.propertyId} at depth ${v.depth} (${states} states so far): ${v.message}`;
+  return `verify: ${paint('violated', 'red', reporter.color)} ${v.propertyId} at depth ${v.depth} (${states} states so far): ${terminalText(v.message)}`;
 }
 
 /** The golden state count of a named scope (checker/manifest.json), for the progress bar's ETA. */

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The project root, found from this file so scripts and tests agree whatever their working folder. */
-export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The project root, found from this file (no URL object: a test under a DOM environment swaps URL for its own). */
+export const projectRoot = `${join(dirname(fileURLToPath(import.meta.url)), '..', '..')}/`;
 
 export interface Requirement {
   id: string;

@@ -1,6 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { type ZodType, z } from 'zod';
+import {
+  checkInputText,
+  InputFileError,
+  inputCaps,
+  nonFiniteNumber,
+  readInputText,
+  yamlSpelling,
+} from '../input-file.ts';
+import { rbacManifestIssue } from '../kubernetes-validation.ts';
 import { closest } from './request-line.ts';
 import {
   type ContentManifestInput,
@@ -180,8 +188,13 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
   const kind = raw.kind;
   if (typeof kind !== 'string')
     throw new ScenarioFieldError([...path, 'kind'], 'missing', 'every manifest names its kind');
-  if (kind in manifestSchemas)
-    return validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
+  if (kind in manifestSchemas) {
+    const manifest = validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
+    // RBAC as the apiserver validates it: the official schema and upstream's rules for rules, subjects and roleRef.
+    const refused = rbacManifestIssue(raw, path);
+    if (refused) throw new ScenarioFieldError([...refused.path], refused.problem, `fix: ${refused.fix}`);
+    return manifest;
+  }
   if (kind in contentKinds) {
     const manifest = validate(contentManifest, raw, path);
     validate(contentBodySchemas[kind as keyof typeof contentKinds] as ZodType, raw, path);
@@ -245,7 +258,20 @@ function yamlProblem(code: string, message: string): [string, string] {
 }
 
 /** Reads and validates one scenario file; throws ScenarioFileError (one line) when it is malformed. */
-export function loadScenario(file: string, source = readFileSync(file, 'utf8')): LoadedScenario {
+export function loadScenario(file: string, given?: string): LoadedScenario {
+  let source: string;
+  try {
+    // A file is read as bytes (regular, capped, UTF-8); a text handed in is checked the same way.
+    if (given === undefined) source = readInputText(file, inputCaps.scenario);
+    else {
+      checkInputText(file, given);
+      source = given;
+    }
+  } catch (error) {
+    if (error instanceof InputFileError)
+      throw new ScenarioFileError(file, error.line, '', error.problem, `fix: ${error.fix}`);
+    throw error;
+  }
   const lines = new LineCounter();
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -288,6 +314,13 @@ export function loadScenario(file: string, source = readFileSync(file, 'utf8')):
   try {
     if (input === null || typeof input !== 'object' || Array.isArray(input))
       throw new ScenarioFieldError([], 'a scenario is a map', 'with title, requirements, given and steps');
+    const infinite = nonFiniteNumber(input);
+    if (infinite)
+      throw new ScenarioFieldError(
+        infinite.path,
+        `${yamlSpelling(infinite.value)} is not a number the model can take`,
+        'write a finite whole number',
+      );
     const header = validate(scenarioSchema, input, []);
     const steps = header.steps.map((raw, index) => parseStep(raw, index));
     const manifests = (header.given?.manifests ?? []).map((raw, index) => parseManifest(raw, index));

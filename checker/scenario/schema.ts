@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { maxInitializerTimeoutSeconds } from '../scope-format.ts';
 import { closest } from './request-line.ts';
 
 /**
@@ -57,7 +58,16 @@ const manifest = <const Kind extends string, Shape extends z.ZodRawShape>(
 const initializerEntry = z.strictObject({
   name,
   failurePolicy,
-  timeoutSeconds: z.number().int().positive().optional(),
+  // The state a scenario starts from holds only what the apiserver accepts (D-32: 1 to 30 s).
+  timeoutSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(
+      maxInitializerTimeoutSeconds,
+      `D-32: an initializer's timeoutSeconds is 1 to ${maxInitializerTimeoutSeconds}`,
+    )
+    .optional(),
 });
 
 const admissionRule = z.strictObject({

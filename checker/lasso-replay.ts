@@ -1,0 +1,193 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Scope } from '../machines/scope.ts';
+import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { baseVariantName, machinesFor } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
+import type { LivenessProperty } from '../properties/types.ts';
+import { UsageError } from './cli.ts';
+import type { ItfTrace } from './itf.ts';
+import { compileFairness, needsTime, systemHorizon } from './liveness-system.ts';
+import { actionData, stepAction } from './state-view.ts';
+import {
+  differences,
+  embeddedScope,
+  namedScope,
+  recordedAction,
+  recordedVars,
+  responseText,
+  sameVars,
+  stateVars,
+} from './trace-replay.ts';
+
+/**
+ * `replay --trace` of a lasso (an ITF trace with `loop`): replays the prefix and the cycle step by step
+ * as a safety trace is replayed (a stutter keeps the state), checks that the last state is the one
+ * `loop` names, and judges the liveness property on the lasso: a state where the premise holds, the
+ * goal never after it, and every fairness condition kept by the cycle (taken in it, or disabled as
+ * weak fairness or strong fairness allows).
+ */
+export interface LassoStepReplay {
+  label: string;
+  /** null for a stutter. */
+  event: SystemEvent | null;
+  after: SystemState;
+}
+
+export type LassoReplay =
+  | {
+      replayed: true;
+      property: LivenessProperty;
+      variant: string;
+      loop: number;
+      steps: LassoStepReplay[];
+      namespace?: string;
+      /** Set when the lasso is a fair run that never reaches the goal. */
+      confirmed?: string;
+      /** Why the lasso does not show a violation, when it does not. */
+      unconfirmed?: string;
+    }
+  | { replayed: false; variant: string; step: number; problem: string };
+
+export function replayLasso(
+  trace: ItfTrace,
+  file: string,
+  overrides: { variant?: string; scope?: Scope } = {},
+): LassoReplay {
+  const meta = trace['#meta'];
+  const id = typeof meta.property === 'string' ? meta.property : '';
+  const property = livenessProperties.find((p) => p.id === id);
+  if (!property)
+    throw new UsageError(
+      `${file}: #meta.property: ${JSON.stringify(id)} is no liveness property, but the trace has a loop; fix: replay a lasso written by npm run verify, or drop loop from a safety trace`,
+    );
+  const loop = trace.loop ?? 0;
+  if (loop >= trace.states.length - 1)
+    throw new UsageError(
+      `${file}: loop: ${loop} leaves no step in the cycle (${trace.states.length} states); fix: loop names a state before the last`,
+    );
+  const variant = overrides.variant ?? (typeof meta.variant === 'string' ? meta.variant : baseVariantName);
+  const scope =
+    overrides.scope ??
+    (meta.scopeDocument
+      ? embeddedScope(meta.scopeDocument, file)
+      : namedScope(typeof meta.scope === 'string' ? meta.scope : '', file));
+  const machines = machinesFor(variant, scope);
+  if (!machines)
+    throw new UsageError(
+      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of machines/variants.ts`,
+    );
+  const model = new SystemModel(scope, machines);
+  const namespace = typeof meta.namespace === 'string' ? meta.namespace : undefined;
+  const slot = namespace === undefined ? -1 : model.scope.namespaces.findIndex((n) => n.name === namespace);
+  if (property.perNamespace && slot < 0)
+    throw new UsageError(
+      `${file}: #meta.namespace: ${JSON.stringify(namespace ?? null)} is no namespace of the scope; fix: name the namespace ${property.id} was judged for`,
+    );
+  const initial = model.initialStates().find((s) => sameVars(stateVars(model, s), recordedVars(trace, 0)));
+  if (!initial)
+    return {
+      replayed: false,
+      variant,
+      step: 0,
+      problem: 'no initial state of the model is the recorded one',
+    };
+  const states: SystemState[] = [initial];
+  const steps: LassoStepReplay[] = [];
+  let state = initial;
+  for (let index = 1; index < trace.states.length; index++) {
+    const { label, data } = recordedAction(trace, index, file);
+    const expected = recordedVars(trace, index);
+    if (isDeepStrictEqual(data, { stutter: true })) {
+      if (!sameVars(stateVars(model, state), expected))
+        return { replayed: false, variant, step: index, problem: 'a stutter step changes the state' };
+      steps.push({ label, event: null, after: state });
+      states.push(state);
+      continue;
+    }
+    const candidates = model
+      .enabled(state)
+      .filter((e) => isDeepStrictEqual(actionData(model, e.event), data));
+    const match = candidates.find((e) => sameVars(stateVars(model, e.next), expected));
+    if (!match)
+      return {
+        replayed: false,
+        variant,
+        step: index,
+        problem:
+          candidates.length === 0
+            ? `the model offers no step "${label}" here`
+            : `"${label}" leads elsewhere on ${variant}: ${differences(stateVars(model, candidates[0].next), expected)}`,
+      };
+    const answered = stepAction(match.event, model);
+    const recorded = trace.states[index]['#meta'].action;
+    if (
+      recorded?.label !== answered.label ||
+      !isDeepStrictEqual(recorded.details?.response ?? null, answered.details?.response ?? null)
+    )
+      return {
+        replayed: false,
+        variant,
+        step: index,
+        problem: `the trace records "${label}" (response ${responseText(recorded?.details?.response)}), but ${variant} answers "${answered.label}" (response ${responseText(answered.details?.response)})`,
+      };
+    steps.push({ label, event: match.event, after: match.next });
+    states.push(match.next);
+    state = match.next;
+  }
+  const base = {
+    replayed: true as const,
+    property,
+    variant,
+    loop,
+    steps,
+    ...(namespace ? { namespace } : {}),
+  };
+  if (model.key(state) !== model.key(states[loop]))
+    return {
+      replayed: false,
+      variant,
+      step: states.length - 1,
+      problem: `the last state is not state ${loop}, which loop names: the cycle does not close`,
+    };
+  return { ...base, ...judgeLasso(model, property, slot, states, steps, loop) };
+}
+
+/** The liveness verdict on a replayed lasso: `confirmed` or `unconfirmed`, each with its reason. */
+function judgeLasso(
+  model: SystemModel,
+  property: LivenessProperty,
+  slot: number,
+  states: readonly SystemState[],
+  steps: readonly LassoStepReplay[],
+  loop: number,
+): { confirmed: string } | { unconfirmed: string } {
+  const goal = (s: SystemState) => property.q(model, s, slot);
+  const reached = states.findIndex((s, i) => i >= loop && goal(s));
+  if (reached >= 0)
+    return { unconfirmed: `the goal (${property.goal}) holds in state ${reached}, inside the cycle` };
+  // The latest state from which the goal never holds again; the premise must hold there or later, before the cycle ends.
+  let from = states.length - 1;
+  while (from > 0 && !goal(states[from - 1])) from--;
+  const premise = property.p;
+  const trigger = states.findIndex((s, i) => i >= from && (premise === undefined || premise(model, s, slot)));
+  if (trigger < 0)
+    return { unconfirmed: `the premise (${property.premise}) never holds where the goal stays false` };
+  const cycleStates = states.slice(loop, states.length - 1);
+  const taken = steps.slice(loop).flatMap((s) => (s.event ? [s.event] : []));
+  const enabledIn = cycleStates.map((s) => model.enabled(s).map((e) => e.event));
+  for (const condition of compileFairness(model, property.fairness)) {
+    if (taken.some(condition.matches)) continue;
+    const enabled = enabledIn.map((events) => events.some(condition.matches));
+    const unfair = condition.kind === 'weak' ? enabled.every(Boolean) : enabled.some(Boolean);
+    if (unfair)
+      return {
+        unconfirmed: `the cycle is not fair: ${condition.name} is ${condition.kind === 'weak' ? 'enabled in every state of it' : 'enabled in a state of it'} yet never taken`,
+      };
+  }
+  const horizon = systemHorizon(model);
+  if (needsTime(property) && cycleStates.every(horizon))
+    return { unconfirmed: 'the cycle waits at the clock horizon: the verdict needs relative time' };
+  return {
+    confirmed: `from state ${trigger} on, ${property.goal} never holds, and the cycle (states ${loop} to ${states.length - 1}) is fair for every condition assumed`,
+  };
+}
