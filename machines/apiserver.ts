@@ -15,7 +15,7 @@ import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
-import { validateRoleBindingSlot, validateRoleRules } from './rbac-validation.ts';
+import { validateRoleBindingSlot, validateRoleRefUnchanged, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
   type ConfigurationSpec,
@@ -411,7 +411,9 @@ export class ApiServer {
     const slot = this.system.objects[r.object];
     const ns = this.system.scope.namespaces[r.namespace]?.name ?? '';
     const definition = slot.byNamespace?.[ns] ?? slot;
-    const own = this.validated(`rbac|${r.object}|${ns}`, () => [
+    const sent = r.verb === 'update' ? r.body?.roleRef : undefined;
+    const own = this.validated(`rbac|${r.object}|${ns}|${sent ? `${sent.kind}/${sent.name}` : ''}`, () => [
+      ...(definition.roleBinding && sent ? validateRoleRefUnchanged(definition.roleBinding, sent) : []),
       ...(definition.roleBinding ? validateRoleBindingSlot(definition.roleBinding) : []),
       ...(definition.role ? validateRoleRules(definition.role.rules) : []),
     ]);

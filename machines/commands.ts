@@ -26,6 +26,8 @@ type OnObject = Namespaced & {
   object: number;
   /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
   bodyNamespace?: string;
+  /** A RoleBinding update's roleRef when it is not the stored one (immutable: RB-4, D-23). */
+  roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
 };
 
 export type RequestCommandData =
@@ -156,7 +158,14 @@ function wireRequest(c: RequestCommandData): ApiRequest {
         verb: contentVerbs[c.kind],
         target: 'content',
         object: c.object,
-        ...(c.bodyNamespace ? { body: { namespace: c.bodyNamespace } } : {}),
+        ...(c.bodyNamespace || c.roleRef
+          ? {
+              body: {
+                ...(c.bodyNamespace ? { namespace: c.bodyNamespace } : {}),
+                ...(c.roleRef ? { roleRef: c.roleRef } : {}),
+              },
+            }
+          : {}),
       };
     case 'list-content':
       return { ...base, verb: 'list', target: 'content', resource: c.resource };

@@ -61,6 +61,8 @@ export interface ApiRequest {
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
     removePending?: string;
+    /** A RoleBinding update's roleRef, when it is not the stored one (RB-4, D-23: immutable). */
+    roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
     /** status.phase a status update sends (D-30); absent means Active, v1's default. */
     phase?: string;
     /** metadata.labels as sent: keys qualified names, values label values (422 otherwise). */

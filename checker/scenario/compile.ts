@@ -92,6 +92,8 @@ export type RequestPlan =
       resource?: string;
       /** metadata.namespace of the body when it names one (NS-4, D-14). */
       bodyNamespace?: string;
+      /** A RoleBinding update's roleRef when it differs from the stored binding's (RB-4: immutable). */
+      roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
     } & SentMetadata)
@@ -314,6 +316,14 @@ class ScopeBuilder {
       `a second, different ${key}${namespace ? ` in ${namespace}` : ''}: the model fixes what an RBAC object grants in a namespace by its first definition there`,
     );
     return index;
+  }
+
+  /** The RBAC definition RESOURCE/NAME has in a namespace so far, if any. */
+  definitionIn(resource: string, name: string, namespace: string): RbacDefinition | undefined {
+    const slot = this.objects.find((o) => o.resource === resource && o.name === name);
+    if (!slot) return undefined;
+    const definition = slot.byNamespace?.[namespace] ?? slot;
+    return definition.roleBinding || definition.role ? definition : undefined;
   }
 
   /** A RoleBinding as the model keeps it: roleRef to a ClusterRole or a Role, every subject. */
@@ -890,19 +900,28 @@ function compileRequest(
         bodyPath,
         path.resource,
       );
-      const object = builder.object(
-        path.resource,
-        name,
-        builder.rbacOf(path.resource, parsed),
-        bodyPath,
-        namespaceName,
-      );
+      const rbac = builder.rbacOf(path.resource, parsed);
+      // An update naming another role than the stored binding's sends that roleRef; the stored one stays.
+      const stored = builder.definitionIn(path.resource, name, namespaceName)?.roleBinding;
+      const roleRef =
+        modelVerb === 'update' &&
+        stored &&
+        rbac?.roleBinding &&
+        ((rbac.roleBinding.roleKind ?? 'ClusterRole') !== (stored.roleKind ?? 'ClusterRole') ||
+          rbac.roleBinding.clusterRole !== stored.clusterRole)
+          ? {
+              kind: rbac.roleBinding.roleKind ?? ('ClusterRole' as const),
+              name: rbac.roleBinding.clusterRole,
+            }
+          : undefined;
+      const object = builder.object(path.resource, name, roleRef ? undefined : rbac, bodyPath, namespaceName);
       return planned({
         type: 'content',
         verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
         namespace,
         object,
         ...(bodyNamespace ? { bodyNamespace } : {}),
+        ...(roleRef ? { roleRef } : {}),
         ...renamed,
         ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
       });

@@ -244,6 +244,7 @@ class Replay {
         kind: contentKinds[plan.verb],
         object: plan.object,
         ...(plan.bodyNamespace ? { bodyNamespace: plan.bodyNamespace } : {}),
+        ...(plan.roleRef ? { roleRef: plan.roleRef } : {}),
       });
     }
     if (plan.status)
