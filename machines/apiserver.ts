@@ -578,7 +578,7 @@ export class ApiServer {
       const subresource = r.verb === 'finalize' ? 'finalize' : r.subresource;
       return {
         user: r.principal,
-        verb: r.verb === 'finalize' ? 'update' : r.verb,
+        verb: r.watch ? 'watch' : r.verb === 'finalize' ? 'update' : r.verb,
         resource: 'namespaces',
         ...(subresource ? { subresource } : {}),
         ...(r.verb === 'create' ? {} : { namespace: nsName }),
@@ -598,7 +598,7 @@ export class ApiServer {
     const resource = r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? '');
     return {
       user: r.principal,
-      verb: r.verb,
+      verb: r.watch ? 'watch' : r.verb,
       resource,
       ...(nsName !== undefined ? { namespace: nsName } : {}),
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),

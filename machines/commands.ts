@@ -38,7 +38,8 @@ export type RequestCommandData =
       extraFinalizers: string[];
     })
   | (Namespaced & { kind: 'get-namespace' })
-  | (Namespaced & { kind: 'list-namespaces' })
+  /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
+  | (Namespaced & { kind: 'list-namespaces'; watch?: true })
   | (Namespaced & { kind: 'delete-namespace' })
   | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
   | (Namespaced & { kind: 'remove-pending'; name: string })
@@ -52,7 +53,7 @@ export type RequestCommandData =
   /** status.phase as the body sends it; absent is defaulted to Active, as v1 decoding does (D-30). */
   | (Namespaced & { kind: 'update-status'; phase?: string })
   | (OnObject & { kind: ContentKind })
-  | (Namespaced & { kind: 'list-content'; resource: string })
+  | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
   | (Namespaced & {
       kind: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -137,7 +138,12 @@ function wireRequest(c: RequestCommandData): ApiRequest {
   const onNamespace = { ...base, target: 'namespace' as const };
   if (onNamespaceObject(c)) {
     const body = namespaceBody(c);
-    return { ...onNamespace, verb: namespaceVerbs[c.kind], ...(body ? { body } : {}) };
+    return {
+      ...onNamespace,
+      verb: namespaceVerbs[c.kind],
+      ...(body ? { body } : {}),
+      ...(c.kind === 'list-namespaces' && c.watch ? { watch: true as const } : {}),
+    };
   }
   switch (c.kind) {
     case 'get-status':
@@ -168,7 +174,13 @@ function wireRequest(c: RequestCommandData): ApiRequest {
           : {}),
       };
     case 'list-content':
-      return { ...base, verb: 'list', target: 'content', resource: c.resource };
+      return {
+        ...base,
+        verb: 'list',
+        target: 'content',
+        resource: c.resource,
+        ...(c.watch ? { watch: true as const } : {}),
+      };
     case 'configuration':
       return {
         ...base,

@@ -52,6 +52,8 @@ export interface ApiRequest {
   resource?: string;
   /** `namespaces/NAME/status` (NS-5): read or written like the namespace; never changes its spec. */
   subresource?: 'status';
+  /** A list sent as a watch: served as the list it starts with, authorized as the verb watch (NS-7, D-16). */
+  watch?: true;
   body?: {
     /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
     namespace?: string;

@@ -63,12 +63,14 @@ export interface Expectation {
 interface SentMetadata {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** A list sent as a watch (`?watch=true`): RBAC asks for the verb watch. */
+  watch?: true;
 }
 
 export type RequestPlan =
   | ({
       type: 'namespace';
-      verb: Exclude<Verb, 'patch'>;
+      verb: Exclude<Verb, 'patch' | 'watch'>;
       namespace: number;
       /** list of namespaces: -1. */
       initializers?: string[];
@@ -86,7 +88,7 @@ export type RequestPlan =
     } & SentMetadata)
   | ({
       type: 'content';
-      verb: Exclude<Verb, 'patch' | 'finalize'>;
+      verb: Exclude<Verb, 'patch' | 'finalize' | 'watch'>;
       namespace: number;
       object: number;
       resource?: string;
@@ -784,8 +786,10 @@ function compileRequest(
   configurations: ConfigurationSpec[],
   initializerSpec: (entry: EntryInput, path: FieldPath) => InitializerSpec,
 ): { plan: RequestPlan | null; unsupported?: string } {
-  // The model has no PATCH: a patch is served as the update it amounts to.
-  const modelVerb = verb === 'patch' ? 'update' : verb;
+  // The model has no PATCH: a patch is served as the update it amounts to; a watch starts as the list it
+  // amounts to, authorized with its own verb.
+  const modelVerb = verb === 'patch' ? 'update' : verb === 'watch' ? 'list' : verb;
+  const watch = verb === 'watch' ? { watch: true as const } : {};
   switch (path.kind) {
     case 'namespaces':
     case 'namespace': {
@@ -833,7 +837,7 @@ function compileRequest(
       const renamed = bodyNameOtherThanPath(name, parsed.metadata?.name, modelVerb, bodyPath, 'namespaces');
       name ??= parsed.metadata?.name;
       if (path.kind === 'namespaces' && modelVerb === 'list')
-        return { plan: { type: 'namespace', verb: 'list', namespace: -1 } };
+        return { plan: { type: 'namespace', verb: 'list', namespace: -1, ...watch } };
       if (!name)
         throw new ScenarioFieldError(
           [...bodyPath, 'metadata', 'name'],
@@ -885,7 +889,9 @@ function compileRequest(
       const bodyNamespace = parsed.metadata?.namespace;
       const namespace = builder.namespace(namespaceName);
       if (path.kind === 'content-list' && modelVerb === 'list')
-        return { plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource } };
+        return {
+          plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource, ...watch },
+        };
       const name = path.kind === 'content' ? (path.name ?? parsed.metadata?.name) : parsed.metadata?.name;
       if (!name)
         throw new ScenarioFieldError(
@@ -927,7 +933,9 @@ function compileRequest(
       });
     }
     case 'all-namespaces':
-      return { plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource } };
+      return {
+        plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource, ...watch },
+      };
     case 'cluster': {
       const kind = configurationKinds.find((k) => configurationResource[k] === path.resource);
       if (!kind) return unsupported(`${path.resource}: not a configuration resource the model stores`);
