@@ -15,7 +15,7 @@ import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
-import { validateRoleBindingSlot, validateRoleRules } from './rbac-validation.ts';
+import { validateRoleBindingSlot, validateRoleRefUnchanged, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
   type ConfigurationSpec,
@@ -426,7 +426,9 @@ export class ApiServer {
     const slot = this.system.objects[r.object];
     const ns = this.system.scope.namespaces[r.namespace]?.name ?? '';
     const definition = slot.byNamespace?.[ns] ?? slot;
-    const own = this.validated(`rbac|${r.object}|${ns}`, () => [
+    const sent = r.verb === 'update' ? r.body?.roleRef : undefined;
+    const own = this.validated(`rbac|${r.object}|${ns}|${sent ? `${sent.kind}/${sent.name}` : ''}`, () => [
+      ...(definition.roleBinding && sent ? validateRoleRefUnchanged(definition.roleBinding, sent) : []),
       ...(definition.roleBinding ? validateRoleBindingSlot(definition.roleBinding) : []),
       ...(definition.role ? validateRoleRules(definition.role.rules) : []),
     ]);
@@ -591,7 +593,7 @@ export class ApiServer {
       const subresource = r.verb === 'finalize' ? 'finalize' : r.subresource;
       return {
         user: r.principal,
-        verb: r.verb === 'finalize' ? 'update' : r.verb,
+        verb: r.watch ? 'watch' : r.verb === 'finalize' ? 'update' : r.verb,
         resource: 'namespaces',
         ...(subresource ? { subresource } : {}),
         ...(r.verb === 'create' ? {} : { namespace: nsName }),
@@ -611,7 +613,7 @@ export class ApiServer {
     const resource = r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? '');
     return {
       user: r.principal,
-      verb: r.verb,
+      verb: r.watch ? 'watch' : r.verb,
       resource,
       ...(nsName !== undefined ? { namespace: nsName } : {}),
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),

@@ -26,6 +26,8 @@ type OnObject = Namespaced & {
   object: number;
   /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
   bodyNamespace?: string;
+  /** A RoleBinding update's roleRef when it is not the stored one (immutable: RB-4, D-23). */
+  roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
 };
 
 export type RequestCommandData =
@@ -36,7 +38,8 @@ export type RequestCommandData =
       extraFinalizers: string[];
     })
   | (Namespaced & { kind: 'get-namespace' })
-  | (Namespaced & { kind: 'list-namespaces' })
+  /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
+  | (Namespaced & { kind: 'list-namespaces'; watch?: true })
   | (Namespaced & { kind: 'delete-namespace' })
   | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
   | (Namespaced & { kind: 'remove-pending'; name: string })
@@ -50,7 +53,7 @@ export type RequestCommandData =
   /** status.phase as the body sends it; absent is defaulted to Active, as v1 decoding does (D-30). */
   | (Namespaced & { kind: 'update-status'; phase?: string })
   | (OnObject & { kind: ContentKind })
-  | (Namespaced & { kind: 'list-content'; resource: string })
+  | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
   | (Namespaced & {
       kind: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -135,7 +138,12 @@ function wireRequest(c: RequestCommandData): ApiRequest {
   const onNamespace = { ...base, target: 'namespace' as const };
   if (onNamespaceObject(c)) {
     const body = namespaceBody(c);
-    return { ...onNamespace, verb: namespaceVerbs[c.kind], ...(body ? { body } : {}) };
+    return {
+      ...onNamespace,
+      verb: namespaceVerbs[c.kind],
+      ...(body ? { body } : {}),
+      ...(c.kind === 'list-namespaces' && c.watch ? { watch: true as const } : {}),
+    };
   }
   switch (c.kind) {
     case 'get-status':
@@ -156,10 +164,23 @@ function wireRequest(c: RequestCommandData): ApiRequest {
         verb: contentVerbs[c.kind],
         target: 'content',
         object: c.object,
-        ...(c.bodyNamespace ? { body: { namespace: c.bodyNamespace } } : {}),
+        ...(c.bodyNamespace || c.roleRef
+          ? {
+              body: {
+                ...(c.bodyNamespace ? { namespace: c.bodyNamespace } : {}),
+                ...(c.roleRef ? { roleRef: c.roleRef } : {}),
+              },
+            }
+          : {}),
       };
     case 'list-content':
-      return { ...base, verb: 'list', target: 'content', resource: c.resource };
+      return {
+        ...base,
+        verb: 'list',
+        target: 'content',
+        resource: c.resource,
+        ...(c.watch ? { watch: true as const } : {}),
+      };
     case 'configuration':
       return {
         ...base,

@@ -63,6 +63,20 @@ export function validateRoleBindingSlot(binding: NonNullable<ObjectSlot['roleBin
   return subjects.flatMap((subject, i) => validateSubject(subject, i, true));
 }
 
+/**
+ * ValidateRoleBindingUpdate: the roleRef of a stored RoleBinding never changes (`cannot change roleRef`);
+ * the value is the sent roleRef as Go's %#v prints the internal type.
+ */
+export function validateRoleRefUnchanged(
+  stored: NonNullable<ObjectSlot['roleBinding']>,
+  sent: { kind: 'ClusterRole' | 'Role'; name: string },
+): string[] {
+  if ((stored.roleKind ?? 'ClusterRole') === sent.kind && stored.clusterRole === sent.name) return [];
+  return [
+    `roleRef: Invalid value: rbac.RoleRef{APIGroup:"${rbacGroupName}", Kind:"${sent.kind}", Name:${JSON.stringify(sent.name)}}: cannot change roleRef`,
+  ];
+}
+
 /** Field errors of a Role's rules (ValidatePolicyRule for resource rules). */
 export function validateRoleRules(rules: readonly PolicyRule[]): string[] {
   return rules.flatMap((rule, i) => [

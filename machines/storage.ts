@@ -81,7 +81,7 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   escalationForbidden: (s) =>
     forbidden(`${qualified(s)} ${JSON.stringify(s.name)} is forbidden: ${s.detail ?? ''}`),
   // RB-4 (D-23): GetRoleReferenceRules answers NotFound for the role a binding names.
-  roleRefNotFound: (s) => notFound(s.detail ?? ''),
+  roleRefNotFound: (s) => notFound(s.detail ?? `${qualified(s)} ${JSON.stringify(s.name)} not found`),
   // NS-3: ValidateObjectMeta and the kind's own validation, named by the kind as NewInvalid names it.
   contentInvalid: (s) => invalidObject(s.kind ?? s.resource, s.name, s.errors ?? []),
   // NS-3

@@ -52,6 +52,8 @@ export interface ApiRequest {
   resource?: string;
   /** `namespaces/NAME/status` (NS-5): read or written like the namespace; never changes its spec. */
   subresource?: 'status';
+  /** A list sent as a watch: served as the list it starts with, authorized as the verb watch (NS-7, D-16). */
+  watch?: true;
   body?: {
     /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
     namespace?: string;
@@ -61,6 +63,8 @@ export interface ApiRequest {
     initializers?: string[];
     /** Remove this name from the pending list (the initializer protocol, IN-3). */
     removePending?: string;
+    /** A RoleBinding update's roleRef, when it is not the stored one (RB-4, D-23: immutable). */
+    roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
     /** status.phase a status update sends (D-30); absent means Active, v1's default. */
     phase?: string;
     /** metadata.labels as sent: keys qualified names, values label values (422 otherwise). */

@@ -9,7 +9,7 @@ import { succeeded } from './steps.ts';
  * RB-4, RB-5 (D-23): nobody outside system:masters gains, through a Role or RoleBinding they write, a
  * permission they did not hold. Judged from the RBAC objects as the scope and the namespace hold them
  * before the step, with this file's own reading of rules and subjects: never the escalation check or
- * the authorizer it judges.
+ * the RBAC decision code it judges.
  */
 
 const rbacGroup = 'rbac.authorization.k8s.io';

@@ -10,10 +10,16 @@ const root = resolve(propertiesDir, '..');
  * An oracle must not share the code it judges: properties/ reads the state view's types, the scope's
  * declared data and its own files, never the authorizer, admission, timers, configuration or names code.
  */
-// design-options.ts reads the scope's declared design options (data), like scope.ts; memo.ts judges nothing.
-const allowedTargets = ['machines/scope.ts', 'machines/design-options.ts', 'machines/memo.ts'];
-/** Imported for their types only (erased at run time): the state view. */
-const typeOnlyTargets = ['machines/system.ts'];
+// design-options.ts reads the scope's declared design options (data), like scope.ts; memo.ts judges nothing;
+// bootstrap-rbac.ts holds the bootstrap ClusterRole manifests a scope starts from (data, D-23).
+const allowedTargets = [
+  'machines/scope.ts',
+  'machines/design-options.ts',
+  'machines/memo.ts',
+  'machines/bootstrap-rbac.ts',
+];
+/** Imported for their types only (erased at run time): the state view and the Kubernetes object shapes. */
+const typeOnlyTargets = ['machines/system.ts', 'machines/k8s-types.ts'];
 /** Members of the model that run code under test, or report what it decided; a property must not call them. */
 const forbiddenMembers = [
   'pendingToInject',

@@ -64,12 +64,14 @@ export interface Expectation {
 interface SentMetadata {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** A list sent as a watch (`?watch=true`): RBAC asks for the verb watch. */
+  watch?: true;
 }
 
 export type RequestPlan =
   | ({
       type: 'namespace';
-      verb: Exclude<Verb, 'patch'>;
+      verb: Exclude<Verb, 'patch' | 'watch'>;
       namespace: number;
       /** list of namespaces: -1. */
       initializers?: string[];
@@ -87,12 +89,14 @@ export type RequestPlan =
     } & SentMetadata)
   | ({
       type: 'content';
-      verb: Exclude<Verb, 'patch' | 'finalize'>;
+      verb: Exclude<Verb, 'patch' | 'finalize' | 'watch'>;
       namespace: number;
       object: number;
       resource?: string;
       /** metadata.namespace of the body when it names one (NS-4, D-14). */
       bodyNamespace?: string;
+      /** A RoleBinding update's roleRef when it differs from the stored binding's (RB-4: immutable). */
+      roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
     } & SentMetadata)
@@ -318,6 +322,14 @@ class ScopeBuilder {
       `a second, different ${key}${namespace ? ` in ${namespace}` : ''}: the model fixes what an RBAC object grants in a namespace by its first definition there`,
     );
     return index;
+  }
+
+  /** The RBAC definition RESOURCE/NAME has in a namespace so far, if any. */
+  definitionIn(resource: string, name: string, namespace: string): RbacDefinition | undefined {
+    const slot = this.objects.find((o) => o.resource === resource && o.name === name);
+    if (!slot) return undefined;
+    const definition = slot.byNamespace?.[namespace] ?? slot;
+    return definition.roleBinding || definition.role ? definition : undefined;
   }
 
   /** A RoleBinding as the model keeps it: roleRef to a ClusterRole or a Role, every subject. */
@@ -781,8 +793,10 @@ function compileRequest(
   configurations: ConfigurationSpec[],
   initializerSpec: (entry: EntryInput, path: FieldPath) => InitializerSpec,
 ): { plan: RequestPlan | null; unsupported?: string } {
-  // The model has no PATCH: a patch is served as the update it amounts to.
-  const modelVerb = verb === 'patch' ? 'update' : verb;
+  // The model has no PATCH: a patch is served as the update it amounts to; a watch starts as the list it
+  // amounts to, authorized with its own verb.
+  const modelVerb = verb === 'patch' ? 'update' : verb === 'watch' ? 'list' : verb;
+  const watch = verb === 'watch' ? { watch: true as const } : {};
   switch (path.kind) {
     case 'namespaces':
     case 'namespace': {
@@ -830,7 +844,7 @@ function compileRequest(
       const renamed = bodyNameOtherThanPath(name, parsed.metadata?.name, modelVerb, bodyPath, 'namespaces');
       name ??= parsed.metadata?.name;
       if (path.kind === 'namespaces' && modelVerb === 'list')
-        return { plan: { type: 'namespace', verb: 'list', namespace: -1 } };
+        return { plan: { type: 'namespace', verb: 'list', namespace: -1, ...watch } };
       if (!name)
         throw new ScenarioFieldError(
           [...bodyPath, 'metadata', 'name'],
@@ -882,7 +896,9 @@ function compileRequest(
       const bodyNamespace = parsed.metadata?.namespace;
       const namespace = builder.namespace(namespaceName);
       if (path.kind === 'content-list' && modelVerb === 'list')
-        return { plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource } };
+        return {
+          plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource, ...watch },
+        };
       const name = path.kind === 'content' ? (path.name ?? parsed.metadata?.name) : parsed.metadata?.name;
       if (!name)
         throw new ScenarioFieldError(
@@ -897,25 +913,36 @@ function compileRequest(
         bodyPath,
         path.resource,
       );
-      const object = builder.object(
-        path.resource,
-        name,
-        builder.rbacOf(path.resource, parsed),
-        bodyPath,
-        namespaceName,
-      );
+      const rbac = builder.rbacOf(path.resource, parsed);
+      // An update naming another role than the stored binding's sends that roleRef; the stored one stays.
+      const stored = builder.definitionIn(path.resource, name, namespaceName)?.roleBinding;
+      const roleRef =
+        modelVerb === 'update' &&
+        stored &&
+        rbac?.roleBinding &&
+        ((rbac.roleBinding.roleKind ?? 'ClusterRole') !== (stored.roleKind ?? 'ClusterRole') ||
+          rbac.roleBinding.clusterRole !== stored.clusterRole)
+          ? {
+              kind: rbac.roleBinding.roleKind ?? ('ClusterRole' as const),
+              name: rbac.roleBinding.clusterRole,
+            }
+          : undefined;
+      const object = builder.object(path.resource, name, roleRef ? undefined : rbac, bodyPath, namespaceName);
       return planned({
         type: 'content',
         verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
         namespace,
         object,
         ...(bodyNamespace ? { bodyNamespace } : {}),
+        ...(roleRef ? { roleRef } : {}),
         ...renamed,
         ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
       });
     }
     case 'all-namespaces':
-      return { plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource } };
+      return {
+        plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource, ...watch },
+      };
     case 'cluster': {
       const kind = configurationKinds.find((k) => configurationResource[k] === path.resource);
       if (!kind) return unsupported(`${path.resource}: not a configuration resource the model stores`);

@@ -91,7 +91,7 @@ steps:
   - admission: { fresh, read }  # admission's configuration copy: fresh (read within 5 s) and the configurations read
 \`\`\`
 
-- Verbs: \`create get list update patch delete finalize\` (\`patch\` is served as the update it amounts to).
+- Verbs: \`create get list watch update patch delete finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`).
   Paths: \`namespaces\`, \`namespaces/NAME\`, \`namespaces/NAME/finalize\`, \`namespaces/NAME/status\`,
   \`namespaces/NS/RESOURCE[/NAME]\`, \`RESOURCE\` (list across namespaces), legacy \`RESOURCE/NAME\` (the
   \`default\` namespace, NS-6), and the cluster-scoped configurations \`namespaceinitializerconfigurations/NAME\`,

@@ -293,12 +293,18 @@ class Replay {
     };
     if (plan.type === 'content') {
       if (plan.verb === 'list')
-        return new RequestCommand({ ...sender, kind: 'list-content', resource: plan.resource ?? '' });
+        return new RequestCommand({
+          ...sender,
+          kind: 'list-content',
+          resource: plan.resource ?? '',
+          ...(plan.watch ? { watch: true } : {}),
+        });
       return new RequestCommand({
         ...sender,
         kind: contentKinds[plan.verb],
         object: plan.object,
         ...(plan.bodyNamespace ? { bodyNamespace: plan.bodyNamespace } : {}),
+        ...(plan.roleRef ? { roleRef: plan.roleRef } : {}),
       });
     }
     if (plan.status)
@@ -336,7 +342,11 @@ class Replay {
       case 'delete':
         return new RequestCommand({ ...sender, kind: 'delete-namespace' });
       case 'list':
-        return new RequestCommand({ ...sender, kind: 'list-namespaces' });
+        return new RequestCommand({
+          ...sender,
+          kind: 'list-namespaces',
+          ...(plan.watch ? { watch: true } : {}),
+        });
     }
   }
 

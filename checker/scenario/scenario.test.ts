@@ -28,7 +28,7 @@ describe('malformed scenario files get one line: file, line, field, problem', ()
 
   it('an unknown verb', () => {
     expect(malformed((t) => t.replace('do: delete namespaces/team-a', 'do: remove namespaces/team-a'))).toBe(
-      'MALFORMED edited.yaml:18: steps[0].do: unknown verb "remove" (verbs: create, get, list, update, patch, delete, finalize)',
+      'MALFORMED edited.yaml:18: steps[0].do: unknown verb "remove" (verbs: create, get, list, watch, update, patch, delete, finalize)',
     );
   });
 
@@ -142,7 +142,9 @@ describe('request lines', () => {
     expect(refusal('create namespaces/a/finalize')).toMatch(/"create" does not apply/);
     expect(refusal('list namespaces/a/pods/p')).toMatch(/"list" does not apply/);
     expect(refusal('get /api/v1/namespaces/a')).toMatch(/bad path/);
-    expect(refusal('watch pods')).toMatch(/unknown verb "watch"/);
+    expect(refusal('watch pods')).toBe('accepted');
+    expect(refusal('watch namespaces/a/pods/p')).toMatch(/"watch" does not apply/);
+    expect(refusal('connect pods')).toMatch(/unknown verb "connect"/);
     expect(refusal('get')).toMatch(/expected "VERB PATH"/);
   });
 });
