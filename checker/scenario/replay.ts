@@ -1,3 +1,4 @@
+import { nonePending } from '../../machines/apiserver.ts';
 import { RequestCommand } from '../../machines/commands.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
@@ -326,7 +327,7 @@ class Replay {
           new RequestCommand({ ...sender, kind: 'remove-pending', name });
         if (view.value !== 'initializing')
           // Any list sent once initialization has ended is a change the namespace machine refuses (IN-4, D-18).
-          return removePending(desired[0] ?? view.pending[0] ?? '(none)');
+          return removePending(desired[0] ?? view.pending[0] ?? nonePending);
         const removed = view.pending.filter((n) => !desired.includes(n));
         const kept = view.pending.filter((n) => desired.includes(n));
         if (desired.length !== kept.length || desired.some((n, i) => n !== kept[i]))
