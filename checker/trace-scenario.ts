@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document } from 'yaml';
-import { finalizersSent, pendingNameSent } from '../machines/apiserver.ts';
+import { finalizersSent, nonePending, pendingNameSent } from '../machines/apiserver.ts';
 import { entriesField } from '../machines/initializer-config.ts';
 import { initializerConfigurationApiVersion } from '../machines/k8s-types.ts';
 import { conditionsOf, phaseOf } from '../machines/namespace.ts';
@@ -98,7 +98,7 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
             `update namespaces/${ns}`,
             withSpec({
               initializers: {
-                pending: pendingList(removed === '(none)' ? [] : [removed]),
+                pending: pendingList(removed === nonePending ? [] : [removed]),
               },
             }),
           );

@@ -26,12 +26,15 @@ import {
 import type { StepResult } from './stepper.ts';
 import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
 
+/** The name a removal of the first pending initializer resolves to when none is pending. */
+export const nonePending = '(none)';
+
 /**
  * The initializer name an update's body removes from the pending list, as the namespace stands when it
  * is served (IN-3); the API server and `replay --to-scenario` both read a request's body through it.
  */
 export function pendingNameSent(stored: Pick<NamespaceView, 'pending'>, body: ApiRequest['body']): string {
-  if (body?.removeFirstPending) return stored.pending[0] ?? '(none)';
+  if (body?.removeFirstPending) return stored.pending[0] ?? nonePending;
   return body?.removePending ?? '';
 }
 
