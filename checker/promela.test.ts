@@ -85,4 +85,29 @@ describe('the Promela export', () => {
       removeSpinRun(run);
     }
   });
+
+  it.skipIf(!withSpin)('follows a breadth-first SPIN trail of many steps on the model, step by step', () => {
+    // An assertion on the last namespace state of slot 0: SPIN's shortest trail to it has many steps.
+    const last = promela.tables.slotIds[0].length - 1;
+    const probe = promela.text.replace(
+      '  do\n',
+      `  do\n  :: c_expr { (now.ns[0] == ${last}) } -> assert(0)\n`,
+    );
+    const run = runSpin(probe, { maxDepth: 10000, defines: ['BFS'], panFlags: ['-e'], keep: true });
+    try {
+      expect(run.trails).toHaveLength(1);
+      const check = confirmDeadlockTrail(
+        model,
+        promela,
+        run.trails[0],
+        replayTrail(run, run.trails[0], 10000),
+      );
+      // Every step was found among the model's steps; only the last state is no deadlock.
+      expect(check.steps).toBe(run.depth - 1);
+      expect(check.steps).toBeGreaterThan(5);
+      expect(check.problem).toMatch(/has successors in the model/);
+    } finally {
+      removeSpinRun(run);
+    }
+  });
 });
