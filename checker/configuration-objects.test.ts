@@ -13,7 +13,14 @@ const quickScope = scopeByName('quick');
  * fail-closed (FP-3), deletes and re-creates `20-quota`, and creates `30-logging` while alice's
  * namespace initializes; every property is judged over the whole search.
  */
-const [policy, quota] = quickScope.configurations;
+const configuration = (name: string) => {
+  const found = quickScope.configurations.find((c) => c.name === name);
+  if (!found) throw new Error(`the quick scope has no configuration ${name}`);
+  return found;
+};
+// By name: the scope lists them out of name order on purpose (D-21).
+const policy = configuration('10-policy');
+const quota = configuration('20-quota');
 const logging = {
   ...quota.initializers[0],
   name: 'logging.example.com',
