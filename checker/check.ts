@@ -6,9 +6,8 @@ import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
 import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
-import type { StopReason } from './model.ts';
+import type { ExplorableModel, StopReason } from './model.ts';
 import type { ProgressOption } from './progress.ts';
-import type { GraphRecorder } from './state-graph.ts';
 import { type StepJudgement, StepMemo } from './step-memo.ts';
 import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
@@ -51,8 +50,8 @@ export interface CheckOptions {
   progress?: ProgressOption;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
-  /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
-  recorder?: GraphRecorder<SystemState, SystemEvent>;
+  /** Keeps what liveness needs of this search (a graph, or a `LivenessCollector`'s words), so it is not repeated. */
+  recorder?: SearchRecorder;
   /**
    * End the search once the breadth-first level of the first violation is done (`first-violation`):
    * every property broken at that length is reported with its first trace in discovery order.
@@ -68,6 +67,15 @@ export interface CheckOptions {
   symmetry?: StateSymmetry;
   /** Judge every step anew instead of once per step class (checker/step-memo.ts): for tests of the memo. */
   memo?: false;
+}
+
+/** What follows a search for liveness: each expansion, each edge, each new state, then the result. */
+export interface SearchRecorder {
+  wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
+  expanding(): void;
+  edge(event: SystemEvent, afterIndex: number): void;
+  state?(state: SystemState, index: number): void;
+  finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -311,6 +319,7 @@ function createJudge(
     signal: options.signal,
     progress: options.progress,
     onState: (state, index, depth) => {
+      options.recorder?.state?.(state, index);
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
       if (symmetry) represented.states += symmetry.orbitSize(state);

@@ -171,8 +171,41 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
         return index < 0 ? undefined : index;
       },
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
+      successors: revisit,
+      events,
     };
   };
+
+  // Liveness walks the graph again from the visited set instead of keeping its edges.
+  const from = new Uint32Array(width);
+  const to = new Uint32Array(width);
+  let fromIndex = -1;
+  let emitEdge: (event: number, target: number) => void = () => {};
+  const find = (lanes: Uint32Array) => visited.indexOf(lanes, hashLanes(lanes, 0, width));
+  const revisitSink: LaneSink = {
+    eachSelfLoop: true,
+    selfLoops() {},
+    self: (event) => emitEdge(event, fromIndex),
+    change(event, lane, value) {
+      if (value === from[lane]) return emitEdge(event, fromIndex);
+      to.set(from);
+      to[lane] = value;
+      emitEdge(event, find(to));
+    },
+    whole(event, lanes) {
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
+      emitEdge(event, same ? fromIndex : find(lanes));
+    },
+  };
+  function revisit(index: number, emit: (event: number, target: number) => void): void {
+    const chunk = visited.chunkOf(index);
+    const offset = visited.offsetOf(index);
+    for (let k = 0; k < width; k++) from[k] = chunk[offset + k];
+    fromIndex = index;
+    emitEdge = emit;
+    compiled.expand(from, revisitSink);
+  }
 
   /** Expands state `index`, whose successors are `depth` deep. */
   function expandState(index: number, depth: number): void {

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
-import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -11,6 +11,7 @@ import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.t
 import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import { LivenessCollector } from './liveness-fly.ts';
 import {
   type LivenessReport,
   lassoMarkdown,
@@ -19,11 +20,10 @@ import {
   livenessReportSchema,
   livenessSummary,
 } from './liveness-report.ts';
-import { checkLiveness, type LivenessRun } from './liveness-system.ts';
+import type { LivenessRun } from './liveness-system.ts';
 import type { Progress } from './model.ts';
 import { createProgressReporter } from './progress.ts';
 import { scopeByName } from './scope-file.ts';
-import { GraphRecorder } from './state-graph.ts';
 
 /**
  * The verification report: `generated/report.json` for tools, `generated/report.md` for people, one
@@ -577,12 +577,12 @@ export const reportGenerator = {
   async generate(rootDir: string): Promise<string[]> {
     const model = canonicalModel();
     const reporter = createProgressReporter({ label: 'report (default scope)' });
-    const recorder = new GraphRecorder<SystemState, SystemEvent>();
+    const recorder = new LivenessCollector(model, livenessProperties);
     const result = check(model, safetyProperties, { progress: (p) => reporter.update(p), recorder });
     reporter.finish(finalProgress(result));
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
-    const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
+    const liveness = recorder.judge();
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     return writeReport(rootDir, buildReport(result, context), result, context);
   },

@@ -3,7 +3,8 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
-import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
+import { LivenessCollector } from '../checker/liveness-fly.ts';
+import type { LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
@@ -23,11 +24,10 @@ import {
   scenarioViolationLine,
 } from '../checker/scenario-invariants.ts';
 import { buildSite } from '../checker/site/build.ts';
-import { GraphRecorder } from '../checker/state-graph.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -118,7 +118,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
     args.properties.length === 0 && args.bitstate === undefined && !symmetry && args.workers === undefined
-      ? new GraphRecorder<SystemState, SystemEvent>()
+      ? new LivenessCollector(model, livenessProperties)
       : undefined;
   if (symmetry)
     console.error(
@@ -166,9 +166,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
-  const liveness: LivenessRun | undefined = recorder
-    ? checkLiveness(model, livenessProperties, { graph: recorder.graph() })
-    : undefined;
+  const liveness: LivenessRun | undefined = recorder?.judge();
   const context = { model, variant: args.variant, outDir: folder, ...(liveness ? { liveness } : {}) };
   const report = buildReport(result, context);
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
