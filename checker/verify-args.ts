@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Scope } from '../machines/scope.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -36,8 +35,6 @@ export interface VerifyArgs {
   quiet: boolean;
   /** Keep one state per orbit of the scope's declared symmetry (on by default when the scope declares one). */
   symmetry: boolean;
-  /** Worker threads of a parallel safety check (checker/parallel); absent: one thread, with liveness. */
-  workers?: number;
   random?: { runs: number; seed?: number; path?: string };
   help: boolean;
 }
@@ -109,12 +106,6 @@ export const verifySpec: CommandSpec = {
       value: 'on|off',
       description:
         "on (default): keep one state per orbit of the scope's declared symmetry sets (TLC's SYMMETRY); off: search every state",
-    },
-    workers: {
-      type: 'string',
-      value: 'N|auto',
-      description:
-        "judge the safety properties over N worker threads (TLC's -workers; auto: one per core): same counts and verdicts, no liveness or deadlock, no memory guard",
     },
     quiet: {
       type: 'boolean',
@@ -223,21 +214,6 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     throw new UsageError(
       `--symmetry: ${JSON.stringify(symmetry)} is neither on nor off; write --symmetry on or --symmetry off`,
     );
-  const workers = workersOption(stringOption(values, 'workers'));
-  if (workers !== undefined) {
-    const alone = (
-      [
-        ['random', random],
-        ['bitstate', bitstate !== undefined],
-        ['max-states', maxStates !== undefined],
-        ['max-memory', maxMemoryMb !== undefined],
-      ] as const
-    ).find(([, given]) => given);
-    if (alone)
-      throw new UsageError(
-        `--workers runs the exact search over threads, which has no --${alone[0]}; drop one of them`,
-      );
-  }
   // A seeded fault is run to see it caught: its first violation is the answer, the rest of the space is not.
   const stopOnFirst =
     values['stop-on-first'] === true || (variant !== baseVariantName && values.exhaustive !== true);
@@ -254,7 +230,6 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     stopOnFirst: !random && stopOnFirst,
     quiet: values.quiet === true,
     symmetry: symmetry === 'on',
-    ...(workers !== undefined ? { workers } : {}),
     ...(random
       ? {
           random: {
@@ -266,15 +241,4 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
       : {}),
     help: false,
   };
-}
-
-/** `--workers N|auto`: a whole number of threads from 1 to 64, or one per core. */
-function workersOption(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (text === 'auto') return availableParallelism();
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > 64)
-    throw new UsageError(
-      `--workers: ${JSON.stringify(text)} is not a number of threads from 1 to 64 or auto; write e.g. --workers 2`,
-    );
-  return Number(text);
 }

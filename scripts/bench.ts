@@ -42,7 +42,6 @@ type Engine =
   | 'system-packed'
   | 'system-bitstate'
   | 'system-symmetry'
-  | 'system-parallel'
   | 'system-compiled';
 
 interface BenchCase {
@@ -52,8 +51,6 @@ interface BenchCase {
   /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
   budgetSeconds?: number;
   maxStates?: number;
-  /** Worker threads of the parallel search (checker/parallel). */
-  workers?: number;
 }
 
 interface CaseResult {
@@ -78,8 +75,6 @@ interface CaseResult {
   missProbability?: number;
   /** Under symmetry reduction: the states the orbits stand for. */
   representedStates?: number;
-  /** Worker threads of a parallel search. */
-  workers?: number;
   /** The compiled model (checker/compiled.ts): this result is the cold search; `warm` the best later one. */
   compiled?: {
     fillSeconds: number;
@@ -312,39 +307,6 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   return { ...result, representedStates };
 }
 
-/** The quick scope with the parallel search on one and on two worker threads: the speed-up of the second. */
-function parallelGroup(): { title: string; cases: BenchCase[]; repeat: number } {
-  return {
-    title: 'System model, parallel search (worker threads, states partitioned by hash, level by level)',
-    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'quick', workers })),
-    repeat: 1,
-  };
-}
-
-async function runParallelScope(name: string, workers: number): Promise<CaseResult> {
-  const modules = await loadSystemModules();
-  if (typeof modules === 'string') throw new Error(modules);
-  const { parallelExplore } = await import('../checker/parallel/search.ts');
-  const scope = modules.scopes[name] as Parameters<typeof parallelExplore>[0]['scope'];
-  const baselineRssBytes = process.memoryUsage.rss();
-  const run = await parallelExplore({ scope, variant: 'model', workers, symmetry: false });
-  return {
-    engine: 'system-parallel',
-    subject: name,
-    workers,
-    states: run.states,
-    transitions: run.transitions,
-    depth: run.depth,
-    complete: run.complete,
-    seconds: run.durationMs / 1000,
-    statesPerSecond: run.statesPerSecond,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    baselineRssBytes,
-    // The workers' heaps are their own: this process keeps no states.
-    retainedBytes: 0,
-  };
-}
-
 // ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
 /** Compiled quick and default scopes: cold (tables filled by the machines' own code), then warm. */
 function compiledGroup(
@@ -462,20 +424,7 @@ function printCompiled(results: readonly CaseResult[]): void {
 }
 // ─── end of the compiled system model ──────────────────────────────────────────────────────────
 
-/** `speed-up with 2 workers: 1.6x over 1 (same states: yes)`, for a group of parallel runs. */
-function speedUpLine(results: readonly CaseResult[]): string | undefined {
-  const parallel = results.filter((r) => r.engine === 'system-parallel' && !r.error);
-  const one = parallel.find((r) => r.workers === 1);
-  if (!one || parallel.length < 2) return undefined;
-  return parallel
-    .filter((r) => r !== one)
-    .map(
-      (r) =>
-        `speed-up with ${r.workers} workers: ${(r.statesPerSecond / Math.max(1e-9, one.statesPerSecond)).toFixed(2)}x over 1 (same states, transitions and depth: ${r.states === one.states && r.transitions === one.transitions && r.depth === one.depth ? 'yes' : 'NO'})`,
-    )
-    .join('\n');
-}
-// ─── end of symmetry reduction and parallel search ───────────────────────────────────────────
+// ─── end of symmetry reduction ───────────────────────────────────────────
 
 async function runCase(benchCase: BenchCase): Promise<CaseResult> {
   const { engine, subject } = benchCase;
@@ -497,8 +446,6 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       );
     case 'system-symmetry':
       return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
-    case 'system-parallel':
-      return runParallelScope(String(subject), benchCase.workers ?? 1);
     case 'system-compiled':
       return runCompiledScope(String(subject), benchCase.budgetSeconds ?? 60);
   }
@@ -552,11 +499,9 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
   const label =
     result.engine === 'system-symmetry'
       ? `${result.subject} (symmetry, ${integer.format(result.representedStates ?? 0)} states)`
-      : result.engine === 'system-parallel'
-        ? `${result.subject} (${result.workers} worker thread(s))`
-        : result.engine.startsWith('system-')
-          ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
-          : `${result.engine} N=${result.subject}`;
+      : result.engine.startsWith('system-')
+        ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
+        : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -704,7 +649,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     });
   }
 
-  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules), parallelGroup());
+  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules));
   // Right after the reference model's figures, so both land in the same run (issue 14's comparison).
   if (typeof systemModules !== 'string') groups.splice(1, 0, compiledGroup(scopeSeconds, quick));
 
@@ -717,8 +662,6 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(group.title);
     if (results.some((r) => r.engine === 'system-compiled')) printCompiled(results);
     else printTable(results.map(row));
-    const speedUp = speedUpLine(results);
-    if (speedUp) console.log(speedUp);
     console.log('');
   }
   if (!asJson) {

@@ -6,7 +6,6 @@ import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { LivenessCollector } from '../checker/liveness-fly.ts';
 import type { LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
-import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
@@ -100,7 +99,6 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.properties.length === 0 &&
     args.maxStates === undefined &&
     args.maxSeconds === undefined &&
-    args.workers === undefined &&
     args.out === undefined;
   // An absolute --out is kept where it points: every writer joins paths to the working folder.
   const outDir =
@@ -117,48 +115,29 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const symmetry = symmetryFor(model, args);
   // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
-    args.properties.length === 0 && args.bitstate === undefined && !symmetry && args.workers === undefined
+    args.properties.length === 0 && args.bitstate === undefined && !symmetry
       ? new LivenessCollector(model, livenessProperties)
       : undefined;
   if (symmetry)
     console.error(
       'verify: liveness is not judged under symmetry reduction (its paths exchange the namespaces a per-namespace property follows); add --symmetry off to judge it',
     );
-  if (args.workers !== undefined)
-    console.error(
-      `verify: ${args.workers} worker thread${args.workers === 1 ? '' : 's'}: safety only; liveness and deadlock are judged by the one-thread run (no --workers)`,
-    );
   const stopRules = {
     stopWhenAllViolated: true,
     stopOnFirst: args.stopOnFirst,
     onViolation: (v: FirstViolation) => reporter.note(violationLine(v, reporter)),
   };
-  const result: CheckResult =
-    args.workers !== undefined
-      ? await parallelCheck(
-          model,
-          properties,
-          {
-            scope: args.scope,
-            variant: args.variant,
-            workers: args.workers,
-            symmetry: symmetry !== undefined,
-            ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
-            ...stopRules,
-          },
-          symmetry,
-        )
-      : await checkAsync(model, properties, {
-          ...(symmetry ? { symmetry } : {}),
-          ...(recorder ? { recorder } : {}),
-          ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
-          ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
-          ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
-          ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
-          signal: interrupt.signal,
-          progress: (p) => reporter.update(p),
-          ...stopRules,
-        });
+  const result: CheckResult = await checkAsync(model, properties, {
+    ...(symmetry ? { symmetry } : {}),
+    ...(recorder ? { recorder } : {}),
+    ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
+    ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
+    ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
+    ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
+    signal: interrupt.signal,
+    progress: (p) => reporter.update(p),
+    ...stopRules,
+  });
   reporter.finish(finalProgress(result));
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
   const violated = result.properties.some((p) => p.status === 'violated');
