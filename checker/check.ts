@@ -2,10 +2,10 @@ import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { InvariantProperty, Property, StepProperty } from '../properties/types.ts';
 import { compiledFor } from './compiled.ts';
-import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
+import { type CompiledResult, exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
-import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
+import { type BitstateFigures, exploreBitstate, type HashCompactFigures } from './explore-bitstate.ts';
 import type { ExplorableModel, StopReason } from './model.ts';
 import type { ProgressOption } from './progress.ts';
 import { type StepJudgement, StepMemo } from './step-memo.ts';
@@ -37,6 +37,8 @@ export interface CheckResult {
   coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
   /** A bitstate search's filter and its estimated chance of having missed a state. */
   bitstate?: BitstateFigures;
+  /** A hash-compacted search's fingerprint table and its estimated chance of having missed a state. */
+  hashCompact?: HashCompactFigures;
   /** Under symmetry reduction: the group's order and the states and transitions the orbits stand for. */
   symmetry?: { order: number; represented: { states: number; transitions: number } };
 }
@@ -63,6 +65,8 @@ export interface CheckOptions {
   onViolation?: (violation: FirstViolation) => void;
   /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
   bitstate?: { log2Bits: number };
+  /** Hash compaction: a 64-bit fingerprint per state instead of its lanes; no recorder, so no liveness. */
+  hashCompact?: boolean;
   /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
   symmetry?: StateSymmetry;
   /** Judge every step anew instead of once per step class (checker/step-memo.ts): for tests of the memo. */
@@ -121,10 +125,14 @@ export function check(model: SystemModel, properties: Property[], options: Check
   if ('done' in search) return search.done;
   const { judge, recorder } = search;
   const result = compiles(options)
-    ? exploreCompiled(compiledFor(model), { ...judge.options, onExpand: () => recorder?.expanding() })
+    ? exploreCompiled(compiledFor(model), {
+        ...judge.options,
+        onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
+      })
     : explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
-  return judge.verdicts(result);
+  return withFigures(judge.verdicts(result), result);
 }
 
 /** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
@@ -135,10 +143,21 @@ function searchFor(
 ): { done: CheckResult } | { judge: ReturnType<typeof createJudge>; recorder: CheckOptions['recorder'] } {
   const judge = createJudge(model, properties, options);
   const { recorder } = options;
+  if (options.hashCompact === true && recorder)
+    throw new Error('check: a hash-compacted search keeps no states to walk again; drop the recorder');
+  if (options.hashCompact === true && options.symmetry !== undefined)
+    throw new Error('check: hash compaction runs on the compiled search, which has no symmetry reduction');
   if (!options.bitstate) return { judge, recorder };
   if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
   return { done: bitstateCheck(model, judge, options.bitstate.log2Bits) };
 }
+
+/** A check's result, with the fingerprint table's figures of a hash-compacted search. */
+const withFigures = (
+  verdicts: CheckResult,
+  result: CompiledResult | ExploreResult<SystemState, SystemEvent>,
+) =>
+  'hashCompact' in result && result.hashCompact ? { ...verdicts, hashCompact: result.hashCompact } : verdicts;
 
 /** The compiled model (checker/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
 const compiles = (options: CheckOptions) => options.symmetry === undefined;
@@ -167,10 +186,11 @@ export async function checkAsync(
     ? await exploreCompiledAsync(compiledFor(model), {
         ...judge.options,
         onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
       })
     : await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
-  return judge.verdicts(result);
+  return withFigures(judge.verdicts(result), result);
 }
 
 /**

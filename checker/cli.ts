@@ -34,6 +34,8 @@ export const exitCodes = {
   undeclared: 18,
   /** A complete search of a pinned scope gave other figures or verdicts than checker/manifest.json. */
   goldenMoved: 19,
+  /** A hash-compacted search found no violation: not a proof, since a state may have been missed. */
+  unproven: 20,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
@@ -52,6 +54,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   17: 'a generated file is stale, missing or unexpected',
   18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (checker/expectations.ts)',
   19: 'a complete search of a scope pinned in checker/manifest.json found other states, transitions, depth or verdicts: update the manifest in a commit that says why they moved',
+  20: 'no property is violated among the states a hash-compacted search (--hash-compact) explored, but it is not a proof: a state may have been missed (the chance is printed)',
 };
 
 export interface OptionSpec {

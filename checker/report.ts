@@ -65,6 +65,7 @@ export const stopReasons = [
   'stopped',
   'first-violation',
   'bitstate',
+  'hash-compact',
 ] as const;
 
 export interface UncoveredTransition {
@@ -321,6 +322,8 @@ export function completion(result: Pick<CheckResult, 'complete' | 'stopReason'>)
       return 'stopped at the end of the breadth-first level of the first violation (--stop-on-first), so the properties not violated hold only for the states explored';
     case 'bitstate':
       return 'incomplete: a bitstate search (--bitstate) may have missed states, so the verdicts cover only the states explored';
+    case 'hash-compact':
+      return 'not a proof: a hash-compacted search (--hash-compact) explored every state it told apart by a 64-bit fingerprint, but two states sharing one would hide the second and what follows it, so the verdicts cover only the states explored';
     default:
       return 'incomplete';
   }

@@ -26,6 +26,8 @@ export interface VerifyArgs {
   maxMemoryMb?: number;
   /** Bitstate search with a filter of 2^bitstate bits instead of the exact visited set. */
   bitstate?: number;
+  /** Hash compaction: a 64-bit fingerprint per state instead of its lanes. */
+  hashCompact?: boolean;
   /** Where the report goes instead of the default folder. */
   out?: string;
   json: boolean;
@@ -84,6 +86,11 @@ export const verifySpec: CommandSpec = {
       description:
         "SPIN's bitstate search: a filter of 2^LOG2 bits (27 = 16 MiB) instead of the visited set, for scopes that do not fit; may miss states, so always a partial run (exit 10), with the estimated chance of a miss; no liveness",
     },
+    'hash-compact': {
+      type: 'boolean',
+      description:
+        "SPIN's hash compaction: a 64-bit fingerprint per state instead of the state, for scopes that do not fit; two states sharing one would hide the second, so a run without violation is never a proof (exit 20), with the chance of a miss; no liveness",
+    },
     out: {
       type: 'string',
       value: 'DIR',
@@ -138,6 +145,7 @@ export const verifySpec: CommandSpec = {
     exitCodes.liveness,
     exitCodes.undeclared,
     exitCodes.goldenMoved,
+    exitCodes.unproven,
   ],
   notes: [
     'Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI); NO_COLOR turns colour off.',
@@ -182,6 +190,11 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
   const maxMemoryMb = integerOption(values, 'max-memory', { example: '512' });
   const bitstate = integerOption(values, 'bitstate', { min: 10, max: 35, example: '27' });
   const random = values.random === true;
+  const hashCompact = values['hash-compact'] === true;
+  if (hashCompact && (random || bitstate !== undefined))
+    throw new UsageError(
+      `--hash-compact applies to the exhaustive search with the visited set; drop it or drop --${random ? 'random' : 'bitstate'}`,
+    );
   if (random && (maxMemoryMb !== undefined || bitstate !== undefined))
     throw new UsageError(
       `--${bitstate !== undefined ? 'bitstate' : 'max-memory'} applies to the exhaustive search; drop it or drop --random`,
@@ -225,6 +238,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
     ...(maxMemoryMb !== undefined ? { maxMemoryMb } : {}),
     ...(bitstate !== undefined ? { bitstate } : {}),
+    ...(hashCompact ? { hashCompact } : {}),
     ...(out !== undefined ? { out } : {}),
     json: values.json === true,
     stopOnFirst: !random && stopOnFirst,

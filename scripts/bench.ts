@@ -42,7 +42,8 @@ type Engine =
   | 'system-packed'
   | 'system-bitstate'
   | 'system-symmetry'
-  | 'system-compiled';
+  | 'system-compiled'
+  | 'verify';
 
 interface BenchCase {
   engine: Engine;
@@ -51,6 +52,8 @@ interface BenchCase {
   /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
   budgetSeconds?: number;
   maxStates?: number;
+  /** `verify` cases: the reductions asked for, as `verify` options (`--hash-compact`, `--symmetry off`). */
+  verifyOptions?: string[];
 }
 
 interface CaseResult {
@@ -75,6 +78,10 @@ interface CaseResult {
   missProbability?: number;
   /** Under symmetry reduction: the states the orbits stand for. */
   representedStates?: number;
+  /** `verify` cases: the reductions in force (symmetry, hash-compact), none for the full graph. */
+  reductions?: string[];
+  /** `verify` cases: whether deadlock and every liveness property were judged. */
+  livenessJudged?: boolean;
   /** The compiled model (checker/compiled.ts): this result is the cold search; `warm` the best later one. */
   compiled?: {
     fillSeconds: number;
@@ -307,6 +314,86 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   return { ...result, representedStates };
 }
 
+// ─── end-to-end verify ─────────────────────────────────────────────────────────────────────────
+/** `npm run verify` per scope, cold, end to end: the figure a spec author waits for. */
+function verifyGroup(quick: boolean): { title: string; cases: BenchCase[]; repeat: number } {
+  const cases: BenchCase[] = quick
+    ? [{ engine: 'verify', subject: 'quick' }]
+    : [
+        { engine: 'verify', subject: 'quick' },
+        { engine: 'verify', subject: 'default' },
+        { engine: 'verify', subject: 'xl', verifyOptions: ['--symmetry', 'off', '--hash-compact'] },
+      ];
+  return {
+    title:
+      'End-to-end `npm run verify` (cold: search, every property, liveness and deadlock, reports, scenarios); peak RSS of the command, baseline that of a 1-state run',
+    cases,
+    repeat: 1,
+  };
+}
+
+/** Peak RSS (bytes), wall seconds, exit code and stdout of one `verify` run, measured by GNU time. */
+function timedVerify(args: string[]): {
+  peakRssBytes: number;
+  seconds: number;
+  status: number;
+  stdout: string;
+} {
+  const verifyPath = fileURLToPath(new URL('verify.ts', import.meta.url));
+  const child = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'BENCH_TIME %M %e', process.execPath, '--import', 'tsx', verifyPath, ...args],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const timing = /BENCH_TIME (\d+) ([0-9.]+)/.exec(child.stderr ?? '');
+  if (!timing)
+    throw new Error(`verify ${args.join(' ')}: no timing (${(child.stderr ?? '').trim().slice(-200)})`);
+  return {
+    peakRssBytes: Number(timing[1]) * 1024,
+    seconds: Number(timing[2]),
+    status: child.status ?? -1,
+    stdout: child.stdout,
+  };
+}
+
+function runVerify(scope: string, options: string[]): CaseResult {
+  if (!existsSync('/usr/bin/time'))
+    throw new Error('verify cases need GNU time (/usr/bin/time) for the peak RSS');
+  const out = `${process.env.TMPDIR ?? '/tmp'}/nsmodel-bench-verify-${process.pid}`;
+  const common = ['--scope', scope, '--quiet', '--json', '--out', out, ...options];
+  const bare = timedVerify([...common, '--max-states', '1']);
+  const run = timedVerify(common);
+  const report = JSON.parse(run.stdout) as {
+    states: number;
+    transitions: number;
+    depth: number;
+    complete: boolean;
+    stopReason?: string;
+    liveness?: unknown;
+  };
+  const reductions = [
+    ...(options.includes('--hash-compact') ? ['hash-compact'] : []),
+    ...(!options.includes('off') && ['large', 'xl'].includes(scope) ? ['symmetry'] : []),
+  ];
+  return {
+    engine: 'verify',
+    subject: `${scope}${options.length > 0 ? ` ${options.join(' ')}` : ''}`,
+    states: report.states,
+    transitions: report.transitions,
+    depth: report.depth,
+    complete: report.complete,
+    ...(report.stopReason ? { stopReason: report.stopReason } : {}),
+    seconds: run.seconds,
+    statesPerSecond: report.states / Math.max(1e-9, run.seconds),
+    peakRssBytes: run.peakRssBytes,
+    baselineRssBytes: bare.peakRssBytes,
+    retainedBytes: 0,
+    reductions,
+    livenessJudged: report.liveness !== undefined,
+  };
+}
+// ─── end of end-to-end verify ──────────────────────────────────────────────────────────────────
+
 // ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
 /** Compiled quick and default scopes: cold (tables filled by the machines' own code), then warm. */
 function compiledGroup(
@@ -448,6 +535,8 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
     case 'system-compiled':
       return runCompiledScope(String(subject), benchCase.budgetSeconds ?? 60);
+    case 'verify':
+      return runVerify(String(subject), benchCase.verifyOptions ?? []);
   }
 }
 
@@ -499,9 +588,11 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
   const label =
     result.engine === 'system-symmetry'
       ? `${result.subject} (symmetry, ${integer.format(result.representedStates ?? 0)} states)`
-      : result.engine.startsWith('system-')
-        ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
-        : `${result.engine} N=${result.subject}`;
+      : result.engine === 'verify'
+        ? `verify ${result.subject}${result.reductions?.length ? ` (${result.reductions.join(', ')})` : ''}`
+        : result.engine.startsWith('system-')
+          ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
+          : `${result.engine} N=${result.subject}`;
   if (result.error) return [label, `error: ${result.error}`];
   const searchPeak = Math.max(0, result.peakRssBytes - result.baselineRssBytes);
   return [
@@ -652,6 +743,8 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules));
   // Right after the reference model's figures, so both land in the same run (issue 14's comparison).
   if (typeof systemModules !== 'string') groups.splice(1, 0, compiledGroup(scopeSeconds, quick));
+  // The headline: first, so a short run still prints it.
+  if (typeof systemModules !== 'string') groups.unshift(verifyGroup(quick));
 
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));

@@ -112,10 +112,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     ...(expectedStates !== undefined ? { expectedStates } : {}),
   });
   const interrupt = interruptOnSignals();
-  const symmetry = symmetryFor(model, args);
+  // Hash compaction replays concrete states for its traces, as bitstate does: it searches without symmetry.
+  const symmetry = args.hashCompact ? undefined : symmetryFor(model, args);
   // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
-    args.properties.length === 0 && args.bitstate === undefined && !symmetry
+    args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && !symmetry
       ? new LivenessCollector(model, livenessProperties)
       : undefined;
   if (symmetry)
@@ -134,12 +135,14 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
     ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
     ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
+    ...(args.hashCompact ? { hashCompact: true } : {}),
     signal: interrupt.signal,
     progress: (p) => reporter.update(p),
     ...stopRules,
   });
   reporter.finish(finalProgress(result));
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
+  if (result.hashCompact) console.error(hashCompactLine(result.hashCompact));
   const violated = result.properties.some((p) => p.status === 'violated');
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;
@@ -161,6 +164,12 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (violated || scenariosBroken) return exitCodes.violated;
   if (liveness && liveness.deadlock.count > 0) return exitCodes.deadlock;
   if (liveness?.properties.some((p) => p.status === 'violated')) return exitCodes.liveness;
+  if (result.stopReason === 'hash-compact') {
+    console.error(
+      `verify: no violation among the states a hash-compacted search told apart, but this is not a proof (probability ${result.hashCompact?.missProbability.toPrecision(3)} that a state was missed); exit ${exitCodes.unproven}. For a proof: drop --hash-compact`,
+    );
+    return exitCodes.unproven;
+  }
   if (!result.complete) {
     console.error(
       `verify: the search is ${completion(result)}; exit ${exitCodes.partial}. For a complete run: no --max-states/--max-seconds, a smaller scope, or more memory (NODE_OPTIONS=--max-old-space-size=MB)`,
@@ -204,6 +213,12 @@ function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean):
 function bitstateLine(b: NonNullable<CheckResult['bitstate']>): string {
   const mib = b.bits / 8 / 1024 / 1024;
   return `verify: bitstate: ${mib} MiB filter (2^${Math.log2(b.bits)} bits, ${b.hashes} per state), ${((100 * b.bitsSet) / b.bits).toFixed(2)}% set, hash factor ${b.hashFactor.toFixed(1)}; expected states missed ${b.expectedMissed.toPrecision(3)}, probability of any miss ${b.missProbability.toPrecision(3)}`;
+}
+
+/** SPIN's hash-compaction summary: the fingerprints, their table, and the estimated chance that a state was missed. */
+function hashCompactLine(h: NonNullable<CheckResult['hashCompact']>): string {
+  const mib = (h.tableBytes / 1024 / 1024).toFixed(1);
+  return `verify: hash compaction: ${new Intl.NumberFormat('en-US').format(h.stored)} states as ${h.fingerprintBits}-bit fingerprints in a ${mib} MiB table; expected states missed ${h.expectedMissed.toPrecision(3)}, probability of any miss ${h.missProbability.toPrecision(3)}`;
 }
 
 /** The scope's symmetry reduction unless `--symmetry off`; warns when a liveness property's fairness names a member. */
