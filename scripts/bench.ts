@@ -9,7 +9,7 @@
  *   npm run bench -- --scope-seconds 60 --scope-max-states 5000000   bounds for the system scopes
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
@@ -363,6 +363,7 @@ function runVerify(scope: string, options: string[]): CaseResult {
   const common = ['--scope', scope, '--quiet', '--json', '--out', out, ...options];
   const bare = timedVerify([...common, '--max-states', '1']);
   const run = timedVerify(common);
+  rmSync(out, { recursive: true, force: true });
   const report = JSON.parse(run.stdout) as {
     states: number;
     transitions: number;
