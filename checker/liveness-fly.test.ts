@@ -85,6 +85,17 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     expect(run.complete).toBe(false);
   });
 
+  it('on a model that declares a horizon and terminal states: the same verdicts and lassos', () => {
+    const model = new SystemModel(removalScope);
+    // Terminating counts as where the clock stops, and a removed namespace as the end: both paths run.
+    Object.assign(model, {
+      atHorizon: (s: SystemState) => model.view(s, 0).value === 'terminating',
+      isTerminal: (s: SystemState) => model.view(s, 0).value === 'absent',
+    });
+    const run = compare(model, [...livenessProperties, ...unfair]);
+    expect(run.properties.some((r) => r.lasso !== undefined)).toBe(true);
+  });
+
   for (const name of [
     'controller-never-finalizes',
     'namespace-controller-stalls',
