@@ -146,14 +146,11 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     let isNew = false;
     if (!self) {
       const hash = hashLanes(lanes, 0, width);
-      index = compact
-        ? fingerprints.has(hash, hashLanes(lanes, 0, width, secondSeed))
-          ? -1
-          : -2
-        : visited.indexOf(lanes, hash);
-      if (index === -1 && compact) {
-        // A state seen before: hash compaction no longer knows its index.
-      } else if (index < 0) {
+      // Hash compaction knows a state seen before by its fingerprint only: its index is unknown (-1).
+      if (!compact) index = visited.indexOf(lanes, hash);
+      const known = compact ? fingerprints.has(hash, hashLanes(lanes, 0, width, secondSeed)) : index >= 0;
+      if (compact && known) index = -1;
+      if (!known) {
         index = add(lanes, hash, currentIndex, event, childDepth);
         if (index < 0) return;
         isNew = true;

@@ -10,7 +10,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
 import {
@@ -359,7 +360,7 @@ function timedVerify(args: string[]): {
 function runVerify(scope: string, options: string[]): CaseResult {
   if (!existsSync('/usr/bin/time'))
     throw new Error('verify cases need GNU time (/usr/bin/time) for the peak RSS');
-  const out = `${process.env.TMPDIR ?? '/tmp'}/nsmodel-bench-verify-${process.pid}`;
+  const out = join(tmpdir(), `nsmodel-bench-verify-${process.pid}`);
   const common = ['--scope', scope, '--quiet', '--json', '--out', out, ...options];
   const bare = timedVerify([...common, '--max-states', '1']);
   const run = timedVerify(common);
