@@ -2,7 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { DesignScope } from '../machines/design-options.ts';
 import { alternativesScopes, type DesignVariant, designVariants } from '../machines/design-variants.ts';
-import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { goalNotApplicable, goalProperties } from '../properties/goals.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import type { Property } from '../properties/types.ts';
@@ -10,10 +10,10 @@ import { check, type PropertyResult } from './check.ts';
 import { counterexampleMarkdown } from './counterexample.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
+import { LivenessCollector } from './liveness-fly.ts';
 import { lassoMarkdown } from './liveness-report.ts';
-import { checkLiveness, type LivenessRun } from './liveness-system.ts';
+import type { LivenessRun } from './liveness-system.ts';
 import { mutantProperties } from './mutants.ts';
-import { GraphRecorder } from './state-graph.ts';
 
 /**
  * The verdict matrix of the design alternatives (issue: alternatives side by side): every design
@@ -193,12 +193,12 @@ export function runAlternative(
   for (const base of alternativesScopes) {
     const scope: DesignScope = alt.scope ? alt.scope(base) : base;
     const model = new SystemModel(scope, alt.machines(defaultMachines));
-    const recorder = new GraphRecorder<SystemState, SystemEvent>();
+    const recorder = new LivenessCollector(model, livenessProperties);
     const safety = check(model, [...goalProperties, ...safetyColumns], {
       recorder,
       maxStates: options.maxStates ?? defaultMaxStates,
     });
-    const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
+    const liveness = recorder.judge();
     states += safety.states;
     transitions += safety.transitions;
     complete &&= safety.complete;

@@ -2,13 +2,12 @@ import { listTransitions, type TransitionInfo } from '../machines/stepper.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { InvariantProperty, Property, StepProperty } from '../properties/types.ts';
 import { compiledFor } from './compiled.ts';
-import { exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
+import { type CompiledResult, exploreCompiled, exploreCompiledAsync } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type ExploreOptions, type ExploreResult, explore, exploreAsync, layerOf } from './explore.ts';
-import { type BitstateFigures, exploreBitstate } from './explore-bitstate.ts';
-import type { StopReason } from './model.ts';
+import { type BitstateFigures, exploreBitstate, type HashCompactFigures } from './explore-bitstate.ts';
+import type { ExplorableModel, StopReason } from './model.ts';
 import type { ProgressOption } from './progress.ts';
-import type { GraphRecorder } from './state-graph.ts';
 import { type StepJudgement, StepMemo } from './step-memo.ts';
 import { concreteTrace, type StateSymmetry } from './symmetry.ts';
 
@@ -38,6 +37,8 @@ export interface CheckResult {
   coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
   /** A bitstate search's filter and its estimated chance of having missed a state. */
   bitstate?: BitstateFigures;
+  /** A hash-compacted search's fingerprint table and its estimated chance of having missed a state. */
+  hashCompact?: HashCompactFigures;
   /** Under symmetry reduction: the group's order and the states and transitions the orbits stand for. */
   symmetry?: { order: number; represented: { states: number; transitions: number } };
 }
@@ -51,8 +52,8 @@ export interface CheckOptions {
   progress?: ProgressOption;
   /** Stop as soon as every property has been violated (saves time on mutants). */
   stopWhenAllViolated?: boolean;
-  /** Keeps the explored graph, so liveness reuses this search instead of repeating it. */
-  recorder?: GraphRecorder<SystemState, SystemEvent>;
+  /** Keeps what liveness needs of this search (a graph, or a `LivenessCollector`'s words), so it is not repeated. */
+  recorder?: SearchRecorder;
   /**
    * End the search once the breadth-first level of the first violation is done (`first-violation`):
    * every property broken at that length is reported with its first trace in discovery order.
@@ -64,10 +65,21 @@ export interface CheckOptions {
   onViolation?: (violation: FirstViolation) => void;
   /** Bitstate search with 2^log2Bits bits (checker/explore-bitstate.ts); no recorder, so no liveness. */
   bitstate?: { log2Bits: number };
+  /** Hash compaction: a 64-bit fingerprint per state instead of its lanes; no recorder, so no liveness. */
+  hashCompact?: boolean;
   /** Keep one state per orbit of the scope's symmetry (checker/symmetry.ts); traces stay concrete. */
   symmetry?: StateSymmetry;
   /** Judge every step anew instead of once per step class (checker/step-memo.ts): for tests of the memo. */
   memo?: false;
+}
+
+/** What follows a search for liveness: each expansion, each edge, each new state, then the result. */
+export interface SearchRecorder {
+  wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
+  expanding(): void;
+  edge(event: SystemEvent, afterIndex: number): void;
+  state?(state: SystemState, index: number): void;
+  finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
 }
 
 /** What the search knows when a property first breaks: enough for one line printed at once. */
@@ -113,10 +125,14 @@ export function check(model: SystemModel, properties: Property[], options: Check
   if ('done' in search) return search.done;
   const { judge, recorder } = search;
   const result = compiles(options)
-    ? exploreCompiled(compiledFor(model), { ...judge.options, onExpand: () => recorder?.expanding() })
+    ? exploreCompiled(compiledFor(model), {
+        ...judge.options,
+        onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
+      })
     : explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
-  return judge.verdicts(result);
+  return withFigures(judge.verdicts(result), result);
 }
 
 /** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
@@ -127,10 +143,21 @@ function searchFor(
 ): { done: CheckResult } | { judge: ReturnType<typeof createJudge>; recorder: CheckOptions['recorder'] } {
   const judge = createJudge(model, properties, options);
   const { recorder } = options;
+  if (options.hashCompact === true && recorder)
+    throw new Error('check: a hash-compacted search keeps no states to walk again; drop the recorder');
+  if (options.hashCompact === true && options.symmetry !== undefined)
+    throw new Error('check: hash compaction runs on the compiled search, which has no symmetry reduction');
   if (!options.bitstate) return { judge, recorder };
   if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
   return { done: bitstateCheck(model, judge, options.bitstate.log2Bits) };
 }
+
+/** A check's result, with the fingerprint table's figures of a hash-compacted search. */
+const withFigures = (
+  verdicts: CheckResult,
+  result: CompiledResult | ExploreResult<SystemState, SystemEvent>,
+) =>
+  'hashCompact' in result && result.hashCompact ? { ...verdicts, hashCompact: result.hashCompact } : verdicts;
 
 /** The compiled model (checker/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
 const compiles = (options: CheckOptions) => options.symmetry === undefined;
@@ -159,10 +186,11 @@ export async function checkAsync(
     ? await exploreCompiledAsync(compiledFor(model), {
         ...judge.options,
         onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
       })
     : await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
-  return judge.verdicts(result);
+  return withFigures(judge.verdicts(result), result);
 }
 
 /**
@@ -311,6 +339,7 @@ function createJudge(
     signal: options.signal,
     progress: options.progress,
     onState: (state, index, depth) => {
+      options.recorder?.state?.(state, index);
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
       if (symmetry) represented.states += symmetry.orbitSize(state);

@@ -38,6 +38,8 @@ export const exitCodes = {
   goldenMoved: 19,
   /** SPIN and verify found different figures on the same model (npm run crosscheck). */
   crossCheckDiffers: 20,
+  /** A hash-compacted search found no violation: not a proof, since a state may have been missed. */
+  unproven: 21,
 } as const;
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
@@ -57,6 +59,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (checker/expectations.ts)',
   19: 'a complete search of a scope pinned in checker/manifest.json found other states, transitions, depth or verdicts: update the manifest in a commit that says why they moved',
   20: 'SPIN and verify disagree on the same model (states, transitions or deadlocks), a SPIN trail is not a run of the model, or the SPIN search did not complete',
+  21: 'no property is violated among the states a hash-compacted search (--hash-compact) explored, but it is not a proof: a state may have been missed (the chance is printed)',
 };
 
 export interface OptionSpec {

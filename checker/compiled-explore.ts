@@ -11,8 +11,9 @@ import {
   Tally,
   type Trace,
 } from './explore.ts';
+import { FingerprintTable, type HashCompactFigures, secondSeed } from './explore-bitstate.ts';
 import { IntChunks, pathTo } from './state-store.ts';
-import { PackedVisitedTable } from './visited.ts';
+import { chunkSize, PackedVisitedTable } from './visited.ts';
 
 /**
  * Breadth-first search of the compiled system model (checker/compiled.ts): states stay lanes in the
@@ -21,10 +22,7 @@ import { PackedVisitedTable } from './visited.ts';
  * `onState` decodes each new state once; `onEdge` decodes the states of every edge, so it costs what
  * the generic path costs. Symmetry reduction is not supported here (use `explore`).
  */
-export function exploreCompiled(
-  compiled: CompiledSystem,
-  options: CompiledOptions = {},
-): ExploreResult<SystemState, SystemEvent> {
+export function exploreCompiled(compiled: CompiledSystem, options: CompiledOptions = {}): CompiledResult {
   const search = compiledSearch(compiled, options);
   search.run(Number.POSITIVE_INFINITY);
   return search.result();
@@ -34,7 +32,7 @@ export function exploreCompiled(
 export async function exploreCompiledAsync(
   compiled: CompiledSystem,
   options: CompiledOptions = {},
-): Promise<ExploreResult<SystemState, SystemEvent>> {
+): Promise<CompiledResult> {
   const search = compiledSearch(compiled, options);
   while (!search.run(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
   return search.result();
@@ -43,6 +41,55 @@ export async function exploreCompiledAsync(
 /** The explorer's options, and a hook called before each state is expanded (a graph recorder's). */
 export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent> {
   onExpand?: () => void;
+  /**
+   * Hash compaction: the visited set keeps a 64-bit fingerprint per state, lanes are kept only until a
+   * state is expanded, and traces are replayed by successor positions; never complete (`hash-compact`).
+   */
+  hashCompact?: boolean;
+}
+
+/** A compiled search's result, with the fingerprint table's figures when it was hash-compacted. */
+export type CompiledResult = ExploreResult<SystemState, SystemEvent> & { hashCompact?: HashCompactFigures };
+
+/** Lanes by state index in chunks, each chunk dropped once every state in it has been expanded. */
+class FrontierLanes {
+  private readonly chunks: (Uint32Array | undefined)[] = [];
+  size = 0;
+  constructor(private readonly width: number) {}
+
+  add(lanes: Uint32Array): void {
+    const c = this.size >>> 14;
+    if (this.chunks.length <= c) this.chunks.push(new Uint32Array(chunkSize * this.width));
+    (this.chunks[c] as Uint32Array).set(
+      lanes.subarray(0, this.width),
+      (this.size & (chunkSize - 1)) * this.width,
+    );
+    this.size++;
+  }
+
+  chunkOf(index: number): Uint32Array {
+    const chunk = this.chunks[index >>> 14];
+    if (chunk === undefined) throw new Error(`hash-compact: the lanes of state ${index} were dropped`);
+    return chunk;
+  }
+
+  offsetOf(index: number): number {
+    return (index & (chunkSize - 1)) * this.width;
+  }
+
+  /** Drops the chunks wholly below `index`. */
+  release(index: number): void {
+    for (let c = (index >>> 14) - 1; c >= 0 && this.chunks[c] !== undefined; c--) this.chunks[c] = undefined;
+  }
+
+  /** Bytes the next `add` would allocate at once (a new chunk), or 0. */
+  nextGrowthBytes(): number {
+    return (this.size & (chunkSize - 1)) === 0 ? chunkSize * this.width * 4 : 0;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + (c?.byteLength ?? 0), 0);
+  }
 }
 
 function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
@@ -52,11 +99,19 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   const { onState, onEdge, signal, onExpand } = options;
+  const compact = options.hashCompact === true;
   const visited = new PackedVisitedTable(width, hashLanes);
+  const fingerprints = new FingerprintTable();
+  const frontier = new FrontierLanes(width);
+  let expectedMissed = 0;
   const parents = new IntChunks();
   const stateEvents = new IntChunks();
+  // Hash compaction keeps no lanes: a state's position among its parent's successors rebuilds it.
+  const ordinals = new IntChunks();
+  let ordinal = 0;
+  const stored = () => (compact ? frontier.size : visited.size);
   const layerStarts: number[] = [];
-  const tally = new Tally(() => visited.size, expandState);
+  const tally = new Tally(stored, expandState);
   const current = new Uint32Array(width);
   const next = new Uint32Array(width);
   let currentIndex = -1;
@@ -66,10 +121,19 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
 
   /** Adds the lanes in `lanes` (absent, with this hash), or -1 with a stop reason when a limit forbids it. */
   const add = (lanes: Uint32Array, hash: number, parent: number, event: number, depth: number): number => {
-    const index = visited.size;
-    if (!tally.admits(index, maxStates, visited.nextGrowthBytes(), parents.nextGrowthBytes(), clock))
-      return -1;
-    visited.add(lanes, hash);
+    const index = stored();
+    const growth = compact
+      ? fingerprints.nextGrowthBytes() + frontier.nextGrowthBytes()
+      : visited.nextGrowthBytes();
+    if (!tally.admits(index, maxStates, growth, parents.nextGrowthBytes(), clock)) return -1;
+    if (compact) {
+      const known = fingerprints.size;
+      fingerprints.insert(hash, hashLanes(lanes, 0, width, secondSeed));
+      // Each new fingerprint meets one of those stored with chance stored / 2^64.
+      expectedMissed += known / 2 ** 64;
+      frontier.add(lanes);
+      ordinals.push(parent === -1 ? event : ordinal - 1);
+    } else visited.add(lanes, hash);
     parents.push(parent);
     stateEvents.push(event);
     if (depth === layerStarts.length) layerStarts.push(index);
@@ -82,8 +146,11 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     let isNew = false;
     if (!self) {
       const hash = hashLanes(lanes, 0, width);
-      index = visited.indexOf(lanes, hash);
-      if (index < 0) {
+      // Hash compaction knows a state seen before by its fingerprint only: its index is unknown (-1).
+      if (!compact) index = visited.indexOf(lanes, hash);
+      const known = compact ? fingerprints.has(hash, hashLanes(lanes, 0, width, secondSeed)) : index >= 0;
+      if (compact && known) index = -1;
+      if (!known) {
         index = add(lanes, hash, currentIndex, event, childDepth);
         if (index < 0) return;
         isNew = true;
@@ -105,14 +172,17 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const sink: LaneSink = {
     eachSelfLoop: callbacks,
     selfLoops(count) {
+      ordinal += count;
       if (tally.stopReason === undefined) tally.transitions += count;
     },
     self(event) {
+      ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
       if (callbacks) arrive(event, current, true);
     },
     change(event, lane, value) {
+      ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
       if (value === current[lane]) {
@@ -124,6 +194,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       arrive(event, next, false);
     },
     whole(event, lanes) {
+      ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
       let same = true;
@@ -132,11 +203,16 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     },
   };
 
-  for (const initial of compiled.model.initialStates()) {
+  const initials = compiled.model.initialStates();
+  for (const [position, initial] of initials.entries()) {
     codec.encode(initial, next, 0);
     const hash = hashLanes(next, 0, width);
-    if (visited.indexOf(next, hash) >= 0) continue;
-    const index = add(next, hash, -1, -1, 0);
+    const seen = compact
+      ? fingerprints.has(hash, hashLanes(next, 0, width, secondSeed))
+      : visited.indexOf(next, hash) >= 0;
+    if (seen) continue;
+    // An initial state's ordinal is its position among the initial states.
+    const index = add(next, hash, -1, compact ? position : -1, 0);
     if (index < 0) break;
     if (!tally.heeds(onState?.(codec.decode(next, 0), index, 0))) break;
   }
@@ -144,7 +220,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const at = new BreadthCursor(layerStarts, clock, signal);
   // The search is over: the last chunks give back what they did not fill.
   const trim = () => {
-    visited.trim();
+    if (!compact) visited.trim();
     parents.trim();
     stateEvents.trim();
   };
@@ -153,7 +229,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const result = (): ExploreResult<SystemState, SystemEvent> => {
     const { durationMs } = at;
     if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
-    const count = visited.size;
+    const count = stored();
+    if (compact) return compactResult(count, durationMs);
     const stateAt = (index: number) => codec.decode(visited.chunkOf(index), visited.offsetOf(index));
     const traceTo = (index: number): Trace<SystemState, SystemEvent> => {
       const path = pathTo((at) => parents.at(at), index, count);
@@ -171,16 +248,113 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
         return index < 0 ? undefined : index;
       },
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
+      successors: revisit,
+      events,
     };
   };
+
+  /** A hash-compacted search's result: traces replayed by successor positions, never complete. */
+  const compactResult = (count: number, durationMs: number): CompiledResult => {
+    const lanes = new Uint32Array(width);
+    let wanted = 0;
+    let seen = 0;
+    let found = -1;
+    const replaySink: LaneSink = {
+      eachSelfLoop: true,
+      selfLoops() {},
+      self(event) {
+        if (seen++ === wanted) found = event;
+      },
+      change(event, lane, value) {
+        if (seen++ !== wanted) return;
+        found = event;
+        lanes[lane] = value;
+      },
+      whole(event, whole) {
+        if (seen++ !== wanted) return;
+        found = event;
+        lanes.set(whole.subarray(0, width));
+      },
+    };
+    const traceTo = (index: number): Trace<SystemState, SystemEvent> => {
+      const path = pathTo((at) => parents.at(at), index, count);
+      const initial = initials[ordinals.at(path[0])];
+      codec.encode(initial, lanes, 0);
+      const steps: Trace<SystemState, SystemEvent>['steps'] = [];
+      for (const at of path.slice(1)) {
+        wanted = ordinals.at(at);
+        seen = 0;
+        found = -1;
+        const from = Uint32Array.from(lanes);
+        compiled.expand(from, replaySink);
+        if (found < 0) throw new Error(`hash-compact: replay lost state ${at}`);
+        steps.push({ event: events[found], state: codec.decode(lanes, 0) });
+      }
+      return { initial, steps };
+    };
+    const stateAt = (index: number): SystemState => {
+      const trace = traceTo(index);
+      return trace.steps.at(-1)?.state ?? trace.initial;
+    };
+    const stopReason = tally.stopReason ?? 'hash-compact';
+    return {
+      ...searchEnd(count, tally.transitions, layerStarts, durationMs, stopReason, traceTo),
+      stateAt,
+      indexOfKey: () => {
+        throw new Error('hash-compact: the search keeps no index of states by key');
+      },
+      structureBytes:
+        fingerprints.bytes + frontier.bytes + parents.bytes + stateEvents.bytes + ordinals.bytes,
+      hashCompact: {
+        stored: fingerprints.size,
+        fingerprintBits: 64,
+        tableBytes: fingerprints.bytes,
+        expectedMissed,
+        missProbability: -Math.expm1(-expectedMissed),
+      },
+    };
+  };
+
+  // Liveness walks the graph again from the visited set instead of keeping its edges.
+  const from = new Uint32Array(width);
+  const to = new Uint32Array(width);
+  let fromIndex = -1;
+  let emitEdge: (event: number, target: number) => void = () => {};
+  const find = (lanes: Uint32Array) => visited.indexOf(lanes, hashLanes(lanes, 0, width));
+  const revisitSink: LaneSink = {
+    eachSelfLoop: true,
+    selfLoops() {},
+    self: (event) => emitEdge(event, fromIndex),
+    change(event, lane, value) {
+      if (value === from[lane]) return emitEdge(event, fromIndex);
+      to.set(from);
+      to[lane] = value;
+      emitEdge(event, find(to));
+    },
+    whole(event, lanes) {
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
+      emitEdge(event, same ? fromIndex : find(lanes));
+    },
+  };
+  function revisit(index: number, emit: (event: number, target: number) => void): void {
+    const chunk = visited.chunkOf(index);
+    const offset = visited.offsetOf(index);
+    for (let k = 0; k < width; k++) from[k] = chunk[offset + k];
+    fromIndex = index;
+    emitEdge = emit;
+    compiled.expand(from, revisitSink);
+  }
 
   /** Expands state `index`, whose successors are `depth` deep. */
   function expandState(index: number, depth: number): void {
     currentIndex = index;
     // The lanes are copied out: the chunk may be replaced (widened) while successors are added.
-    const chunk = visited.chunkOf(index);
-    const offset = visited.offsetOf(index);
+    const chunk = compact ? frontier.chunkOf(index) : visited.chunkOf(index);
+    const offset = compact ? frontier.offsetOf(index) : visited.offsetOf(index);
     for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
+    if (compact) frontier.release(index);
+    ordinal = 0;
     before = undefined;
     childDepth = depth;
     onExpand?.();

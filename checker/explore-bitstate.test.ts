@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SystemModel } from '../machines/system.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import { check } from './check.ts';
+import { compiledFor } from './compiled.ts';
+import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { explore } from './explore.ts';
-import { exploreBitstate } from './explore-bitstate.ts';
+import { exploreBitstate, exploreHashCompact } from './explore-bitstate.ts';
+import { completion } from './report.ts';
 import { scopeByName } from './scope-file.ts';
 
 describe('exploreBitstate', () => {
@@ -53,6 +58,59 @@ describe('exploreBitstate', () => {
     expect(() => exploreBitstate(model, { codec, log2Bits: 40 })).toThrow(/\[10, 35\]/);
     expect(() => exploreBitstate(model, { codec, log2Bits: 30, maxHeapBytes: 64 * 2 ** 20 })).toThrow(
       /2\^30 bits \(128 MiB\) does not fit under the memory limit/,
+    );
+  });
+});
+
+describe('exploreHashCompact', () => {
+  const model = new SystemModel(scopeByName('quick'));
+
+  it('finds every state of the exact search, yet never calls itself complete, with the chance of a miss', () => {
+    const small = new SystemModel(scopeByName('admin-finalize'));
+    const smallCodec = systemCodec(small);
+    const exact = explore(small, { codec: smallCodec });
+    const result = exploreHashCompact(small, { codec: smallCodec });
+    expect(result).toMatchObject({
+      states: exact.states,
+      transitions: exact.transitions,
+      depth: exact.depth,
+      complete: false,
+      stopReason: 'hash-compact',
+    });
+    const n = exact.states;
+    expect(result.hashCompact.stored).toBe(n);
+    expect(result.hashCompact.expectedMissed).toBeCloseTo((n * (n - 1)) / 2 ** 65, 30);
+    expect(result.hashCompact.missProbability).toBeGreaterThan(0);
+    expect(result.hashCompact.missProbability).toBeLessThan(1e-9);
+    expect(small.key(result.stateAt(n - 1))).toBe(small.key(exact.stateAt(n - 1)));
+  });
+
+  it('on the compiled search: the same states, and traces replayed by successor positions', () => {
+    const exact = exploreCompiled(compiledFor(model), {});
+    const compact = exploreCompiled(compiledFor(model), { hashCompact: true });
+    expect(compact).toMatchObject({
+      states: exact.states,
+      transitions: exact.transitions,
+      depth: exact.depth,
+      complete: false,
+      stopReason: 'hash-compact',
+    });
+    for (const index of [0, 1, Math.floor(exact.states / 2), exact.states - 1]) {
+      const replayed = compact.traceTo(index);
+      const expected = exact.traceTo(index);
+      expect(replayed.steps.map((s) => s.event.label)).toEqual(expected.steps.map((s) => s.event.label));
+      expect(model.key(compact.stateAt(index))).toBe(model.key(exact.stateAt(index)));
+    }
+  });
+
+  it('judged by check: the verdicts of the exact search, the run not a proof', () => {
+    const exact = check(model, safetyProperties);
+    const compact = check(model, safetyProperties, { hashCompact: true });
+    expect(compact.complete).toBe(false);
+    expect(compact.stopReason).toBe('hash-compact');
+    expect(completion(compact)).toMatch(/^not a proof/);
+    expect(compact.properties.map((p) => [p.property.id, p.status, p.witnesses])).toEqual(
+      exact.properties.map((p) => [p.property.id, p.status, p.witnesses]),
     );
   });
 });

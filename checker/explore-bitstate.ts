@@ -11,6 +11,74 @@ export interface BitstateOptions<S, E> extends Omit<ExploreOptions<S, E>, 'codec
   log2Bits?: number;
   /** Bits set per state (SPIN's -k, default 3). */
   hashes?: number;
+  /** Hash compaction instead of the filter: a table of one 64-bit fingerprint per state (SPIN's -DHC4). */
+  compact?: boolean;
+}
+
+/** What a hash-compacted search can say about the states it may have missed. */
+export interface HashCompactFigures {
+  /** Fingerprints stored: the states told apart. */
+  stored: number;
+  fingerprintBits: 64;
+  tableBytes: number;
+  /** Each new fingerprint meets the stored ones with chance stored / 2^64: n(n-1)/2^65 in all. */
+  expectedMissed: number;
+  /** 1 - e^(-expectedMissed): the chance that two reachable states shared a fingerprint. */
+  missProbability: number;
+}
+
+/** Open-addressing table of 64-bit fingerprints (two 32-bit halves; 0/0 marks an empty slot). */
+export class FingerprintTable {
+  private high = new Int32Array(1 << 16);
+  private low = new Int32Array(1 << 16);
+  size = 0;
+
+  get bytes(): number {
+    return this.high.byteLength * 2;
+  }
+
+  /** Bytes the next insertion would allocate at once (a doubled table), or 0. */
+  nextGrowthBytes(): number {
+    return (this.size + 1) * 2 > this.high.length ? this.bytes * 2 : 0;
+  }
+
+  /** Whether the fingerprint is stored. */
+  has(high: number, lowPart: number): boolean {
+    const low = high === 0 && lowPart === 0 ? 1 : lowPart;
+    const mask = this.high.length - 1;
+    for (let slot = (low ^ Math.imul(high, 0x9e3779b1)) & mask; ; slot = (slot + 1) & mask) {
+      const h = this.high[slot];
+      const l = this.low[slot];
+      if (h === 0 && l === 0) return false;
+      if (h === high && l === low) return true;
+    }
+  }
+
+  /** Stores the fingerprint; false when it was there already. */
+  insert(high: number, lowPart: number): boolean {
+    const low = high === 0 && lowPart === 0 ? 1 : lowPart;
+    if ((this.size + 1) * 2 > this.high.length) this.grow();
+    const mask = this.high.length - 1;
+    for (let slot = (low ^ Math.imul(high, 0x9e3779b1)) & mask; ; slot = (slot + 1) & mask) {
+      const h = this.high[slot];
+      const l = this.low[slot];
+      if (h === 0 && l === 0) {
+        this.high[slot] = high;
+        this.low[slot] = low;
+        this.size++;
+        return true;
+      }
+      if (h === high && l === low) return false;
+    }
+  }
+
+  private grow(): void {
+    const { high, low } = this;
+    this.high = new Int32Array(high.length * 2);
+    this.low = new Int32Array(high.length * 2);
+    this.size = 0;
+    for (let i = 0; i < high.length; i++) if (high[i] !== 0 || low[i] !== 0) this.insert(high[i], low[i]);
+  }
 }
 
 /** What a bitstate search can say about the states it may have missed. */
@@ -30,8 +98,12 @@ export interface BitstateResult<S, E> extends ExploreResult<S, E> {
   bitstate: BitstateFigures;
 }
 
+export interface HashCompactResult<S, E> extends ExploreResult<S, E> {
+  hashCompact: HashCompactFigures;
+}
+
 export const defaultLog2Bits = 27;
-const secondSeed = 0x3c6ef372;
+export const secondSeed = 0x3c6ef372;
 
 /**
  * Breadth-first search with a Bloom filter of `2^log2Bits` bits as its visited set (Holzmann's bitstate
@@ -45,6 +117,30 @@ export function exploreBitstate<S, E>(
   model: ExplorableModel<S, E>,
   options: BitstateOptions<S, E>,
 ): BitstateResult<S, E> {
+  const { bitstate, ...result } = layeredSearch(model, { ...options, compact: false });
+  if (bitstate === undefined) throw new Error('bitstate: the search kept no filter (internal error)');
+  return { ...result, bitstate };
+}
+
+/**
+ * Hash compaction (Wolper and Leroy; SPIN's -DHC4): the same layered search, but the visited set is a
+ * table of one 64-bit fingerprint per state instead of its lanes or a filter. Two states with the same
+ * fingerprint count as one, so the search is never reported complete (`stopReason: 'hash-compact'`),
+ * with the chance that it happened.
+ */
+export function exploreHashCompact<S, E>(
+  model: ExplorableModel<S, E>,
+  options: Omit<BitstateOptions<S, E>, 'log2Bits' | 'hashes' | 'compact'>,
+): HashCompactResult<S, E> {
+  const { hashCompact, ...result } = layeredSearch(model, { ...options, compact: true });
+  if (hashCompact === undefined) throw new Error('hash-compact: the search kept no table (internal error)');
+  return { ...result, hashCompact };
+}
+
+function layeredSearch<S, E>(
+  model: ExplorableModel<S, E>,
+  options: BitstateOptions<S, E>,
+): ExploreResult<S, E> & { bitstate?: BitstateFigures; hashCompact?: HashCompactFigures } {
   const { codec, onState, onEdge, signal } = options;
   const log2Bits = options.log2Bits ?? defaultLog2Bits;
   const hashes = options.hashes ?? 3;
@@ -54,8 +150,9 @@ export function exploreBitstate<S, E>(
     throw new RangeError(`bitstate: hashes ${hashes} is not an integer in [1, 8]`);
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
-  const bits = 2 ** log2Bits;
-  if (clock.wouldExceed(bits / 8))
+  const compact = options.compact === true;
+  const bits = compact ? 32 : 2 ** log2Bits;
+  if (!compact && clock.wouldExceed(bits / 8))
     throw new RangeError(
       `bitstate: a filter of 2^${log2Bits} bits (${bits / 8 / 2 ** 20} MiB) does not fit under the memory limit; give a smaller --bitstate or more memory`,
     );
@@ -74,8 +171,15 @@ export function exploreBitstate<S, E>(
   let expectedMissed = 0;
   let stopReason: StopReason | undefined;
 
-  /** Sets the state's bits; true when at least one was clear (the state is new). */
+  const fingerprints = new FingerprintTable();
+  /** Stores the state's fingerprint (hash compaction) or sets its bits; true when the state is new. */
   const insert = (): boolean => {
+    if (compact) {
+      const stored = fingerprints.size;
+      const fresh = fingerprints.insert(hashLanes(probe, 0, width), hashLanes(probe, 0, width, secondSeed));
+      if (fresh) expectedMissed += stored / 2 ** 64;
+      return fresh;
+    }
     const h1 = hashLanes(probe, 0, width) >>> 0;
     const h2 = (hashLanes(probe, 0, width, secondSeed) | 1) >>> 0;
     const fill = bitsSet / bits;
@@ -109,6 +213,10 @@ export function exploreBitstate<S, E>(
       const grown = new Uint32Array(next.length * 2);
       grown.set(next);
       next = grown;
+    }
+    if (compact && fingerprints.nextGrowthBytes() > 0 && clock.wouldExceed(fingerprints.nextGrowthBytes())) {
+      stopReason = 'memory';
+      return -1;
     }
     if (parents.nextGrowthBytes() > 0 && clock.memoryExceeded(count)) {
       stopReason = 'memory';
@@ -169,7 +277,7 @@ export function exploreBitstate<S, E>(
     }
     layerStart += size;
   }
-  stopReason ??= 'bitstate';
+  stopReason ??= compact ? 'hash-compact' : 'bitstate';
   const durationMs = clock.finish(count, count - expanded, transitions, layerStarts.length - 1);
 
   /** The path to a state, replayed through the model from its initial state by successor positions. */
@@ -205,13 +313,25 @@ export function exploreBitstate<S, E>(
     indexOfKey: () => {
       throw new Error('bitstate: the search keeps no index of states by key');
     },
-    bitstate: {
-      bits,
-      hashes,
-      bitsSet,
-      hashFactor: count > 0 ? bits / count : bits,
-      expectedMissed,
-      missProbability: -Math.expm1(-expectedMissed),
-    },
+    ...(compact
+      ? {
+          hashCompact: {
+            stored: fingerprints.size,
+            fingerprintBits: 64 as const,
+            tableBytes: fingerprints.bytes,
+            expectedMissed,
+            missProbability: -Math.expm1(-expectedMissed),
+          },
+        }
+      : {
+          bitstate: {
+            bits,
+            hashes,
+            bitsSet,
+            hashFactor: count > 0 ? bits / count : bits,
+            expectedMissed,
+            missProbability: -Math.expm1(-expectedMissed),
+          },
+        }),
   };
 }

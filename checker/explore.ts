@@ -88,6 +88,13 @@ export interface ExploreResult<S, E> extends SearchSummary {
   indexOfKey(key: string): number | undefined;
   /** Bytes of the packed store's typed arrays, parents and event ids (packed states only). */
   structureBytes?: number;
+  /**
+   * The compiled search only: recomputes the successors of state `index` in the order the search saw
+   * them, each as an event id (into `events`) and the target's index (-1 when the search never added it).
+   */
+  successors?: (index: number, emit: (event: number, target: number) => void) => void;
+  /** The events `successors` names by id (it may add some). */
+  events?: readonly E[];
 }
 
 /**

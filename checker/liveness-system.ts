@@ -1,7 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { Fairness, LivenessProperty } from '../properties/types.ts';
 import type { SearchLimits } from './explore.ts';
-import { checkGoal, deadlocks, type FairnessCondition, type Lasso } from './liveness.ts';
+import { checkGoal, deadlocks, type FairnessCondition, type GoalVerdict, type Lasso } from './liveness.ts';
 import type { StopReason } from './model.ts';
 import { buildStateGraph, type StateGraph } from './state-graph.ts';
 
@@ -54,14 +54,24 @@ export interface TerminalAware<S> {
 
 /** The states a model declares terminal: its own `isTerminal`, and the states where its clock stops. */
 export function systemTerminal(model: SystemModel): (state: SystemState) => boolean {
+  return systemTerminalDeclared(model) ?? (() => false);
+}
+
+/** The model's own `isTerminal`, or undefined when it declares none. */
+export function systemTerminalDeclared(model: SystemModel): ((state: SystemState) => boolean) | undefined {
   const declared = (model as Partial<TerminalAware<SystemState>>).isTerminal;
-  return typeof declared === 'function' ? (s) => declared.call(model, s) : () => false;
+  return typeof declared === 'function' ? (s) => declared.call(model, s) : undefined;
 }
 
 /** A model's horizon, if it declares one; the system model's time is relative and has none (docs/time.md). */
 export function systemHorizon(model: SystemModel): (state: SystemState) => boolean {
+  return systemHorizonDeclared(model) ?? (() => false);
+}
+
+/** The model's own `atHorizon`, or undefined when it declares none. */
+export function systemHorizonDeclared(model: SystemModel): ((state: SystemState) => boolean) | undefined {
   const declared = (model as Partial<HorizonAware<SystemState>>).atHorizon;
-  return typeof declared === 'function' ? (s) => declared.call(model, s) : () => false;
+  return typeof declared === 'function' ? (s) => declared.call(model, s) : undefined;
 }
 
 /** A property relies on time passing when it assumes the clock fair. */
@@ -111,6 +121,30 @@ export function judgeLiveness(
   const conditions = compileFairness(model, property.fairness);
   const atHorizon = systemHorizon(model);
   const stateAt = graph.search.stateAt;
+  const { p } = property;
+  return combineSlots(model, property, graph.complete, (slot) =>
+    checkGoal(
+      graph,
+      {
+        ...(p ? { p: (s: number) => p(model, stateAt(s), slot) } : {}),
+        q: (s) => property.q(model, stateAt(s), slot),
+      },
+      conditions,
+      { horizon: (s) => atHorizon(stateAt(s)) },
+    ),
+  );
+}
+
+/**
+ * One property's verdict from its goals' verdicts, slot by slot (one slot, -1, for a system-wide
+ * property): the worst status wins, the first violation ends the walk.
+ */
+export function combineSlots(
+  model: SystemModel,
+  property: LivenessProperty,
+  complete: boolean,
+  verdictOf: (slot: number) => GoalVerdict<SystemState, SystemEvent>,
+): LivenessResult {
   const slots = property.perNamespace ? model.scope.namespaces.map((_, i) => i) : [-1];
   const timed = needsTime(property);
   let result: LivenessResult = {
@@ -120,16 +154,7 @@ export function judgeLiveness(
     fairness: property.fairness.map((f) => describeFairness(f)),
   };
   for (const slot of slots) {
-    const { p } = property;
-    const verdict = checkGoal(
-      graph,
-      {
-        ...(p ? { p: (s: number) => p(model, stateAt(s), slot) } : {}),
-        q: (s) => property.q(model, stateAt(s), slot),
-      },
-      conditions,
-      { horizon: (s) => atHorizon(stateAt(s)) },
-    );
+    const verdict = verdictOf(slot);
     result.triggers += verdict.triggers;
     if (verdict.triggers === 0) continue;
     const status: LivenessStatus =
@@ -149,7 +174,7 @@ export function judgeLiveness(
     if (status === 'violated') break;
   }
   // A pass needs the whole graph: an incomplete search never reports one.
-  if (!graph.complete && (result.status === 'holds' || result.status === 'vacuous'))
+  if (!complete && (result.status === 'holds' || result.status === 'vacuous'))
     return { ...result, status: 'incomplete' };
   return result;
 }

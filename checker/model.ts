@@ -39,7 +39,8 @@ export interface Progress {
  * Why a search ended early: a limit (`max-states`, `time`), the memory guard, a signal (`interrupted`),
  * a callback that asked to stop (`stopped`: e.g. every property already violated), or the end of the
  * breadth-first level of the first violation (`first-violation`, `--stop-on-first`), or the end of a
- * bitstate search, which may have missed states (`bitstate`, `--bitstate`).
+ * bitstate search, which may have missed states (`bitstate`, `--bitstate`), or the end of a hash-compacted
+ * one, which may have too (`hash-compact`, `--hash-compact`).
  */
 export type StopReason =
   | 'max-states'
@@ -48,4 +49,5 @@ export type StopReason =
   | 'interrupted'
   | 'stopped'
   | 'first-violation'
-  | 'bitstate';
+  | 'bitstate'
+  | 'hash-compact';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
-import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { defaultMachines, SystemModel } from '../machines/system.ts';
 import { mutants, type Variant } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -11,12 +11,11 @@ import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import type { SearchLimits } from './explore.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
+import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
-import { checkLiveness } from './liveness-system.ts';
 import type { ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
 import { scopeByName } from './scope-file.ts';
-import { GraphRecorder } from './state-graph.ts';
 
 /**
  * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
@@ -51,7 +50,7 @@ export const defaultHorizonSteps = 3;
 export function shortestKill(
   model: SystemModel,
   properties: Property[],
-  limits: SearchLimits & { horizonSteps?: number; recorder?: GraphRecorder<SystemState, SystemEvent> } = {},
+  limits: SearchLimits & { horizonSteps?: number; recorder?: LivenessCollector } = {},
 ): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
   const { horizonSteps = defaultHorizonSteps, recorder, ...search } = limits;
   // verify's own search and judging (compiled model, step classes), in discovery order of first violations.
@@ -140,7 +139,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   const model = new SystemModel(scope, machines);
   const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
   // The graph of a complete search with no kill is where the liveness properties look for a lasso.
-  const recorder = options.properties ? undefined : new GraphRecorder<SystemState, SystemEvent>();
+  const recorder = options.properties ? undefined : new LivenessCollector(model, livenessProperties);
   const exhaustive = shortestKill(model, properties, {
     ...(recorder ? { recorder } : {}),
     ...(options.maxStates ? { maxStates: options.maxStates } : {}),
@@ -161,7 +160,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   }
   // Nothing bad happens at any one step: a fault that only stops progress is killed by a lasso.
   if (exhaustive.complete && !options.properties) {
-    const run = checkLiveness(model, livenessProperties, recorder ? { graph: recorder.graph() } : {});
+    const run = recorder ? recorder.judge() : checkLivenessOnTheFly(model, livenessProperties);
     const violated = run.properties.filter((r) => r.status === 'violated' && r.lasso);
     const first = violated[0];
     if (first?.lasso) {

@@ -12,6 +12,7 @@ export type FailureClass =
   | 'deadlock'
   | 'liveness'
   | 'partial'
+  | 'unproven'
   | 'coverage'
   | 'golden';
 
@@ -33,6 +34,7 @@ export const verifyPrecedence: readonly ExitCode[] = [
   exitCodes.deadlock,
   exitCodes.liveness,
   exitCodes.partial,
+  exitCodes.unproven,
   exitCodes.undeclared,
   exitCodes.goldenMoved,
 ];
@@ -45,6 +47,7 @@ const codeOf: Record<FailureClass, ExitCode> = {
   deadlock: exitCodes.deadlock,
   liveness: exitCodes.liveness,
   partial: exitCodes.partial,
+  unproven: exitCodes.unproven,
   coverage: exitCodes.undeclared,
   golden: exitCodes.goldenMoved,
 };

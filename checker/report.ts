@@ -14,6 +14,7 @@ import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexa
 import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import { LivenessCollector } from './liveness-fly.ts';
 import {
   type LivenessReport,
   lassoMarkdown,
@@ -22,7 +23,7 @@ import {
   livenessReportSchema,
   livenessSummary,
 } from './liveness-report.ts';
-import { checkLiveness, type LivenessRun } from './liveness-system.ts';
+import type { LivenessRun } from './liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from './manifest.ts';
 import type { Progress } from './model.ts';
 import {
@@ -37,7 +38,6 @@ import {
 import { createProgressReporter } from './progress.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from './scenario-invariants.ts';
 import { scopeByName } from './scope-file.ts';
-import { GraphRecorder } from './state-graph.ts';
 import { escapeMarkdownHtml } from './text-safety.ts';
 
 /**
@@ -80,6 +80,7 @@ export const stopReasons = [
   'stopped',
   'first-violation',
   'bitstate',
+  'hash-compact',
 ] as const;
 
 export interface UncoveredTransition {
@@ -374,6 +375,8 @@ export function completion(result: Pick<CheckResult, 'complete' | 'stopReason'>)
       return 'stopped at the end of the breadth-first level of the first violation (--stop-on-first), so the properties not violated hold only for the states explored';
     case 'bitstate':
       return 'incomplete: a bitstate search (--bitstate) may have missed states, so the verdicts cover only the states explored';
+    case 'hash-compact':
+      return 'not a proof: a hash-compacted search (--hash-compact) explored every state it told apart by a 64-bit fingerprint, but two states sharing one would hide the second and what follows it, so the verdicts cover only the states explored';
     default:
       return 'incomplete';
   }
@@ -643,12 +646,12 @@ export const reportGenerator = {
   async generate(rootDir: string): Promise<string[]> {
     const model = canonicalModel();
     const reporter = createProgressReporter({ label: 'report (default scope)' });
-    const recorder = new GraphRecorder<SystemState, SystemEvent>();
+    const recorder = new LivenessCollector(model, livenessProperties);
     const result = check(model, safetyProperties, { progress: (p) => reporter.update(p), recorder });
     reporter.finish(finalProgress(result));
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
-    const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
+    const liveness = recorder.judge();
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     // The same verdict as verify's canonical run: scenarios, golden figures and every class of failure.
     const scenarios = committedScenarios(safetyProperties);
@@ -734,7 +737,15 @@ export function verifyFailures(
         `${stuck.length} liveness propert${stuck.length === 1 ? 'y' : 'ies'} violated: ${stuck.join(', ')}`,
       ),
     );
-  if (!result.complete) failures.push(failure('partial', `the search is ${completion(result)}`));
+  // A hash-compacted search ends without a proof by design: its own class, not a search cut short.
+  if (result.stopReason === 'hash-compact')
+    failures.push(
+      failure(
+        'unproven',
+        `a hash-compacted search is not a proof (probability ${result.hashCompact?.missProbability.toPrecision(3) ?? 'unknown'} that a state was missed); for a proof, drop --hash-compact`,
+      ),
+    );
+  else if (!result.complete) failures.push(failure('partial', `the search is ${completion(result)}`));
   if (hasUndeclared(report)) failures.push(failure('coverage', expectationsVerdict(report, false)));
   if (moved.length > 0) failures.push(failure('golden', `golden figures moved: ${moved.join('; ')}`));
   return failures;

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Scope } from '../machines/scope.ts';
 import { baseVariantName, variants } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -27,6 +26,8 @@ export interface VerifyArgs {
   maxMemoryMb?: number;
   /** Bitstate search with a filter of 2^bitstate bits instead of the exact visited set. */
   bitstate?: number;
+  /** Hash compaction: a 64-bit fingerprint per state instead of its lanes. */
+  hashCompact?: boolean;
   /** Where the report goes instead of the default folder. */
   out?: string;
   json: boolean;
@@ -36,8 +37,6 @@ export interface VerifyArgs {
   quiet: boolean;
   /** Keep one state per orbit of the scope's declared symmetry (on by default when the scope declares one). */
   symmetry: boolean;
-  /** Worker threads of a parallel safety check (checker/parallel); absent: one thread, with liveness. */
-  workers?: number;
   random?: { runs: number; seed?: number; path?: string };
   help: boolean;
   version: boolean;
@@ -88,6 +87,11 @@ export const verifySpec: CommandSpec = {
       description:
         "SPIN's bitstate search: a filter of 2^LOG2 bits (27 = 16 MiB) instead of the visited set, for scopes that do not fit; may miss states, so always a partial run (exit 10), with the estimated chance of a miss; no liveness",
     },
+    'hash-compact': {
+      type: 'boolean',
+      description:
+        "SPIN's hash compaction: a 64-bit fingerprint per state instead of the state, for scopes that do not fit; two states sharing one would hide the second, so a run without violation is never a proof (exit 21), with the chance of a miss; no liveness",
+    },
     out: {
       type: 'string',
       value: 'DIR',
@@ -110,12 +114,6 @@ export const verifySpec: CommandSpec = {
       value: 'on|off',
       description:
         "on (default): keep one state per orbit of the scope's declared symmetry sets (TLC's SYMMETRY); off: search every state",
-    },
-    workers: {
-      type: 'string',
-      value: 'N|auto',
-      description:
-        "judge the safety properties over N worker threads (TLC's -workers; auto: one per core): same counts and verdicts, no liveness or deadlock, no memory guard",
     },
     quiet: {
       type: 'boolean',
@@ -148,6 +146,7 @@ export const verifySpec: CommandSpec = {
     exitCodes.liveness,
     exitCodes.undeclared,
     exitCodes.goldenMoved,
+    exitCodes.unproven,
   ],
   notes: [
     'Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI); NO_COLOR turns colour off.',
@@ -195,6 +194,11 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
   const maxMemoryMb = integerOption(values, 'max-memory', { example: '512' });
   const bitstate = integerOption(values, 'bitstate', { min: 10, max: 35, example: '27' });
   const random = values.random === true;
+  const hashCompact = values['hash-compact'] === true;
+  if (hashCompact && (random || bitstate !== undefined))
+    throw new UsageError(
+      `--hash-compact applies to the exhaustive search with the visited set; drop it or drop --${random ? 'random' : 'bitstate'}`,
+    );
   if (random && (maxMemoryMb !== undefined || bitstate !== undefined))
     throw new UsageError(
       `--${bitstate !== undefined ? 'bitstate' : 'max-memory'} applies to the exhaustive search; drop it or drop --random`,
@@ -227,21 +231,6 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     throw new UsageError(
       `--symmetry: ${JSON.stringify(symmetry)} is neither on nor off; write --symmetry on or --symmetry off`,
     );
-  const workers = workersOption(stringOption(values, 'workers'));
-  if (workers !== undefined) {
-    const alone = (
-      [
-        ['random', random],
-        ['bitstate', bitstate !== undefined],
-        ['max-states', maxStates !== undefined],
-        ['max-memory', maxMemoryMb !== undefined],
-      ] as const
-    ).find(([, given]) => given);
-    if (alone)
-      throw new UsageError(
-        `--workers runs the exact search over threads, which has no --${alone[0]}; drop one of them`,
-      );
-  }
   // A seeded fault is run to see it caught: its first violation is the answer, the rest of the space is not.
   const stopOnFirst =
     values['stop-on-first'] === true || (variant !== baseVariantName && values.exhaustive !== true);
@@ -253,12 +242,12 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     ...(maxSeconds !== undefined ? { maxSeconds } : {}),
     ...(maxMemoryMb !== undefined ? { maxMemoryMb } : {}),
     ...(bitstate !== undefined ? { bitstate } : {}),
+    ...(hashCompact ? { hashCompact } : {}),
     ...(out !== undefined ? { out } : {}),
     json: values.json === true,
     stopOnFirst: !random && stopOnFirst,
     quiet: values.quiet === true,
     symmetry: symmetry === 'on',
-    ...(workers !== undefined ? { workers } : {}),
     ...(random
       ? {
           random: {
@@ -271,15 +260,4 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     help: false,
     version: false,
   };
-}
-
-/** `--workers N|auto`: a whole number of threads from 1 to 64, or one per core. */
-function workersOption(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (text === 'auto') return availableParallelism();
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > 64)
-    throw new UsageError(
-      `--workers: ${JSON.stringify(text)} is not a number of threads from 1 to 64 or auto; write e.g. --workers 2`,
-    );
-  return Number(text);
 }

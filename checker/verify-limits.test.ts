@@ -32,16 +32,8 @@ describe('verify --max-memory and --bitstate', () => {
     );
   });
 
-  it('--workers takes a number of threads or auto, and refuses what only one thread has', () => {
-    expect(parseVerifyArgs(['--workers', '2'])).toMatchObject({ workers: 2 });
-    expect(parseVerifyArgs(['--workers', 'auto']).workers).toBeGreaterThanOrEqual(1);
-    expect(parseVerifyArgs([]).workers).toBeUndefined();
-    expect(thrownMessage(UsageError, () => parseVerifyArgs(['--workers', '0']))).toMatch(
-      /^--workers: "0" is not a number of threads from 1 to 64 or auto/,
-    );
-    expect(thrownMessage(UsageError, () => parseVerifyArgs(['--workers', '2', '--bitstate', '20']))).toMatch(
-      /^--workers runs the exact search over threads, which has no --bitstate/,
-    );
+  it('--workers is gone: it was slower than one thread on two cores', () => {
+    expect(thrownMessage(UsageError, () => parseVerifyArgs(['--workers', '2']))).toMatch(/workers/);
   });
 
   it('a tiny --max-memory ends at once with exit 10 and a partial report, no crash', async () => {

@@ -10,8 +10,9 @@
  *   npm run bench -- --spin quick,default   SPIN beside verify on these scopes
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
 import {
@@ -44,8 +45,8 @@ type Engine =
   | 'system-packed'
   | 'system-bitstate'
   | 'system-symmetry'
-  | 'system-parallel'
-  | 'system-compiled';
+  | 'system-compiled'
+  | 'verify';
 
 interface BenchCase {
   engine: Engine;
@@ -54,8 +55,8 @@ interface BenchCase {
   /** Wall-clock budget for searches that cannot finish in reasonable time (adjacency map, scopes). */
   budgetSeconds?: number;
   maxStates?: number;
-  /** Worker threads of the parallel search (checker/parallel). */
-  workers?: number;
+  /** `verify` cases: the reductions asked for, as `verify` options (`--hash-compact`, `--symmetry off`). */
+  verifyOptions?: string[];
 }
 
 interface CaseResult {
@@ -80,8 +81,10 @@ interface CaseResult {
   missProbability?: number;
   /** Under symmetry reduction: the states the orbits stand for. */
   representedStates?: number;
-  /** Worker threads of a parallel search. */
-  workers?: number;
+  /** `verify` cases: the reductions in force (symmetry, hash-compact), none for the full graph. */
+  reductions?: string[];
+  /** `verify` cases: whether deadlock and every liveness property were judged. */
+  livenessJudged?: boolean;
   /** The compiled model (checker/compiled.ts): this result is the cold search; `warm` the best later one. */
   compiled?: {
     fillSeconds: number;
@@ -314,38 +317,86 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   return { ...result, representedStates };
 }
 
-/** The quick scope with the parallel search on one and on two worker threads: the speed-up of the second. */
-function parallelGroup(): { title: string; cases: BenchCase[]; repeat: number } {
+// ─── end-to-end verify ─────────────────────────────────────────────────────────────────────────
+/** `npm run verify` per scope, cold, end to end: the figure a spec author waits for. */
+function verifyGroup(quick: boolean): { title: string; cases: BenchCase[]; repeat: number } {
+  const cases: BenchCase[] = quick
+    ? [{ engine: 'verify', subject: 'quick' }]
+    : [
+        { engine: 'verify', subject: 'quick' },
+        { engine: 'verify', subject: 'default' },
+        { engine: 'verify', subject: 'xl', verifyOptions: ['--symmetry', 'off', '--hash-compact'] },
+      ];
   return {
-    title: 'System model, parallel search (worker threads, states partitioned by hash, level by level)',
-    cases: [1, 2].map((workers) => ({ engine: 'system-parallel', subject: 'quick', workers })),
+    title:
+      'End-to-end `npm run verify` (cold: search, every property, liveness and deadlock, reports, scenarios); peak RSS of the command, baseline that of a 1-state run',
+    cases,
     repeat: 1,
   };
 }
 
-async function runParallelScope(name: string, workers: number): Promise<CaseResult> {
-  const modules = await loadSystemModules();
-  if (typeof modules === 'string') throw new Error(modules);
-  const { parallelExplore } = await import('../checker/parallel/search.ts');
-  const scope = modules.scopes[name] as Parameters<typeof parallelExplore>[0]['scope'];
-  const baselineRssBytes = process.memoryUsage.rss();
-  const run = await parallelExplore({ scope, variant: 'model', workers, symmetry: false });
+/** Peak RSS (bytes), wall seconds, exit code and stdout of one `verify` run, measured by GNU time. */
+function timedVerify(args: string[]): {
+  peakRssBytes: number;
+  seconds: number;
+  status: number;
+  stdout: string;
+} {
+  const verifyPath = fileURLToPath(new URL('verify.ts', import.meta.url));
+  const child = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'BENCH_TIME %M %e', process.execPath, '--import', 'tsx', verifyPath, ...args],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const timing = /BENCH_TIME (\d+) ([0-9.]+)/.exec(child.stderr ?? '');
+  if (!timing)
+    throw new Error(`verify ${args.join(' ')}: no timing (${(child.stderr ?? '').trim().slice(-200)})`);
   return {
-    engine: 'system-parallel',
-    subject: name,
-    workers,
-    states: run.states,
-    transitions: run.transitions,
-    depth: run.depth,
-    complete: run.complete,
-    seconds: run.durationMs / 1000,
-    statesPerSecond: run.statesPerSecond,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    baselineRssBytes,
-    // The workers' heaps are their own: this process keeps no states.
-    retainedBytes: 0,
+    peakRssBytes: Number(timing[1]) * 1024,
+    seconds: Number(timing[2]),
+    status: child.status ?? -1,
+    stdout: child.stdout,
   };
 }
+
+function runVerify(scope: string, options: string[]): CaseResult {
+  if (!existsSync('/usr/bin/time'))
+    throw new Error('verify cases need GNU time (/usr/bin/time) for the peak RSS');
+  const out = join(tmpdir(), `nsmodel-bench-verify-${process.pid}`);
+  const common = ['--scope', scope, '--quiet', '--json', '--out', out, ...options];
+  const bare = timedVerify([...common, '--max-states', '1']);
+  const run = timedVerify(common);
+  rmSync(out, { recursive: true, force: true });
+  const report = JSON.parse(run.stdout) as {
+    states: number;
+    transitions: number;
+    depth: number;
+    complete: boolean;
+    stopReason?: string;
+    liveness?: unknown;
+  };
+  const reductions = [
+    ...(options.includes('--hash-compact') ? ['hash-compact'] : []),
+    ...(!options.includes('off') && ['large', 'xl'].includes(scope) ? ['symmetry'] : []),
+  ];
+  return {
+    engine: 'verify',
+    subject: `${scope}${options.length > 0 ? ` ${options.join(' ')}` : ''}`,
+    states: report.states,
+    transitions: report.transitions,
+    depth: report.depth,
+    complete: report.complete,
+    ...(report.stopReason ? { stopReason: report.stopReason } : {}),
+    seconds: run.seconds,
+    statesPerSecond: report.states / Math.max(1e-9, run.seconds),
+    peakRssBytes: run.peakRssBytes,
+    baselineRssBytes: bare.peakRssBytes,
+    retainedBytes: 0,
+    reductions,
+    livenessJudged: report.liveness !== undefined,
+  };
+}
+// ─── end of end-to-end verify ──────────────────────────────────────────────────────────────────
 
 // ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
 /** Compiled quick and default scopes: cold (tables filled by the machines' own code), then warm. */
@@ -464,20 +515,7 @@ function printCompiled(results: readonly CaseResult[]): void {
 }
 // ─── end of the compiled system model ──────────────────────────────────────────────────────────
 
-/** `speed-up with 2 workers: 1.6x over 1 (same states: yes)`, for a group of parallel runs. */
-function speedUpLine(results: readonly CaseResult[]): string | undefined {
-  const parallel = results.filter((r) => r.engine === 'system-parallel' && !r.error);
-  const one = parallel.find((r) => r.workers === 1);
-  if (!one || parallel.length < 2) return undefined;
-  return parallel
-    .filter((r) => r !== one)
-    .map(
-      (r) =>
-        `speed-up with ${r.workers} workers: ${(r.statesPerSecond / Math.max(1e-9, one.statesPerSecond)).toFixed(2)}x over 1 (same states, transitions and depth: ${r.states === one.states && r.transitions === one.transitions && r.depth === one.depth ? 'yes' : 'NO'})`,
-    )
-    .join('\n');
-}
-// ─── end of symmetry reduction and parallel search ───────────────────────────────────────────
+// ─── end of symmetry reduction ───────────────────────────────────────────
 
 async function runCase(benchCase: BenchCase): Promise<CaseResult> {
   const { engine, subject } = benchCase;
@@ -499,10 +537,10 @@ async function runCase(benchCase: BenchCase): Promise<CaseResult> {
       );
     case 'system-symmetry':
       return runSymmetricScope(String(subject), benchCase.budgetSeconds ?? 120);
-    case 'system-parallel':
-      return runParallelScope(String(subject), benchCase.workers ?? 1);
     case 'system-compiled':
       return runCompiledScope(String(subject), benchCase.budgetSeconds ?? 60);
+    case 'verify':
+      return runVerify(String(subject), benchCase.verifyOptions ?? []);
   }
 }
 
@@ -554,8 +592,8 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
   const label =
     result.engine === 'system-symmetry'
       ? `${result.subject} (symmetry, ${integer.format(result.representedStates ?? 0)} states)`
-      : result.engine === 'system-parallel'
-        ? `${result.subject} (${result.workers} worker thread(s))`
+      : result.engine === 'verify'
+        ? `verify ${result.subject}${result.reductions?.length ? ` (${result.reductions.join(', ')})` : ''}`
         : result.engine.startsWith('system-')
           ? `${result.subject} (${result.engine.slice('system-'.length).replace('scope', 'string keys')})`
           : `${result.engine} N=${result.subject}`;
@@ -714,9 +752,11 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     });
   }
 
-  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules), parallelGroup());
+  if (typeof systemModules !== 'string' && !quick) groups.push(symmetryGroup(systemModules));
   // Right after the reference model's figures, so both land in the same run (issue 14's comparison).
   if (typeof systemModules !== 'string') groups.splice(1, 0, compiledGroup(scopeSeconds, quick));
+  // The headline: first, so a short run still prints it.
+  if (typeof systemModules !== 'string') groups.unshift(verifyGroup(quick));
 
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
@@ -727,8 +767,6 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(group.title);
     if (results.some((r) => r.engine === 'system-compiled')) printCompiled(results);
     else printTable(results.map(row));
-    const speedUp = speedUpLine(results);
-    if (speedUp) console.log(speedUp);
     console.log('');
   }
   if (!asJson) {

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
-import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
+import { LivenessCollector } from '../checker/liveness-fly.ts';
+import type { LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
 import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
-import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
@@ -23,12 +23,11 @@ import {
   writeReport,
 } from '../checker/report.ts';
 import { buildSite } from '../checker/site/build.ts';
-import { GraphRecorder } from '../checker/state-graph.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
 import { terminalText } from '../checker/text-safety.ts';
 import { writeTraceability } from '../checker/traceability.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -101,7 +100,6 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.properties.length === 0 &&
     args.maxStates === undefined &&
     args.maxSeconds === undefined &&
-    args.workers === undefined &&
     args.out === undefined;
   // Checked before the search: a folder that cannot take the report must not cost the run.
   const outDir = checkOutputFolder(
@@ -116,60 +114,42 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     ...(expectedStates !== undefined ? { expectedStates } : {}),
   });
   const interrupt = interruptOnSignals();
-  const symmetry = symmetryFor(model, args);
+  // Hash compaction replays concrete states for its traces, as bitstate does: it searches without symmetry.
+  const symmetry = args.hashCompact ? undefined : symmetryFor(model, args);
   // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
-    args.properties.length === 0 && args.bitstate === undefined && !symmetry && args.workers === undefined
-      ? new GraphRecorder<SystemState, SystemEvent>()
+    args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && !symmetry
+      ? new LivenessCollector(model, livenessProperties)
       : undefined;
   if (symmetry)
     console.error(
       'verify: liveness is not judged under symmetry reduction (its paths exchange the namespaces a per-namespace property follows); add --symmetry off to judge it',
-    );
-  if (args.workers !== undefined)
-    console.error(
-      `verify: ${args.workers} worker thread${args.workers === 1 ? '' : 's'}: safety only; liveness and deadlock are judged by the one-thread run (no --workers)`,
     );
   const stopRules = {
     stopWhenAllViolated: true,
     stopOnFirst: args.stopOnFirst,
     onViolation: (v: FirstViolation) => reporter.note(violationLine(v, reporter)),
   };
-  const result: CheckResult =
-    args.workers !== undefined
-      ? await parallelCheck(
-          model,
-          properties,
-          {
-            scope: args.scope,
-            variant: args.variant,
-            workers: args.workers,
-            symmetry: symmetry !== undefined,
-            ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
-            ...stopRules,
-          },
-          symmetry,
-        )
-      : await checkAsync(model, properties, {
-          ...(symmetry ? { symmetry } : {}),
-          ...(recorder ? { recorder } : {}),
-          ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
-          ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
-          ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
-          ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
-          signal: interrupt.signal,
-          progress: (p) => reporter.update(p),
-          ...stopRules,
-        });
+  const result: CheckResult = await checkAsync(model, properties, {
+    ...(symmetry ? { symmetry } : {}),
+    ...(recorder ? { recorder } : {}),
+    ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
+    ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
+    ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
+    ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
+    ...(args.hashCompact ? { hashCompact: true } : {}),
+    signal: interrupt.signal,
+    progress: (p) => reporter.update(p),
+    ...stopRules,
+  });
   reporter.finish(finalProgress(result));
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
+  if (result.hashCompact) console.error(hashCompactLine(result.hashCompact));
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
-  const liveness: LivenessRun | undefined = recorder
-    ? checkLiveness(model, livenessProperties, { graph: recorder.graph() })
-    : undefined;
+  const liveness: LivenessRun | undefined = recorder?.judge();
   const context = {
     model,
     variant: args.variant,
@@ -236,6 +216,12 @@ function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean):
 function bitstateLine(b: NonNullable<CheckResult['bitstate']>): string {
   const mib = b.bits / 8 / 1024 / 1024;
   return `verify: bitstate: ${mib} MiB filter (2^${Math.log2(b.bits)} bits, ${b.hashes} per state), ${((100 * b.bitsSet) / b.bits).toFixed(2)}% set, hash factor ${b.hashFactor.toFixed(1)}; expected states missed ${b.expectedMissed.toPrecision(3)}, probability of any miss ${b.missProbability.toPrecision(3)}`;
+}
+
+/** SPIN's hash-compaction summary: the fingerprints, their table, and the estimated chance that a state was missed. */
+function hashCompactLine(h: NonNullable<CheckResult['hashCompact']>): string {
+  const mib = (h.tableBytes / 1024 / 1024).toFixed(1);
+  return `verify: hash compaction: ${new Intl.NumberFormat('en-US').format(h.stored)} states as ${h.fingerprintBits}-bit fingerprints in a ${mib} MiB table; expected states missed ${h.expectedMissed.toPrecision(3)}, probability of any miss ${h.missProbability.toPrecision(3)}`;
 }
 
 /** The scope's symmetry reduction unless `--symmetry off`; warns when a liveness property's fairness names a member. */
