@@ -238,9 +238,9 @@ describe('the fixture diagram', () => {
       'rejected',
     ]);
     expect(outline.transitions.map((transition) => transition.id)).toContain(
-      'fixture:review.triage:always#2',
+      'fixture:review.triage:always->review.state',
     );
-    expect(outline.transitions.find((t) => t.id === 'fixture:review.state:RETRY#1')).toMatchObject({
+    expect(outline.transitions.find((t) => t.id === 'fixture:review.state:RETRY->rejected')).toMatchObject({
       guard: null,
       fallback: true,
       targets: ['rejected'],

@@ -1,4 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
+import { describeGuard, listTransitions } from '../machines/stepper.ts';
+
+export { describeGuard };
 
 /**
  * Every state and transition of any XState v5 machine definition, in document order, with the names a
@@ -31,7 +34,7 @@ export interface OutlineState {
 }
 
 export interface OutlineTransition {
-  /** Stable id: `<machine>:<state path>:<EVENT or always>#<index>`, as the stepper names transitions. */
+  /** Stable id from guard and target names, as the stepper names transitions (`transitionIds`). */
   id: string;
   source: string;
   /** The event as XState stores it (`always` for eventless transitions). */
@@ -71,6 +74,8 @@ export function outlineMachine(machine: AnyStateMachine): MachineOutline {
   const states: OutlineState[] = [];
   const transitions: OutlineTransition[] = [];
   const usedIds = new Set<string>();
+  // The stepper lists transitions in this same document order; its ids are the ones coverage records.
+  const ids = listTransitions(machine).map((t) => t.id);
   const visit = (node: AnyStateNode) => {
     const path = pathOf(node);
     if (node !== machine.root) {
@@ -94,7 +99,7 @@ export function outlineMachine(machine: AnyStateMachine): MachineOutline {
         const actions = (definition.actions ?? []).map(describeAction);
         const requirements = requirementsIn(definition.meta);
         const transition = {
-          id: `${machine.id}:${path}:${event}#${position}`,
+          id: ids[transitions.length] ?? '',
           source: path,
           event,
           trigger,
@@ -224,23 +229,6 @@ function triggerOf(event: string, node: AnyStateNode): string {
   const actorError = /^xstate\.error\.actor\.(.+)$/.exec(event);
   if (actorError) return `error(${actorError[1]})`;
   return event;
-}
-
-/** A guard as it reads: its name, or `a && b`, `a || b`, `!a` for XState's higher-order guards. */
-export function describeGuard(guard: unknown): string {
-  if (typeof guard === 'string') return guard;
-  if (typeof guard === 'function') {
-    const composite = guard as { guards?: unknown[]; stateValue?: unknown; name: string };
-    if (composite.guards && guard.name === 'not') return `!${describeGuard(composite.guards[0])}`;
-    if (composite.guards && (guard.name === 'and' || guard.name === 'or')) {
-      const joined = composite.guards.map(describeGuard).join(guard.name === 'and' ? ' && ' : ' || ');
-      return `(${joined})`;
-    }
-    if (guard.name === 'stateIn') return `in(${JSON.stringify(composite.stateValue)})`;
-    return guard.name || 'inline';
-  }
-  if (guard && typeof guard === 'object' && 'type' in guard) return String(guard.type);
-  return 'inline';
 }
 
 /** An action as it reads: its name, or the built-in's name without the `xstate.` prefix. */
