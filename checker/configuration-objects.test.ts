@@ -58,7 +58,7 @@ describe('configurations as objects in the system state (D-32, FP-3)', () => {
   });
 
   it('the pipeline decides each configuration request: create, update and delete are taken', () => {
-    expect(result.coverage.covered).toContain('pipeline:storing:always[configurationRequest]->responded');
+    expect(result.coverage.covered).toContain('pipeline:configurations:always->responded');
     const effects = new Set(
       model
         .enabledEvents(model.initialStates()[0])

@@ -29,9 +29,9 @@ const adminFinalizeUntaken = [
   'admission:namespaceInitializers:always[changesInitializersWithoutInitializeVerb]->refused',
   'admission:namespaceInitializers:always[createCarriesInitializers]->admitted',
   'pipeline:validating:always[objectInvalid]->refused',
-  'pipeline:storing:always[readOfNamespace]->responded',
-  'pipeline:storing:always[ordinaryUpdate]->responded',
-  'pipeline:storing:always[listOfContent]->responded',
+  'pipeline:namespaces.byVerb:always[readOfNamespace]->responded',
+  'pipeline:namespaces.updating:always->responded',
+  'pipeline:content:always[listOfContent]->responded',
   'configSync:fresh:READ_FAILED[noSuccessfulReadWithinStaleWindow]->stale',
   'configSync:fresh:READ_FAILED',
   'configSync:stale:READ_SUCCEEDED->fresh',
@@ -54,9 +54,10 @@ const noConfigurationRequests =
 
 /** Configuration requests (D-32): a scope that manages no configuration during the run sends none. */
 const configurationUntaken: Readonly<Record<string, string>> = {
-  'pipeline:storing:always[createOfExistingConfiguration]->refused': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
-  'pipeline:storing:always[configurationMissing]->refused': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
-  'pipeline:storing:always[configurationRequest]->responded': `AC-1, AC-3, FP-3 create, GET, update or delete of a configuration: ${noConfigurationRequests}`,
+  'pipeline:storing:always[configurationRequest]->configurations': `AC-3 a request for a configuration reaches the configuration store: ${noConfigurationRequests}`,
+  'pipeline:configurations:always[createOfExistingConfiguration]->refused': `NS-3 create of a configuration that exists (409): ${noConfigurationRequests}`,
+  'pipeline:configurations:always[configurationMissing]->refused': `AC-3 GET, update or delete of a missing configuration (404): ${noConfigurationRequests}`,
+  'pipeline:configurations:always->responded': `AC-1, AC-3, FP-3 create, GET, update or delete of a configuration: ${noConfigurationRequests}`,
 };
 
 /** Request pipeline rules no principal or controller of the built-in scopes exercises; scenarios do. */
@@ -65,23 +66,25 @@ const pipelineUntaken: Readonly<Record<string, string>> = {
     'NS-4 (D-38) body name differing from the path: no principal of the scope sends one; the default scope (carol) and `scenarios/ns-body-name-must-match-path.yaml` do.',
   'pipeline:decoding:always[bodyNamespaceDiffersFromPath]->refused':
     'NS-4 body namespace differing from the path: no principal of the scope sends one; the default scope (ci-robot) and `scenarios/ns-body-namespace-must-match-path.yaml` do.',
-  'pipeline:storing:always[listOfNamespaces]->responded':
+  'pipeline:namespaces.byVerb:always[listOfNamespaces]->responded':
     'NS-7 list of namespace objects: principals of the scope list content, not namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
-  'pipeline:storing:always[readOfStatus]->responded':
+  'pipeline:namespaces.byVerb:always[statusOfNamespace]->namespaces.status':
+    'NS-5 a request for namespaces/NAME/status: no principal of the scope reads or writes the status sub-resource; replayed in `scenarios/ns-status-and-conditions.yaml`.',
+  'pipeline:namespaces.status:always[readOfStatus]->responded':
     'NS-5 GET of namespaces/NAME/status: no principal of the scope reads the status sub-resource; replayed in `scenarios/ns-status-and-conditions.yaml`.',
-  'pipeline:storing:always[writeOfStatus]->responded':
+  'pipeline:namespaces.status:always->responded':
     'NS-5 update of namespaces/NAME/status: no principal of the scope writes it; replayed in `scenarios/ns-status-and-conditions.yaml`.',
-  'pipeline:storing:always[pendingChangeOutOfOrder]->refused':
+  'pipeline:namespaces.updating:always[pendingChangeOutOfOrder]->refused':
     'IN-2 out-of-order completion: initializers act only when first pending (initializer-controller machine); replayed in `scenarios/in-in-order-completion.yaml`.',
-  'pipeline:storing:always[initializersChangedAfterCompletion]->refused':
+  'pipeline:namespaces.updating:always[initializersChangedAfterCompletion]->refused':
     'IN-4 pending list changed after initialization ended: initializers act only on initializing namespaces; replayed in `scenarios/wire-refusal-messages.yaml`.',
-  'pipeline:storing:always[failureIgnoredByStorage]->refused':
+  'pipeline:namespaces.updating:always[failureIgnoredByStorage]->refused':
     'IN-7 failure result once initialization ended: initializers fail only initializing namespaces; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
-  'pipeline:storing:always[finalizeAddsWhileDeleting]->refused':
+  'pipeline:namespaces.finalizing:always->refused':
     'LC-6 finalize adding a finalizer while terminating: finalizer owners and the namespace controller only remove; replayed in `scenarios/lc-finalize-is-the-only-way.yaml`.',
-  'pipeline:storing:always[absentContent]->refused':
+  'pipeline:content:always[absentContent]->refused':
     'NS-2 GET of content that is not stored: principals of the scope create, list and delete content; replayed in `scenarios/wire-refusal-messages.yaml`.',
-  'pipeline:storing:always->responded':
+  'pipeline:content:always->responded':
     'NS-2 GET of stored content: principals of the scope create, list and delete content; replayed in `scenarios/in-initializer-transitions-refused.yaml`.',
   ...configurationUntaken,
 };
@@ -98,13 +101,14 @@ const widerScopesUntaken: ScopeExpectations = {
       'namespace:active:FINALIZE',
       'pipeline:decoding:always[bodyNameDiffersFromPath]->refused',
       'pipeline:decoding:always[bodyNamespaceDiffersFromPath]->refused',
-      'pipeline:storing:always[listOfNamespaces]->responded',
-      'pipeline:storing:always[readOfStatus]->responded',
-      'pipeline:storing:always[writeOfStatus]->responded',
-      'pipeline:storing:always[pendingChangeOutOfOrder]->refused',
-      'pipeline:storing:always[initializersChangedAfterCompletion]->refused',
-      'pipeline:storing:always[failureIgnoredByStorage]->refused',
-      'pipeline:storing:always[finalizeAddsWhileDeleting]->refused',
+      'pipeline:namespaces.byVerb:always[listOfNamespaces]->responded',
+      'pipeline:namespaces.byVerb:always[statusOfNamespace]->namespaces.status',
+      'pipeline:namespaces.status:always[readOfStatus]->responded',
+      'pipeline:namespaces.status:always->responded',
+      'pipeline:namespaces.updating:always[pendingChangeOutOfOrder]->refused',
+      'pipeline:namespaces.updating:always[initializersChangedAfterCompletion]->refused',
+      'pipeline:namespaces.updating:always[failureIgnoredByStorage]->refused',
+      'pipeline:namespaces.finalizing:always->refused',
     ].map((id) => [id, widerOnly]),
   ),
 };

@@ -120,6 +120,7 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
       'admitting',
       'validating',
       'storing',
+      'content',
     ]);
   });
 });
