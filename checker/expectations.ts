@@ -29,7 +29,7 @@ const adminFinalizeUntaken = [
   'admission:namespaceInitializers:always[changesInitializersWithoutInitializeVerb]->refused',
   'admission:namespaceInitializers:always[createCarriesInitializers]->admitted',
   'pipeline:validating:always[objectInvalid]->refused',
-  'pipeline:namespaces.byVerb:always[readOfNamespace]->responded',
+  'pipeline:namespaces.byVerb:always->responded',
   'pipeline:namespaces.updating:always->responded',
   'pipeline:content:always[listOfContent]->responded',
   'configSync:fresh:READ_FAILED[noSuccessfulReadWithinStaleWindow]->stale',

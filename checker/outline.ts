@@ -153,21 +153,83 @@ export function triggerText(transition: Omit<LabelParts, 'actions' | 'requiremen
   return guard ? `${numbered}${transition.trigger} [${guard}]` : transition.trigger;
 }
 
-function labelLines(transition: LabelParts): string[] {
+/** The longest line a diagram draws: longer names go on lines of their own, details in the transition table. */
+export const maxLabelLine = 60;
+
+/** `items` joined by `, ` into lines of at most `maxLabelLine` characters, the first after `open`. */
+export function packLines(items: readonly string[], open: string, close = ''): string[] {
+  const lines: string[] = [];
+  let line = open;
+  items.forEach((item, index) => {
+    const piece = `${item}${index === items.length - 1 ? close : ','}`;
+    const joined = line === open || line === '' ? `${line}${piece}` : `${line} ${piece}`;
+    if (joined.length > maxLabelLine && line !== open && line !== '') {
+      lines.push(line);
+      line = piece;
+    } else line = joined;
+  });
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The lines of a transition's label: trigger and guard, actions, requirements, none longer than 60 characters. */
+export function labelLines(transition: LabelParts): string[] {
   const lines = [triggerText(transition)];
-  if (transition.actions.length > 0) lines.push(`/ ${transition.actions.join(', ')}`);
-  if (transition.requirements.length > 0) lines.push(`(${transition.requirements.join(', ')})`);
+  if (transition.actions.length > 0) lines.push(...packLines(transition.actions, '/ '));
+  if (transition.requirements.length > 0) lines.push(...packLines(transition.requirements, '(', ')'));
   return lines;
 }
 
 /** `1. EVENT [guard] / a, b (REQ-1, REQ-2)`: what triggers it, when, what it does, which rules it implements. */
 export function transitionLabel(transition: LabelParts): string {
-  return labelLines(transition).join(' ');
+  const actions = transition.actions.length > 0 ? ` / ${transition.actions.join(', ')}` : '';
+  const requirements = transition.requirements.length > 0 ? ` (${transition.requirements.join(', ')})` : '';
+  return `${triggerText(transition)}${actions}${requirements}`;
 }
 
 /** The label as Mermaid source: trigger and guard, actions, requirements, each on its own line. */
 export function diagramLabel(transition: LabelParts): string {
   return labelLines(transition).map(escapeTransitionLabel).join('<br/>');
+}
+
+/**
+ * What part of a machine one diagram draws: the states under `focus` (null: the whole machine), with
+ * each `collapsed` compound state drawn as one box that names the diagram drawing its inside.
+ */
+export interface DiagramScope {
+  focus: string | null;
+  collapsed: readonly { state: string; diagram: string }[];
+}
+
+export const wholeMachine: DiagramScope = { focus: null, collapsed: [] };
+
+/** `path` is `ancestor` or lies inside it. */
+export function within(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+/** The collapsed state `path` lies strictly inside, if any. */
+export function collapsedAround(scope: DiagramScope, path: string): string | null {
+  return scope.collapsed.find((c) => path !== c.state && within(path, c.state))?.state ?? null;
+}
+
+/** The states a scope draws: under its focus (the focus itself only when atomic), none inside a collapsed state. */
+export function scopeStates(outline: MachineOutline, scope: DiagramScope): OutlineState[] {
+  const { focus } = scope;
+  const focusIsLeaf = focus !== null && !outline.states.some((state) => state.path.startsWith(`${focus}.`));
+  return outline.states.filter(
+    (state) =>
+      (focus === null || (within(state.path, focus) && (state.path !== focus || focusIsLeaf))) &&
+      collapsedAround(scope, state.path) === null,
+  );
+}
+
+/** The transitions a scope draws: those leaving a state it draws (or the root), but not a collapsed one. */
+export function scopeTransitions(outline: MachineOutline, scope: DiagramScope): OutlineTransition[] {
+  const drawn = new Set(scopeStates(outline, scope).map((state) => state.path));
+  if (scope.focus === null) drawn.add(rootPath);
+  for (const { state } of scope.collapsed) drawn.delete(state);
+  return outline.transitions.filter((transition) => drawn.has(transition.source));
 }
 
 export function pathOf(node: AnyStateNode): string {

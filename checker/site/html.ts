@@ -191,7 +191,7 @@ function diagramsSection(input: SiteInput): string {
       // One article a line, as the tables write one row a line.
       .join(''),
   );
-  return `<section id="diagrams">\n<h2>Machine diagrams</h2>\n<p class="note">One state diagram per actor, generated from the XState machines. An arrow reads <code>EVENT [guard] / actions (requirements)</code>; <code>always</code> is an eventless step.</p>\n${blocks.join('\n')}\n</section>`;
+  return `<section id="diagrams">\n<h2>Machine diagrams</h2>\n<p class="note">One diagram per actor, a large machine in parts, generated from the XState machines. An arrow reads <code>EVENT [guard] / actions (requirements)</code>, and transitions between the same two states share one arrow; <code>always</code> is an eventless step.</p>\n${blocks.join('\n')}\n</section>`;
 }
 
 function mutantSteps(m: SiteMutant): string {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
 import { machineCatalog } from '../../machines/catalog.ts';
-import { diagramsFolder } from '../diagram.ts';
+import { diagramsFolder, diagramViews } from '../diagram.ts';
 import { parseItf } from '../itf.ts';
 import { type Stepper, stepperOf } from './stepper.ts';
 
@@ -143,18 +143,19 @@ async function loadDiagrams(rootDir: string, siteDir: string): Promise<SiteDiagr
     .filter((n) => n.endsWith('.mmd'))
     .map((n) => n.slice(0, -'.mmd'.length))
     .sort();
+  const views = diagramViews(machineCatalog);
   const order = (id: string) => {
-    const i = machineCatalog.findIndex((m) => m.id === id);
-    return i < 0 ? machineCatalog.length : i;
+    const i = views.findIndex((view) => view.id === id);
+    return i < 0 ? views.length : i;
   };
   names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
   return Promise.all(
     names.map(async (id) => {
-      const entry = machineCatalog.find((m) => m.id === id);
+      const view = views.find((v) => v.id === id);
       return {
         id,
-        title: entry?.title ?? id,
-        legend: entry?.legend ?? '',
+        title: view?.title ?? id,
+        legend: view?.legend ?? '',
         source: await readFile(join(rootDir, diagramsFolder, `${id}.mmd`), 'utf8'),
         svgHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.svg`)),
         sourceHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.mmd`)),
