@@ -24,11 +24,13 @@ import {
   overviewId,
   sortRequirements,
   stateDiagram,
+  viewHeads,
   viewMermaid,
   viewTransitions,
 } from './diagram.ts';
 import { fixtureCatalog } from './fixtures/catalog.ts';
 import { fixtureMachine } from './fixtures/fixture-machine.ts';
+import { labelLines, maxLabelLine } from './outline.ts';
 import { overviewFlowchart } from './overview.ts';
 
 /** What Mermaid's own parser made of a diagram: states with their enclosing composite, and edges. */
@@ -402,6 +404,13 @@ describe('docs/machines.md', () => {
       expect(doc).toContain(`\`\`\`mermaid\n${viewMermaid(view).trimEnd()}\n\`\`\``);
       expect(doc, `${view.id}: transition table shown`).toContain(decisionTable(view.machine, view.scope));
     }
+    // Names and details are short enough to read: no line of a label is longer than 60 characters.
+    const long = views.flatMap((view) =>
+      [...viewTransitions(view).flatMap((t) => labelLines(t)), ...viewHeads(view)]
+        .filter((line) => line.length > maxLabelLine)
+        .map((line) => `${view.id}: ${line}`),
+    );
+    expect(long).toEqual([]);
     // The views of a machine draw each of its transitions exactly once.
     for (const entry of machineCatalog) {
       const drawn = views

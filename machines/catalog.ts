@@ -96,6 +96,16 @@ export const machineCatalog: MachineEntry[] = [
     legend:
       'The admission plugins an authorized request passes, in chain order: NamespaceLifecycle, then NamespaceInitializers (configuration freshness for writes, the initialize verb, the pending list). Each refusal action names the status the client gets.',
     machine: admissionMachine,
+    parts: [
+      {
+        id: 'admission-initializers',
+        title: 'Admission chain: NamespaceInitializers',
+        legend:
+          'The last plugin: who may set or change a pending list (the initialize verb, IN-3), and which pending list a new namespace gets: as sent, injected from the configuration, or none.',
+        state: 'namespaceInitializers',
+        layout: 'decision',
+      },
+    ],
   },
   {
     id: 'authorization',

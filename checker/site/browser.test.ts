@@ -209,6 +209,10 @@ describe('the HTML report in Chromium', () => {
       );
       expect(missing, `${view.id}: transitions not drawn`).toEqual([]);
       expect(diagram?.overlaps, `${view.id}: labels drawn over each other`).toEqual([]);
+      expect(
+        lines.filter((line) => line.length > 60),
+        `${view.id}: lines longer than 60 characters`,
+      ).toEqual([]);
       expect(heads).toHaveLength(viewTransitions(view).length);
       const machine = view.machine.id;
       shown.set(machine, (shown.get(machine) ?? 0) + heads.length);
