@@ -1,4 +1,5 @@
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,8 +21,9 @@ const scopes = builtInScopes();
 
 /**
  * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
- * every machine diagram must render without a Mermaid error, and one counterexample of a seeded fault
- * is stepped through. Screenshots go to generated/site/screenshots/ as artefacts for the README; they
+ * every machine diagram must render without a Mermaid error and draw each of its transitions readably,
+ * the page must read at phone width and pass axe-core, and one counterexample of a seeded fault is
+ * stepped through. Screenshots go to generated/site/screenshots/ as artefacts for the README; they
  * are never compared, since another Chromium build draws other pixels.
  */
 
@@ -224,6 +226,38 @@ describe('the HTML report in Chromium', () => {
       maxDiagramHeight,
     );
     expect(tallest.height).toBeGreaterThan(500);
+  });
+
+  it('reads on a phone and passes the accessibility check (axe-core) at desktop and phone width', async () => {
+    const page = await open(join(projectRoot, 'generated', 'site', 'index.html'));
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    const serious = async () =>
+      page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResult> } })
+          .axe;
+        type AxeResult = { violations: { id: string; impact: string | null; nodes: unknown[] }[] };
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+      });
+    expect(await serious(), 'at 1,280 px').toEqual([]);
+    await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 1 });
+    // Tables and diagrams scroll in their own box: the page itself is no wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await serious(), 'at 390 px').toEqual([]);
+    expect(await page.$$eval('th:not([scope])', (cells) => cells.length)).toBe(0);
+    expect(await page.$$eval('.stepper .position[aria-live]', (n) => n.length)).toBe(
+      await page.$$eval('.stepper', (n) => n.length),
+    );
+    const unnamed = await page.$$eval('.diagram[data-diagram]', (nodes) =>
+      nodes
+        .filter((n) => !n.getAttribute('aria-label') || !n.getAttribute('aria-describedby'))
+        .map((n) => (n as HTMLElement).dataset.diagram),
+    );
+    expect(unnamed, 'diagrams without a name or a text alternative').toEqual([]);
+    await page.screenshot({ path: join(screenshots, 'phone.png') });
+    await page.close();
   });
 
   it('steps through the counterexample of a seeded fault: next and previous move the highlighted step', async () => {
