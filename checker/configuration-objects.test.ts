@@ -65,7 +65,7 @@ describe('configurations as objects in the system state (D-32, FP-3)', () => {
   });
 
   it('the pipeline decides each configuration request: create, update and delete are taken', () => {
-    expect(result.coverage.covered).toContain('pipeline:storing:always#25');
+    expect(result.coverage.covered).toContain('pipeline:configurations:always->responded');
     const effects = new Set(
       model
         .enabledEvents(model.initialStates()[0])

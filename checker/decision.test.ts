@@ -258,7 +258,7 @@ describe.each(decisionMachines)('the decision flowchart of %s', (_id, machine) =
         } else {
           expect(end?.lines.join(' '), name).toBe(outcome.length > 0 ? outcome.join(' ') : 'no change');
         }
-        if (transition.fallback) expect(edge?.lines.slice(0, 2), name).toEqual(['no', 'else']);
+        if (transition.fallback) expect(edge?.lines.slice(0, 2), name).toEqual(['no', `${index + 1}. else`]);
       });
       if (group.transitions.every((transition) => transition.guard !== null)) {
         const { end } = follow(chart, from, group.trigger, null);

@@ -1,5 +1,17 @@
 import type { AnyStateMachine } from 'xstate';
-import { labelText, type MachineOutline, type OutlineTransition, outlineMachine } from './outline.ts';
+import {
+  collapsedAround,
+  type DiagramScope,
+  labelText,
+  type MachineOutline,
+  type OutlineTransition,
+  outlineMachine,
+  packLines,
+  scopeStates,
+  scopeTransitions,
+  wholeMachine,
+  within,
+} from './outline.ts';
 
 /**
  * Decision tables drawn as decisions. A machine whose behaviour is a chain of guards (one state that
@@ -21,9 +33,12 @@ export interface DecisionGroup {
 }
 
 /** Groups the outline's transitions by source and event, keeping document (evaluation) order. */
-export function decisionGroups(outline: MachineOutline): DecisionGroup[] {
+export function decisionGroups(
+  outline: MachineOutline,
+  transitions: readonly OutlineTransition[] = outline.transitions,
+): DecisionGroup[] {
   const groups = new Map<string, DecisionGroup>();
-  for (const transition of outline.transitions) {
+  for (const transition of transitions) {
     const key = `${transition.source}\0${transition.event}`;
     let group = groups.get(key);
     if (!group) {
@@ -79,7 +94,7 @@ function entryPath(machine: AnyStateMachine, path: string): string {
 /** The outcome of one transition as a reader sees it: `/ actions` and `(REQ-1, REQ-2)`, one per line. */
 function outcomeLines(transition: OutlineTransition): string[] {
   const lines: string[] = [];
-  if (transition.actions.length > 0) lines.push(`/ ${transition.actions.join(', ')}`);
+  if (transition.actions.length > 0) lines.push(...packLines(transition.actions, '/ '));
   // Three IDs a line: a longer line would wrap at the hyphen inside an ID.
   const ids = transition.requirements;
   for (let start = 0; start < ids.length; start += 3) {
@@ -88,6 +103,9 @@ function outcomeLines(transition: OutlineTransition): string[] {
   }
   return lines;
 }
+
+/** Tighter than Mermaid's default spacing between ranks: a chain of guards is a tall picture. */
+const flowchartHeader = '%%{init: {"flowchart": {"rankSpacing": 30, "nodeSpacing": 30}}}%%';
 
 const quoted = (text: string) => `"${labelText([text])}"`;
 
@@ -99,9 +117,11 @@ function edgeLabel(lines: readonly string[]): string {
  * The Mermaid flowchart of a machine's guard chains (see `chooseLayout` for the machines it suits). A
  * compound state is a subgraph holding its children and the decisions taken in them.
  */
-export function decisionFlowchart(machine: AnyStateMachine): string {
+export function decisionFlowchart(machine: AnyStateMachine, scope: DiagramScope = wholeMachine): string {
   const outline = outlineMachine(machine);
   const stateOf = new Map(outline.states.map((state) => [state.path, state]));
+  const drawnStates = scopeStates(outline, scope);
+  const collapsed = new Map(scope.collapsed.map((c) => [c.state, c.diagram]));
   const used = new Set(outline.states.map((state) => state.diagramId));
   const fresh = (candidate: string) => {
     let id = candidate;
@@ -116,20 +136,36 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
     if (home === '') lines.push(line);
     else inside.set(home, [...(inside.get(home) ?? []), line]);
   };
-  const entryId = (path: string) => stateOf.get(entryPath(machine, path))?.diagramId ?? '';
-  const initial = machine.root.initial?.target?.[0];
+  // A collapsed state is entered as its own box; any other compound state at its initial child.
+  const entryId = (path: string) => {
+    const shown = collapsedAround(scope, path) ?? (collapsed.has(path) ? path : entryPath(machine, path));
+    return stateOf.get(shown)?.diagramId ?? '';
+  };
+  // A part's diagram starts where the machine enters the part, named after it.
+  const top = scope.focus === null ? machine.root : undefined;
+  const initial = top?.initial?.target?.[0];
   if (initial) lines.push(`  ${fresh('start')}(("start")) --> ${entryId(initial.path.join('.'))}`);
-  for (const state of outline.states) {
-    if (state.type === 'atomic')
-      declare(parentPath(state.path), `  ${state.diagramId}(${quoted(state.key)})`);
+  if (scope.focus !== null) {
+    const name = stateOf.get(scope.focus)?.key ?? scope.focus;
+    lines.push(`  ${fresh('start')}((${quoted(name)})) --> ${entryId(scope.focus)}`);
+  }
+  const home = (path: string) => {
+    const parent = parentPath(path);
+    return scope.focus !== null && !within(parent, scope.focus) ? '' : parent === scope.focus ? '' : parent;
+  };
+  for (const state of drawnStates) {
+    const part = collapsed.get(state.path);
+    if (state.type === 'atomic' && !part)
+      declare(home(state.path), `  ${state.diagramId}(${quoted(state.key)})`);
+    if (part) declare(home(state.path), `  ${state.diagramId}[${quoted(`${state.key} (diagram ${part})`)}]`);
   }
   // Each arrow into a final state ends in its own stadium naming that state: the chain stays a straight
   // spine with short exits instead of every refusal crossing the picture to one shared box.
   const endsDrawn = new Set<string>();
   const sanitize = (text: string) => text.replace(/[^A-Za-z0-9_]/g, '_');
-  for (const group of decisionGroups(outline)) {
+  for (const group of decisionGroups(outline, scopeTransitions(outline, scope))) {
     const from = stateOf.get(group.source)?.diagramId ?? '';
-    const home = parentPath(group.source);
+    const groupHome = home(group.source);
     const base = `${from}__${sanitize(group.trigger)}`;
     /** Draws the arrow `from -- label --> outcome of transition`. */
     const arrow = (start: string, label: readonly string[], transition: OutlineTransition, index: number) => {
@@ -139,7 +175,7 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
         const id = fresh(`${base}_${index + 1}_${targetState.diagramId}`);
         endsDrawn.add(targetState.path);
         declare(
-          parentPath(targetState.path),
+          home(targetState.path),
           `  ${id}(["${labelText([targetState.key, ...outcomeLines(transition)])}"])`,
         );
         lines.push(`  ${start} -->${edgeLabel(label)} ${id}`);
@@ -149,7 +185,7 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
         // Stays in its state: a box of what it does.
         const id = fresh(`${base}_${index + 1}_stays`);
         const outcome = outcomeLines(transition);
-        declare(home, `  ${id}["${labelText(outcome.length > 0 ? outcome : ['no change'])}"]`);
+        declare(groupHome, `  ${id}["${labelText(outcome.length > 0 ? outcome : ['no change'])}"]`);
         lines.push(`  ${start} -->${edgeLabel(label)} ${id}`);
       }
     };
@@ -162,13 +198,14 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
         return;
       }
       if (transition.guard === null) {
-        arrow(previous, previous === from ? previousLabel : [...previousLabel, 'else'], transition, index);
+        const otherwise = [...previousLabel, `${index + 1}. else`];
+        arrow(previous, previous === from ? previousLabel : otherwise, transition, index);
         previous = null;
         return;
       }
       const decision = fresh(`${base}_${index + 1}`);
       declare(
-        home,
+        groupHome,
         `  ${decision}{{"${labelText([`${transition.order ?? index + 1}. ${transition.guard}`])}"}}`,
       );
       lines.push(`  ${previous} -->${edgeLabel(previousLabel)} ${decision}`);
@@ -180,36 +217,37 @@ export function decisionFlowchart(machine: AnyStateMachine): string {
       // No `else`: when every guard fails the event changes nothing (an eventless chain waits).
       const unchanged = fresh(`${base}_none`);
       const text = group.event === 'always' ? `stays in ${group.source}` : `${group.trigger} ignored`;
-      declare(home, `  ${unchanged}[/"${labelText([text])}"/]`);
+      declare(groupHome, `  ${unchanged}[/"${labelText([text])}"/]`);
       lines.push(`  ${previous} -->${edgeLabel(previousLabel)} ${unchanged}`);
     }
   }
-  for (const state of outline.states) {
+  for (const state of drawnStates) {
     if (state.type === 'final' && !endsDrawn.has(state.path))
-      declare(parentPath(state.path), `  ${state.diagramId}([${quoted(state.key)}])`);
+      declare(home(state.path), `  ${state.diagramId}([${quoted(state.key)}])`);
   }
   // Subgraphs first, so a node a later edge mentions is already inside its box.
   const subgraphs: string[] = [];
   const emit = (path: string) => {
     const state = stateOf.get(path);
-    if (state?.type !== 'compound') return;
+    if (state?.type !== 'compound' || collapsed.has(path)) return;
     subgraphs.push(`  subgraph ${state.diagramId} [${quoted(state.key)}]`, '  direction TB');
-    for (const child of outline.states) if (parentPath(child.path) === path) emit(child.path);
+    for (const child of drawnStates) if (parentPath(child.path) === path) emit(child.path);
     subgraphs.push(...(inside.get(path) ?? []), '  end');
   };
-  for (const state of outline.states) if (parentPath(state.path) === '') emit(state.path);
-  return `${['flowchart TB', ...subgraphs, ...lines].join('\n')}\n`;
+  for (const state of drawnStates)
+    if (home(state.path) === '' && parentPath(state.path) === (scope.focus ?? '')) emit(state.path);
+  return `${[flowchartHeader, 'flowchart TB', ...subgraphs, ...lines].join('\n')}\n`;
 }
 
 /** One row per transition of every decision: where, on what, in which order, under which guard, to what. */
-export function decisionTable(machine: AnyStateMachine): string {
+export function decisionTable(machine: AnyStateMachine, scope: DiagramScope = wholeMachine): string {
   const outline = outlineMachine(machine);
   const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
   const out = [
     '| State | Event | Order | Guard | Outcome | Requirements |',
     '| --- | --- | ---: | --- | --- | --- |',
   ];
-  for (const group of decisionGroups(outline)) {
+  for (const group of decisionGroups(outline, scopeTransitions(outline, scope))) {
     for (const transition of group.transitions) {
       const guard = transition.guard ?? (transition.fallback ? 'else' : '');
       const target = transition.targets[0];

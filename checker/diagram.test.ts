@@ -5,7 +5,7 @@ import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, createMachine, fromPromise, not, or, stateIn } from 'xstate';
 import { actorOverview, machineCatalog } from '../machines/catalog.ts';
-import { chooseLayout, decisionTable } from './decision.ts';
+import { decisionTable } from './decision.ts';
 import {
   type DiagramEntry,
   describeAction,
@@ -14,6 +14,7 @@ import {
   diagramLabel,
   diagramSources,
   diagramsFolder,
+  diagramViews,
   escapeTransitionLabel,
   fixtureDiagramsFolder,
   machineRequirements,
@@ -23,9 +24,13 @@ import {
   overviewId,
   sortRequirements,
   stateDiagram,
+  viewHeads,
+  viewMermaid,
+  viewTransitions,
 } from './diagram.ts';
 import { fixtureCatalog } from './fixtures/catalog.ts';
 import { fixtureMachine } from './fixtures/fixture-machine.ts';
+import { labelLines, maxLabelLine } from './outline.ts';
 import { overviewFlowchart } from './overview.ts';
 
 /** What Mermaid's own parser made of a diagram: states with their enclosing composite, and edges. */
@@ -114,14 +119,32 @@ describe.each(entries.map((entry) => [entry.id, entry] as const))('state diagram
   it('draws every transition with its event, guard, actions and requirements', () => {
     const idOfPath = diagramIds(outline);
     const drawn = parsed.edges.filter((edge) => !edge.from.endsWith('_start') && !edge.to.endsWith('_end'));
-    const expected = outline.transitions.flatMap((transition) =>
-      (transition.targets.length > 0 ? transition.targets : [transition.source]).map((target) => ({
-        from: idOfPath.get(transition.source),
-        to: idOfPath.get(target),
-        label: diagramLabel(transition),
-      })),
-    );
-    expect(drawn).toEqual(expected);
+    // Transitions between the same two states share one arrow, its label listing each in document order.
+    const expected = new Map<string, { from?: string; to?: string; label: string }>();
+    const stateOf = new Map(outline.states.map((state) => [state.path, state]));
+    for (const transition of outline.transitions) {
+      const targets = transition.targets.length > 0 ? transition.targets : [transition.source];
+      // A loop on an atomic state is written in a note beside it, under a line naming the state.
+      if (
+        stateOf.get(transition.source)?.type === 'atomic' &&
+        targets.every((t) => t === transition.source)
+      ) {
+        const note = source.slice(source.indexOf(`note right of ${idOfPath.get(transition.source)}\n`));
+        const text = note.slice(0, note.indexOf('end note'));
+        expect(text, transition.id).toContain(`stays in ${stateOf.get(transition.source)?.key}<br/>`);
+        expect(text, transition.id).toContain(diagramLabel(transition));
+        continue;
+      }
+      for (const target of targets) {
+        const from = idOfPath.get(transition.source);
+        const to = idOfPath.get(target);
+        const edge = expected.get(`${from} ${to}`);
+        if (edge) edge.label += `<br/>${diagramLabel(transition)}`;
+        else expected.set(`${from} ${to}`, { from, to, label: diagramLabel(transition) });
+      }
+    }
+    expect(drawn).toEqual([...expected.values()]);
+    expect(new Set(drawn.map((edge) => `${edge.from} ${edge.to}`)).size).toBe(drawn.length);
   });
 
   it('leaves every final state with an arrow to [*]', () => {
@@ -154,7 +177,7 @@ describe('the committed Mermaid sources', () => {
     const sources = diagramSources(machineCatalog, actorOverview);
     expect(sources.map((source) => source.id)).toEqual([
       overviewId,
-      ...machineCatalog.map((entry) => entry.id),
+      ...machineCatalog.flatMap((entry) => [entry.id, ...(entry.parts ?? []).map((part) => part.id)]),
     ]);
     for (const { id, definition } of sources) {
       const file = join(diagramsFolder, `${id}.mmd`);
@@ -197,10 +220,11 @@ describe('the fixture diagram', () => {
     expect(source).toContain('review__fast_track --> processing : review#58;approve<br/>/ markApproved');
   });
 
-  it('draws a targetless transition as a loop on its state', () => {
+  it('lists a targetless transition in a note beside its state, not as a loop', () => {
     expect(source).toContain(
-      'review__state --> review__state : 1. RETRY [withinRetryBudget]<br/>/ countAttempt<br/>(FP-2)',
+      'note right of review__state\n        stays in state<br/>1. RETRY [withinRetryBudget]<br/>/ countAttempt<br/>(FP-2)\n      end note',
     );
+    expect(source).not.toContain('review__state --> review__state');
   });
 
   it('lists every requirement the machine cites, in catalog order', () => {
@@ -238,9 +262,9 @@ describe('the fixture diagram', () => {
       'rejected',
     ]);
     expect(outline.transitions.map((transition) => transition.id)).toContain(
-      'fixture:review.triage:always#2',
+      'fixture:review.triage:always->review.state',
     );
-    expect(outline.transitions.find((t) => t.id === 'fixture:review.state:RETRY#1')).toMatchObject({
+    expect(outline.transitions.find((t) => t.id === 'fixture:review.state:RETRY->rejected')).toMatchObject({
       guard: null,
       fallback: true,
       targets: ['rejected'],
@@ -282,7 +306,11 @@ describe('names Mermaid cannot take as they are', () => {
     });
     const parsed = await parseDiagram(stateDiagram(machine));
     const labels = parsed.edges.filter((edge) => edge.label !== undefined).map((edge) => edge.label);
-    expect(labels).toEqual(['x.y#58;z/[w]#59;#quot;v#quot;', 'any event']);
+    // Both loop on `idle`: one note beside it lists them, so neither hides under the other.
+    expect(labels).toEqual([]);
+    expect(stateDiagram(machine)).toContain(
+      'note right of idle\n    stays in idle<br/>x.y#58;z/[w]#59;#quot;v#quot;<br/>any event\n  end note',
+    );
   });
 });
 
@@ -357,7 +385,7 @@ describe('docs/machines.md', () => {
     );
   });
 
-  it('opens with the actor overview, and shows each decision machine as a flowchart with its table', () => {
+  it('opens with the actor overview, and shows each diagram with its transition table', () => {
     const doc = machinesDoc(
       machineCatalog,
       { docPath: 'docs/machines.md', diagramsFolder: 'generated/diagrams' },
@@ -369,13 +397,30 @@ describe('docs/machines.md', () => {
       `\`\`\`mermaid\n${overviewFlowchart(machineCatalog, actorOverview).trimEnd()}\n\`\`\``,
     );
     expect(doc).toContain('(../generated/diagrams/overview.svg)');
+    const views = diagramViews(machineCatalog);
+    expect(views.length).toBeGreaterThan(machineCatalog.length);
+    for (const view of views) {
+      expect(doc).toContain(`## ${view.title}\n`);
+      expect(doc).toContain(`\`\`\`mermaid\n${viewMermaid(view).trimEnd()}\n\`\`\``);
+      expect(doc, `${view.id}: transition table shown`).toContain(decisionTable(view.machine, view.scope));
+    }
+    // Names and details are short enough to read: no line of a label is longer than 60 characters.
+    const long = views.flatMap((view) =>
+      [...viewTransitions(view).flatMap((t) => labelLines(t)), ...viewHeads(view)]
+        .filter((line) => line.length > maxLabelLine)
+        .map((line) => `${view.id}: ${line}`),
+    );
+    expect(long).toEqual([]);
+    // The views of a machine draw each of its transitions exactly once.
     for (const entry of machineCatalog) {
-      expect(doc).toContain(
-        `\`\`\`mermaid\n${machineToMermaid(entry.machine, entry.layout).trimEnd()}\n\`\`\``,
+      const drawn = views
+        .filter((view) => view.machine === entry.machine)
+        .flatMap((view) => viewTransitions(view).map((transition) => transition.id));
+      expect(drawn.sort(), entry.id).toEqual(
+        outlineMachine(entry.machine)
+          .transitions.map((t) => t.id)
+          .sort(),
       );
-      const table = decisionTable(entry.machine);
-      const decision = (entry.layout ?? chooseLayout(entry.machine)) === 'decision';
-      expect(doc.includes(table), `${entry.id}: decision table shown`).toBe(decision);
     }
   });
 

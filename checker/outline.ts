@@ -1,4 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
+import { describeGuard, listTransitions } from '../machines/stepper.ts';
+
+export { describeGuard };
 
 /**
  * Every state and transition of any XState v5 machine definition, in document order, with the names a
@@ -31,7 +34,7 @@ export interface OutlineState {
 }
 
 export interface OutlineTransition {
-  /** Stable id: `<machine>:<state path>:<EVENT or always>#<index>`, as the stepper names transitions. */
+  /** Stable id from guard and target names, as the stepper names transitions (`transitionIds`). */
   id: string;
   source: string;
   /** The event as XState stores it (`always` for eventless transitions). */
@@ -71,6 +74,8 @@ export function outlineMachine(machine: AnyStateMachine): MachineOutline {
   const states: OutlineState[] = [];
   const transitions: OutlineTransition[] = [];
   const usedIds = new Set<string>();
+  // The stepper lists transitions in this same document order; its ids are the ones coverage records.
+  const ids = listTransitions(machine).map((t) => t.id);
   const visit = (node: AnyStateNode) => {
     const path = pathOf(node);
     if (node !== machine.root) {
@@ -94,7 +99,7 @@ export function outlineMachine(machine: AnyStateMachine): MachineOutline {
         const actions = (definition.actions ?? []).map(describeAction);
         const requirements = requirementsIn(definition.meta);
         const transition = {
-          id: `${machine.id}:${path}:${event}#${position}`,
+          id: ids[transitions.length] ?? '',
           source: path,
           event,
           trigger,
@@ -148,21 +153,83 @@ export function triggerText(transition: Omit<LabelParts, 'actions' | 'requiremen
   return guard ? `${numbered}${transition.trigger} [${guard}]` : transition.trigger;
 }
 
-function labelLines(transition: LabelParts): string[] {
+/** The longest line a diagram draws: longer names go on lines of their own, details in the transition table. */
+export const maxLabelLine = 60;
+
+/** `items` joined by `, ` into lines of at most `maxLabelLine` characters, the first after `open`. */
+export function packLines(items: readonly string[], open: string, close = ''): string[] {
+  const lines: string[] = [];
+  let line = open;
+  items.forEach((item, index) => {
+    const piece = `${item}${index === items.length - 1 ? close : ','}`;
+    const joined = line === open || line === '' ? `${line}${piece}` : `${line} ${piece}`;
+    if (joined.length > maxLabelLine && line !== open && line !== '') {
+      lines.push(line);
+      line = piece;
+    } else line = joined;
+  });
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The lines of a transition's label: trigger and guard, actions, requirements, none longer than 60 characters. */
+export function labelLines(transition: LabelParts): string[] {
   const lines = [triggerText(transition)];
-  if (transition.actions.length > 0) lines.push(`/ ${transition.actions.join(', ')}`);
-  if (transition.requirements.length > 0) lines.push(`(${transition.requirements.join(', ')})`);
+  if (transition.actions.length > 0) lines.push(...packLines(transition.actions, '/ '));
+  if (transition.requirements.length > 0) lines.push(...packLines(transition.requirements, '(', ')'));
   return lines;
 }
 
 /** `1. EVENT [guard] / a, b (REQ-1, REQ-2)`: what triggers it, when, what it does, which rules it implements. */
 export function transitionLabel(transition: LabelParts): string {
-  return labelLines(transition).join(' ');
+  const actions = transition.actions.length > 0 ? ` / ${transition.actions.join(', ')}` : '';
+  const requirements = transition.requirements.length > 0 ? ` (${transition.requirements.join(', ')})` : '';
+  return `${triggerText(transition)}${actions}${requirements}`;
 }
 
 /** The label as Mermaid source: trigger and guard, actions, requirements, each on its own line. */
 export function diagramLabel(transition: LabelParts): string {
   return labelLines(transition).map(escapeTransitionLabel).join('<br/>');
+}
+
+/**
+ * What part of a machine one diagram draws: the states under `focus` (null: the whole machine), with
+ * each `collapsed` compound state drawn as one box that names the diagram drawing its inside.
+ */
+export interface DiagramScope {
+  focus: string | null;
+  collapsed: readonly { state: string; diagram: string }[];
+}
+
+export const wholeMachine: DiagramScope = { focus: null, collapsed: [] };
+
+/** `path` is `ancestor` or lies inside it. */
+export function within(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+/** The collapsed state `path` lies strictly inside, if any. */
+export function collapsedAround(scope: DiagramScope, path: string): string | null {
+  return scope.collapsed.find((c) => path !== c.state && within(path, c.state))?.state ?? null;
+}
+
+/** The states a scope draws: under its focus (the focus itself only when atomic), none inside a collapsed state. */
+export function scopeStates(outline: MachineOutline, scope: DiagramScope): OutlineState[] {
+  const { focus } = scope;
+  const focusIsLeaf = focus !== null && !outline.states.some((state) => state.path.startsWith(`${focus}.`));
+  return outline.states.filter(
+    (state) =>
+      (focus === null || (within(state.path, focus) && (state.path !== focus || focusIsLeaf))) &&
+      collapsedAround(scope, state.path) === null,
+  );
+}
+
+/** The transitions a scope draws: those leaving a state it draws (or the root), but not a collapsed one. */
+export function scopeTransitions(outline: MachineOutline, scope: DiagramScope): OutlineTransition[] {
+  const drawn = new Set(scopeStates(outline, scope).map((state) => state.path));
+  if (scope.focus === null) drawn.add(rootPath);
+  for (const { state } of scope.collapsed) drawn.delete(state);
+  return outline.transitions.filter((transition) => drawn.has(transition.source));
 }
 
 export function pathOf(node: AnyStateNode): string {
@@ -224,23 +291,6 @@ function triggerOf(event: string, node: AnyStateNode): string {
   const actorError = /^xstate\.error\.actor\.(.+)$/.exec(event);
   if (actorError) return `error(${actorError[1]})`;
   return event;
-}
-
-/** A guard as it reads: its name, or `a && b`, `a || b`, `!a` for XState's higher-order guards. */
-export function describeGuard(guard: unknown): string {
-  if (typeof guard === 'string') return guard;
-  if (typeof guard === 'function') {
-    const composite = guard as { guards?: unknown[]; stateValue?: unknown; name: string };
-    if (composite.guards && guard.name === 'not') return `!${describeGuard(composite.guards[0])}`;
-    if (composite.guards && (guard.name === 'and' || guard.name === 'or')) {
-      const joined = composite.guards.map(describeGuard).join(guard.name === 'and' ? ' && ' : ' || ');
-      return `(${joined})`;
-    }
-    if (guard.name === 'stateIn') return `in(${JSON.stringify(composite.stateValue)})`;
-    return guard.name || 'inline';
-  }
-  if (guard && typeof guard === 'object' && 'type' in guard) return String(guard.type);
-  return 'inline';
 }
 
 /** An action as it reads: its name, or the built-in's name without the `xstate.` prefix. */

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tsxInOneProcess } from '../test-support/run-command.ts';
-import { type DiagramEntry, outlineMachine } from './diagram.ts';
+import { type DiagramView, diagramViews, outlineMachine, viewTransitions } from './diagram.ts';
+import { scopeStates } from './outline.ts';
 import {
   ChromiumNotFoundError,
   chromiumFlags,
@@ -61,19 +62,19 @@ function asSvgText(text: string): string {
 }
 
 const committed = diagramSets.flatMap((set) =>
-  set.entries.map((entry): [string, DiagramEntry, string] => [
-    entry.id,
-    entry,
-    join(set.folder, `${entry.id}.svg`),
+  diagramViews(set.entries).map((view): [string, DiagramView, string] => [
+    view.id,
+    view,
+    join(set.folder, `${view.id}.svg`),
   ]),
 );
 
-describe.each(committed)('committed %s.svg', (_id, entry, path) => {
+describe.each(committed)('committed %s.svg', (_id, view, path) => {
   const svg = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const outline = outlineMachine(entry.machine);
+  const outline = outlineMachine(view.machine);
 
   it('exists and is a rendered SVG with its stamp', () => {
-    expect(svg.startsWith(`<svg id="nsmodel-${entry.id}"`), `${path}: run npm run diagrams`).toBe(true);
+    expect(svg.startsWith(`<svg id="nsmodel-${view.id}"`), `${path}: run npm run diagrams`).toBe(true);
     expect(svg).toMatch(/<!-- nsmodel render [0-9a-f]{64} -->\n$/);
   });
 
@@ -83,9 +84,10 @@ describe.each(committed)('committed %s.svg', (_id, entry, path) => {
 
   it("shows every state's name and every transition's trigger", () => {
     const text = svg.replace(/\u00a0/g, ' ');
-    for (const state of outline.states)
-      expect(text, `state ${state.path}`).toContain(`>${asSvgText(state.key)}<`);
-    for (const transition of outline.transitions) {
+    // A part drawn in its own diagram is a box that names that diagram after the state's name.
+    for (const state of scopeStates(outline, view.scope))
+      expect(text, `state ${state.path}`).toContain(`>${asSvgText(state.key)}`);
+    for (const transition of viewTransitions(view)) {
       expect(text, `transition ${transition.id}`).toContain(asSvgText(transition.trigger));
     }
   });

@@ -60,7 +60,7 @@ describe('computeTraceability', () => {
 
   it('links each ID to the transitions, guards and properties that cite it', () => {
     const aa1 = trace.rows.find((r) => r.entry.id === 'AA-1');
-    expect(aa1?.transitions.map((t) => t.id)).toEqual(['fixture:idle:GO#0', 'fixture:idle:STAY#0']);
+    expect(aa1?.transitions.map((t) => t.id)).toEqual(['fixture:idle:GO[ready]->done', 'fixture:idle:STAY']);
     expect(aa1?.guards).toEqual(['fixture.ready']);
     expect(aa1?.properties).toEqual(['checks-both']);
     expect(trace.rows.find((r) => r.entry.id === 'AA-2')?.transitions).toEqual([]);
@@ -70,7 +70,7 @@ describe('computeTraceability', () => {
     expect(trace.neither.map((r) => r.entry.id)).toEqual(['BB-1']);
     expect(trace.unknown).toEqual([
       { id: 'QQ-3', citedBy: ['property checks-both'] },
-      { id: 'ZZ-9', citedBy: ['transition fixture:idle:GO#0'] },
+      { id: 'ZZ-9', citedBy: ['transition fixture:idle:GO[ready]->done'] },
     ]);
   });
 
@@ -82,7 +82,7 @@ describe('computeTraceability', () => {
     expect(doc.slice(neither, doc.indexOf('## Cited but not in the catalog'))).toContain(
       '| BB-1 | Nobody cites me. |',
     );
-    expect(doc).toContain('| ZZ-9 | transition fixture:idle:GO#0 |');
+    expect(doc).toContain('| ZZ-9 | transition fixture:idle:GO[ready]->done |');
   });
 });
 

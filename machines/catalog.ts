@@ -24,6 +24,21 @@ export interface MachineEntry {
    * diagram. Left out, the generator chooses: decision for a flat machine whose behaviour is guard chains.
    */
   layout?: 'states' | 'decision';
+  /**
+   * Compound states drawn in diagrams of their own (each `<id>.mmd`), so no diagram grows past a
+   * screen or two; the machine's own diagram draws each as one box.
+   */
+  parts?: readonly MachinePart[];
+}
+
+/** A compound state of a machine drawn whole in its own diagram. */
+export interface MachinePart {
+  id: string;
+  title: string;
+  legend: string;
+  /** The compound state's path in the machine. */
+  state: string;
+  layout?: 'states' | 'decision';
 }
 
 export const machineCatalog: MachineEntry[] = [
@@ -38,8 +53,42 @@ export const machineCatalog: MachineEntry[] = [
     id: 'pipeline',
     title: 'Request pipeline',
     legend:
-      "Why a request got its answer: RBAC and the IN-6 gate, the body's namespace, the admission chain's verdict, storage validation, then storage. Each refusal action names the refusal whose status, reason and message the client gets; each served action names what storage does.",
+      "Why a request got its answer: RBAC and the IN-6 gate, the body's namespace, the admission chain's verdict, storage validation, then storage by target. Each refusal action names the refusal whose status, reason and message the client gets; each served action names what storage does. Each store is drawn in a diagram of its own below.",
     machine: pipelineMachine,
+    layout: 'states',
+    parts: [
+      {
+        id: 'pipeline-namespaces',
+        title: 'Request pipeline: storing namespaces',
+        legend:
+          'A request for a namespace object that passed every stage: the verb picks a short chain, and what the namespace machine says to the event decides (D-10, D-17, D-18).',
+        state: 'namespaces',
+        layout: 'decision',
+      },
+      {
+        id: 'pipeline-namespace-updates',
+        title: 'Request pipeline: updates of a namespace',
+        legend:
+          'An update of a namespace object: a change of the pending list or a failure result the namespace machine takes or ignores (D-17, D-18), else an ordinary update that keeps the spec (LC-6).',
+        state: 'namespaces.updating',
+        layout: 'decision',
+      },
+      {
+        id: 'pipeline-content',
+        title: 'Request pipeline: storing content',
+        legend: 'A request for content or a list of content: one presence bit per object (NS-3).',
+        state: 'content',
+        layout: 'decision',
+      },
+      {
+        id: 'pipeline-configurations',
+        title: 'Request pipeline: storing configurations',
+        legend:
+          'A request for an initializer or webhook configuration: cluster-scoped, stored by name; the verb picks the effect (D-32).',
+        state: 'configurations',
+        layout: 'decision',
+      },
+    ],
   },
   {
     id: 'admission',
@@ -47,6 +96,16 @@ export const machineCatalog: MachineEntry[] = [
     legend:
       'The admission plugins an authorized request passes, in chain order: NamespaceLifecycle, then NamespaceInitializers (configuration freshness for writes, the initialize verb, the pending list). Each refusal action names the status the client gets.',
     machine: admissionMachine,
+    parts: [
+      {
+        id: 'admission-initializers',
+        title: 'Admission chain: NamespaceInitializers',
+        legend:
+          'The last plugin: who may set or change a pending list (the initialize verb, IN-3), and which pending list a new namespace gets: as sent, injected from the configuration, or none.',
+        state: 'namespaceInitializers',
+        layout: 'decision',
+      },
+    ],
   },
   {
     id: 'authorization',

@@ -48,17 +48,20 @@ type Transition = { guard?: unknown };
  * ordinary delete. The base pipeline has no such rule: there every live namespace takes DELETE.
  */
 function refuseDeleteTheNamespaceIgnores(config: PipelineConfig): PipelineConfig {
-  const states = config.states as Record<string, { always?: Transition[] }>;
-  const always = states.storing.always ?? [];
-  const at = always.findIndex((t) => t.guard === 'deleteOfNamespace');
+  type Chain = { always?: Transition[] };
+  const states = config.states as Record<string, { states?: Record<string, Chain> }>;
+  const namespaces = states.namespaces;
+  const always = namespaces.states?.deleting.always ?? [];
   const refusal = {
     guard: 'deleteIgnoredByNamespace',
-    target: 'refused',
+    target: '#pipeline.refused',
     actions: 'refuseNamespaceDeleteRefused',
     meta: { requirements: ['LC-3'] },
   };
-  const storing = { ...states.storing, always: [...always.slice(0, at), refusal, ...always.slice(at)] };
-  return { ...config, states: { ...states, storing } } as PipelineConfig;
+  // Before the ordinary delete, the unguarded last rule of the verb's chain.
+  const deleting = { always: [...always.slice(0, -1), refusal, ...always.slice(-1)] };
+  const edited = { ...namespaces, states: { ...namespaces.states, deleting } };
+  return { ...config, states: { ...states, namespaces: edited } } as PipelineConfig;
 }
 
 /** A principal standing for a controller that starts work in a namespace (IN-10's consumer). */
@@ -325,7 +328,7 @@ export const designVariants: DesignVariant[] = [
     machines: (base) => ({
       ...base,
       pipeline: base.pipeline.provide({
-        guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
+        guards: { uninitializedContentWithoutInitializeVerb: () => false },
       }),
     }),
   },

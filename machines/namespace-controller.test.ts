@@ -46,13 +46,13 @@ describe('namespace controller machine', () => {
       rule: 'LC-5: while content remains it deletes one object, before any finalizing',
       observed: { contentRemains: true, finalizers: [kubernetesFinalizer, origin] },
       actions: ['deleteOneContentObject'],
-      transitions: ['namespaceController:watching:SYNC#0'],
+      transitions: ['namespaceController:watching:SYNC[terminatingWithContent]'],
     },
     {
       rule: 'LC-5, LC-6: with no content left it finalizes away `kubernetes`',
       observed: { contentRemains: false, finalizers: [origin, kubernetesFinalizer] },
       actions: ['finalizeKubernetes'],
-      transitions: ['namespaceController:watching:SYNC#1'],
+      transitions: ['namespaceController:watching:SYNC[terminatingWithKubernetesFinalizer]'],
     },
     {
       rule: 'LC-7, LC-8: only another owner’s finalizer left: every guard refuses and it waits',
@@ -64,7 +64,7 @@ describe('namespace controller machine', () => {
       rule: 'LC-7, LC-9: no content and no finalizer left: it sends the final DELETE',
       observed: { contentRemains: false, finalizers: [] },
       actions: ['sendFinalDelete'],
-      transitions: ['namespaceController:watching:SYNC#2'],
+      transitions: ['namespaceController:watching:SYNC[terminatingWithNoFinalizersLeft]'],
     },
   ])('$rule', ({ observed, actions, transitions }) => {
     expect(sync(observed)).toEqual({ value: 'watching', actions, transitions });

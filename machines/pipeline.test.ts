@@ -135,6 +135,7 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
       'admitting',
       'validating',
       'storing',
+      'content',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import {
 import { badRequest, forbidden, type HttpOutcome, type RequestSubject } from './http.ts';
 import { forbiddenReason } from './rbac.ts';
 import { type StorageRefusal, storageResponse } from './storage.ts';
-import { when } from './transition.ts';
+import { orElse, otherwise, route, when } from './transition.ts';
 
 /**
  * The API server's request pipeline, one request at a time, in the order of checks of
@@ -192,43 +192,92 @@ const serve = (effect: PipelineEffect, code: 200 | 201 = 200) =>
     }),
   });
 
-/** What storage decides for the namespace object, in order (the namespace machine applies it). */
-const namespaceStorage = [
-  when('createOfExistingNamespace', 'refused', 'refuseNamespaceAlreadyExists', ['NS-3']),
-  when('createOfNewNamespace', 'responded', 'createNamespace', ['LC-1', 'IN-1']),
-  when('listOfNamespaces', 'responded', 'listNamespaces', ['NS-7']),
-  when('namespaceMissing', 'refused', 'refuseNamespaceNotFound', ['NS-2']),
-  when('readOfStatus', 'responded', 'readStatus', ['NS-5', 'IN-5']),
-  when('writeOfStatus', 'responded', 'writeStatus', ['NS-5']),
-  when('readOfNamespace', 'responded', 'readNamespace', ['IN-8', 'FP-4']),
-  when('deleteOfTerminatingWithoutFinalizers', 'responded', 'purgeNamespace', ['LC-7']),
-  when('deleteOfTerminating', 'responded', 'keepTerminating', ['LC-3']),
-  when('deleteOfNamespace', 'responded', 'deleteNamespace', ['LC-3']),
-  when('pendingChangeOutOfOrder', 'refused', 'refusePendingNotFirst', ['IN-2']),
-  when('initializersChangedAfterCompletion', 'refused', 'refuseInitializersImmutable', ['IN-4']),
-  when('recordsFailure', 'responded', 'recordFailure', ['IN-7']),
-  when('failureIgnoredByStorage', 'refused', 'refuseFailureWhileNotInitializing', ['IN-7']),
-  when('removesPending', 'responded', 'removePending', ['IN-3', 'IN-2']),
-  when('ordinaryUpdate', 'responded', 'keepSpec', ['LC-6']),
-  when('finalizeAccepted', 'responded', 'finalize', ['LC-6']),
-  when('finalizeAddsWhileDeleting', 'refused', 'refuseFinalizerAddedWhileDeleting', ['LC-6']),
-];
+const responded = '#pipeline.responded';
+const refused = '#pipeline.refused';
 
-/** What storage decides for a content object or a list of content, in order. */
-const contentStorage = [
-  when('listOfContent', 'responded', 'listContent', ['NS-7', 'IN-6']),
-  when('createOfPresentContent', 'refused', 'refuseContentAlreadyExists', ['NS-3']),
-  when('createOfContent', 'responded', 'createContent', ['NS-3']),
-  when('absentContent', 'refused', 'refuseContentNotFound', ['NS-2']),
-  when('deleteOfContent', 'responded', 'deleteContent', ['LC-5']),
-];
+/** The namespace object's storage, one state per verb, each a short chain (the namespace machine applies it). */
+const namespaceStorage = {
+  description:
+    'The namespace machine is the storage of record: the verb picks the rule, the machine decides.',
+  initial: 'byVerb',
+  states: {
+    byVerb: {
+      always: [
+        route('createOfNamespace', 'creating', ['NS-3', 'LC-1']),
+        when('listOfNamespaces', responded, 'listNamespaces', ['NS-7']),
+        when('namespaceMissing', refused, 'refuseNamespaceNotFound', ['NS-2']),
+        route('deleteOfNamespace', 'deleting', ['LC-3']),
+        route('statusOfNamespace', 'status', ['NS-5']),
+        route('finalizeOfNamespace', 'finalizing', ['LC-6']),
+        route('updateOfNamespace', 'updating', ['LC-6', 'IN-2']),
+        // Only a GET is left: the longest branches hang early, so the picture stays short.
+        orElse(responded, 'readNamespace', ['IN-8', 'FP-4']),
+      ],
+    },
+    creating: {
+      always: [
+        when('createOfExistingNamespace', refused, 'refuseNamespaceAlreadyExists', ['NS-3']),
+        orElse(responded, 'createNamespace', ['LC-1', 'IN-1']),
+      ],
+    },
+    status: {
+      description:
+        '`namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec.',
+      always: [
+        when('readOfStatus', responded, 'readStatus', ['NS-5', 'IN-5']),
+        orElse(responded, 'writeStatus', ['NS-5']),
+      ],
+    },
+    deleting: {
+      description: 'D-10: a DELETE of a terminating namespace with no finalizers left removes it.',
+      always: [
+        when('deleteOfTerminatingWithoutFinalizers', responded, 'purgeNamespace', ['LC-7']),
+        when('deleteOfTerminating', responded, 'keepTerminating', ['LC-3']),
+        orElse(responded, 'deleteNamespace', ['LC-3']),
+      ],
+    },
+    updating: {
+      description: 'An update changes the pending list or records a failure (D-17, D-18), or keeps the spec.',
+      always: [
+        when('pendingChangeOutOfOrder', refused, 'refusePendingNotFirst', ['IN-2']),
+        when('initializersChangedAfterCompletion', refused, 'refuseInitializersImmutable', ['IN-4']),
+        when('recordsFailure', responded, 'recordFailure', ['IN-7']),
+        when('failureIgnoredByStorage', refused, 'refuseFailureWhileNotInitializing', ['IN-7']),
+        when('removesPending', responded, 'removePending', ['IN-3', 'IN-2']),
+        orElse(responded, 'keepSpec', ['LC-6']),
+      ],
+    },
+    finalizing: {
+      always: [
+        when('finalizeAccepted', responded, 'finalize', ['LC-6']),
+        orElse(refused, 'refuseFinalizerAddedWhileDeleting', ['LC-6']),
+      ],
+    },
+  },
+};
 
-/** What storage decides for an initializer configuration, in order. */
-const configurationStorage = [
-  when('createOfExistingConfiguration', 'refused', 'refuseConfigurationAlreadyExists', ['NS-3']),
-  when('configurationMissing', 'refused', 'refuseConfigurationNotFound', ['AC-3']),
-  when('configurationRequest', 'responded', 'storeConfiguration', ['AC-1', 'AC-3', 'FP-3']),
-];
+/** A content object or a list of content: one presence bit per object (NS-3). */
+const contentStorage = {
+  description: 'The content store: one presence bit per object (NS-3).',
+  always: [
+    when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
+    when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
+    when('createOfContent', responded, 'createContent', ['NS-3']),
+    when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
+    when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
+    orElse(responded, 'readContent', ['NS-2']),
+  ],
+};
+
+/** An initializer or webhook configuration: cluster-scoped, stored by name (AC-3, FP-3, D-32). */
+const configurationStorage = {
+  description: 'The configuration store: cluster-scoped objects stored by name (AC-3, FP-3, D-32).',
+  always: [
+    when('createOfExistingConfiguration', refused, 'refuseConfigurationAlreadyExists', ['NS-3']),
+    when('configurationMissing', refused, 'refuseConfigurationNotFound', ['AC-3']),
+    orElse(responded, 'storeConfiguration', ['AC-1', 'AC-3', 'FP-3']),
+  ],
+};
 
 export const pipelineMachine = setup({
   types: {
@@ -239,7 +288,7 @@ export const pipelineMachine = setup({
     callerNotAuthorized: (x) => !f(x).authorized,
     // D-19: every verb on content of a namespace never initialized, whatever its phase; D-33: but a
     // DELETE once it terminates, which is cleanup and reveals nothing, so purging needs no `initialize`.
-    contentOfUninitializedNamespaceWithoutInitializeVerb: (x) =>
+    uninitializedContentWithoutInitializeVerb: (x) =>
       isContent(x) &&
       f(x).namespaceExists &&
       !f(x).namespaceInitialized &&
@@ -252,41 +301,40 @@ export const pipelineMachine = setup({
     // D-23: shipped policybased storage checks escalation before the strategy validates.
     grantsBeyondCallersPermissions: (x) => f(x).escalation === 'forbidden',
     bindsRoleThatDoesNotExist: (x) => f(x).escalation === 'roleNotFound',
-    // Namespace objects: the namespace machine is the storage of record.
-    createOfExistingNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceExists,
-    createOfNewNamespace: (x) => isNamespace(x) && op(x, 'create') && f(x).namespaceMachine === 'accepts',
-    createIgnoredByStorage: (x) => isNamespace(x) && op(x, 'create'),
-    listOfNamespaces: (x) => isNamespace(x) && op(x, 'list'),
-    namespaceMissing: (x) => isNamespace(x) && !f(x).namespaceExists,
-    readOfStatus: (x) => isNamespace(x) && f(x).status && op(x, 'get'),
-    writeOfStatus: (x) => isNamespace(x) && f(x).status,
-    readOfNamespace: (x) => isNamespace(x) && op(x, 'get'),
+    // Storage by target: each store's chain tries only requests for it.
+    namespaceRequest: (x) => isNamespace(x),
+    configurationRequest: (x) => isConfiguration(x),
+    // Namespace objects, by verb: the namespace machine is the storage of record.
+    createOfNamespace: (x) => op(x, 'create'),
+    listOfNamespaces: (x) => op(x, 'list'),
+    namespaceMissing: (x) => !f(x).namespaceExists,
+    statusOfNamespace: (x) => f(x).status,
+    finalizeOfNamespace: (x) => op(x, 'finalize'),
+    deleteOfNamespace: (x) => op(x, 'delete'),
+    updateOfNamespace: (x) => op(x, 'update'),
+    createOfExistingNamespace: (x) => f(x).namespaceExists,
+    readOfStatus: (x) => op(x, 'get'),
     // D-10: a DELETE of a terminating namespace with no finalizers left removes it; otherwise nothing changes.
     deleteOfTerminatingWithoutFinalizers: (x) =>
-      isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
-    deleteOfTerminating: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceTerminating,
+      f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
+    deleteOfTerminating: (x) => f(x).namespaceTerminating,
     // Initializing and Active both take DELETE (LC-3, D-4): only the design that refuses it (D-4 a) adds this rule.
-    deleteIgnoredByNamespace: (x) => isNamespace(x) && op(x, 'delete') && f(x).namespaceMachine === 'ignores',
-    deleteOfNamespace: (x) => isNamespace(x) && op(x, 'delete'),
+    deleteIgnoredByNamespace: (x) => f(x).namespaceMachine === 'ignores',
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
     initializersChangedAfterCompletion: (x) => f(x).initializerChange === 'completed',
-    recordsFailure: (x) => isNamespace(x) && f(x).recordsFailure && f(x).namespaceMachine === 'accepts',
-    failureIgnoredByStorage: (x) => isNamespace(x) && f(x).recordsFailure,
-    removesPending: (x) =>
-      isNamespace(x) && op(x, 'update') && f(x).changesInitializers && f(x).namespaceMachine === 'accepts',
-    ordinaryUpdate: (x) => isNamespace(x) && op(x, 'update') && !f(x).changesInitializers,
-    finalizeAccepted: (x) => isNamespace(x) && op(x, 'finalize') && f(x).namespaceMachine === 'accepts',
-    finalizeAddsWhileDeleting: (x) => isNamespace(x) && op(x, 'finalize'),
+    recordsFailure: (x) => f(x).recordsFailure && f(x).namespaceMachine === 'accepts',
+    failureIgnoredByStorage: (x) => f(x).recordsFailure,
+    removesPending: (x) => f(x).changesInitializers && f(x).namespaceMachine === 'accepts',
+    finalizeAccepted: (x) => f(x).namespaceMachine === 'accepts',
     // Content: one presence bit per object (NS-3).
-    listOfContent: (x) => isContent(x) && op(x, 'list'),
-    createOfPresentContent: (x) => isContent(x) && op(x, 'create') && f(x).contentPresent,
-    createOfContent: (x) => isContent(x) && op(x, 'create'),
-    absentContent: (x) => isContent(x) && !f(x).contentPresent,
-    deleteOfContent: (x) => isContent(x) && op(x, 'delete'),
+    listOfContent: (x) => op(x, 'list'),
+    createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
+    createOfContent: (x) => op(x, 'create'),
+    absentContent: (x) => !f(x).contentPresent,
+    deleteOfContent: (x) => op(x, 'delete'),
     // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
-    createOfExistingConfiguration: (x) => isConfiguration(x) && op(x, 'create') && f(x).configurationExists,
-    configurationMissing: (x) => isConfiguration(x) && !op(x, 'create') && !f(x).configurationExists,
-    configurationRequest: (x) => isConfiguration(x),
+    createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
+    configurationMissing: (x) => !op(x, 'create') && !f(x).configurationExists,
   },
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
@@ -358,20 +406,15 @@ export const pipelineMachine = setup({
   initial: 'waiting',
   states: {
     waiting: {
-      on: { SERVE: { target: 'authorizing', meta: { requirements: ['RB-4'] } } },
+      on: { SERVE: otherwise('authorizing', ['RB-4']) },
     },
     authorizing: {
       description:
         'RBAC (authorization machine), then the IN-6 gate on content of a namespace never initialized.',
       always: [
         when('callerNotAuthorized', 'refused', 'refuseForbidden', ['RB-4', 'RB-5', 'RB-6', 'NS-7']),
-        when(
-          'contentOfUninitializedNamespaceWithoutInitializeVerb',
-          'refused',
-          'refuseNamespaceInitializing',
-          ['IN-6'],
-        ),
-        { target: 'decoding', meta: { requirements: ['RB-4', 'IN-6'] } },
+        when('uninitializedContentWithoutInitializeVerb', 'refused', 'refuseNamespaceInitializing', ['IN-6']),
+        otherwise('decoding', ['RB-4', 'IN-6']),
       ],
     },
     decoding: {
@@ -380,7 +423,7 @@ export const pipelineMachine = setup({
       always: [
         when('bodyNameDiffersFromPath', 'refused', 'refuseNameMismatch', ['NS-4']),
         when('bodyNamespaceDiffersFromPath', 'refused', 'refuseNamespaceMismatch', ['NS-4']),
-        { target: 'admitting', meta: { requirements: ['NS-4'] } },
+        otherwise('admitting', ['NS-4']),
       ],
     },
     admitting: {
@@ -393,7 +436,7 @@ export const pipelineMachine = setup({
           'LC-10',
           'IN-3',
         ]),
-        { target: 'validating', meta: { requirements: ['AC-1'] } },
+        otherwise('validating', ['AC-1']),
       ],
     },
     validating: {
@@ -403,19 +446,20 @@ export const pipelineMachine = setup({
         when('grantsBeyondCallersPermissions', 'refused', 'refuseEscalation', ['RB-4', 'RB-5']),
         when('bindsRoleThatDoesNotExist', 'refused', 'refuseRoleRefNotFound', ['RB-4']),
         when('objectInvalid', 'refused', 'refuseInvalidObject', ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5']),
-        { target: 'storing', meta: { requirements: ['NS-1', 'LC-2'] } },
+        otherwise('storing', ['NS-1', 'LC-2']),
       ],
     },
     storing: {
-      description:
-        'The namespace machine, the content store or the configuration store applies the request, or says why not.',
+      description: 'Storage by target: the namespace machine, the configuration store or the content store.',
       always: [
-        ...namespaceStorage,
-        ...contentStorage,
-        ...configurationStorage,
-        { target: 'responded', actions: 'readContent', meta: { requirements: ['NS-2'] } },
+        route('namespaceRequest', 'namespaces', ['NS-5']),
+        route('configurationRequest', 'configurations', ['AC-3']),
+        otherwise('content', ['NS-2', 'NS-3']),
       ],
     },
+    namespaces: namespaceStorage,
+    content: contentStorage,
+    configurations: configurationStorage,
     responded: { type: 'final' },
     refused: { type: 'final' },
   },

@@ -254,7 +254,7 @@ const admissionChecks: RequirementCheck[] = [
     run: () => {
       const outcome = admit({});
       expect(outcome.value).toBe('admitted');
-      expect(outcome.transitions[0]).toBe('admission:waiting:ADMIT#0');
+      expect(outcome.transitions[0]).toBe('admission:waiting:ADMIT->namespaceLifecycle');
       return outcome.transitions.slice(0, 1);
     },
   },

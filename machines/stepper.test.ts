@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { AnyStateMachine } from 'xstate';
 import { admissionFacts as facts } from '../test-support/admission-facts.ts';
 import { admissionMachine } from './admission.ts';
+import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
+import { withDefinition } from './machine-edit.ts';
 import { type NamespaceEvent, namespaceMachine } from './namespace.ts';
-import { canonicalJson, listTransitions, MachineStepper } from './stepper.ts';
+import { canonicalJson, listTransitions, MachineStepper, transitionIds } from './stepper.ts';
 
 const admissionFacts = facts({ operation: 'create' });
 
@@ -12,9 +15,9 @@ describe('listTransitions', () => {
   const namespaceTransitions = listTransitions(namespaceMachine);
   const byId = (id: string) => namespaceTransitions.find((t) => t.id === id);
 
-  it('names every transition <machine>:<state>:<event>#<index>, with guard, target, actions and requirements', () => {
-    expect(byId('namespace:terminating:PURGE#0')).toEqual({
-      id: 'namespace:terminating:PURGE#0',
+  it('names every transition <machine>:<state>:<event>[guard]-><target>, with guard, target, actions and requirements', () => {
+    expect(byId('namespace:terminating:PURGE[noFinalizersLeft]->removed')).toEqual({
+      id: 'namespace:terminating:PURGE[noFinalizersLeft]->removed',
       machine: 'namespace',
       source: 'terminating',
       event: 'PURGE',
@@ -23,7 +26,7 @@ describe('listTransitions', () => {
       actions: ['forgetNamespace'],
       requirements: ['LC-7'],
     });
-    expect(byId('namespace:absent:CREATE#1')).toMatchObject({
+    expect(byId('namespace:absent:CREATE->initializing')).toMatchObject({
       guard: null,
       target: 'initializing',
       actions: ['recordCreation'],
@@ -31,7 +34,7 @@ describe('listTransitions', () => {
   });
 
   it('LC-3: a targetless transition has no target', () => {
-    expect(byId('namespace:terminating:DELETE#0')).toMatchObject({ target: null, actions: [], guard: null });
+    expect(byId('namespace:terminating:DELETE')).toMatchObject({ target: null, actions: [], guard: null });
   });
 
   it('ids are unique', () => {
@@ -51,13 +54,95 @@ describe('listTransitions', () => {
 
   it('names an action given with params by its type', () => {
     const remove = listTransitions(finalizerOwnerMachine).find(
-      (t) => t.id === 'finalizerOwner:watching:SYNC#2',
+      (t) => t.id === 'finalizerOwner:watching:SYNC[terminatingWithOwnFinalizer]',
     );
     expect(remove?.actions).toEqual(['removeOwnFinalizer']);
   });
 
   it('returns the same list for repeated calls (the index is cached per machine)', () => {
     expect(listTransitions(namespaceMachine)).toEqual(namespaceTransitions);
+  });
+});
+
+type StateConfig = { always?: unknown[]; states?: Record<string, StateConfig> };
+
+/** A copy of `machine` with a new guarded transition first in the eventless chain of `path`. */
+function withRuleFirst(machine: AnyStateMachine, path: string[], rule: object): AnyStateMachine {
+  const edit = (state: StateConfig, rest: string[]): StateConfig =>
+    rest.length === 0
+      ? { ...state, always: [rule, ...(state.always ?? [])] }
+      : {
+          ...state,
+          states: { ...state.states, [rest[0]]: edit(state.states?.[rest[0]] ?? {}, rest.slice(1)) },
+        };
+  return withDefinition(machine, (config) => edit(config as StateConfig, path) as typeof config, {
+    finalizeOfImmortalNamespace: () => false,
+  });
+}
+
+/** Each eventless guard chain of a machine: its state path and where its first guarded transition goes. */
+function guardedChains(machine: AnyStateMachine): { path: string[]; target: string }[] {
+  const firsts = new Map<string, string>();
+  for (const t of listTransitions(machine))
+    if (t.event === 'always' && t.guard !== null && t.target && !firsts.has(t.source))
+      firsts.set(t.source, t.target);
+  return [...firsts].map(([source, target]) => ({ path: source.split('.'), target }));
+}
+
+describe('transition ids are names, not positions', () => {
+  it('a new admission refusal at the top of a guard chain changes no other transition id', () => {
+    const refusal = {
+      guard: 'finalizeOfImmortalNamespace',
+      target: 'refused',
+      actions: 'refuseImmortalNamespaceDeletion',
+      meta: { requirements: ['LC-10'] },
+    };
+    const before = listTransitions(admissionMachine).map((t) => t.id);
+    const edited = listTransitions(withRuleFirst(admissionMachine, ['namespaceLifecycle'], refusal));
+    const added = 'admission:namespaceLifecycle:always[finalizeOfImmortalNamespace]->refused';
+    expect(edited.map((t) => t.id).filter((id) => id !== added)).toEqual(before);
+    expect(edited.map((t) => t.id)).toContain(added);
+    expect(edited.find((t) => t.id === added)?.requirements).toEqual(['LC-10']);
+  });
+
+  it('in every guard chain of every machine, a guard added first renames no other transition', () => {
+    const edits = machineCatalog.flatMap(({ machine }) =>
+      guardedChains(machine).map((chain) => ({ machine, ...chain })),
+    );
+    expect(edits.length).toBeGreaterThanOrEqual(8);
+    for (const { machine, path, target } of edits) {
+      const rule = { guard: 'finalizeOfImmortalNamespace', target: `#${machine.id}.${target}` };
+      const before = listTransitions(machine).map((t) => t.id);
+      const after = listTransitions(withRuleFirst(machine, path, rule)).map((t) => t.id);
+      expect(after.length, `${machine.id}:${path.join('.')}`).toBe(before.length + 1);
+      expect(after.filter((id) => !id.includes('[finalizeOfImmortalNamespace]'))).toEqual(before);
+    }
+  });
+
+  it('tells apart only transitions sharing guard and target: by their actions, then by their place', () => {
+    const t = (guard: string | null, targets: string[], actions: string[]) => ({ guard, targets, actions });
+    expect(
+      transitionIds('m', 's', 'GO', [
+        t('ready', ['done'], ['a']),
+        t('ready', ['done'], ['b']),
+        t('ready', ['done'], ['b']),
+        t('ready', [], []),
+        t(null, ['done'], []),
+      ]),
+    ).toEqual([
+      'm:s:GO[ready]->done/a',
+      'm:s:GO[ready]->done/b',
+      'm:s:GO[ready]->done/b~2',
+      'm:s:GO[ready]',
+      'm:s:GO->done',
+    ]);
+  });
+
+  it('every transition of the catalog has its own id', () => {
+    const ids = machineCatalog.flatMap(({ machine }) => listTransitions(machine).map((t) => t.id));
+    expect(ids).toHaveLength(115);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => /#\d+$/.test(id))).toEqual([]);
   });
 });
 
@@ -97,7 +182,7 @@ describe('MachineStepper: interning', () => {
     );
     const failed = stepper.step(stale, { type: 'READ_FAILED' });
     expect(failed.next).toBe(stale);
-    expect(failed.transitions).toEqual(['configSync:stale:READ_FAILED#0']);
+    expect(failed.transitions).toEqual(['configSync:stale:READ_FAILED']);
   });
 });
 
@@ -133,7 +218,9 @@ describe('MachineStepper: what a step reports', () => {
   it('reports the transition taken and none when the event is ignored', () => {
     const stepper = new MachineStepper(namespaceMachine);
     const created = stepper.step(stepper.initial, { type: 'CREATE', pending: [], finalizers: [] });
-    expect(created.transitions).toEqual(['namespace:absent:CREATE#0']);
+    expect(created.transitions).toEqual([
+      'namespace:absent:CREATE[createdWithoutPendingInitializers]->active',
+    ]);
     const ignored = stepper.step(created.next, { type: 'PURGE' });
     expect(ignored).toEqual({ next: created.next, actions: [], emitted: [], transitions: [] });
   });
@@ -144,7 +231,7 @@ describe('MachineStepper: what a step reports', () => {
     const deleted = stepper.step(active.next, { type: 'DELETE' });
     const again = stepper.step(deleted.next, { type: 'DELETE' });
     expect(again.next).toBe(deleted.next);
-    expect(again.transitions).toEqual(['namespace:terminating:DELETE#0']);
+    expect(again.transitions).toEqual(['namespace:terminating:DELETE']);
   });
 
   it('IN-3: reports the whole eventless chain of the admission machine, in order, and its verdict', () => {
@@ -154,10 +241,10 @@ describe('MachineStepper: what a step reports', () => {
     expect(step.actions).toEqual([]);
     expect(stepper.snapshot(step.next).context.verdict).toEqual({ kind: 'admitted', pending: 'none' });
     expect(step.transitions).toEqual([
-      'admission:waiting:ADMIT#0',
-      'admission:namespaceLifecycle:always#3',
-      'admission:configurationCheck:always#1',
-      'admission:namespaceInitializers:always#4',
+      'admission:waiting:ADMIT->namespaceLifecycle',
+      'admission:namespaceLifecycle:always->configurationCheck',
+      'admission:configurationCheck:always->namespaceInitializers',
+      'admission:namespaceInitializers:always->admitted',
     ]);
   });
 
@@ -168,9 +255,9 @@ describe('MachineStepper: what a step reports', () => {
       facts: { ...admissionFacts, configurationFresh: false },
     });
     expect(step.transitions).toEqual([
-      'admission:waiting:ADMIT#0',
-      'admission:namespaceLifecycle:always#3',
-      'admission:configurationCheck:always#0',
+      'admission:waiting:ADMIT->namespaceLifecycle',
+      'admission:namespaceLifecycle:always->configurationCheck',
+      'admission:configurationCheck:always[writeWithStaleConfiguration]->refused',
     ]);
     expect(stepper.snapshot(step.next).context.verdict).toEqual({
       kind: 'refused',
@@ -191,7 +278,7 @@ describe('MachineStepper: what a step reports', () => {
       },
     });
     expect(step.emitted).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
-    expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC#2']);
+    expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC[terminatingWithOwnFinalizer]']);
   });
 });
 

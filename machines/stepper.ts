@@ -10,7 +10,7 @@ import {
 
 /** A transition of a machine definition, named for coverage and traceability. */
 export interface TransitionInfo {
-  /** Stable id: `<machine>:<state path>:<EVENT or always>#<index>`. */
+  /** Stable id: `<machine>:<state path>:<EVENT or always>[guard]-><target>` (see `transitionIds`). */
   id: string;
   machine: string;
   source: string;
@@ -38,6 +38,44 @@ type AnyStateNode = AnyStateMachine['root'];
 /** The type XState gives an `emit` action in the list `transition()` returns. */
 const emitAction = 'xstate.emit';
 
+/** What names a transition among those of one source and event: its guard, targets and actions. */
+export interface TransitionNaming {
+  guard: string | null;
+  targets: readonly string[];
+  actions: readonly string[];
+}
+
+/**
+ * The ids of one source's transitions on one event, in document order: `<machine>:<source>:<event>`,
+ * then `[guard]` when guarded and `-><target>` when it moves, so adding or removing a guard renames no
+ * other transition. Only transitions sharing guard and target are told apart, by `/actions`, then by
+ * `~2`, `~3` in document order.
+ */
+export function transitionIds(
+  machineId: string,
+  source: string,
+  event: string,
+  transitions: readonly TransitionNaming[],
+): string[] {
+  const bases = transitions.map(
+    (t) =>
+      `${machineId}:${source}:${event}${t.guard === null ? '' : `[${t.guard}]`}${t.targets.length > 0 ? `->${t.targets.join(',')}` : ''}`,
+  );
+  const count = (ids: string[], id: string) => ids.filter((other) => other === id).length;
+  const named = bases.map((base, i) =>
+    count(bases, base) > 1 && transitions[i].actions.length > 0
+      ? `${base}/${transitions[i].actions.join(',')}`
+      : base,
+  );
+  const seen = new Map<string, number>();
+  return named.map((id) => {
+    if (count(named, id) === 1) return id;
+    const nth = (seen.get(id) ?? 0) + 1;
+    seen.set(id, nth);
+    return nth === 1 ? id : `${id}~${nth}`;
+  });
+}
+
 /** Every transition in a machine definition, eventless ones included, in document order. */
 export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
   return [...transitionIndex(machine).values()];
@@ -52,22 +90,32 @@ function transitionIndex(machine: AnyStateMachine): Map<object, TransitionInfo> 
   const visit = (node: AnyStateNode) => {
     const source = node.path.join('.') || '(root)';
     const add = (event: string, definitions: readonly object[]) => {
-      definitions.forEach((definition, position) => {
+      const views = definitions.map((definition) => {
         const t = definition as {
           guard?: unknown;
           target?: readonly AnyStateNode[];
           actions?: readonly unknown[];
           meta?: { requirements?: string[] };
         };
+        return {
+          guard: guardName(t.guard),
+          targets: (t.target ?? []).map((n) => n.path.join('.')),
+          actions: (t.actions ?? []).map(actionName),
+          requirements: [...(t.meta?.requirements ?? [])],
+        };
+      });
+      const ids = transitionIds(machine.id, source, event, views);
+      definitions.forEach((definition, position) => {
+        const view = views[position];
         index.set(definition, {
-          id: `${machine.id}:${source}:${event}#${position}`,
+          id: ids[position],
           machine: machine.id,
           source,
           event,
-          guard: guardName(t.guard),
-          target: t.target?.map((n) => n.path.join('.')).join(',') || null,
-          actions: (t.actions ?? []).map(actionName),
-          requirements: [...(t.meta?.requirements ?? [])],
+          guard: view.guard,
+          target: view.targets.join(',') || null,
+          actions: view.actions,
+          requirements: view.requirements,
         });
       });
     };
@@ -81,10 +129,23 @@ function transitionIndex(machine: AnyStateMachine): Map<object, TransitionInfo> 
 }
 
 function guardName(guard: unknown): string | null {
-  if (guard === undefined || guard === null) return null;
+  return guard === undefined || guard === null ? null : describeGuard(guard);
+}
+
+/** A guard as it reads: its name, or `a && b`, `a || b`, `!a` for XState's higher-order guards. */
+export function describeGuard(guard: unknown): string {
   if (typeof guard === 'string') return guard;
-  if (typeof guard === 'object' && 'type' in guard) return String((guard as { type: unknown }).type);
-  if (typeof guard === 'function') return guard.name || 'inline';
+  if (typeof guard === 'function') {
+    const composite = guard as { guards?: unknown[]; stateValue?: unknown; name: string };
+    if (composite.guards && guard.name === 'not') return `!${describeGuard(composite.guards[0])}`;
+    if (composite.guards && (guard.name === 'and' || guard.name === 'or')) {
+      const joined = composite.guards.map(describeGuard).join(guard.name === 'and' ? ' && ' : ' || ');
+      return `(${joined})`;
+    }
+    if (guard.name === 'stateIn') return `in(${JSON.stringify(composite.stateValue)})`;
+    return guard.name || 'inline';
+  }
+  if (guard && typeof guard === 'object' && 'type' in guard) return String(guard.type);
   return 'inline';
 }
 

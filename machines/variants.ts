@@ -113,7 +113,7 @@ export const variants: Variant[] = [
       'Admission no longer asks for the initialize verb on content in an initializing namespace (ALT-4).',
     requirements: ['IN-6', 'ALT-4'],
     machines: providing('pipeline', {
-      guards: { contentOfUninitializedNamespaceWithoutInitializeVerb: () => false },
+      guards: { uninitializedContentWithoutInitializeVerb: () => false },
     }),
   },
   {
@@ -468,7 +468,7 @@ export const variants: Variant[] = [
     requirements: ['IN-6'],
     machines: providing('pipeline', {
       guards: {
-        contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
+        uninitializedContentWithoutInitializeVerb: ({ event }) =>
           event.facts.target === 'content' &&
           event.facts.operation !== 'get' &&
           event.facts.namespaceExists &&

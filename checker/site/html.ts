@@ -63,7 +63,7 @@ function statusCell(status: string): string {
 function genericTable(rows: Record<string, unknown>[], className: string): string {
   const columns: string[] = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  const head = columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
+  const head = columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('');
   const body = rows
     .map(
       (row) =>
@@ -96,7 +96,7 @@ function verdictSection(input: SiteInput, reportDir: string): string {
     for (const key of Object.keys(p))
       if (!knownPropertyFields.has(key) && !extraColumns.includes(key)) extraColumns.push(key);
   const head = ['property', 'kind', 'status', 'witnesses', 'requirements', ...extraColumns]
-    .map((c) => `<th>${escapeHtml(c)}</th>`)
+    .map((c) => `<th scope="col">${escapeHtml(c)}</th>`)
     .join('');
   const rows = report.properties.map((p) => {
     const record = p as Record<string, unknown>;
@@ -123,7 +123,7 @@ function verdictSection(input: SiteInput, reportDir: string): string {
         '<h3>Coverage</h3>',
         `<p>${numbers.format(coverage.covered)} of ${plural(coverage.total, 'machine transition')} taken (${coverage.total === 0 ? 100 : Math.floor((coverage.covered / coverage.total) * 1000) / 10}%).</p>`,
         coverage.uncovered.length > 0
-          ? `<table class="uncovered"><thead><tr><th>transition not taken</th><th>why</th></tr></thead><tbody>\n${coverage.uncovered.map((u) => `<tr><td><code>${escapeHtml(u.id)}</code></td><td>${escapeHtml(u.explanation)}</td></tr>`).join('\n')}\n</tbody></table>`
+          ? `<table class="uncovered"><thead><tr><th scope="col">transition not taken</th><th scope="col">why</th></tr></thead><tbody>\n${coverage.uncovered.map((u) => `<tr><td><code>${escapeHtml(u.id)}</code></td><td>${escapeHtml(u.explanation)}</td></tr>`).join('\n')}\n</tbody></table>`
           : '',
       ].join('\n')
     : '<p>This report has no coverage figures.</p>';
@@ -156,12 +156,12 @@ function stepperSection(stepper: Stepper): string {
     stepper.violation
       ? `<p class="what-broke"><strong>What broke.</strong> ${escapeHtml(stepper.violation)}</p>`
       : '',
-    `<div class="controls"><button type="button" class="prev" disabled>← Previous</button> <span class="position">Step 0 of ${last}: initial state</span> <button type="button" class="next"${last === 0 ? ' disabled' : ''}>Next →</button></div>`,
+    `<div class="controls"><button type="button" class="prev" disabled>← Previous</button> <span class="position" aria-live="polite">Step 0 of ${last}: initial state</span> <button type="button" class="next"${last === 0 ? ' disabled' : ''}>Next →</button></div>`,
     `<ol class="steps">\n${items.join('\n')}\n</ol>`,
     '<div class="sequence" data-status="pending"></div>',
     '<div class="panes">',
     `<div><h4>What changed</h4><ul class="changes">${first.changes.length === 0 ? '<li>nothing: this is the initial state</li>' : ''}</ul></div>`,
-    `<div><h4>The state at this step (YAML)</h4><pre class="state-yaml">${escapeHtml(first.yaml)}</pre></div>`,
+    `<div><h4>The state at this step (YAML)</h4><pre class="state-yaml" tabindex="0">${escapeHtml(first.yaml)}</pre></div>`,
     '</div>',
     `<script type="application/json" class="stepper-data">${scriptJson(stepper)}</script>`,
     '</section>',
@@ -176,14 +176,33 @@ function counterexamplesSection(input: SiteInput): string {
   return `<section id="counterexamples">\n<h2>Counterexamples</h2>\n<p class="note">Use Previous and Next (or the arrow keys, or click a step): the sequence diagram highlights the step, and the panes show what it changed and the whole state after it.</p>\n${body}\n</section>`;
 }
 
+/** A diagram's text alternative: the transitions it draws, as a table. */
+function transitionTable(d: SiteInput['diagrams'][number]): string {
+  if (d.transitions.length === 0) return '';
+  const rows = d.transitions
+    .map(
+      (t) =>
+        `<tr><td><code>${escapeHtml(t.state)}</code></td><td>${escapeHtml(t.trigger)}</td><td>${t.guard ? `<code>${escapeHtml(t.guard)}</code>` : ''}</td><td>${escapeHtml(t.outcome)}</td><td>${escapeHtml(t.requirements)}</td></tr>`,
+    )
+    .join('');
+  return `<details id="${anchorId('transitions', d.id)}"><summary>The ${plural(d.transitions.length, 'transition')} of this diagram as a table</summary><table class="transitions"><thead><tr><th scope="col">state</th><th scope="col">event</th><th scope="col">guard</th><th scope="col">outcome</th><th scope="col">requirements</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
+function describedBy(d: SiteInput['diagrams'][number]): string {
+  if (d.transitions.length > 0) return ` aria-describedby="${anchorId('transitions', d.id)}"`;
+  return d.legend ? ` aria-describedby="${anchorId('legend', d.id)}"` : '';
+}
+
 function diagramsSection(input: SiteInput): string {
   const blocks = input.diagrams.map((d) =>
     [
       `<article class="machine" id="${anchorId('machine', d.id)}">`,
       `<h3>${escapeHtml(d.title)} <small><code>${escapeHtml(d.id)}</code></small></h3>`,
-      d.legend ? `<p>${escapeHtml(d.legend)}</p>` : '',
-      `<div class="diagram" data-diagram="${escapeHtml(d.id)}" data-status="pending"></div>`,
+      d.legend ? `<p id="${anchorId('legend', d.id)}">${escapeHtml(d.legend)}</p>` : '',
+      // The drawing is one image to assistive technology; the table under it (else the legend) says it in text.
+      `<div class="diagram" data-diagram="${escapeHtml(d.id)}" data-status="pending" role="img" aria-label="Diagram: ${escapeHtml(d.title)}"${describedBy(d)}></div>`,
       `<script type="application/json" class="diagram-data">${scriptJson(d.source)}</script>`,
+      transitionTable(d),
       `<p class="note"><a href="${escapeHtml(d.svgHref)}">The same diagram laid out for print (SVG)</a>, and <a href="${escapeHtml(d.sourceHref)}">its Mermaid source</a></p>`,
       '</article>',
     ]
@@ -191,7 +210,7 @@ function diagramsSection(input: SiteInput): string {
       // One article a line, as the tables write one row a line.
       .join(''),
   );
-  return `<section id="diagrams">\n<h2>Machine diagrams</h2>\n<p class="note">One state diagram per actor, generated from the XState machines. An arrow reads <code>EVENT [guard] / actions (requirements)</code>; <code>always</code> is an eventless step.</p>\n${blocks.join('\n')}\n</section>`;
+  return `<section id="diagrams">\n<h2>Machine diagrams</h2>\n<p class="note">One diagram per actor, a large machine in parts, generated from the XState machines. An arrow reads <code>EVENT [guard] / actions (requirements)</code>, and transitions between the same two states share one arrow; <code>always</code> is an eventless step.</p>\n${blocks.join('\n')}\n</section>`;
 }
 
 function mutantSteps(m: SiteMutant): string {
@@ -215,7 +234,7 @@ function mutantsSection(mutants: SiteMutant[]): string {
     '<section id="mutants">',
     '<h2>Seeded faults</h2>',
     `<p>${plural(mutants.length, 'seeded fault')}, ${survivors.length === 0 ? 'every one caught by a property' : `${survivors.length} not caught`}. Each row is a deliberately broken machine and the property whose shortest counterexample catches it.</p>`,
-    '<table class="mutants"><thead><tr><th>fault</th><th>what it breaks</th><th>requirements</th><th>caught by</th><th>search</th><th>states explored</th><th>counterexample</th></tr></thead><tbody>',
+    '<table class="mutants"><thead><tr><th scope="col">fault</th><th scope="col">what it breaks</th><th scope="col">requirements</th><th scope="col">caught by</th><th scope="col">search</th><th scope="col">states explored</th><th scope="col">counterexample</th></tr></thead><tbody>',
     rows.join('\n'),
     '</tbody></table>',
     '</section>',
@@ -246,7 +265,7 @@ function alternativesSection(alternatives: SiteAlternatives, reportDir: string):
     '<section id="alternatives">',
     '<h2>Design alternatives</h2>',
     `<p>${plural(alternatives.rows.length, 'row')}: the model and each design alternative of the documents, judged by the documents' goals; the last columns name the other properties a row breaks. Written by <code>npm run alternatives</code>; docs/alternatives.md reads it.</p>`,
-    `<table class="alternatives"><thead><tr><th>row</th><th>alternative</th><th>source</th>${goals.map((id) => `<th><code>${escapeHtml(id)}</code></th>`).join('')}<th>also breaks</th><th>states</th></tr></thead><tbody>`,
+    `<table class="alternatives"><thead><tr><th scope="col">row</th><th scope="col">alternative</th><th scope="col">source</th>${goals.map((id) => `<th scope="col"><code>${escapeHtml(id)}</code></th>`).join('')}<th scope="col">also breaks</th><th scope="col">states</th></tr></thead><tbody>`,
     rows.join('\n'),
     '</tbody></table>',
     '</section>',
@@ -259,7 +278,7 @@ body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1f2328; }
 header, main { max-width: 1200px; margin: 0 auto; padding: 0 24px; }
 header { border-bottom: 1px solid var(--border); padding-bottom: 8px; }
 nav a { margin-right: 16px; }
-code { font: 13px ui-monospace, monospace; background: #f6f8fa; padding: 1px 4px; border-radius: 4px; }
+code { font: 13px ui-monospace, monospace; background: #f6f8fa; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: 12px 0; }
 th, td { border: 1px solid var(--border); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
@@ -270,6 +289,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 .status-vacuous { background: #fff8c5; color: #7d4e00; }
 .note { color: var(--muted); }
 .verdict { font-size: 17px; }
+.table-scroll { overflow-x: auto; max-width: 100%; }
 .diagram, .sequence { overflow-x: auto; border: 1px solid var(--border); border-radius: 6px; padding: 8px; margin: 8px 0; min-height: 40px; }
 .diagram[data-status="error"], .sequence[data-status="error"] { border-color: #a40e26; color: #a40e26; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; font-size: 13px; }
@@ -377,6 +397,13 @@ export const compactScript = (text: string): string =>
     .join(' ');
 
 /** The whole page for the report in `reportDir`. */
+/** Each table in a box of its own that scrolls sideways (and takes the keyboard), so a narrow screen never scrolls the page. */
+function scrollingTables(html: string): string {
+  return html
+    .replace(/<table\b/g, '<div class="table-scroll" tabindex="0"><table')
+    .replace(/<\/table>/g, '</table></div>');
+}
+
 export function siteHtml(input: SiteInput, reportDir: string): string {
   const { report } = input;
   const sections = [
@@ -403,7 +430,7 @@ export function siteHtml(input: SiteInput, reportDir: string): string {
 </header>
 <main>
 <noscript><p>The diagrams and steppers need JavaScript; the tables read without it, and each diagram links its SVG and its Mermaid source.</p></noscript>
-${sections.join('\n')}
+${scrollingTables(sections.join('\n'))}
 </main>
 <script src="${mermaidBundleName}"></script>
 <script>${compactScript(appScript)}</script>

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
-import { machineCatalog } from '../../machines/catalog.ts';
-import { diagramsFolder } from '../diagram.ts';
+import { actorOverview, machineCatalog } from '../../machines/catalog.ts';
+import { type DiagramView, diagramsFolder, diagramViews, overviewId, viewTransitions } from '../diagram.ts';
 import { parseItf } from '../itf.ts';
 import { type Stepper, stepperOf } from './stepper.ts';
 
@@ -97,6 +97,8 @@ export interface SiteDiagram {
   title: string;
   legend: string;
   source: string;
+  /** The diagram's text alternative: each transition it draws, one row each, in evaluation order. */
+  transitions: SiteTransition[];
   /** The committed SVG, relative to the site folder. */
   svgHref: string;
   /** The committed Mermaid source, relative to the site folder. */
@@ -137,24 +139,51 @@ async function readJson<T>(rootDir: string, file: string, schema: z.ZodType<T>, 
   return parsed.data;
 }
 
+/** One row of a diagram's transition table. */
+export interface SiteTransition {
+  state: string;
+  trigger: string;
+  guard: string;
+  outcome: string;
+  requirements: string;
+}
+
+/** The rows of a view's transition table, as the machines doc lists them. */
+function transitionRows(view: DiagramView): SiteTransition[] {
+  return viewTransitions(view).map((t) => {
+    const target = t.targets[0];
+    const moves = target !== undefined && target !== t.source ? `→ ${target}` : '';
+    const outcome = [moves, t.actions.join(', ')].filter((part) => part !== '').join(' / ');
+    return {
+      state: t.source,
+      trigger: t.order === null ? t.trigger : `${t.order}. ${t.trigger}`,
+      guard: t.guard ?? (t.fallback ? 'else' : ''),
+      outcome: outcome || 'no change',
+      requirements: t.requirements.join(', '),
+    };
+  });
+}
+
 /** The diagrams in catalog order, then any other `.mmd` in the folder by name. */
 async function loadDiagrams(rootDir: string, siteDir: string): Promise<SiteDiagram[]> {
   const names = (await readdir(join(rootDir, diagramsFolder)).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.mmd'))
     .map((n) => n.slice(0, -'.mmd'.length))
     .sort();
+  const views = diagramViews(machineCatalog);
   const order = (id: string) => {
-    const i = machineCatalog.findIndex((m) => m.id === id);
-    return i < 0 ? machineCatalog.length : i;
+    const i = views.findIndex((view) => view.id === id);
+    return i < 0 ? views.length : i;
   };
   names.sort((a, b) => order(a) - order(b) || (a < b ? -1 : a > b ? 1 : 0));
   return Promise.all(
     names.map(async (id) => {
-      const entry = machineCatalog.find((m) => m.id === id);
+      const view = views.find((v) => v.id === id);
       return {
         id,
-        title: entry?.title ?? id,
-        legend: entry?.legend ?? '',
+        title: view?.title ?? (id === overviewId ? 'Actors and the events they send' : id),
+        legend: view?.legend ?? (id === overviewId ? (actorOverview.legend ?? '') : ''),
+        transitions: view ? transitionRows(view) : [],
         source: await readFile(join(rootDir, diagramsFolder, `${id}.mmd`), 'utf8'),
         svgHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.svg`)),
         sourceHref: posix.relative(siteDir, posix.join(diagramsFolder, `${id}.mmd`)),
