@@ -544,7 +544,7 @@ export const variants: Variant[] = [
     requirements: ['IN-6'],
     machines: providing('pipeline', {
       guards: {
-        contentOfUninitializedNamespaceWithoutInitializeVerb: ({ event }) =>
+        uninitializedContentWithoutInitializeVerb: ({ event }) =>
           event.facts.target === 'content' &&
           event.facts.namespaceExists &&
           !event.facts.namespaceInitialized &&
