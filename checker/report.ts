@@ -3,7 +3,7 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Scope } from '../machines/scope.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';

@@ -1,4 +1,3 @@
-import { nonePending } from '../../machines/apiserver.ts';
 import { RequestCommand } from '../../machines/commands.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
