@@ -99,7 +99,7 @@ describe('the commands', () => {
   });
 
   it('every command refuses an unknown flag with exit 2 and lists its exit codes in --help', async () => {
-    const scripts = ['verify', 'replay', 'mutants', 'diagrams', 'bench', 'check-generated'];
+    const scripts = ['verify', 'replay', 'mutants', 'diagrams', 'bench', 'check-generated', 'screenshots'];
     const runs = await Promise.all(
       scripts.flatMap((script) => [
         run(`scripts/${script}.ts`, ['--nosuch']),

@@ -11,6 +11,7 @@ import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.t
 import { stepCount } from './counterexample-story.ts';
 import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import type { Generator } from './generators.ts';
 import {
   type LivenessReport,
   lassoMarkdown,
@@ -23,6 +24,7 @@ import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import type { Progress } from './model.ts';
 import { createProgressReporter } from './progress.ts';
 import { scopeByName } from './scope-file.ts';
+import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 import { GraphRecorder } from './state-graph.ts';
 
 /**
@@ -570,11 +572,32 @@ export function canonicalModel(): SystemModel {
   return new SystemModel(scope, machines);
 }
 
-export const reportGenerator = {
+/** What the committed report is made of: everything its generator below can read (`npm run verify` writes the same bytes). */
+export const reportStamp: StampSpec = {
+  file: 'generated/report.stamp.json',
+  command: 'npm run verify',
+  entry: 'checker/report.ts',
+};
+
+/** The stamp of the committed report, written with it (run time masked). */
+export const writeReportStamp = (
+  rootDir: string,
+  written: readonly string[],
+  sources: StampSources,
+): Promise<string> => writeStamp(rootDir, reportStamp, written, { normalize: maskVolatile, sources });
+
+export const reportGenerator: Generator = {
   name: 'report',
-  owns: ['generated/report.json', 'generated/report.md', `generated/${counterexampleFolder}`],
+  owns: [
+    'generated/report.json',
+    'generated/report.md',
+    `generated/${counterexampleFolder}`,
+    reportStamp.file,
+  ],
+  stamp: reportStamp,
   normalize: maskVolatile,
   async generate(rootDir: string): Promise<string[]> {
+    const sources = stampSources(sourceRoot, reportStamp);
     const model = canonicalModel();
     const reporter = createProgressReporter({ label: 'report (default scope)' });
     const recorder = new GraphRecorder<SystemState, SystemEvent>();
@@ -584,7 +607,8 @@ export const reportGenerator = {
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
     const liveness = checkLiveness(model, livenessProperties, { graph: recorder.graph() });
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
-    return writeReport(rootDir, buildReport(result, context), result, context);
+    const written = await writeReport(rootDir, buildReport(result, context), result, context);
+    return [...written, await writeReportStamp(rootDir, written, sources)];
   },
 };
 

@@ -14,8 +14,10 @@ import {
   finalProgress,
   hasUndeclared,
   reportFolder,
+  reportStamp,
   summaryText,
   writeReport,
+  writeReportStamp,
 } from '../checker/report.ts';
 import {
   checkScenarioInvariants,
@@ -23,6 +25,7 @@ import {
   scenarioViolationLine,
 } from '../checker/scenario-invariants.ts';
 import { buildSite } from '../checker/site/build.ts';
+import { sourceRoot as stampRoot, stampSources } from '../checker/stamp.ts';
 import { GraphRecorder } from '../checker/state-graph.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
 import { writeTraceability } from '../checker/traceability.ts';
@@ -102,6 +105,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxSeconds === undefined &&
     args.workers === undefined &&
     args.out === undefined;
+  // Taken before the search: an edit made meanwhile leaves the committed report stale, never falsely fresh.
+  const sources = canonical ? stampSources(stampRoot, reportStamp) : undefined;
   // An absolute --out is kept where it points: every writer joins paths to the working folder.
   const outDir =
     args.out === undefined
@@ -172,8 +177,11 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const context = { model, variant: args.variant, outDir: folder, ...(liveness ? { liveness } : {}) };
   const report = buildReport(result, context);
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
-  await writeReport(outputRoot, report, result, context);
-  if (committed) await writeTraceability(outputRoot);
+  const written = await writeReport(outputRoot, report, result, context);
+  if (committed && sources) {
+    await writeReportStamp(outputRoot, written, sources);
+    await writeTraceability(outputRoot);
+  }
   await buildSite(outputRoot, folder);
   interrupt.dispose();
   if (args.json) console.log(JSON.stringify(report, null, 2));

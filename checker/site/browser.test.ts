@@ -1,65 +1,38 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
-import { machinesFor } from '../../machines/variants.ts';
-import { safetyProperties } from '../../properties/safety.ts';
-import { check } from '../check.ts';
 import { diagramsFolder } from '../diagram.ts';
-import { findChromium } from '../render.ts';
-import { buildReport, writeReport } from '../report.ts';
-import { builtInScopes } from '../scope-file.ts';
 import { buildSite } from './build.ts';
-
-const scopes = builtInScopes();
+import {
+  faultFixture,
+  launchChromium,
+  openPage,
+  renderedStep,
+  screenshotFault,
+  screenshotNames,
+  shootPage,
+  shootStepper,
+} from './screenshots.ts';
 
 /**
  * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
  * every machine diagram must render without a Mermaid error, and one counterexample of a seeded fault
- * is stepped through. Screenshots go to generated/site/screenshots/ as artefacts for the README; they
- * are never compared, since another Chromium build draws other pixels.
+ * is stepped through. Everything is written to a temporary folder: the committed screenshots are
+ * `npm run screenshots`'s, so a test run never changes a tracked file.
  */
 
 const projectRoot = process.cwd();
-const screenshots = join(projectRoot, 'generated', 'site', 'screenshots');
-const fault = 'create-in-terminating';
-const property = 'no-create-in-terminating';
+const property = screenshotFault.property;
 
 let scratch: string;
 let browser: Browser;
-
-/** A report of the seeded fault, with the committed diagrams and mutants, built into `scratch/generated`. */
-async function faultFixture(root: string): Promise<void> {
-  await mkdir(join(root, diagramsFolder), { recursive: true });
-  for (const name of await readdir(join(projectRoot, diagramsFolder)))
-    if (name.endsWith('.mmd'))
-      await copyFile(join(projectRoot, diagramsFolder, name), join(root, diagramsFolder, name));
-  await copyFile(join(projectRoot, 'generated', 'mutants.json'), join(root, 'generated', 'mutants.json'));
-  const machines = machinesFor(fault, scopes.default);
-  if (!machines) throw new Error(`no machines for ${fault}`);
-  const model = new SystemModel(scopes.default, machines);
-  const result = check(
-    model,
-    safetyProperties.filter((p) => p.id === property),
-    { stopWhenAllViolated: true },
-  );
-  const context = { model, variant: fault, outDir: 'generated' };
-  await writeReport(root, buildReport(result, context), result, context);
-  await buildSite(root, 'generated');
-}
+/** Where the tests' screenshots go: never the committed ones. */
+const shots = () => join(scratch, 'screenshots');
 
 async function open(path: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
-  });
-  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, { timeout: 60_000 });
+  const { page, requests } = await openPage(browser, path);
   expect(requests, 'the page must not reach the network').toEqual([]);
   return page;
 }
@@ -73,17 +46,6 @@ async function diagramStatuses(page: Page): Promise<{ id: string; status: string
     })),
   );
 }
-
-/** Waits until the stepper under `selector` has drawn the sequence diagram of step `step`. */
-const renderedStep = (page: Page, selector: string, step: number) =>
-  page.waitForFunction(
-    (s, want) =>
-      document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
-      String(want),
-    {},
-    selector,
-    step,
-  );
 
 const highlighted = (page: Page, selector: string) =>
   page.$eval(selector, (section) => ({
@@ -100,20 +62,8 @@ const highlighted = (page: Page, selector: string) =>
 describe('the HTML report in Chromium', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'nsmodel-site-'));
-    await faultFixture(scratch);
-    browser = await puppeteer.launch({
-      executablePath: findChromium(),
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    await mkdir(screenshots, { recursive: true });
+    await faultFixture(projectRoot, scratch);
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -133,9 +83,7 @@ describe('the HTML report in Chromium', () => {
       /Syntax error|could not draw/i,
     );
     expect(await page.$$('main svg[aria-roledescription="error"]')).toHaveLength(0);
-    await page.screenshot({ path: join(screenshots, 'verdict.png') });
-    await page.$eval('#machine-namespace', (e) => e.scrollIntoView());
-    await page.screenshot({ path: join(screenshots, 'diagram-namespace.png') });
+    await shootPage(page, shots());
     await page.close();
   });
 
@@ -166,13 +114,26 @@ describe('the HTML report in Chromium', () => {
     expect(await page.$eval(`${selector} .next`, (b) => (b as HTMLButtonElement).disabled)).toBe(true);
     expect(await page.$eval(`${selector} .steps li.current`, (li) => li.textContent)).toMatch(/breaks here/);
     expect(last.yaml).toMatch(/phase: Terminating/);
-    await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-last-step.png') });
 
     await page.click(`${selector} .prev`);
     await renderedStep(page, selector, steps - 2);
     expect((await highlighted(page, selector)).items).toEqual([String(steps - 2)]);
-    await (await page.$(selector))?.screenshot({ path: join(screenshots, 'counterexample-stepper.png') });
+    // `npm run screenshots` shoots the same way: from the last step, one back.
+    await shootStepper(page, shots());
+    expect(await page.$eval(selector, (s) => (s as HTMLElement).dataset.current)).toBe(String(steps - 2));
     await page.close();
+  });
+
+  it('took the README screenshots into a temporary folder, each a PNG of the page', async () => {
+    const written = await readdir(shots());
+    expect(written.sort()).toEqual([...screenshotNames].sort());
+    for (const name of written) {
+      const png = await readFile(join(shots(), name));
+      // The PNG signature, then the IHDR width and height: a real picture, not an empty file.
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(png.readUInt32BE(16)).toBeGreaterThan(100);
+      expect(png.readUInt32BE(20)).toBeGreaterThan(100);
+    }
   });
 
   it('reports a diagram Mermaid cannot draw, so the checks above cannot pass by accident', async () => {
