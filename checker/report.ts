@@ -9,7 +9,7 @@ import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath } from './counterexample-itf.ts';
 import { stepCount } from './counterexample-story.ts';
-import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
+import { expectationsFileOf, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
 import {
@@ -163,7 +163,7 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
 });
 
 export const unexplainedNote =
-  'not taken and not declared: add the reason to `untaken` for this scope in checker/expectations.ts, or widen the scope';
+  'not taken and not declared: add it with its reason under `expectations.untaken` in the scope file, or widen the scope';
 
 export interface ReportContext {
   model: SystemModel;
@@ -172,7 +172,7 @@ export interface ReportContext {
   outDir: string;
   /** Liveness and deadlock verdicts, when the run judged them. */
   liveness?: LivenessRun;
-  /** What the scope declares it does not exercise; by default its entry in checker/expectations.ts. */
+  /** What the scope declares it does not exercise; by default its file's `expectations`. */
   expectations?: ScopeExpectations;
 }
 
@@ -194,7 +194,7 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
   const taken = new Set(result.coverage.covered);
   const witnessed = new Set(result.properties.filter((p) => p.witnesses > 0).map((p) => p.property.id));
   const declarations: Declarations = {
-    file: expectationsFile,
+    file: expectationsFileOf(model.scope.name),
     vacuous: vacuous.filter((id) => declaredVacuous(id) !== undefined),
     untaken: uncovered.filter((id) => declaredUntaken(id) !== undefined),
     unused: [

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -14,8 +14,8 @@ import { writeFileAtomic } from './fs-atomic.ts';
  * edited, added or removed makes them stale, so a stale file is never called fresh.
  */
 
-/** The project root, wherever the command runs from. */
-export const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
+/** The project root, wherever the command runs from (no URL object: tests may swap it for a DOM's). */
+export const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A long generator's stamp: where it is written, the command that writes it and the module it runs. */
 export interface StampSpec {
@@ -49,7 +49,6 @@ export interface Stamp {
 export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/alternatives.ts': [],
   'checker/fs-atomic.ts': [],
-  'checker/manifest.ts': ['checker/manifest.json'],
   'checker/render.ts': ['package:@mermaid-js/mermaid-cli'],
   'checker/report.ts': [],
   'checker/scenario-invariants.ts': ['scenarios/'],
@@ -67,7 +66,7 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'scripts/check-generated.ts': [],
   'scripts/replay.ts': [],
   'scripts/screenshots.ts': [],
-  'scripts/verify.ts': ['scenarios/', 'checker/manifest.json', 'checker/random.ts'],
+  'scripts/verify.ts': ['scenarios/', 'checker/random.ts'],
   'test-support/run-command.ts': [],
   'test-support/temp-dir.ts': [],
   'test-support/two-tenants.ts': [],
@@ -149,6 +148,14 @@ export const digest = (data: string | Buffer): string =>
 const outputDigest = (path: string, bytes: Buffer, normalize?: (path: string, text: string) => string) =>
   digest(normalize ? normalize(path, bytes.toString('utf8')) : bytes);
 
+/** What a file's bytes give, computed once per process: several stamps share most of their sources. */
+const memo = new Map<string, unknown>();
+function cached<T>(what: string, path: string, bytes: Buffer, compute: (bytes: Buffer) => T): T {
+  const key = `${what} ${path.endsWith('.ts') ? 'ts' : 'bytes'} ${createHash('sha256').update(bytes).digest('hex')}`;
+  if (!memo.has(key)) memo.set(key, compute(bytes));
+  return memo.get(key) as T;
+}
+
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); null for a Node built-in. */
 function packageOf(specifier: string): string | null {
   if (specifier.startsWith('node:')) return null;
@@ -202,7 +209,9 @@ export function stampSources(
       else if (read.endsWith('.ts')) queue.push(read);
       else data.add(read);
     }
-    for (const specifier of runtimeImports(module, readFileSync(absolute, 'utf8'))) {
+    for (const specifier of cached('imports', module, readFileSync(absolute), (bytes) =>
+      runtimeImports(module, bytes.toString('utf8')),
+    )) {
       if (specifier.startsWith('.'))
         queue.push(posix.normalize(posix.join(posix.dirname(module), specifier)));
       else {
@@ -215,7 +224,9 @@ export function stampSources(
   const paths = [...modules, ...[...data].flatMap((d) => filesOf(root, d))];
   for (const path of [...new Set(paths)].sort()) {
     const absolute = join(root, path);
-    sources[path] = existsSync(absolute) ? sourceDigest(path, readFileSync(absolute)) : 'missing';
+    sources[path] = existsSync(absolute)
+      ? cached('digest', path, readFileSync(absolute), (bytes) => sourceDigest(path, bytes))
+      : 'missing';
   }
   const versions = Object.fromEntries([...packages].sort().map((name) => [name, packageVersion(root, name)]));
   return { sources, packages: versions };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand } from '../checker/cli.ts';
 import { checkLiveness, type LivenessRun } from '../checker/liveness-system.ts';
-import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
+import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/manifest.ts';
 import { parallelCheck } from '../checker/parallel/check.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
@@ -206,7 +206,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (moved.length > 0) {
     for (const line of moved) console.error(`verify: golden figures moved: ${line}`);
     console.error(
-      `verify: ${manifestPath} pins scope ${model.scope.name}; update it in a commit that says why; exit ${exitCodes.goldenMoved}`,
+      `verify: ${goldenFileOf(model.scope.name)} pins scope ${model.scope.name} under golden:; update it in a commit that says why; exit ${exitCodes.goldenMoved}`,
     );
     return exitCodes.goldenMoved;
   }
@@ -215,13 +215,13 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
 
 /**
  * How a complete search of a pinned scope (the machines as written, every property, every state) differs
- * from checker/manifest.json, as tlaplus/Examples checks its manifest in CI; empty for any other run.
+ * from the `golden:` figures of its scope file, as tlaplus/Examples checks its manifest in CI; empty for any other run.
  */
 function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean): string[] {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return [];
   if (args.properties.length > 0 || reduced || result.bitstate || !result.complete) return [];
   const name = args.scopeSource.name;
-  const pinned = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+  const pinned = goldenOf(name);
   if (!pinned) return [];
   return goldenDifferences(pinned, {
     states: result.states,
@@ -267,12 +267,12 @@ function violationLine(v: FirstViolation, reporter: ProgressConsole): string {
   return `verify: ${paint('violated', 'red', reporter.color)} ${v.propertyId} at depth ${v.depth} (${states} states so far): ${v.message}`;
 }
 
-/** The golden state count of a named scope (checker/manifest.json), for the progress bar's ETA. */
+/** The golden state count of a named scope (its file's `golden:`), for the progress bar's ETA. */
 function goldenStates(args: VerifyArgs): number | undefined {
   if (args.scopeSource.kind !== 'named' || args.maxStates !== undefined) return undefined;
   const name = args.scopeSource.name;
   try {
-    const scope = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+    const scope = goldenOf(name);
     return scope?.explored ? scope.states : undefined;
   } catch {
     // The bar then has no total: the ETA is a nicety, never a reason to refuse a run.
