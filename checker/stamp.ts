@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type ts from 'typescript';
 import { writeFileAtomic } from './fs-atomic.ts';
 
 /**
@@ -59,7 +60,7 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/site/build.ts': ['package:mermaid'],
   'checker/site/inputs.ts': [],
   'checker/site/screenshots.ts': ['generated/diagrams/*.mmd', 'generated/mutants.json'],
-  'checker/stamp.ts': [],
+  'checker/stamp.ts': ['package:typescript'],
   'checker/trace-command.ts': [],
   'checker/traceability.ts': ['docs/requirements.md'],
   'scripts/bench.ts': ['scopes/', 'machines/system.ts'],
@@ -74,36 +75,37 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
 
 /** The modules a module imports at run time: static imports and re-exports (not type-only), literal dynamic imports and worker URLs. */
 export function runtimeImports(path: string, text: string): string[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const { t } = typescript();
+  const file = t.createSourceFile(path, text, t.ScriptTarget.ES2022, true, t.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (t.isImportDeclaration(node) && t.isStringLiteral(node.moduleSpecifier)) {
       if (!node.importClause?.isTypeOnly) found.push(node.moduleSpecifier.text);
     } else if (
-      ts.isExportDeclaration(node) &&
+      t.isExportDeclaration(node) &&
       node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
+      t.isStringLiteral(node.moduleSpecifier)
     ) {
       if (!node.isTypeOnly) found.push(node.moduleSpecifier.text);
     } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      t.isCallExpression(node) &&
+      node.expression.kind === t.SyntaxKind.ImportKeyword &&
       node.arguments[0] &&
-      ts.isStringLiteralLike(node.arguments[0])
+      t.isStringLiteralLike(node.arguments[0])
     ) {
       found.push(node.arguments[0].text);
     } else if (
-      ts.isNewExpression(node) &&
-      ts.isIdentifier(node.expression) &&
+      t.isNewExpression(node) &&
+      t.isIdentifier(node.expression) &&
       node.expression.text === 'URL' &&
       node.arguments?.[0] &&
-      ts.isStringLiteralLike(node.arguments[0]) &&
+      t.isStringLiteralLike(node.arguments[0]) &&
       /\.ts$/.test(node.arguments[0].text)
     ) {
       // A worker started from a URL is code the command runs, like an import.
       found.push(node.arguments[0].text);
     }
-    ts.forEachChild(node, visit);
+    t.forEachChild(node, visit);
   };
   visit(file);
   return found;
@@ -111,32 +113,42 @@ export function runtimeImports(path: string, text: string): string[] {
 
 /** True when a module imports a name computed at run time, which no closure can follow without a declaration. */
 export function hasComputedImport(path: string, text: string): boolean {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const { t } = typescript();
+  const file = t.createSourceFile(path, text, t.ScriptTarget.ES2022, true, t.ScriptKind.TS);
   let computed = false;
   const visit = (node: ts.Node): void => {
     if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      !(node.arguments[0] && ts.isStringLiteralLike(node.arguments[0]))
+      t.isCallExpression(node) &&
+      node.expression.kind === t.SyntaxKind.ImportKeyword &&
+      !(node.arguments[0] && t.isStringLiteralLike(node.arguments[0]))
     )
       computed = true;
-    ts.forEachChild(node, visit);
+    t.forEachChild(node, visit);
   };
   visit(file);
   return computed;
 }
 
-const printer = ts.createPrinter({ removeComments: true });
+let loaded: { t: typeof ts; printer: ts.Printer } | undefined;
+/** TypeScript, loaded on first use: a command that writes or judges no stamp never pays its tens of MB of heap. */
+function typescript(): { t: typeof ts; printer: ts.Printer } {
+  if (!loaded) {
+    const t = createRequire(import.meta.url)('typescript') as typeof ts;
+    loaded = { t, printer: t.createPrinter({ removeComments: true }) };
+  }
+  return loaded;
+}
 
 /** A source's digest: TypeScript as printed without comments (a comment edit changes nothing run), anything else by its bytes. */
 export function sourceDigest(path: string, bytes: Buffer): string {
   if (!path.endsWith('.ts')) return digest(bytes);
-  const file = ts.createSourceFile(
+  const { t, printer } = typescript();
+  const file = t.createSourceFile(
     path,
     bytes.toString('utf8'),
-    ts.ScriptTarget.ES2022,
+    t.ScriptTarget.ES2022,
     false,
-    ts.ScriptKind.TS,
+    t.ScriptKind.TS,
   );
   return digest(printer.printFile(file));
 }
