@@ -12,6 +12,7 @@ import {
   alternativesJsonPath,
   alternativesMarkdown,
   alternativesMarkdownPath,
+  alternativesStamp,
   columns,
   maskTimes,
   runAlternative,
@@ -19,6 +20,7 @@ import {
 } from './alternatives.ts';
 import { check } from './check.ts';
 import { replayFile } from './scenario/replay.ts';
+import { sourceRoot, stampSources } from './stamp.ts';
 
 const scenarioFolder = 'scenarios/alternatives';
 const scenarioFiles = readdirSync(scenarioFolder).filter((f) => f.endsWith('.yaml'));
@@ -111,11 +113,16 @@ describe('writeAlternatives', () => {
       const folder = join(root, alternativesFolder);
       mkdirSync(join(folder, 'old-row'), { recursive: true });
       writeFileSync(join(folder, 'old-row', 'gone.md'), 'stale');
-      const written = await writeAlternatives(root, {
-        rows: [],
-        files: [{ path: 'alternatives/new-row/kept.md', text: 'fresh' }],
-      });
+      const written = await writeAlternatives(
+        root,
+        {
+          rows: [],
+          files: [{ path: 'alternatives/new-row/kept.md', text: 'fresh' }],
+        },
+        stampSources(sourceRoot, alternativesStamp),
+      );
       expect(written).toContain('generated/alternatives/new-row/kept.md');
+      expect(written).toContain(alternativesStamp.file);
       expect(existsSync(join(folder, 'new-row', 'kept.md'))).toBe(true);
       expect(existsSync(join(folder, 'old-row', 'gone.md'))).toBe(false);
     } finally {

@@ -14,6 +14,7 @@ import { LivenessCollector } from './liveness-fly.ts';
 import { lassoMarkdown } from './liveness-report.ts';
 import type { LivenessRun } from './liveness-system.ts';
 import { mutantProperties } from './mutants.ts';
+import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**
  * The verdict matrix of the design alternatives (issue: alternatives side by side): every design
@@ -325,6 +326,7 @@ export function alternativesJson(rows: readonly AlternativeRow[]): string {
 export async function writeAlternatives(
   rootDir: string,
   result: { rows: readonly AlternativeRow[]; files: readonly Written[] },
+  sources: StampSources,
 ): Promise<string[]> {
   const written: string[] = [];
   for (const file of result.files) {
@@ -337,8 +339,19 @@ export async function writeAlternatives(
   // A counterexample the matrix no longer links would otherwise linger and fail check:generated.
   const fresh = new Set(written.map((path) => posix.relative(alternativesFolder, path)));
   await removeUnlisted(join(rootDir, alternativesFolder), fresh);
-  return [...written, alternativesJsonPath, alternativesMarkdownPath];
+  const outputs = [...written, alternativesJsonPath, alternativesMarkdownPath];
+  return [
+    ...outputs,
+    await writeStamp(rootDir, alternativesStamp, outputs, { normalize: maskTimes, sources }),
+  ];
 }
+
+/** What the matrix is made of: everything `npm run alternatives` can read. */
+export const alternativesStamp: StampSpec = {
+  file: 'generated/alternatives.stamp.json',
+  command: 'npm run alternatives',
+  entry: 'scripts/alternatives.ts',
+};
 
 /** Removes every file below `folder` whose relative path is not in `keep`. */
 async function removeUnlisted(folder: string, keep: ReadonlySet<string>): Promise<void> {
@@ -357,10 +370,17 @@ export function maskTimes(path: string, text: string): string {
   return text;
 }
 
-/** For `npm run check:generated`: the matrix is regenerated and compared, times masked. */
+/** The quick `check:generated` judges the matrix by its stamp; `--full` runs it again and compares, times masked. */
 export const alternativesGenerator: Generator = {
   name: 'alternatives',
-  owns: [alternativesFolder, alternativesMarkdownPath, alternativesJsonPath],
-  generate: (rootDir) => writeAlternatives(rootDir, runAlternatives()),
+  owns: [alternativesFolder, alternativesMarkdownPath, alternativesJsonPath, alternativesStamp.file],
+  stamp: alternativesStamp,
+  generate(rootDir) {
+    const sources = stampSources(sourceRoot, alternativesStamp);
+    const rows = runAlternatives({}, (row) =>
+      console.error(`alternatives: ${row.variant} (${row.states} states)`),
+    );
+    return writeAlternatives(rootDir, rows, sources);
+  },
   normalize: maskTimes,
 };

@@ -34,7 +34,7 @@ export const exitCodes = {
   stale: 17,
   /** A finished search left a property vacuous or a machine transition untaken that its scope does not declare. */
   undeclared: 18,
-  /** A complete search of a pinned scope gave other figures or verdicts than checker/manifest.json. */
+  /** A complete search of a pinned scope gave other figures or verdicts than its file's `golden:`. */
   goldenMoved: 19,
   /** SPIN and verify found different figures on the same model (npm run crosscheck). */
   crossCheckDiffers: 20,
@@ -56,8 +56,8 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   15: 'a scenario is pending (a known gap) and none failed',
   16: 'a mutant survived: no property kills it',
   17: 'a generated file is stale, missing or unexpected',
-  18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (checker/expectations.ts)',
-  19: 'a complete search of a scope pinned in checker/manifest.json found other states, transitions, depth or verdicts: update the manifest in a commit that says why they moved',
+  18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (`expectations` in the scope file)',
+  19: 'a complete search of a scope whose file pins its figures (`golden:`) found other states, transitions, depth or verdicts: update them in a commit that says why they moved',
   20: 'SPIN and verify disagree on the same model (states, transitions or deadlocks), a SPIN trail is not a run of the model, or the SPIN search did not complete',
   21: 'no property is violated among the states a hash-compacted search (--hash-compact) explored, but it is not a proof: a state may have been missed (the chance is printed)',
 };

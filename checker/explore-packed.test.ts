@@ -42,7 +42,7 @@ describe('packed states (checker/encoding.ts) against string keys', () => {
     it(`explores the ${name} scope identically and meets its golden counts`, () => {
       const { packed } = expectSameSearch(new SystemModel(scopeByName(name)));
       const figures = golden(name);
-      if (!figures?.explored) throw new Error(`checker/manifest.json: no explored figures for ${name}`);
+      if (!figures?.explored) throw new Error(`scopes/${name}.yaml: no explored golden figures`);
       expect(packed).toMatchObject({
         states: figures.states,
         transitions: figures.transitions,

@@ -5,12 +5,15 @@ import { diagramSets, generateDiagrams, rendererFingerprint, svgJobs, svgProblem
 import { reportGenerator } from './report.ts';
 import { scenariosDocGenerator } from './scenario/docs.ts';
 import { siteGenerator } from './site/build.ts';
+import { screenshotsGenerator } from './site/screenshots.ts';
+import type { StampSpec } from './stamp.ts';
 import { traceabilityGenerator } from './traceability.ts';
 
 /**
- * Everything the project generates from the machines. `npm run check:generated` runs each generator
- * into an empty folder and compares the result with the tree, so a new kind of output needs only an
- * entry in `generators` below.
+ * Everything the project generates from the machines. `npm run check:generated` runs each quick
+ * generator into an empty folder and compares the result with the tree, and judges each long one by
+ * its stamp (checker/stamp.ts); `-- --full` runs those too. A new kind of output needs only an entry
+ * in `generators` below.
  */
 export interface Generator {
   name: string;
@@ -29,6 +32,13 @@ export interface Generator {
    */
   generateForCheck?(rootDir: string): Promise<{ written: string[]; judged: string[] }>;
   judge?(path: string, committed: string): string | null;
+  /**
+   * A long generator (a minute or more): its outputs carry a stamp of their sources, written with them,
+   * and the quick `check:generated` judges them by it instead of running the generator again.
+   */
+  stamp?: StampSpec;
+  /** Outputs whose bytes depend on the machine (screenshots): judged by the stamp even by `--full`. */
+  stampOnly?: boolean;
 }
 
 const diagrams: Generator = {
@@ -55,6 +65,7 @@ export const generators: Generator[] = [
   scenariosDocGenerator,
   mutantsGenerator,
   alternativesGenerator,
-  // Last: the page is made of what the generators above wrote.
+  // The page is made of what the generators above wrote, and the screenshots of the page.
   siteGenerator,
+  screenshotsGenerator,
 ];

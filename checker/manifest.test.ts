@@ -4,15 +4,15 @@ import { baseVariantName, machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { type CheckResult, check, systemTransitions } from './check.ts';
 import { expectationsFor } from './expectations.ts';
-import { goldenDifferences, loadManifest, manifestVerdicts, parseManifest } from './manifest.ts';
+import { goldenDifferences, loadManifest, manifestVerdicts } from './manifest.ts';
 import { buildReport, reportSchema } from './report.ts';
-import { scopeByName, scopeNames } from './scope-file.ts';
+import { parseScope, scopeByName, scopeNames } from './scope-file.ts';
 import { StateSymmetry, symmetryOf } from './symmetry.ts';
 
 /**
- * Explores every scope the manifest marks explored and compares its figures and verdicts with the
- * manifest. A change to a machine, the system model or a scope that moves them must update
- * checker/manifest.json on purpose, in the same commit, saying why they moved.
+ * Explores every scope whose file marks it explored (`golden:`) and compares its figures and verdicts
+ * with them. A change to a machine, the system model or a scope that moves them must update the scope
+ * file's `golden:` on purpose, in the same commit, saying why they moved.
  */
 const manifest = loadManifest();
 // A scope pinned by verify is compared by CI's `npm run verify`, too large for the suite's budget.
@@ -69,17 +69,17 @@ describe('the manifest', () => {
     for (const scope of manifest.scopes) if (!scope.explored) expect(scope.reason.length).toBeGreaterThan(20);
   });
 
-  it('rejects a malformed manifest in one line naming the field', () => {
-    expect(() =>
-      parseManifest('{"scopes": [{"name": "x", "explored": true, "states": -1}]}', 'm.json'),
-    ).toThrow(/^m\.json: field scopes\.0\.\w+: .*checker\/manifest\.ts/);
-    expect(() => parseManifest('{"scopes": [', 'm.json')).toThrow(/^m\.json: not JSON/);
-    expect(() =>
-      parseManifest(
-        '{"scopes": [{"name": "x", "explored": false, "reason": "r"}, {"name": "x", "explored": false, "reason": "r"}]}',
-        'm.json',
-      ),
-    ).toThrow('m.json: scope "x" is listed twice');
+  it('refuses malformed golden figures in one line naming the file, the line and the field', () => {
+    const text = [
+      'extends: quick',
+      'name: bad-golden',
+      'description: quick, pinned wrongly.',
+      'golden:',
+      '  explored: maybe',
+    ];
+    expect(() => parseScope(text.join('\n'), 'bad-golden.yaml')).toThrow(
+      /^bad-golden\.yaml:5: golden\.explored: /,
+    );
   });
 });
 

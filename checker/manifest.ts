@@ -1,84 +1,41 @@
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { CheckResult } from './check.ts';
+import { scopeFileByName, scopeNames } from './scope-file.ts';
+import type { goldenSchema, pinnedVerdictSchema } from './scope-format.ts';
 
 /**
- * The golden figures of every named scope as data, in the manner of tlaplus/Examples' manifest.json:
- * distinct states, transitions, depth and each safety property's verdict for the scopes the test suite
- * explores, and for the others why they are not explored. `checker/manifest.test.ts` explores and compares.
+ * The golden figures of every named scope, in the manner of tlaplus/Examples' manifest.json: distinct
+ * states, transitions, depth and each safety property's verdict for the scopes the test suite explores,
+ * and for the others why they are not explored. Each scope file holds its own, under `golden:`;
+ * `checker/manifest.test.ts` explores and compares.
  */
 
-export const manifestPath = 'checker/manifest.json';
+export type ManifestScope = { name: string } & z.infer<typeof goldenSchema>;
+export type Manifest = { scopes: ManifestScope[] };
+export type PropertyVerdict = z.infer<typeof pinnedVerdictSchema>;
 
-const verdictSchema = z.strictObject({
-  verdict: z.enum(['holds', 'violated', 'vacuous']),
-  /** Steps of the shortest counterexample, for a violated property. */
-  counterexampleSteps: z.number().int().positive().optional(),
-});
+/** Where a scope's golden figures live, as messages name it. */
+export const goldenFileOf = (scopeName: string): string => `scopes/${scopeName}.yaml`;
 
-const figures = {
-  states: z.number().int().positive(),
-  transitions: z.number().int().nonnegative(),
-  depth: z.number().int().nonnegative(),
-};
+/** A built-in scope's golden figures, from its file; none for a name no scope file has. */
+export function goldenOf(name: string): ManifestScope | undefined {
+  if (!scopeNames().includes(name)) return undefined;
+  const { golden } = scopeFileByName(name);
+  return golden ? { name, ...golden } : undefined;
+}
 
-/** The search under the scope's symmetry: orbits kept, and the states and transitions they stand for. */
-const symmetryFiguresSchema = z.strictObject({
-  ...figures,
-  represented: z.strictObject({ states: figures.states, transitions: figures.transitions }),
-});
-
-const exploredScopeSchema = z.strictObject({
-  name: z.string().min(1),
-  explored: z.literal(true),
-  /**
-   * Who compares a full search with these figures: the test suite (default), or `npm run verify` alone,
-   * for a scope too large for the suite's budget but the one CI's main job searches anyway.
-   */
-  pinnedBy: z.enum(['suite', 'verify']).optional(),
-  ...figures,
-  properties: z.record(z.string(), verdictSchema),
-});
-
-const unexploredScopeSchema = z.strictObject({
-  name: z.string().min(1),
-  explored: z.literal(false),
-  /** Why the test suite does not explore it, and how to. */
-  reason: z.string().min(1),
-  /**
-   * Figures of a scope that completes but too slowly for every test run: checked when
-   * NSMODEL_SLOW_SCOPES=1, with and without symmetry reduction.
-   */
-  measured: z.strictObject({ ...figures, symmetry: symmetryFiguresSchema.optional() }).optional(),
-});
-
-export const manifestSchema = z.strictObject({
-  $comment: z.string().optional(),
-  scopes: z.array(z.discriminatedUnion('explored', [exploredScopeSchema, unexploredScopeSchema])),
-});
-
-export type Manifest = z.infer<typeof manifestSchema>;
-export type ManifestScope = Manifest['scopes'][number];
-export type PropertyVerdict = z.infer<typeof verdictSchema>;
-
-/** Parses a manifest's text; a malformed one throws one line naming the file, the field and the fix. */
-export function parseManifest(text: string, file = manifestPath): Manifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file}: not JSON (${(error as Error).message}); fix the syntax.`);
-  }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-    throw new Error(`${file}: field ${field}: ${issue.message}; see checker/manifest.ts for the shape.`);
-  }
-  const names = parsed.data.scopes.map((scope) => scope.name);
-  const twice = names.find((name, index) => names.indexOf(name) !== index);
-  if (twice) throw new Error(`${file}: scope "${twice}" is listed twice; keep one entry.`);
-  return parsed.data;
+/** Every built-in scope's golden figures, from its file; a scope without them is an error naming the fix. */
+export function loadManifest(): Manifest {
+  return {
+    scopes: scopeNames().map((name) => {
+      const golden = goldenOf(name);
+      if (!golden)
+        throw new Error(
+          `${goldenFileOf(name)}: no golden figures; fix: add \`golden:\` with the figures a complete search finds (npm run verify -- --scope ${name}), or \`explored: false\` and the reason`,
+        );
+      return golden;
+    }),
+  };
 }
 
 /** What a finished search gave, in the manifest's terms: figures and each property's verdict. */
@@ -123,8 +80,4 @@ export function goldenDifferences(pinned: ManifestScope, found: SearchFigures): 
     if (text(was) !== text(now)) out.push(`${id}: ${text(now)}, pinned ${text(was)}`);
   }
   return out;
-}
-
-export function loadManifest(file = manifestPath): Manifest {
-  return parseManifest(readFileSync(file, 'utf8'), file);
 }

@@ -11,11 +11,13 @@ import {
   mutantsJsonPath,
   mutantsMarkdown,
   mutantsMarkdownPath,
+  mutantsStamp,
   runMutant,
   shortestKill,
   writeMutants,
 } from './mutants.ts';
 import { scopeByName } from './scope-file.ts';
+import { sourceRoot, stampSources } from './stamp.ts';
 
 const quickScope = scopeByName('quick');
 
@@ -109,9 +111,19 @@ describe('the generated files', () => {
   it('are written whole under the given folder', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'nsmodel-mutants-'));
     try {
-      expect(await writeMutants(folder, results)).toEqual([mutantsJsonPath, mutantsMarkdownPath]);
+      const sources = stampSources(sourceRoot, mutantsStamp);
+      expect(await writeMutants(folder, results, sources)).toEqual([
+        mutantsJsonPath,
+        mutantsMarkdownPath,
+        mutantsStamp.file,
+      ]);
       expect(await readFile(join(folder, mutantsJsonPath), 'utf8')).toBe(mutantsJson(results));
       expect(await readFile(join(folder, mutantsMarkdownPath), 'utf8')).toBe(mutantsMarkdown(results));
+      // The stamp names both tables and the sources they came from, so check:generated can judge them.
+      const stamp = JSON.parse(await readFile(join(folder, mutantsStamp.file), 'utf8'));
+      expect(Object.keys(stamp.outputs)).toEqual([mutantsJsonPath, mutantsMarkdownPath]);
+      expect(stamp.sources).toEqual(sources.sources);
+      expect(Object.keys(stamp.sources)).toContain('machines/variants.ts');
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -13,9 +13,10 @@ import { writeFileAtomic } from './fs-atomic.ts';
 import type { Generator } from './generators.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
-import type { ProgressOption } from './progress.ts';
+import { createProgressReporter, type ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
 import { scopeByName } from './scope-file.ts';
+import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**
  * Seeded faults must each be caught: every mutant of `machines/variants.ts` is explored breadth-first
@@ -330,16 +331,36 @@ export function runMutants(
   });
 }
 
-/** Writes both files under `rootDir`, each atomically; returns the paths written, relative to it. */
-export async function writeMutants(rootDir: string, results: readonly MutantResult[]): Promise<string[]> {
+/** What the mutants table is made of: everything `npm run mutants` can read. */
+export const mutantsStamp: StampSpec = {
+  file: 'generated/mutants.stamp.json',
+  command: 'npm run mutants',
+  entry: 'scripts/mutants.ts',
+};
+
+/** Writes both files and their stamp under `rootDir`, each atomically; returns the paths written, relative to it. */
+export async function writeMutants(
+  rootDir: string,
+  results: readonly MutantResult[],
+  sources: StampSources,
+): Promise<string[]> {
   await writeFileAtomic(join(rootDir, mutantsJsonPath), mutantsJson(results));
   await writeFileAtomic(join(rootDir, mutantsMarkdownPath), mutantsMarkdown(results));
-  return [mutantsJsonPath, mutantsMarkdownPath];
+  const stamp = await writeStamp(rootDir, mutantsStamp, [mutantsJsonPath, mutantsMarkdownPath], { sources });
+  return [mutantsJsonPath, mutantsMarkdownPath, stamp];
 }
 
-/** For `npm run check:generated`: the mutants table is regenerated and compared (a few seconds). */
+/** The quick `check:generated` judges the table by its stamp; `--full` runs every mutant again (minutes). */
 export const mutantsGenerator: Generator = {
   name: 'mutants',
-  owns: [mutantsMarkdownPath, mutantsJsonPath],
-  generate: (rootDir) => writeMutants(rootDir, runMutants()),
+  owns: [mutantsMarkdownPath, mutantsJsonPath, mutantsStamp.file],
+  stamp: mutantsStamp,
+  generate(rootDir) {
+    const sources = stampSources(sourceRoot, mutantsStamp);
+    const progress = (variant: Variant) =>
+      createProgressReporter({
+        label: `mutant ${mutants.indexOf(variant) + 1}/${mutants.length} ${variant.name}`,
+      });
+    return writeMutants(rootDir, runMutants({ progress }), sources);
+  },
 };

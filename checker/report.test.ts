@@ -155,7 +155,7 @@ describe(`the ${variant} mutant`, () => {
       });
       expect(hasUndeclared(declared)).toBe(false);
       expect(declared.declarations).toEqual({
-        file: 'checker/expectations.ts',
+        file: 'scopes/default.yaml',
         vacuous: [propertyId],
         untaken: [],
         unused: [],

@@ -12,8 +12,9 @@ import { type CheckResult, check } from './check.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexample-itf.ts';
 import { stepCount } from './counterexample-story.ts';
-import { expectationsFile, expectationsFor, type ScopeExpectations } from './expectations.ts';
+import { expectationsFileOf, expectationsFor, type ScopeExpectations } from './expectations.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
+import type { Generator } from './generators.ts';
 import { LivenessCollector } from './liveness-fly.ts';
 import {
   type LivenessReport,
@@ -24,7 +25,7 @@ import {
   livenessSummary,
 } from './liveness-report.ts';
 import type { LivenessRun } from './liveness-system.ts';
-import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from './manifest.ts';
+import { goldenDifferences, goldenOf, manifestVerdicts } from './manifest.ts';
 import type { Progress } from './model.ts';
 import {
   type Failure,
@@ -38,6 +39,7 @@ import {
 import { createProgressReporter } from './progress.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from './scenario-invariants.ts';
 import { scopeByName } from './scope-file.ts';
+import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 import { escapeMarkdownHtml } from './text-safety.ts';
 
 /**
@@ -199,7 +201,16 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       exitCode: z.number().int().nonnegative(),
       failed: z.array(
         z.strictObject({
-          class: z.enum(['safety', 'scenarios', 'deadlock', 'liveness', 'partial', 'coverage', 'golden']),
+          class: z.enum([
+            'safety',
+            'scenarios',
+            'deadlock',
+            'liveness',
+            'partial',
+            'unproven',
+            'coverage',
+            'golden',
+          ]),
           exitCode: z.number().int().positive(),
           what: z.string(),
         }),
@@ -209,7 +220,7 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
 }) as z.ZodType<VerifyReport>;
 
 export const unexplainedNote =
-  'not taken and not declared: add the reason to `untaken` for this scope in checker/expectations.ts, or widen the scope';
+  'not taken and not declared: add it with its reason under `expectations.untaken` in the scope file, or widen the scope';
 
 export interface ReportContext {
   model: SystemModel;
@@ -218,15 +229,13 @@ export interface ReportContext {
   outDir: string;
   /** Liveness and deadlock verdicts, when the run judged them. */
   liveness?: LivenessRun;
-  /** What the scope declares it does not exercise; by default its entry in checker/expectations.ts. */
+  /** What the scope declares it does not exercise; by default its file's `expectations`. */
   expectations?: ScopeExpectations;
   /** The scope as given, before a seeded fault in its data (variants' `scope`); by default the model's. */
   givenScope?: Scope;
 }
 
 export const counterexampleFolder = 'counterexamples';
-/** The project's root, where scenarios/ and checker/manifest.json are (no URL object: tests may swap it for a DOM's). */
-const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The committed report's folder, written only by the full default run. */
 export const committedFolder = 'generated';
 
@@ -246,7 +255,7 @@ export function buildReport(result: CheckResult, context: ReportContext): Verify
   const taken = new Set(result.coverage.covered);
   const witnessed = new Set(result.properties.filter((p) => p.witnesses > 0).map((p) => p.property.id));
   const declarations: Declarations = {
-    file: expectationsFile,
+    file: expectationsFileOf(model.scope.name),
     vacuous: vacuous.filter((id) => declaredVacuous(id) !== undefined),
     untaken: uncovered.filter((id) => declaredUntaken(id) !== undefined),
     unused: [
@@ -639,11 +648,32 @@ export function canonicalModel(): SystemModel {
   return new SystemModel(scope, machines);
 }
 
-export const reportGenerator = {
+/** What the committed report is made of: everything its generator below can read (`npm run verify` writes the same bytes). */
+export const reportStamp: StampSpec = {
+  file: 'generated/report.stamp.json',
+  command: 'npm run verify',
+  entry: 'checker/report.ts',
+};
+
+/** The stamp of the committed report, written with it (run time masked). */
+export const writeReportStamp = (
+  rootDir: string,
+  written: readonly string[],
+  sources: StampSources,
+): Promise<string> => writeStamp(rootDir, reportStamp, written, { normalize: maskVolatile, sources });
+
+export const reportGenerator: Generator = {
   name: 'report',
-  owns: ['generated/report.json', 'generated/report.md', `generated/${counterexampleFolder}`],
+  owns: [
+    'generated/report.json',
+    'generated/report.md',
+    `generated/${counterexampleFolder}`,
+    reportStamp.file,
+  ],
+  stamp: reportStamp,
   normalize: maskVolatile,
   async generate(rootDir: string): Promise<string[]> {
+    const sources = stampSources(sourceRoot, reportStamp);
     const model = canonicalModel();
     const reporter = createProgressReporter({ label: 'report (default scope)' });
     const recorder = new LivenessCollector(model, livenessProperties);
@@ -655,7 +685,7 @@ export const reportGenerator = {
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     // The same verdict as verify's canonical run: scenarios, golden figures and every class of failure.
     const scenarios = committedScenarios(safetyProperties);
-    const pinned = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === 'default');
+    const pinned = goldenOf('default');
     const moved = pinned
       ? goldenDifferences(pinned, {
           states: result.states,
@@ -665,7 +695,8 @@ export const reportGenerator = {
         })
       : [];
     const report = judgedReport(buildReport(result, context), result, { liveness, scenarios, moved });
-    return writeReport(rootDir, report, result, context);
+    const written = await writeReport(rootDir, report, result, context);
+    return [...written, await writeReportStamp(rootDir, written, sources)];
   },
 };
 

@@ -163,7 +163,72 @@ export type ScopeManifest = {
   [K in ScopeManifestKind]: z.infer<(typeof manifestSchemas)[K]>;
 }[ScopeManifestKind];
 
+/** A property's verdict as a scope pins it: and the length of its shortest counterexample, when violated. */
+export const pinnedVerdictSchema = z.strictObject({
+  verdict: z.enum(['holds', 'violated', 'vacuous']),
+  /** Steps of the shortest counterexample, for a violated property. */
+  counterexampleSteps: z.number().int().positive().optional(),
+});
+
+const figures = {
+  states: z.number().int().positive(),
+  transitions: z.number().int().nonnegative(),
+  depth: z.number().int().nonnegative(),
+};
+
+/** The search under the scope's symmetry: orbits kept, and the states and transitions they stand for. */
+const symmetryFiguresSchema = z.strictObject({
+  ...figures,
+  represented: z.strictObject({ states: figures.states, transitions: figures.transitions }),
+});
+
+/**
+ * `golden:` what a complete search of the scope finds (in the manner of tlaplus/Examples' manifest):
+ * distinct states, transitions, depth and each safety property's verdict, or why the suite does not
+ * search it. Change a figure only in a commit that says why it moved.
+ */
+export const goldenSchema = z.discriminatedUnion('explored', [
+  z.strictObject({
+    explored: z.literal(true),
+    /**
+     * Who compares a full search with these figures: the test suite (default), or `npm run verify` alone,
+     * for a scope too large for the suite's budget but the one CI's main job searches anyway.
+     */
+    pinnedBy: z.enum(['suite', 'verify']).optional(),
+    ...figures,
+    properties: z.record(z.string(), pinnedVerdictSchema),
+  }),
+  z.strictObject({
+    explored: z.literal(false),
+    /** Why the test suite does not explore it, and how to. */
+    reason: z.string().min(1),
+    /** Figures of a scope that completes but too slowly for every test run: checked when NSMODEL_SLOW_SCOPES=1. */
+    measured: z.strictObject({ ...figures, symmetry: symmetryFiguresSchema.optional() }).optional(),
+  }),
+]);
+
+/** One reason, in a sentence, and what it explains. */
+const reasoned = <K extends string>(what: K) =>
+  z.array(
+    z.strictObject({
+      reason: z.string().min(1),
+      [what]: z.array(name).min(1),
+    } as { reason: z.ZodString } & Record<K, z.ZodArray<z.ZodString>>),
+  );
+
+/**
+ * `expectations:` what the scope declares it does not exercise, each with its reason: properties that
+ * stay vacuous (no witness) and machine transitions never taken. Anything else vacuous or untaken fails
+ * `verify` (exit 18).
+ */
+export const expectationsSchema = z.strictObject({
+  vacuous: reasoned('properties').optional(),
+  untaken: reasoned('transitions').optional(),
+});
+
 export const scopeDocumentSchema = z.strictObject({
+  /** The scope this file changes (checker/scope-extends.ts); resolved before the rest is read. */
+  extends: z.string().optional(),
   name: z
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'a scope name is lowercase letters, digits and dashes'),
@@ -261,5 +326,7 @@ export const scopeDocumentSchema = z.strictObject({
   symmetry: z
     .strictObject({ users: z.array(names).optional(), namespaces: z.array(names).optional() })
     .optional(),
+  expectations: expectationsSchema.optional(),
+  golden: goldenSchema.optional(),
 });
 export type ScopeDocument = z.infer<typeof scopeDocumentSchema>;

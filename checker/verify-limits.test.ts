@@ -50,7 +50,7 @@ describe('verify --max-memory and --bitstate', () => {
 
   it('a bitstate run finds the LC-9 finding with its shortest trace, yet reports itself partial', async () => {
     const run = await verify(['--scope', 'admin-finalize', '--bitstate', '20', '--json', '--quiet']);
-    // admin-finalize is cut to its LC-9 finding (checker/manifest.json): violated, 6 and 3 steps.
+    // admin-finalize is cut to its LC-9 finding (its golden figures in scopes/admin-finalize.yaml): violated, 6 and 3 steps.
     expect(run.code).toBe(12);
     const report = JSON.parse(run.stdout) as JsonReport & {
       properties: { id: string; status: string; counterexample?: { steps: unknown[] } }[];

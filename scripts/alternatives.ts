@@ -1,11 +1,13 @@
 import {
   type AlternativeRow,
   alternatives,
+  alternativesStamp,
   columns,
   runAlternatives,
   writeAlternatives,
 } from '../checker/alternatives.ts';
 import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
+import { sourceRoot, stampSources } from '../checker/stamp.ts';
 import { runEntry } from './entry.ts';
 import { selectNamed } from './named.ts';
 
@@ -35,11 +37,13 @@ function line(row: AlternativeRow): string {
 
 async function main({ positionals: names }: ParsedCommandLine): Promise<number> {
   const selected = selectNamed('alternative', alternatives, names);
+  // Taken before the run: an edit made meanwhile leaves the matrix stale, never falsely fresh.
+  const sources = stampSources(sourceRoot, alternativesStamp);
   const started = performance.now();
   const result = runAlternatives({}, (row) => console.log(line(row)), selected);
   // A partial run would rewrite the matrix without the rows left out.
   if (selected.length === alternatives.length) {
-    const written = await writeAlternatives(process.cwd(), result);
+    const written = await writeAlternatives(process.cwd(), result, sources);
     console.log(
       `alternatives: wrote ${written.length} files (generated/alternatives.md, .json, counterexamples)`,
     );

@@ -1,6 +1,7 @@
 import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
-import { runMutants, writeMutants } from '../checker/mutants.ts';
+import { mutantsStamp, runMutants, writeMutants } from '../checker/mutants.ts';
 import { createProgressReporter } from '../checker/progress.ts';
+import { sourceRoot, stampSources } from '../checker/stamp.ts';
 import { mutants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
 import { selectNamed } from './named.ts';
@@ -35,6 +36,8 @@ const spec: CommandSpec = {
 async function main({ positionals: names, values }: ParsedCommandLine): Promise<number> {
   const stopOnFirst = values['stop-on-first'] === true;
   const selected = selectNamed('mutant', mutants, names);
+  // Taken before the run: an edit made meanwhile leaves the tables stale, never falsely fresh.
+  const sources = stampSources(sourceRoot, mutantsStamp);
   const started = performance.now();
   const results = runMutants(
     {
@@ -61,7 +64,7 @@ async function main({ positionals: names, values }: ParsedCommandLine): Promise<
   );
   // The tables show what each mutant breaks within 3 more steps: a shorter look would rewrite them wrongly.
   if (selected.length === mutants.length && !stopOnFirst) {
-    const written = await writeMutants(process.cwd(), results);
+    const written = await writeMutants(process.cwd(), results, sources);
     console.log(`mutants: wrote ${written.join(', ')}`);
   }
   const survivors = results.filter((r) => r.killedBy.length === 0);

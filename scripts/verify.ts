@@ -5,7 +5,7 @@ import { type CheckResult, checkAsync, type FirstViolation } from '../checker/ch
 import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
 import { LivenessCollector } from '../checker/liveness-fly.ts';
 import type { LivenessRun } from '../checker/liveness-system.ts';
-import { goldenDifferences, loadManifest, manifestPath, manifestVerdicts } from '../checker/manifest.ts';
+import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
 import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
@@ -19,10 +19,13 @@ import {
   hasUndeclared,
   judgedReport,
   reportFolder,
+  reportStamp,
   summaryText,
   writeReport,
+  writeReportStamp,
 } from '../checker/report.ts';
 import { buildSite } from '../checker/site/build.ts';
+import { sourceRoot as stampRoot, stampSources } from '../checker/stamp.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
 import { terminalText } from '../checker/text-safety.ts';
 import { writeTraceability } from '../checker/traceability.ts';
@@ -101,6 +104,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     args.maxStates === undefined &&
     args.maxSeconds === undefined &&
     args.out === undefined;
+  // Taken before the search: an edit made meanwhile leaves the committed report stale, never falsely fresh.
+  const sources = canonical ? stampSources(stampRoot, reportStamp) : undefined;
   // Checked before the search: a folder that cannot take the report must not cost the run.
   const outDir = checkOutputFolder(
     args.out ?? reportFolder(canonical, args.variant, model.scope.name),
@@ -169,7 +174,10 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   });
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   const written = await writeReport(outputRoot, report, result, context);
-  if (committed) await writeTraceability(outputRoot);
+  if (committed && sources) {
+    await writeReportStamp(outputRoot, written, sources);
+    await writeTraceability(outputRoot);
+  }
   written.push(...(await buildSite(outputRoot, folder)));
   // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
   if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
@@ -186,7 +194,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   if (moved.length > 0) {
     for (const line of moved) console.error(`verify: golden figures moved: ${line}`);
     console.error(
-      `verify: ${manifestPath} pins scope ${model.scope.name}; update it in a commit that says why`,
+      `verify: ${goldenFileOf(model.scope.name)} pins scope ${model.scope.name} under golden:; update it in a commit that says why`,
     );
   }
   const outcome = report.outcome ?? outcomeOf([]);
@@ -196,13 +204,13 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
 
 /**
  * How a complete search of a pinned scope (the machines as written, every property, every state) differs
- * from checker/manifest.json, as tlaplus/Examples checks its manifest in CI; empty for any other run.
+ * from the `golden:` figures of its scope file, as tlaplus/Examples checks its manifest in CI; empty for any other run.
  */
 function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean): string[] {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return [];
   if (args.properties.length > 0 || reduced || result.bitstate || !result.complete) return [];
   const name = args.scopeSource.name;
-  const pinned = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+  const pinned = goldenOf(name);
   if (!pinned) return [];
   return goldenDifferences(pinned, {
     states: result.states,
@@ -257,12 +265,12 @@ function violationLine(v: FirstViolation, reporter: ProgressConsole): string {
   return `verify: ${paint('violated', 'red', reporter.color)} ${v.propertyId} at depth ${v.depth} (${states} states so far): ${terminalText(v.message)}`;
 }
 
-/** The golden state count of a named scope (checker/manifest.json), for the progress bar's ETA. */
+/** The golden state count of a named scope (its file's `golden:`), for the progress bar's ETA. */
 function goldenStates(args: VerifyArgs): number | undefined {
   if (args.scopeSource.kind !== 'named' || args.maxStates !== undefined) return undefined;
   const name = args.scopeSource.name;
   try {
-    const scope = loadManifest(join(sourceRoot, manifestPath)).scopes.find((s) => s.name === name);
+    const scope = goldenOf(name);
     return scope?.explored ? scope.states : undefined;
   } catch {
     // The bar then has no total: the ETA is a nicety, never a reason to refuse a run.

@@ -1,0 +1,22 @@
+import { type CommandSpec, exitCodes } from '../checker/cli.ts';
+import { writeScreenshots } from '../checker/site/screenshots.ts';
+import { runEntry } from './entry.ts';
+
+/**
+ * `npm run screenshots`: takes the README's screenshots of the report page in the system Chromium
+ * (generated/site/screenshots/) and stamps them; run it after `npm run verify` and `npm run mutants`.
+ */
+const spec: CommandSpec = {
+  name: 'npm run screenshots --',
+  summary:
+    'Takes the screenshots of the report page (generated/site/screenshots/) in Chromium and writes their stamp.',
+  options: {},
+  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
+  notes: ['Chromium: /usr/bin/chromium, or NSMODEL_CHROMIUM; puppeteer never downloads one.'],
+};
+
+await runEntry(spec, 'screenshots', async () => {
+  const written = await writeScreenshots(process.cwd());
+  console.log(`screenshots: wrote ${written.join(', ')}`);
+  return exitCodes.ok;
+});
