@@ -199,7 +199,7 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       exitCode: z.number().int().nonnegative(),
       failed: z.array(
         z.strictObject({
-          class: z.enum(['safety', 'scenarios', 'deadlock', 'liveness', 'partial', 'coverage', 'golden']),
+          class: z.enum(['safety', 'scenarios', 'deadlock', 'liveness', 'partial', 'unproven', 'coverage', 'golden']),
           exitCode: z.number().int().positive(),
           what: z.string(),
         }),
