@@ -113,7 +113,7 @@ describe('names and the scope’s own world', () => {
         '  - name: default\n    system: true\n  - name: kube-system\n    creator: alice\n',
       ),
     ).toMatch(
-      /namespaces\[4\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
+      /namespaces\[6\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
     );
   });
 

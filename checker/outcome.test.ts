@@ -26,7 +26,7 @@ describe('the outcome of a verify run', () => {
       'verify: failed: scenarios: scenarios/a.yaml:3 no-orphans (exit 12)',
       'verify: failed: partial: stopped at 10 states (exit 10)',
       'verify: failed: coverage: transition x untaken (exit 18)',
-      'verify: exit 12: the first failed class in the precedence 12 > 11 > 13 > 10 > 18 > 19',
+      'verify: exit 12: the first failed class in the precedence 12 > 11 > 13 > 10 > 21 > 18 > 19',
     ]);
     expect(outcomeOf([failure('golden', 'states moved'), failure('liveness', 'x')]).exitCode).toBe(13);
     expect(outcomeOf([])).toEqual({ exitCode: 0, failed: [] });
@@ -78,7 +78,7 @@ describe('the outcome of a verify run', () => {
         '**Scenarios.** 3 scenarios replayed (1 of seeded faults or variants skipped), 40 states judged: 1 invariant violation: scenarios/x.yaml:7 "alice: &lt;b>bold&lt;/b>" breaks `no-orphans` (an orphan).',
       );
       expect(markdown).toMatch(
-        /\*\*Outcome\.\*\* exit 12 \(precedence 12 > 11 > 13 > 10 > 18 > 19\); failed: scenarios \(exit 12\): .*; partial \(exit 10\): /,
+        /\*\*Outcome\.\*\* exit 12 \(precedence 12 > 11 > 13 > 10 > 21 > 18 > 19\); failed: scenarios \(exit 12\): .*; partial \(exit 10\): /,
       );
       expect(markdown).not.toContain('<b>');
     });
