@@ -6,7 +6,7 @@ import { parseScope, ScopeFileError } from './scope-file.ts';
 
 /** Every number a scope or scenario takes is bounded by what the model means (D-32's timeouts, FP-4's global timeout). */
 describe('numbers the model cannot mean are refused', () => {
-  const quick = () => readFile('scopes/quick.yaml', 'utf8');
+  const quick = () => readFile('scopes/default.yaml', 'utf8');
   const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
   const scopeRefusal = (text: string) => thrownMessage(ScopeFileError, () => parseScope(text, 'scope.yaml'));
 

@@ -20,7 +20,6 @@ describe('declared expectations', () => {
   it('are empty for a scope that declares nothing, even one named like an object property', () => {
     expect(expectationsFor('a-scope-file')).toBe(noExpectations);
     expect(expectationsFor('constructor')).toBe(noExpectations);
-    expect(expectationsFor('default')).toBe(noExpectations);
   });
 
   it('are the file own: a scope that extends one that declares some declares none', () => {

@@ -112,7 +112,7 @@ describe('.inf and .nan are named as such', () => {
   const scratch = useTempDir('non-finite');
 
   it('in a scope file, with the field and its line', async () => {
-    const text = (await readFile('scopes/quick.yaml', 'utf8')).replace(
+    const text = (await readFile('scopes/default.yaml', 'utf8')).replace(
       /timeoutSeconds: \d+/,
       'timeoutSeconds: .inf',
     );

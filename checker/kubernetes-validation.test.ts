@@ -8,9 +8,9 @@ import { parseScope, ScopeFileError } from './scope-file.ts';
  * Manifests Kubernetes refuses are refused here too, by the official schema (kubernetes-models) and
  * upstream's own rules (pkg/apis/rbac/validation, apimachinery names), each with file, line, field and fix.
  */
-const base = readFileSync('scopes/quick.yaml', 'utf8');
+const base = readFileSync('scopes/default.yaml', 'utf8');
 
-/** The quick scope with `from` replaced by `to`, judged; the refusal's message, or null when accepted. */
+/** The default scope (written out whole, unlike quick) with `from` replaced by `to`, judged; the refusal's message, or null when accepted. */
 function judged(from: string, to: string): string | null {
   expect(base).toContain(from);
   return thrownMessage(ScopeFileError, () => parseScope(base.replace(from, to), 's.yaml'));
@@ -102,7 +102,7 @@ describe('names and the scope’s own world', () => {
         '  - name: Team_C\n    creator: alice\n',
         '  - name: Team_C\n    creator: alice\n    preexisting: true\n',
       ),
-    ).toMatch(/namespaces\[2\]\.name: "Team_C" is not a DNS label, so it cannot exist before the run/);
+    ).toMatch(/namespaces\[3\]\.name: "Team_C" is not a DNS label, so it cannot exist before the run/);
     expect(() => parseScope(base, 's.yaml')).not.toThrow();
   });
 
@@ -113,7 +113,7 @@ describe('names and the scope’s own world', () => {
         '  - name: default\n    system: true\n  - name: kube-system\n    creator: alice\n',
       ),
     ).toMatch(
-      /namespaces\[6\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
+      /namespaces\[7\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
     );
   });
 

@@ -215,7 +215,19 @@ function resolvedData(
       'let one of these files stand alone (copy what it needs instead of extending)',
     );
   }
-  const baseParsed = parseYaml(readScopeText(basePath, baseShown), baseShown);
+  let baseText: string;
+  try {
+    baseText = readScopeText(basePath, baseShown);
+  } catch (error) {
+    // The refusal names this file's `extends` line: the base could not be read at all.
+    if (!(error instanceof UsageError)) throw error;
+    return fail(
+      ['extends'],
+      `cannot read the base: ${error.message.replace(/^--scope: /, '').split('; fix: ')[0]}`,
+      'name a regular scope file, or a scope name',
+    );
+  }
+  const baseParsed = parseYaml(baseText, baseShown);
   const baseContext = { folder: dirname(basePath), chain: [...context.chain, target] };
   const baseData = resolvedData(baseParsed, baseShown, baseContext).data;
   // The base must be a scope of its own, so its problems are reported in its own file.

@@ -49,7 +49,12 @@ export interface Stamp {
  */
 export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/alternatives.ts': [],
+  // package.json's version, for --version only: no generated file holds it.
+  'checker/cli.ts': [],
   'checker/fs-atomic.ts': [],
+  // The files a user names (scopes, scenarios, traces), never a project source by itself.
+  'checker/input-file.ts': [],
+  'checker/output-folder.ts': [],
   'checker/render.ts': ['package:@mermaid-js/mermaid-cli'],
   'checker/report.ts': [],
   'checker/scenario-invariants.ts': ['scenarios/'],
@@ -59,14 +64,21 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/scope-file.ts': ['scopes/'],
   'checker/site/build.ts': ['package:mermaid'],
   'checker/site/inputs.ts': [],
+  // SPIN's trail files in its own temporary folder.
+  'checker/spin.ts': [],
+  'checker/swarm.ts': [],
   'checker/site/screenshots.ts': ['generated/diagrams/*.mmd', 'generated/mutants.json'],
   'checker/stamp.ts': ['package:typescript'],
   'checker/trace-command.ts': [],
   'checker/traceability.ts': ['docs/requirements.md'],
   'scripts/bench.ts': ['scopes/', 'machines/system.ts'],
   'scripts/check-generated.ts': [],
+  'scripts/export.ts': [],
   'scripts/replay.ts': [],
   'scripts/screenshots.ts': [],
+  'scripts/site.ts': [],
+  // The merged results of swarm slices the user names.
+  'scripts/swarm.ts': [],
   'scripts/verify.ts': ['scenarios/', 'checker/random.ts'],
   'test-support/run-command.ts': [],
   'test-support/temp-dir.ts': [],

@@ -1,23 +1,18 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineCatalog } from '../../machines/catalog.ts';
 import { listTransitions } from '../../machines/stepper.ts';
-import { SystemModel } from '../../machines/system.ts';
-import { machinesFor } from '../../machines/variants.ts';
-import { safetyProperties } from '../../properties/safety.ts';
-import { check } from '../check.ts';
 import { diagramsFolder, diagramViews, viewHeads, viewTransitions } from '../diagram.ts';
-import { findChromium } from '../render.ts';
-import { buildReport, writeReport } from '../report.ts';
 import { builtInScopes } from '../scope-file.ts';
 import { buildSite } from './build.ts';
+import { faultFixture, launchChromium } from './screenshots.ts';
 
-const scopes = builtInScopes();
+const _scopes = builtInScopes();
 
 /**
  * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
@@ -30,31 +25,10 @@ const scopes = builtInScopes();
 const projectRoot = process.cwd();
 /** Where the tests' screenshots go: a temporary folder, never the committed ones (`npm run screenshots`'s). */
 let screenshots: string;
-const fault = 'create-in-terminating';
 const property = 'no-create-in-terminating';
 
 let scratch: string;
 let browser: Browser;
-
-/** A report of the seeded fault, with the committed diagrams and mutants, built into `scratch/generated`. */
-async function faultFixture(root: string): Promise<void> {
-  await mkdir(join(root, diagramsFolder), { recursive: true });
-  for (const name of await readdir(join(projectRoot, diagramsFolder)))
-    if (name.endsWith('.mmd'))
-      await copyFile(join(projectRoot, diagramsFolder, name), join(root, diagramsFolder, name));
-  await copyFile(join(projectRoot, 'generated', 'mutants.json'), join(root, 'generated', 'mutants.json'));
-  const machines = machinesFor(fault, scopes.default);
-  if (!machines) throw new Error(`no machines for ${fault}`);
-  const model = new SystemModel(scopes.default, machines);
-  const result = check(
-    model,
-    safetyProperties.filter((p) => p.id === property),
-    { stopWhenAllViolated: true },
-  );
-  const context = { model, variant: fault, outDir: 'generated' };
-  await writeReport(root, buildReport(result, context), result, context);
-  await buildSite(root, 'generated');
-}
 
 async function open(path: string): Promise<Page> {
   const page = await browser.newPage();
@@ -156,19 +130,8 @@ const highlighted = (page: Page, selector: string) =>
 describe('the HTML report in Chromium', () => {
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'nsmodel-site-'));
-    await faultFixture(scratch);
-    browser = await puppeteer.launch({
-      executablePath: findChromium(),
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    await faultFixture(projectRoot, scratch);
+    browser = await launchChromium();
     screenshots = join(scratch, 'screenshots');
     await mkdir(screenshots, { recursive: true });
   });
