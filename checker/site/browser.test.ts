@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineCatalog } from '../../machines/catalog.ts';
@@ -10,7 +9,7 @@ import { listTransitions } from '../../machines/stepper.ts';
 import { diagramsFolder, diagramViews, viewHeads, viewTransitions } from '../diagram.ts';
 import { builtInScopes } from '../scope-file.ts';
 import { buildSite } from './build.ts';
-import { faultFixture, launchChromium } from './screenshots.ts';
+import { faultFixture, launchChromium, openPage, renderedStep } from './screenshots.ts';
 
 const _scopes = builtInScopes();
 
@@ -30,15 +29,9 @@ const property = 'no-create-in-terminating';
 let scratch: string;
 let browser: Browser;
 
+/** The page opened from disk by the screenshots' own opener, which must not reach the network. */
 async function open(path: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
-  const requests: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
-  });
-  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.documentElement.dataset.ready !== undefined, { timeout: 60_000 });
+  const { page, requests } = await openPage(browser, path);
   expect(requests, 'the page must not reach the network').toEqual([]);
   return page;
 }
@@ -103,17 +96,6 @@ async function drawnDiagrams(page: Page): Promise<DrawnDiagram[]> {
     }),
   );
 }
-
-/** Waits until the stepper under `selector` has drawn the sequence diagram of step `step`. */
-const renderedStep = (page: Page, selector: string, step: number) =>
-  page.waitForFunction(
-    (s, want) =>
-      document.querySelector(s)?.querySelector('.sequence')?.getAttribute('data-rendered-step') ===
-      String(want),
-    {},
-    selector,
-    step,
-  );
 
 const highlighted = (page: Page, selector: string) =>
   page.$eval(selector, (section) => ({
