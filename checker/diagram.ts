@@ -112,8 +112,15 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
     if (Object.keys(node.states).length === 0 || part) {
       lines.push(`${indent}${declaration}`);
       const stays = staysIn.get(path);
-      if (stays)
-        lines.push(`${indent}note right of ${id}`, `${indent}  ${stays.join('<br/>')}`, `${indent}end note`);
+      if (stays) {
+        // Notes alternate sides, starting left: stacked on one side they stretch the diagram downwards.
+        const side = notesDrawn++ % 2 === 0 ? 'left' : 'right';
+        lines.push(
+          `${indent}note ${side} of ${id}`,
+          `${indent}  ${stays.join('<br/>')}`,
+          `${indent}end note`,
+        );
+      }
       return;
     }
     lines.push(`${indent}${label === id ? `state ${id}` : declaration} {`);
@@ -123,6 +130,7 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
   // Mermaid lays a self-loop's label over its neighbours': what an atomic state does while it stays is a
   // note beside it, one line naming the state, then each transition's label.
   const staysIn = new Map<string, string[]>();
+  let notesDrawn = 0;
   const noted = new Set<string>();
   for (const transition of scopeTransitions(outline, scope)) {
     const loops = transition.targets.length === 0 || transition.targets.every((t) => t === transition.source);

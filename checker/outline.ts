@@ -176,7 +176,15 @@ export function packLines(items: readonly string[], open: string, close = ''): s
 export function labelLines(transition: LabelParts): string[] {
   const lines = [triggerText(transition)];
   if (transition.actions.length > 0) lines.push(...packLines(transition.actions, '/ '));
-  if (transition.requirements.length > 0) lines.push(...packLines(transition.requirements, '(', ')'));
+  if (transition.requirements.length > 0) {
+    const [first, ...rest] = packLines(transition.requirements, '(', ')');
+    // Requirement IDs share the last actions line when both fit: a shorter label keeps the diagram on one screen.
+    const last = lines.length - 1;
+    if (transition.actions.length > 0 && lines[last].length + 1 + first.length <= maxLabelLine)
+      lines[last] = `${lines[last]} ${first}`;
+    else lines.push(first);
+    lines.push(...rest);
+  }
   return lines;
 }
 

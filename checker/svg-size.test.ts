@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagramsFolder, fixtureDiagramsFolder } from './diagram.ts';
-import { diagramWidthMargin, maxDiagramWidth, svgSize } from './svg-size.ts';
+import { diagramWidthMargin, maxDiagramHeight, maxDiagramWidth, svgSize } from './svg-size.ts';
 
 describe('reading the size of an SVG', () => {
   it('takes the viewBox of the root element, as Mermaid writes it', () => {
@@ -44,5 +44,14 @@ describe('the committed diagrams', () => {
       width,
       `${file} is ${Math.round(width)} px wide: split it, turn it TB/LR, or wrap its labels`,
     ).toBeLessThanOrEqual(allowed);
+  });
+
+  // The committed files were drawn once, so their height is a fact about the repository, not this machine's Chromium.
+  it.each(committed)(`%s is at most ${maxDiagramHeight} px tall`, (file) => {
+    const { height } = svgSize(readFileSync(file, 'utf8'));
+    expect(
+      height,
+      `${file} is ${Math.round(height)} px tall: split it or shorten its labels`,
+    ).toBeLessThanOrEqual(maxDiagramHeight);
   });
 });

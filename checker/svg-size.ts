@@ -11,6 +11,9 @@ export interface SvgSize {
 /** The widest a committed diagram should be at the default scale, in CSS pixels. */
 export const maxDiagramWidth = 1600;
 
+/** The tallest a committed diagram may be: a reviewer reads it whole on about two screens. */
+export const maxDiagramHeight = 2000;
+
 /**
  * What the check allows over `maxDiagramWidth`: another Chromium build or other fonts measure text a
  * few percent differently, and a diagram near the limit must not flip between builds.
