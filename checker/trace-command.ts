@@ -6,6 +6,7 @@ import { InputFileError, inputCaps, readInputText } from './input-file.ts';
 import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
 import { replayLasso } from './lasso-replay.ts';
+import { lassoToScenario } from './lasso-scenario.ts';
 import { resolveScope } from './scope-file.ts';
 import { terminalText } from './text-safety.ts';
 import { replayTrace } from './trace-replay.ts';
@@ -73,15 +74,11 @@ export async function replayTraceCommand(
 }
 
 /** A lasso's replay: 13 when it confirms a fair run that never reaches the goal, 14 when it is no run, else 0. */
-function replayLassoCommand(
+async function replayLassoCommand(
   trace: ItfTrace,
   file: string,
   options: { variant?: string; scope?: Scope; toScenario?: string },
-): number {
-  if (options.toScenario)
-    throw new UsageError(
-      '--to-scenario: a lasso repeats its cycle forever and a scenario is finite; replay the lasso without --to-scenario',
-    );
+): Promise<number> {
   const result = replayLasso(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
@@ -99,6 +96,14 @@ function replayLassoCommand(
     if (i === result.loop) say('  cycle, repeated forever:');
     say(`  ${i + 1}. ${s.label}`);
   });
+  if (options.toScenario) {
+    await writeFileAtomic(options.toScenario, lassoToScenario(result, file));
+    const what =
+      result.variant === baseVariantName
+        ? 'a scenario of the path with the goal as `eventually`, a regression test'
+        : `a scenario whose \`eventually\` fails on ${result.variant} and holds on the model`;
+    say(`wrote ${options.toScenario}: ${what}`);
+  }
   if (result.confirmed === undefined) {
     say(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
     return exitCodes.ok;
