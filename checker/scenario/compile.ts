@@ -689,6 +689,14 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         compiled.push({ ...base, kind: 'admission', check: step.admission });
         return;
       case 'eventually':
+        step.eventually.any.forEach((c, k) => {
+          if ('initializer' in c && !initializerNames().includes(c.initializer))
+            throw new ScenarioFieldError(
+              [...path, 'eventually', 'any', k, 'initializer'],
+              `no initializer "${c.initializer}" in any NamespaceInitializerConfiguration`,
+              hintFor(c.initializer, initializerNames(), 'name an initializer of a configuration'),
+            );
+        });
         compiled.push({
           ...base,
           kind: 'eventually',
