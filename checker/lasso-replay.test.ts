@@ -118,7 +118,7 @@ describe('lasso counterexamples as ITF', () => {
     );
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/^# {3}1\. nothing happens \(the state stays\)$/m);
-    expect(text).toMatch(/- eventually:\n\s+any:\n\s+- namespace: team-a\n\s+exists: false\n/);
+    expect(text).toMatch(/- eventually:\n\s+any:\n\s+- namespace: team-a\n\s+gone: true\n/);
     expect(replayFile('x.yaml', text, 'model').status).toBe('passed');
     const onFault = replayFile('x.yaml', text);
     expect(onFault.status).toBe('failed');

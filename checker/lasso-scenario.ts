@@ -29,7 +29,7 @@ const goals: Record<
   (namespace: string, firstPending: string | undefined) => EventualConditionInput[]
 > = {
   'terminating-namespace-is-removed': (namespace) => [
-    { namespace, exists: false },
+    { namespace, gone: true },
     { admission: { fresh: false } },
   ],
   'initialization-completes': (namespace) => leftInitializing(namespace),

@@ -218,7 +218,8 @@ function toExpectation(input: ExpectInput): Expectation {
 export const conditionText = (c: EventualConditionInput): string => {
   if ('namespace' in c) {
     const parts = [
-      c.exists === undefined ? '' : c.exists ? 'exists' : 'is gone',
+      c.exists === undefined ? '' : c.exists ? 'exists' : 'does not exist',
+      c.gone === undefined ? '' : c.gone ? 'is gone' : 'is not gone',
       c.phase === undefined ? '' : typeof c.phase === 'string' ? `is ${c.phase}` : `is not ${c.phase.not}`,
       c.pending === undefined ? '' : `has pending ${JSON.stringify(c.pending)}`,
       c.firstPending === undefined ? '' : `has not ${c.firstPending.not} first pending`,

@@ -27,7 +27,7 @@ steps:
 ${eventually}`;
 
 const removed = (fair: string) => `  - eventually:
-      any: [{ namespace: team-a, exists: false }]
+      any: [{ namespace: team-a, gone: true }]
       fair: [${fair}]
 `;
 
@@ -102,11 +102,11 @@ describe('a malformed eventually', () => {
     [
       'a namespace condition that says nothing',
       '  - eventually:\n      any: [{ namespace: team-a }]\n      fair: []\n',
-      'x.yaml:16: steps[2].eventually.any[0]: a namespace condition names what must hold: exists, phase, pending, firstPending or timer',
+      'x.yaml:16: steps[2].eventually.any[0]: a namespace condition names what must hold: exists, gone, phase, pending, firstPending or timer',
     ],
     [
       'a namespace named nowhere else',
-      '  - eventually:\n      any: [{ namespace: team-b, exists: false }]\n      fair: []\n',
+      '  - eventually:\n      any: [{ namespace: team-b, gone: true }]\n      fair: []\n',
       'x.yaml:16: steps[2].eventually.any[0].namespace: namespace "team-b" is named nowhere else in this scenario (did you mean "team-a"?)',
     ],
     [

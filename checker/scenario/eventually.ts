@@ -67,6 +67,7 @@ export function conditionHolds(
     const exists = v.value !== 'absent' && v.value !== 'removed';
     const phase = exists ? phaseOf(v.value) : null;
     if (c.exists !== undefined && c.exists !== exists) return false;
+    if (c.gone !== undefined && c.gone !== (v.value === 'removed')) return false;
     if (c.phase !== undefined && (typeof c.phase === 'string' ? phase !== c.phase : phase === c.phase.not))
       return false;
     if (c.pending !== undefined && !(exists && sameList(v.pending, c.pending))) return false;

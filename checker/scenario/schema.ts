@@ -332,13 +332,15 @@ export const eventualConditionSchema = z.union(
       .strictObject({
         namespace: name,
         exists: z.boolean().optional(),
+        /** Removed from storage after its deletion (LC-7): it existed and is gone; never created is not gone. */
+        gone: z.boolean().optional(),
         phase: z.union([phaseName, z.strictObject({ not: phaseName })]).optional(),
         pending: names.optional(),
         firstPending: z.strictObject({ not: name }).optional(),
         timer: z.literal('lost').optional(),
       })
       .refine((c) => Object.keys(c).length > 1, {
-        message: 'a namespace condition names what must hold: exists, phase, pending, firstPending or timer',
+        message: 'a namespace condition names what must hold: exists, gone, phase, pending, firstPending or timer',
       }),
     z.strictObject({ initializer: name, crashed: z.boolean() }),
     z.strictObject({ admission: z.strictObject({ fresh: z.boolean() }) }),
@@ -346,7 +348,7 @@ export const eventualConditionSchema = z.union(
   ],
   {
     error:
-      'expected { namespace, exists | phase | pending | firstPending | timer }, { initializer, crashed }, { admission: { fresh } } or { configReads: failing | succeeding }',
+      'expected { namespace, exists | gone | phase | pending | firstPending | timer }, { initializer, crashed }, { admission: { fresh } } or { configReads: failing | succeeding }',
   },
 );
 
