@@ -340,7 +340,8 @@ export const eventualConditionSchema = z.union(
         timer: z.literal('lost').optional(),
       })
       .refine((c) => Object.keys(c).length > 1, {
-        message: 'a namespace condition names what must hold: exists, gone, phase, pending, firstPending or timer',
+        message:
+          'a namespace condition names what must hold: exists, gone, phase, pending, firstPending or timer',
       }),
     z.strictObject({ initializer: name, crashed: z.boolean() }),
     z.strictObject({ admission: z.strictObject({ fresh: z.boolean() }) }),
