@@ -114,7 +114,7 @@ describe('lasso counterexamples as ITF', () => {
     const scenario = await runScript('scripts/replay.ts', ['--trace', path, '--to-scenario', out]);
     expect(scenario.code, scenario.stderr).toBe(13);
     expect(scenario.stdout).toContain(
-      `wrote ${out}: a scenario whose \`eventually\` fails on controller-never-finalizes and holds on the model`,
+      `wrote ${out}: a scenario whose \`eventually\` fails on controller-never-finalizes; it passes on the model`,
     );
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/^# {3}1\. nothing happens \(the state stays\)$/m);

@@ -7,6 +7,7 @@ import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
 import { replayLasso } from './lasso-replay.ts';
 import { lassoToScenario } from './lasso-scenario.ts';
+import { replayFile } from './scenario/replay.ts';
 import { resolveScope } from './scope-file.ts';
 import { terminalText } from './text-safety.ts';
 import { replayTrace } from './trace-replay.ts';
@@ -97,12 +98,21 @@ async function replayLassoCommand(
     say(`  ${i + 1}. ${s.label}`);
   });
   if (options.toScenario) {
-    await writeFileAtomic(options.toScenario, lassoToScenario(result, file));
-    const what =
-      result.variant === baseVariantName
-        ? 'a scenario of the path with the goal as `eventually`, a regression test'
-        : `a scenario whose \`eventually\` fails on ${result.variant} and holds on the model`;
-    say(`wrote ${options.toScenario}: ${what}`);
+    const text = lassoToScenario(result, file);
+    await writeFileAtomic(options.toScenario, text);
+    // The promise is checked, not assumed: the written file is replayed on the model at once.
+    const onModel = replayFile(options.toScenario, text, baseVariantName);
+    const failed = onModel.steps.filter((s) => !s.ok);
+    if (onModel.status === 'passed') {
+      const what =
+        result.variant === baseVariantName
+          ? 'a scenario of the path with the goal as `eventually`; it passes on the model'
+          : `a scenario whose \`eventually\` fails on ${result.variant}; it passes on the model`;
+      say(`wrote ${options.toScenario}: ${what}`);
+    } else
+      say(
+        `wrote ${options.toScenario}, but it does not pass on the model (${onModel.error ?? failed.map((s) => `step ${s.index + 1}, ${s.text}: ${s.outcome}`).join('; ')}); replay it to see why`,
+      );
   }
   if (result.confirmed === undefined) {
     say(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
