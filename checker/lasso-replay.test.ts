@@ -14,6 +14,7 @@ import { replayLasso } from './lasso-replay.ts';
 import { removalScope } from './liveness-fixtures.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import { buildReport, writeReport } from './report.ts';
+import { replayFile } from './scenario/replay.ts';
 
 /**
  * A liveness counterexample is a lasso: written as ITF with `loop`, replayed step by step, its cycle
@@ -100,7 +101,7 @@ describe('lasso counterexamples as ITF', () => {
 
   const scratch = useTempDir('lasso');
 
-  it('replay --trace exits 13 when it confirms a lasso, and refuses --to-scenario', async () => {
+  it('replay --trace exits 13 when it confirms a lasso, and --to-scenario writes it as a scenario', async () => {
     const path = join(scratch(), 'lasso.itf.json');
     await writeFile(path, itf);
     const confirmed = await runScript('scripts/replay.ts', ['--trace', path]);
@@ -109,13 +110,20 @@ describe('lasso counterexamples as ITF', () => {
     expect(confirmed.stdout).toMatch(
       /CONFIRMED: terminating-namespace-is-removed is violated for team-a on controller-never-finalizes/,
     );
-    const scenario = await runScript('scripts/replay.ts', [
-      '--trace',
-      path,
-      '--to-scenario',
-      join(scratch(), 'x.yaml'),
+    const out = join(scratch(), 'x.yaml');
+    const scenario = await runScript('scripts/replay.ts', ['--trace', path, '--to-scenario', out]);
+    expect(scenario.code, scenario.stderr).toBe(13);
+    expect(scenario.stdout).toContain(
+      `wrote ${out}: a scenario whose \`eventually\` fails on controller-never-finalizes; it passes on the model`,
+    );
+    const text = await readFile(out, 'utf8');
+    expect(text).toMatch(/^# {3}1\. nothing happens \(the state stays\)$/m);
+    expect(text).toMatch(/- eventually:\n\s+any:\n\s+- namespace: team-a\n\s+gone: true\n/);
+    expect(replayFile('x.yaml', text, 'model').status).toBe('passed');
+    const onFault = replayFile('x.yaml', text);
+    expect(onFault.status).toBe('failed');
+    expect(onFault.steps.filter((s) => !s.ok).map((s) => s.text)).toEqual([
+      "eventually team-a is gone or admission's copy is stale",
     ]);
-    expect(scenario.code).toBe(2);
-    expect(scenario.stderr).toContain('a lasso repeats its cycle forever');
   });
 });

@@ -39,6 +39,10 @@ export type LassoReplay =
       property: LivenessProperty;
       variant: string;
       loop: number;
+      /** The scope as the trace gives it, the variant's model of it, and the initial state replayed. */
+      scope: Scope;
+      model: SystemModel;
+      initial: SystemState;
       steps: LassoStepReplay[];
       namespace?: string;
       /** Set when the lasso is a fair run that never reaches the goal. */
@@ -139,6 +143,9 @@ export function replayLasso(
     property,
     variant,
     loop,
+    scope,
+    model,
+    initial,
     steps,
     ...(namespace ? { namespace } : {}),
   };

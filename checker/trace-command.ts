@@ -6,6 +6,8 @@ import { InputFileError, inputCaps, readInputText } from './input-file.ts';
 import type { ItfTrace } from './itf.ts';
 import { parseItf } from './itf.ts';
 import { replayLasso } from './lasso-replay.ts';
+import { lassoToScenario } from './lasso-scenario.ts';
+import { replayFile } from './scenario/replay.ts';
 import { resolveScope } from './scope-file.ts';
 import { terminalText } from './text-safety.ts';
 import { replayTrace } from './trace-replay.ts';
@@ -73,15 +75,11 @@ export async function replayTraceCommand(
 }
 
 /** A lasso's replay: 13 when it confirms a fair run that never reaches the goal, 14 when it is no run, else 0. */
-function replayLassoCommand(
+async function replayLassoCommand(
   trace: ItfTrace,
   file: string,
   options: { variant?: string; scope?: Scope; toScenario?: string },
-): number {
-  if (options.toScenario)
-    throw new UsageError(
-      '--to-scenario: a lasso repeats its cycle forever and a scenario is finite; replay the lasso without --to-scenario',
-    );
+): Promise<number> {
   const result = replayLasso(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
@@ -99,6 +97,23 @@ function replayLassoCommand(
     if (i === result.loop) say('  cycle, repeated forever:');
     say(`  ${i + 1}. ${s.label}`);
   });
+  if (options.toScenario) {
+    const text = lassoToScenario(result, file);
+    await writeFileAtomic(options.toScenario, text);
+    // The promise is checked, not assumed: the written file is replayed on the model at once.
+    const onModel = replayFile(options.toScenario, text, baseVariantName);
+    const failed = onModel.steps.filter((s) => !s.ok);
+    if (onModel.status === 'passed') {
+      const what =
+        result.variant === baseVariantName
+          ? 'a scenario of the path with the goal as `eventually`; it passes on the model'
+          : `a scenario whose \`eventually\` fails on ${result.variant}; it passes on the model`;
+      say(`wrote ${options.toScenario}: ${what}`);
+    } else
+      say(
+        `wrote ${options.toScenario}, but it does not pass on the model (${onModel.error ?? failed.map((s) => `step ${s.index + 1}, ${s.text}: ${s.outcome}`).join('; ')}); replay it to see why`,
+      );
+  }
   if (result.confirmed === undefined) {
     say(`NOT CONFIRMED: the lasso replays on ${result.variant}, but ${result.unconfirmed}.`);
     return exitCodes.ok;

@@ -103,9 +103,9 @@ describe("the README's tour for spec authors", () => {
 });
 
 /**
- * The faults `npm run mutants` kills with a safety property, each searched as `verify --variant` does on
- * the quick scope (where each is caught); every counterexample it writes becomes a scenario. The faults
- * it kills with a liveness lasso have no ITF counterexample (`replay --trace` replays safety traces).
+ * The faults `npm run mutants` kills, each searched as `verify --variant` does on the quick scope (where
+ * each is caught): with the safety properties, every counterexample it writes becomes a scenario. The
+ * faults caught by a liveness property round-trip as lassos in lasso-scenario.test.ts.
  */
 const table = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as MutantResult[];
 const bySafety = mutants.filter((m) => table.find((r) => r.mutant === m.name)?.search === 'exhaustive');

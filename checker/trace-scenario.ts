@@ -172,7 +172,10 @@ const controllerKinds: readonly ActorKind[] = ['initializer', 'namespace-control
  * or `run: ACTOR` where the model's controller has nothing to do there (a run that does nothing passes);
  * a second of the clock is `tick: 1`, with the API server's timers it lets fire, as the replayer ticks.
  */
-function onTheModel(result: Replayed): { steps: ScenarioStep[]; end: End } {
+export function onTheModel(result: Pick<Replayed, 'scope' | 'initial' | 'model' | 'steps'>): {
+  steps: ScenarioStep[];
+  end: End;
+} {
   const scope = result.scope;
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
@@ -228,7 +231,7 @@ function onTheModel(result: Replayed): { steps: ScenarioStep[]; end: End } {
   return { steps, end: { model, state, stamps: stamps.stamps } };
 }
 
-interface End {
+export interface End {
   model: SystemModel;
   state: SystemState;
   /** Each deleted namespace's deletion timestamp, in the scenario's seconds. */
@@ -257,7 +260,7 @@ class DeletionStamps {
 }
 
 /** The namespaces as the machines as written leave them, in every field a check compares: the scenario's last word. */
-function finalChecks({ model, state, stamps }: End): ScenarioStep[] {
+export function finalChecks({ model, state, stamps }: End): ScenarioStep[] {
   return model.views(state).map((v, i) => {
     const exists = v.value !== 'absent' && v.value !== 'removed';
     const objects = model.objects

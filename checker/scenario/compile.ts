@@ -31,6 +31,8 @@ import {
   type ContentKind,
   configurationEntrySchema,
   contentKinds,
+  type EventualConditionInput,
+  type EventuallyInput,
   type ExpectInput,
   type NamespaceBody,
   type PolicyRuleInput,
@@ -152,6 +154,12 @@ export type CompiledStep = Located &
     | { kind: 'tick'; seconds: number }
     | { kind: 'check'; namespace: number; check: CheckInput }
     | { kind: 'admission'; check: AdmissionCheckInput }
+    | {
+        kind: 'eventually';
+        expectation: EventuallyInput;
+        /** The namespace slot of each condition of `expectation.any`, -1 for one about no namespace. */
+        slots: number[];
+      }
   );
 
 export interface CompiledScenario {
@@ -206,6 +214,24 @@ function toExpectation(input: ExpectInput): Expectation {
   return { ...input };
 }
 
+/** One condition of an `eventually`, in one line. */
+export const conditionText = (c: EventualConditionInput): string => {
+  if ('namespace' in c) {
+    const parts = [
+      c.exists === undefined ? '' : c.exists ? 'exists' : 'does not exist',
+      c.gone === undefined ? '' : c.gone ? 'is gone' : 'is not gone',
+      c.phase === undefined ? '' : typeof c.phase === 'string' ? `is ${c.phase}` : `is not ${c.phase.not}`,
+      c.pending === undefined ? '' : `has pending ${JSON.stringify(c.pending)}`,
+      c.firstPending === undefined ? '' : `has not ${c.firstPending.not} first pending`,
+      c.timer === undefined ? '' : 'lost its timer',
+    ];
+    return `${c.namespace} ${parts.filter(Boolean).join(' and ')}`;
+  }
+  if ('initializer' in c) return `${c.initializer} ${c.crashed ? 'is crashed' : 'is running'}`;
+  if ('admission' in c) return `admission's copy is ${c.admission.fresh ? 'fresh' : 'stale'}`;
+  return `configuration reads are ${c.configReads}`;
+};
+
 const stepText = (step: StepInput): string => {
   switch (step.kind) {
     case 'do':
@@ -227,6 +253,8 @@ const stepText = (step: StepInput): string => {
       return `check ${step.check.namespace}`;
     case 'admission':
       return 'check admission';
+    case 'eventually':
+      return `eventually ${step.eventually.any.map(conditionText).join(' or ')}`;
   }
 };
 
@@ -660,6 +688,22 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         return;
       case 'admission':
         compiled.push({ ...base, kind: 'admission', check: step.admission });
+        return;
+      case 'eventually':
+        step.eventually.any.forEach((c, k) => {
+          if ('initializer' in c && !initializerNames().includes(c.initializer))
+            throw new ScenarioFieldError(
+              [...path, 'eventually', 'any', k, 'initializer'],
+              `no initializer "${c.initializer}" in any NamespaceInitializerConfiguration`,
+              hintFor(c.initializer, initializerNames(), 'name an initializer of a configuration'),
+            );
+        });
+        compiled.push({
+          ...base,
+          kind: 'eventually',
+          expectation: step.eventually,
+          slots: step.eventually.any.map((c) => ('namespace' in c ? builder.namespace(c.namespace) : -1)),
+        });
         return;
     }
   });

@@ -89,6 +89,9 @@ steps:
   - tick: 5                     # the logical clock advances; expired apiserver timers fire at once
   - check: { namespace, exists, phase, finalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent }
   - admission: { fresh, read }  # admission's configuration copy: fresh (read within 5 s) and the configurations read
+  - eventually:                 # every fair continuation from here reaches one of these (a liveness expectation)
+      any: [{ namespace: team-a, gone: true }, { admission: { fresh: false } }]
+      fair: [namespace-controller, finalizer-owners]
 \`\`\`
 
 - Verbs: \`create get list watch update patch delete finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`).
@@ -107,6 +110,20 @@ steps:
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.
   \`externalContent\` lists the finalizer owners whose content outside the cluster exists (LC-8).
   \`timer\` is \`none\` or the API server's timer on the first pending initializer, \`{ initializer, ageSeconds }\` (FP-2).
+- \`eventually\` states what the documents promise will happen, not when: it passes when every fair
+  continuation from the state the steps before it reached meets one of the conditions under \`any\`. A
+  condition is \`{ namespace, ... }\` with any of \`exists\`, \`gone\` (it existed and was removed, LC-7),
+  \`phase\` (a phase or \`{ not: PHASE }\`), \`pending\`, \`firstPending: { not: NAME }\`, \`timer: lost\` (an
+  API server restart lost it), all of which must hold; or \`{ initializer, crashed }\`, \`{ admission: { fresh } }\`
+  (fresh: a successful read within the scope's stale-after seconds, AC-2) or \`{ configReads: failing | succeeding }\`.
+  \`fair\` names who keeps acting, each as weak fairness per namespace, as the liveness properties of
+  \`properties/liveness.ts\` state theirs: \`namespace-controller\`, \`finalizer-owners\`, \`initializers\`,
+  \`apiserver-timers\`, \`clock\` (time passes), \`polling\` (a client keeps getting the namespace, IN-8); a run
+  may otherwise stop anywhere. The judge explores every state reachable from there within the scenario's scope
+  (the liveness checker's search for a fair cycle, \`checker/scenario/eventually.ts\`); it fails with the run it
+  found, a path and then a cycle repeated forever, and a search cut short at 200,000 states is a failure, never
+  a pass. \`npm run replay -- --trace LASSO.itf.json --to-scenario OUT.yaml\` writes a liveness counterexample
+  this way: the lasso's path as steps, the violated property's goal as \`eventually\`, its cycle as a comment.
 
 **Defaults.** The namespaces \`default\` (and \`kube-system\`, \`kube-public\` when named) exist and are immortal.
 Every principal is in \`system:authenticated\` except \`system:anonymous\`, which is in \`system:unauthenticated\` only; service accounts \`system:serviceaccount:NS:NAME\` are also in

@@ -16,11 +16,13 @@ import {
   type CompiledScenario,
   type CompiledStep,
   compileScenario,
+  conditionText,
   type Expectation,
   kindOfResource,
   type Principal,
   type RequestPlan,
 } from './compile.ts';
+import { judgeEventually } from './eventually.ts';
 import {
   type LoadedScenario,
   loadScenario,
@@ -647,6 +649,50 @@ class Replay {
     return report;
   }
 
+  /**
+   * A liveness expectation: every fair continuation from the state reached so far meets one of its
+   * conditions. A failure names the run that does not: its path, then its cycle, repeated forever.
+   */
+  eventually(step: Extract<CompiledStep, { kind: 'eventually' }>): StepReport {
+    const report = blankReport(step);
+    const wanted = step.expectation.any.map(conditionText).join(' or ');
+    const fair = step.expectation.fair.length > 0 ? step.expectation.fair.join(', ') : 'nothing';
+    const verdict = judgeEventually(this.model, this.state, step.expectation, step.slots);
+    switch (verdict.status) {
+      case 'reached':
+        report.outcome = 'holds already';
+        return report;
+      case 'holds':
+        report.outcome = `every fair continuation gets there (${verdict.states} states searched, fair: ${fair})`;
+        return report;
+      case 'incomplete':
+        report.ok = false;
+        report.outcome = 'not judged';
+        report.mismatch = [
+          `expected: every fair continuation reaches ${wanted}`,
+          `got:      no verdict: ${verdict.reason}; narrow the scope (given.scope) so the judge can search it whole`,
+        ];
+        return report;
+      case 'violated': {
+        const { lasso } = verdict;
+        const line = (e: SystemEvent | null) => (e ? e.label : 'nothing happens (the state stays)');
+        const path = lasso.steps.slice(0, lasso.loopStart).map((s) => line(s.event));
+        const cycle = lasso.steps.slice(lasso.loopStart).map((s) => line(s.event));
+        report.ok = false;
+        report.outcome = `a fair cycle never gets there (${verdict.states} states searched)`;
+        report.mismatch = [
+          `expected: every fair continuation reaches ${wanted}`,
+          `got:      a fair run that never does: ${path.length === 0 ? 'from here' : `${path.length} step${path.length === 1 ? '' : 's'}`}, then a cycle repeated forever`,
+          ...path.map((l, i) => `path:     ${i + 1}. ${l}`),
+          ...cycle.map((l, i) => `cycle:    ${i + 1}. ${l}`),
+          ...verdict.fairness.map((f) => `fair:     ${f}`),
+          ...this.explain(step.slots.find((s) => s >= 0) ?? -1).map((f) => `state:    ${f}`),
+        ];
+        return report;
+      }
+    }
+  }
+
   step(step: CompiledStep): StepReport {
     // One method per kind of step; the mapped type makes a kind without its method a type error.
     const byKind: { [K in CompiledStep['kind']]: (s: Extract<CompiledStep, { kind: K }>) => StepReport } = {
@@ -657,6 +703,7 @@ class Replay {
       tick: (s) => this.tick(s),
       check: (s) => this.check(s),
       admission: (s) => this.admission(s),
+      eventually: (s) => this.eventually(s),
     };
     // TypeScript cannot correlate the key with the step it came from, so the table is read as one signature.
     return (byKind[step.kind] as (s: CompiledStep) => StepReport)(step);

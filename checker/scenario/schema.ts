@@ -319,6 +319,63 @@ const checkSchema = z.strictObject({
 });
 
 export type CheckInput = z.infer<typeof checkSchema>;
+const phaseName = z.enum(['Initializing', 'Active', 'Terminating']);
+
+/**
+ * One state an `eventually` expectation waits for: a namespace's condition (every field given must
+ * hold), an initializer controller crashed, admission's copy fresh or stale by its age (AC-2), or
+ * configuration reads failing or succeeding.
+ */
+export const eventualConditionSchema = z.union(
+  [
+    z
+      .strictObject({
+        namespace: name,
+        exists: z.boolean().optional(),
+        /** Removed from storage after its deletion (LC-7): it existed and is gone; never created is not gone. */
+        gone: z.boolean().optional(),
+        phase: z.union([phaseName, z.strictObject({ not: phaseName })]).optional(),
+        pending: names.optional(),
+        firstPending: z.strictObject({ not: name }).optional(),
+        timer: z.literal('lost').optional(),
+      })
+      .refine((c) => Object.keys(c).length > 1, {
+        message:
+          'a namespace condition names what must hold: exists, gone, phase, pending, firstPending or timer',
+      }),
+    z.strictObject({ initializer: name, crashed: z.boolean() }),
+    z.strictObject({ admission: z.strictObject({ fresh: z.boolean() }) }),
+    z.strictObject({ configReads: z.enum(['failing', 'succeeding']) }),
+  ],
+  {
+    error:
+      'expected { namespace, exists | gone | phase | pending | firstPending | timer }, { initializer, crashed }, { admission: { fresh } } or { configReads: failing | succeeding }',
+  },
+);
+
+/**
+ * Who the judge of an `eventually` assumes keeps acting (weak fairness): each word is one kind of
+ * actor, per namespace where its steps address one, as the liveness properties state theirs.
+ */
+export const fairnessWords = [
+  'namespace-controller',
+  'finalizer-owners',
+  'initializers',
+  'apiserver-timers',
+  'clock',
+  'polling',
+] as const;
+export type FairnessWord = (typeof fairnessWords)[number];
+
+const eventuallySchema = z.strictObject({
+  /** Reached when one of these holds, in some state of every fair continuation. */
+  any: z.array(eventualConditionSchema).min(1),
+  fair: z.array(z.enum(fairnessWords)),
+});
+
+export type EventualConditionInput = z.infer<typeof eventualConditionSchema>;
+export type EventuallyInput = z.infer<typeof eventuallySchema>;
+
 export type AdmissionCheckInput = z.infer<typeof stepSchemas.admission>['admission'];
 
 const controllerName = name;
@@ -350,6 +407,8 @@ export const stepSchemas = {
   admission: z.strictObject({
     admission: z.strictObject({ fresh: z.boolean().optional(), read: names.optional() }),
   }),
+  /** A liveness expectation: every fair continuation from here reaches one of the conditions. */
+  eventually: z.strictObject({ eventually: eventuallySchema }),
 } as const;
 
 export type StepKind = keyof typeof stepSchemas;

@@ -253,18 +253,24 @@ export function validateScenario(
           : 'declare it under given.users, as a binding subject, or give its groups on the step',
       );
     }
-    const named =
+    const named: { name: string; field: (string | number)[] }[] =
       step.kind === 'check'
-        ? step.check.namespace
-        : step.kind === 'run' || step.kind === 'step'
-          ? step.namespace
-          : undefined;
-    if (named !== undefined && !namespaces.has(named)) {
-      const guess = closest(named, [...namespaces]);
-      const field = step.kind === 'check' ? [...path, 'check', 'namespace'] : [...path, 'namespace'];
+        ? [{ name: step.check.namespace, field: [...path, 'check', 'namespace'] }]
+        : (step.kind === 'run' || step.kind === 'step') && step.namespace !== undefined
+          ? [{ name: step.namespace, field: [...path, 'namespace'] }]
+          : step.kind === 'eventually'
+            ? step.eventually.any.flatMap((c, k) =>
+                'namespace' in c
+                  ? [{ name: c.namespace, field: [...path, 'eventually', 'any', k, 'namespace'] }]
+                  : [],
+              )
+            : [];
+    for (const { name, field } of named) {
+      if (namespaces.has(name)) continue;
+      const guess = closest(name, [...namespaces]);
       report(
         field,
-        `namespace "${named}" is named nowhere else in this scenario`,
+        `namespace "${name}" is named nowhere else in this scenario`,
         guess ? `did you mean "${guess}"?` : 'create it in a step or list it under given.namespaces',
       );
     }
