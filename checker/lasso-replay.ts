@@ -50,11 +50,15 @@ export type LassoReplay =
 export function replayLasso(
   trace: ItfTrace,
   file: string,
-  overrides: { variant?: string; scope?: Scope } = {},
+  overrides: { variant?: string; scope?: Scope; property?: string } = {},
 ): LassoReplay {
   const meta = trace['#meta'];
-  const id = typeof meta.property === 'string' ? meta.property : '';
+  const id = overrides.property ?? (typeof meta.property === 'string' ? meta.property : '');
   const property = livenessProperties.find((p) => p.id === id);
+  if (!property && overrides.property !== undefined)
+    throw new UsageError(
+      `--property: ${JSON.stringify(id)} is no liveness property, but the trace has a loop; fix: name one of ${livenessProperties.map((p) => p.id).join(', ')}`,
+    );
   if (!property)
     throw new UsageError(
       `${file}: #meta.property: ${JSON.stringify(id)} is no liveness property, but the trace has a loop; fix: replay a lasso written by npm run verify, or drop loop from a safety trace`,

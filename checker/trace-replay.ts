@@ -177,11 +177,15 @@ export function traceScope(trace: ItfTrace, file: string): Scope {
 export function traceSubject(
   trace: ItfTrace,
   file: string,
-  overrides: { variant?: string; scope?: Scope },
+  overrides: { variant?: string; scope?: Scope; property?: string },
 ): { property: Property; variant: string; scope: Scope } {
   const meta = trace['#meta'];
-  const id = typeof meta.property === 'string' ? meta.property : '';
+  const id = overrides.property ?? (typeof meta.property === 'string' ? meta.property : '');
   const property = properties.find((p) => p.id === id);
+  if (!property && overrides.property !== undefined)
+    throw new UsageError(
+      `--property: ${JSON.stringify(id)} is no safety property; fix: name one of ${properties.map((p) => p.id).join(', ')}`,
+    );
   if (!property)
     throw new UsageError(
       `${file}: #meta.property: ${JSON.stringify(id)} is no safety property; fix: replay a counterexample written by npm run verify (liveness lassos are not replayed)`,
@@ -205,7 +209,7 @@ export function embeddedScope(data: unknown, file: string, where = '#meta.scopeD
 export function replayTrace(
   trace: ItfTrace,
   file: string,
-  overrides: { variant?: string; scope?: Scope } = {},
+  overrides: { variant?: string; scope?: Scope; property?: string } = {},
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
   const machines = machinesFor(variant, scope);

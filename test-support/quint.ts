@@ -26,11 +26,23 @@ export async function quintTypecheck(file: string): Promise<{ code: number; outp
   }
 }
 
-/** A Quint string literal cannot hold `"` or a line break; its type is str whatever it holds. */
+/**
+ * As a Quint model writes the values: a variant by its constructor (`Some(x)`, `None`; quint 0.33's
+ * typechecker fails on `variant("Some", x)` for two instances of one generic sum type in a record),
+ * and a string with `"` or a line break, which a Quint literal cannot hold, with `'` (its type is str
+ * whatever it holds).
+ */
 function printable(ex: QuintEx): QuintEx {
   if (ex.kind === 'str') return { ...ex, value: ex.value.replace(/["\n\r\\]/g, "'") };
-  if (ex.kind === 'app') return { ...ex, args: ex.args.map(printable) };
-  return ex;
+  if (ex.kind !== 'app') return ex;
+  const [label, value] = ex.args;
+  if (ex.opcode === 'variant' && label?.kind === 'str') {
+    const unit = value?.kind === 'app' && value.opcode === 'Tup' && value.args.length === 0;
+    return unit
+      ? { id: ex.id, kind: 'name', name: label.value }
+      : { ...ex, opcode: label.value, args: [printable(value)] };
+  }
+  return { ...ex, args: ex.args.map(printable) };
 }
 
 let nextId = 0n;
