@@ -2,9 +2,15 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultMachines, SystemModel } from '../machines/system.ts';
+import { variantByName } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { quintTypecheck, traceModule } from '../test-support/quint.ts';
 import { runScript } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
+import { lassoItf } from './counterexample-itf.ts';
+import { removalScope } from './liveness-fixtures.ts';
+import { checkLiveness } from './liveness-system.ts';
 
 /**
  * Typed ITF, both ways, judged by Quint itself (its ITF loader and typechecker, not this project's code):
@@ -28,6 +34,7 @@ let trace: {
   states: Record<string, unknown>[];
   '#meta': Record<string, unknown>;
 };
+let lasso: { loop: number; params?: string[]; vars: string[]; states: Record<string, unknown>[] };
 let checked = { code: -1, output: '' };
 const lines: Record<string, [number, number]> = {};
 
@@ -54,11 +61,20 @@ beforeAll(async () => {
   // The same trace with the first existing namespace's phase a plain string, as traces were written before.
   const untyped = JSON.parse(written.replace(phaseOf, (_, phase: string) => `"phase": "${phase}"`));
   const quintTrace = JSON.parse(readFileSync(fixture, 'utf8'));
+  // A lasso of a liveness property (controller-never-finalizes leaves team-a Terminating forever).
+  const fault = variantByName('controller-never-finalizes');
+  if (!fault) throw new Error('no variant controller-never-finalizes');
+  const lassoModel = new SystemModel(removalScope, fault.machines(defaultMachines, removalScope));
+  const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
+  lasso = JSON.parse(
+    lassoItf(lassoModel, checkLiveness(lassoModel, removal).properties[0], 'controller-never-finalizes'),
+  );
   // One file: the types module, then one module per trace; quint names the line of every error.
   const modules: [string, string][] = [
     ['types', await readFile(typesFile, 'utf8')],
     ['verify', traceModule(trace, 'verifyTrace', 'nsmodel_quick', './nsmodel_quick')],
     ['quint', traceModule(quintTrace, 'quintTrace', 'nsmodel_quick', './nsmodel_quick')],
+    ['lasso', traceModule(lasso, 'lassoTrace', 'nsmodel_quick', './nsmodel_quick')],
     ['untyped', traceModule(untyped, 'untypedTrace', 'nsmodel_quick', './nsmodel_quick')],
   ];
   let text = '';
@@ -104,6 +120,9 @@ describe('typed ITF and the Quint types of a scope', () => {
       checked.output,
     ).toEqual([]);
     expect(checked.output).toMatch(/Couldn't unify (sum and str|str and sum)/);
+    // Every module was there to be judged: the lasso's states, its cycle included.
+    expect(lasso.loop).toBeGreaterThanOrEqual(0);
+    expect(lines.lasso[1] - lines.lasso[0]).toBeGreaterThan(lasso.states.length * 3);
   });
 
   it('a trace written as Quint writes one replays: confirmed on its variant, not a run of the model', async () => {
