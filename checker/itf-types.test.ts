@@ -87,6 +87,22 @@ describe('typed ITF and the older shape', () => {
     expect(replay).toMatchObject({ replayed: false, step: 3 });
   });
 
+  it('a trace naming no property or scope takes them from the command line, and an unknown one is refused', () => {
+    const trace = JSON.parse(typed);
+    const { property: _, ...meta } = trace['#meta'];
+    const bare = parseItf(JSON.stringify({ ...trace, '#meta': meta }), 'bare.itf.json');
+    expect(() => replayTrace(bare, 'bare.itf.json')).toThrow(
+      /^bare\.itf\.json: #meta\.property: "" is no safety property/,
+    );
+    expect(replayTrace(bare, 'bare.itf.json', { property: 'no-create-in-terminating' })).toMatchObject({
+      replayed: true,
+      violatedAt: 3,
+    });
+    expect(() => replayTrace(bare, 'bare.itf.json', { property: 'nope' })).toThrow(
+      /^--property: "nope" is no safety property; fix: name one of .*no-create-in-terminating/,
+    );
+  });
+
   it('a value the types do not declare is refused naming where it is', () => {
     const view = readableState(model, model.initialStates()[0]);
     const namespaces = new Map(view.namespaces as Map<string, Record<string, unknown>>);
