@@ -2,10 +2,30 @@ import { posix } from 'node:path';
 import type { Scope } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import type { PropertyResult } from './check.ts';
-import { itfText, traceToItf } from './itf.ts';
+import { type ItfMbtAction, itfText, traceToItf } from './itf.ts';
+import { actionName, nondetPicks, noPicks, stutterActionName, typedState, varTypes } from './itf-types.ts';
 import type { LivenessResult } from './liveness-system.ts';
 import { scopeToDocument } from './scope-yaml.ts';
-import { readableState, stepAction } from './state-view.ts';
+import { actionData, readableState, stepAction } from './state-view.ts';
+
+/** A model step as Quint's model-based testing writes it: the action's name and its arguments. */
+export function mbtAction(model: SystemModel, event: SystemEvent): ItfMbtAction {
+  return { name: actionName(event.actorKind), picks: nondetPicks(actionData(model, event)) };
+}
+
+/**
+ * What makes a trace typed (checker/itf-types.ts): typed state values, `#meta.varTypes`, the scope as
+ * `params` (its name, and the whole scope as JSON text in the scope file format, so the trace replays
+ * without the file it came from), and each step as an action name with its picks.
+ */
+function typedOptions<E>(scope: Scope, step: (event: E) => ItfMbtAction) {
+  return {
+    encodeView: typedState,
+    varTypes: varTypes(),
+    params: { scope: scope.name, scopeDocument: JSON.stringify(scopeToDocument(scope)) },
+    mbt: { initial: { name: 'init', picks: noPicks }, step },
+  };
+}
 
 /** `counterexamples/<property>.itf.json`, next to the Markdown counterexample. */
 export function counterexampleItfPath(outDir: string, propertyId: string): string {
@@ -27,15 +47,14 @@ export function counterexampleItf(
     traceToItf(v.trace, {
       view: (s) => readableState(model, s),
       action: (event) => stepAction(event, model),
+      // A seeded fault in the scope's data is the variant's, applied again on replay.
+      ...typedOptions<SystemEvent>(givenScope, (event) => mbtAction(model, event)),
       meta: {
         source: 'nsmodel verify',
         description: `Counterexample to ${result.property.id}: ${result.property.statement}`,
         property: result.property.id,
         requirements: [...result.property.requirements],
         variant,
-        scope: model.scope.name,
-        // The whole scope, in the scope file format: the trace replays without the file it came from.
-        scopeDocument: scopeToDocument(givenScope),
         violation: v.message,
       },
       ...(loopStart !== undefined ? { loopStart } : {}),
@@ -59,14 +78,15 @@ export function lassoItf(model: SystemModel, result: LivenessResult, variant: st
       {
         view: (s) => readableState(model, s),
         action: (event) => (event ? stepAction(event, model) : stutterAction),
+        ...typedOptions<SystemEvent | null>(model.scope, (event) =>
+          event ? mbtAction(model, event) : { name: stutterActionName, picks: noPicks },
+        ),
         meta: {
           source: 'nsmodel verify',
           description: `Lasso of ${result.property.id}: ${result.property.statement}`,
           property: result.property.id,
           requirements: [...result.property.requirements],
           variant,
-          scope: model.scope.name,
-          scopeDocument: scopeToDocument(model.scope),
           ...(result.namespace !== undefined ? { namespace: result.namespace } : {}),
           status: result.status,
           fairness: result.fairness,

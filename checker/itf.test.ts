@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SystemModel } from '../machines/system.ts';
@@ -164,12 +165,25 @@ describe('a seeded fault as ITF', () => {
       property: 'no-create-in-terminating',
       variant: 'create-in-terminating',
     });
-    const last = decodeItfValue(itf.states[itf.states.length - 1].namespaces as never) as Record<
-      string,
-      { phase?: string; content: string[] }
-    >;
+    // Typed: each namespace a variant (Absent, Removed or Exists with its fields), each enum a variant.
+    const final = JSON.parse(text).states.at(-1) as {
+      namespaces: { '#map': [string, { tag: string; value: Record<string, unknown> }][] };
+    };
+    const terminating = final.namespaces['#map'].filter(
+      ([, ns]) =>
+        ns.tag === 'Exists' &&
+        isDeepStrictEqual(ns.value.phase, { tag: 'Terminating', value: { '#tup': [] } }) &&
+        (ns.value.content as { '#set': string[] })['#set'].length > 0,
+    );
     // The last step created content in a terminating namespace: the state says so in Kubernetes words.
-    expect(Object.values(last).some((ns) => ns.phase === 'Terminating' && ns.content.length > 0)).toBe(true);
-    expect(String(itf.states[itf.states.length - 1][actionVariable])).toMatch(/: create .* -> 201 Created$/);
+    expect(terminating).toHaveLength(1);
+    const lastState = itf.states[itf.states.length - 1];
+    expect(lastState[actionVariable]).toBe('principalRequest');
+    expect(lastState['#meta'].action?.label).toMatch(/: create .* -> 201 Created$/);
+    expect(lastState['mbt::nondetPicks']).toMatchObject({
+      request: { tag: 'Some', value: { verb: { tag: 'CreateVerb', value: { '#tup': [] } } } },
+    });
+    expect(itf.params).toEqual(['scope', 'scopeDocument']);
+    expect(lastState.scope).toBe('default');
   });
 });

@@ -38,6 +38,8 @@ export interface ItfState {
 
 export interface ItfTrace {
   '#meta': Record<string, unknown> & { format: 'ITF'; 'format-description': string };
+  /** ITF parameters: names of values constant along the trace, held in every state beside the variables. */
+  params?: string[];
   vars: string[];
   /** Index of the state the last one loops back to (a lasso), as ADR-015 names it. */
   loop?: number;
@@ -46,6 +48,8 @@ export interface ItfTrace {
 
 /** Quint's name for the variable holding the action taken into each state (model-based testing). */
 export const actionVariable = 'mbt::actionTaken';
+/** Quint's name for the variable holding the action's arguments (its nondeterministic picks). */
+export const picksVariable = 'mbt::nondetPicks';
 /** The action recorded for the initial state, as Quint names it. */
 export const initAction = 'init';
 
@@ -54,11 +58,30 @@ export interface TraceInput<S, E> {
   steps: readonly { event: E; state: S }[];
 }
 
+/** A step as Quint's model-based testing records it: the action's name and its arguments. */
+export interface ItfMbtAction {
+  /** `mbt::actionTaken`. */
+  name: string;
+  /** `mbt::nondetPicks`: a record of the action's arguments. */
+  picks: ItfValue;
+}
+
 export interface ItfOptions<S, E> {
   /** A readable view of a state: variable name → value (numbers, strings, arrays, Sets, Maps, records). */
   view: (state: S) => Record<string, unknown>;
+  /** The view as typed ITF values; without it, each value is written by encodeItfValue. */
+  encodeView?: (view: Record<string, unknown>) => Record<string, ItfValue>;
   /** The action taken at a step. */
   action: (event: E) => ItfAction;
+  /**
+   * Typed traces: each step's `mbt::actionTaken` as the action's name and `mbt::nondetPicks` its
+   * arguments (`initial` for state 0), rather than the action's label.
+   */
+  mbt?: { initial: ItfMbtAction; step: (event: E) => ItfMbtAction };
+  /** ITF `params`: values constant along the trace, written in every state as ADR-015 asks. */
+  params?: Record<string, ItfValue>;
+  /** `#meta.varTypes`: each variable's and parameter's type in Apalache's syntax. */
+  varTypes?: Record<string, string>;
   /** Extra top-level `#meta` fields (property, variant, scope, description, ...). */
   meta?: Record<string, unknown>;
   /** For a lasso (liveness): the index of the state the trace loops back to. */
@@ -184,10 +207,19 @@ export function traceToItf<S, E>(trace: TraceInput<S, E>, options: ItfOptions<S,
         `${options.loopStart} is not the index of a state (0..${all.length - 1})`,
       );
   }
+  const encode =
+    options.encodeView ??
+    ((view: Record<string, unknown>) =>
+      Object.fromEntries(Object.keys(view).map((name) => [name, encodeItfValue(view[name], name)])));
   const firstView = options.view(trace.initial);
+  const params = options.params ?? {};
+  const paramNames = Object.keys(params).sort();
   const vars = Object.keys(firstView).sort();
-  if (vars.includes(actionVariable))
-    throw new ItfEncodingError(actionVariable, 'the view may not use this name');
+  for (const name of [...vars, ...paramNames])
+    if (name === actionVariable || name === picksVariable)
+      throw new ItfEncodingError(name, 'the view may not use this name');
+  for (const name of paramNames)
+    if (vars.includes(name)) throw new ItfEncodingError(name, 'a parameter may not share a variable name');
   const states = all.map((state, index): ItfState => {
     const view = index === 0 ? firstView : options.view(state);
     const names = Object.keys(view).sort();
@@ -196,21 +228,29 @@ export function traceToItf<S, E>(trace: TraceInput<S, E>, options: ItfOptions<S,
         `states[${index}]`,
         `variables ${names.join(', ')} differ from ${vars.join(', ')}`,
       );
-    const action: ItfAction =
-      index === 0 ? { label: initAction } : options.action(trace.steps[index - 1].event);
+    const event = index === 0 ? undefined : trace.steps[index - 1].event;
+    const action: ItfAction = event === undefined ? { label: initAction } : options.action(event);
     const encoded: ItfState = { '#meta': { index, action } };
-    for (const name of vars) encoded[name] = encodeItfValue(view[name], name);
-    encoded[actionVariable] = action.label;
+    for (const name of paramNames) encoded[name] = params[name];
+    const values = encode(view);
+    for (const name of vars) encoded[name] = values[name];
+    if (options.mbt) {
+      const mbt = event === undefined ? options.mbt.initial : options.mbt.step(event);
+      encoded[actionVariable] = mbt.name;
+      encoded[picksVariable] = mbt.picks;
+    } else encoded[actionVariable] = action.label;
     return encoded;
   });
   return {
     '#meta': {
       format: 'ITF',
       'format-description': 'https://apalache-mc.org/docs/adr/015adr-trace.html',
+      ...(options.varTypes ? { varTypes: options.varTypes } : {}),
       ...options.meta,
       ...(options.loopStart !== undefined ? { loopStart: options.loopStart } : {}),
     },
-    vars: [...vars, actionVariable],
+    ...(paramNames.length > 0 ? { params: paramNames } : {}),
+    vars: [...vars, actionVariable, ...(options.mbt ? [picksVariable] : [])],
     ...(options.loopStart !== undefined ? { loop: options.loopStart } : {}),
     states,
   };
@@ -252,10 +292,13 @@ export const itfTraceSchema = z
       .array(
         z
           .object({
-            '#meta': z.strictObject({
-              index: z.number().int().nonnegative(),
-              action: actionSchema.optional(),
-            }),
+            // Other tools may add their own fields (Quint's diagnostics, say); this project's is action.
+            '#meta': z
+              .object({
+                index: z.number().int().nonnegative(),
+                action: actionSchema.optional(),
+              })
+              .catchall(z.unknown()),
           })
           .catchall(itfValueSchema),
       )
@@ -268,8 +311,12 @@ export const itfTraceSchema = z
       const names = Object.keys(state)
         .filter((k) => k !== '#meta')
         .sort();
-      if (names.join('\0') !== [...trace.vars].sort().join('\0'))
-        ctx.addIssue({ code: 'custom', path: ['states', i], message: `variables differ from vars` });
+      if (names.join('\0') !== [...trace.vars, ...(trace.params ?? [])].sort().join('\0'))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['states', i],
+          message: `variables differ from vars${trace.params ? ' and params' : ''}`,
+        });
     });
     if (trace.loop !== undefined && trace.loop >= trace.states.length)
       ctx.addIssue({ code: 'custom', path: ['loop'], message: 'loop is not the index of a state' });

@@ -52,11 +52,13 @@ describe('lasso counterexamples as ITF', () => {
     const {
       '#meta': _last,
       'mbt::actionTaken': _a,
+      'mbt::nondetPicks': _c,
       ...last
     } = trace.states.at(-1) as Record<string, unknown>;
     const {
       '#meta': _entry,
       'mbt::actionTaken': _b,
+      'mbt::nondetPicks': _d,
       ...entry
     } = trace.states[trace.loop] as Record<string, unknown>;
     expect(last).toEqual(entry);

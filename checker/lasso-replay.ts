@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Scope } from '../machines/scope.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
 import { baseVariantName, machinesFor } from '../machines/variants.ts';
@@ -7,16 +6,16 @@ import type { LivenessProperty } from '../properties/types.ts';
 import { UsageError } from './cli.ts';
 import type { ItfTrace } from './itf.ts';
 import { compileFairness, needsTime, systemHorizon } from './liveness-system.ts';
-import { actionData, stepAction } from './state-view.ts';
+import { stepAction } from './state-view.ts';
 import {
+  answerProblem,
   differences,
-  embeddedScope,
-  namedScope,
-  recordedAction,
+  isTypedTrace,
+  recordedStep,
   recordedVars,
-  responseText,
   sameVars,
   stateVars,
+  traceScope,
 } from './trace-replay.ts';
 
 /**
@@ -55,11 +54,15 @@ export type LassoReplay =
 export function replayLasso(
   trace: ItfTrace,
   file: string,
-  overrides: { variant?: string; scope?: Scope } = {},
+  overrides: { variant?: string; scope?: Scope; property?: string } = {},
 ): LassoReplay {
   const meta = trace['#meta'];
-  const id = typeof meta.property === 'string' ? meta.property : '';
+  const id = overrides.property ?? (typeof meta.property === 'string' ? meta.property : '');
   const property = livenessProperties.find((p) => p.id === id);
+  if (!property && overrides.property !== undefined)
+    throw new UsageError(
+      `--property: ${JSON.stringify(id)} is no liveness property, but the trace has a loop; fix: name one of ${livenessProperties.map((p) => p.id).join(', ')}`,
+    );
   if (!property)
     throw new UsageError(
       `${file}: #meta.property: ${JSON.stringify(id)} is no liveness property, but the trace has a loop; fix: replay a lasso written by npm run verify, or drop loop from a safety trace`,
@@ -70,11 +73,7 @@ export function replayLasso(
       `${file}: loop: ${loop} leaves no step in the cycle (${trace.states.length} states); fix: loop names a state before the last`,
     );
   const variant = overrides.variant ?? (typeof meta.variant === 'string' ? meta.variant : baseVariantName);
-  const scope =
-    overrides.scope ??
-    (meta.scopeDocument
-      ? embeddedScope(meta.scopeDocument, file)
-      : namedScope(typeof meta.scope === 'string' ? meta.scope : '', file));
+  const scope = overrides.scope ?? traceScope(trace, file);
   const machines = machinesFor(variant, scope);
   if (!machines)
     throw new UsageError(
@@ -87,7 +86,10 @@ export function replayLasso(
     throw new UsageError(
       `${file}: #meta.namespace: ${JSON.stringify(namespace ?? null)} is no namespace of the scope; fix: name the namespace ${property.id} was judged for`,
     );
-  const initial = model.initialStates().find((s) => sameVars(stateVars(model, s), recordedVars(trace, 0)));
+  const typed = isTypedTrace(trace);
+  const initial = model
+    .initialStates()
+    .find((s) => sameVars(stateVars(model, s, typed), recordedVars(trace, 0)));
   if (!initial)
     return {
       replayed: false,
@@ -99,19 +101,18 @@ export function replayLasso(
   const steps: LassoStepReplay[] = [];
   let state = initial;
   for (let index = 1; index < trace.states.length; index++) {
-    const { label, data } = recordedAction(trace, index, file);
+    const recorded = recordedStep(trace, index, file);
+    const { label } = recorded;
     const expected = recordedVars(trace, index);
-    if (isDeepStrictEqual(data, { stutter: true })) {
-      if (!sameVars(stateVars(model, state), expected))
+    if (recorded.stutter) {
+      if (!sameVars(stateVars(model, state, typed), expected))
         return { replayed: false, variant, step: index, problem: 'a stutter step changes the state' };
       steps.push({ label, event: null, after: state });
       states.push(state);
       continue;
     }
-    const candidates = model
-      .enabled(state)
-      .filter((e) => isDeepStrictEqual(actionData(model, e.event), data));
-    const match = candidates.find((e) => sameVars(stateVars(model, e.next), expected));
+    const candidates = model.enabled(state).filter((e) => recorded.matches(model, e.event));
+    const match = candidates.find((e) => sameVars(stateVars(model, e.next, typed), expected));
     if (!match)
       return {
         replayed: false,
@@ -120,21 +121,12 @@ export function replayLasso(
         problem:
           candidates.length === 0
             ? `the model offers no step "${label}" here`
-            : `"${label}" leads elsewhere on ${variant}: ${differences(stateVars(model, candidates[0].next), expected)}`,
+            : `"${label}" leads elsewhere on ${variant}: ${differences(stateVars(model, candidates[0].next, typed), expected)}`,
       };
-    const answered = stepAction(match.event, model);
-    const recorded = trace.states[index]['#meta'].action;
-    if (
-      recorded?.label !== answered.label ||
-      !isDeepStrictEqual(recorded.details?.response ?? null, answered.details?.response ?? null)
-    )
-      return {
-        replayed: false,
-        variant,
-        step: index,
-        problem: `the trace records "${label}" (response ${responseText(recorded?.details?.response)}), but ${variant} answers "${answered.label}" (response ${responseText(answered.details?.response)})`,
-      };
-    steps.push({ label, event: match.event, after: match.next });
+    const problem = answerProblem(recorded, model, match.event, variant);
+    if (problem) return { replayed: false, variant, step: index, problem };
+    const said = recorded.recorded ? label : stepAction(match.event, model).label;
+    steps.push({ label: said, event: match.event, after: match.next });
     states.push(match.next);
     state = match.next;
   }

@@ -19,7 +19,7 @@ const say = (line: string) => console.log(terminalText(line));
 /** `npm run replay -- --trace FILE [--variant NAME] [--scope S] [--to-scenario OUT.yaml]`: prints and exits. */
 export async function replayTraceCommand(
   file: string,
-  options: { variant?: string; scope?: string; toScenario?: string },
+  options: { variant?: string; scope?: string; toScenario?: string; property?: string },
 ): Promise<number> {
   let text: string;
   try {
@@ -41,10 +41,11 @@ export async function replayTraceCommand(
   const result = replayTrace(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(scope ? { scope } : {}),
+    ...(options.property ? { property: options.property } : {}),
   });
   const steps = trace.states.length - 1;
   say(
-    `replay --trace ${file}: ${String(trace['#meta'].property)} on ${result.variant}, ${steps} step${steps === 1 ? '' : 's'}`,
+    `replay --trace ${file}: ${String(options.property ?? trace['#meta'].property)} on ${result.variant}, ${steps} step${steps === 1 ? '' : 's'}`,
   );
   if (!result.replayed) {
     say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);
@@ -78,15 +79,16 @@ export async function replayTraceCommand(
 async function replayLassoCommand(
   trace: ItfTrace,
   file: string,
-  options: { variant?: string; scope?: Scope; toScenario?: string },
+  options: { variant?: string; scope?: Scope; toScenario?: string; property?: string },
 ): Promise<number> {
   const result = replayLasso(trace, file, {
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.property ? { property: options.property } : {}),
   });
   const steps = trace.states.length - 1;
   say(
-    `replay --trace ${file}: lasso of ${String(trace['#meta'].property)} on ${result.variant}, ${steps} steps, the cycle from state ${trace.loop}`,
+    `replay --trace ${file}: lasso of ${String(options.property ?? trace['#meta'].property)} on ${result.variant}, ${steps} steps, the cycle from state ${trace.loop}`,
   );
   if (!result.replayed) {
     say(`NOT REPLAYED at step ${result.step}: ${result.problem}`);

@@ -108,8 +108,12 @@ describe('ITF values compare by meaning', () => {
 });
 
 describe('a trace naming what does not exist is refused naming the file', () => {
-  it('an unknown variant or scope in #meta', () => {
-    const trace = JSON.parse(itf) as { '#meta': Record<string, unknown> };
+  it('an unknown variant in #meta or scope in params', () => {
+    const trace = JSON.parse(itf) as {
+      '#meta': Record<string, unknown>;
+      params: string[];
+      states: Record<string, unknown>[];
+    };
     const variant = thrownMessage(UsageError, () =>
       replayTrace(
         parseItf(JSON.stringify({ ...trace, '#meta': { ...trace['#meta'], variant: 'nope' } }), 't.json'),
@@ -117,14 +121,16 @@ describe('a trace naming what does not exist is refused naming the file', () => 
       ),
     );
     expect(variant).toMatch(/^t\.json: #meta\.variant: unknown variant "nope"; fix: /);
-    const { scopeDocument: _, ...meta } = trace['#meta'];
+    // Without the scope document, the scope parameter names a built-in scope.
+    const named = {
+      ...trace,
+      params: ['scope'],
+      states: trace.states.map(({ scopeDocument: _, ...state }) => ({ ...state, scope: 'nowhere' })),
+    };
     const scope = thrownMessage(UsageError, () =>
-      replayTrace(
-        parseItf(JSON.stringify({ ...trace, '#meta': { ...meta, scope: 'nowhere' } }), 't.json'),
-        't.json',
-      ),
+      replayTrace(parseItf(JSON.stringify(named), 't.json'), 't.json'),
     );
-    expect(scope).toMatch(/^t\.json: #meta\.scope: unknown scope "nowhere"/);
+    expect(scope).toMatch(/^t\.json: states\[0\]\.scope: unknown scope "nowhere"/);
   });
 });
 

@@ -7,6 +7,8 @@ import {
   stringOption,
   UsageError,
 } from '../checker/cli.ts';
+import { writeFileAtomic } from '../checker/fs-atomic.ts';
+import { quintModuleName, quintTypesModule } from '../checker/itf-types.ts';
 import { modelOf, promelaModel } from '../checker/promela.ts';
 import { scopeNames } from '../checker/scope-file.ts';
 import { baseVariantName } from '../machines/variants.ts';
@@ -15,12 +17,20 @@ import { runEntry } from './entry.ts';
 /**
  * `npm run export -- --promela --scope NAME [--variant V] [--out FILE]`: writes the system model as a
  * Promela model for SPIN, generated from the machines' complete outcome tables (checker/promela.ts).
+ * `npm run export -- --quint-types --scope NAME [--out FILE]`: writes the Quint module of the scope's
+ * state type, which its ITF traces typecheck against (checker/itf-types.ts).
  */
 const spec: CommandSpec = {
   name: 'npm run export --',
-  summary: "Writes the system model for another engine: --promela, SPIN's input language.",
+  summary:
+    "Writes the system model for another engine: --promela, SPIN's input language; or --quint-types, the Quint types of its ITF traces.",
   options: {
     promela: { type: 'boolean', description: 'write Promela (with embedded C tables), for spin -a' },
+    'quint-types': {
+      type: 'boolean',
+      description:
+        'write the Quint module of the state type that the ITF traces of the scope hold, for quint typecheck',
+    },
     scope: {
       type: 'string',
       value: 'NAME|FILE',
@@ -34,16 +44,41 @@ const spec: CommandSpec = {
     out: {
       type: 'string',
       value: 'FILE',
-      description: 'write here (default: generated/runs/<variant>-<scope>/<scope>.pml, which git ignores)',
+      description:
+        'write here (default: generated/runs/<variant>-<scope>/<scope>.pml, or nsmodel_<scope>.qnt, which git ignores)',
     },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
 };
 
 async function main({ values }: ParsedCommandLine): Promise<number> {
-  if (values.promela !== true) throw new UsageError('name the format: --promela (the only one so far)');
+  const promelaAsked = values.promela === true;
+  const quintAsked = values['quint-types'] === true;
+  if (promelaAsked === quintAsked)
+    throw new UsageError(
+      promelaAsked
+        ? 'name one format: --promela or --quint-types'
+        : 'name the format: --promela or --quint-types',
+    );
   const variant = stringOption(values, 'variant') ?? baseVariantName;
   const model = modelOf(variant, stringOption(values, 'scope') ?? 'quick');
+  if (quintAsked) {
+    const name = quintModuleName(model.scope.name);
+    const out =
+      stringOption(values, 'out') ??
+      join('generated', 'runs', `${variant}-${model.scope.name}`, `${name}.qnt`);
+    mkdirSync(dirname(out), { recursive: true });
+    await writeFileAtomic(
+      out,
+      quintTypesModule({
+        name: model.scope.name,
+        namespaces: model.scope.namespaces.map((n) => n.name),
+        initializers: model.initializers.map((i) => i.name),
+      }),
+    );
+    console.log(`wrote ${out}: module ${name}, the state type of scope ${model.scope.name}'s ITF traces`);
+    return exitCodes.ok;
+  }
   const started = performance.now();
   const promela = promelaModel(model, { variant });
   const out =

@@ -48,6 +48,12 @@ const spec: CommandSpec = {
       value: 'NAME|FILE',
       description: 'with --trace: the scope, when the trace names one that is not under scopes/',
     },
+    property: {
+      type: 'string',
+      value: 'ID',
+      description:
+        'with --trace: the property to judge, when the trace names none in #meta.property (a trace another tool wrote)',
+    },
     'to-scenario': {
       type: 'string',
       value: 'OUT.yaml',
@@ -108,9 +114,10 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
       variant: stringOption(values, 'variant'),
       scope: stringOption(values, 'scope'),
       toScenario: stringOption(values, 'to-scenario'),
+      property: stringOption(values, 'property'),
     });
   }
-  for (const flag of ['scope', 'to-scenario'])
+  for (const flag of ['scope', 'to-scenario', 'property'])
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --trace; add --trace FILE`);
   if (values['write-docs'] === true) {
     for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);

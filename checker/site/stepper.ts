@@ -1,5 +1,17 @@
 import { stringify } from 'yaml';
-import { actionVariable, decodeItfValue, type ItfTrace, type ItfValue } from '../itf.ts';
+import { actionVariable, decodeItfValue, type ItfTrace, type ItfValue, picksVariable } from '../itf.ts';
+import { isTypedState, readableOfTyped } from '../itf-types.ts';
+
+/** Plain data with every object's keys sorted, as an untyped trace's records are written. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
 
 /**
  * A counterexample as the report's stepper shows it, computed from its ITF file alone: per state, the
@@ -119,12 +131,15 @@ export function sequenceSource(
 
 /** Builds the stepper of one ITF counterexample. */
 export function stepperOf(trace: ItfTrace): Stepper {
+  const variables = trace.vars.filter((name) => name !== actionVariable && name !== picksVariable);
+  const raw = (state: ItfTrace['states'][number]) =>
+    Object.fromEntries(variables.map((name) => [name, state[name]]));
+  // A typed trace (variants for namespaces and enums) reads as the untyped one: the same YAML.
+  const typed = isTypedState(raw(trace.states[0]));
   const views = trace.states.map((state) => {
+    if (typed) return sortedKeys(readableOfTyped(raw(state))) as Record<string, unknown>;
     const view: Record<string, unknown> = {};
-    for (const name of trace.vars) {
-      if (name === actionVariable) continue;
-      view[name] = decodeItfValue(state[name] as ItfValue);
-    }
+    for (const name of variables) view[name] = decodeItfValue(state[name] as ItfValue);
     return view;
   });
   const flat = views.map((v) => leaves(v));
@@ -137,7 +152,7 @@ export function stepperOf(trace: ItfTrace): Stepper {
     violation,
     ...(trace.loop !== undefined ? { loopStart: trace.loop } : {}),
     steps: trace.states.map((state, i) => ({
-      label: i === 0 ? 'initial state' : String(state[actionVariable] ?? state['#meta'].action?.label ?? ''),
+      label: i === 0 ? 'initial state' : String(state['#meta'].action?.label ?? state[actionVariable] ?? ''),
       changes: changes[i],
       yaml: stringify(views[i], { lineWidth: 0 }),
       sequence: sequenceSource(trace, changes, i, violation ? property : undefined),
