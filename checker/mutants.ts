@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
@@ -15,6 +16,7 @@ import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
 import { createProgressReporter, type ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
+import { schemaRef } from './schema-ref.ts';
 import { scopeByName } from './scope-file.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
@@ -216,9 +218,44 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
 export const mutantsMarkdownPath = 'generated/mutants.md';
 export const mutantsJsonPath = 'generated/mutants.json';
 
-/** The JSON file: one entry per mutant, in registry order. */
+const count = z.number().int().nonnegative();
+const stepSchema = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
+
+/** One mutant's entry in mutants.json: a MutantResult, field for field. */
+const mutantResultSchema = z.strictObject({
+  mutant: z.string(),
+  description: z.string(),
+  requirements: z.array(z.string()),
+  killedBy: z.array(z.string()),
+  violations: z.array(z.strictObject({ propertyId: z.string(), message: z.string() })),
+  brokenWithin: z.record(z.string(), z.number().int().positive()),
+  counterexampleSteps: z.array(stepSchema),
+  loopStart: count.optional(),
+  search: z.enum(['exhaustive', 'liveness', 'random', 'none']),
+  scope: z.string(),
+  statesExplored: count,
+  replay: z.strictObject({ seed: z.number().int(), path: z.string() }).optional(),
+});
+
+/** mutants.json: `$schema`, then one entry per mutant in registry order. */
+export interface MutantsFile {
+  $schema: string;
+  mutants: MutantResult[];
+}
+
+/** The schema of mutants.json (schemas/mutants.schema.json is generated from it). */
+export const mutantsFileSchema = z
+  .strictObject({ $schema: z.string(), mutants: z.array(mutantResultSchema) })
+  .meta({
+    title: 'nsmodel seeded faults',
+    description:
+      'mutants.json as npm run mutants writes it: every seeded fault (mutant), the properties that kill it and its shortest counterexample.',
+  }) as unknown as z.ZodType<MutantsFile>;
+
+/** The JSON file: its `$schema`, then one entry per mutant, in registry order. */
 export function mutantsJson(results: readonly MutantResult[]): string {
-  return `${JSON.stringify(results, null, 2)}\n`;
+  const file: MutantsFile = { $schema: schemaRef('mutants', mutantsJsonPath), mutants: [...results] };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
