@@ -125,6 +125,8 @@ export interface MutantRunOptions {
   horizonSteps?: number;
   /** Live progress of each mutant's exhaustive search (see checker/progress.ts). */
   progress?: (variant: Variant) => ProgressOption;
+  /** Told after each liveness property is judged on a mutant's graph, the long silent part of its run. */
+  livenessProgress?: (variant: Variant, judged: number, total: number, propertyId: string) => void;
   /** Seeds of the random scopes (machines/random-scope.ts) walked when the exhaustive search finds nothing. */
   randomScopeSeeds?: readonly number[];
   randomRuns?: number;
@@ -163,7 +165,10 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   }
   // Nothing bad happens at any one step: a fault that only stops progress is killed by a lasso.
   if (exhaustive.complete && !options.properties) {
-    const run = recorder ? recorder.judge() : checkLivenessOnTheFly(model, livenessProperties);
+    const onJudged = options.livenessProgress
+      ? (judged: number, total: number, id: string) => options.livenessProgress?.(variant, judged, total, id)
+      : undefined;
+    const run = recorder ? recorder.judge(onJudged) : checkLivenessOnTheFly(model, livenessProperties);
     const violated = run.properties.filter((r) => r.status === 'violated' && r.lasso);
     const first = violated[0];
     if (first?.lasso) {
@@ -387,6 +392,16 @@ export async function writeMutants(
   return [mutantsJsonPath, mutantsMarkdownPath, stamp];
 }
 
+/** The line printed after each liveness property judged on a mutant's graph. */
+export function livenessProgressLine(
+  label: string,
+  judged: number,
+  total: number,
+  propertyId: string,
+): string {
+  return `${label}: liveness ${judged} of ${total} judged on the graph (${propertyId})`;
+}
+
 /** The quick `check:generated` judges the table by its stamp; `--full` runs every mutant again (minutes). */
 export const mutantsGenerator: Generator = {
   name: 'mutants',
@@ -394,10 +409,11 @@ export const mutantsGenerator: Generator = {
   stamp: mutantsStamp,
   generate(rootDir) {
     const sources = stampSources(sourceRoot, mutantsStamp);
-    const progress = (variant: Variant) =>
-      createProgressReporter({
-        label: `mutant ${mutants.indexOf(variant) + 1}/${mutants.length} ${variant.name}`,
-      });
-    return writeMutants(rootDir, runMutants({ progress }), sources);
+    const label = (variant: Variant) =>
+      `mutant ${mutants.indexOf(variant) + 1}/${mutants.length} ${variant.name}`;
+    const progress = (variant: Variant) => createProgressReporter({ label: label(variant) });
+    const livenessProgress = (variant: Variant, judged: number, total: number, id: string) =>
+      console.error(livenessProgressLine(label(variant), judged, total, id));
+    return writeMutants(rootDir, runMutants({ progress, livenessProgress }), sources);
   },
 };
