@@ -701,7 +701,10 @@ export const reportGenerator: Generator = {
     reporter.finish(finalProgress(result));
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
-    const liveness = recorder.judge();
+    // On a plain log the liveness judgement of the whole graph would otherwise pass without a line.
+    const liveness = recorder.judge((judged, total, id) =>
+      console.error(`report (default scope): liveness ${judged} of ${total} judged on the graph (${id})`),
+    );
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     // The same verdict as verify's canonical run: scenarios, golden figures and every class of failure.
     const scenarios = committedScenarios(safetyProperties);
