@@ -1,5 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { z } from 'zod';
 import type { DesignScope } from '../machines/design-options.ts';
 import { alternativesScopes, type DesignVariant, designVariants } from '../machines/design-variants.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
@@ -14,6 +15,7 @@ import { LivenessCollector } from './liveness-fly.ts';
 import { lassoMarkdown } from './liveness-report.ts';
 import type { LivenessRun } from './liveness-system.ts';
 import { mutantProperties } from './mutants.ts';
+import { schemaRef } from './schema-ref.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**
@@ -317,9 +319,66 @@ export function alternativesMarkdown(rows: readonly AlternativeRow[]): string {
   return lines.join('\n');
 }
 
-/** The JSON file: the columns, then every row with its cells. */
+const count = z.number().int().nonnegative();
+
+/** alternatives.json: `$schema`, the scopes searched, the columns, then every row with its cells. */
+export interface AlternativesFile {
+  $schema: string;
+  scopes: string[];
+  columns: Column[];
+  rows: AlternativeRow[];
+}
+
+const cellSchema = z.strictObject({
+  verdict: z.enum(['holds', 'violated', 'vacuous', 'not-applicable', 'needs-relative-time', 'incomplete']),
+  steps: count.optional(),
+  scope: z.string().optional(),
+  link: z.string().optional(),
+  note: z.string().optional(),
+});
+
+/** The schema of alternatives.json (schemas/alternatives.schema.json is generated from it). */
+export const alternativesFileSchema = z
+  .strictObject({
+    $schema: z.string(),
+    scopes: z.array(z.string()),
+    columns: z.array(
+      z.strictObject({
+        id: z.string(),
+        statement: z.string(),
+        requirements: z.array(z.string()),
+        group: z.enum(['goal', 'safety', 'liveness']),
+      }),
+    ),
+    rows: z.array(
+      z.strictObject({
+        variant: z.string(),
+        label: z.string(),
+        description: z.string(),
+        source: z.string(),
+        states: count,
+        transitions: count,
+        complete: z.boolean(),
+        durationMs: count,
+        cells: z.record(z.string(), cellSchema),
+      }),
+    ),
+  })
+  .meta({
+    title: 'nsmodel design alternatives',
+    description:
+      "alternatives.json as npm run alternatives writes it: every design alternative's verdict on each goal, safety and liveness property.",
+  }) as unknown as z.ZodType<AlternativesFile>;
+
+/** The JSON file: its `$schema`, the scopes, the columns, then every row with its cells. */
 export function alternativesJson(rows: readonly AlternativeRow[]): string {
-  return `${JSON.stringify({ scopes: alternativesScopes.map((s) => s.name), columns, rows }, null, 2)}\n`;
+  const file: AlternativesFile = {
+    $schema: schemaRef('alternatives', alternativesJsonPath),
+    scopes: alternativesScopes.map((s) => s.name),
+    columns,
+    rows: [...rows],
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 /** Writes the matrix and every linked counterexample, each atomically; returns the paths, relative to rootDir. */

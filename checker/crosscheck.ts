@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
@@ -5,6 +6,7 @@ import { compiledFor, type LaneSink } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { type PromelaModel, promelaModel } from './promela.ts';
+import { schemaRef } from './schema-ref.ts';
 import { removeSpinRun, replayTrail, runSpin, type SpinRun } from './spin.ts';
 
 /**
@@ -188,3 +190,53 @@ export function crossCheck(model: SystemModel, variant: string, defines: string[
     removeSpinRun(run);
   }
 }
+
+/** A cross-check as `crosscheck --json` prints it: its `$schema`, and each trail without its decoded states. */
+export type CrossCheckLine = { $schema: string } & Omit<CrossCheck, 'trails'> & {
+    trails: Omit<TrailCheck, 'trace'>[];
+  };
+
+export function crossCheckLine(check: CrossCheck): CrossCheckLine {
+  return {
+    $schema: schemaRef('crosscheck'),
+    ...check,
+    trails: check.trails.map(({ trace: _trace, ...trail }) => trail),
+  };
+}
+
+const count = z.number().int().nonnegative();
+const seconds = z.number().nonnegative();
+
+/** The schema of a `crosscheck --json` line (schemas/crosscheck.schema.json is generated from it). */
+export const crossCheckLineSchema = z
+  .strictObject({
+    $schema: z.string(),
+    scope: z.string(),
+    variant: z.string(),
+    verify: z.strictObject({ states: count, transitions: count, depth: count, deadlocks: count, seconds }),
+    spin: z.strictObject({
+      states: count,
+      transitions: count,
+      depth: count,
+      errors: count,
+      complete: z.boolean(),
+      incomplete: z.string().optional(),
+      seconds,
+      stateVectorBytes: count,
+      trails: z.array(z.string()),
+      generateSeconds: seconds,
+      compileSeconds: seconds,
+    }),
+    export: z.strictObject({ seconds, bytes: count, runs: count }),
+    comparisons: z.array(
+      z.strictObject({ what: z.string(), verify: z.number(), spin: z.number(), agrees: z.boolean() }),
+    ),
+    trails: z.array(z.strictObject({ file: z.string(), steps: count, problem: z.string() })),
+    notCompared: z.array(z.string()),
+    agrees: z.boolean(),
+  })
+  .meta({
+    title: 'nsmodel SPIN cross-check',
+    description:
+      "One line of npm run crosscheck -- --json: verify's and SPIN's states, transitions, depth and deadlocks on one model, compared.",
+  }) as unknown as z.ZodType<CrossCheckLine>;

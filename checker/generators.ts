@@ -1,6 +1,7 @@
 import { alternativesGenerator } from './alternatives.ts';
 import { diagramsFolder, fixtureDiagramsFolder, machinesDocPath } from './diagram.ts';
 import { mutantsGenerator } from './mutants.ts';
+import { schemasGenerator } from './output-schemas.ts';
 import { diagramSets, generateDiagrams, rendererFingerprint, svgJobs, svgProblem } from './render.ts';
 import { reportGenerator } from './report.ts';
 import { scenariosDocGenerator } from './scenario/docs.ts';
@@ -60,6 +61,7 @@ const diagrams: Generator = {
 /** Every generator, in the order `npm run check:generated` runs them. */
 export const generators: Generator[] = [
   diagrams,
+  schemasGenerator,
   traceabilityGenerator,
   reportGenerator,
   scenariosDocGenerator,

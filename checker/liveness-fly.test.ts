@@ -6,7 +6,7 @@ import type { LivenessProperty } from '../properties/types.ts';
 import { check } from './check.ts';
 import type { Lasso } from './liveness.ts';
 import { removalScope } from './liveness-fixtures.ts';
-import { checkLivenessOnTheFly } from './liveness-fly.ts';
+import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 import { checkLiveness, type LivenessRun } from './liveness-system.ts';
 import { scopeByName } from './scope-file.ts';
 import { GraphRecorder } from './state-graph.ts';
@@ -83,6 +83,18 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
   it('on a search cut short: incomplete verdicts, lassos among the states explored', () => {
     const run = compare(new SystemModel(quickScope), unfair, 500);
     expect(run.complete).toBe(false);
+  });
+
+  it('tells the caller after each property it judged, in order, so a long judgement is not silent', () => {
+    const model = new SystemModel(removalScope);
+    const collector = new LivenessCollector(model, livenessProperties);
+    check(model, [], { recorder: collector, memo: false });
+    const told: string[] = [];
+    const run = collector.judge((judged, total, id) => told.push(`${judged}/${total} ${id}`));
+    expect(told).toEqual(livenessProperties.map((p, i) => `${i + 1}/${livenessProperties.length} ${p.id}`));
+    expect(run.properties.map((r) => r.property.id)).toEqual(
+      expect.arrayContaining(livenessProperties.map((p) => p.id)),
+    );
   });
 
   it('on a model that declares a horizon and terminal states: the same verdicts and lassos', () => {

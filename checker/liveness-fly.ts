@@ -178,7 +178,8 @@ export class LivenessCollector {
   }
 
   /** Deadlock and every property, judged on the recorded words and recomputed successors. */
-  judge(): LivenessRun {
+  /** `onJudged` is told after each property's verdict (a long judgement of a large graph can report it). */
+  judge(onJudged?: (judged: number, total: number, propertyId: string) => void): LivenessRun {
     const search = this.search;
     if (search === undefined) throw new Error('LivenessCollector: the search has not finished');
     const { successors, events } = search;
@@ -209,9 +210,11 @@ export class LivenessCollector {
       const fair = this.fairnessOf(i, events);
       const first = goalAt;
       goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
-      return combineSlots(this.model, property, search.complete, (slot) =>
+      const verdict = combineSlots(this.model, property, search.complete, (slot) =>
         this.goalVerdict(walk, search, fair, first + (property.perNamespace ? slot : 0), scratch),
       );
+      onJudged?.(i + 1, this.properties.length, property.id);
+      return verdict;
     });
     return {
       states: search.states,

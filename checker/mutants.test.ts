@@ -89,7 +89,11 @@ describe('the generated files', () => {
   const results: MutantResult[] = [runMutant(mutant('pending-grows-after-active'), { horizonSteps: 0 })];
 
   it('hold, per mutant, its name, description, killing properties and counterexample steps', () => {
-    const [entry] = JSON.parse(mutantsJson(results));
+    const file = JSON.parse(mutantsJson(results));
+    // The file names its schema from generated/, then lists the mutants.
+    expect(Object.keys(file)).toEqual(['$schema', 'mutants']);
+    expect(file.$schema).toBe('../schemas/mutants.schema.json');
+    const [entry] = file.mutants;
     expect(entry).toMatchObject({
       mutant: 'pending-grows-after-active',
       description: expect.any(String),

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { sampleRandomScope } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, SystemModel } from '../machines/system.ts';
@@ -15,6 +16,7 @@ import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
 import { createProgressReporter, type ProgressOption } from './progress.ts';
 import { randomRun, type Violation } from './random.ts';
+import { schemaRef } from './schema-ref.ts';
 import { scopeByName } from './scope-file.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
@@ -123,6 +125,8 @@ export interface MutantRunOptions {
   horizonSteps?: number;
   /** Live progress of each mutant's exhaustive search (see checker/progress.ts). */
   progress?: (variant: Variant) => ProgressOption;
+  /** Told after each liveness property is judged on a mutant's graph, the long silent part of its run. */
+  livenessProgress?: (variant: Variant, judged: number, total: number, propertyId: string) => void;
   /** Seeds of the random scopes (machines/random-scope.ts) walked when the exhaustive search finds nothing. */
   randomScopeSeeds?: readonly number[];
   randomRuns?: number;
@@ -161,7 +165,10 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   }
   // Nothing bad happens at any one step: a fault that only stops progress is killed by a lasso.
   if (exhaustive.complete && !options.properties) {
-    const run = recorder ? recorder.judge() : checkLivenessOnTheFly(model, livenessProperties);
+    const onJudged = options.livenessProgress
+      ? (judged: number, total: number, id: string) => options.livenessProgress?.(variant, judged, total, id)
+      : undefined;
+    const run = recorder ? recorder.judge(onJudged) : checkLivenessOnTheFly(model, livenessProperties);
     const violated = run.properties.filter((r) => r.status === 'violated' && r.lasso);
     const first = violated[0];
     if (first?.lasso) {
@@ -216,9 +223,44 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
 export const mutantsMarkdownPath = 'generated/mutants.md';
 export const mutantsJsonPath = 'generated/mutants.json';
 
-/** The JSON file: one entry per mutant, in registry order. */
+const count = z.number().int().nonnegative();
+const stepSchema = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
+
+/** One mutant's entry in mutants.json: a MutantResult, field for field. */
+const mutantResultSchema = z.strictObject({
+  mutant: z.string(),
+  description: z.string(),
+  requirements: z.array(z.string()),
+  killedBy: z.array(z.string()),
+  violations: z.array(z.strictObject({ propertyId: z.string(), message: z.string() })),
+  brokenWithin: z.record(z.string(), z.number().int().positive()),
+  counterexampleSteps: z.array(stepSchema),
+  loopStart: count.optional(),
+  search: z.enum(['exhaustive', 'liveness', 'random', 'none']),
+  scope: z.string(),
+  statesExplored: count,
+  replay: z.strictObject({ seed: z.number().int(), path: z.string() }).optional(),
+});
+
+/** mutants.json: `$schema`, then one entry per mutant in registry order. */
+export interface MutantsFile {
+  $schema: string;
+  mutants: MutantResult[];
+}
+
+/** The schema of mutants.json (schemas/mutants.schema.json is generated from it). */
+export const mutantsFileSchema = z
+  .strictObject({ $schema: z.string(), mutants: z.array(mutantResultSchema) })
+  .meta({
+    title: 'nsmodel seeded faults',
+    description:
+      'mutants.json as npm run mutants writes it: every seeded fault (mutant), the properties that kill it and its shortest counterexample.',
+  }) as unknown as z.ZodType<MutantsFile>;
+
+/** The JSON file: its `$schema`, then one entry per mutant, in registry order. */
 export function mutantsJson(results: readonly MutantResult[]): string {
-  return `${JSON.stringify(results, null, 2)}\n`;
+  const file: MutantsFile = { $schema: schemaRef('mutants', mutantsJsonPath), mutants: [...results] };
+  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
@@ -350,6 +392,16 @@ export async function writeMutants(
   return [mutantsJsonPath, mutantsMarkdownPath, stamp];
 }
 
+/** The line printed after each liveness property judged on a mutant's graph. */
+export function livenessProgressLine(
+  label: string,
+  judged: number,
+  total: number,
+  propertyId: string,
+): string {
+  return `${label}: liveness ${judged} of ${total} judged on the graph (${propertyId})`;
+}
+
 /** The quick `check:generated` judges the table by its stamp; `--full` runs every mutant again (minutes). */
 export const mutantsGenerator: Generator = {
   name: 'mutants',
@@ -357,10 +409,11 @@ export const mutantsGenerator: Generator = {
   stamp: mutantsStamp,
   generate(rootDir) {
     const sources = stampSources(sourceRoot, mutantsStamp);
-    const progress = (variant: Variant) =>
-      createProgressReporter({
-        label: `mutant ${mutants.indexOf(variant) + 1}/${mutants.length} ${variant.name}`,
-      });
-    return writeMutants(rootDir, runMutants({ progress }), sources);
+    const label = (variant: Variant) =>
+      `mutant ${mutants.indexOf(variant) + 1}/${mutants.length} ${variant.name}`;
+    const progress = (variant: Variant) => createProgressReporter({ label: label(variant) });
+    const livenessProgress = (variant: Variant, judged: number, total: number, id: string) =>
+      console.error(livenessProgressLine(label(variant), judged, total, id));
+    return writeMutants(rootDir, runMutants({ progress, livenessProgress }), sources);
   },
 };

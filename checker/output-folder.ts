@@ -1,8 +1,10 @@
 import { lstatSync, type Stats, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, parse, posix, relative, resolve, sep } from 'node:path';
+import { z } from 'zod';
 import { UsageError } from './cli.ts';
 import { entryKind, writeFileAtomic } from './fs-atomic.ts';
+import { schemaRef } from './schema-ref.ts';
 
 /**
  * Where a run may write: one folder of its own. `--out` is refused when it is the file system's root,
@@ -12,6 +14,20 @@ import { entryKind, writeFileAtomic } from './fs-atomic.ts';
 
 /** The list of files a command wrote into its output folder: the only files it ever deletes there. */
 export const manifestName = '.nsmodel-written.json';
+
+/** The manifest: its `$schema`, then the names of the files written, relative to its folder, sorted. */
+export interface WrittenManifest {
+  $schema: string;
+  files: string[];
+}
+
+/** The schema of the manifest (schemas/written.schema.json is generated from it). */
+export const writtenManifestSchema = z
+  .strictObject({ $schema: z.string(), files: z.array(z.string()) })
+  .meta({
+    title: 'nsmodel output folder manifest',
+    description: `${manifestName}: the files a command wrote into its output folder, relative to it; the only files a later run deletes there.`,
+  }) as unknown as z.ZodType<WrittenManifest>;
 
 const inside = (folder: string, path: string) => path === folder || path.startsWith(`${folder}${sep}`);
 
@@ -112,7 +128,10 @@ export async function recordOutputs(
         deleted.push(posix.join(folder, name));
       }
     }
-  const files = [...now].sort();
-  await writeFileAtomic(join(rootDir, folder, manifestName), `${JSON.stringify({ files }, null, 2)}\n`);
+  const manifest: WrittenManifest = {
+    $schema: schemaRef('written', posix.join(folder, manifestName)),
+    files: [...now].sort(),
+  };
+  await writeFileAtomic(join(rootDir, folder, manifestName), `${JSON.stringify(manifest, null, 2)}\n`);
   return deleted;
 }

@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SystemModel } from '../machines/system.ts';
@@ -16,6 +16,7 @@ import {
   expectationsVerdict,
   hasUndeclared,
   maskVolatile,
+  reportFileSchema,
   reportFolder,
   reportMarkdown,
   reportSchema,
@@ -251,7 +252,11 @@ describe(`the ${variant} mutant`, () => {
       );
       expect(counterexample).toContain('<details><summary>The full state after every step</summary>');
       const json: unknown = JSON.parse(await readFile(join(scratch(), outDir, 'report.json'), 'utf8'));
-      expect(reportSchema.safeParse(json).success).toBe(true);
+      // The file is the report with its $schema, the path to schemas/ from its folder.
+      expect(reportFileSchema.safeParse(json).success).toBe(true);
+      expect((json as { $schema: string }).$schema).toBe(
+        posix.relative(outDir, 'schemas/report.schema.json'),
+      );
     });
 
     it('removes stale counterexamples from the committed folder, which the report generator owns whole', async () => {

@@ -38,6 +38,7 @@ import {
 } from './outcome.ts';
 import { createProgressReporter } from './progress.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from './scenario-invariants.ts';
+import { schemaRef } from './schema-ref.ts';
 import { scopeByName } from './scope-file.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 import { escapeMarkdownHtml } from './text-safety.ts';
@@ -135,8 +136,8 @@ export interface VerifyReport {
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
 const count = z.number().int().nonnegative();
 
-/** The schema of report.json (issue 3), checked by the tests against the committed file. */
-export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
+/** The report as `verify` builds it (issue 3); the file adds `$schema` (reportFileSchema). */
+const reportObject = z.strictObject({
   whatBroke: z.array(z.string()).optional(),
   scope: z.string(),
   variant: z.string(),
@@ -217,7 +218,25 @@ export const reportSchema: z.ZodType<VerifyReport> = z.strictObject({
       ),
     })
     .optional(),
-}) as z.ZodType<VerifyReport>;
+});
+
+/** The schema of a report `verify` builds, checked by the tests against what it builds. */
+export const reportSchema = reportObject as z.ZodType<VerifyReport>;
+
+/** report.json, and what `verify --json` prints: the report with its `$schema` first. */
+export type ReportFile = { $schema: string } & VerifyReport;
+
+/** The schema of report.json (schemas/report.schema.json is generated from it). */
+export const reportFileSchema = z.strictObject({ $schema: z.string(), ...reportObject.shape }).meta({
+  title: 'nsmodel verification report',
+  description:
+    'report.json as npm run verify writes it (and prints with --json): the search figures, every property verdict, coverage, liveness and the outcome.',
+}) as unknown as z.ZodType<ReportFile>;
+
+/** The report as written: `$schema` names the schema relative to `file` (stdout: to the project root). */
+export function reportFile(report: VerifyReport, file?: string): ReportFile {
+  return { $schema: schemaRef('report', file), ...report };
+}
 
 export const unexplainedNote =
   'not taken and not declared: add it with its reason under `expectations.untaken` in the scope file, or widen the scope';
@@ -585,7 +604,8 @@ export async function writeReport(
       await writeFileAtomic(target, text);
     written.push(path);
   };
-  await put(posix.join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const jsonPath = posix.join(outDir, 'report.json');
+  await put(jsonPath, `${JSON.stringify(reportFile(report, jsonPath), null, 2)}\n`);
   await put(posix.join(outDir, 'report.md'), reportMarkdown(report, result, model, outDir, context.liveness));
   const fresh = new Set<string>();
   for (const p of result.properties) {
@@ -681,7 +701,10 @@ export const reportGenerator: Generator = {
     reporter.finish(finalProgress(result));
     if (!result.complete)
       throw new Error(`report: the default scope's search did not complete (${completion(result)})`);
-    const liveness = recorder.judge();
+    // On a plain log the liveness judgement of the whole graph would otherwise pass without a line.
+    const liveness = recorder.judge((judged, total, id) =>
+      console.error(`report (default scope): liveness ${judged} of ${total} judged on the graph (${id})`),
+    );
     const context = { model, variant: baseVariantName, outDir: 'generated', liveness };
     // The same verdict as verify's canonical run: scenarios, golden figures and every class of failure.
     const scenarios = committedScenarios(safetyProperties);

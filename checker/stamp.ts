@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type ts from 'typescript';
+import { z } from 'zod';
 import { writeFileAtomic } from './fs-atomic.ts';
+import { schemaRef } from './schema-ref.ts';
 
 /**
  * Stamps: what a long generator's output was made from, so `npm run check:generated` judges it fresh
@@ -39,6 +41,27 @@ export interface Stamp {
   /** Source path → digest; TypeScript without comments, other files byte for byte. */
   sources: Record<string, string>;
 }
+
+/** A stamp file as written: its `$schema`, a line saying what it is for, then the stamp. */
+export type StampFile = { $schema: string; $comment: string } & Stamp;
+
+const digestMap = z.record(z.string(), z.string());
+
+/** The schema of every `*.stamp.json` (schemas/stamp.schema.json is generated from it). */
+export const stampFileSchema = z
+  .strictObject({
+    $schema: z.string(),
+    $comment: z.string(),
+    command: z.string(),
+    outputs: digestMap,
+    packages: digestMap,
+    sources: digestMap,
+  })
+  .meta({
+    title: 'nsmodel stamp',
+    description:
+      "A long generator's stamp (generated/*.stamp.json): the digest of every source its command can read, the versions of the packages it imports, and the digest of every file it wrote.",
+  }) as unknown as z.ZodType<StampFile>;
 
 /**
  * What a module reads besides its imports: paths relative to the root (a folder ends in `/`, `*.ext`
@@ -275,7 +298,14 @@ export async function writeStamp(
   for (const path of [...outputs].sort())
     digests[path] = outputDigest(path, await readFile(join(rootDir, path)), options.normalize);
   const { sources, packages } = options.sources ?? stampSources(sourceRoot, spec);
-  const stamp = { $comment: stampComment(spec), command: spec.command, outputs: digests, packages, sources };
+  const stamp: StampFile = {
+    $schema: schemaRef('stamp', spec.file),
+    $comment: stampComment(spec),
+    command: spec.command,
+    outputs: digests,
+    packages,
+    sources,
+  };
   await writeFileAtomic(join(rootDir, spec.file), `${JSON.stringify(stamp, null, 2)}\n`);
   return spec.file;
 }

@@ -2,6 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { schemaRef } from './schema-ref.ts';
 import { parsePanOutput } from './spin.ts';
 
 /**
@@ -28,6 +30,46 @@ export interface SwarmRun {
   expectedMissed: number;
   /** pan's depth bound was hit (the run cut its search short, beyond the filter's misses). */
   truncated: boolean;
+}
+
+/** A slice file of `swarm --out`: its `$schema`, the model searched and its runs (`--merge` reads them back). */
+export interface SwarmSlice {
+  $schema: string;
+  scope: string;
+  variant: string;
+  runs: SwarmRun[];
+}
+
+/** The schema of a slice file (schemas/swarm.schema.json is generated from it). */
+export const swarmSliceSchema = z
+  .strictObject({
+    $schema: z.string(),
+    scope: z.string(),
+    variant: z.string(),
+    runs: z.array(
+      z.strictObject({
+        run: z.number().int().nonnegative(),
+        flags: z.array(z.string()),
+        states: z.number().int().nonnegative(),
+        transitions: z.number().int().nonnegative(),
+        depth: z.number().int().nonnegative(),
+        errors: z.number().int().nonnegative(),
+        seconds: z.number().nonnegative(),
+        log2Bits: z.number().int().positive(),
+        expectedMissed: z.number().nonnegative(),
+        truncated: z.boolean(),
+      }),
+    ),
+  })
+  .meta({
+    title: 'nsmodel swarm slice',
+    description:
+      'The file npm run swarm -- --out writes: the bitstate runs of one slice of a swarm search, merged by --merge.',
+  }) as unknown as z.ZodType<SwarmSlice>;
+
+/** A slice file's content; `$schema` is relative to `file` (POSIX, relative to the project root). */
+export function swarmSlice(scope: string, variant: string, runs: SwarmRun[], file: string): SwarmSlice {
+  return { $schema: schemaRef('swarm', file), scope, variant, runs };
 }
 
 export interface SwarmReport {

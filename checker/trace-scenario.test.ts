@@ -107,7 +107,11 @@ describe("the README's tour for spec authors", () => {
  * each is caught): with the safety properties, every counterexample it writes becomes a scenario. The
  * faults caught by a liveness property round-trip as lassos in lasso-scenario.test.ts.
  */
-const table = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as MutantResult[];
+const written = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as
+  | { mutants: MutantResult[] }
+  | MutantResult[];
+// mutants.json is `{ $schema, mutants }`; a file written before it carried its schema is the bare list.
+const table = Array.isArray(written) ? written : written.mutants;
 const bySafety = mutants.filter((m) => table.find((r) => r.mutant === m.name)?.search === 'exhaustive');
 const byLiveness = mutants.filter((m) => table.find((r) => r.mutant === m.name)?.search === 'liveness');
 

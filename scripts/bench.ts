@@ -15,6 +15,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
+import { type BenchEngine, benchCaseLine, benchSpinLine, type CaseResult } from '../checker/bench-format.ts';
 import {
   type CommandSpec,
   exitCodes,
@@ -37,16 +38,7 @@ import {
 import type { SystemModel } from '../machines/system.ts';
 import { runEntry } from './entry.ts';
 
-type Engine =
-  | 'dense'
-  | 'generic'
-  | 'adjacency-map'
-  | 'system-scope'
-  | 'system-packed'
-  | 'system-bitstate'
-  | 'system-symmetry'
-  | 'system-compiled'
-  | 'verify';
+type Engine = BenchEngine;
 
 interface BenchCase {
   engine: Engine;
@@ -57,50 +49,6 @@ interface BenchCase {
   maxStates?: number;
   /** `verify` cases: the reductions asked for, as `verify` options (`--hash-compact`, `--symmetry off`). */
   verifyOptions?: string[];
-}
-
-interface CaseResult {
-  engine: Engine;
-  subject: number | string;
-  states: number;
-  transitions: number | null;
-  depth: number | null;
-  complete: boolean;
-  stopReason?: string;
-  seconds: number;
-  statesPerSecond: number;
-  /** Peak resident set size of the whole process (maxRSS). */
-  peakRssBytes: number;
-  /** RSS just before the search: the Node runtime, loaded modules and the tabulated machine. */
-  baselineRssBytes: number;
-  /** Heap plus array buffers still held after the search, after a full GC, over the baseline. */
-  retainedBytes: number;
-  /** Typed arrays of the dense or packed engine (visited set or lanes, queue, parents, event ids), when known. */
-  structureBytes?: number;
-  /** A bitstate search's estimated probability of having missed a state. */
-  missProbability?: number;
-  /** Under symmetry reduction: the states the orbits stand for. */
-  representedStates?: number;
-  /** `verify` cases: the reductions in force (symmetry, hash-compact), none for the full graph. */
-  reductions?: string[];
-  /** `verify` cases: whether deadlock and every liveness property were judged. */
-  livenessJudged?: boolean;
-  /** The compiled model (checker/compiled.ts): this result is the cold search; `warm` the best later one. */
-  compiled?: {
-    fillSeconds: number;
-    tableBytes: number;
-    misses: number;
-    warm: {
-      seconds: number;
-      statesPerSecond: number;
-      /** The first warm search, which still pays for the JIT compiling the lookup loop. */
-      firstStatesPerSecond: number;
-      retainedBytes: number;
-      structureBytes: number;
-      runs: number;
-    };
-  };
-  error?: string;
 }
 
 const resultMarker = 'BENCH_RESULT ';
@@ -761,7 +709,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   for (const group of groups) {
     const results = group.cases.map((benchCase) => bestOf(benchCase, group.repeat));
     if (asJson) {
-      for (const result of results) console.log(JSON.stringify({ environment, ...result }));
+      for (const result of results) console.log(JSON.stringify(benchCaseLine(environment, result)));
       continue;
     }
     console.log(group.title);
@@ -815,7 +763,7 @@ async function printSpin(scopes: readonly string[], asJson: boolean): Promise<nu
       (row) =>
         console.log(
           asJson
-            ? JSON.stringify(row)
+            ? JSON.stringify(benchSpinLine(row))
             : [
                 row.scope,
                 row.engine,

@@ -188,7 +188,7 @@ async function main(): Promise<number> {
     return exitCodes.ok;
   }
   console.log(
-    `check:generated: ${stale.length} stale, ${missing.length} missing, ${unexpected.length} unexpected of ${checked} files (${mode}); regenerate (npm run diagrams for the diagrams and docs/machines.md, npm run verify for the report, npm run mutants, npm run alternatives, npm run screenshots) and commit the result.`,
+    `check:generated: ${stale.length} stale, ${missing.length} missing, ${unexpected.length} unexpected of ${checked} files (${mode}); regenerate (npm run diagrams for the diagrams and docs/machines.md, npm run schemas for schemas/, npm run verify for the report, npm run mutants, npm run alternatives, npm run screenshots) and commit the result.`,
   );
   return exitCodes.stale;
 }

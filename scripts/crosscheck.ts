@@ -5,7 +5,7 @@ import {
   stringOption,
   UsageError,
 } from '../checker/cli.ts';
-import { type CrossCheck, crossCheck } from '../checker/crosscheck.ts';
+import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/crosscheck.ts';
 import { modelOf } from '../checker/promela.ts';
 import { scopeNames } from '../checker/scope-file.ts';
 import { spinAvailable } from '../checker/spin.ts';
@@ -74,7 +74,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   for (const name of names) {
     const check = crossCheck(modelOf(name, scope), name);
     agree &&= check.agrees;
-    if (values.json === true) console.log(JSON.stringify(check, (k, v) => (k === 'trace' ? undefined : v)));
+    if (values.json === true) console.log(JSON.stringify(crossCheckLine(check)));
     else printCheck(check);
   }
   if (values.json !== true)

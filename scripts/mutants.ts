@@ -1,8 +1,8 @@
 import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
-import { mutantsStamp, runMutants, writeMutants } from '../checker/mutants.ts';
+import { livenessProgressLine, mutantsStamp, runMutants, writeMutants } from '../checker/mutants.ts';
 import { createProgressReporter } from '../checker/progress.ts';
 import { sourceRoot, stampSources } from '../checker/stamp.ts';
-import { mutants } from '../machines/variants.ts';
+import { mutants, type Variant } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
 import { selectNamed } from './named.ts';
 
@@ -29,7 +29,7 @@ const spec: CommandSpec = {
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.survived],
   notes: [
-    'Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI); NO_COLOR turns colour off.',
+    "Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI), then a line per liveness property judged on a mutant's graph; NO_COLOR turns colour off.",
   ],
 };
 
@@ -39,17 +39,17 @@ async function main({ positionals: names, values }: ParsedCommandLine): Promise<
   // Taken before the run: an edit made meanwhile leaves the tables stale, never falsely fresh.
   const sources = stampSources(sourceRoot, mutantsStamp);
   const started = performance.now();
+  const label = (variant: Variant) =>
+    `mutant ${selected.indexOf(variant) + 1}/${selected.length} ${variant.name}`;
   const results = runMutants(
     {
       ...(stopOnFirst ? { horizonSteps: 0 } : {}),
       ...(values.quiet === true
         ? {}
         : {
-            progress: (variant) =>
-              createProgressReporter({
-                label: `mutant ${selected.indexOf(variant) + 1}/${selected.length} ${variant.name}`,
-                transient: true,
-              }),
+            progress: (variant) => createProgressReporter({ label: label(variant), transient: true }),
+            livenessProgress: (variant, judged, total, id) =>
+              console.error(livenessProgressLine(label(variant), judged, total, id)),
           }),
     },
     (r, ms) => {

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import {
   type CommandSpec,
   exitCodes,
@@ -8,10 +9,20 @@ import {
   stringOption,
   UsageError,
 } from '../checker/cli.ts';
+import { writeFileAtomic } from '../checker/fs-atomic.ts';
 import { modelOf, promelaModel } from '../checker/promela.ts';
+import { schemaPath } from '../checker/schema-ref.ts';
 import { scopeNames } from '../checker/scope-file.ts';
 import { spinAvailable } from '../checker/spin.ts';
-import { mergeSwarm, runSwarm, type SwarmReport, type SwarmRun, sliceRuns } from '../checker/swarm.ts';
+import {
+  mergeSwarm,
+  runSwarm,
+  type SwarmReport,
+  type SwarmSlice,
+  sliceRuns,
+  swarmSlice,
+  swarmSliceSchema,
+} from '../checker/swarm.ts';
 import { baseVariantName } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
 
@@ -76,15 +87,30 @@ function sliceOption(text: string | undefined): { index: number; count: number }
   return { index: Number(match[1]), count: Number(match[2]) };
 }
 
+/** A slice file of `--out`, checked against its schema: a wrong one is named with the field at fault. */
+function readSlice(file: string): SwarmSlice {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `--merge: ${file}: ${(error as Error).message}; fix: name a file written by swarm --out`,
+    );
+  }
+  const parsed = swarmSliceSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new UsageError(
+    `--merge: ${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}; fix: name a file written by swarm --out (${schemaPath('swarm')})`,
+  );
+}
+
 async function main({ values }: ParsedCommandLine): Promise<number> {
   const scope = stringOption(values, 'scope') ?? 'quick';
   const variant = stringOption(values, 'variant') ?? baseVariantName;
   const merged = listOption(values, 'merge');
   if (merged.length > 0) {
-    const slices = merged.map(
-      (file) =>
-        JSON.parse(readFileSync(file, 'utf8')) as { scope: string; variant: string; runs: SwarmRun[] },
-    );
+    const slices = merged.map((file) => readSlice(file));
     printReport(
       mergeSwarm(
         slices[0].scope,
@@ -104,7 +130,13 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   const done = runSwarm(promela.text, sliceRuns(runs, index, count), { log2Bits, maxDepth });
   const out = stringOption(values, 'out');
   if (out !== undefined) {
-    writeFileSync(out, `${JSON.stringify({ scope: model.scope.name, variant, runs: done }, null, 2)}\n`);
+    const slice = swarmSlice(
+      model.scope.name,
+      variant,
+      done,
+      relative(process.cwd(), resolve(out)).split(sep).join('/'),
+    );
+    await writeFileAtomic(out, `${JSON.stringify(slice, null, 2)}\n`);
     console.log(`wrote ${out}: runs ${done.map((r) => r.run).join(', ')} of ${runs}`);
   }
   printReport(mergeSwarm(model.scope.name, variant, done));

@@ -18,6 +18,7 @@ import {
   finalProgress,
   hasUndeclared,
   judgedReport,
+  reportFile,
   reportFolder,
   reportStamp,
   summaryText,
@@ -182,7 +183,7 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
   if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
   interrupt.dispose();
-  if (args.json) console.log(JSON.stringify(report, null, 2));
+  if (args.json) console.log(JSON.stringify(reportFile(report), null, 2));
   else console.log(terminalText(summaryText(report, result, folder, true)));
   if (scenarios) printScenarios(scenarios, args.json);
   if (!result.complete)

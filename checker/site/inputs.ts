@@ -51,7 +51,7 @@ export const siteReportSchema = z
 
 export type SiteReport = z.infer<typeof siteReportSchema>;
 
-export const siteMutantSchema = z.array(
+const siteMutantList = z.array(
   z
     .object({
       mutant: z.string(),
@@ -66,7 +66,16 @@ export const siteMutantSchema = z.array(
     .passthrough(),
 );
 
-export type SiteMutant = z.infer<typeof siteMutantSchema>[number];
+/** mutants.json: `{ $schema, mutants: [...] }`, or the bare list an older file holds. */
+export const siteMutantSchema = z.union([
+  z
+    .object({ mutants: siteMutantList })
+    .passthrough()
+    .transform((file) => file.mutants),
+  siteMutantList,
+]);
+
+export type SiteMutant = z.infer<typeof siteMutantList>[number];
 
 const alternativeCellSchema = z
   .object({ verdict: z.string(), steps: z.number().optional(), link: z.string().optional() })

@@ -177,7 +177,10 @@ describe('the page', () => {
         counterexampleSteps: [],
       },
     ];
-    await writeFile(join(root, 'generated', 'mutants.json'), JSON.stringify(mutants));
+    await writeFile(
+      join(root, 'generated', 'mutants.json'),
+      JSON.stringify({ $schema: '../schemas/mutants.schema.json', mutants }),
+    );
     const html = siteHtml(await loadSiteInput(root, 'generated'), 'generated');
     expect(html).toMatch(/id="mutants"/);
     expect(html).toMatch(/1 seeded fault, 1 not caught/);
