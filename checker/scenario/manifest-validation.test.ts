@@ -56,6 +56,12 @@ const refusals: [string, string, RegExp][] = [
     'metadata.annotations',
     /Invalid value: "a\/b\/c": a qualified name must consist of/,
   ],
+  // Past every safe integer, yet told D-32's bound rather than the safe-integer one.
+  [
+    '16-timeout-past-safe-integers.yaml',
+    'initializers[0].timeoutSeconds',
+    /D-32: an initializer's timeoutSeconds is 1 to 30 \(got 1e\+23\)/,
+  ],
 ];
 
 describe('scenario manifests get Kubernetes validation', () => {
