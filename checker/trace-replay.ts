@@ -67,6 +67,12 @@ export function recordedAction(
     throw new UsageError(
       `${file}: states[${index}]: the action carries no data (#meta.action.details.data); fix: write the trace again with npm run verify`,
     );
+  // The trace records each step twice (Apalache's mbt::actionTaken beside #meta.action): they must agree.
+  const taken = trace.states[index][actionVariable];
+  if (taken !== undefined && taken !== action.label)
+    throw new UsageError(
+      `${file}: states[${index}].${actionVariable}: ${JSON.stringify(taken)} is not the step #meta.action records (${JSON.stringify(action.label)}); fix: write the trace again with npm run verify, or make the two agree`,
+    );
   return { label: action.label, data };
 }
 
