@@ -163,7 +163,7 @@ export const verifySpec: CommandSpec = {
     'SIGINT or SIGTERM stops the search, writes the partial report (complete: false) and exits 10.',
     'Several causes at once: each is printed and recorded in the report (outcome); the exit code is the first in 12 > 11 > 13 > 10 > 18 > 19.',
     'Before the search: the estimated state count (each namespace searched alone, multiplied); past what the process holds, an unbounded search is refused (exit 2) unless --force, --max-states, --max-seconds, --bitstate or --hash-compact.',
-    '--out refuses /, the project, a non-folder (/dev/null) and the committed generated/ before the search.',
+    '--out refuses /, the project, a non-folder (/dev/null), the committed generated/ and a folder holding files no run of this tool wrote (sources, /dev, a home folder) before the search.',
   ],
 };
 

@@ -15,7 +15,7 @@ import { LivenessCollector } from '../checker/liveness-fly.ts';
 import type { LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
-import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
+import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/output-folder.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
@@ -120,6 +120,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     outputRoot,
     { committedRun: canonical },
   );
+  // A folder the user names holds only what runs of this tool wrote: never sources, /dev or a home folder.
+  if (args.out !== undefined) checkOwnFolder(args.out, outputRoot);
   const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
   const reporter = createProgressReporter({
     label: `verify ${args.variant}/${model.scope.name}`,
