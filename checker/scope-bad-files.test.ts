@@ -229,6 +229,11 @@ const expected: [string, string][] = [
     '63-duplicate-patch-entry.yaml',
     '7: namespaces[1]: a second entry "team-q" (entries are matched by name; the first is entry 0); fix: write each entry once, with every change to it',
   ],
+  // The YAML parser only warns of an unknown tag and reads the value as if untagged.
+  [
+    '64-unknown-tag.yaml',
+    '2: (top level): unknown YAML tag: !custom; fix: remove the tag: a scope holds plain YAML values',
+  ],
 ];
 
 describe('malformed scope files', () => {

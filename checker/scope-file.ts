@@ -154,6 +154,16 @@ function parseYaml(text: string, file: string): ParsedText {
       syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
     throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
   }
+  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
+  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unresolved)
+    throw new ScopeFileError(
+      file,
+      lines.linePos(unresolved.pos[0]).line,
+      '',
+      unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown YAML tag'),
+      'remove the tag: a scope holds plain YAML values',
+    );
   try {
     return { doc, lines, data: doc.toJS({ maxAliasCount }) };
   } catch (error) {

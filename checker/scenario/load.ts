@@ -285,6 +285,16 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
     const [problem, hint] = yamlProblem(error.code, error.message);
     throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
   }
+  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
+  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unresolved)
+    throw new ScenarioFileError(
+      file,
+      lines.linePos(unresolved.pos[0]).line,
+      '',
+      `YAML: ${unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown tag')}`,
+      'remove the tag: a scenario holds plain YAML values',
+    );
   const locate = lineLocator(doc, lines);
   const located = (error: unknown): never => {
     if (error instanceof ScenarioFieldError)

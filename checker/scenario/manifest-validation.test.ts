@@ -84,4 +84,18 @@ describe('scenario manifests get Kubernetes validation', () => {
     expect(illegalBase64Byte('aG k')).toBe(2);
     expect(illegalBase64Byte('a===')).toBe(1);
   });
+
+  it('refuses an unknown YAML tag, which the parser only warns of, and a status code past 599 with its bound', () => {
+    const text = (line: string) =>
+      `title: t\nrequirements: [NS-1]\ngiven:\n  namespaces: [{ name: team-a }]\nsteps:\n${line}\n`;
+    expect(() =>
+      loadScenario('x.yaml', text('  - check: !custom { namespace: team-a, exists: true }')),
+    ).toThrow('x.yaml:6: YAML: unknown tag: !custom');
+    expect(() =>
+      loadScenario(
+        'x.yaml',
+        text('  - as: root\n    do: get namespaces/team-a\n    expect: { code: 99999999999999999999 }'),
+      ),
+    ).toThrow(/x\.yaml:8: steps\[0\]\.expect\.code: Too big: expected number to be <=599/);
+  });
 });

@@ -278,10 +278,10 @@ const statusLine = z
 
 const expectSchema = z.union(
   [
-    z.number().int().min(100).max(599),
+    z.number().min(100).max(599).int(),
     statusLine,
     z.strictObject({
-      code: z.number().int().min(100).max(599),
+      code: z.number().min(100).max(599).int(),
       reason: reason.optional(),
       cause: z.string().optional(),
       message: z.string().optional(),
