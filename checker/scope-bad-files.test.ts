@@ -234,6 +234,11 @@ const expected: [string, string][] = [
     '64-unknown-tag.yaml',
     '2: (top level): unknown YAML tag: !custom; fix: remove the tag: a scope holds plain YAML values',
   ],
+  // 5,000 nested lists: the parser's stack overflow was reported as "not YAML (Maximum call stack size exceeded)".
+  [
+    '65-nested-too-deeply.yaml',
+    '1: (top level): nested too deeply; fix: a scope is a few levels of maps and lists',
+  ],
 ];
 
 describe('malformed scope files', () => {

@@ -150,6 +150,15 @@ function parseYaml(text: string, file: string): ParsedText {
       .split('\n')[0]
       .replace(/ at line \d+, column \d+.*$/, '')
       .replace(/;.*$/, '');
+    // The parser records its own stack overflow on a deeply nested value as a syntax error.
+    if (/Maximum call stack/.test(problem))
+      throw new ScopeFileError(
+        file,
+        line,
+        '',
+        'nested too deeply',
+        'a scope is a few levels of maps and lists',
+      );
     const fix =
       syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
     throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
@@ -167,6 +176,8 @@ function parseYaml(text: string, file: string): ParsedText {
   try {
     return { doc, lines, data: doc.toJS({ maxAliasCount }) };
   } catch (error) {
+    if (error instanceof RangeError)
+      throw new ScopeFileError(file, 1, '', 'nested too deeply', 'a scope is a few levels of maps and lists');
     throw new ScopeFileError(
       file,
       1,
