@@ -53,6 +53,18 @@ describe('the state estimate before a search', () => {
   });
 });
 
+describe('the estimate of a scope past its budget', () => {
+  it('counts a namespace the shared budget did not reach as a factor of 1, and says the figure is a lower bound', () => {
+    const estimate = estimateStates(scopeByName('admin-finalize'), undefined, { budget: 1 });
+    expect(estimate.lowerBound).toBe(true);
+    expect(estimate.namespaces.find((n) => n.name === 'team-a')).toMatchObject({
+      states: estimate.global,
+      capped: true,
+    });
+    expect(estimate.states).toBe(estimate.global);
+  });
+});
+
 describe('verify with a scope estimated past the process', () => {
   const scratch = useTempDir('verify-estimate');
   const verify = (args: string[]) => runScript(resolve('scripts/verify.ts'), args, { cwd: scratch() });

@@ -10,7 +10,7 @@ import { defaultMemoryLimitBytes } from './explore.ts';
  * (docs/performance.md, "Namespaces multiply"), so the state space is close to the product of what each
  * namespace adds: with G the states of the scope without any namespace (configurations, faults, clock)
  * and S_i those of the scope with namespace i alone, states ≈ G · Π (S_i / G). Each S_i is a complete
- * search of a one-namespace scope, capped at `projectionCap` states; a capped one makes the estimate a
+ * search of a one-namespace scope, capped at `projectionCap` states and all of them together at `projectionBudget`; a capped one makes the estimate a
  * lower bound, and says so.
  *
  * Calibrated against the golden counts: exact for admin-finalize (376), quick (9,744), large (298,944)
@@ -40,6 +40,8 @@ export interface StateEstimate {
 
 /** States a one-namespace search explores before the estimate calls it a lower bound. */
 export const projectionCap = 100_000;
+/** States all the one-namespace searches of one estimate explore together. */
+export const projectionBudget = 300_000;
 
 /**
  * Bytes the packed search keeps per state, rounded up from docs/performance.md's 40–60 B/state of lanes,
@@ -61,7 +63,7 @@ function statesOf(
 export function estimateStates(
   scope: Scope,
   machines?: MachineSet,
-  options: { cap?: number; symmetryOrder?: number } = {},
+  options: { cap?: number; budget?: number; symmetryOrder?: number } = {},
 ): StateEstimate {
   const cap = options.cap ?? projectionCap;
   const alone = (names: string[]): Scope => ({
@@ -70,13 +72,20 @@ export function estimateStates(
     // A projection is searched concretely: the symmetry sets name namespaces it may not hold.
     symmetry: undefined,
   });
-  const global = statesOf(alone([]), machines, cap);
-  const namespaces = scope.namespaces.map(
-    (n): NamespaceFactor => ({
-      name: n.name,
-      ...statesOf(alone([n.name]), machines, cap),
-    }),
-  );
+  // One budget for every projection, so a scope of many rich namespaces is estimated in seconds too.
+  let left = options.budget ?? projectionBudget;
+  const within = (names: string[]) => {
+    if (left <= 0) return { states: 0, capped: true };
+    const found = statesOf(alone(names), machines, Math.min(cap, left));
+    left -= found.states;
+    return found;
+  };
+  const global = within([]);
+  const namespaces = scope.namespaces.map((n): NamespaceFactor => {
+    const found = within([n.name]);
+    // A namespace the budget did not reach counts as adding nothing: the estimate is then a lower bound.
+    return { name: n.name, ...(found.states === 0 ? { states: global.states, capped: true } : found) };
+  });
   const product = namespaces.reduce((acc, n) => acc * (n.states / global.states), global.states);
   return {
     states: Math.round(product),
