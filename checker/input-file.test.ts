@@ -8,6 +8,7 @@ import { UsageError } from './cli.ts';
 import { decodeInput, InputFileError, readInputBytes, readInputText } from './input-file.ts';
 import { loadScenario, ScenarioFileError } from './scenario/load.ts';
 import { loadScopeFile } from './scope-file.ts';
+import { terminalText } from './text-safety.ts';
 
 const refusal = (run: () => unknown) => thrownMessage(InputFileError, run);
 
@@ -101,6 +102,16 @@ describe('encodings are detected and named', () => {
     expect(decode(new Uint8Array(Buffer.from('title: "\x1b[2Jgone"\n')))).toMatch(
       /^f\.yaml:1: control character U\+001B in the text/,
     );
+  });
+
+  it('names a bidirectional override with its line, and the terminal shows it escaped', () => {
+    expect(decode(new Uint8Array(Buffer.from('a: 1\ntitle: "admin \u202e nimda"\n')))).toBe(
+      'f.yaml:2: bidirectional control character U+202E in the text (it shows the text in another order than it is read); fix: remove it; write the text in the order it is meant',
+    );
+    expect(decode(new Uint8Array(Buffer.from('title: "\u2066x\u2069"\n')))).toMatch(
+      /^f\.yaml:1: bidirectional control character U\+2066/,
+    );
+    expect(terminalText('a\u202eb')).toBe('a\\u{202e}b');
   });
 
   it('drops a UTF-8 byte order mark', () => {

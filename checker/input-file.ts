@@ -206,7 +206,23 @@ export function checkInputText(file: string, text: string): void {
       'remove it; write a visible character instead',
     );
   }
+  // Bidirectional overrides and isolates show text in another order than it is read (CVE-2021-42574).
+  const bidi = [...text].findIndex((char) => isBidiControl(char.codePointAt(0) ?? 0));
+  if (bidi >= 0) {
+    const index = [...text].slice(0, bidi).join('').length;
+    const code = text.charCodeAt(index).toString(16).toUpperCase().padStart(4, '0');
+    throw new InputFileError(
+      file,
+      lineOf(index),
+      `bidirectional control character U+${code} in the text (it shows the text in another order than it is read)`,
+      'remove it; write the text in the order it is meant',
+    );
+  }
 }
+
+/** Unicode's bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069). */
+export const isBidiControl = (code: number): boolean =>
+  (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 
 /** Whether `code` is a C0 or C1 control character (or DEL) other than tab, LF and CR. */
 export const isControl = (code: number): boolean =>

@@ -4,9 +4,11 @@ import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { ResourceQuota } from 'kubernetes-models/v1/ResourceQuota';
 import { Secret } from 'kubernetes-models/v1/Secret';
+import { validateFinalizerName, validateMetadataMaps } from '../machines/names.ts';
 import {
   finalizerOwnerAccount,
   immortalNamespaces,
@@ -44,6 +46,7 @@ const models: Record<string, ModelClass> = {
   Pod,
   ResourceQuota,
   NetworkPolicy,
+  Namespace,
 };
 
 const apiVersions: Record<string, string> = {
@@ -349,6 +352,168 @@ export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
       });
       for (const [finalizer, owner] of Object.entries(intent.finalizerOwners))
         unknownUser(owner, ['intent', 'finalizerOwners', finalizer]);
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof Found) return error.issue;
+    throw error;
+  }
+}
+
+/**
+ * Go's base64.StdEncoding as encoding/json decodes a `[]byte` field (Secret `data`, ConfigMap
+ * `binaryData`): the standard alphabet with `=` padding, newlines skipped. The offset of the first byte
+ * it refuses, as upstream's "illegal base64 data at input byte N", or undefined when it decodes.
+ */
+export function illegalBase64Byte(value: string): number | undefined {
+  let kept = 0;
+  let padding = -1;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\n' || c === '\r') continue;
+    if (c === '=') {
+      if (padding < 0) padding = i;
+      kept++;
+      continue;
+    }
+    if (padding >= 0 || !/[A-Za-z0-9+/]/.test(c)) return i;
+    kept++;
+  }
+  if (kept % 4 !== 0) return value.length;
+  if (padding >= 0) {
+    const pads = value.slice(padding).replace(/[\r\n]/g, '').length;
+    if (pads > 2) return padding;
+  }
+  return undefined;
+}
+
+/** apimachinery's IsConfigMapKey: the keys of ConfigMap and Secret data. */
+function configKeyProblem(key: string): string | undefined {
+  if (key.length > 253) return 'must be no more than 253 characters';
+  if (!/^[-._a-zA-Z0-9]+$/.test(key))
+    return "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+  if (key === '.') return "must not be '.'";
+  if (key === '..') return "must not be '..'";
+  if (key.startsWith('..')) return "must not start with '..'";
+  return undefined;
+}
+
+const stringMap = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** Secret and ConfigMap data as upstream's ValidateSecret and ValidateConfigMap judge them. */
+function dataCheck(kind: string, manifest: Record<string, unknown>, path: FieldPath): void {
+  const fields = kind === 'Secret' ? ['data', 'stringData'] : ['data', 'binaryData'];
+  const seen = new Set<string>();
+  for (const field of fields)
+    for (const [key, value] of Object.entries(stringMap(manifest[field]))) {
+      const problem = configKeyProblem(key);
+      if (problem)
+        refuse(
+          [...path, field, key],
+          `Invalid value: "${key}": ${problem}`,
+          'name the key with letters, digits, -, _ and .',
+        );
+      // A key in both data and binaryData is refused; stringData is merged over data, as upstream does.
+      if (kind === 'ConfigMap' && seen.has(key))
+        refuse(
+          [...path, field, key],
+          `Invalid value: "${key}": duplicate of key present in data`,
+          'keep the key in one of data and binaryData',
+        );
+      seen.add(key);
+      const encoded = kind === 'Secret' ? field === 'data' : field === 'binaryData';
+      if (encoded && typeof value === 'string') {
+        const at = illegalBase64Byte(value);
+        if (at !== undefined)
+          refuse(
+            [...path, field, key],
+            `${kind} in version "v1" cannot be handled as a ${kind}: illegal base64 data at input byte ${at}`,
+            `${field} values are base64 (echo -n VALUE | base64)${kind === 'Secret' ? ', or put the plain text under stringData' : ''}`,
+          );
+      }
+    }
+}
+
+/** A configuration's initializer or hook names: DNS subdomains with at least three segments (upstream's v1alpha1 rule). */
+function qualifiedEntryNames(entries: unknown, path: FieldPath): void {
+  if (!Array.isArray(entries)) return;
+  entries.forEach((entry, i) => {
+    const name = stringMap(entry).name;
+    if (typeof name !== 'string') return;
+    if (!isDnsSubdomain(name) || name.split('.').length < 3)
+      refuse(
+        [...path, i, 'name'],
+        `Invalid value: "${name}": should be a domain with at least three segments separated by dots`,
+        'e.g. quota.example.com',
+      );
+  });
+}
+
+/**
+ * Any manifest a scenario's `given` holds, judged as the apiserver would before the object could exist:
+ * RBAC by the schema and upstream's rules; Namespace, ConfigMap, Secret, Pod, ResourceQuota and
+ * NetworkPolicy by their official schemas, names, labels, annotations, finalizers and data; the
+ * admission configurations by their names and their entries' names. Undefined when it would be stored.
+ */
+export function scenarioManifestIssue(
+  manifest: Record<string, unknown>,
+  path: FieldPath,
+): ScopeIssue | undefined {
+  const kind = String(manifest.kind);
+  const rbac = rbacManifestIssue(manifest, path);
+  if (rbac) return rbac;
+  try {
+    const metadata = stringMap(manifest.metadata);
+    const metaErrors = validateMetadataMaps(
+      metadata as { labels?: Record<string, string>; annotations?: Record<string, string> },
+    );
+    if (metaErrors.length > 0) {
+      const field = metaErrors[0].startsWith('metadata.labels') ? 'labels' : 'annotations';
+      refuse(
+        [...path, 'metadata', field],
+        metaErrors[0].replace(/^metadata\.\w+: /, ''),
+        'keys are qualified names (prefix/name), label values up to 63 characters of letters, digits, -, _ and .',
+      );
+    }
+    if (kind === 'Secret' || kind === 'ConfigMap') dataCheck(kind, manifest, path);
+    if (kind === 'Namespace') {
+      const finalizers = stringMap(manifest.spec).finalizers;
+      if (Array.isArray(finalizers))
+        finalizers.forEach((f, i) => {
+          const error = typeof f === 'string' ? validateFinalizerName(f)[0] : undefined;
+          if (error)
+            refuse(
+              [...path, 'spec', 'finalizers', i],
+              error.replace(/^spec\.finalizers: /, ''),
+              'a finalizer is kubernetes or a qualified name such as example.com/cleanup',
+            );
+        });
+    }
+    if (kind === 'NamespaceInitializerConfiguration' || kind === 'InitializerConfiguration')
+      qualifiedEntryNames(manifest.initializers, [...path, 'initializers']);
+    if (kind === 'ExternalAdmissionHookConfiguration')
+      qualifiedEntryNames(manifest.externalAdmissionHooks, [...path, 'externalAdmissionHooks']);
+    if (
+      [
+        'NamespaceInitializerConfiguration',
+        'InitializerConfiguration',
+        'ExternalAdmissionHookConfiguration',
+      ].includes(kind)
+    ) {
+      const name = metadata.name;
+      if (typeof name === 'string' && !isDnsSubdomain(name))
+        refuse(
+          [...path, 'metadata', 'name'],
+          `Invalid value: "${name}": not a ${kind} name: a lowercase RFC 1123 subdomain`,
+          'use lowercase letters, digits, - and .',
+        );
+    }
+    if (kind in models && !['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(kind)) {
+      const { apiVersion: _, kind: __, ...data } = manifest;
+      schemaCheck(kind, data, path);
     }
     return undefined;
   } catch (error) {

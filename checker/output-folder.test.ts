@@ -6,7 +6,7 @@ import { runScript, thrownMessage, tsxInOneProcess } from '../test-support/run-c
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
-import { checkOutputFolder, manifestName, recordOutputs } from './output-folder.ts';
+import { checkOutputFolder, checkOwnFolder, manifestName, recordOutputs } from './output-folder.ts';
 
 const project = resolve('.');
 
@@ -44,6 +44,22 @@ describe('the output folder', () => {
   it('accepts a new or existing folder of its own', async () => {
     expect(checkOutputFolder(join(scratch(), 'new', 'deeper'), project)).toMatch(/new\/deeper$/);
     expect(checkOutputFolder(scratch(), project)).not.toBe('.');
+  });
+
+  it('refuses a named folder holding files it did not write (sources, /dev, /proc/self); a new, empty or earlier run folder is its own', async () => {
+    const own = (out: string) => thrownMessage(UsageError, () => checkOwnFolder(out, project));
+    expect(own('scopes')).toMatch(
+      /^--out: "scopes" holds \d+ entries this tool did not write \(admin-finalize\.yaml, default\.yaml, .*\), which the report could replace; fix: /,
+    );
+    expect(own('/dev')).toMatch(/^--out: "\/dev" holds \d+ entries this tool did not write/);
+    expect(own('/proc/self')).toMatch(/this tool did not write/);
+    expect(own(join(scratch(), 'not-yet'))).toBeNull();
+    await mkdir(join(scratch(), 'empty'));
+    expect(own(join(scratch(), 'empty'))).toBeNull();
+    await mkdir(join(scratch(), 'earlier'));
+    await writeFile(join(scratch(), 'earlier', manifestName), '{"files":[]}');
+    await writeFile(join(scratch(), 'earlier', 'report.md'), 'an earlier run');
+    expect(own(join(scratch(), 'earlier'))).toBeNull();
   });
 
   it('deletes only files its manifest names, never a file it did not write', async () => {

@@ -1,4 +1,4 @@
-import { lstatSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, parse, posix, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
@@ -74,6 +74,30 @@ export function checkOutputFolder(
     break;
   }
   return relative(root, target).split(sep).join(posix.sep) || '.';
+}
+
+/**
+ * A folder the user names must be new, empty, or one this tool wrote before (it holds the manifest):
+ * otherwise the report would land among files it did not write, and replace any of the same name (a
+ * source folder of the project, /dev, /proc/self, a home folder).
+ */
+export function checkOwnFolder(out: string, root: string, { flag = '--out' }: { flag?: string } = {}): void {
+  const target = resolve(root, out);
+  let entries: string[];
+  try {
+    entries = readdirSync(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw new UsageError(
+      `${flag}: ${JSON.stringify(out)} cannot be read (${code ?? String(error)}); fix: give a folder of its own, e.g. ${flag} runs/mine`,
+    );
+  }
+  if (entries.length === 0 || entries.includes(manifestName)) return;
+  const shown = entries.sort().slice(0, 3).join(', ');
+  throw new UsageError(
+    `${flag}: ${JSON.stringify(out)} holds ${entries.length} entries this tool did not write (${shown}${entries.length > 3 ? ', ...' : ''}), which the report could replace; fix: give a new or empty folder, or one an earlier run wrote, e.g. ${flag} runs/mine`,
+  );
 }
 
 /** The files the previous run recorded in `folder`'s manifest (relative to the folder); none when absent or unreadable. */

@@ -219,6 +219,26 @@ const expected: [string, string][] = [
     '60-yaml-bomb.yaml',
     '1: (top level): refused: Excessive alias count indicates a resource exhaustion attack; fix: write each value out instead of through aliases',
   ],
+  // Past every safe integer, yet told the field's own bound rather than the safe-integer one.
+  [
+    '61-timeout-past-safe-integers.yaml',
+    '5: clock.readRepairTimeoutSeconds: 1e+23 is too large (FP-4: the global timeout is 10 min; D-8 scales time, so a few seconds suffice); fix: use at most 600',
+  ],
+  // Two entries with one key in a patch: the second was silently merged into the first.
+  [
+    '63-duplicate-patch-entry.yaml',
+    '7: namespaces[1]: a second entry "team-q" (entries are matched by name; the first is entry 0); fix: write each entry once, with every change to it',
+  ],
+  // The YAML parser only warns of an unknown tag and reads the value as if untagged.
+  [
+    '64-unknown-tag.yaml',
+    '2: (top level): unknown YAML tag: !custom; fix: remove the tag: a scope holds plain YAML values',
+  ],
+  // 5,000 nested lists: the parser's stack overflow was reported as "not YAML (Maximum call stack size exceeded)".
+  [
+    '65-nested-too-deeply.yaml',
+    '1: (top level): nested too deeply; fix: a scope is a few levels of maps and lists',
+  ],
 ];
 
 describe('malformed scope files', () => {

@@ -76,6 +76,14 @@ function mergeList(
         fix: `write the entry as a map with its ${rule.fields}`,
       });
     const key = keyOf(entry);
+    // As server-side apply refuses a patch with duplicate entries for one key: the second is no change of the first.
+    const earlier = patch.findIndex((other) => keyOf(other) === key);
+    if (earlier < i)
+      throw new ExtendsIssue({
+        path: [...at, i],
+        problem: `a second entry ${key} (entries are matched by ${rule.fields}; the first is entry ${earlier})`,
+        fix: 'write each entry once, with every change to it',
+      });
     const found = merged.findIndex((b) => keyOf(b) === key);
     const { $patch, ...rest } = entry;
     if ($patch !== undefined && $patch !== 'delete')

@@ -150,13 +150,34 @@ function parseYaml(text: string, file: string): ParsedText {
       .split('\n')[0]
       .replace(/ at line \d+, column \d+.*$/, '')
       .replace(/;.*$/, '');
+    // The parser records its own stack overflow on a deeply nested value as a syntax error.
+    if (/Maximum call stack/.test(problem))
+      throw new ScopeFileError(
+        file,
+        line,
+        '',
+        'nested too deeply',
+        'a scope is a few levels of maps and lists',
+      );
     const fix =
       syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
     throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
   }
+  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
+  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unresolved)
+    throw new ScopeFileError(
+      file,
+      lines.linePos(unresolved.pos[0]).line,
+      '',
+      unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown YAML tag'),
+      'remove the tag: a scope holds plain YAML values',
+    );
   try {
     return { doc, lines, data: doc.toJS({ maxAliasCount }) };
   } catch (error) {
+    if (error instanceof RangeError)
+      throw new ScopeFileError(file, 1, '', 'nested too deeply', 'a scope is a few levels of maps and lists');
     throw new ScopeFileError(
       file,
       1,

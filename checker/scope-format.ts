@@ -12,22 +12,24 @@ const name = z.string().min(1, 'must not be empty');
 export const maxInitializerTimeoutSeconds = 30;
 const initializerTimeout = z
   .number()
-  .int()
   .positive()
   .max(
     maxInitializerTimeoutSeconds,
     `D-32: an initializer's timeoutSeconds is 1 to ${maxInitializerTimeoutSeconds}`,
-  );
+  )
+  // The bound before int(): a number past it is told the field's own bound, not the safe-integer one.
+  .int();
 /** The global timeouts (read-repair, staleness): at most FP-4's 10 minutes; time is scaled (D-8), so small values suffice. */
 export const maxGlobalTimeoutSeconds = 600;
 const globalTimeout = z
   .number()
-  .int()
   .positive()
   .max(
     maxGlobalTimeoutSeconds,
     `FP-4: the global timeout is 10 min; D-8 scales time, so a few seconds suffice`,
-  );
+  )
+  // The bound before int(): a number past it is told the field's own bound, not the safe-integer one.
+  .int();
 const names = z.array(name);
 
 /** A Kubernetes object name as a path segment: DNS-subdomain characters, `:` and `@` (RBAC names use them). */

@@ -1,16 +1,19 @@
-import { isControl } from './input-file.ts';
+import { isBidiControl, isControl } from './input-file.ts';
 
 /**
  * Text from a file (a title, a user name) reaches a terminal or a Markdown page: there an escape code
  * could redraw the screen and a tag could run in a browser, so both are made inert here.
  */
 
-/** `text` with every control character but newline and tab shown as `\u{..}`, so none reaches a terminal raw. */
+/** `text` with every control character but newline and tab (and every bidirectional control) shown as `\u{..}`, so none reaches a terminal raw. */
 export function terminalText(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    out += code !== 0x0a && code !== 0x09 && isControl(code) ? `\\u{${code.toString(16)}}` : char;
+    out +=
+      (code !== 0x0a && code !== 0x09 && isControl(code)) || isBidiControl(code)
+        ? `\\u{${code.toString(16)}}`
+        : char;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { lstatSync, readFileSync } from 'node:fs';
 import type { Scope } from '../machines/scope.ts';
 import { baseVariantName } from '../machines/variants.ts';
 import { exitCodes, UsageError } from './cli.ts';
@@ -16,11 +17,38 @@ import { traceToScenario } from './trace-scenario.ts';
 /** Labels and messages come from the trace file: an escape code in one must not reach the terminal raw. */
 const say = (line: string) => console.log(terminalText(line));
 
+/**
+ * Where `--to-scenario` may write: a `.yaml` path that is new, or a scenario an earlier `--to-scenario`
+ * wrote (its `source:` says so). Any other file (a committed scenario, a system file) is never replaced.
+ */
+export function checkScenarioTarget(out: string): void {
+  if (!/\.ya?ml$/.test(out))
+    throw new UsageError(
+      `--to-scenario: ${JSON.stringify(out)} is not a .yaml file, and replay reads scenarios from *.yaml; fix: name it OUT.yaml`,
+    );
+  let size: number;
+  try {
+    const info = lstatSync(out);
+    // Not a regular file: the atomic write refuses it by its kind.
+    if (!info.isFile()) return;
+    size = info.size;
+  } catch {
+    return;
+  }
+  const text = size <= inputCaps.scenario ? readFileSync(out, 'utf8') : '';
+  if (!/^source: "?npm run replay -- --trace/m.test(text))
+    throw new UsageError(
+      `--to-scenario: ${out} exists and is no scenario an earlier --to-scenario wrote (no \`source: npm run replay -- --trace\`), so it is not replaced; fix: give a new path, or delete the file first if it is to go`,
+    );
+}
+
 /** `npm run replay -- --trace FILE [--variant NAME] [--scope S] [--to-scenario OUT.yaml]`: prints and exits. */
 export async function replayTraceCommand(
   file: string,
   options: { variant?: string; scope?: string; toScenario?: string; property?: string },
 ): Promise<number> {
+  // Checked before the replay: a path that may not be written costs nothing.
+  if (options.toScenario !== undefined) checkScenarioTarget(options.toScenario);
   let text: string;
   try {
     text = readInputText(file, inputCaps.trace);

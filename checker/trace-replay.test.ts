@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SystemModel } from '../machines/system.ts';
 import { safetyProperties } from '../properties/safety.ts';
-import { runScript } from '../test-support/run-command.ts';
+import { runScript, thrownMessage } from '../test-support/run-command.ts';
 import { useTempDir } from '../test-support/temp-dir.ts';
 import { variantModel } from '../test-support/variant-model.ts';
 import { check } from './check.ts';
+import { UsageError } from './cli.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
 import { replayFile } from './scenario/replay.ts';
 import { scopeByName } from './scope-file.ts';
+import { checkScenarioTarget } from './trace-command.ts';
 import { replayTrace } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
 
@@ -52,6 +54,14 @@ describe('replay --trace', () => {
     expect(result.verdict).toContain('terminating namespace team-a');
   });
 
+  it('refuses a trace whose mbt::actionTaken was edited away from the step #meta.action records', () => {
+    const edited = JSON.parse(itf) as { states: Record<string, unknown>[] };
+    edited.states[2]['mbt::actionTaken'] = 'carol: get namespaces/team-a -> 200 OK';
+    expect(() => replayTrace(parseItf(JSON.stringify(edited), 'e.itf.json'), 'e.itf.json')).toThrow(
+      'e.itf.json: states[2].mbt::actionTaken: "carol: get namespaces/team-a -> 200 OK" is not the step #meta.action records ("carol: delete namespaces/team-a -> 200 OK")',
+    );
+  });
+
   it('says where the machines as written leave the trace', () => {
     const result = replayTrace(parseItf(itf, 't'), 't', { variant: 'model' });
     expect(result).toMatchObject({ replayed: false, step: 3 });
@@ -80,6 +90,18 @@ describe('the command', () => {
 
 describe('replay --trace --to-scenario', () => {
   const scratch = useTempDir('to-scenario');
+
+  it('writes only a new .yaml path or a scenario an earlier --to-scenario wrote: never a committed scenario or another file', async () => {
+    const refusal = (out: string) => thrownMessage(UsageError, () => checkScenarioTarget(out));
+    expect(refusal('scenarios/rb-tenant-isolation.yaml')).toMatch(
+      /^--to-scenario: scenarios\/rb-tenant-isolation\.yaml exists and is no scenario an earlier --to-scenario wrote .*; fix: give a new path/,
+    );
+    expect(refusal(join(scratch(), 'passwd'))).toMatch(/is not a \.yaml file.*fix: name it OUT\.yaml$/);
+    expect(refusal(join(scratch(), 'new.yaml'))).toBeNull();
+    const earlier = join(scratch(), 'earlier.yaml');
+    await writeFile(earlier, '# x\ntitle: t\nsource: npm run replay -- --trace t.itf.json --to-scenario\n');
+    expect(refusal(earlier)).toBeNull();
+  });
 
   it('writes a scenario that fails on the variant and passes on the model', async () => {
     const result = replayTrace(parseItf(itf, 't'), 't');

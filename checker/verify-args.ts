@@ -35,6 +35,8 @@ export interface VerifyArgs {
   stopOnFirst: boolean;
   /** No progress output. */
   quiet: boolean;
+  /** Search even when the estimate is past what this process can hold. */
+  force: boolean;
   /** Keep one state per orbit of the scope's declared symmetry (on by default when the scope declares one). */
   symmetry: boolean;
   random?: { runs: number; seed?: number; path?: string };
@@ -115,6 +117,11 @@ export const verifySpec: CommandSpec = {
       description:
         "on (default): keep one state per orbit of the scope's declared symmetry sets (TLC's SYMMETRY); off: search every state",
     },
+    force: {
+      type: 'boolean',
+      description:
+        'search even when the state estimate printed before the search is past what this process holds (the memory guard then ends it: exit 10)',
+    },
     quiet: {
       type: 'boolean',
       short: 'q',
@@ -155,7 +162,8 @@ export const verifySpec: CommandSpec = {
     'counterexamples/ and traceability.md; any other run writes generated/runs/<variant>-<scope>/, which git ignores.',
     'SIGINT or SIGTERM stops the search, writes the partial report (complete: false) and exits 10.',
     'Several causes at once: each is printed and recorded in the report (outcome); the exit code is the first in 12 > 11 > 13 > 10 > 18 > 19.',
-    '--out refuses /, the project, a non-folder (/dev/null) and the committed generated/ before the search.',
+    'Before the search: the estimated state count (each namespace searched alone, multiplied); past what the process holds, an unbounded search is refused (exit 2) unless --force, --max-states, --max-seconds, --bitstate or --hash-compact.',
+    '--out refuses /, the project, a non-folder (/dev/null), the committed generated/ and a folder holding files no run of this tool wrote (sources, /dev, a home folder) before the search.',
   ],
 };
 
@@ -169,6 +177,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
       json: false,
       stopOnFirst: false,
       quiet: false,
+      force: false,
       symmetry: true,
       help,
       version,
@@ -247,6 +256,7 @@ export function parseVerifyArgs(argv: readonly string[]): VerifyArgs {
     json: values.json === true,
     stopOnFirst: !random && stopOnFirst,
     quiet: values.quiet === true,
+    force: values.force === true,
     symmetry: symmetry === 'on',
     ...(random
       ? {

@@ -3,11 +3,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
 import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
+import {
+  estimateLine,
+  estimateStates,
+  leastKept,
+  machineCapacity,
+  type StateEstimate,
+} from '../checker/estimate.ts';
+import { defaultMemoryLimitBytes } from '../checker/explore.ts';
 import { LivenessCollector } from '../checker/liveness-fly.ts';
 import type { LivenessRun } from '../checker/liveness-system.ts';
 import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
-import { checkOutputFolder, recordOutputs } from '../checker/output-folder.ts';
+import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/output-folder.ts';
 import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
 import {
   buildReport,
@@ -113,6 +121,8 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     outputRoot,
     { committedRun: canonical },
   );
+  // A folder the user names holds only what runs of this tool wrote: never sources, /dev or a home folder.
+  if (args.out !== undefined) checkOwnFolder(args.out, outputRoot);
   const expectedStates = args.variant === baseVariantName ? goldenStates(args) : undefined;
   const reporter = createProgressReporter({
     label: `verify ${args.variant}/${model.scope.name}`,
@@ -122,6 +132,10 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
   const interrupt = interruptOnSignals();
   // Hash compaction replays concrete states for its traces, as bitstate does: it searches without symmetry.
   const symmetry = args.hashCompact ? undefined : symmetryFor(model, args);
+  if (!announceEstimate(model, args, symmetry?.order ?? 1)) {
+    interrupt.dispose();
+    return exitCodes.usage;
+  }
   // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
   const recorder =
     args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && !symmetry
@@ -219,6 +233,60 @@ function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean):
     depth: result.depth,
     properties: manifestVerdicts(result),
   });
+}
+
+/**
+ * The header before the search: the estimated state count and what this process holds. An unbounded
+ * exact search estimated past that is refused unless --force: it would only end on the memory guard.
+ */
+function announceEstimate(model: SystemModel, args: VerifyArgs, symmetryOrder: number): boolean {
+  const label = `nsmodel verify: scope ${model.scope.name}, variant ${args.variant}`;
+  const capacity = machineCapacity(
+    args.maxMemoryMb !== undefined ? args.maxMemoryMb * 1024 * 1024 : defaultMemoryLimitBytes(),
+  );
+  const pinned = pinnedStates(args);
+  if (pinned !== undefined) {
+    // A built-in scope's count is known: its golden figures (of the machines as written).
+    console.error(
+      `${label}: ${count(pinned)} states by its golden figures (${goldenFileOf(model.scope.name)}); this process holds about ${count(capacity)}`,
+    );
+    return true;
+  }
+  let estimate: StateEstimate;
+  try {
+    estimate = estimateStates(model.scope, model.machines, { symmetryOrder });
+  } catch (error) {
+    // The estimate informs; a projection the model cannot build never stops the run it estimates.
+    console.error(terminalText(`${label}: no state estimate (${(error as Error).message})`));
+    return true;
+  }
+  console.error(terminalText(`${label}: ${estimateLine(estimate, capacity)}`));
+  const bounded =
+    args.maxStates !== undefined ||
+    args.maxSeconds !== undefined ||
+    args.bitstate !== undefined ||
+    args.hashCompact === true;
+  const kept = leastKept(estimate);
+  if (kept <= capacity || bounded || args.force) return true;
+  console.error(
+    terminalText(
+      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} is estimated at ${count(kept)} states${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${(kept / capacity).toFixed(1)} times what this process holds, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=MB), or --force to search anyway`,
+    ),
+  );
+  return false;
+}
+
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+/** A built-in scope's state count by its golden figures (explored, or measured for a slow scope). */
+function pinnedStates(args: VerifyArgs): number | undefined {
+  if (args.scopeSource.kind !== 'named') return undefined;
+  try {
+    const golden = goldenOf(args.scopeSource.name);
+    return golden?.explored ? golden.states : golden?.measured?.states;
+  } catch {
+    return undefined;
+  }
 }
 
 /** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */

@@ -8,7 +8,7 @@ import {
   readInputText,
   yamlSpelling,
 } from '../input-file.ts';
-import { rbacManifestIssue } from '../kubernetes-validation.ts';
+import { scenarioManifestIssue } from '../kubernetes-validation.ts';
 import { closest } from './request-line.ts';
 import {
   type ContentManifestInput,
@@ -183,6 +183,12 @@ function parseStep(raw: Record<string, unknown>, index: number): StepInput {
   return { kind, ...(validate(schema, raw, path) as object) } as StepInput;
 }
 
+/** A manifest as the apiserver validates it: its official schema and upstream's rules the schema cannot express. */
+function refuseAsKubernetes(raw: Record<string, unknown>, path: FieldPath): void {
+  const refused = scenarioManifestIssue(raw, path);
+  if (refused) throw new ScenarioFieldError([...refused.path], refused.problem, `fix: ${refused.fix}`);
+}
+
 function parseManifest(raw: Record<string, unknown>, index: number): LoadedScenario['manifests'][number] {
   const path = ['given', 'manifests', index];
   const kind = raw.kind;
@@ -190,14 +196,13 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
     throw new ScenarioFieldError([...path, 'kind'], 'missing', 'every manifest names its kind');
   if (kind in manifestSchemas) {
     const manifest = validate(manifestSchemas[kind as ManifestKind] as ZodType, raw, path) as ManifestInput;
-    // RBAC as the apiserver validates it: the official schema and upstream's rules for rules, subjects and roleRef.
-    const refused = rbacManifestIssue(raw, path);
-    if (refused) throw new ScenarioFieldError([...refused.path], refused.problem, `fix: ${refused.fix}`);
+    refuseAsKubernetes(raw, path);
     return manifest;
   }
   if (kind in contentKinds) {
     const manifest = validate(contentManifest, raw, path);
     validate(contentBodySchemas[kind as keyof typeof contentKinds] as ZodType, raw, path);
+    refuseAsKubernetes(raw, path);
     return { ...manifest, contentKind: kind as keyof typeof contentKinds };
   }
   const known = [...new Set([...Object.keys(manifestSchemas), ...Object.keys(contentKinds)])];
@@ -280,6 +285,16 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
     const [problem, hint] = yamlProblem(error.code, error.message);
     throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
   }
+  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
+  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unresolved)
+    throw new ScenarioFileError(
+      file,
+      lines.linePos(unresolved.pos[0]).line,
+      '',
+      `YAML: ${unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown tag')}`,
+      'remove the tag: a scenario holds plain YAML values',
+    );
   const locate = lineLocator(doc, lines);
   const located = (error: unknown): never => {
     if (error instanceof ScenarioFieldError)

@@ -61,12 +61,13 @@ const initializerEntry = z.strictObject({
   // The state a scenario starts from holds only what the apiserver accepts (D-32: 1 to 30 s).
   timeoutSeconds: z
     .number()
-    .int()
     .positive()
     .max(
       maxInitializerTimeoutSeconds,
       `D-32: an initializer's timeoutSeconds is 1 to ${maxInitializerTimeoutSeconds}`,
     )
+    // The bound before int(): a number past it is told the field's own bound, not the safe-integer one.
+    .int()
     .optional(),
 });
 
@@ -277,10 +278,10 @@ const statusLine = z
 
 const expectSchema = z.union(
   [
-    z.number().int().min(100).max(599),
+    z.number().min(100).max(599).int(),
     statusLine,
     z.strictObject({
-      code: z.number().int().min(100).max(599),
+      code: z.number().min(100).max(599).int(),
       reason: reason.optional(),
       cause: z.string().optional(),
       message: z.string().optional(),
@@ -398,9 +399,10 @@ export const stepSchemas = {
   tick: z.strictObject({
     tick: z
       .number()
-      .int()
       .positive()
-      .max(maxTickSeconds, `a tick is at most ${maxTickSeconds} s; split a longer wait into several`),
+      .max(maxTickSeconds, `a tick is at most ${maxTickSeconds} s; split a longer wait into several`)
+      // The bound before int(): a number past it is told the field's own bound, not the safe-integer one.
+      .int(),
   }),
   check: z.strictObject({ check: checkSchema }),
   /** Admission's copy of the initializer configurations (AC-1, AC-2): fresh or stale, and which it read. */
