@@ -54,12 +54,11 @@ describe('replay --trace', () => {
     expect(result.verdict).toContain('terminating namespace team-a');
   });
 
-  it('refuses a trace whose mbt::actionTaken was edited away from the step #meta.action records', () => {
+  it('does not confirm a trace whose mbt::actionTaken was edited away from the step it records', () => {
     const edited = JSON.parse(itf) as { states: Record<string, unknown>[] };
-    edited.states[2]['mbt::actionTaken'] = 'carol: get namespaces/team-a -> 200 OK';
-    expect(() => replayTrace(parseItf(JSON.stringify(edited), 'e.itf.json'), 'e.itf.json')).toThrow(
-      'e.itf.json: states[2].mbt::actionTaken: "carol: get namespaces/team-a -> 200 OK" is not the step #meta.action records ("carol: delete namespaces/team-a -> 200 OK")',
-    );
+    edited.states[2]['mbt::actionTaken'] = 'tick';
+    const result = replayTrace(parseItf(JSON.stringify(edited), 'e.itf.json'), 'e.itf.json');
+    expect(result).toMatchObject({ replayed: false, step: 2 });
   });
 
   it('says where the machines as written leave the trace', () => {
