@@ -32,9 +32,11 @@ function packageOf(specifier: string): string | null {
 }
 
 const specifierPatterns = [
-  /\bfrom\s+['"]([^'"]+)['"]/g,
-  /\bimport\s+['"]([^'"]+)['"]/g,
-  /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  // A specifier has no template holes, escapes or spaces: text that only looks like an import (a Quint module
+  // written by a test, a regular expression) is not one.
+  /\bfrom\s+['"]([^'"$\\\s]+)['"]/g,
+  /\bimport\s+['"]([^'"$\\\s]+)['"]/g,
+  /\bimport\(\s*['"]([^'"$\\\s]+)['"]\s*\)/g,
   /\brequire(?:\.resolve)?\(\s*['"`]([^'"`$]+)['"`]/g,
   /\bcreateRequire\([^)]*\)\.resolve\(\s*['"`]([^'"`$]+)['"`]/g,
 ];

@@ -110,6 +110,7 @@ export function rendererFingerprint(): string {
   const cliVersion = (JSON.parse(readFileSync(cliPackage, 'utf8')) as { version: string }).version;
   return JSON.stringify({
     mermaid: versionOf('mermaid'),
+    elk: versionOf('@mermaid-js/layout-elk'),
     cli: cliVersion,
     config: mermaidRenderConfig(''),
     random: seededRandomScript,
