@@ -1,11 +1,16 @@
+import type { Scope } from '../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
+import { check } from './check.ts';
 import { compiledFor, type LaneSink } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
+import { counterexampleItf } from './counterexample-itf.ts';
 import { systemCodec } from './encoding.ts';
+import { parseItf } from './itf.ts';
 import { type PromelaModel, promelaModel } from './promela.ts';
 import { removeSpinRun, replayTrail, runSpin, type SpinRun } from './spin.ts';
+import { replayTrace } from './trace-replay.ts';
 
 /**
  * The cross-check of `verify` by SPIN: the same model searched by nsmodel's compiled engine and by
@@ -36,6 +41,8 @@ export interface CrossCheck {
   spin: Omit<SpinRun, 'output' | 'dir'>;
   export: { seconds: number; bytes: number; runs: number };
   comparisons: Comparison[];
+  /** Every safety property's verdict by each engine, with SPIN's counterexample replayed on the model. */
+  verdicts: VerdictCheck[];
   /** Deadlock trails SPIN wrote, each confirmed (or not) on the model. */
   trails: TrailCheck[];
   /** What this cross-check does not compare, in words. */
@@ -91,43 +98,141 @@ function lanesOf(promela: PromelaModel, fields: readonly number[]): Uint32Array 
 }
 
 /** Reads a trail's replay (`nsmodel-step` lines) and follows it on the model: each step must be a successor. */
-export function confirmDeadlockTrail(
+export function followTrail(
   model: SystemModel,
   promela: PromelaModel,
-  file: string,
   replay: string,
-): TrailCheck {
+): { trace: TrailCheck['trace']; problem: string } {
   const codec = systemCodec(model);
   const [initial] = model.initialStates();
   const steps: TrailCheck['trace']['steps'] = [];
   const key = (s: SystemState) => model.key(s);
   let state = initial;
   const lines = replay.split('\n').filter((line) => line.startsWith('nsmodel-step '));
-  const fail = (problem: string): TrailCheck => ({
-    file,
-    steps: steps.length,
-    problem,
-    trace: { initial, steps },
-  });
   for (const line of lines) {
     const fields = line.split(' ').slice(1).map(Number);
     const lanes = lanesOf(promela, fields.slice(2));
     const target = key(codec.decode(lanes, 0));
     const step = model.enabled(state).find((e) => key(e.next) === target);
-    if (!step) return fail(`step ${steps.length + 1} (action ${fields[0]}) is no step of the model`);
+    if (!step)
+      return {
+        trace: { initial, steps },
+        problem: `step ${steps.length + 1} (action ${fields[0]}) is no step of the model`,
+      };
     steps.push({ event: step.event, state: step.next });
     state = step.next;
   }
-  // A trail of no step is a deadlock in the initial state; the replay must still have run.
+  // A trail of no step ends in the initial state; the replay must still have run.
   if (lines.length === 0 && !/trail ends after|#processes/.test(replay))
-    return fail('the trail did not replay');
-  if (model.enabled(state).length > 0)
-    return fail('the last state has successors in the model: no deadlock there');
-  return { file, steps: steps.length, problem: '', trace: { initial, steps } };
+    return { trace: { initial, steps }, problem: 'the trail did not replay' };
+  return { trace: { initial, steps }, problem: '' };
 }
 
-/** Exports the model, runs SPIN on it and compares with `verify`'s search. */
-export function crossCheck(model: SystemModel, variant: string, defines: string[] = []): CrossCheck {
+/** A deadlock trail followed on the model: its last state must have no successor there. */
+export function confirmDeadlockTrail(
+  model: SystemModel,
+  promela: PromelaModel,
+  file: string,
+  replay: string,
+): TrailCheck {
+  const { trace, problem } = followTrail(model, promela, replay);
+  const last = trace.steps.at(-1)?.state ?? trace.initial;
+  const found =
+    problem !== '' || model.enabled(last).length === 0
+      ? problem
+      : 'the last state has successors in the model: no deadlock there';
+  return { file, steps: trace.steps.length, problem: found, trace };
+}
+
+/**
+ * A SPIN counterexample to a safety property: the trail followed on the model, written as ITF with the
+ * project's writer (as `verify` writes its counterexamples) and replayed by `npm run replay -- --trace`'s
+ * code, which must find the property violated on the model the trace names (its exit 12).
+ */
+export function confirmPropertyTrail(
+  model: SystemModel,
+  promela: PromelaModel,
+  file: string,
+  replay: string,
+  propertyId: string,
+  variant: string,
+  givenScope: Scope,
+): PropertyTrail {
+  const property = safetyProperties.find((p) => p.id === propertyId);
+  if (!property) throw new Error(`no safety property ${propertyId}`);
+  const { trace, problem } = followTrail(model, promela, replay);
+  const result = { file, steps: trace.steps.length, problem, itf: '', trace };
+  if (problem !== '') return result;
+  const itf = counterexampleItf(
+    model,
+    {
+      property,
+      status: 'violated',
+      witnesses: 0,
+      violation: { message: `found by SPIN (pan trail ${file})`, trace },
+    },
+    variant,
+    undefined,
+    givenScope,
+  );
+  const replayed = replayTrace(parseItf(itf, file), file);
+  if (!replayed.replayed)
+    return {
+      ...result,
+      itf,
+      problem: `the ITF trace does not replay: step ${replayed.step}, ${replayed.problem}`,
+    };
+  if (replayed.violatedAt === undefined)
+    return { ...result, itf, problem: `the trace replays, but ${propertyId} holds in every state of it` };
+  return { ...result, itf };
+}
+
+export interface PropertyTrail extends TrailCheck {
+  /** The counterexample as ITF text (empty when the trail was no run of the model). */
+  itf: string;
+}
+
+/** One safety property's verdict by each engine. */
+export interface VerdictCheck {
+  property: string;
+  verify: 'holds' | 'violated' | 'vacuous';
+  spin: 'holds' | 'violated';
+  /** Both find it violated, or neither does (vacuous is not violated). */
+  agrees: boolean;
+  /** Steps of verify's shortest counterexample, when violated. */
+  verifySteps?: number;
+  /** SPIN's trail for it (the first violation its breadth-first search met), replayed on the model. */
+  trail?: PropertyTrail;
+}
+
+/** Which trail pan wrote for what: each `nsmodel-violated B` line precedes the trail of property B; a trail without one is a deadlock's. */
+export function trailsByCause(output: string): { deadlocks: string[]; properties: Map<number, string> } {
+  const deadlocks: string[] = [];
+  const properties = new Map<number, string>();
+  let pending: number | undefined;
+  for (const line of output.split('\n')) {
+    const violated = /^nsmodel-violated (\d+)$/.exec(line);
+    if (violated) {
+      pending = Number(violated[1]);
+      continue;
+    }
+    const wrote = /^pan: wrote (\S+\.trail)/.exec(line);
+    if (!wrote) continue;
+    if (pending === undefined) deadlocks.push(wrote[1]);
+    else properties.set(pending, wrote[1]);
+    pending = undefined;
+  }
+  return { deadlocks, properties };
+}
+
+/** Exports the model, runs SPIN on it and compares with `verify`'s search and verdicts. */
+export function crossCheck(
+  model: SystemModel,
+  variant: string,
+  defines: string[] = [],
+  /** The scope as given, before a seeded fault's change to it: what the ITF counterexamples embed. */
+  givenScope: Scope = model.scope,
+): CrossCheck {
   let started = performance.now();
   const promela = promelaModel(model, { variant });
   const exported = {
@@ -137,6 +242,9 @@ export function crossCheck(model: SystemModel, variant: string, defines: string[
   };
   const verify = verifyFigures(model);
   started = performance.now();
+  const judged = check(model, safetyProperties);
+  if (!judged.complete) throw new Error('the search judging the properties did not complete');
+  const verifyVerdicts = { ...verify, seconds: verify.seconds + (performance.now() - started) / 1000 };
   // Breadth-first, as verify searches (same depth, shortest trails); -c0 -e: go on past errors, a trail each.
   const run = runSpin(promela.text, {
     maxDepth: verify.states + 1,
@@ -145,44 +253,77 @@ export function crossCheck(model: SystemModel, variant: string, defines: string[
     keep: true,
   });
   try {
-    const trails = run.trails
+    const causes = trailsByCause(run.output);
+    const replay = (trail: string) => replayTrail(run, trail, verify.states + 1);
+    const trails = causes.deadlocks
       .slice(0, 3)
-      .map((trail) =>
-        confirmDeadlockTrail(model, promela, trail, replayTrail(run, trail, verify.states + 1)),
-      );
+      .map((trail) => confirmDeadlockTrail(model, promela, trail, replay(trail)));
+    const ids = promela.tables.properties.map((p) => p.id);
+    const verdicts: VerdictCheck[] = judged.properties.map((result) => {
+      const b = ids.indexOf(result.property.id);
+      const file = b < 0 ? undefined : causes.properties.get(b);
+      const spin = file === undefined ? 'holds' : 'violated';
+      return {
+        property: result.property.id,
+        verify: result.status,
+        spin,
+        agrees: (result.status === 'violated') === (spin === 'violated'),
+        ...(result.violation ? { verifySteps: result.violation.trace.steps.length } : {}),
+        ...(file !== undefined
+          ? {
+              trail: confirmPropertyTrail(
+                model,
+                promela,
+                file,
+                replay(file),
+                result.property.id,
+                variant,
+                givenScope,
+              ),
+            }
+          : {}),
+      };
+    });
     const compare = (what: string, a: number, b: number): Comparison => ({
       what,
       verify: a,
       spin: b,
       agrees: a === b,
     });
+    const spinDeadlocks = run.errors - causes.properties.size;
     const comparisons = [
       compare('distinct states', verify.states, run.states),
       // pan counts stored + matched states: one more than the edges, for the initial state.
       compare('transitions (pan: stored + matched - 1)', verify.transitions, run.transitions - 1),
       compare('depth (pan -DBFS)', verify.depth, run.depth),
-      // With no assertions in the model, every error pan counts is an invalid end state.
-      compare('deadlocks (pan: invalid end states)', verify.deadlocks, run.errors),
+      // Every error pan counts is a property's first violation (its trail follows an nsmodel-violated line) or an invalid end state.
+      compare('deadlocks (pan: invalid end states)', verify.deadlocks, spinDeadlocks),
+      compare(
+        'safety properties violated',
+        verdicts.filter((v) => v.verify === 'violated').length,
+        verdicts.filter((v) => v.spin === 'violated').length,
+      ),
     ];
     const notCompared = [
-      `${safetyProperties.length} safety properties (${safetyProperties.map((p) => p.id).join(', ')}): not in the Promela model yet, so SPIN judges none of them`,
       `${livenessProperties.length} liveness properties (${livenessProperties.map((p) => p.id).join(', ')}): no never claims yet`,
     ];
     const { output: _output, dir: _dir, ...figures } = run;
     return {
       scope: model.scope.name,
       variant,
-      verify,
+      verify: verifyVerdicts,
       spin: figures,
       export: exported,
       comparisons,
+      verdicts,
       trails,
       notCompared,
       agrees:
         run.complete &&
         comparisons.every((c) => c.agrees) &&
+        verdicts.every((v) => v.agrees && (v.trail === undefined || v.trail.problem === '')) &&
         trails.every((t) => t.problem === '') &&
-        (run.errors === 0 || trails.length > 0),
+        (spinDeadlocks === 0 || trails.length > 0),
     };
   } finally {
     removeSpinRun(run);
