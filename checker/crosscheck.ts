@@ -1,6 +1,5 @@
 import type { Scope } from '../machines/scope.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
-import { livenessProperties } from '../properties/liveness.ts';
+import type { Enabled, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { check } from './check.ts';
 import { compiledFor, type LaneSink } from './compiled.ts';
@@ -8,8 +7,9 @@ import { exploreCompiled } from './compiled-explore.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { systemCodec } from './encoding.ts';
 import { parseItf } from './itf.ts';
-import { type PromelaModel, promelaModel } from './promela.ts';
-import { removeSpinRun, replayTrail, runSpin, type SpinRun } from './spin.ts';
+import { checkLiveness, type LivenessStatus } from './liveness-system.ts';
+import { type PromelaModel, promelaModel, spinLiveness } from './promela.ts';
+import { removeSpinRun, replayTrail, rerunPan, runSpin, type SpinRun } from './spin.ts';
 import { replayTrace } from './trace-replay.ts';
 
 /**
@@ -43,6 +43,8 @@ export interface CrossCheck {
   comparisons: Comparison[];
   /** Every safety property's verdict by each engine, with SPIN's counterexample replayed on the model. */
   verdicts: VerdictCheck[];
+  /** The liveness verdicts by each engine (absent when not judged). */
+  liveness?: LivenessCrossCheck;
   /** Deadlock trails SPIN wrote, each confirmed (or not) on the model. */
   trails: TrailCheck[];
   /** What this cross-check does not compare, in words. */
@@ -97,6 +99,17 @@ function lanesOf(promela: PromelaModel, fields: readonly number[]): Uint32Array 
   return lanes;
 }
 
+/** The steps action `a` of `model.actions` offers in `state`, in the order the tables number its outcomes. */
+function outcomesOf(model: SystemModel, a: number, state: SystemState): Enabled[] {
+  const action = model.actions[a];
+  const out: Enabled[] = [];
+  if (action === undefined) return out;
+  if (action.type === 'global') action.step(model, state, out);
+  else if (action.type === 'local') action.step(model, state, action.k, action.i, out);
+  else action.step(model, state, action.j, -1, out);
+  return out;
+}
+
 /** Reads a trail's replay (`nsmodel-step` lines) and follows it on the model: each step must be a successor. */
 export function followTrail(
   model: SystemModel,
@@ -113,11 +126,13 @@ export function followTrail(
     const fields = line.split(' ').slice(1).map(Number);
     const lanes = lanesOf(promela, fields.slice(2));
     const target = key(codec.decode(lanes, 0));
-    const step = model.enabled(state).find((e) => key(e.next) === target);
-    if (!step)
+    // The step SPIN took: outcome j of action a (a self-loop is one of many steps to the same state).
+    const [a, j] = fields;
+    const step = outcomesOf(model, a, state)[j];
+    if (!step || key(step.next) !== target)
       return {
         trace: { initial, steps },
-        problem: `step ${steps.length + 1} (action ${fields[0]}) is no step of the model`,
+        problem: `step ${steps.length + 1} (outcome ${j} of action ${a}) is no step of the model`,
       };
     steps.push({ event: step.event, state: step.next });
     state = step.next;
@@ -225,6 +240,89 @@ export function trailsByCause(output: string): { deadlocks: string[]; properties
   return { deadlocks, properties };
 }
 
+/** One liveness property's verdict by each engine. */
+export interface LivenessVerdictCheck {
+  property: string;
+  verify: LivenessStatus;
+  /** `incomplete` when a pan run for one of its goals did not finish (depth bound, memory). */
+  spin: 'holds' | 'violated' | 'incomplete';
+  /** The namespace of SPIN's accepting cycle. */
+  namespace?: string;
+  /** Both find it violated, or neither does and SPIN's search was complete. */
+  agrees: boolean;
+}
+
+export interface LivenessCrossCheck {
+  verdicts: LivenessVerdictCheck[];
+  /** pan -a runs, one per goal (property and namespace slot) until one is violated. */
+  runs: number;
+  /** Product states pan stored, summed over the runs. */
+  states: number;
+  seconds: { export: number; verify: number; spin: number };
+}
+
+/**
+ * The liveness verdicts: verify's (checker/liveness-system.ts on the state graph) against pan's
+ * acceptance-cycle search (-a) with each goal's never claim, on the liveness build of the Promela.
+ */
+export function crossCheckLiveness(model: SystemModel, variant: string, states: number): LivenessCrossCheck {
+  let started = performance.now();
+  const promela = promelaModel(model, { variant, liveness: true });
+  const exportSeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  const judged = checkLiveness(model, spinLiveness);
+  if (!judged.complete) throw new Error('the liveness search did not complete');
+  const verifySeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  // The product with the claim has at most (conditions + 2) states per model state; a DFS goes no deeper.
+  const maxDepth = states * 4 + 1000;
+  const goal = (property: number, slot: number) => ({ NSMODEL_GOAL: `${property} ${slot}` });
+  const run = runSpin(promela.text, {
+    maxDepth,
+    panFlags: ['-a'],
+    env: goal(0, spinLiveness[0].perNamespace ? 0 : -1),
+    keep: true,
+  });
+  let runs = 0;
+  let stored = 0;
+  try {
+    const verdicts = spinLiveness.map((property, b): LivenessVerdictCheck => {
+      const slots = property.perNamespace ? model.scope.namespaces.map((_, i) => i) : [-1];
+      let spin: LivenessVerdictCheck['spin'] = 'holds';
+      let namespace: string | undefined;
+      for (const slot of slots) {
+        const figures = b === 0 && slot === slots[0] ? run : rerunPan(run, maxDepth, ['-a'], goal(b, slot));
+        runs++;
+        stored += figures.states;
+        if (/no goal/.test(figures.output)) throw new Error('pan ran without its goal');
+        if (figures.errors > 0) {
+          spin = 'violated';
+          namespace = slot >= 0 ? model.scope.namespaces[slot].name : undefined;
+          break;
+        }
+        if (!figures.complete) spin = 'incomplete';
+      }
+      const result = judged.properties.find((r) => r.property.id === property.id);
+      const verify = result?.status ?? 'incomplete';
+      return {
+        property: property.id,
+        verify,
+        spin,
+        ...(namespace !== undefined ? { namespace } : {}),
+        agrees: spin === 'violated' ? verify === 'violated' : spin === 'holds' && verify !== 'violated',
+      };
+    });
+    return {
+      verdicts,
+      runs,
+      states: stored,
+      seconds: { export: exportSeconds, verify: verifySeconds, spin: (performance.now() - started) / 1000 },
+    };
+  } finally {
+    removeSpinRun(run);
+  }
+}
+
 /** Exports the model, runs SPIN on it and compares with `verify`'s search and verdicts. */
 export function crossCheck(
   model: SystemModel,
@@ -232,6 +330,7 @@ export function crossCheck(
   defines: string[] = [],
   /** The scope as given, before a seeded fault's change to it: what the ITF counterexamples embed. */
   givenScope: Scope = model.scope,
+  options: { liveness?: boolean } = {},
 ): CrossCheck {
   let started = performance.now();
   const promela = promelaModel(model, { variant });
@@ -304,8 +403,13 @@ export function crossCheck(
         verdicts.filter((v) => v.spin === 'violated').length,
       ),
     ];
+    const liveness =
+      options.liveness === false ? undefined : crossCheckLiveness(model, variant, verify.states);
     const notCompared = [
-      `${livenessProperties.length} liveness properties (${livenessProperties.map((p) => p.id).join(', ')}): no never claims yet`,
+      ...(liveness
+        ? []
+        : [`${spinLiveness.length} liveness properties: not judged in this run (--safety-only)`]),
+      'the liveness counterexamples: an accepting cycle decides the verdict, but its trail is not yet converted to an ITF lasso and replayed',
     ];
     const { output: _output, dir: _dir, ...figures } = run;
     return {
@@ -316,9 +420,11 @@ export function crossCheck(
       export: exported,
       comparisons,
       verdicts,
+      ...(liveness ? { liveness } : {}),
       trails,
       notCompared,
       agrees:
+        (liveness === undefined || liveness.verdicts.every((v) => v.agrees)) &&
         run.complete &&
         comparisons.every((c) => c.agrees) &&
         verdicts.every((v) => v.agrees && (v.trail === undefined || v.trail.problem === '')) &&

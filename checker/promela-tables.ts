@@ -78,6 +78,11 @@ export interface CompleteTables {
   invariants: number[][];
   slotJudged: number[];
   steps: number[][][];
+  /**
+   * Per action of `slotJudged`, one event for each distinct (actor kind, actor, namespace, request verb,
+   * target, subresource) its steps from the per-slot states had: what a fairness condition matches on.
+   */
+  slotEvents: SystemEvent[][];
 }
 
 /** Where an action's entry lies: the stride of each coordinate it varies with (0 for one it does not read). */
@@ -464,6 +469,16 @@ export function completeTables(model: SystemModel, properties: readonly Property
   };
   const invariants: number[][] = slots.map(() => []);
   const steps: number[][][] = slotJudged.map(() => slots.map(() => []));
+  const slotEvents = slotJudged.map(() => new Map<string, SystemEvent>());
+  const classKey = (e: SystemEvent) =>
+    JSON.stringify([
+      e.actorKind,
+      e.actor,
+      e.namespace,
+      e.request?.verb,
+      e.request?.target,
+      e.request?.subresource,
+    ]);
   for (let i = 0; i < n; i++)
     for (let at = 0; at < slots[i].values.length; at++)
       for (let g = 0; g < globals.length; g++) {
@@ -474,7 +489,10 @@ export function completeTables(model: SystemModel, properties: readonly Property
         });
         invariants[i][at * globals.length + g] = maskId(bad);
         slotJudged.forEach((a, x) => {
-          steps[x][i][at * globals.length + g] = stepBad(s, run(a, s));
+          const out = run(a, s);
+          for (const { event } of out)
+            if (!slotEvents[x].has(classKey(event))) slotEvents[x].set(classKey(event), event);
+          steps[x][i][at * globals.length + g] = stepBad(s, out);
         });
       }
 
@@ -503,5 +521,18 @@ export function completeTables(model: SystemModel, properties: readonly Property
     invariants,
     slotJudged,
     steps,
+    slotEvents: slotEvents.map((events) => [...events.values()]),
   };
+}
+
+/**
+ * The state judged for slot i alone: slot i holds namespace `id`, the global lanes are row g, every
+ * other slot and controller is as in the initial state.
+ */
+export function aloneState(tables: CompleteTables, g: number, i: number, id: number): SystemState {
+  const codec = systemCodec(tables.model);
+  const lanes = Uint32Array.from(tables.initial);
+  lanes.set(tables.globals[g], 0);
+  lanes[3 + i] = id;
+  return codec.decode(lanes, 0);
 }

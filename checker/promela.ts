@@ -1,8 +1,10 @@
-import { SystemModel } from '../machines/system.ts';
+import { type SystemEvent, SystemModel } from '../machines/system.ts';
 import { baseVariantName, machinesFor, scopeFor, variants } from '../machines/variants.ts';
+import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { UsageError } from './cli.ts';
-import { type CompleteTables, completeTables } from './promela-tables.ts';
+import { compileFairness } from './liveness-system.ts';
+import { aloneState, type CompleteTables, completeTables } from './promela-tables.ts';
 import { resolveScope } from './scope-file.ts';
 
 /**
@@ -23,6 +25,13 @@ export interface PromelaModel {
 
 export interface PromelaOptions {
   variant: string;
+  /**
+   * Also the liveness properties: a state variable `taken` (the fairness classes of the step that led
+   * here, so the state count is no longer the model's) and a never claim for the goal named at run time
+   * by the environment variable NSMODEL_GOAL ("property slot"), its weak fairness by a counter over the
+   * conditions. For `pan -a` (no -DBFS, no -DSAFETY).
+   */
+  liveness?: boolean;
 }
 
 const chunk = 4096;
@@ -186,12 +195,16 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     cTable('restart_loses', tables.restartLoses.map(Number)),
     `/* The safety properties judged, by bit: ${properties.map((p, b) => `${b} ${p.id}`).join(', ')}. */`,
     `#define NPROPS ${properties.length}`,
+    // The liveness build judges its claim only: a safety error would end pan -a's search.
+    `#define SAFETY_JUDGED ${options.liveness ? 0 : 1}`,
     `#define MASKW ${maskWords}`,
     `#define NSTATES ${totalNamespaces}`,
     cTable('bad_word', badWords),
     cTable('inv_bad', tables.invariants.flat()),
     cTable('slot_step_bad', tables.steps.flat(2)),
+    ...(options.liveness ? livenessTables(tables, totalNamespaces) : ['#define NOTE_TAKEN(c)']),
     '',
+    ...(options.liveness ? ['int taken = 0;'] : []),
     'short g = 0;',
     `short ns[${n}];`,
     `short ctl[${Math.max(1, inits)}];`,
@@ -228,7 +241,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     'static int initial_judged;',
     'void judge(int m) {',
     '  int b;',
-    '  if (m == 0) return;',
+    '  if (m == 0 || !SAFETY_JUDGED) return;',
     '  for (b = 0; b < NPROPS; b++)',
     '    if (((bad_word(m * MASKW + b / 30) >> (b % 30)) & 1) && (readtrail || !reported[b])) {',
     '      printf("nsmodel-violated %d\\n", b);',
@@ -256,8 +269,8 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     '}',
     'void take(int a, int j) {',
     '  int e = run_of(a), k = controller_of(a), bad;',
-    '  if (kind(a) == 0) { int to = pool(e + 2 + 3 * j); bad = pool(e + 3 + 3 * j); if (to >= 0) now.ns[slot_of(a)] = to; }',
-    '  else { now.g = pool(e + 2 + 4 * j); if (k >= 0) now.ctl[k] = pool(e + 3 + 4 * j); bad = pool(e + 4 + 4 * j); }',
+    '  if (kind(a) == 0) { int to = pool(e + 2 + 3 * j); bad = pool(e + 3 + 3 * j); NOTE_TAKEN(event_class(pool(e + 1 + 3 * j))); if (to >= 0) now.ns[slot_of(a)] = to; }',
+    '  else { now.g = pool(e + 2 + 4 * j); if (k >= 0) now.ctl[k] = pool(e + 3 + 4 * j); bad = pool(e + 4 + 4 * j); NOTE_TAKEN(event_class(pool(e + 1 + 4 * j))); }',
     '  shown(a, j);',
     '  judge(bad);',
     '  judge_state();',
@@ -267,6 +280,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     'int restart_enabled(void) { int i; for (i = 0; i < NSLOTS; i++) if (restart_running(slot_base(i) + now.ns[i])) return 1; return 0; }',
     'void restart_take(void) { int i; if (restart_loses(now.g)) for (i = 0; i < NSLOTS; i++) now.ns[i] = restart_next(slot_base(i) + now.ns[i]); }',
     '}',
+    ...(options.liveness ? livenessCode() : []),
     '',
     'active proctype system() {',
     '  do',
@@ -276,21 +290,21 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
       alternatives.push({ action: a, outcome: 0 });
       // A list sends one request and changes nothing: one self-loop (the transition count checks the claim).
       lines.push(
-        `  :: d_step { c_expr { (kind(${a}) == 1) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: a list */`,
+        `  :: d_step { c_expr { (kind(${a}) == 1) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); NOTE_TAKEN(action_class(${a})); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: a list */`,
       );
       return;
     }
     if (action.type === 'global' && action.footprint === 'clock') {
       alternatives.push({ action: a, outcome: 0 });
       lines.push(
-        `  :: d_step { c_expr { (clock_enabled() != 0) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); clock_take(); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: one second */`,
+        `  :: d_step { c_expr { (clock_enabled() != 0) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); NOTE_TAKEN(action_class(${a})); clock_take(); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: one second */`,
       );
       return;
     }
     if (action.type === 'global' && action.footprint === 'restart') {
       alternatives.push({ action: a, outcome: 0 });
       lines.push(
-        `  :: d_step { c_expr { (restart_enabled() != 0) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); restart_take(); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: apiserver restart */`,
+        `  :: d_step { c_expr { (restart_enabled() != 0) } -> c_code { note_slot_step(${slotJudgedOf.get(a)}); NOTE_TAKEN(action_class(${a})); restart_take(); shown(${a}, 0); judge_pending(); judge_state(); } } /* ${a}: apiserver restart */`,
       );
       return;
     }
@@ -300,6 +314,7 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
     }
   });
   lines.push('  od', '}', '');
+  if (options.liveness) lines.push(...neverClaim(tables));
   const initial = tables.initial;
   const init = [
     `g = ${globals.findIndex((row) => row[0] === initial[0] && row[1] === initial[1] && row[2] === initial[2])}`,
@@ -312,6 +327,135 @@ export function promelaModel(model: SystemModel, options: PromelaOptions): Prome
   if (!init.every((line) => line.endsWith('= 0')))
     throw new Error('the initial state does not have index 0 everywhere');
   return { text: lines.join('\n'), tables, alternatives };
+}
+
+/** The liveness properties SPIN judges, in the order of the claim's property numbers. */
+export const spinLiveness = livenessProperties;
+
+/** The fairness classes and the goals' premise and goal per slot, as C tables (liveness build only). */
+function livenessTables(tables: CompleteTables, totalNamespaces: number): string[] {
+  const { model, events, globals, slotIds } = tables;
+  const nActions = tables.actions.length;
+  const eventClass: number[] = [];
+  const actionClass: number[] = [];
+  const conditions: number[] = [];
+  const perNamespace: number[] = [];
+  const goal: number[] = [];
+  const mask = (matches: ((e: SystemEvent) => boolean)[], e: SystemEvent) =>
+    matches.reduce((m, match, k) => (match(e) ? m | (1 << k) : m), 0);
+  spinLiveness.forEach((property) => {
+    const compiled = compileFairness(model, property.fairness);
+    if (compiled.some((c) => c.kind !== 'weak'))
+      throw new Error(`${property.id}: strong fairness has no never claim here yet`);
+    if (compiled.length > 30) throw new Error(`${property.id}: more than 30 fairness conditions`);
+    const matches = compiled.map((c) => c.matches);
+    conditions.push(compiled.length);
+    perNamespace.push(property.perNamespace ? 1 : 0);
+    for (const e of events) eventClass.push(mask(matches, e));
+    for (let a = 0; a < nActions; a++) {
+      const x = tables.slotJudged.indexOf(a);
+      if (x < 0) {
+        actionClass.push(0);
+        continue;
+      }
+      const masks = new Set(tables.slotEvents[x].map((e) => mask(matches, e)));
+      if (masks.size > 1)
+        throw new Error(`${property.id}: action ${a}'s steps fall in different fairness classes`);
+      actionClass.push([...masks][0] ?? 0);
+    }
+    slotIds.forEach((ids, i) => {
+      for (const id of ids)
+        for (let g = 0; g < globals.length; g++) {
+          const state = aloneState(tables, g, i, id);
+          const slot = property.perNamespace ? i : -1;
+          const p = property.p ? property.p(model, state, slot) : true;
+          goal.push((p ? 1 : 0) | (property.q(model, state, slot) ? 2 : 0));
+        }
+    });
+  });
+  if (goal.length !== spinLiveness.length * totalNamespaces * globals.length)
+    throw new Error('the goal table has the wrong size');
+  return [
+    `/* The liveness properties, by number: ${spinLiveness.map((p, b) => `${b} ${p.id}`).join(', ')}. */`,
+    `#define NEVENTS ${events.length}`,
+    `#define NACTIONS ${nActions}`,
+    `#define NCOND ${Math.max(1, ...conditions)}`,
+    '#define NOTE_TAKEN(c) (now.taken = (c))',
+    cTable('ev_class', eventClass),
+    cTable('act_class', actionClass),
+    cTable('goal_ncond', conditions),
+    cTable('goal_per_ns', perNamespace),
+    cTable('goal_pq', goal),
+  ];
+}
+
+/** The goal's premise and goal, and each fairness condition's "satisfied here" (liveness build only). */
+function livenessCode(): string[] {
+  return [
+    'c_code {',
+    '/* The goal judged: NSMODEL_GOAL="property slot" (slot -1 for a system-wide property). */',
+    'static int goal_prop = -1, goal_slot = -1;',
+    'void goal_init(void) {',
+    '  const char *s;',
+    '  if (goal_prop >= 0) return;',
+    '  s = getenv("NSMODEL_GOAL");',
+    '  if (!s || sscanf(s, "%d %d", &goal_prop, &goal_slot) != 2) { printf("nsmodel: NSMODEL_GOAL is not set\\n"); Uerror("no goal"); }',
+    '}',
+    'int event_class(int ev) { goal_init(); return ev_class(goal_prop * NEVENTS + ev); }',
+    'int action_class(int a) { goal_init(); return act_class(goal_prop * NACTIONS + a); }',
+    'int goal_bits(void) { int i; goal_init(); i = goal_slot < 0 ? 0 : goal_slot; return goal_pq(((goal_prop * NSTATES) + slot_base(i) + now.ns[i]) * NGLOBALS + now.g); }',
+    'int goal_p(void) { return goal_bits() & 1; }',
+    'int goal_q(void) { return (goal_bits() >> 1) & 1; }',
+    '/* Some step of fairness class k is enabled here. */',
+    'int class_enabled(int k) {',
+    '  int a, e, j, stride, bit = 1 << k;',
+    `  for (a = 0; a < NACTIONS; a++) {`,
+    '    if (kind(a) == 1) { if (action_class(a) & bit) return 1; continue; }',
+    '    if (kind(a) == 3) { if ((action_class(a) & bit) && clock_enabled()) return 1; continue; }',
+    '    if (kind(a) == 4) { if ((action_class(a) & bit) && restart_enabled()) return 1; continue; }',
+    '    e = run_of(a);',
+    '    if (e == 0) continue;',
+    '    stride = kind(a) == 0 ? 3 : 4;',
+    '    for (j = 0; j < pool(e); j++) if (event_class(pool(e + 1 + stride * j)) & bit) return 1;',
+    '  }',
+    '  return 0;',
+    '}',
+    '/* Weak fairness of condition k is served here: a step of its class led here, or none is enabled. */',
+    'int fair_sat(int k) {',
+    '  goal_init();',
+    '  if (k >= goal_ncond(goal_prop)) return 1;',
+    '  if ((now.taken >> k) & 1) return 1;',
+    '  return !class_enabled(k);',
+    '}',
+    '}',
+  ];
+}
+
+/**
+ * The never claim of the goal: the premise holds and the goal does not, then the goal never holds,
+ * and the run is accepted only after each fairness condition was served in turn (a counter over the
+ * conditions, as SPIN's own weak-fairness construction counts processes).
+ */
+function neverClaim(tables: CompleteTables): string[] {
+  const most = Math.max(1, ...spinLiveness.map((p) => compileFairness(tables.model, p.fairness).length));
+  const lines = [
+    'never {',
+    'T0_init:',
+    '  do',
+    '  :: c_expr { (goal_p() && !goal_q()) } -> goto W0',
+    '  :: true -> goto T0_init',
+    '  od;',
+  ];
+  for (let k = 0; k < most; k++)
+    lines.push(
+      `W${k}:`,
+      '  do',
+      `  :: c_expr { (!goal_q() && fair_sat(${k})) } -> goto ${k + 1 < most ? `W${k + 1}` : 'accept_all'}`,
+      `  :: c_expr { (!goal_q()) } -> goto W${k}`,
+      '  od;',
+    );
+  lines.push('accept_all:', '  do', '  :: c_expr { (!goal_q()) } -> goto W0', '  od', '}', '');
+  return lines;
 }
 
 /** The model of a variant on a scope (a name or a file), or a UsageError naming the known variants. */
