@@ -529,10 +529,20 @@ export function completeTables(model: SystemModel, properties: readonly Property
  * The state judged for slot i alone: slot i holds namespace `id`, the global lanes are row g, every
  * other slot and controller is as in the initial state.
  */
-export function aloneState(tables: CompleteTables, g: number, i: number, id: number): SystemState {
+export function aloneState(
+  tables: CompleteTables,
+  g: number,
+  i: number,
+  id: number,
+  /** Each controller's snapshot id, when not the initial state's. */
+  controllers?: readonly number[],
+): SystemState {
   const codec = systemCodec(tables.model);
   const lanes = Uint32Array.from(tables.initial);
   lanes.set(tables.globals[g], 0);
   lanes[3 + i] = id;
+  controllers?.forEach((c, k) => {
+    lanes[3 + tables.namespaces + k] = c;
+  });
   return codec.decode(lanes, 0);
 }

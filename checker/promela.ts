@@ -341,6 +341,15 @@ function livenessTables(tables: CompleteTables, totalNamespaces: number): string
   const conditions: number[] = [];
   const perNamespace: number[] = [];
   const goal: number[] = [];
+  const goalBase: number[] = [];
+  const goalTuples: number[] = [];
+  // Every tuple of controller snapshot ids, the last controller fastest (its stride 1).
+  let controllerTuples: number[][] = [[]];
+  for (const ids of tables.controllerIds)
+    controllerTuples = controllerTuples.flatMap((t) => ids.map((id) => [...t, id]));
+  const ctlStride = tables.controllerIds.map((_, k) =>
+    tables.controllerIds.slice(k + 1).reduce((product, ids) => product * ids.length, 1),
+  );
   const mask = (matches: ((e: SystemEvent) => boolean)[], e: SystemEvent) =>
     matches.reduce((m, match, k) => (match(e) ? m | (1 << k) : m), 0);
   spinLiveness.forEach((property) => {
@@ -363,17 +372,27 @@ function livenessTables(tables: CompleteTables, totalNamespaces: number): string
         throw new Error(`${property.id}: action ${a}'s steps fall in different fairness classes`);
       actionClass.push([...masks][0] ?? 0);
     }
+    // Over every tuple of controller snapshots (a premise may read whether an initializer crashed),
+    // kept only when some entry changes with it.
+    const entries: number[][] = [];
     slotIds.forEach((ids, i) => {
       for (const id of ids)
-        for (let g = 0; g < globals.length; g++) {
-          const state = aloneState(tables, g, i, id);
-          const slot = property.perNamespace ? i : -1;
-          const p = property.p ? property.p(model, state, slot) : true;
-          goal.push((p ? 1 : 0) | (property.q(model, state, slot) ? 2 : 0));
-        }
+        for (let g = 0; g < globals.length; g++)
+          entries.push(
+            controllerTuples.map((tuple) => {
+              const state = aloneState(tables, g, i, id, tuple);
+              const slot = property.perNamespace ? i : -1;
+              const p = property.p ? property.p(model, state, slot) : true;
+              return (p ? 1 : 0) | (property.q(model, state, slot) ? 2 : 0);
+            }),
+          );
     });
+    const readsControllers = entries.some((row) => row.some((v) => v !== row[0]));
+    goalBase.push(goal.length);
+    goalTuples.push(readsControllers ? controllerTuples.length : 1);
+    for (const row of entries) goal.push(...(readsControllers ? row : [row[0]]));
   });
-  if (goal.length !== spinLiveness.length * totalNamespaces * globals.length)
+  if (goal.length !== goalTuples.reduce((sum, t) => sum + t * totalNamespaces * globals.length, 0))
     throw new Error('the goal table has the wrong size');
   return [
     `/* The liveness properties, by number: ${spinLiveness.map((p, b) => `${b} ${p.id}`).join(', ')}. */`,
@@ -386,6 +405,10 @@ function livenessTables(tables: CompleteTables, totalNamespaces: number): string
     cTable('goal_ncond', conditions),
     cTable('goal_per_ns', perNamespace),
     cTable('goal_pq', goal),
+    cTable('goal_base', goalBase),
+    cTable('goal_tuples', goalTuples),
+    cTable('ctl_stride', ctlStride),
+    `#define NCTL ${tables.initializers}`,
   ];
 }
 
@@ -403,7 +426,15 @@ function livenessCode(): string[] {
     '}',
     'int event_class(int ev) { goal_init(); return ev_class(goal_prop * NEVENTS + ev); }',
     'int action_class(int a) { goal_init(); return act_class(goal_prop * NACTIONS + a); }',
-    'int goal_bits(void) { int i; goal_init(); i = goal_slot < 0 ? 0 : goal_slot; return goal_pq(((goal_prop * NSTATES) + slot_base(i) + now.ns[i]) * NGLOBALS + now.g); }',
+    '/* The tuple of controller snapshots, numbered as the goal table numbers it. */',
+    'int ctl_tuple(void) { int k, t = 0; for (k = 0; k < NCTL; k++) t += now.ctl[k] * ctl_stride(k); return t; }',
+    'int goal_bits(void) {',
+    '  int i, n;',
+    '  goal_init();',
+    '  i = goal_slot < 0 ? 0 : goal_slot;',
+    '  n = goal_tuples(goal_prop);',
+    '  return goal_pq(goal_base(goal_prop) + ((slot_base(i) + now.ns[i]) * NGLOBALS + now.g) * n + (n > 1 ? ctl_tuple() : 0));',
+    '}',
     'int goal_p(void) { return goal_bits() & 1; }',
     'int goal_q(void) { return (goal_bits() >> 1) & 1; }',
     '/* Some step of fairness class k is enabled here. */',
