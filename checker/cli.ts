@@ -58,7 +58,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   17: 'a generated file is stale, missing or unexpected',
   18: 'a property was never exercised (vacuous) or a machine transition never taken, and the scope does not declare it with a reason (`expectations` in the scope file)',
   19: 'a complete search of a scope whose file pins its figures (`golden:`) found other states, transitions, depth or verdicts: update them in a commit that says why they moved',
-  20: 'SPIN and verify disagree on the same model (states, transitions or deadlocks), a SPIN trail is not a run of the model, or the SPIN search did not complete',
+  20: 'SPIN and verify disagree on the same model (states, transitions, deadlocks, or a safety or liveness verdict), a SPIN trail is not a run of the model or does not break its property there, or the SPIN search did not complete',
   21: 'no property is violated among the states a hash-compacted search (--hash-compact) explored, but it is not a proof: a state may have been missed (the chance is printed)',
 };
 

@@ -1,6 +1,7 @@
 import { restartGlobal, restartSlot } from '../machines/actions/apiserver-timer.ts';
 import { blocksTime, clockGlobal, clockSlot } from '../machines/actions/clock.ts';
-import type { Enabled, SystemModel, SystemState } from '../machines/system.ts';
+import type { Enabled, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { Property } from '../properties/types.ts';
 import { systemCodec } from './encoding.ts';
 
 /**
@@ -16,6 +17,8 @@ export interface LocalOutcome {
   event: number;
   /** The new namespace id, or -1 when the step leaves the namespace as it was. */
   next: number;
+  /** The step properties this outcome violates on the representative state: an id into `masks` (0: none). */
+  bad: number;
 }
 
 export interface GlobalOutcome {
@@ -24,6 +27,8 @@ export interface GlobalOutcome {
   global: number;
   /** The controller's new snapshot id (the action's controller, or 0 without one). */
   controller: number;
+  /** As for a local outcome. */
+  bad: number;
 }
 
 export interface CompleteTables {
@@ -60,6 +65,24 @@ export interface CompleteTables {
   events: Enabled['event'][];
   /** Actions run on a representative state while filling: the size of the fixpoint's work. */
   runs: number;
+  /** The properties judged (bit b of a mask is `properties[b]`). */
+  properties: readonly Property[];
+  /** Interned sets of violated properties, by id; id 0 is the empty set. Each a sorted list of property positions. */
+  masks: number[][];
+  /**
+   * Judged per slot alone: for slot i, namespace index `at` and global row g, the state with slot i at
+   * `at`, the global row g and every other slot and controller as in the initial state.
+   * `invariants[i][at * globals + g]` is the mask of the invariants false there; `steps[x][i][at * globals + g]`
+   * the mask of the step properties the step of `slotJudged[x]` (a list, the clock, the restart) violates from there.
+   */
+  invariants: number[][];
+  slotJudged: number[];
+  steps: number[][][];
+  /**
+   * Per action of `slotJudged`, one event for each distinct (actor kind, actor, namespace, request verb,
+   * target, subresource) its steps from the per-slot states had: what a fairness condition matches on.
+   */
+  slotEvents: SystemEvent[][];
 }
 
 /** Where an action's entry lies: the stride of each coordinate it varies with (0 for one it does not read). */
@@ -123,7 +146,7 @@ class Interned {
 }
 
 /** Fills every table by the fixpoint on the projections; deterministic (every set in the order found). */
-export function completeTables(model: SystemModel): CompleteTables {
+export function completeTables(model: SystemModel, properties: readonly Property[] = []): CompleteTables {
   const codec = systemCodec(model);
   const width = codec.width;
   const n = model.scope.namespaces.length;
@@ -179,6 +202,30 @@ export function completeTables(model: SystemModel): CompleteTables {
       eventIds.set(e, id);
     }
     return id;
+  };
+
+  // Sets of violated properties, interned: a table entry names one by its id.
+  const masks: number[][] = [[]];
+  const maskIds = new Map<string, number>([['', 0]]);
+  const maskId = (positions: number[]): number => {
+    const key = positions.join(',');
+    let id = maskIds.get(key);
+    if (id === undefined) {
+      id = masks.push(positions) - 1;
+      maskIds.set(key, id);
+    }
+    return id;
+  };
+  const stepBad = (
+    before: SystemState,
+    steps: readonly { event: SystemEvent; next: SystemState }[],
+  ): number => {
+    const bad: number[] = [];
+    properties.forEach((p, b) => {
+      if (p.kind !== 'step') return;
+      if (steps.some(({ event, next }) => p.predicate(model, before, event, next) !== true)) bad.push(b);
+    });
+    return maskId(bad);
   };
 
   // Outcomes by a string key of what was read, so a pass never reruns a combination already run.
@@ -249,6 +296,7 @@ export function completeTables(model: SystemModel): CompleteTables {
                 const s = stateFor(g, tuple, i, id, k, ctl);
                 const outcomes: LocalOutcome[] = [];
                 for (const { event, next } of run(a, s)) {
+                  const bad = stepBad(s, [{ event, next }]);
                   codec.encode(next, written, 0);
                   if (outside(3 + i, 3 + i, -1))
                     throw new FootprintError(
@@ -256,7 +304,7 @@ export function completeTables(model: SystemModel): CompleteTables {
                     );
                   const to = written[3 + i];
                   if (to !== id) slots[i].add(to);
-                  outcomes.push({ event: eventId(event), next: to === id ? -1 : to });
+                  outcomes.push({ event: eventId(event), next: to === id ? -1 : to, bad });
                 }
                 localDone[a].set(key, outcomes);
               }
@@ -275,6 +323,7 @@ export function completeTables(model: SystemModel): CompleteTables {
             const s = stateFor(g, tuple, -1, 0, k, ctl);
             const outcomes: GlobalOutcome[] = [];
             for (const { event, next } of run(a, s)) {
+              const bad = stepBad(s, [{ event, next }]);
               codec.encode(next, written, 0);
               if (outside(0, 2, extra))
                 throw new FootprintError(
@@ -283,7 +332,7 @@ export function completeTables(model: SystemModel): CompleteTables {
               const to = addGlobal([written[0], written[1], written[2]]);
               const c = k < 0 ? 0 : written[extra];
               if (k >= 0) controllers[k].add(c);
-              outcomes.push({ event: eventId(event), global: to, controller: c });
+              outcomes.push({ event: eventId(event), global: to, controller: c, bad });
             }
             globalDone[a].set(key, outcomes);
           }
@@ -406,6 +455,47 @@ export function completeTables(model: SystemModel): CompleteTables {
   const restartLoses = globals.map((_, g) => restartGlobal(model, stateFor(g, zero, -1, 0, -1, 0)).loses);
   const clockGlobalNext = globals.map((_, g) => clockDone.get(g) ?? -1);
 
+  // The judgements per slot alone: every invariant on each state, each list, clock and restart step from it.
+  const slotJudged = model.actions.flatMap((action, a) =>
+    action.type === 'wide' || (action.type === 'global' && action.footprint !== 'none') ? [a] : [],
+  );
+  const alone = (g: number, i: number, id: number): SystemState => {
+    for (let lane = 0; lane < width; lane++) lanes[lane] = initial[lane];
+    lanes[0] = globals[g][0];
+    lanes[1] = globals[g][1];
+    lanes[2] = globals[g][2];
+    lanes[3 + i] = id;
+    return codec.decode(lanes, 0);
+  };
+  const invariants: number[][] = slots.map(() => []);
+  const steps: number[][][] = slotJudged.map(() => slots.map(() => []));
+  const slotEvents = slotJudged.map(() => new Map<string, SystemEvent>());
+  const classKey = (e: SystemEvent) =>
+    JSON.stringify([
+      e.actorKind,
+      e.actor,
+      e.namespace,
+      e.request?.verb,
+      e.request?.target,
+      e.request?.subresource,
+    ]);
+  for (let i = 0; i < n; i++)
+    for (let at = 0; at < slots[i].values.length; at++)
+      for (let g = 0; g < globals.length; g++) {
+        const s = alone(g, i, slots[i].values[at]);
+        const bad: number[] = [];
+        properties.forEach((p, b) => {
+          if (p.kind === 'invariant' && p.predicate(model, s) !== true) bad.push(b);
+        });
+        invariants[i][at * globals.length + g] = maskId(bad);
+        slotJudged.forEach((a, x) => {
+          const out = run(a, s);
+          for (const { event } of out)
+            if (!slotEvents[x].has(classKey(event))) slotEvents[x].set(classKey(event), event);
+          steps[x][i][at * globals.length + g] = stepBad(s, out);
+        });
+      }
+
   return {
     model,
     width,
@@ -426,5 +516,33 @@ export function completeTables(model: SystemModel): CompleteTables {
     restartLoses,
     events,
     runs,
+    properties,
+    masks,
+    invariants,
+    slotJudged,
+    steps,
+    slotEvents: slotEvents.map((events) => [...events.values()]),
   };
+}
+
+/**
+ * The state judged for slot i alone: slot i holds namespace `id`, the global lanes are row g, every
+ * other slot and controller is as in the initial state.
+ */
+export function aloneState(
+  tables: CompleteTables,
+  g: number,
+  i: number,
+  id: number,
+  /** Each controller's snapshot id, when not the initial state's. */
+  controllers?: readonly number[],
+): SystemState {
+  const codec = systemCodec(tables.model);
+  const lanes = Uint32Array.from(tables.initial);
+  lanes.set(tables.globals[g], 0);
+  lanes[3 + i] = id;
+  controllers?.forEach((c, k) => {
+    lanes[3 + tables.namespaces + k] = c;
+  });
+  return codec.decode(lanes, 0);
 }

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { LocalKind } from '../machines/step-tables.ts';
 import { baseVariantName } from '../machines/variants.ts';
+import { safetyProperties } from '../properties/safety.ts';
+import { check as judgeAll } from './check.ts';
 import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
-import { confirmDeadlockTrail, crossCheck, verifyFigures } from './crosscheck.ts';
+import {
+  confirmDeadlockTrail,
+  crossCheck,
+  crossCheckLiveness,
+  trailsByCause,
+  verifyFigures,
+} from './crosscheck.ts';
 import { systemCodec } from './encoding.ts';
 import { modelOf, promelaModel } from './promela.ts';
 import { removeSpinRun, replayTrail, runSpin, spinAvailable } from './spin.ts';
@@ -40,15 +48,67 @@ describe('the Promela export', () => {
     expect(again.text).toBe(promela.text);
   });
 
-  it.skipIf(!withSpin)('gives SPIN the same states, transitions and deadlocks as verify', () => {
+  it.skipIf(!withSpin)('gives SPIN the same states, transitions, deadlocks and verdicts as verify', () => {
     const check = crossCheck(modelOf(baseVariantName, 'admin-finalize'), baseVariantName);
     expect(check.spin.complete).toBe(true);
     expect(check.comparisons.map((c) => [c.what, c.verify === c.spin])).toEqual(
       check.comparisons.map((c) => [c.what, true]),
     );
+    // Not vacuous: this scope breaks some safety property, and each SPIN trail breaks it on the model.
+    const violated = check.verdicts.filter((v) => v.spin === 'violated');
+    expect(violated.length).toBeGreaterThan(0);
+    for (const v of violated) {
+      expect(v.verify).toBe('violated');
+      expect(v.trail?.problem).toBe('');
+      expect(v.trail?.itf).toContain(`"property": "${v.property}"`);
+    }
+    expect(check.verdicts).toHaveLength(safetyProperties.length);
+    expect(check.liveness?.verdicts.every((v) => v.agrees)).toBe(true);
     expect(check.agrees).toBe(true);
-    expect(check.notCompared.length).toBeGreaterThan(0);
   });
+
+  it.skipIf(!withSpin)('can disagree on verdicts: without its judgements SPIN finds no violation', () => {
+    const blind = promela.text.replace('#define SAFETY_JUDGED 1', '#define SAFETY_JUDGED 0');
+    expect(blind).not.toBe(promela.text);
+    const verdicts = judgeAll(modelOf(baseVariantName, 'admin-finalize'), safetyProperties);
+    expect(verdicts.properties.some((p) => p.status === 'violated')).toBe(true);
+    const run = runSpin(blind, { maxDepth: 10000, defines: ['BFS'], panFlags: ['-c0', '-e'] });
+    expect(trailsByCause(run.output).properties.size).toBe(0);
+  });
+
+  it("tells property trails from deadlock trails in pan's output", () => {
+    const output = [
+      'nsmodel-violated 3',
+      'pan:1: safety property violated (at depth 2)',
+      'pan: wrote model.pml1.trail',
+      'pan:2: invalid end state (at depth 4)',
+      'pan: wrote model.pml2.trail',
+      'nsmodel-violated 0',
+      'pan: wrote model.pml3.trail',
+    ].join('\n');
+    const causes = trailsByCause(output);
+    expect(causes.deadlocks).toEqual(['model.pml2.trail']);
+    expect([...causes.properties]).toEqual([
+      [3, 'model.pml1.trail'],
+      [0, 'model.pml3.trail'],
+    ]);
+  });
+
+  it.skipIf(!withSpin)(
+    "finds a seeded liveness fault's accepting cycle under the property's fairness",
+    () => {
+      // The namespace controller never syncs: a Terminating namespace is never removed though it is fair to it.
+      const stalls = modelOf('namespace-controller-stalls', 'admin-finalize');
+      const liveness = crossCheckLiveness(
+        stalls,
+        'namespace-controller-stalls',
+        verifyFigures(stalls).states,
+      );
+      const removed = liveness.verdicts.find((v) => v.property === 'terminating-namespace-is-removed');
+      expect(removed?.spin).toBe('violated');
+      expect(liveness.verdicts.every((v) => v.agrees)).toBe(true);
+    },
+  );
 
   it.skipIf(!withSpin)('can disagree: a model without the clock gives SPIN other figures', () => {
     const clockless = promela.text
@@ -72,14 +132,9 @@ describe('the Promela export', () => {
       .join('\n');
     const run = runSpin(cut, { maxDepth: 1000, defines: ['BFS'], panFlags: ['-c0', '-e'], keep: true });
     try {
-      expect(run.errors).toBeGreaterThan(0);
-      expect(run.trails.length).toBeGreaterThan(0);
-      const check = confirmDeadlockTrail(
-        model,
-        promela,
-        run.trails[0],
-        replayTrail(run, run.trails[0], 1000),
-      );
+      const [deadlock] = trailsByCause(run.output).deadlocks;
+      expect(deadlock).toBeDefined();
+      const check = confirmDeadlockTrail(model, promela, deadlock, replayTrail(run, deadlock, 1000));
       expect(check.problem).toMatch(/has successors in the model/);
     } finally {
       removeSpinRun(run);
@@ -89,10 +144,9 @@ describe('the Promela export', () => {
   it.skipIf(!withSpin)('follows a breadth-first SPIN trail of many steps on the model, step by step', () => {
     // An assertion on the last namespace state of slot 0: SPIN's shortest trail to it has many steps.
     const last = promela.tables.slotIds[0].length - 1;
-    const probe = promela.text.replace(
-      '  do\n',
-      `  do\n  :: c_expr { (now.ns[0] == ${last}) } -> assert(0)\n`,
-    );
+    const probe = promela.text
+      .replace('#define SAFETY_JUDGED 1', '#define SAFETY_JUDGED 0')
+      .replace('  do\n', `  do\n  :: c_expr { (now.ns[0] == ${last}) } -> assert(0)\n`);
     const run = runSpin(probe, { maxDepth: 10000, defines: ['BFS'], panFlags: ['-e'], keep: true });
     try {
       expect(run.trails).toHaveLength(1);

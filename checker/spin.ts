@@ -40,6 +40,8 @@ export interface SpinOptions {
   panFlags?: string[];
   /** Keep the folder (for trail replays); the caller removes it with `removeSpinRun`. */
   keep?: boolean;
+  /** Environment variables for pan (added to this process's). */
+  env?: Record<string, string>;
 }
 
 /** Whether `spin` and `gcc` can be run here. */
@@ -101,6 +103,7 @@ export function runSpin(promela: string, options: SpinOptions): SpinRun {
       cwd: dir,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, ...options.env },
     });
     const output = `${pan.stdout}${pan.stderr}`;
     const trails = readdirSync(dir)
@@ -123,6 +126,23 @@ export function replayTrail(run: SpinRun, trail: string, maxDepth: number): stri
     maxBuffer: 64 * 1024 * 1024,
   });
   return `${pan.stdout}`;
+}
+
+/** Runs the compiled pan of a kept run again, with other flags and environment; trails it writes stay in the folder. */
+export function rerunPan(
+  run: SpinRun,
+  maxDepth: number,
+  panFlags: string[],
+  env: Record<string, string>,
+): Omit<PanFigures, 'trails' | 'output'> & { output: string } {
+  const pan = spawnSync('./pan', [`-m${maxDepth}`, '-n', ...panFlags], {
+    cwd: run.dir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
+  });
+  const output = `${pan.stdout}${pan.stderr}`;
+  return { ...parsePanOutput(output), output };
 }
 
 export function removeSpinRun(run: SpinRun): void {

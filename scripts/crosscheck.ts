@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   type CommandSpec,
   exitCodes,
@@ -6,8 +7,9 @@ import {
   UsageError,
 } from '../checker/cli.ts';
 import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/crosscheck.ts';
+import { writeFileAtomic } from '../checker/fs-atomic.ts';
 import { modelOf } from '../checker/promela.ts';
-import { scopeNames } from '../checker/scope-file.ts';
+import { resolveScope, scopeNames } from '../checker/scope-file.ts';
 import { spinAvailable } from '../checker/spin.ts';
 import { baseVariantName, mutants } from '../machines/variants.ts';
 import { runEntry } from './entry.ts';
@@ -32,12 +34,22 @@ const spec: CommandSpec = {
       description: `${baseVariantName} (default) or a seeded fault of machines/variants.ts`,
     },
     mutants: { type: 'boolean', description: 'the model and then every seeded fault, each cross-checked' },
+    'safety-only': {
+      type: 'boolean',
+      description: 'leave out the liveness verdicts (one pan -a run per property and namespace)',
+    },
     json: { type: 'boolean', description: 'one JSON object per cross-check instead of the table' },
+    trails: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'write each SPIN counterexample as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
+    },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.crossCheckDiffers],
   notes: [
-    'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), and up to three deadlock trails replayed on the model.',
-    'Not compared yet: safety and liveness verdicts (the Promela model carries no assertions or never claims); each run prints this.',
+    'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), up to three deadlock trails replayed on the model, and every safety property: violated by both or by neither; each SPIN counterexample is converted to ITF and replayed on the model it names, where it must break its property (docs/spin.md says what SPIN judges and what the tables precompute).',
+    "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); the verdicts are compared, the accepting cycles are not yet replayed.",
   ],
 };
 
@@ -51,6 +63,25 @@ function printCheck(check: CrossCheck): void {
       `  ${c.what.padEnd(42)} verify ${number(c.verify).padStart(12)}  spin ${number(c.spin).padStart(12)}  ${c.agrees ? 'equal' : 'DIFFERENT'}`,
     );
   if (!check.spin.complete) console.log(`  the SPIN search did not complete: ${check.spin.incomplete}`);
+  for (const v of check.verdicts) {
+    if (v.verify !== 'violated' && v.spin !== 'violated') continue;
+    const trail = v.trail
+      ? `SPIN trail ${v.trail.steps} steps${v.verifySteps !== undefined ? ` (verify ${v.verifySteps})` : ''}, ${v.trail.problem === '' ? 'replayed as ITF: violated on the model (replay exit 12)' : `NOT CONFIRMED: ${v.trail.problem}`}`
+      : 'no SPIN trail';
+    console.log(
+      `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}; ${trail}`,
+    );
+  }
+  if (check.liveness) {
+    for (const v of check.liveness.verdicts)
+      console.log(
+        `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}${v.namespace ? ` (accepting cycle on ${v.namespace})` : ''}`,
+      );
+    const l = check.liveness;
+    console.log(
+      `  liveness: ${l.runs} pan -a runs, ${number(l.states)} product states; export ${l.seconds.export.toFixed(1)} s, verify ${l.seconds.verify.toFixed(1)} s, spin ${l.seconds.spin.toFixed(1)} s`,
+    );
+  }
   for (const t of check.trails)
     console.log(
       `  trail ${t.file}: ${t.steps} steps, ${t.problem === '' ? 'a run of the model ending in a deadlock there' : `NOT CONFIRMED: ${t.problem}`}`,
@@ -70,17 +101,25 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     throw new UsageError('spin and gcc are needed (Debian: apt-get install spin gcc); nothing was compared');
   const names =
     values.mutants === true ? [baseVariantName, ...mutants.map((m) => m.name)] : [variant ?? baseVariantName];
+  const given = resolveScope(scope).scope;
+  const trailsDir = stringOption(values, 'trails');
   let agree = true;
   for (const name of names) {
-    const check = crossCheck(modelOf(name, scope), name);
+    const check = crossCheck(modelOf(name, scope), name, [], given, {
+      liveness: values['safety-only'] !== true,
+    });
     agree &&= check.agrees;
+    if (trailsDir !== undefined)
+      for (const v of check.verdicts)
+        if (v.trail && v.trail.itf !== '')
+          await writeFileAtomic(join(trailsDir, name, `${v.property}.itf.json`), v.trail.itf);
     if (values.json === true) console.log(JSON.stringify(crossCheckLine(check)));
     else printCheck(check);
   }
   if (values.json !== true)
     console.log(
       agree
-        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions, depth and deadlocks; properties not compared`
+        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions, depth, deadlocks and every ${values['safety-only'] === true ? 'safety' : 'safety and liveness'} verdict`
         : 'SPIN and verify disagree (see DIFFERENT or NOT CONFIRMED above)',
     );
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
