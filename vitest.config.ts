@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'generated/**'],
+    // .stryker-tmp: StrykerJS's sandbox copy of the project while `npm run mutation` runs.
+    exclude: ['node_modules/**', 'generated/**', '.stryker-tmp/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Child processes keep each file's exit codes, signal handlers and heap limits apart from the others.
