@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { RequestCommand, type RequestCommandData, requestOf } from './commands.ts';
 import { expandTemplate } from './requests.ts';
 

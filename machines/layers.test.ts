@@ -69,9 +69,8 @@ describe('layers', () => {
   });
 
   it('the import scan sees a forbidden import when there is one', () => {
-    expect(specifiers("import type { X } from '../checker/model.ts';\nexport { y } from './y.ts';")).toEqual([
-      '../checker/model.ts',
-      './y.ts',
-    ]);
+    expect(
+      specifiers("import type { X } from '../checker/engine/model.ts';\nexport { y } from './y.ts';"),
+    ).toEqual(['../checker/engine/model.ts', './y.ts']);
   });
 });

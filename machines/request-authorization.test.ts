@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { namespacePopulatorClusterRole } from './bootstrap-rbac.ts';
 import { authenticatedUser, grantsHeldBy, serviceAccountUser, type User } from './rbac.ts';
 import { type AuthorizationRequest, RequestAuthorizer, rbacAttributes } from './request-authorization.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { systemCodec } from '../checker/encoding.ts';
-import { explore } from '../checker/explore.ts';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
+import { explore } from '../checker/engine/explore.ts';
+import { systemCodec } from '../checker/model/encoding.ts';
+import { scopeFor, variantByName } from '../variants/variants.ts';
 import { defaultMachines, type Enabled, SystemModel } from './system.ts';
-import { scopeFor, variantByName } from './variants.ts';
 
 /** Every state's successors from the tables and from the step code itself: the same list, in order. */
 function expectTablesAgree(model: SystemModel, maxStates?: number) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { admissionFacts as facts } from '../test-support/admission-facts.ts';
+import { withDefinition } from '../variants/machine-edit.ts';
 import { admissionMachine } from './admission.ts';
 import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { finalizerOwnerMachine } from './finalizer-owner.ts';
-import { withDefinition } from './machine-edit.ts';
 import { type NamespaceEvent, namespaceMachine } from './namespace.ts';
 import { canonicalJson, listTransitions, MachineStepper, transitionIds } from './stepper.ts';
 

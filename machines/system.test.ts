@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
 
 // Both configurations from the start: these tests follow one namespace through both initializers.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { SystemModel } from '../machines/system.ts';
-import { machinesFor, scopeFor } from '../machines/variants.ts';
+import { machinesFor, scopeFor } from '../variants/variants.ts';
 import { clusterWideAsDeclared as property } from './cluster-wide.ts';
 
 const quickScope = scopeByName('quick');

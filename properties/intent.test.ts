@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { builtInScopes, scopeByName } from '../checker/scope-file.ts';
+import { builtInScopes, scopeByName } from '../checker/cli/scope-file.ts';
 import { mergeInitializerConfigurations } from '../machines/initializer-config.ts';
 import { isDnsLabel, isQualifiedFinalizerName } from '../machines/names.ts';
 import { initializerAccount } from '../machines/scope.ts';

@@ -1,4 +1,4 @@
-import { memoByPair } from '../machines/memo.ts';
+import { memoByPair } from '../checker/engine/memo.ts';
 import {
   type ConfigurationSpec,
   configurationAdministrator,

@@ -15,7 +15,7 @@ const root = resolve(propertiesDir, '..');
 const allowedTargets = [
   'machines/scope.ts',
   'machines/design-options.ts',
-  'machines/memo.ts',
+  'checker/engine/memo.ts',
   'machines/bootstrap-rbac.ts',
 ];
 /** Imported for their types only (erased at run time): the state view and the Kubernetes object shapes. */

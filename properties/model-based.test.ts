@@ -1,11 +1,11 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../checker/check.ts';
-import { traceSteps } from '../checker/counterexample.ts';
-import { judge, type Violation } from '../checker/random.ts';
-import { requestCommandArb } from '../checker/random-commands.ts';
+import { memoByPair } from '../checker/engine/memo.ts';
+import type { Trace } from '../checker/judging/check.ts';
+import { judge, type Violation } from '../checker/judging/random.ts';
+import { requestCommandArb } from '../checker/judging/random-commands.ts';
+import { traceSteps } from '../checker/report/counterexample.ts';
 import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
-import { memoByPair } from '../machines/memo.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import type { Scope } from '../machines/scope.ts';
 import {
@@ -16,13 +16,13 @@ import {
   SystemModel,
   type SystemState,
 } from '../machines/system.ts';
-import { variantByName } from '../machines/variants.ts';
+import { variantByName } from '../variants/variants.ts';
 import { safetyProperties } from './safety.ts';
 import type { Property } from './types.ts';
 
 /**
  * Model-based runs on random scopes beyond the exhaustive bound (machines/random-scope.ts). Requests
- * are the scope's own command objects (machines/commands.ts, drawn by checker/random-commands.ts):
+ * are the scope's own command objects (machines/commands.ts, drawn by checker/judging/random-commands.ts):
  * each command's `check` is fast-check's precondition and its `run` sends it through the model.
  * Controllers, the cluster admin's configuration edits, the clock and faults are commands of their
  * own that take one enabled step of that kind. Each command checks one thing about its kind of step.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
 import { intentOf } from './intent.ts';
 import { tenantIsolation } from './safety.ts';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import {
   type MergeableConfiguration,
   mergeInitializerConfigurations,
@@ -51,7 +51,7 @@ function statesAlong(model: SystemModel, choices: readonly number[]): SystemStat
 const choicesArb = fc.array(fc.nat({ max: 0xffff }), { minLength: 1, maxLength: 25 });
 const quickModel = new SystemModel(quickScope);
 
-describe('canonical keys (checker/model.ts contract)', () => {
+describe('canonical keys (checker/engine/model.ts contract)', () => {
   test.prop([choicesArb, choicesArb])(
     'two states of the quick scope have equal keys exactly when they are structurally equal',
     (first, second) => {

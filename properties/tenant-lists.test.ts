@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
-import { machinesFor } from '../machines/variants.ts';
+import { machinesFor } from '../variants/variants.ts';
 import { tenantIsolation } from './safety.ts';
 
 const quickScope = scopeByName('quick');

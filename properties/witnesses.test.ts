@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { check } from '../checker/check.ts';
-import { scopeByName } from '../checker/scope-file.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
+import { check } from '../checker/judging/check.ts';
 import { type Enabled, SystemModel, type SystemState } from '../machines/system.ts';
 import { invariant, onState } from './declare.ts';
 import { safetyProperties } from './safety.ts';

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../checker/scenario/catalog.ts';
 import {
   compiledScenarios,
   requirementCoverage,
   scenarioFiles,
   scenariosDoc,
   scenariosDocPath,
-} from '../checker/scenario/docs.ts';
+} from '../checker/report/scenario-docs.ts';
+import { projectRoot } from '../checker/scenario/catalog.ts';
 import { formatReport } from '../checker/scenario/format.ts';
 import { replayFile } from '../checker/scenario/replay.ts';
 

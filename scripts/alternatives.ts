@@ -1,3 +1,4 @@
+import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli/cli.ts';
 import {
   type AlternativeRow,
   alternatives,
@@ -5,15 +6,14 @@ import {
   columns,
   runAlternatives,
   writeAlternatives,
-} from '../checker/alternatives.ts';
-import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
-import { sourceRoot, stampSources } from '../checker/stamp.ts';
+} from '../checker/report/alternatives.ts';
+import { sourceRoot, stampSources } from '../checker/report/stamp.ts';
 import { runEntry } from './entry.ts';
 import { selectNamed } from './named.ts';
 
 /**
  * `npm run alternatives [-- NAME...]`: checks the model and every design alternative
- * (machines/design-variants.ts) against the documents' goals, the safety and the liveness properties,
+ * (variants/design-variants.ts) against the documents' goals, the safety and the liveness properties,
  * prints one line per row, and writes generated/alternatives.md and .json when all rows were run.
  */
 const spec: CommandSpec = {

@@ -15,7 +15,6 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
-import { type BenchEngine, benchCaseLine, benchSpinLine, type CaseResult } from '../checker/bench-format.ts';
 import {
   type CommandSpec,
   exitCodes,
@@ -23,13 +22,19 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
-import { systemCodec } from '../checker/encoding.ts';
-import { explore, searchMemoryBytes } from '../checker/explore.ts';
-import { exploreBitstate } from '../checker/explore-bitstate.ts';
-import { exploreDense } from '../checker/explore-dense.ts';
-import type { ExplorableModel } from '../checker/model.ts';
-import { referenceModel, referenceTable } from '../checker/reference-model.ts';
+} from '../checker/cli/cli.ts';
+import { explore, searchMemoryBytes } from '../checker/engine/explore.ts';
+import { exploreBitstate } from '../checker/engine/explore-bitstate.ts';
+import { exploreDense } from '../checker/engine/explore-dense.ts';
+import type { ExplorableModel } from '../checker/engine/model.ts';
+import {
+  type BenchEngine,
+  benchCaseLine,
+  benchSpinLine,
+  type CaseResult,
+} from '../checker/judging/bench-format.ts';
+import { referenceModel, referenceTable } from '../checker/judging/reference-model.ts';
+import { systemCodec } from '../checker/model/encoding.ts';
 import {
   referenceProductEvents,
   referenceProductLogic,
@@ -171,7 +176,7 @@ function runAdjacencyMap(copies: number, budgetSeconds: number): CaseResult {
 }
 
 // ─── Hook: the system model's named scopes ────────────────────────────────────────────────────
-// `scopes/*.yaml` hold the named scopes (read by checker/scope-file.ts) and `machines/system.ts` exports
+// `scopes/*.yaml` hold the named scopes (read by checker/cli/scope-file.ts) and `machines/system.ts` exports
 // `SystemModel` (an ExplorableModel built from one scope). When both modules exist, each named
 // scope is benchmarked with the generic engine, bounded by --scope-seconds and --scope-max-states.
 // They are imported dynamically so this script runs (and benches the reference model) without them.
@@ -189,7 +194,7 @@ async function loadSystemModules(): Promise<SystemModules | string> {
   let SystemModel: unknown;
   try {
     // The scope files every command reads (scopes/*.yaml), through the one loader.
-    const loader = await import('../checker/scope-file.ts');
+    const loader = await import('../checker/cli/scope-file.ts');
     scopes = Object.fromEntries(loader.scopeNames().map((name) => [name, loader.scopeByName(name)]));
     SystemModel = (await import(systemModule.href)).SystemModel;
   } catch (error) {
@@ -227,7 +232,7 @@ async function runSystemScope(
 }
 // ─── end of hook ──────────────────────────────────────────────────────────────────────────────
 
-// ─── symmetry reduction (checker/symmetry.ts) ─────────────────────────────────────────────────
+// ─── symmetry reduction (checker/model/symmetry.ts) ─────────────────────────────────────────────────
 /** Scopes that declare symmetry, searched with the reduction within a 120 s budget; the plain group above has them without. */
 function symmetryGroup(modules: SystemModules): { title: string; cases: BenchCase[]; repeat: number } {
   const declared = Object.entries(modules.scopes)
@@ -244,7 +249,7 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
   const { SystemModel } = await import('../machines/system.ts');
-  const { StateSymmetry, symmetryOf } = await import('../checker/symmetry.ts');
+  const { StateSymmetry, symmetryOf } = await import('../checker/model/symmetry.ts');
   const scope = modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0];
   const model = new SystemModel(scope);
   const symmetry = new StateSymmetry(model, symmetryOf(scope));
@@ -346,14 +351,14 @@ function runVerify(scope: string, options: string[]): CaseResult {
 }
 // ─── end of end-to-end verify ──────────────────────────────────────────────────────────────────
 
-// ─── the compiled system model (checker/compiled.ts) ─────────────────────────────────────────
+// ─── the compiled system model (checker/model/compiled.ts) ─────────────────────────────────────────
 /** Compiled quick and default scopes: cold (tables filled by the machines' own code), then warm. */
 function compiledGroup(
   scopeSeconds: number,
   quick: boolean,
 ): { title: string; cases: BenchCase[]; repeat: number } {
   return {
-    title: `System model compiled into outcome tables (checker/compiled.ts): the first search fills the tables (cold, at most ${scopeSeconds} s), every later search of the same model only looks them up (warm)`,
+    title: `System model compiled into outcome tables (checker/model/compiled.ts): the first search fills the tables (cold, at most ${scopeSeconds} s), every later search of the same model only looks them up (warm)`,
     cases: (quick ? ['quick'] : ['quick', 'default']).map((name) => ({
       engine: 'system-compiled',
       subject: name,
@@ -370,8 +375,8 @@ async function runCompiledScope(name: string, budgetSeconds: number): Promise<Ca
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
   const { SystemModel } = await import('../machines/system.ts');
-  const { CompiledSystem } = await import('../checker/compiled.ts');
-  const { exploreCompiled } = await import('../checker/compiled-explore.ts');
+  const { CompiledSystem } = await import('../checker/model/compiled.ts');
+  const { exploreCompiled } = await import('../checker/model/compiled-explore.ts');
   const model = new SystemModel(modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0]);
   const compiled = new CompiledSystem(model);
   const cold = measureAround('system-compiled', name, () => {
@@ -683,7 +688,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     if (!asJson) console.log(`System scopes skipped: ${systemModules}.\n`);
   } else if (!quick) {
     groups.push({
-      title: `System model scopes: string keys, packed lanes (checker/encoding.ts), bitstate 2^27 bits (at most ${scopeSeconds} s and ${integer.format(scopeMaxStates)} states each)`,
+      title: `System model scopes: string keys, packed lanes (checker/model/encoding.ts), bitstate 2^27 bits (at most ${scopeSeconds} s and ${integer.format(scopeMaxStates)} states each)`,
       cases: Object.keys(systemModules.scopes).flatMap((name) =>
         (['system-scope', 'system-packed', 'system-bitstate'] as const)
           // String keys only where they finish, for the side-by-side figure; bitstate only where exact search does not.
@@ -730,11 +735,11 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   return exitCodes.ok;
 }
 
-/** SPIN beside verify (checker/spin-bench.ts), one row per engine as it finishes. */
+/** SPIN beside verify (checker/judging/spin-bench.ts), one row per engine as it finishes. */
 async function printSpin(scopes: readonly string[], asJson: boolean): Promise<number> {
-  const { spinBench } = await import('../checker/spin-bench.ts');
-  const { modelOf } = await import('../checker/promela.ts');
-  const { spinAvailable } = await import('../checker/spin.ts');
+  const { spinBench } = await import('../checker/judging/spin-bench.ts');
+  const { modelOf } = await import('../checker/judging/promela.ts');
+  const { spinAvailable } = await import('../checker/judging/spin.ts');
   if (!spinAvailable()) throw new UsageError('--spin needs spin and gcc (Debian: apt-get install spin gcc)');
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   if (!asJson)
@@ -784,8 +789,10 @@ async function printSpin(scopes: readonly string[], asJson: boolean): Promise<nu
 /** How the state count grows along each axis of a generated scope (docs/performance.md, "Growth"). */
 async function printGrowth(maxSeconds: number): Promise<number> {
   // Loaded on demand, like the scopes' hook: the reference benchmark runs without the system model.
-  const { growthShapes, measureGrowth } = await import('../checker/growth.ts');
-  console.log(`Growth: generated scopes (checker/growth.ts), packed states, at most ${maxSeconds} s each`);
+  const { growthShapes, measureGrowth } = await import('../checker/judging/growth.ts');
+  console.log(
+    `Growth: generated scopes (checker/judging/growth.ts), packed states, at most ${maxSeconds} s each`,
+  );
   const rows = growthShapes(4).map(({ axis, shape }) => {
     const row = measureGrowth(axis, shape, { maxSeconds, maxStates: 20_000_000 });
     return [

@@ -9,9 +9,9 @@ import {
   runCommand,
   UsageError,
   versionText,
-} from '../checker/cli.ts';
-import { type Generator, generators } from '../checker/generators.ts';
-import { stampedOutputs, stampProblems } from '../checker/stamp.ts';
+} from '../checker/cli/cli.ts';
+import { type Generator, generators } from '../checker/report/generators.ts';
+import { stampedOutputs, stampProblems } from '../checker/report/stamp.ts';
 
 /**
  * `npm run check:generated`: names every stale, missing or unexpected generated file. Quick generators

@@ -5,18 +5,18 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
-import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/crosscheck.ts';
-import { writeFileAtomic } from '../checker/fs-atomic.ts';
-import { modelOf } from '../checker/promela.ts';
-import { resolveScope, scopeNames } from '../checker/scope-file.ts';
-import { spinAvailable } from '../checker/spin.ts';
-import { baseVariantName, mutants } from '../machines/variants.ts';
+} from '../checker/cli/cli.ts';
+import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
+import { resolveScope, scopeNames } from '../checker/cli/scope-file.ts';
+import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/judging/crosscheck.ts';
+import { modelOf } from '../checker/judging/promela.ts';
+import { spinAvailable } from '../checker/judging/spin.ts';
+import { baseVariantName, mutants } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
  * `npm run crosscheck -- --scope NAME [--variant V | --mutants]`: exports the model to Promela, runs
- * SPIN on it and compares with verify's search (checker/crosscheck.ts).
+ * SPIN on it and compares with verify's search (checker/judging/crosscheck.ts).
  */
 const spec: CommandSpec = {
   name: 'npm run crosscheck --',
@@ -31,7 +31,7 @@ const spec: CommandSpec = {
     variant: {
       type: 'string',
       value: 'NAME',
-      description: `${baseVariantName} (default) or a seeded fault of machines/variants.ts`,
+      description: `${baseVariantName} (default) or a seeded fault of variants/variants.ts`,
     },
     mutants: { type: 'boolean', description: 'the model and then every seeded fault, each cross-checked' },
     'safety-only': {

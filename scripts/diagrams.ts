@@ -1,5 +1,5 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli.ts';
-import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/render.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli/cli.ts';
+import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/report/render.ts';
 import { runEntry } from './entry.ts';
 
 /**

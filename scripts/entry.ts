@@ -6,7 +6,7 @@ import {
   parseCommandLine,
   runCommand,
   versionText,
-} from '../checker/cli.ts';
+} from '../checker/cli/cli.ts';
 
 /**
  * A script's entry point: reads the command line by `spec`, prints the help for --help, otherwise runs

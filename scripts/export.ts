@@ -6,19 +6,19 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
-import { writeFileAtomic } from '../checker/fs-atomic.ts';
-import { quintModuleName, quintTypesModule } from '../checker/itf-types.ts';
-import { modelOf, promelaModel } from '../checker/promela.ts';
-import { scopeNames } from '../checker/scope-file.ts';
-import { baseVariantName } from '../machines/variants.ts';
+} from '../checker/cli/cli.ts';
+import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
+import { scopeNames } from '../checker/cli/scope-file.ts';
+import { modelOf, promelaModel } from '../checker/judging/promela.ts';
+import { quintModuleName, quintTypesModule } from '../checker/scenario/itf-types.ts';
+import { baseVariantName } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
  * `npm run export -- --promela --scope NAME [--variant V] [--out FILE]`: writes the system model as a
- * Promela model for SPIN, generated from the machines' complete outcome tables (checker/promela.ts).
+ * Promela model for SPIN, generated from the machines' complete outcome tables (checker/judging/promela.ts).
  * `npm run export -- --quint-types --scope NAME [--out FILE]`: writes the Quint module of the scope's
- * state type, which its ITF traces typecheck against (checker/itf-types.ts).
+ * state type, which its ITF traces typecheck against (checker/scenario/itf-types.ts).
  */
 const spec: CommandSpec = {
   name: 'npm run export --',
@@ -39,7 +39,7 @@ const spec: CommandSpec = {
     variant: {
       type: 'string',
       value: 'NAME',
-      description: `${baseVariantName} (default) or a seeded fault of machines/variants.ts`,
+      description: `${baseVariantName} (default) or a seeded fault of variants/variants.ts`,
     },
     out: {
       type: 'string',

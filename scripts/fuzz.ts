@@ -1,16 +1,16 @@
 import fc from 'fast-check';
-import { check } from '../checker/check.ts';
-import { type CommandSpec, exitCodes, integerOption } from '../checker/cli.ts';
-import { counterexampleItf } from '../checker/counterexample-itf.ts';
-import { fuzzInputs, judgeInput } from '../checker/fuzz.ts';
-import { scopeByName } from '../checker/scope-file.ts';
+import { type CommandSpec, exitCodes, integerOption } from '../checker/cli/cli.ts';
+import { scopeByName } from '../checker/cli/scope-file.ts';
+import { check } from '../checker/judging/check.ts';
+import { fuzzInputs, judgeInput } from '../checker/judging/fuzz.ts';
+import { counterexampleItf } from '../checker/report/counterexample-itf.ts';
 import { SystemModel } from '../machines/system.ts';
-import { machinesFor } from '../machines/variants.ts';
 import { safetyProperties } from '../properties/safety.ts';
+import { machinesFor } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
- * `npm run fuzz`: generated scopes, scenarios and ITF traces (checker/fuzz.ts), each judged by its
+ * `npm run fuzz`: generated scopes, scenarios and ITF traces (checker/judging/fuzz.ts), each judged by its
  * loader: accepted, or refused in one line naming the file, within 10 s. Exit 1 on the first defect,
  * with the seed and the input that shows it.
  */

@@ -1,8 +1,8 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli.ts';
-import { livenessProgressLine, mutantsStamp, runMutants, writeMutants } from '../checker/mutants.ts';
-import { createProgressReporter } from '../checker/progress.ts';
-import { sourceRoot, stampSources } from '../checker/stamp.ts';
-import { mutants, type Variant } from '../machines/variants.ts';
+import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli/cli.ts';
+import { createProgressReporter } from '../checker/engine/progress.ts';
+import { livenessProgressLine, mutantsStamp, runMutants, writeMutants } from '../checker/report/mutants.ts';
+import { sourceRoot, stampSources } from '../checker/report/stamp.ts';
+import { mutants, type Variant } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 import { selectNamed } from './named.ts';
 
@@ -14,7 +14,7 @@ import { selectNamed } from './named.ts';
 const spec: CommandSpec = {
   name: 'npm run mutants --',
   summary:
-    'Checks that every seeded fault (machines/variants.ts) is killed by some property; writes generated/mutants.md and .json when all are run.',
+    'Checks that every seeded fault (variants/variants.ts) is killed by some property; writes generated/mutants.md and .json when all are run.',
   positionals: {
     usage: '[NAME]...',
     description: `mutants to run (default: all): ${mutants.map((m) => m.name).join(', ')}`,

@@ -1,5 +1,5 @@
-import { UsageError } from '../checker/cli.ts';
-import { closest } from '../checker/scenario/request-line.ts';
+import { UsageError } from '../checker/cli/cli.ts';
+import { closest } from '../checker/cli/request-line.ts';
 
 /** The entries a command line names (all when it names none); an unknown name is a usage error with a guess. */
 export function selectNamed<T extends { name: string }>(

@@ -6,15 +6,15 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
+} from '../checker/cli/cli.ts';
+import { closest } from '../checker/cli/request-line.ts';
+import { terminalText } from '../checker/cli/text-safety.ts';
+import { generateScenariosDoc } from '../checker/report/scenario-docs.ts';
 import { projectRoot } from '../checker/scenario/catalog.ts';
-import { generateScenariosDoc } from '../checker/scenario/docs.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
-import { closest } from '../checker/scenario/request-line.ts';
-import { terminalText } from '../checker/text-safety.ts';
-import { replayTraceCommand } from '../checker/trace-command.ts';
-import { baseVariantName, variants } from '../machines/variants.ts';
+import { replayTraceCommand } from '../checker/scenario/trace-command.ts';
+import { baseVariantName, variants } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
@@ -41,7 +41,7 @@ const spec: CommandSpec = {
     variant: {
       type: 'string',
       value: 'NAME',
-      description: `replay every file, or the trace, on this variant instead of the one it names: ${baseVariantName} (the machines as written) or a name of machines/variants.ts`,
+      description: `replay every file, or the trace, on this variant instead of the one it names: ${baseVariantName} (the machines as written) or a name of variants/variants.ts`,
     },
     scope: {
       type: 'string',

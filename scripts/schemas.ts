@@ -1,12 +1,12 @@
-import type { CommandSpec } from '../checker/cli.ts';
-import { exitCodes } from '../checker/cli.ts';
-import { writeSchemas } from '../checker/output-schemas.ts';
+import type { CommandSpec } from '../checker/cli/cli.ts';
+import { exitCodes } from '../checker/cli/cli.ts';
+import { writeSchemas } from '../checker/report/output-schemas.ts';
 import { runEntry } from './entry.ts';
 
 /**
  * `npm run schemas`: writes the JSON Schema of every JSON file the project writes (report.json,
  * mutants.json, alternatives.json, the stamps, bench and crosscheck --json, ...) under schemas/, from
- * the zod types their writers build (checker/output-schemas.ts). `check:generated` finds them stale.
+ * the zod types their writers build (checker/report/output-schemas.ts). `check:generated` finds them stale.
  */
 const spec: CommandSpec = {
   name: 'npm run schemas --',

@@ -1,6 +1,6 @@
-import type { CommandSpec, ParsedCommandLine } from '../checker/cli.ts';
-import { exitCodes, UsageError } from '../checker/cli.ts';
-import { loadScopeFile, scopeFileOf, scopeNames } from '../checker/scope-file.ts';
+import type { CommandSpec, ParsedCommandLine } from '../checker/cli/cli.ts';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { loadScopeFile, scopeFileOf, scopeNames } from '../checker/cli/scope-file.ts';
 import { SystemModel } from '../machines/system.ts';
 import { runEntry } from './entry.ts';
 

@@ -1,5 +1,5 @@
-import { type CommandSpec, exitCodes } from '../checker/cli.ts';
-import { writeScreenshots } from '../checker/site/screenshots.ts';
+import { type CommandSpec, exitCodes } from '../checker/cli/cli.ts';
+import { writeScreenshots } from '../checker/report/site/screenshots.ts';
 import { runEntry } from './entry.ts';
 
 /**

@@ -6,9 +6,9 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
-import { checkOutputFolder } from '../checker/output-folder.ts';
-import { buildSite, siteFolder } from '../checker/site/build.ts';
+} from '../checker/cli/cli.ts';
+import { checkOutputFolder } from '../checker/cli/output-folder.ts';
+import { buildSite, siteFolder } from '../checker/report/site/build.ts';
 import { runEntry } from './entry.ts';
 
 /**

@@ -8,12 +8,11 @@ import {
   type ParsedCommandLine,
   stringOption,
   UsageError,
-} from '../checker/cli.ts';
-import { writeFileAtomic } from '../checker/fs-atomic.ts';
-import { modelOf, promelaModel } from '../checker/promela.ts';
-import { schemaPath } from '../checker/schema-ref.ts';
-import { scopeNames } from '../checker/scope-file.ts';
-import { spinAvailable } from '../checker/spin.ts';
+} from '../checker/cli/cli.ts';
+import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
+import { scopeNames } from '../checker/cli/scope-file.ts';
+import { modelOf, promelaModel } from '../checker/judging/promela.ts';
+import { spinAvailable } from '../checker/judging/spin.ts';
 import {
   mergeSwarm,
   runSwarm,
@@ -22,13 +21,14 @@ import {
   sliceRuns,
   swarmSlice,
   swarmSliceSchema,
-} from '../checker/swarm.ts';
-import { baseVariantName } from '../machines/variants.ts';
+} from '../checker/judging/swarm.ts';
+import { schemaPath } from '../checker/report/schema-ref.ts';
+import { baseVariantName } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 
 /**
  * `npm run swarm -- --scope NAME --runs N [--slice I/M] [--out FILE]`: N diversified bitstate runs of
- * SPIN on the exported Promela (checker/swarm.ts); `--merge FILE...` combines the slices' reports.
+ * SPIN on the exported Promela (checker/judging/swarm.ts); `--merge FILE...` combines the slices' reports.
  */
 const spec: CommandSpec = {
   name: 'npm run swarm --',

@@ -1,22 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CheckResult, checkAsync, type FirstViolation } from '../checker/check.ts';
-import { exitCodes, helpText, runCommand, versionText } from '../checker/cli.ts';
+import { exitCodes, helpText, runCommand, versionText } from '../checker/cli/cli.ts';
+import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/cli/output-folder.ts';
+import { terminalText } from '../checker/cli/text-safety.ts';
+import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/cli/verify-args.ts';
+import { defaultMemoryLimitBytes } from '../checker/engine/explore.ts';
+import { createProgressReporter, type ProgressConsole, paint } from '../checker/engine/progress.ts';
+import { type CheckResult, checkAsync, type FirstViolation } from '../checker/judging/check.ts';
 import {
   estimateLine,
   estimateStates,
   leastKept,
   machineCapacity,
   type StateEstimate,
-} from '../checker/estimate.ts';
-import { defaultMemoryLimitBytes } from '../checker/explore.ts';
-import { LivenessCollector } from '../checker/liveness-fly.ts';
-import type { LivenessRun } from '../checker/liveness-system.ts';
-import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/manifest.ts';
-import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/outcome.ts';
-import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/output-folder.ts';
-import { createProgressReporter, type ProgressConsole, paint } from '../checker/progress.ts';
+} from '../checker/judging/estimate.ts';
+import { LivenessCollector } from '../checker/judging/liveness-fly.ts';
+import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/judging/manifest.ts';
+import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judging/outcome.ts';
+import { writeTraceability } from '../checker/judging/traceability.ts';
+import type { LivenessRun } from '../checker/model/liveness-system.ts';
+import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
 import {
   buildReport,
   committedFolder,
@@ -32,18 +36,14 @@ import {
   summaryText,
   writeReport,
   writeReportStamp,
-} from '../checker/report.ts';
-import { buildSite } from '../checker/site/build.ts';
-import { sourceRoot as stampRoot, stampSources } from '../checker/stamp.ts';
-import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/symmetry.ts';
-import { terminalText } from '../checker/text-safety.ts';
-import { writeTraceability } from '../checker/traceability.ts';
-import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/verify-args.ts';
+} from '../checker/report/report.ts';
+import { buildSite } from '../checker/report/site/build.ts';
+import { sourceRoot as stampRoot, stampSources } from '../checker/report/stamp.ts';
 import { SystemModel } from '../machines/system.ts';
-import { baseVariantName, machinesFor, scopeFor } from '../machines/variants.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
+import { baseVariantName, machinesFor, scopeFor } from '../variants/variants.ts';
 
 /**
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
@@ -347,7 +347,7 @@ function goldenStates(args: VerifyArgs): number | undefined {
   }
 }
 
-/** The part of `checker/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */
+/** The part of `checker/judging/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */
 interface RandomModule {
   randomRun(
     model: SystemModel,
@@ -366,13 +366,13 @@ async function runRandom(
   const modulePath = join(sourceRoot, 'checker', 'random.ts');
   if (!existsSync(modulePath)) {
     console.error(
-      'verify: --random needs checker/random.ts, which this tree does not have; run without --random',
+      'verify: --random needs checker/judging/random.ts, which this tree does not have; run without --random',
     );
     return exitCodes.usage;
   }
   const loaded: Partial<RandomModule> = await import(modulePath);
   if (typeof loaded.randomRun !== 'function' || typeof loaded.randomFailureText !== 'function') {
-    throw new Error('checker/random.ts does not export randomRun and randomFailureText');
+    throw new Error('checker/judging/random.ts does not export randomRun and randomFailureText');
   }
   console.log(
     `nsmodel verify --random: scope ${model.scope.name}, variant ${variantName}, ${options.runs} walks`,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseScope } from '../checker/scope-file.ts';
+import { parseScope } from '../checker/cli/scope-file.ts';
 import type { Scope } from '../machines/scope.ts';
 
 /** The two-tenant symmetry fixture, as declared. */

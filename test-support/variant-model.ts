@@ -1,6 +1,6 @@
 import type { Scope } from '../machines/scope.ts';
 import { SystemModel } from '../machines/system.ts';
-import { machinesFor } from '../machines/variants.ts';
+import { machinesFor } from '../variants/variants.ts';
 
 /** The system model of a seeded fault (or `model`) on a scope, as `verify --variant` builds it. */
 export function variantModel(variant: string, scope: Scope): SystemModel {

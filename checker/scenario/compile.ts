@@ -17,11 +17,17 @@ import {
   type SubjectSpec,
 } from '../../machines/scope.ts';
 import type { MachineSet } from '../../machines/system.ts';
-import { baseVariantName, machinesFor, variantByName, variants } from '../../machines/variants.ts';
-import { scopeFromData } from '../scope-file.ts';
+import { baseVariantName, machinesFor, variantByName, variants } from '../../variants/variants.ts';
+import {
+  closest,
+  type ParsedPath,
+  parseRequestLine,
+  RequestLineError,
+  type Verb,
+} from '../cli/request-line.ts';
+import { scopeFromData } from '../cli/scope-file.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
-import { closest, type ParsedPath, parseRequestLine, RequestLineError, type Verb } from './request-line.ts';
 import {
   type AdmissionCheckInput,
   bodySchemas,

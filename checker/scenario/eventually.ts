@@ -2,10 +2,10 @@ import { phaseOf } from '../../machines/namespace.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { staleAfterSeconds } from '../../properties/steps.ts';
 import type { Fairness } from '../../properties/types.ts';
-import { checkGoal, type Lasso } from '../liveness.ts';
-import { compileFairness, describeFairness } from '../liveness-system.ts';
-import type { ExplorableModel } from '../model.ts';
-import { buildStateGraph } from '../state-graph.ts';
+import { checkGoal, type Lasso } from '../engine/liveness.ts';
+import type { ExplorableModel } from '../engine/model.ts';
+import { buildStateGraph } from '../engine/state-graph.ts';
+import { compileFairness, describeFairness } from '../model/liveness-system.ts';
 import type { EventualConditionInput, EventuallyInput, FairnessWord } from './schema.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { EventualConditionInput, EventuallyInput, FairnessWord } from './sc
  * reaches one of its conditions. The states reachable from there, within the scenario's scope, are
  * explored whole; the expectation fails with a lasso (a path, then a cycle repeated forever) when some
  * cycle keeps every condition false and is fair for every assumption the expectation names. The search
- * is the liveness checker's (checker/liveness.ts); the goal and the fairness are the scenario's words.
+ * is the liveness checker's (checker/engine/liveness.ts); the goal and the fairness are the scenario's words.
  */
 
 /** Most states one `eventually` explores: a scenario's scope is small; past this it is not judged. */

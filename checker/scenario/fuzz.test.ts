@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
-import { UsageError } from '../cli.ts';
-import { loadScopeFile, scopeByName } from '../scope-file.ts';
-import { scopeToDocument } from '../scope-yaml.ts';
+import { UsageError } from '../cli/cli.ts';
+import { loadScopeFile, scopeByName } from '../cli/scope-file.ts';
+import { scopeToDocument } from '../cli/scope-yaml.ts';
 import { ScenarioFileError } from './load.ts';
 import { prepareScenario } from './replay.ts';
 import { maxTickSeconds } from './schema.ts';
@@ -257,7 +257,7 @@ describe('fuzzed scenarios are refused before anything runs', () => {
   });
 });
 
-/** Scope files (checker/scope-format.ts), written as JSON (which is YAML), checked by `verify --scope FILE`. */
+/** Scope files (checker/cli/scope-format.ts), written as JSON (which is YAML), checked by `verify --scope FILE`. */
 const scopeDocument = scopeToDocument(quickScope);
 const scopeCases: fc.Arbitrary<string> = fc.oneof(
   fc

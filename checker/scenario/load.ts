@@ -7,9 +7,9 @@ import {
   nonFiniteNumber,
   readInputText,
   yamlSpelling,
-} from '../input-file.ts';
-import { scenarioManifestIssue } from '../kubernetes-validation.ts';
-import { closest } from './request-line.ts';
+} from '../cli/input-file.ts';
+import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
+import { closest } from '../cli/request-line.ts';
 import {
   type ContentManifestInput,
   contentBodySchemas,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { illegalBase64Byte } from '../kubernetes-validation.ts';
+import { illegalBase64Byte } from '../cli/kubernetes-validation.ts';
 import { loadScenario } from './load.ts';
 
 /**

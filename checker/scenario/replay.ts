@@ -9,9 +9,7 @@ import {
   SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
-import { scopeFor } from '../../machines/variants.ts';
-import { clusterGrants } from '../counterexample-story.ts';
-import { stateFacts } from '../describe.ts';
+import { scopeFor } from '../../variants/variants.ts';
 import {
   type CompiledScenario,
   type CompiledStep,
@@ -22,6 +20,8 @@ import {
   type Principal,
   type RequestPlan,
 } from './compile.ts';
+import { clusterGrants } from './counterexample-story.ts';
+import { stateFacts } from './describe.ts';
 import { judgeEventually } from './eventually.ts';
 import {
   type LoadedScenario,
@@ -768,7 +768,7 @@ export function prepareScenario(
   }
   try {
     const compiled = compileScenario(loaded);
-    // A design alternative may change a scope option, a seeded fault the scope's data (machines/variants.ts).
+    // A design alternative may change a scope option, a seeded fault the scope's data (variants/variants.ts).
     return { ...compiled, scope: scopeFor(compiled.variant, compiled.scope) };
   } catch (error) {
     if (error instanceof ScenarioFieldError) return locateFieldError(loaded, error);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseRequestLine, RequestLineError } from '../cli/request-line.ts';
 import { projectRoot } from './catalog.ts';
 import { formatReport } from './format.ts';
 import { replayFile } from './replay.ts';
-import { parseRequestLine, RequestLineError } from './request-line.ts';
 
 const example = 'scenarios/lc-terminating-refuses-new-content.yaml';
 const exampleSource = readFileSync(join(projectRoot, example), 'utf8');

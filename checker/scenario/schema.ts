@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { maxInitializerTimeoutSeconds } from '../scope-format.ts';
-import { closest } from './request-line.ts';
+import { closest } from '../cli/request-line.ts';
+import { maxInitializerTimeoutSeconds } from '../cli/scope-format.ts';
 
 /**
  * The scenario file format (one YAML document per file under `scenarios/`): a story in Kubernetes'
@@ -221,7 +221,7 @@ export const givenSchema = z.strictObject({
   manifests: z.array(z.record(z.string(), z.unknown())).optional(),
   users: z.array(z.strictObject({ name, groups: names })).optional(),
   initializers: z.record(z.string(), initializerBehaviour).optional(),
-  /** A whole scope inline, in the scope file format (checker/scope-format.ts): the world as verify explores it. */
+  /** A whole scope inline, in the scope file format (checker/cli/scope-format.ts): the world as verify explores it. */
   scope: z.record(z.string(), z.unknown()).optional(),
 });
 

@@ -5,8 +5,8 @@ import {
   validateFinalizerName,
   validateNamespaceName,
 } from '../../machines/names.ts';
+import { closest, parseRequestLine, RequestLineError } from '../cli/request-line.ts';
 import type { FieldPath } from './load.ts';
-import { closest, parseRequestLine, RequestLineError } from './request-line.ts';
 import {
   type ContentKind,
   contentBodySchemas,
@@ -63,7 +63,7 @@ export function validateScenario(
       );
   };
 
-  // A scope given inline (checker/scope-format.ts, checked when compiled) names namespaces, users, initializers.
+  // A scope given inline (checker/cli/scope-format.ts, checked when compiled) names namespaces, users, initializers.
   const inline = (given?.scope ?? {}) as {
     namespaces?: { name?: unknown }[];
     users?: { name?: unknown }[];

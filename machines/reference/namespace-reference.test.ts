@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
-import { snapshotKey, tabulate } from '../../checker/tabulate.ts';
+import { snapshotKey, tabulate } from '../../checker/judging/tabulate.ts';
 import { type ReferenceEvent, referenceEvents, referenceNamespaceMachine } from './namespace-reference.ts';
 import {
   referenceProductEvents,

@@ -1,15 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkAsync } from '../../checker/check.ts';
-import { LivenessCollector } from '../../checker/liveness-fly.ts';
-import { goldenDifferences, goldenOf, manifestVerdicts } from '../../checker/manifest.ts';
-import { buildReport, committedScenarios, verifyFailures } from '../../checker/report.ts';
+import { scopeByName } from '../../checker/cli/scope-file.ts';
+import { checkAsync } from '../../checker/judging/check.ts';
+import { LivenessCollector } from '../../checker/judging/liveness-fly.ts';
+import { goldenDifferences, goldenOf, manifestVerdicts } from '../../checker/judging/manifest.ts';
+import { buildReport, committedScenarios, verifyFailures } from '../../checker/report/report.ts';
 import { replayFile, type ScenarioReport } from '../../checker/scenario/replay.ts';
-import { scopeByName } from '../../checker/scope-file.ts';
 import { SystemModel } from '../../machines/system.ts';
-import { baseVariantName, machinesFor, scopeFor } from '../../machines/variants.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
 
 /**
  * The verdict `npm run mutation` judges each mutant by, in one process: what

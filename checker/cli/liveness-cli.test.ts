@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removalScope } from '../judging/liveness-fixtures.ts';
+import { scopeToYaml } from './scope-yaml.ts';
+
+const verifyScript = resolve('scripts/verify.ts');
+const tsx = resolve('node_modules/.bin/tsx');
+
+function verify(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      tsx,
+      [verifyScript, ...args],
+      { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'nsmodel-liveness-'));
+  });
+  afterAll(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('exits 13 with a lasso when a finalizer owner may not finalize: removal waits forever', async () => {
+    const scope = {
+      ...removalScope,
+      name: 'owner-without-rbac',
+      clusterRoleBindings: removalScope.clusterRoleBindings.filter(
+        (b) => b.name !== 'origin-namespace-finalizer',
+      ),
+    };
+    await writeFile(join(cwd, 'owner.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'owner.yaml'], cwd);
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(13);
+    expect(run.stdout).toMatch(/terminating-namespace-is-removed +violated/);
+    expect(run.stdout).toContain('-- cycle, repeated forever --');
+    expect(run.stdout).toMatch(/back to the state after step \d+/);
+    const file =
+      'generated/runs/model-owner-without-rbac/counterexamples/terminating-namespace-is-removed.md';
+    const text = await readFile(join(cwd, file), 'utf8');
+    expect(text).toContain('openshift.com/origin');
+    expect(text).toMatch(/ {2}loop forever \(back to the state after step \d+\)/);
+    const report = JSON.parse(
+      await readFile(join(cwd, 'generated/runs/model-owner-without-rbac/report.json'), 'utf8'),
+    );
+    const lasso = report.liveness.properties.find(
+      (p: { id: string }) => p.id === 'terminating-namespace-is-removed',
+    ).lasso;
+    expect(lasso.loopStart).toBeGreaterThan(0);
+    expect(lasso.steps.length).toBeGreaterThan(lasso.loopStart);
+  });
+
+  it('finds no deadlock where nobody acts: relative time never runs out, the clock still ticks', async () => {
+    const scope = {
+      ...removalScope,
+      name: 'frozen',
+      // Its users exist (creators, intents name them) but send nothing.
+      principals: removalScope.principals.map((p) => ({ ...p, requests: [] })),
+      faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
+    };
+    await writeFile(join(cwd, 'frozen.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'frozen.yaml'], cwd);
+    expect(run.stderr).not.toContain('internal error');
+    // Not 11: no deadlock. With no requests most properties are never exercised, which is exit 18.
+    expect(run.code).toBe(18);
+    expect(run.stdout).toContain('Deadlock: none (every reachable state has a successor).');
+    expect(run.stdout).not.toContain('horizon');
+  });
+});

@@ -1,0 +1,329 @@
+import { memoByPair } from './memo.ts';
+import type { StateGraph } from './state-graph.ts';
+import { stronglyConnectedComponents } from './state-graph.ts';
+
+/**
+ * Liveness on an explored graph, as TLC and SPIN decide it: a property fails when some reachable
+ * cycle both keeps the property's goal from happening and is fair. Behaviours may stutter (stay in a
+ * state forever, as in TLA+'s `[][Next]_vars`), so without fairness any state where the goal is
+ * pending is a counterexample; fairness conditions rule such runs out.
+ *
+ * Fairness is data: a condition names an event class. Weak fairness WF(A): a run may not keep A
+ * enabled forever without taking it; a component is fair for it when A is taken inside it or disabled
+ * in one of its states. Strong fairness SF(A): a run may not keep A enabled infinitely often without
+ * taking it; a component is fair when A is taken inside it or disabled in all its states, and otherwise
+ * the states where A is enabled are removed and the rest searched again (the Streett emptiness check).
+ */
+export interface FairnessCondition<E> {
+  kind: 'weak' | 'strong';
+  name: string;
+  matches: (event: E) => boolean;
+}
+
+/** `p ~> q`: whenever `p` holds, `q` holds then or later. `always eventually q` is `true ~> q`. */
+export interface LivenessGoal {
+  /** Defaults to every state (the form `[]<> q`). */
+  p?: (index: number) => boolean;
+  q: (index: number) => boolean;
+}
+
+/** One step of a lasso: the event taken (`null` for a stuttering step) and the state it led to. */
+export interface LassoStep<S, E> {
+  event: E | null;
+  state: S;
+}
+
+/**
+ * A run that never reaches the goal: `steps[0 .. loopStart)` is the shortest prefix, then
+ * `steps[loopStart ..]` is the cycle, whose last step returns to the state the prefix ended in
+ * (the initial state when `loopStart` is 0).
+ */
+export interface Lasso<S, E> {
+  initial: S;
+  steps: LassoStep<S, E>[];
+  loopStart: number;
+}
+
+export interface GoalVerdict<S, E> {
+  /** States where `p` held and `q` did not: the premise was exercised. */
+  triggers: number;
+  lasso?: Lasso<S, E>;
+  /** True when the only lassos found pass through states the model declares as its horizon. */
+  onlyAtHorizon: boolean;
+}
+
+export interface GoalOptions {
+  /** States where the model's bounded clock has stopped: lassos in them are tried last and flagged. */
+  horizon?: (index: number) => boolean;
+}
+
+/** Fairness compiled to bit masks: one bit per condition, per event id and per state. */
+interface CompiledFairness {
+  eventMask: Int32Array;
+  enabledMask: Int32Array;
+  weak: number;
+  strong: number;
+}
+
+export const maxFairnessConditions = 31;
+
+function compileFairness<S, E>(
+  graph: StateGraph<S, E>,
+  fairness: readonly FairnessCondition<E>[],
+): CompiledFairness {
+  if (fairness.length > maxFairnessConditions)
+    throw new Error(
+      `liveness: ${fairness.length} fairness conditions; at most ${maxFairnessConditions} are supported`,
+    );
+  const eventMask = new Int32Array(graph.events.length);
+  let weak = 0;
+  let strong = 0;
+  fairness.forEach((f, bit) => {
+    if (f.kind === 'weak') weak |= 1 << bit;
+    else strong |= 1 << bit;
+    graph.events.forEach((e, id) => {
+      if (f.matches(e)) eventMask[id] |= 1 << bit;
+    });
+  });
+  const enabledMask = new Int32Array(graph.size);
+  for (let s = 0; s < graph.size; s++) {
+    let m = 0;
+    for (let k = graph.offsets[s]; k < graph.offsets[s + 1]; k++) m |= eventMask[graph.eventIds[k]];
+    enabledMask[s] = m;
+  }
+  return { eventMask, enabledMask, weak, strong };
+}
+
+// A per-namespace property judges each slot with the same conditions on the same graph: compile them once.
+const compiledFairness = memoByPair(
+  (graph: StateGraph<unknown, never>, fairness: readonly FairnessCondition<never>[]) =>
+    compileFairness(graph, fairness),
+);
+
+/** Fair components of the subgraph `members`, each with the condition bits it must show on its cycle. */
+function fairComponents<S, E>(
+  graph: StateGraph<S, E>,
+  fair: CompiledFairness,
+  members: Int32Array,
+): { states: Int32Array; weakTaken: number; weakDisabled: number; strongTaken: number }[] {
+  const found: { states: Int32Array; weakTaken: number; weakDisabled: number; strongTaken: number }[] = [];
+  const inside = new Uint8Array(graph.size);
+  const work: Int32Array[] = [members];
+  while (work.length > 0) {
+    const set = work.pop() as Int32Array;
+    for (const s of set) inside[s] = 1;
+    const components = stronglyConnectedComponents(graph, set, inside);
+    for (const s of set) inside[s] = 0;
+    for (const component of components) {
+      for (const s of component) inside[s] = 1;
+      let taken = 0;
+      let enabledSomewhere = 0;
+      let enabledEverywhere = -1;
+      for (const s of component) {
+        enabledSomewhere |= fair.enabledMask[s];
+        enabledEverywhere &= fair.enabledMask[s];
+        for (let k = graph.offsets[s]; k < graph.offsets[s + 1]; k++)
+          if (inside[graph.targets[k]] === 1) taken |= fair.eventMask[graph.eventIds[k]];
+      }
+      for (const s of component) inside[s] = 0;
+      const unfairStrong = fair.strong & enabledSomewhere & ~taken;
+      if (unfairStrong !== 0) {
+        // No fair cycle may pass where such a step is enabled: search what is left.
+        const rest = component.filter((s) => (fair.enabledMask[s] & unfairStrong) === 0);
+        if (rest.length > 0) work.push(rest);
+        continue;
+      }
+      const weakTaken = fair.weak & taken;
+      const weakDisabled = fair.weak & ~taken & ~enabledEverywhere;
+      if ((weakTaken | weakDisabled) !== fair.weak) continue;
+      found.push({ states: component, weakTaken, weakDisabled, strongTaken: fair.strong & enabledSomewhere });
+    }
+  }
+  return found;
+}
+
+/**
+ * Decides `p ~> q` under `fairness` on `graph`. The lasso's prefix is a shortest path (BFS to a state
+ * where `p` holds and `q` does not, then a shortest `q`-free path to a fair cycle), as TLC reports it.
+ */
+export function checkGoal<S, E>(
+  graph: StateGraph<S, E>,
+  goal: LivenessGoal,
+  fairness: readonly FairnessCondition<E>[],
+  options: GoalOptions = {},
+): GoalVerdict<S, E> {
+  const n = graph.size;
+  const { offsets, targets } = graph;
+  const notQ = new Uint8Array(n);
+  for (let s = 0; s < graph.expanded; s++) notQ[s] = goal.q(s) ? 0 : 1;
+  // Shortest distance: BFS depth to a trigger, then q-free steps. Triggers come in index order, which is
+  // depth order, so merging them into a FIFO keeps the queue sorted by distance (unit weights).
+  const dist = new Int32Array(n).fill(-1);
+  const parent = new Int32Array(n).fill(-1);
+  const parentEdge = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  let triggers = 0;
+  const triggerList: number[] = [];
+  for (let s = 0; s < graph.expanded; s++) {
+    if (notQ[s] === 1 && (goal.p === undefined || goal.p(s))) triggerList.push(s);
+  }
+  triggers = triggerList.length;
+  let nextTrigger = 0;
+  const depth = (s: number) => graph.search.depthOf(s);
+  while (head < tail || nextTrigger < triggerList.length) {
+    let s: number;
+    const t = triggerList[nextTrigger];
+    if (nextTrigger < triggerList.length && (head === tail || depth(t) <= dist[queue[head]])) {
+      nextTrigger++;
+      if (dist[t] !== -1) continue;
+      dist[t] = depth(t);
+      s = t;
+    } else {
+      s = queue[head++];
+    }
+    for (let k = offsets[s]; k < offsets[s + 1]; k++) {
+      const w = targets[k];
+      if (notQ[w] === 0 || dist[w] !== -1) continue;
+      dist[w] = dist[s] + 1;
+      parent[w] = s;
+      parentEdge[w] = k;
+      queue[tail++] = w;
+    }
+  }
+  if (triggers === 0) return { triggers, onlyAtHorizon: false };
+  const reached: number[] = [];
+  const beyond: number[] = [];
+  for (let s = 0; s < graph.expanded; s++) {
+    if (dist[s] === -1) continue;
+    if (options.horizon?.(s)) beyond.push(s);
+    else reached.push(s);
+  }
+  // The conditions only read the graph's own events: E is the graph's, whatever the memo's key types say.
+  const fair = compiledFairness(graph as StateGraph<unknown, never>, fairness);
+  let components = fairComponents(graph, fair, Int32Array.from(reached));
+  let onlyAtHorizon = false;
+  if (components.length === 0 && beyond.length > 0) {
+    components = fairComponents(graph, fair, Int32Array.from([...reached, ...beyond]));
+    onlyAtHorizon = components.length > 0;
+  }
+  if (components.length === 0) return { triggers, onlyAtHorizon: false };
+  let best = components[0];
+  let entry = best.states[0];
+  for (const c of components) {
+    for (const s of c.states) {
+      if (dist[s] < dist[entry] || (dist[s] === dist[entry] && s < entry)) {
+        entry = s;
+        best = c;
+      }
+    }
+  }
+  // The prefix: q-free predecessors back to the trigger, then the BFS path to it.
+  const qFree: LassoStep<S, E>[] = [];
+  let at = entry;
+  while (parent[at] !== -1) {
+    qFree.push({ event: graph.events[graph.eventIds[parentEdge[at]]], state: graph.search.stateAt(at) });
+    at = parent[at];
+  }
+  qFree.reverse();
+  const toTrigger = graph.search.traceTo(at);
+  const steps: LassoStep<S, E>[] = [
+    ...toTrigger.steps.map((step) => ({ event: step.event, state: step.state })),
+    ...qFree,
+  ];
+  const loopStart = steps.length;
+  steps.push(...fairCycle(graph, fair, best, entry));
+  return { triggers, lasso: { initial: toTrigger.initial, steps, loopStart }, onlyAtHorizon };
+}
+
+/**
+ * A cycle from `entry` inside the component that shows each fairness condition: a step of each
+ * taken class, a state where each untaken weak class is disabled. Built greedily from shortest paths;
+ * a component that needs nothing shown is one stuttering step.
+ */
+function fairCycle<S, E>(
+  graph: StateGraph<S, E>,
+  fair: CompiledFairness,
+  component: { states: Int32Array; weakTaken: number; weakDisabled: number; strongTaken: number },
+  entry: number,
+): LassoStep<S, E>[] {
+  const inside = new Uint8Array(graph.size);
+  for (const s of component.states) inside[s] = 1;
+  const edges: number[] = [];
+  let needTaken = component.weakTaken | component.strongTaken;
+  let needDisabled = component.weakDisabled;
+  let at = entry;
+  const visit = (s: number) => {
+    needDisabled &= fair.enabledMask[s];
+  };
+  visit(entry);
+  // Each round walks a shortest path to the nearest state or edge that shows a missing condition.
+  while (needTaken !== 0 || needDisabled !== 0) {
+    const path = shortestPath(graph, inside, at, (s, k) =>
+      k === -1
+        ? (needDisabled & ~fair.enabledMask[s]) !== 0
+        : (fair.eventMask[graph.eventIds[k]] & needTaken) !== 0,
+    );
+    if (path === null) throw new Error('liveness: a fair component lost its witness (internal error)');
+    for (const k of path) {
+      needTaken &= ~fair.eventMask[graph.eventIds[k]];
+      at = graph.targets[k];
+      visit(at);
+      edges.push(k);
+    }
+  }
+  if (at !== entry) {
+    const back = shortestPath(graph, inside, at, (s, k) => k === -1 && s === entry);
+    if (back === null) throw new Error('liveness: a component is not strongly connected (internal error)');
+    edges.push(...back);
+  }
+  if (edges.length === 0) return [{ event: null, state: graph.search.stateAt(entry) }];
+  return edges.map((k) => ({
+    event: graph.events[graph.eventIds[k]],
+    state: graph.search.stateAt(graph.targets[k]),
+  }));
+}
+
+/**
+ * Edges of a shortest path inside `inside` from `from` to the first state (`k === -1`) or edge
+ * (`k` its index, taken as the path's last edge) that `goal` accepts; `from` itself is not a goal state.
+ */
+function shortestPath(
+  graph: Pick<StateGraph<unknown, unknown>, 'offsets' | 'targets' | 'size'>,
+  inside: Uint8Array,
+  from: number,
+  goal: (state: number, edge: number) => boolean,
+): number[] | null {
+  // Per reached state: the edge that reached it and that edge's source.
+  const via = new Map<number, { edge: number; source: number }>();
+  const unwind = (s: number, path: number[]): number[] => {
+    for (let step = via.get(s); step !== undefined; step = via.get(step.source)) path.unshift(step.edge);
+    return path;
+  };
+  const queue = [from];
+  const seen = new Set<number>([from]);
+  for (let i = 0; i < queue.length; i++) {
+    const s = queue[i];
+    for (let k = graph.offsets[s]; k < graph.offsets[s + 1]; k++) {
+      const w = graph.targets[k];
+      if (inside[w] === 0) continue;
+      if (goal(s, k)) return unwind(s, [k]);
+      if (seen.has(w)) continue;
+      seen.add(w);
+      via.set(w, { edge: k, source: s });
+      if (goal(w, -1)) return unwind(w, []);
+      queue.push(w);
+    }
+  }
+  return null;
+}
+
+/** Reachable states with no successor at all, in BFS order (so the first has a shortest trace). */
+export function deadlocks<S, E>(graph: StateGraph<S, E>, terminal?: (index: number) => boolean): number[] {
+  const found: number[] = [];
+  for (let s = 0; s < graph.expanded; s++) {
+    if (graph.offsets[s] === graph.offsets[s + 1] && !terminal?.(s)) found.push(s);
+  }
+  return found;
+}

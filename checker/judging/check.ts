@@ -1,0 +1,443 @@
+import { listTransitions, type TransitionInfo } from '../../machines/stepper.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { InvariantProperty, Property, StepProperty } from '../../properties/types.ts';
+import {
+  type ExploreOptions,
+  type ExploreResult,
+  explore,
+  exploreAsync,
+  layerOf,
+} from '../engine/explore.ts';
+import {
+  type BitstateFigures,
+  exploreBitstate,
+  type HashCompactFigures,
+} from '../engine/explore-bitstate.ts';
+import type { ExplorableModel, StopReason } from '../engine/model.ts';
+import type { ProgressOption } from '../engine/progress.ts';
+import { compiledFor } from '../model/compiled.ts';
+import { type CompiledResult, exploreCompiled, exploreCompiledAsync } from '../model/compiled-explore.ts';
+import { systemCodec } from '../model/encoding.ts';
+import { type StepJudgement, StepMemo } from '../model/step-memo.ts';
+import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
+
+/** A shortest path to a violation: the states along it and the steps between them. */
+export interface Trace {
+  initial: SystemState;
+  steps: { event: SystemEvent; state: SystemState }[];
+}
+
+export interface PropertyResult {
+  property: Property;
+  status: 'holds' | 'violated' | 'vacuous';
+  /** States (invariant witnesses) or steps (step witnesses) where the premise was met. */
+  witnesses: number;
+  violation?: { message: string; trace: Trace };
+}
+
+export interface CheckResult {
+  states: number;
+  transitions: number;
+  depth: number;
+  durationMs: number;
+  statesPerSecond: number;
+  complete: boolean;
+  stopReason?: StopReason;
+  properties: PropertyResult[];
+  coverage: { covered: string[]; uncovered: TransitionInfo[]; total: number };
+  /** A bitstate search's filter and its estimated chance of having missed a state. */
+  bitstate?: BitstateFigures;
+  /** A hash-compacted search's fingerprint table and its estimated chance of having missed a state. */
+  hashCompact?: HashCompactFigures;
+  /** Under symmetry reduction: the group's order and the states and transitions the orbits stand for. */
+  symmetry?: { order: number; represented: { states: number; transitions: number } };
+}
+
+export interface CheckOptions {
+  maxStates?: number;
+  maxHeapBytes?: number;
+  maxSeconds?: number;
+  /** Aborting it stops the search (`interrupted`); only `checkAsync` lets a signal handler run meanwhile. */
+  signal?: AbortSignal;
+  progress?: ProgressOption;
+  /** Stop as soon as every property has been violated (saves time on mutants). */
+  stopWhenAllViolated?: boolean;
+  /** Keeps what liveness needs of this search (a graph, or a `LivenessCollector`'s words), so it is not repeated. */
+  recorder?: SearchRecorder;
+  /**
+   * End the search once the breadth-first level of the first violation is done (`first-violation`):
+   * every property broken at that length is reported with its first trace in discovery order.
+   */
+  stopOnFirst?: boolean;
+  /** With `stopOnFirst`: go on this many more breadth-first levels, to see what else breaks (default 0). */
+  horizonLevels?: number;
+  /** Called at once when a property is first violated, while the search goes on. */
+  onViolation?: (violation: FirstViolation) => void;
+  /** Bitstate search with 2^log2Bits bits (checker/engine/explore-bitstate.ts); no recorder, so no liveness. */
+  bitstate?: { log2Bits: number };
+  /** Hash compaction: a 64-bit fingerprint per state instead of its lanes; no recorder, so no liveness. */
+  hashCompact?: boolean;
+  /** Keep one state per orbit of the scope's symmetry (checker/model/symmetry.ts); traces stay concrete. */
+  symmetry?: StateSymmetry;
+  /** Judge every step anew instead of once per step class (checker/model/step-memo.ts): for tests of the memo. */
+  memo?: false;
+}
+
+/** What follows a search for liveness: each expansion, each edge, each new state, then the result. */
+export interface SearchRecorder {
+  wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
+  expanding(): void;
+  edge(event: SystemEvent, afterIndex: number): void;
+  state?(state: SystemState, index: number): void;
+  finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
+}
+
+/** What the search knows when a property first breaks: enough for one line printed at once. */
+export interface FirstViolation {
+  propertyId: string;
+  message: string;
+  /** Steps of its (shortest) trace. */
+  depth: number;
+  /** Distinct states discovered so far. */
+  states: number;
+  /**
+   * Which step broke it, as a sequence number of the edges judged (an invariant broken in a state counts
+   * as broken by the step that discovered it; -1 for an initial state): violations with the same number
+   * were broken by the same step.
+   */
+  step?: number;
+}
+
+/** Every transition of every machine the system steps, for coverage. */
+export function systemTransitions(model: SystemModel): TransitionInfo[] {
+  const machines = [
+    model.machines.namespace,
+    model.machines.pipeline,
+    model.machines.admission,
+    model.machines.configSync,
+    model.machines.initializerController,
+    model.machines.namespaceController,
+    model.machines.finalizerOwner,
+    model.machines.initializerTimeout,
+    model.machines.timer,
+    model.machines.failureInjector,
+    model.authorizer.machine,
+  ];
+  return machines.flatMap((m) => listTransitions(m));
+}
+
+/**
+ * Explores the model breadth-first and judges every property on every state and step. The first
+ * violation found of each property is the shortest one, because states are visited in BFS order.
+ */
+export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
+  const search = searchFor(model, properties, options);
+  if ('done' in search) return search.done;
+  const { judge, recorder } = search;
+  const result = compiles(options)
+    ? exploreCompiled(compiledFor(model), {
+        ...judge.options,
+        onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
+      })
+    : explore(recorder ? recorder.wrap(model) : model, judge.options);
+  recorder?.finish(result);
+  return withFigures(judge.verdicts(result), result);
+}
+
+/** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
+function searchFor(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions,
+): { done: CheckResult } | { judge: ReturnType<typeof createJudge>; recorder: CheckOptions['recorder'] } {
+  const judge = createJudge(model, properties, options);
+  const { recorder } = options;
+  if (options.hashCompact === true && recorder)
+    throw new Error('check: a hash-compacted search keeps no states to walk again; drop the recorder');
+  if (options.hashCompact === true && options.symmetry !== undefined)
+    throw new Error('check: hash compaction runs on the compiled search, which has no symmetry reduction');
+  if (!options.bitstate) return { judge, recorder };
+  if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
+  return { done: bitstateCheck(model, judge, options.bitstate.log2Bits) };
+}
+
+/** A check's result, with the fingerprint table's figures of a hash-compacted search. */
+const withFigures = (
+  verdicts: CheckResult,
+  result: CompiledResult | ExploreResult<SystemState, SystemEvent>,
+) =>
+  'hashCompact' in result && result.hashCompact ? { ...verdicts, hashCompact: result.hashCompact } : verdicts;
+
+/** The compiled model (checker/model/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
+const compiles = (options: CheckOptions) => options.symmetry === undefined;
+
+/** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
+function bitstateCheck(
+  model: SystemModel,
+  judge: ReturnType<typeof createJudge>,
+  log2Bits: number,
+): CheckResult {
+  if (judge.options.codec === undefined) throw new Error('check: a bitstate search needs packed states');
+  const result = exploreBitstate(model, { ...judge.options, codec: judge.options.codec, log2Bits });
+  return { ...judge.verdicts(result), bitstate: result.bitstate };
+}
+
+/** `check` on `exploreAsync`: SIGINT/SIGTERM handlers run during the search and can abort `options.signal`. */
+export async function checkAsync(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const search = searchFor(model, properties, options);
+  if ('done' in search) return search.done;
+  const { judge, recorder } = search;
+  const result = compiles(options)
+    ? await exploreCompiledAsync(compiledFor(model), {
+        ...judge.options,
+        onExpand: () => recorder?.expanding(),
+        hashCompact: options.hashCompact === true,
+      })
+    : await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
+  recorder?.finish(result);
+  return withFigures(judge.verdicts(result), result);
+}
+
+/**
+ * A property's violation with its trace. Under symmetry the representatives' path jumps between orbit
+ * members, so it is rebuilt step by step from the initial state into a concrete one.
+ */
+export function violatedResult(
+  model: SystemModel,
+  property: Property,
+  witnesses: number,
+  message: string,
+  trace: Trace,
+  symmetry?: StateSymmetry,
+): PropertyResult {
+  if (symmetry === undefined || symmetry.order === 1)
+    return { property, status: 'violated', witnesses, violation: { message, trace } };
+  const judge = (before: SystemState, event: SystemEvent, after: SystemState) =>
+    property.kind === 'step'
+      ? property.predicate(model, before, event, after)
+      : property.predicate(model, after);
+  const concrete = concreteTrace(model, symmetry.canonical, trace, (b, e, a) => judge(b, e, a) !== true);
+  const end = concrete.steps.at(-1);
+  const before = concrete.steps.at(-2)?.state ?? concrete.initial;
+  const again = end
+    ? judge(before, end.event, end.state)
+    : property.kind === 'invariant'
+      ? property.predicate(model, concrete.initial)
+      : true;
+  return {
+    property,
+    status: 'violated',
+    witnesses,
+    violation: { message: again === true ? message : again, trace: concrete },
+  };
+}
+
+/** Coverage of the machines' transitions from the ids the search saw taken. */
+export function coverageOf(model: SystemModel, covered: ReadonlySet<string>): CheckResult['coverage'] {
+  const all = systemTransitions(model);
+  return {
+    covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
+    uncovered: all.filter((t) => !covered.has(t.id)),
+    total: all.length,
+  };
+}
+
+function createJudge(
+  model: SystemModel,
+  properties: Property[],
+  options: CheckOptions,
+): {
+  options: ExploreOptions<SystemState, SystemEvent>;
+  verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
+} {
+  const violations = new Map<
+    string,
+    { message: string; stateIndex: number; event?: SystemEvent; after?: SystemState }
+  >();
+  const covered = new Set<string>();
+  const invariants = properties.filter((p): p is InvariantProperty => p.kind === 'invariant');
+  const steps = properties.filter((p): p is StepProperty => p.kind === 'step');
+  const stateWitnesses = properties.flatMap((p) =>
+    p.witness.on === 'state' ? [{ id: p.id, test: p.witness.test }] : [],
+  );
+  const stepWitnesses = properties.flatMap((p) =>
+    p.witness.on === 'step' ? [{ id: p.id, test: p.witness.test }] : [],
+  );
+  // Step judgements as booleans, remembered per step class (checker/model/step-memo.ts) unless turned off.
+  const stepPredicates: StepJudgement<boolean>[] = steps.map(
+    (p) => (m, b, e, a) => p.predicate(m, b, e, a) === true,
+  );
+  const stepWitnessTests: StepJudgement<boolean>[] = stepWitnesses.map((w) => w.test);
+  const stepWitnessCounts = stepWitnesses.map(() => 0);
+  const stateWitnessCounts = stateWitnesses.map(() => 0);
+  // Once a property is violated its first trace is kept and it is judged no more.
+  const stepViolated = steps.map(() => false);
+  const invariantViolated = invariants.map(() => false);
+  const memo =
+    options.memo === false
+      ? undefined
+      : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
+  const seenEvents = new Set<SystemEvent>();
+  // First index of each BFS level, from onState's depth: the depth of a step's before-state, on demand.
+  const layerStarts: number[] = [];
+  let statesSoFar = 0;
+  /** Trace length of the first violation, once one is found (stop-on-first ends the search after it). */
+  let firstLevel: number | undefined;
+  let stoppedOnFirst = false;
+  const allViolated = () => options.stopWhenAllViolated === true && violations.size === properties.length;
+  /** Edges judged so far: the step a violation is tagged with. */
+  let edgeSeq = -1;
+  const found = (propertyId: string, message: string, depth: number) => {
+    firstLevel ??= depth;
+    options.onViolation?.({
+      propertyId,
+      message,
+      depth,
+      states: statesSoFar,
+      step: depth === 0 ? -1 : edgeSeq,
+    });
+  };
+  const horizon = options.horizonLevels ?? 0;
+
+  // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
+  const { symmetry } = options;
+  const represented = { states: 0, transitions: 0 };
+  let lastBefore: SystemState | undefined;
+  let lastBeforeOrbit = 1;
+
+  const judgements = stepPredicates.length + stepWitnessTests.length;
+  /** Judgement j on a step (a predicate, then the witness tests): false when it found a new violation. */
+  const judgeOne = (
+    j: number,
+    before: SystemState,
+    event: SystemEvent,
+    after: SystemState,
+    beforeIndex: number,
+  ): boolean => {
+    if (j >= stepPredicates.length) {
+      const w = j - stepPredicates.length;
+      const fires = memo
+        ? memo.judge(j, stepWitnessTests[w])
+        : stepWitnessTests[w](model, before, event, after);
+      if (fires) stepWitnessCounts[w]++;
+      return true;
+    }
+    if (stepViolated[j]) return true;
+    const holds = memo ? memo.judge(j, stepPredicates[j]) : stepPredicates[j](model, before, event, after);
+    if (holds) return true;
+    const p = steps[j];
+    // Only the first violation of a property is kept: its message is worth one more run.
+    const verdict = p.predicate(model, before, event, after);
+    const message = verdict === true ? `${p.id} judged differently on a second run` : verdict;
+    stepViolated[j] = true;
+    violations.set(p.id, { message, stateIndex: beforeIndex, event, after });
+    found(p.id, message, layerOf(layerStarts, beforeIndex) + 1);
+    return false;
+  };
+
+  const exploreOptions: ExploreOptions<SystemState, SystemEvent> = {
+    codec: systemCodec(model),
+    ...(symmetry ? { canonical: symmetry.canonical } : {}),
+    maxStates: options.maxStates,
+    maxHeapBytes: options.maxHeapBytes,
+    maxSeconds: options.maxSeconds,
+    signal: options.signal,
+    progress: options.progress,
+    onState: (state, index, depth) => {
+      options.recorder?.state?.(state, index);
+      if (depth === layerStarts.length) layerStarts.push(index);
+      statesSoFar = index + 1;
+      if (symmetry) represented.states += symmetry.orbitSize(state);
+      for (let j = 0; j < invariants.length; j++) {
+        const p = invariants[j];
+        if (invariantViolated[j]) continue;
+        const verdict = p.predicate(model, state);
+        if (verdict !== true) {
+          invariantViolated[j] = true;
+          violations.set(p.id, { message: verdict, stateIndex: index });
+          found(p.id, verdict, depth);
+        }
+      }
+      for (let w = 0; w < stateWitnesses.length; w++)
+        if (stateWitnesses[w].test(model, state)) stateWitnessCounts[w]++;
+      return !allViolated();
+    },
+    onEdge: (before, event, after, beforeIndex, afterIndex) => {
+      // An edge out of the first violation's level would make a longer trace: that level is done.
+      if (
+        options.stopOnFirst &&
+        firstLevel !== undefined &&
+        layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
+      ) {
+        stoppedOnFirst = true;
+        return false;
+      }
+      edgeSeq++;
+      options.recorder?.edge(event, afterIndex);
+      if (symmetry) {
+        if (before !== lastBefore) {
+          lastBefore = before;
+          lastBeforeOrbit = symmetry.orbitSize(before);
+        }
+        represented.transitions += lastBeforeOrbit;
+      }
+      if (!seenEvents.has(event)) {
+        seenEvents.add(event);
+        for (const t of event.transitions) covered.add(t);
+      }
+      const open = memo?.settledStep(before, event, after);
+      if (open) {
+        for (const j of open) judgeOne(j, before, event, after, beforeIndex);
+        return !allViolated();
+      }
+      let violatedHere = false;
+      for (let j = 0; j < judgements; j++)
+        violatedHere = !judgeOne(j, before, event, after, beforeIndex) || violatedHere;
+      if (memo && !violatedHere) memo.settle((j) => j < stepViolated.length && stepViolated[j]);
+      return !allViolated();
+    },
+  };
+
+  const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
+    const settled = memo?.settledWitnessCounts();
+    const add = (id: string, n: number) => counted.set(id, (counted.get(id) ?? 0) + n);
+    for (const [w, p] of stepWitnesses.entries()) add(p.id, stepWitnessCounts[w] + (settled?.[w] ?? 0));
+    for (const [w, p] of stateWitnesses.entries()) add(p.id, stateWitnessCounts[w]);
+    const propertyResults: PropertyResult[] = properties.map((property) => {
+      const v = violations.get(property.id);
+      const count = counted.get(property.id) ?? 0;
+      if (v) {
+        const path = result.traceTo(v.stateIndex);
+        const trace: Trace = { initial: path.initial, steps: [...path.steps] };
+        if (v.event && v.after) trace.steps.push({ event: v.event, state: v.after });
+        return violatedResult(model, property, count, v.message, trace, symmetry);
+      }
+      return { property, status: count > 0 ? 'holds' : 'vacuous', witnesses: count };
+    });
+
+    return {
+      states: result.states,
+      transitions: result.transitions,
+      depth: result.depth,
+      durationMs: result.durationMs,
+      statesPerSecond: result.statesPerSecond,
+      complete: result.complete,
+      ...(result.stopReason
+        ? {
+            stopReason:
+              stoppedOnFirst && result.stopReason === 'stopped' ? 'first-violation' : result.stopReason,
+          }
+        : {}),
+      properties: propertyResults,
+      ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...represented } } } : {}),
+      coverage: coverageOf(model, covered),
+    };
+  };
+  return { options: exploreOptions, verdicts };
+}

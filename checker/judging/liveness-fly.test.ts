@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import { livenessProperties } from '../../properties/liveness.ts';
+import type { LivenessProperty } from '../../properties/types.ts';
+import { variantByName } from '../../variants/variants.ts';
+import { scopeByName } from '../cli/scope-file.ts';
+import type { Lasso } from '../engine/liveness.ts';
+import { GraphRecorder } from '../engine/state-graph.ts';
+import { checkLiveness, type LivenessRun } from '../model/liveness-system.ts';
+import { check } from './check.ts';
+import { removalScope } from './liveness-fixtures.ts';
+import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
+
+const quickScope = scopeByName('quick');
+
+/** A lasso as comparable text: each step's event and the state it reaches, the cycle's start. */
+const lassoText = (model: SystemModel, lasso: Lasso<SystemState, SystemEvent> | undefined) =>
+  lasso === undefined
+    ? undefined
+    : {
+        initial: model.key(lasso.initial),
+        loopStart: lasso.loopStart,
+        steps: lasso.steps.map((s) => `${s.event?.label ?? 'stutter'} -> ${model.key(s.state)}`),
+      };
+
+/** Everything a run reports, as comparable data. */
+const runText = (model: SystemModel, run: LivenessRun) => ({
+  states: run.states,
+  transitions: run.transitions,
+  complete: run.complete,
+  deadlock: { count: run.deadlock.count, atHorizon: run.deadlock.atHorizon },
+  deadlockTrace: run.deadlock.trace?.steps.map((s) => model.key(s.state)),
+  properties: run.properties.map((r) => ({
+    id: r.property.id,
+    status: r.status,
+    triggers: r.triggers,
+    namespace: r.namespace,
+    lasso: lassoText(model, r.lasso),
+  })),
+});
+
+/** The graph-based judge and the one without an edge list, on the same model: same report. */
+function compare(model: SystemModel, properties: readonly LivenessProperty[], maxStates?: number) {
+  const limits = maxStates === undefined ? {} : { maxStates };
+  const recorder = new GraphRecorder<SystemState, SystemEvent>();
+  check(model, [], { ...limits, recorder, memo: false });
+  const onGraph = checkLiveness(model, [...properties], { graph: recorder.graph() });
+  const onTheFly = checkLivenessOnTheFly(model, properties, limits);
+  expect(runText(model, onTheFly)).toEqual(runText(model, onGraph));
+  return onTheFly;
+}
+
+/** Every property with its fairness dropped: each is violated, so each builds a lasso. */
+const unfair = livenessProperties.map((p) => ({ ...p, fairness: [] }));
+/** Every property with its weak conditions made strong: the Streett re-search runs. */
+const strong = livenessProperties.map((p) => ({
+  ...p,
+  fairness: p.fairness.map((f) => ({ ...f, kind: 'strong' as const })),
+}));
+
+const mutant = (name: string) => {
+  const variant = variantByName(name);
+  if (!variant) throw new Error(`no variant ${name}`);
+  return variant;
+};
+
+describe('liveness without a stored edge list judges as the graph-based judge', () => {
+  it('on the quick scope: every property, deadlock and the same figures', () => {
+    const run = compare(new SystemModel(quickScope), livenessProperties);
+    expect(run.complete).toBe(true);
+    expect(run.properties.map((r) => r.status)).not.toContain('violated');
+  });
+
+  it('on the quick scope without fairness: the same lassos', () => {
+    const run = compare(new SystemModel(quickScope), unfair);
+    expect(run.properties.filter((r) => r.lasso !== undefined).length).toBeGreaterThan(0);
+  });
+
+  it('on the quick scope with strong fairness only: the same verdicts', () => {
+    compare(new SystemModel(quickScope), strong);
+  });
+
+  it('on a search cut short: incomplete verdicts, lassos among the states explored', () => {
+    const run = compare(new SystemModel(quickScope), unfair, 500);
+    expect(run.complete).toBe(false);
+  });
+
+  it('tells the caller after each property it judged, in order, so a long judgement is not silent', () => {
+    const model = new SystemModel(removalScope);
+    const collector = new LivenessCollector(model, livenessProperties);
+    check(model, [], { recorder: collector, memo: false });
+    const told: string[] = [];
+    const run = collector.judge((judged, total, id) => told.push(`${judged}/${total} ${id}`));
+    expect(told).toEqual(livenessProperties.map((p, i) => `${i + 1}/${livenessProperties.length} ${p.id}`));
+    expect(run.properties.map((r) => r.property.id)).toEqual(
+      expect.arrayContaining(livenessProperties.map((p) => p.id)),
+    );
+  });
+
+  it('on a model that declares a horizon and terminal states: the same verdicts and lassos', () => {
+    const model = new SystemModel(removalScope);
+    // Terminating counts as where the clock stops, and a removed namespace as the end: both paths run.
+    Object.assign(model, {
+      atHorizon: (s: SystemState) => model.view(s, 0).value === 'terminating',
+      isTerminal: (s: SystemState) => model.view(s, 0).value === 'absent',
+    });
+    const run = compare(model, [...livenessProperties, ...unfair]);
+    expect(run.properties.some((r) => r.lasso !== undefined)).toBe(true);
+  });
+
+  for (const name of [
+    'controller-never-finalizes',
+    'namespace-controller-stalls',
+    'owner-keeps-its-finalizer',
+    'owner-reprovisions-while-terminating',
+  ]) {
+    it(`on the seeded fault ${name}: the same lasso`, () => {
+      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
+      const run = compare(model, livenessProperties);
+      expect(run.properties.some((r) => r.status === 'violated')).toBe(true);
+    });
+  }
+});

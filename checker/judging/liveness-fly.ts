@@ -1,0 +1,680 @@
+import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { LivenessProperty } from '../../properties/types.ts';
+import type { ExploreResult } from '../engine/explore.ts';
+import type { FairnessCondition, GoalVerdict, Lasso, LassoStep } from '../engine/liveness.ts';
+import type { ExplorableModel } from '../engine/model.ts';
+import { chunkSize } from '../engine/visited.ts';
+import {
+  combineSlots,
+  compileFairness,
+  type LivenessRun,
+  systemHorizonDeclared,
+  systemTerminalDeclared,
+} from '../model/liveness-system.ts';
+import { type CheckOptions, check } from './check.ts';
+
+/**
+ * Liveness and deadlock without a stored edge list. During the search a `LivenessCollector` keeps a few
+ * words per state: whether it has a successor, each goal's `p` and `not q`, and which fairness classes it
+ * enables. Afterwards each goal is judged by a Tarjan search from its triggers over the states where
+ * the goal is pending, recomputing successors from the visited set (the compiled search's `successors`);
+ * a component's taken classes are gathered as its edges are walked (an edge whose target is still on
+ * Tarjan's stack lies inside the target's component). Only a violated goal walks the graph again, with
+ * the algorithm of `checkGoal`, so verdicts and lassos are those of the graph-based judge.
+ */
+
+/** Per-state words in chunks of `chunkSize` states: no doubling spike, no per-state object. */
+class StateWords {
+  private readonly chunks: Uint32Array[] = [];
+  constructor(readonly stride: number) {}
+
+  private chunk(state: number): Uint32Array {
+    const c = state >>> 14;
+    while (this.chunks.length <= c) this.chunks.push(new Uint32Array(chunkSize * this.stride));
+    return this.chunks[c];
+  }
+
+  get(state: number, word: number): number {
+    const c = this.chunks[state >>> 14];
+    return c === undefined ? 0 : c[(state & (chunkSize - 1)) * this.stride + word];
+  }
+
+  or(state: number, word: number, bits: number): void {
+    this.chunk(state)[(state & (chunkSize - 1)) * this.stride + word] |= bits;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+  }
+}
+
+/** One goal judged: a property on one namespace slot (-1 for the system). */
+interface Goal {
+  property: LivenessProperty;
+  slot: number;
+}
+
+const hasSuccessor = 1;
+const terminalBit = 2;
+const horizonBit = 4;
+
+/**
+ * What liveness needs of a search, recorded as it runs: pass it to `check` as its `recorder`, then call
+ * `judge` once the search has returned.
+ */
+export class LivenessCollector {
+  readonly goals: Goal[];
+  /** Every fairness condition of every property, once each: bit `c` of the enabled words. */
+  private readonly conditions: FairnessCondition<SystemEvent>[] = [];
+  /** Per property: the global index of each of its compiled conditions, in its own order. */
+  private readonly propertyConditions: { conditions: FairnessCondition<SystemEvent>[]; global: number[] }[];
+  private readonly eventBits = new Map<SystemEvent, Uint32Array>();
+  private readonly words: StateWords;
+  private readonly goalWords: number;
+  private readonly conditionWords: number;
+  private readonly terminal: ((state: SystemState) => boolean) | undefined;
+  private readonly horizon: ((state: SystemState) => boolean) | undefined;
+  private expansions = 0;
+  private search: ExploreResult<SystemState, SystemEvent> | undefined;
+
+  constructor(
+    readonly model: SystemModel,
+    readonly properties: readonly LivenessProperty[],
+  ) {
+    const keys = new Map<string, number>();
+    this.propertyConditions = properties.map((property) => {
+      const conditions = compileFairness(model, property.fairness);
+      const keyed = property.fairness.flatMap((f) =>
+        f.perNamespace
+          ? model.scope.namespaces.map((_, i) => `${JSON.stringify(f)}@${i}`)
+          : [JSON.stringify(f)],
+      );
+      const global = conditions.map((condition, i) => {
+        let bit = keys.get(keyed[i]);
+        if (bit === undefined) {
+          bit = this.conditions.length;
+          keys.set(keyed[i], bit);
+          this.conditions.push(condition);
+        }
+        return bit;
+      });
+      return { conditions, global };
+    });
+    this.goals = properties.flatMap((property) =>
+      property.perNamespace
+        ? model.scope.namespaces.map((_, slot) => ({ property, slot }))
+        : [{ property, slot: -1 }],
+    );
+    this.goalWords = Math.ceil((this.goals.length * 2) / 32);
+    this.conditionWords = Math.ceil(this.conditions.length / 32);
+    this.words = new StateWords(1 + this.goalWords + this.conditionWords);
+    this.terminal = systemTerminalDeclared(model);
+    this.horizon = systemHorizonDeclared(model);
+  }
+
+  /** Bytes of the per-state words. */
+  get bytes(): number {
+    return this.words.bytes;
+  }
+
+  /** The model as a generic explorer must see it: expansions counted. */
+  wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent> {
+    return {
+      initialStates: () => model.initialStates(),
+      key: (state) => model.key(state),
+      ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
+      successors: (state, emit) => {
+        this.expanding();
+        model.successors(state, emit);
+      },
+    };
+  }
+
+  /** The explorer starts expanding its next state (states are expanded in index order). */
+  expanding(): void {
+    this.expansions++;
+  }
+
+  /** An edge out of the state being expanded. */
+  edge(event: SystemEvent, _afterIndex: number): void {
+    const s = this.expansions - 1;
+    this.words.or(s, 0, hasSuccessor);
+    const bits = this.bitsOf(event);
+    const base = 1 + this.goalWords;
+    for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) this.words.or(s, base + w, bits[w]);
+  }
+
+  /** A state discovered: its goals' premises and pending goals, and whether it is terminal or at the horizon. */
+  state(state: SystemState, index: number): void {
+    const { model } = this;
+    let flags = 0;
+    if (this.terminal?.(state)) flags |= terminalBit;
+    if (this.horizon?.(state)) flags |= horizonBit;
+    if (flags !== 0) this.words.or(index, 0, flags);
+    for (let j = 0; j < this.goals.length; j++) {
+      const { property, slot } = this.goals[j];
+      if (property.q(model, state, slot)) continue;
+      const at = 2 * j;
+      let bits = 1 << (at & 31);
+      if (property.p === undefined || property.p(model, state, slot)) bits |= 1 << ((at & 31) + 1);
+      this.words.or(index, 1 + (at >>> 5), bits);
+    }
+  }
+
+  /** Called by `check` once the search has returned. */
+  finish(search: ExploreResult<SystemState, SystemEvent>): void {
+    this.search = search;
+  }
+
+  private bitsOf(event: SystemEvent): Uint32Array {
+    let bits = this.eventBits.get(event);
+    if (bits === undefined) {
+      bits = new Uint32Array(this.conditionWords);
+      for (let c = 0; c < this.conditions.length; c++)
+        if (this.conditions[c].matches(event)) bits[c >>> 5] |= 1 << (c & 31);
+      this.eventBits.set(event, bits);
+    }
+    return bits;
+  }
+
+  /** Deadlock and every property, judged on the recorded words and recomputed successors. */
+  /** `onJudged` is told after each property's verdict (a long judgement of a large graph can report it). */
+  judge(onJudged?: (judged: number, total: number, propertyId: string) => void): LivenessRun {
+    const search = this.search;
+    if (search === undefined) throw new Error('LivenessCollector: the search has not finished');
+    const { successors, events } = search;
+    if (successors === undefined || events === undefined)
+      throw new Error('LivenessCollector: the search cannot recompute successors (use the compiled search)');
+    const started = performance.now();
+    // The state being expanded when a limit struck has only some of its edges: treat it as unexpanded.
+    const expanded = search.complete ? this.expansions : Math.max(0, this.expansions - 1);
+    const walk: Walk = {
+      size: search.states,
+      expanded,
+      successors: (s, emit) => {
+        if (s < expanded) successors(s, emit);
+      },
+      events,
+    };
+    const stuck: number[] = [];
+    let horizonStops = 0;
+    for (let s = 0; s < expanded; s++) {
+      const flags = this.words.get(s, 0);
+      if ((flags & hasSuccessor) !== 0 || (flags & terminalBit) !== 0) continue;
+      if ((flags & horizonBit) !== 0) horizonStops++;
+      else stuck.push(s);
+    }
+    const scratch = new TarjanScratch(search.states);
+    let goalAt = 0;
+    const results = this.properties.map((property, i) => {
+      const fair = this.fairnessOf(i, events);
+      const first = goalAt;
+      goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
+      const verdict = combineSlots(this.model, property, search.complete, (slot) =>
+        this.goalVerdict(walk, search, fair, first + (property.perNamespace ? slot : 0), scratch),
+      );
+      onJudged?.(i + 1, this.properties.length, property.id);
+      return verdict;
+    });
+    return {
+      states: search.states,
+      transitions: search.transitions,
+      durationMs: performance.now() - started,
+      complete: search.complete,
+      ...(search.stopReason ? { stopReason: search.stopReason } : {}),
+      deadlock: {
+        count: stuck.length,
+        atHorizon: horizonStops,
+        ...(stuck.length > 0 ? { trace: search.traceTo(stuck[0]) } : {}),
+      },
+      properties: results,
+    };
+  }
+
+  /** Property `i`'s conditions as compact bit masks (bit = its own condition order, as `checkGoal` has them). */
+  private fairnessOf(i: number, events: readonly SystemEvent[]): Fair {
+    const { conditions, global } = this.propertyConditions[i];
+    let weak = 0;
+    let strong = 0;
+    conditions.forEach((c, bit) => {
+      if (c.kind === 'weak') weak |= 1 << bit;
+      else strong |= 1 << bit;
+    });
+    let masks = new Int32Array(0);
+    const base = 1 + this.goalWords;
+    return {
+      weak,
+      strong,
+      eventMask: (id) => {
+        if (id >= masks.length) {
+          const grownMasks = new Int32Array(Math.max(id + 1, masks.length * 2)).fill(-1);
+          grownMasks.set(masks);
+          masks = grownMasks;
+        }
+        if (masks[id] === -1) {
+          let m = 0;
+          conditions.forEach((c, bit) => {
+            if (c.matches(events[id])) m |= 1 << bit;
+          });
+          masks[id] = m;
+        }
+        return masks[id];
+      },
+      enabledMask: (s) => {
+        let m = 0;
+        for (let bit = 0; bit < global.length; bit++) {
+          const g = global[bit];
+          if ((this.words.get(s, base + (g >>> 5)) >>> (g & 31)) & 1) m |= 1 << bit;
+        }
+        return m;
+      },
+    };
+  }
+
+  private goalVerdict(
+    walk: Walk,
+    search: ExploreResult<SystemState, SystemEvent>,
+    fair: Fair,
+    goal: number,
+    scratch: TarjanScratch,
+  ): GoalVerdict<SystemState, SystemEvent> {
+    const word = 1 + ((2 * goal) >>> 5);
+    const bit = (2 * goal) & 31;
+    const notQ = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> bit) & 1) === 1;
+    const trigger = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> (bit + 1)) & 1) === 1;
+    const triggerList: number[] = [];
+    for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
+    if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };
+    // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
+    if (this.horizon === undefined && fairComponents(walk, fair, triggerList, notQ, scratch).length === 0)
+      return { triggers: triggerList.length, onlyAtHorizon: false };
+    const atHorizon = (s: number) => (this.words.get(s, 0) & horizonBit) !== 0;
+    return exactVerdict(walk, search, fair, notQ, triggerList, atHorizon, scratch);
+  }
+}
+
+/** The graph as recomputed successors: edges of state `s` (only when `s < expanded`) in the search's order. */
+interface Walk {
+  size: number;
+  expanded: number;
+  successors(s: number, emit: (event: number, target: number) => void): void;
+  events: readonly SystemEvent[];
+}
+
+interface Fair {
+  weak: number;
+  strong: number;
+  eventMask(id: number): number;
+  enabledMask(s: number): number;
+}
+
+interface Component {
+  states: Int32Array;
+  weakTaken: number;
+  weakDisabled: number;
+  strongTaken: number;
+}
+
+/** A growable `Int32Array` used as a stack. */
+class IntStack {
+  data = new Int32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+/** Tarjan's per-state arrays, allocated once per judgement and reset by the states each walk touched. */
+class TarjanScratch {
+  readonly index: Int32Array;
+  readonly low: Int32Array;
+  readonly onStack: Uint8Array;
+  readonly taken: Int32Array;
+  /** Membership of the sets searched again (strong fairness), by a stamp per set. */
+  readonly mark: Int32Array;
+  stamp = 0;
+  readonly touched = new IntStack();
+  constructor(size: number) {
+    this.index = new Int32Array(size).fill(-1);
+    this.low = new Int32Array(size);
+    this.onStack = new Uint8Array(size);
+    this.taken = new Int32Array(size);
+    this.mark = new Int32Array(size);
+  }
+  reset(): void {
+    const { data, length } = this.touched;
+    for (let i = 0; i < length; i++) {
+      const s = data[i];
+      this.index[s] = -1;
+      this.taken[s] = 0;
+    }
+    this.touched.length = 0;
+  }
+}
+
+/**
+ * Strongly connected components reachable from `roots` inside `inside`, each with the fairness classes
+ * taken on its own edges (iterative Tarjan; successors recomputed once per state and kept only while the
+ * state is on the call stack).
+ */
+function tarjan(
+  walk: Walk,
+  fair: Fair,
+  roots: ArrayLike<number>,
+  inside: (s: number) => boolean,
+  scratch: TarjanScratch,
+): { states: Int32Array; taken: number }[] {
+  const { index, low, onStack, taken } = scratch;
+  const stack = new IntStack();
+  const frameState = new IntStack();
+  const frameCursor = new IntStack();
+  const frameEnd = new IntStack();
+  const edges = new IntStack();
+  const components: { states: Int32Array; taken: number }[] = [];
+  let counter = 0;
+  const open = (s: number) => {
+    index[s] = low[s] = counter++;
+    scratch.touched.push(s);
+    stack.push(s);
+    onStack[s] = 1;
+    const start = edges.length;
+    walk.successors(s, (event, target) => {
+      if (target < 0 || !inside(target)) return;
+      edges.push(target);
+      edges.push(event);
+    });
+    frameState.push(s);
+    frameCursor.push(start);
+    frameEnd.push(edges.length);
+  };
+  for (let r = 0; r < roots.length; r++) {
+    const root = roots[r];
+    if (index[root] !== -1 || !inside(root)) continue;
+    open(root);
+    while (frameState.length > 0) {
+      const top = frameState.length - 1;
+      const v = frameState.data[top];
+      const k = frameCursor.data[top];
+      if (k < frameEnd.data[top]) {
+        frameCursor.data[top] = k + 2;
+        const w = edges.data[k];
+        if (index[w] === -1) open(w);
+        else if (onStack[w] === 1) {
+          if (index[w] < low[v]) low[v] = index[w];
+          taken[v] |= fair.eventMask(edges.data[k + 1]);
+        }
+        continue;
+      }
+      frameState.length--;
+      frameCursor.length--;
+      frameEnd.length--;
+      if (low[v] === index[v]) {
+        let size = 0;
+        while (stack.data[stack.length - 1 - size] !== v) size++;
+        size++;
+        const states = stack.data.slice(stack.length - size, stack.length);
+        stack.length -= size;
+        let componentTaken = 0;
+        for (const s of states) {
+          onStack[s] = 0;
+          componentTaken |= taken[s];
+        }
+        components.push({ states, taken: componentTaken });
+      }
+      if (frameState.length > 0) {
+        const parent = frameState.data[frameState.length - 1];
+        if (low[v] < low[parent]) low[parent] = low[v];
+        // The tree edge to v lies inside the parent's component when v is still on Tarjan's stack.
+        if (onStack[v] === 1)
+          taken[parent] |= fair.eventMask(edges.data[frameCursor.data[frameState.length - 1] - 1]);
+      }
+      edges.length = frameState.length > 0 ? frameEnd.data[frameState.length - 1] : 0;
+    }
+  }
+  scratch.reset();
+  return components;
+}
+
+/** Fair components reachable from `roots` inside `inside`, as `checkGoal`'s `fairComponents` finds them. */
+function fairComponents(
+  walk: Walk,
+  fair: Fair,
+  roots: ArrayLike<number>,
+  inside: (s: number) => boolean,
+  scratch: TarjanScratch,
+): Component[] {
+  const found: Component[] = [];
+  const work: { roots: ArrayLike<number>; inside: (s: number) => boolean }[] = [{ roots, inside }];
+  while (work.length > 0) {
+    const set = work.pop() as { roots: ArrayLike<number>; inside: (s: number) => boolean };
+    for (const component of tarjan(walk, fair, set.roots, set.inside, scratch)) {
+      let enabledSomewhere = 0;
+      let enabledEverywhere = -1;
+      for (const s of component.states) {
+        const m = fair.enabledMask(s);
+        enabledSomewhere |= m;
+        enabledEverywhere &= m;
+      }
+      const { taken } = component;
+      const unfairStrong = fair.strong & enabledSomewhere & ~taken;
+      if (unfairStrong !== 0) {
+        // No fair cycle may pass where such a step is enabled: search what is left.
+        const rest = component.states.filter((s) => (fair.enabledMask(s) & unfairStrong) === 0);
+        if (rest.length > 0) {
+          const stamp = ++scratch.stamp;
+          for (const s of rest) scratch.mark[s] = stamp;
+          work.push({ roots: rest, inside: (s) => scratch.mark[s] === stamp });
+        }
+        continue;
+      }
+      const weakTaken = fair.weak & taken;
+      const weakDisabled = fair.weak & ~taken & ~enabledEverywhere;
+      if ((weakTaken | weakDisabled) !== fair.weak) continue;
+      found.push({
+        states: component.states,
+        weakTaken,
+        weakDisabled,
+        strongTaken: fair.strong & enabledSomewhere,
+      });
+    }
+  }
+  return found;
+}
+
+/** `checkGoal` on recomputed successors: the same shortest prefix, fair component and cycle. */
+function exactVerdict(
+  walk: Walk,
+  search: ExploreResult<SystemState, SystemEvent>,
+  fair: Fair,
+  notQ: (s: number) => boolean,
+  triggerList: number[],
+  horizon: (s: number) => boolean,
+  scratch: TarjanScratch,
+): GoalVerdict<SystemState, SystemEvent> {
+  const n = walk.size;
+  const dist = new Int32Array(n).fill(-1);
+  const parent = new Int32Array(n).fill(-1);
+  const parentEvent = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  let nextTrigger = 0;
+  const depth = (s: number) => search.depthOf(s);
+  while (head < tail || nextTrigger < triggerList.length) {
+    let s: number;
+    const t = triggerList[nextTrigger];
+    if (nextTrigger < triggerList.length && (head === tail || depth(t) <= dist[queue[head]])) {
+      nextTrigger++;
+      if (dist[t] !== -1) continue;
+      dist[t] = depth(t);
+      s = t;
+    } else {
+      s = queue[head++];
+    }
+    const from = s;
+    walk.successors(from, (event, w) => {
+      if (w < 0 || !notQ(w) || dist[w] !== -1) return;
+      dist[w] = dist[from] + 1;
+      parent[w] = from;
+      parentEvent[w] = event;
+      queue[tail++] = w;
+    });
+  }
+  const triggers = triggerList.length;
+  const reached: number[] = [];
+  const beyond: number[] = [];
+  for (let s = 0; s < walk.expanded; s++) {
+    if (dist[s] === -1) continue;
+    if (horizon(s)) beyond.push(s);
+    else reached.push(s);
+  }
+  const within = (members: number[]) => {
+    const stamp = ++scratch.stamp;
+    for (const s of members) scratch.mark[s] = stamp;
+    return (s: number) => scratch.mark[s] === stamp;
+  };
+  let components = fairComponents(walk, fair, reached, within(reached), scratch);
+  let onlyAtHorizon = false;
+  if (components.length === 0 && beyond.length > 0) {
+    const all = [...reached, ...beyond];
+    components = fairComponents(walk, fair, all, within(all), scratch);
+    onlyAtHorizon = components.length > 0;
+  }
+  if (components.length === 0) return { triggers, onlyAtHorizon: false };
+  let best = components[0];
+  let entry = best.states[0];
+  for (const c of components) {
+    for (const s of c.states) {
+      if (dist[s] < dist[entry] || (dist[s] === dist[entry] && s < entry)) {
+        entry = s;
+        best = c;
+      }
+    }
+  }
+  const qFree: LassoStep<SystemState, SystemEvent>[] = [];
+  let at = entry;
+  while (parent[at] !== -1) {
+    qFree.push({ event: walk.events[parentEvent[at]], state: search.stateAt(at) });
+    at = parent[at];
+  }
+  qFree.reverse();
+  const toTrigger = search.traceTo(at);
+  const steps: LassoStep<SystemState, SystemEvent>[] = [
+    ...toTrigger.steps.map((step) => ({ event: step.event, state: step.state })),
+    ...qFree,
+  ];
+  const loopStart = steps.length;
+  steps.push(...fairCycle(walk, search, fair, best, entry, scratch));
+  const lasso: Lasso<SystemState, SystemEvent> = { initial: toTrigger.initial, steps, loopStart };
+  return { triggers, lasso, onlyAtHorizon };
+}
+
+/** An edge found again: its source, event id and target. */
+interface Edge {
+  source: number;
+  event: number;
+  target: number;
+}
+
+/** `checkGoal`'s `fairCycle` on recomputed successors. */
+function fairCycle(
+  walk: Walk,
+  search: ExploreResult<SystemState, SystemEvent>,
+  fair: Fair,
+  component: Component,
+  entry: number,
+  scratch: TarjanScratch,
+): LassoStep<SystemState, SystemEvent>[] {
+  const stamp = ++scratch.stamp;
+  for (const s of component.states) scratch.mark[s] = stamp;
+  const inside = (s: number) => scratch.mark[s] === stamp;
+  const path: Edge[] = [];
+  let needTaken = component.weakTaken | component.strongTaken;
+  let needDisabled = component.weakDisabled;
+  let at = entry;
+  needDisabled &= fair.enabledMask(entry);
+  while (needTaken !== 0 || needDisabled !== 0) {
+    const shown = needDisabled;
+    const wanted = needTaken;
+    const leg = shortestPath(
+      walk,
+      inside,
+      at,
+      (s) => (shown & ~fair.enabledMask(s)) !== 0,
+      (event) => (fair.eventMask(event) & wanted) !== 0,
+    );
+    if (leg === null) throw new Error('liveness: a fair component lost its witness (internal error)');
+    for (const edge of leg) {
+      needTaken &= ~fair.eventMask(edge.event);
+      at = edge.target;
+      needDisabled &= fair.enabledMask(at);
+      path.push(edge);
+    }
+  }
+  if (at !== entry) {
+    const back = shortestPath(
+      walk,
+      inside,
+      at,
+      (s) => s === entry,
+      () => false,
+    );
+    if (back === null) throw new Error('liveness: a component is not strongly connected (internal error)');
+    path.push(...back);
+  }
+  if (path.length === 0) return [{ event: null, state: search.stateAt(entry) }];
+  return path.map((edge) => ({ event: walk.events[edge.event], state: search.stateAt(edge.target) }));
+}
+
+/** `checkGoal`'s `shortestPath`: to the first state `atState` accepts or through the first edge `byEvent` accepts. */
+function shortestPath(
+  walk: Walk,
+  inside: (s: number) => boolean,
+  from: number,
+  atState: (s: number) => boolean,
+  byEvent: (event: number) => boolean,
+): Edge[] | null {
+  const via = new Map<number, Edge>();
+  const unwind = (s: number, path: Edge[]): Edge[] => {
+    for (let step = via.get(s); step !== undefined; step = via.get(step.source)) path.unshift(step);
+    return path;
+  };
+  const queue = [from];
+  const seen = new Set<number>([from]);
+  const row: number[] = [];
+  for (let i = 0; i < queue.length; i++) {
+    const s = queue[i];
+    row.length = 0;
+    walk.successors(s, (event, target) => {
+      row.push(event, target);
+    });
+    for (let k = 0; k < row.length; k += 2) {
+      const event = row[k];
+      const w = row[k + 1];
+      if (w < 0 || !inside(w)) continue;
+      if (byEvent(event)) return unwind(s, [{ source: s, event, target: w }]);
+      if (seen.has(w)) continue;
+      seen.add(w);
+      via.set(w, { source: s, event, target: w });
+      if (atState(w)) return unwind(w, []);
+      queue.push(w);
+    }
+  }
+  return null;
+}
+
+/** Explores the model once (compiled, no safety property) and judges deadlock and `properties` on the fly. */
+export function checkLivenessOnTheFly(
+  model: SystemModel,
+  properties: readonly LivenessProperty[],
+  limits: Pick<CheckOptions, 'maxStates' | 'maxSeconds' | 'maxHeapBytes'> = {},
+): LivenessRun {
+  const collector = new LivenessCollector(model, properties);
+  check(model, [], { ...limits, recorder: collector, memo: false });
+  return collector.judge();
+}

@@ -1,0 +1,191 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SystemModel } from '../../machines/system.ts';
+import { safetyProperties } from '../../properties/safety.ts';
+import { baseVariantName, machinesFor } from '../../variants/variants.ts';
+import { parseScope, scopeByName, scopeNames } from '../cli/scope-file.ts';
+import { StateSymmetry, symmetryOf } from '../model/symmetry.ts';
+import { buildReport, reportSchema } from '../report/report.ts';
+import { type CheckResult, check, systemTransitions } from './check.ts';
+import { expectationsFor } from './expectations.ts';
+import { goldenDifferences, loadManifest, manifestVerdicts } from './manifest.ts';
+
+/**
+ * Explores every scope whose file marks it explored (`golden:`) and compares its figures and verdicts
+ * with them. A change to a machine, the system model or a scope that moves them must update the scope
+ * file's `golden:` on purpose, in the same commit, saying why they moved.
+ */
+const manifest = loadManifest();
+// A scope pinned by verify is compared by CI's `npm run verify`, too large for the suite's budget.
+const explored = manifest.scopes.filter((scope) => scope.explored && scope.pinnedBy !== 'verify');
+
+function modelOf(scopeName: string): SystemModel {
+  // The scope files every command reads (scopes/NAME.yaml), so their figures are the ones pinned here.
+  const scope = scopeByName(scopeName);
+  const machines = machinesFor(baseVariantName, scope);
+  if (!machines) throw new Error(`no machines for ${baseVariantName}`);
+  return new SystemModel(scope, machines);
+}
+
+describe('the manifest', () => {
+  it('lists every named scope once, and nothing else', () => {
+    expect(manifest.scopes.map((scope) => scope.name).sort()).toEqual(scopeNames());
+  });
+
+  it('lists every safety property for each explored scope', () => {
+    for (const scope of manifest.scopes) {
+      if (!scope.explored) continue;
+      expect(Object.keys(scope.properties), scope.name).toEqual(safetyProperties.map((p) => p.id));
+    }
+  });
+
+  it('pins the default scope, which CI searches, through verify, and its quick cut through the suite', () => {
+    const pinnedBy = (name: string) => {
+      const scope = manifest.scopes.find((s) => s.name === name);
+      return scope?.explored ? (scope.pinnedBy ?? 'suite') : undefined;
+    };
+    expect([pinnedBy('default'), pinnedBy('quick')]).toEqual(['verify', 'suite']);
+  });
+
+  it('names each way a search moved from its pinned figures, and nothing when it did not', () => {
+    const pinned = manifest.scopes.find((s) => s.name === 'quick');
+    if (!pinned?.explored) throw new Error('quick is pinned');
+    const same = { ...pinned, properties: { ...pinned.properties } };
+    expect(goldenDifferences(pinned, same)).toEqual([]);
+    const moved = {
+      ...same,
+      states: same.states + 1,
+      properties: {
+        ...same.properties,
+        'no-orphans': { verdict: 'violated' as const, counterexampleSteps: 4 },
+      },
+    };
+    expect(goldenDifferences(pinned, moved)).toEqual([
+      `states: ${new Intl.NumberFormat('en-US').format(pinned.states + 1)}, pinned ${new Intl.NumberFormat('en-US').format(pinned.states)}`,
+      'no-orphans: violated in 4 steps, pinned holds',
+    ]);
+  });
+
+  it('says why a scope is not explored', () => {
+    for (const scope of manifest.scopes) if (!scope.explored) expect(scope.reason.length).toBeGreaterThan(20);
+  });
+
+  it('refuses malformed golden figures in one line naming the file, the line and the field', () => {
+    const text = [
+      'extends: quick',
+      'name: bad-golden',
+      'description: quick, pinned wrongly.',
+      'golden:',
+      '  explored: maybe',
+    ];
+    expect(() => parseScope(text.join('\n'), 'bad-golden.yaml')).toThrow(
+      /^bad-golden\.yaml:5: golden\.explored: /,
+    );
+  });
+});
+
+describe.each(explored.map((scope) => [scope.name, scope] as const))(
+  'scope %s, explored once',
+  (name, scope) => {
+    if (!scope.explored) throw new Error('unreachable: filtered to explored scopes');
+    const model = modelOf(name);
+    let result: CheckResult;
+    // One full search per scope; admin-finalize takes over a minute on a loaded two-core machine.
+    beforeAll(() => {
+      result = check(model, safetyProperties);
+    }, 900_000);
+
+    it('is searched completely, with the pinned distinct states, transitions and depth', () => {
+      expect(result.complete).toBe(true);
+      expect({ states: result.states, transitions: result.transitions, depth: result.depth }).toEqual({
+        states: scope.states,
+        transitions: scope.transitions,
+        depth: scope.depth,
+      });
+    });
+
+    it('gives every safety property its pinned verdict', () => {
+      expect(manifestVerdicts(result)).toEqual(scope.properties);
+    });
+
+    it('witnesses every property that holds: none holds vacuously', () => {
+      const unwitnessed = result.properties.filter((p) => p.status === 'holds' && p.witnesses === 0);
+      expect(unwitnessed.map((p) => p.property.id)).toEqual([]);
+    });
+
+    it('declares every machine transition it does not take, and declares nothing it takes', () => {
+      const { untaken } = expectationsFor(name);
+      expect(result.coverage.uncovered.map((t) => t.id).filter((id) => !(id in untaken))).toEqual([]);
+      const known = new Set(systemTransitions(model).map((t) => t.id));
+      const taken = new Set(result.coverage.covered);
+      for (const id of Object.keys(untaken)) {
+        expect(known.has(id), `${id} is not a transition of the machines`).toBe(true);
+        expect(taken.has(id), `${id} is taken now: drop its explanation`).toBe(false);
+      }
+    });
+
+    it('reports in the schema of report.json, nothing undeclared and every declaration used', () => {
+      const report = buildReport(result, { model, variant: 'model', outDir: 'generated' });
+      expect(reportSchema.safeParse(report).success).toBe(true);
+      expect(report.undeclared).toEqual({ vacuous: [], uncovered: [] });
+      expect(report.declarations.unused).toEqual([]);
+      expect([...report.declarations.untaken].sort()).toEqual(
+        Object.keys(expectationsFor(name).untaken).sort(),
+      );
+      // A counterexample only for a property the manifest pins violated.
+      const violated = Object.keys(scope.properties).filter(
+        (id) => scope.properties[id].verdict === 'violated',
+      );
+      expect(report.properties.filter((p) => p.counterexample !== undefined).map((p) => p.id)).toEqual(
+        violated,
+      );
+    });
+  },
+);
+
+/** Scopes that complete, too slowly for every run: their pinned figures are checked on demand. */
+const slowScopes = manifest.scopes.flatMap((scope) =>
+  !scope.explored && scope.measured ? [[scope.name, scope.measured] as const] : [],
+);
+const slow = process.env.NSMODEL_SLOW_SCOPES === '1';
+
+describe('the scopes that complete too slowly for every run', () => {
+  it('pin their figures, and their orbits stand for exactly the states and transitions of the full search', () => {
+    expect(slowScopes.map(([name]) => name)).toContain('large');
+    for (const [, measured] of slowScopes)
+      if (measured.symmetry)
+        expect(measured.symmetry.represented).toEqual({
+          states: measured.states,
+          transitions: measured.transitions,
+        });
+  });
+
+  describe.skipIf(!slow).each(slowScopes)('scope %s (NSMODEL_SLOW_SCOPES=1)', (name, measured) => {
+    it('is searched completely with the pinned figures, without symmetry', () => {
+      const result = check(modelOf(name), safetyProperties);
+      expect(result.complete).toBe(true);
+      expect({ states: result.states, transitions: result.transitions, depth: result.depth }).toEqual({
+        states: measured.states,
+        transitions: measured.transitions,
+        depth: measured.depth,
+      });
+    }, 3_600_000);
+
+    it.skipIf(!measured.symmetry)(
+      'and with symmetry reduction',
+      () => {
+        const model = modelOf(name);
+        const result = check(model, safetyProperties, {
+          symmetry: new StateSymmetry(model, symmetryOf(model.scope)),
+        });
+        expect(result.complete).toBe(true);
+        expect({
+          states: result.states,
+          transitions: result.transitions,
+          depth: result.depth,
+          represented: result.symmetry?.represented,
+        }).toEqual(measured.symmetry);
+      },
+      3_600_000,
+    );
+  });
+});

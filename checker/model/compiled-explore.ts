@@ -1,0 +1,365 @@
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
+import {
+  BreadthCursor,
+  type ExploreOptions,
+  type ExploreResult,
+  SearchClock,
+  searchEnd,
+  sliceMs,
+  Tally,
+  type Trace,
+} from '../engine/explore.ts';
+import { FingerprintTable, type HashCompactFigures, secondSeed } from '../engine/explore-bitstate.ts';
+import { IntChunks, pathTo } from '../engine/state-store.ts';
+import { chunkSize, PackedVisitedTable } from '../engine/visited.ts';
+import type { CompiledSystem, LaneSink } from './compiled.ts';
+import { hashLanes } from './encoding.ts';
+
+/**
+ * Breadth-first search of the compiled system model (checker/model/compiled.ts): states stay lanes in the
+ * packed visited set, each successor is written into one scratch buffer, hashed and probed; no object
+ * per edge. Same states, discovery order, depths and traces as `explore(model, { codec })`.
+ * `onState` decodes each new state once; `onEdge` decodes the states of every edge, so it costs what
+ * the generic path costs. Symmetry reduction is not supported here (use `explore`).
+ */
+export function exploreCompiled(compiled: CompiledSystem, options: CompiledOptions = {}): CompiledResult {
+  const search = compiledSearch(compiled, options);
+  search.run(Number.POSITIVE_INFINITY);
+  return search.result();
+}
+
+/** `exploreCompiled`, yielding to the event loop every `sliceMs`, so signal handlers can abort it. */
+export async function exploreCompiledAsync(
+  compiled: CompiledSystem,
+  options: CompiledOptions = {},
+): Promise<CompiledResult> {
+  const search = compiledSearch(compiled, options);
+  while (!search.run(performance.now() + sliceMs)) await new Promise((resolve) => setImmediate(resolve));
+  return search.result();
+}
+
+/** The explorer's options, and a hook called before each state is expanded (a graph recorder's). */
+export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent> {
+  onExpand?: () => void;
+  /**
+   * Hash compaction: the visited set keeps a 64-bit fingerprint per state, lanes are kept only until a
+   * state is expanded, and traces are replayed by successor positions; never complete (`hash-compact`).
+   */
+  hashCompact?: boolean;
+}
+
+/** A compiled search's result, with the fingerprint table's figures when it was hash-compacted. */
+export type CompiledResult = ExploreResult<SystemState, SystemEvent> & { hashCompact?: HashCompactFigures };
+
+/** Lanes by state index in chunks, each chunk dropped once every state in it has been expanded. */
+class FrontierLanes {
+  private readonly chunks: (Uint32Array | undefined)[] = [];
+  size = 0;
+  constructor(private readonly width: number) {}
+
+  add(lanes: Uint32Array): void {
+    const c = this.size >>> 14;
+    if (this.chunks.length <= c) this.chunks.push(new Uint32Array(chunkSize * this.width));
+    (this.chunks[c] as Uint32Array).set(
+      lanes.subarray(0, this.width),
+      (this.size & (chunkSize - 1)) * this.width,
+    );
+    this.size++;
+  }
+
+  chunkOf(index: number): Uint32Array {
+    const chunk = this.chunks[index >>> 14];
+    if (chunk === undefined) throw new Error(`hash-compact: the lanes of state ${index} were dropped`);
+    return chunk;
+  }
+
+  offsetOf(index: number): number {
+    return (index & (chunkSize - 1)) * this.width;
+  }
+
+  /** Drops the chunks wholly below `index`. */
+  release(index: number): void {
+    for (let c = (index >>> 14) - 1; c >= 0 && this.chunks[c] !== undefined; c--) this.chunks[c] = undefined;
+  }
+
+  /** Bytes the next `add` would allocate at once (a new chunk), or 0. */
+  nextGrowthBytes(): number {
+    return (this.size & (chunkSize - 1)) === 0 ? chunkSize * this.width * 4 : 0;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + (c?.byteLength ?? 0), 0);
+  }
+}
+
+function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
+  if (options.canonical !== undefined)
+    throw new Error('exploreCompiled: symmetry reduction needs the generic explorer (explore)');
+  const { codec, width, events } = compiled;
+  const clock = new SearchClock(options);
+  const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
+  const { onState, onEdge, signal, onExpand } = options;
+  const compact = options.hashCompact === true;
+  const visited = new PackedVisitedTable(width, hashLanes);
+  const fingerprints = new FingerprintTable();
+  const frontier = new FrontierLanes(width);
+  let expectedMissed = 0;
+  const parents = new IntChunks();
+  const stateEvents = new IntChunks();
+  // Hash compaction keeps no lanes: a state's position among its parent's successors rebuilds it.
+  const ordinals = new IntChunks();
+  let ordinal = 0;
+  const stored = () => (compact ? frontier.size : visited.size);
+  const layerStarts: number[] = [];
+  const tally = new Tally(stored, expandState);
+  const current = new Uint32Array(width);
+  const next = new Uint32Array(width);
+  let currentIndex = -1;
+  let childDepth = 0;
+  let before: SystemState | undefined;
+  const callbacks = onEdge !== undefined || onState !== undefined;
+
+  /** Adds the lanes in `lanes` (absent, with this hash), or -1 with a stop reason when a limit forbids it. */
+  const add = (lanes: Uint32Array, hash: number, parent: number, event: number, depth: number): number => {
+    const index = stored();
+    const growth = compact
+      ? fingerprints.nextGrowthBytes() + frontier.nextGrowthBytes()
+      : visited.nextGrowthBytes();
+    if (!tally.admits(index, maxStates, growth, parents.nextGrowthBytes(), clock)) return -1;
+    if (compact) {
+      const known = fingerprints.size;
+      fingerprints.insert(hash, hashLanes(lanes, 0, width, secondSeed));
+      // Each new fingerprint meets one of those stored with chance stored / 2^64.
+      expectedMissed += known / 2 ** 64;
+      frontier.add(lanes);
+      ordinals.push(parent === -1 ? event : ordinal - 1);
+    } else visited.add(lanes, hash);
+    parents.push(parent);
+    stateEvents.push(event);
+    if (depth === layerStarts.length) layerStarts.push(index);
+    return index;
+  };
+
+  /** One edge from the current state to `lanes` (the current state itself when `self`). */
+  const arrive = (event: number, lanes: Uint32Array, self: boolean): void => {
+    let index = currentIndex;
+    let isNew = false;
+    if (!self) {
+      const hash = hashLanes(lanes, 0, width);
+      // Hash compaction knows a state seen before by its fingerprint only: its index is unknown (-1).
+      if (!compact) index = visited.indexOf(lanes, hash);
+      const known = compact ? fingerprints.has(hash, hashLanes(lanes, 0, width, secondSeed)) : index >= 0;
+      if (compact && known) index = -1;
+      if (!known) {
+        index = add(lanes, hash, currentIndex, event, childDepth);
+        if (index < 0) return;
+        isNew = true;
+      }
+    }
+    if (!callbacks) return;
+    before ??= codec.decode(current, 0);
+    const after = self ? before : codec.decode(lanes, 0);
+    if (onEdge !== undefined) {
+      if (onEdge(before, events[event], after, currentIndex, index, isNew) === false) {
+        tally.stopReason = 'stopped';
+        return;
+      }
+    }
+    if (isNew && onState !== undefined && onState(after, index, childDepth) === false)
+      tally.stopReason = 'stopped';
+  };
+
+  const sink: LaneSink = {
+    eachSelfLoop: callbacks,
+    selfLoops(count) {
+      ordinal += count;
+      if (tally.stopReason === undefined) tally.transitions += count;
+    },
+    self(event) {
+      ordinal++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
+      if (callbacks) arrive(event, current, true);
+    },
+    change(event, lane, value) {
+      ordinal++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
+      if (value === current[lane]) {
+        arrive(event, current, true);
+        return;
+      }
+      next.set(current);
+      next[lane] = value;
+      arrive(event, next, false);
+    },
+    whole(event, lanes) {
+      ordinal++;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions++;
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === current[k];
+      arrive(event, lanes, same);
+    },
+  };
+
+  const initials = compiled.model.initialStates();
+  for (const [position, initial] of initials.entries()) {
+    codec.encode(initial, next, 0);
+    const hash = hashLanes(next, 0, width);
+    const seen = compact
+      ? fingerprints.has(hash, hashLanes(next, 0, width, secondSeed))
+      : visited.indexOf(next, hash) >= 0;
+    if (seen) continue;
+    // An initial state's ordinal is its position among the initial states.
+    const index = add(next, hash, -1, compact ? position : -1, 0);
+    if (index < 0) break;
+    if (!tally.heeds(onState?.(codec.decode(next, 0), index, 0))) break;
+  }
+
+  const at = new BreadthCursor(layerStarts, clock, signal);
+  // The search is over: the last chunks give back what they did not fill.
+  const trim = () => {
+    if (!compact) visited.trim();
+    parents.trim();
+    stateEvents.trim();
+  };
+  const run = (until: number): boolean => at.run(tally, until, trim);
+
+  const result = (): ExploreResult<SystemState, SystemEvent> => {
+    const { durationMs } = at;
+    if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
+    const count = stored();
+    if (compact) return compactResult(count, durationMs);
+    const stateAt = (index: number) => codec.decode(visited.chunkOf(index), visited.offsetOf(index));
+    const traceTo = (index: number): Trace<SystemState, SystemEvent> => {
+      const path = pathTo((at) => parents.at(at), index, count);
+      return {
+        initial: stateAt(path[0]),
+        steps: path.slice(1).map((at) => ({ event: events[stateEvents.at(at)], state: stateAt(at) })),
+      };
+    };
+    return {
+      ...searchEnd(count, tally.transitions, layerStarts, durationMs, tally.stopReason, traceTo),
+      stateAt,
+      indexOfKey: (key) => {
+        const lanes = codec.lanesOfKey?.(key);
+        const index = lanes === undefined ? -1 : visited.indexOf(lanes, hashLanes(lanes, 0, width));
+        return index < 0 ? undefined : index;
+      },
+      structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
+      successors: revisit,
+      events,
+    };
+  };
+
+  /** A hash-compacted search's result: traces replayed by successor positions, never complete. */
+  const compactResult = (count: number, durationMs: number): CompiledResult => {
+    const lanes = new Uint32Array(width);
+    let wanted = 0;
+    let seen = 0;
+    let found = -1;
+    const replaySink: LaneSink = {
+      eachSelfLoop: true,
+      selfLoops() {},
+      self(event) {
+        if (seen++ === wanted) found = event;
+      },
+      change(event, lane, value) {
+        if (seen++ !== wanted) return;
+        found = event;
+        lanes[lane] = value;
+      },
+      whole(event, whole) {
+        if (seen++ !== wanted) return;
+        found = event;
+        lanes.set(whole.subarray(0, width));
+      },
+    };
+    const traceTo = (index: number): Trace<SystemState, SystemEvent> => {
+      const path = pathTo((at) => parents.at(at), index, count);
+      const initial = initials[ordinals.at(path[0])];
+      codec.encode(initial, lanes, 0);
+      const steps: Trace<SystemState, SystemEvent>['steps'] = [];
+      for (const at of path.slice(1)) {
+        wanted = ordinals.at(at);
+        seen = 0;
+        found = -1;
+        const from = Uint32Array.from(lanes);
+        compiled.expand(from, replaySink);
+        if (found < 0) throw new Error(`hash-compact: replay lost state ${at}`);
+        steps.push({ event: events[found], state: codec.decode(lanes, 0) });
+      }
+      return { initial, steps };
+    };
+    const stateAt = (index: number): SystemState => {
+      const trace = traceTo(index);
+      return trace.steps.at(-1)?.state ?? trace.initial;
+    };
+    const stopReason = tally.stopReason ?? 'hash-compact';
+    return {
+      ...searchEnd(count, tally.transitions, layerStarts, durationMs, stopReason, traceTo),
+      stateAt,
+      indexOfKey: () => {
+        throw new Error('hash-compact: the search keeps no index of states by key');
+      },
+      structureBytes:
+        fingerprints.bytes + frontier.bytes + parents.bytes + stateEvents.bytes + ordinals.bytes,
+      hashCompact: {
+        stored: fingerprints.size,
+        fingerprintBits: 64,
+        tableBytes: fingerprints.bytes,
+        expectedMissed,
+        missProbability: -Math.expm1(-expectedMissed),
+      },
+    };
+  };
+
+  // Liveness walks the graph again from the visited set instead of keeping its edges.
+  const from = new Uint32Array(width);
+  const to = new Uint32Array(width);
+  let fromIndex = -1;
+  let emitEdge: (event: number, target: number) => void = () => {};
+  const find = (lanes: Uint32Array) => visited.indexOf(lanes, hashLanes(lanes, 0, width));
+  const revisitSink: LaneSink = {
+    eachSelfLoop: true,
+    selfLoops() {},
+    self: (event) => emitEdge(event, fromIndex),
+    change(event, lane, value) {
+      if (value === from[lane]) return emitEdge(event, fromIndex);
+      to.set(from);
+      to[lane] = value;
+      emitEdge(event, find(to));
+    },
+    whole(event, lanes) {
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
+      emitEdge(event, same ? fromIndex : find(lanes));
+    },
+  };
+  function revisit(index: number, emit: (event: number, target: number) => void): void {
+    const chunk = visited.chunkOf(index);
+    const offset = visited.offsetOf(index);
+    for (let k = 0; k < width; k++) from[k] = chunk[offset + k];
+    fromIndex = index;
+    emitEdge = emit;
+    compiled.expand(from, revisitSink);
+  }
+
+  /** Expands state `index`, whose successors are `depth` deep. */
+  function expandState(index: number, depth: number): void {
+    currentIndex = index;
+    // The lanes are copied out: the chunk may be replaced (widened) while successors are added.
+    const chunk = compact ? frontier.chunkOf(index) : visited.chunkOf(index);
+    const offset = compact ? frontier.offsetOf(index) : visited.offsetOf(index);
+    for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
+    if (compact) frontier.release(index);
+    ordinal = 0;
+    before = undefined;
+    childDepth = depth;
+    onExpand?.();
+    compiled.expand(current, sink);
+  }
+
+  return { run, result };
+}

@@ -1,0 +1,626 @@
+import { restartEvent, restartGlobal, restartSlot } from '../../machines/actions/apiserver-timer.ts';
+import { blocksTime, clockEvent, clockGlobal, clockSlot } from '../../machines/actions/clock.ts';
+import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import { grown } from '../engine/state-store.ts';
+import { type StateCodec, systemCodec } from './encoding.ts';
+
+/** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
+export interface LaneSink {
+  /** False when nothing watches single edges: self-loops may then be counted in bulk (`selfLoops`). */
+  readonly eachSelfLoop: boolean;
+  /** A self-loop: the successor is the state being expanded. */
+  self(event: number): void;
+  /** `count` self-loops, each before the next successor sent (only when `eachSelfLoop` is false). */
+  selfLoops(count: number): void;
+  /** The state being expanded with lane `lane` set to `value`. */
+  change(event: number, lane: number, value: number): void;
+  /** The state whose lanes are `lanes[0 .. width)`. */
+  whole(event: number, lanes: Uint32Array): void;
+}
+
+/** A table entry: 0 not yet computed, 1 "compute always" (a step wrote outside its footprint), else pool offset + 2. */
+const unknown = 0;
+const always = 1;
+const action = { local: 0, wide: 1, global: 2, clock: 3, restart: 4 } as const;
+
+const pairHash = (a: number, b: number): number => {
+  const hash = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ (b >>> 16), 0x85ebca6b);
+  return hash ^ (hash >>> 15);
+};
+
+/** Small integer ids for pairs of 32-bit integers: open addressing on typed arrays (no strings, no boxed keys). */
+class PairIds {
+  private first: Int32Array = new Int32Array(256);
+  private second: Int32Array = new Int32Array(256);
+  /** id + 1 per slot; 0 marks an empty slot. */
+  private ids: Int32Array = new Int32Array(256);
+  size = 0;
+
+  id(x: number, y: number): number {
+    // As stored: a lane of 2^31 or more reads back negative from the Int32Array.
+    const a = x | 0;
+    const b = y | 0;
+    const mask = this.ids.length - 1;
+    for (let slot = pairHash(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const id = this.ids[slot];
+      if (id === 0) {
+        this.place(slot, a, b, ++this.size);
+        if (this.size * 2 > this.ids.length) this.grow();
+        return this.size - 1;
+      }
+      if (this.first[slot] === a && this.second[slot] === b) return id - 1;
+    }
+  }
+
+  private place(slot: number, a: number, b: number, entry: number): void {
+    this.first[slot] = a;
+    this.second[slot] = b;
+    this.ids[slot] = entry;
+  }
+
+  private grow(): void {
+    const { first, second, ids } = this;
+    this.first = new Int32Array(ids.length * 2);
+    this.second = new Int32Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2);
+    const mask = this.ids.length - 1;
+    for (let old = 0; old < ids.length; old++) {
+      if (ids[old] === 0) continue;
+      let slot = pairHash(first[old], second[old]) & mask;
+      while (this.ids[slot] !== 0) slot = (slot + 1) & mask;
+      this.place(slot, first[old], second[old], ids[old]);
+    }
+  }
+
+  get bytes(): number {
+    return this.ids.byteLength * 3;
+  }
+}
+
+/** The event of a per-slot action (clock, restart) by its chain id: the global part and each slot's transitions. */
+class ChainEvents {
+  private events: Int32Array = new Int32Array(0);
+  constructor(private readonly owner: { eventId(e: SystemEvent): number; misses: number }) {}
+
+  /** The event id for this chain, or -1 when not yet made. */
+  known(chain: number): number {
+    return chain < this.events.length ? this.events[chain] : -1;
+  }
+
+  add(chain: number, event: SystemEvent): number {
+    this.events = grown(this.events, chain, -1);
+    this.owner.misses++;
+    this.events[chain] = this.owner.eventId(event);
+    return this.events[chain];
+  }
+
+  get bytes(): number {
+    return this.events.byteLength;
+  }
+}
+
+/**
+ * The system model compiled into outcome tables, as SPIN compiles a model into pan.c: every action of
+ * `SystemModel.actions` (its footprint says what it reads and writes) gets a typed-array table from what
+ * it reads — namespace slot i's interned id and a numeric context id (the global lanes and the
+ * RoleBindings as a tuple of each slot's part), an initializer's controller, each slot's list view — to a run of (event id, lanes
+ * written) in one `Int32Array` pool. A miss runs the machines' own step code on the decoded state and
+ * records it; a step that wrote outside its footprint is marked "compute always" and is run each time.
+ * So the first search of a (machines, scope) pair fills the tables (cold) and every later one only
+ * looks them up (warm); correctness never depends on the tables being full.
+ */
+export class CompiledSystem {
+  readonly codec: StateCodec<SystemState>;
+  readonly width: number;
+  /** Every event the tables name, by id. */
+  readonly events: SystemEvent[] = [];
+  misses = 0;
+  /** Milliseconds spent running the model's step code on misses (filling the tables). */
+  fillMs = 0;
+
+  private readonly eventIds = new Map<SystemEvent, number>();
+  private readonly namespaces: number;
+  private readonly kinds: Int8Array;
+  private readonly lanes: Int32Array;
+  private readonly controllerLanes: Int32Array;
+  /** Per local action, per namespace id: the entry by context id (what fills the bundles). */
+  private readonly localRows: (Int32Array | undefined)[][];
+  /** Per local action: its namespace slot, and its position among that slot's local actions. */
+  private readonly slotOf: Int32Array;
+  private readonly positionOf: Int32Array;
+  /** Per slot: its local actions in order. */
+  private readonly slotActions: number[][];
+  /**
+   * Per slot, per namespace id: by full context id (context and every controller), the pool offset of a
+   * bundle: one entry per local action of the slot, so a state reads one short run of the pool per slot.
+   */
+  private readonly bundleRows: (Int32Array | undefined)[][];
+  private readonly bundles: Int32Array;
+  private readonly fullContexts = new PairIds();
+  private fullContext = 0;
+  /** Per wide or global action: the entry by its key (wide context id, or context id). */
+  private readonly keyed: Int32Array[];
+  private pool: Int32Array = new Int32Array(1 << 12);
+  /** Offset 0 holds the shared empty run. */
+  private poolLength = 1;
+
+  private readonly globals = new PairIds();
+  private readonly contexts = new PairIds();
+  /** The RBAC context as the tuple of each slot's part: exact even when the authorizer interns contexts it cannot split by bits ($creator). */
+  private readonly roleBindingTuples = new PairIds();
+  private readonly controllerContexts = new PairIds();
+  private readonly wideChain = new PairIds();
+  private readonly clockChain = new PairIds();
+  private readonly restartChain = new PairIds();
+  /** Per slot, per namespace id: the authorizer's context of that namespace alone, or -1 when not yet computed. */
+  private readonly roleBindingParts: Int32Array[];
+  private listViews: Int32Array = new Int32Array(0);
+  private readonly listViewIds = new Map<number, number>();
+  /** Per namespace id: the clock's next id (-1 unknown), its transitions' id, and whether time is blocked. */
+  private clockNext: Int32Array = new Int32Array(0);
+  private clockTransitions: Int32Array = new Int32Array(0);
+  private clockBlocks: Int32Array = new Int32Array(0);
+  private readonly clockSlots: ReturnType<typeof clockSlot>[] = [];
+  private readonly clockGlobals: ReturnType<typeof clockGlobal>[] = [];
+  private readonly clockEvents = new ChainEvents(this);
+  private restartNext: Int32Array = new Int32Array(0);
+  private restartTransitions: Int32Array = new Int32Array(0);
+  private readonly restartSlots: ReturnType<typeof restartSlot>[] = [];
+  private readonly restartGlobals: ReturnType<typeof restartGlobal>[] = [];
+  private readonly restartEvents = new ChainEvents(this);
+  private readonly transitionIds = new Map<string, number>();
+
+  // Per state being expanded: its lanes, decoded state (lazily), global id, context ids.
+  private current: Uint32Array = new Uint32Array(0);
+  private decoded: SystemState | undefined;
+  private readonly scratch: Uint32Array;
+  private readonly written: Uint32Array;
+  private global = 0;
+  private context = 0;
+  private wide = -1;
+
+  constructor(readonly model: SystemModel) {
+    this.codec = systemCodec(model);
+    this.width = this.codec.width;
+    this.namespaces = model.scope.namespaces.length;
+    const actions = model.actions;
+    this.kinds = Int8Array.from(actions, (a) =>
+      a.type === 'local'
+        ? action.local
+        : a.type === 'wide'
+          ? action.wide
+          : a.footprint === 'clock'
+            ? action.clock
+            : a.footprint === 'restart'
+              ? action.restart
+              : action.global,
+    );
+    this.lanes = Int32Array.from(actions, (a) => (a.type === 'local' ? 3 + a.i : -1));
+    this.controllerLanes = Int32Array.from(actions, (a) =>
+      a.type === 'wide' || a.controller < 0 ? -1 : 3 + this.namespaces + a.controller,
+    );
+    this.localRows = actions.map(() => []);
+    this.slotActions = model.scope.namespaces.map(() => []);
+    this.slotOf = Int32Array.from(actions, (a) => (a.type === 'local' ? a.i : -1));
+    this.positionOf = Int32Array.from(actions, (a, at) =>
+      a.type === 'local' ? this.slotActions[a.i].push(at) - 1 : -1,
+    );
+    this.bundleRows = model.scope.namespaces.map(() => []);
+    this.bundles = new Int32Array(this.namespaces);
+    this.keyed = actions.map(() => new Int32Array(0));
+    this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
+    this.scratch = new Uint32Array(this.width);
+    this.written = new Uint32Array(this.width);
+  }
+
+  /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
+  get tableBytes(): number {
+    let bytes = this.pool.byteLength + this.listViews.byteLength;
+    for (const rows of [...this.localRows, ...this.bundleRows])
+      for (const row of rows) bytes += row?.byteLength ?? 0;
+    for (const ids of [
+      this.globals,
+      this.contexts,
+      this.roleBindingTuples,
+      this.controllerContexts,
+      this.fullContexts,
+    ])
+      bytes += ids.bytes;
+    for (const ids of [this.wideChain, this.clockChain, this.restartChain]) bytes += ids.bytes;
+    for (const table of this.keyed) bytes += table.byteLength;
+    for (const bits of this.roleBindingParts) bytes += bits.byteLength;
+    for (const a of [this.clockNext, this.clockTransitions, this.clockBlocks, this.restartNext])
+      bytes += a.byteLength;
+    bytes += this.restartTransitions.byteLength + this.clockEvents.bytes + this.restartEvents.bytes;
+    return bytes;
+  }
+
+  /** The id of an interned event. */
+  eventId(event: SystemEvent): number {
+    const known = this.eventIds.get(event);
+    if (known !== undefined) return known;
+    this.eventIds.set(event, this.events.length);
+    return this.events.push(event) - 1;
+  }
+
+  /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
+  expand(current: Uint32Array, sink: LaneSink): void {
+    this.begin(current);
+    const { kinds, lanes, slotOf, positionOf, bundles } = this;
+    const each = sink.eachSelfLoop;
+    // Self-loops not yet reported: counted, and handed over before the next other successor.
+    let loops = 0;
+    for (let a = 0; a < kinds.length; a++) {
+      const kind = kinds[a];
+      if (kind === action.local) {
+        const pool = this.pool;
+        const entry = pool[bundles[slotOf[a]] + positionOf[a]];
+        if (entry !== always) {
+          const lane = lanes[a];
+          const end = entry - 1 + 2 * pool[entry - 2];
+          for (let at = entry - 1; at < end; at += 2) {
+            if (pool[at + 1] >= 0) {
+              if (loops > 0) {
+                sink.selfLoops(loops);
+                loops = 0;
+              }
+              sink.change(pool[at], lane, pool[at + 1]);
+            } else if (each) sink.self(pool[at]);
+            else loops++;
+          }
+          continue;
+        }
+      }
+      if (loops > 0) {
+        sink.selfLoops(loops);
+        loops = 0;
+      }
+      if (kind === action.local) this.computeAlways(a, sink);
+      else if (kind === action.wide) this.wideStep(a, sink);
+      else if (kind === action.global) this.globalStep(a, sink);
+      else if (kind === action.clock) this.clock(sink);
+      else this.restart(sink);
+    }
+    if (loops > 0) sink.selfLoops(loops);
+    this.decoded = undefined;
+  }
+
+  /** The context of the state: its global lanes, the RoleBindings (each slot's part), each controller's own context. */
+  private begin(current: Uint32Array): void {
+    this.current = current;
+    this.wide = -1;
+    const global = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
+    this.global = global;
+    let rbac = 0;
+    for (let i = 0; i < this.namespaces; i++) {
+      const parts = this.roleBindingParts[i];
+      const id = current[3 + i];
+      const part = id < parts.length && parts[id] !== -1 ? parts[id] : this.roleBindings(i, id);
+      rbac = this.roleBindingTuples.id(rbac, part);
+    }
+    this.context = this.contexts.id(global, rbac);
+    const first = 3 + this.namespaces;
+    let full = this.context;
+    for (let k = 0; k < this.model.initializers.length; k++)
+      full = this.fullContexts.id(full, current[first + k]);
+    this.fullContext = full;
+    for (let i = 0; i < this.namespaces; i++) {
+      const row = this.bundleRows[i][current[3 + i]];
+      const bundle = row !== undefined && full < row.length ? row[full] : unknown;
+      if (bundle === unknown) this.bundles[i] = this.fillBundle(i, current[3 + i]);
+      else {
+        this.bundles[i] = bundle - 1;
+      }
+    }
+  }
+
+  /** Slot i's bundle for namespace id `id` in the full context: each local action's entry, from its own table. */
+  private fillBundle(i: number, id: number): number {
+    const entries = this.slotActions[i].map((a) => this.localEntry(a, 3 + i, id));
+    const offset = this.poolLength;
+    this.pool = grown(this.pool, offset + entries.length, 0);
+    this.pool.set(entries, offset);
+    this.poolLength += entries.length;
+    const rows = this.bundleRows[i];
+    const row = grown(rows[id] ?? new Int32Array(0), this.fullContext, unknown);
+    rows[id] = row;
+    row[this.fullContext] = offset + 1;
+    return offset;
+  }
+
+  private state(): SystemState {
+    this.decoded ??= this.codec.decode(this.current, 0);
+    return this.decoded;
+  }
+
+  /** Slot i's part of the RBAC context: the authorizer's answer for namespace id `id` alone in that slot. */
+  private roleBindings(i: number, id: number): number {
+    let parts = this.roleBindingParts[i];
+    if (id >= parts.length) {
+      parts = grown(parts, id, -1);
+      this.roleBindingParts[i] = parts;
+    }
+    if (parts[id] === -1) {
+      const alone = this.model.scope.namespaces.map(() => ({ content: 0 }));
+      alone[i] = this.model.namespaceStateById(id);
+      parts[id] = this.model.authorizer.roleBindingMask({ namespaces: alone });
+    }
+    return parts[id];
+  }
+
+  /** What an action reads besides its slot: the context, and the controller's snapshot when it has one (lane). */
+  private keyOf(controller: number): number {
+    return controller < 0 ? this.context : this.controllerContexts.id(this.context, this.current[controller]);
+  }
+
+  /** Local action a's entry for namespace id `id` in this state's context, run and recorded on a miss. */
+  private localEntry(a: number, lane: number, id: number): number {
+    const controller = this.controllerLanes[a];
+    const key = this.keyOf(controller);
+    const row = this.localRows[a][id];
+    const entry = row !== undefined && key < row.length ? row[key] : unknown;
+    if (entry !== unknown) return entry;
+    return this.fillLocal(a, lane, id, key);
+  }
+
+  private fillLocal(a: number, lane: number, id: number, key: number): number {
+    const out = this.run(a);
+    const values: number[] = [];
+    for (const { event, next } of out) {
+      if (!this.writesOnly(next, lane, lane)) return this.store(this.localRow(a, id, key), key, always);
+      // -1: the step left its namespace as it was (a self-loop, no lookup needed).
+      values.push(this.eventId(event), this.written[lane] === this.current[lane] ? -1 : this.written[lane]);
+    }
+    return this.store(this.localRow(a, id, key), key, this.append(values, out.length));
+  }
+
+  private localRow(a: number, id: number, key: number): Int32Array {
+    const rows = this.localRows[a];
+    const row = grown(rows[id] ?? new Int32Array(0), key, unknown);
+    rows[id] = row;
+    return row;
+  }
+
+  private wideStep(a: number, sink: LaneSink): void {
+    if (this.wide < 0) {
+      let key = this.context;
+      for (let i = 0; i < this.namespaces; i++)
+        key = this.wideChain.id(key, this.listView(this.current[3 + i]));
+      this.wide = key;
+    }
+    const table = this.keyed[a];
+    let entry = this.wide < table.length ? table[this.wide] : unknown;
+    if (entry === unknown) {
+      const out = this.run(a);
+      const events = out.map((e) => this.eventId(e.event));
+      // A list changes nothing; one that did is run every time.
+      const stays = out.every((e) => this.writesOnly(e.next, -1, -1));
+      entry = this.storeKeyed(a, this.wide, stays ? this.append(events, out.length) : always);
+    }
+    if (entry === always) {
+      this.computeAlways(a, sink);
+      return;
+    }
+    const pool = this.pool;
+    const end = entry - 1 + pool[entry - 2];
+    for (let at = entry - 1; at < end; at++) sink.self(pool[at]);
+  }
+
+  /** What a list reads of a namespace: its lifecycle and content, not its timer or external content. */
+  private listView(id: number): number {
+    if (id >= this.listViews.length) this.listViews = grown(this.listViews, id, -1);
+    if (this.listViews[id] < 0) {
+      const ns = this.model.namespaceStateById(id);
+      const packed = ns.lifecycle * 4294967296 + (ns.content >>> 0);
+      if (!this.listViewIds.has(packed)) this.listViewIds.set(packed, this.listViewIds.size);
+      this.listViews[id] = this.listViewIds.get(packed) ?? -1;
+    }
+    return this.listViews[id];
+  }
+
+  private globalStep(a: number, sink: LaneSink): void {
+    const controller = this.controllerLanes[a];
+    const key = this.keyOf(controller);
+    const table = this.keyed[a];
+    let entry = key < table.length ? table[key] : unknown;
+    if (entry === unknown) {
+      const out = this.run(a);
+      const values: number[] = [];
+      let stays = true;
+      for (const { event, next } of out) {
+        stays &&= this.writesOnly(next, 0, 2, controller);
+        const w = this.written;
+        values.push(this.eventId(event), w[0], w[1], w[2], controller < 0 ? 0 : w[controller]);
+      }
+      entry = this.storeKeyed(a, key, stays ? this.append(values, out.length) : always);
+    }
+    if (entry === always) {
+      this.computeAlways(a, sink);
+      return;
+    }
+    const pool = this.pool;
+    const current = this.current;
+    const scratch = this.scratch;
+    const end = entry - 1 + 5 * pool[entry - 2];
+    for (let at = entry - 1; at < end; at += 5) {
+      const same =
+        pool[at + 1] === current[0] &&
+        pool[at + 2] === current[1] &&
+        pool[at + 3] === current[2] &&
+        (controller < 0 || pool[at + 4] === current[controller]);
+      if (same) {
+        sink.self(pool[at]);
+        continue;
+      }
+      scratch.set(current);
+      scratch[0] = pool[at + 1];
+      scratch[1] = pool[at + 2];
+      scratch[2] = pool[at + 3];
+      if (controller >= 0) scratch[controller] = pool[at + 4];
+      sink.whole(pool[at], scratch);
+    }
+  }
+
+  /** One second passes: per namespace id its aged id, per global id the configuration read (machines/actions/clock.ts). */
+  private clock(sink: LaneSink): void {
+    const current = this.current;
+    const scratch = this.scratch;
+    scratch.set(current);
+    let chain = this.global;
+    for (let i = 0; i < this.namespaces; i++) {
+      const id = current[3 + i];
+      if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockSlot(id);
+      if (this.clockBlocks[id] === 1) return;
+      scratch[3 + i] = this.clockNext[id];
+      chain = this.clockChain.id(chain, this.clockTransitions[id]);
+    }
+    const global = this.clockGlobal();
+    scratch[0] = global.configSync;
+    let event = this.clockEvents.known(chain);
+    if (event < 0)
+      event = this.clockEvents.add(chain, clockEvent(this.model, global, this.perSlot(this.clockSlots)));
+    sink.whole(event, scratch);
+  }
+
+  private clockGlobal(): ReturnType<typeof clockGlobal> {
+    let global = this.clockGlobals[this.global];
+    if (global === undefined) {
+      global = clockGlobal(this.model, this.state());
+      this.clockGlobals[this.global] = global;
+    }
+    return global;
+  }
+
+  private fillClockSlot(id: number): void {
+    this.clockNext = grown(this.clockNext, id, -1);
+    this.clockTransitions = grown(this.clockTransitions, id, -1);
+    this.clockBlocks = grown(this.clockBlocks, id, -1);
+    const ns = this.model.namespaceStateById(id);
+    this.clockBlocks[id] = blocksTime(this.model, ns) ? 1 : 0;
+    // A namespace whose timer blocks time never ticks: its aged state is never made.
+    if (this.clockBlocks[id] === 1) return;
+    const slot = clockSlot(this.model, ns);
+    this.clockSlots[id] = slot;
+    this.clockNext[id] = slot.next.id;
+    this.clockTransitions[id] = this.transitionsId(slot.transitions);
+  }
+
+  /** The apiserver restarts and loses the timers that run (machines/actions/apiserver-timer.ts). */
+  private restart(sink: LaneSink): void {
+    const current = this.current;
+    let running = false;
+    for (let i = 0; i < this.namespaces; i++) {
+      const id = current[3 + i];
+      if (id >= this.restartNext.length || this.restartNext[id] < 0) this.fillRestartSlot(id);
+      running ||= this.restartTransitions[id] > 0;
+    }
+    if (!running) return;
+    let chain = this.global;
+    for (let i = 0; i < this.namespaces; i++)
+      chain = this.restartChain.id(chain, this.restartTransitions[current[3 + i]]);
+    let global = this.restartGlobals[this.global];
+    if (global === undefined) {
+      global = restartGlobal(this.model, this.state());
+      this.restartGlobals[this.global] = global;
+    }
+    const scratch = this.scratch;
+    scratch.set(current);
+    if (global.loses)
+      for (let i = 0; i < this.namespaces; i++) scratch[3 + i] = this.restartNext[current[3 + i]];
+    let event = this.restartEvents.known(chain);
+    if (event < 0)
+      event = this.restartEvents.add(
+        chain,
+        restartEvent(this.model, global, this.perSlot(this.restartSlots)),
+      );
+    sink.whole(event, scratch);
+  }
+
+  private fillRestartSlot(id: number): void {
+    this.restartNext = grown(this.restartNext, id, -1);
+    this.restartTransitions = grown(this.restartTransitions, id, -1);
+    const slot = restartSlot(this.model, this.model.namespaceStateById(id));
+    this.restartSlots[id] = slot;
+    this.restartNext[id] = slot.lost.id;
+    // 0 marks a namespace whose timer does not run; a running one adds its transitions.
+    this.restartTransitions[id] = slot.running ? 1 + this.transitionsId(slot.transitions) : 0;
+  }
+
+  /** Each slot's part of a per-slot action in this state (by its namespace id). */
+  private perSlot<T>(parts: readonly T[]): T[] {
+    return Array.from({ length: this.namespaces }, (_, i) => parts[this.current[3 + i]]);
+  }
+
+  private transitionsId(transitions: readonly string[]): number {
+    const key = transitions.join(',');
+    const known = this.transitionIds.get(key);
+    if (known !== undefined) return known;
+    this.transitionIds.set(key, this.transitionIds.size);
+    return this.transitionIds.size - 1;
+  }
+
+  /** Runs action a's own step code on the decoded state (a miss, or a step marked "compute always"). */
+  private run(a: number): Enabled[] {
+    const started = performance.now();
+    const m = this.model;
+    const step = m.actions[a];
+    const out: Enabled[] = [];
+    const s = this.state();
+    if (step.type === 'global') step.step(m, s, out);
+    else step.step(m, s, step.type === 'local' ? step.k : step.j, step.type === 'local' ? step.i : -1, out);
+    this.fillMs += performance.now() - started;
+    this.misses++;
+    return out;
+  }
+
+  private computeAlways(a: number, sink: LaneSink): void {
+    for (const { event, next } of this.run(a)) {
+      this.codec.encode(next, this.scratch, 0);
+      sink.whole(this.eventId(event), this.scratch);
+    }
+  }
+
+  /** Encodes `next` into `written`; true when it differs from the current state only in lanes first..last and `extra`. */
+  private writesOnly(next: SystemState, first: number, last: number, extra = -1): boolean {
+    this.codec.encode(next, this.written, 0);
+    for (let lane = 0; lane < this.width; lane++)
+      if ((lane < first || lane > last) && lane !== extra && this.written[lane] !== this.current[lane])
+        return false;
+    return true;
+  }
+
+  /** Appends a run (count, then `values`) to the pool; the entry that names it. */
+  private append(values: readonly number[], count: number): number {
+    if (count === 0) return 2;
+    const offset = this.poolLength;
+    this.pool = grown(this.pool, offset + values.length, 0);
+    this.pool[offset] = count;
+    this.pool.set(values, offset + 1);
+    this.poolLength = offset + 1 + values.length;
+    return offset + 2;
+  }
+
+  private store(row: Int32Array, key: number, entry: number): number {
+    row[key] = entry;
+    return entry;
+  }
+
+  private storeKeyed(a: number, key: number, entry: number): number {
+    const table = grown(this.keyed[a], key, unknown);
+    this.keyed[a] = table;
+    table[key] = entry;
+    return entry;
+  }
+}
+
+const compiledModels = new WeakMap<SystemModel, CompiledSystem>();
+
+/** The one compiled form of a model instance: every search of it after the first runs warm. */
+export function compiledFor(model: SystemModel): CompiledSystem {
+  let compiled = compiledModels.get(model);
+  if (compiled === undefined) {
+    compiled = new CompiledSystem(model);
+    compiledModels.set(model, compiled);
+  }
+  return compiled;
+}

@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SystemModel } from '../../machines/system.ts';
+import { safetyProperties } from '../../properties/safety.ts';
+import type { Property } from '../../properties/types.ts';
+import { variantModel } from '../../test-support/variant-model.ts';
+import { scopeByName } from '../cli/scope-file.ts';
+import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
+
+const scope = scopeByName('quick');
+
+/** What a reader of the report sees of a run: every verdict, witness count, message and trace length. */
+const verdicts = (r: CheckResult) => ({
+  states: r.states,
+  transitions: r.transitions,
+  covered: r.coverage.covered.length,
+  properties: r.properties.map((p) => ({
+    id: p.property.id,
+    status: p.status,
+    witnesses: p.witnesses,
+    message: p.violation?.message,
+    trace: p.violation?.trace.steps.map((s) => s.event.label),
+  })),
+});
+
+/** The same search judged once per step class and judged on every edge. */
+function bothWays(model: SystemModel, properties: Property[], options: CheckOptions = {}) {
+  return {
+    remembered: verdicts(check(model, properties, options)),
+    everyEdge: verdicts(check(model, properties, { ...options, memo: false })),
+  };
+}
+
+describe('step judgements remembered per step class', () => {
+  it('give the model the verdicts, witness counts and traces of judging every edge', () => {
+    const { remembered, everyEdge } = bothWays(variantModel('model', scope), safetyProperties, {
+      maxStates: 2_500,
+    });
+    expect(remembered.properties.some((p) => p.witnesses > 1_000)).toBe(true);
+    expect(remembered).toEqual(everyEdge);
+  });
+
+  it.each(['initialize-check-skipped', 'configuration-copy-never-updated', 'timer-ignores-timeout'])(
+    'find seeded fault %s with the same first violations and shortest traces',
+    (variant) => {
+      const { remembered, everyEdge } = bothWays(variantModel(variant, scope), safetyProperties, {
+        stopOnFirst: true,
+      });
+      expect(remembered.properties.some((p) => p.status === 'violated')).toBe(true);
+      expect(remembered).toEqual(everyEdge);
+    },
+  );
+
+  it('judge anew, every time, a property that reads a namespace the step neither changed nor addressed', () => {
+    const model = variantModel('model', scope);
+    const teamB = scope.namespaces.findIndex((ns) => ns.name === 'team-b');
+    // Holds or not depending on team-b whatever the step: a class keyed by the step alone cannot fix it.
+    const readsTeamB: Property = {
+      id: 'reads-team-b',
+      statement: 'a step taken while team-b holds no content',
+      requirements: [],
+      kind: 'step',
+      predicate: () => true,
+      witness: {
+        on: 'step',
+        description: 'team-b holds content before the step',
+        test: (m, before) => m.view(before, teamB).content !== 0,
+      },
+    };
+    const readsEveryNamespace: Property = {
+      ...readsTeamB,
+      id: 'reads-every-namespace',
+      witness: {
+        on: 'step',
+        description: 'some namespace is initializing before the step',
+        test: (m, before) => m.views(before).some((v) => v.value === 'initializing'),
+      },
+    };
+    const { remembered, everyEdge } = bothWays(model, [readsTeamB, readsEveryNamespace], {
+      maxStates: 1_500,
+    });
+    const witnesses = remembered.properties.map((p) => p.witnesses);
+    expect(witnesses.every((n) => n > 0 && n < remembered.transitions)).toBe(true);
+    expect(remembered).toEqual(everyEdge);
+  });
+});
+
+describe('properties read states only through the model', () => {
+  // The memo tracks reads through the model's methods; a direct read of a state's lanes would escape it.
+  const sources = readdirSync('properties')
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => ({ file: f, text: readFileSync(join('properties', f), 'utf8') }));
+
+  it.each(sources)('$file reads no lane of a state directly', ({ text }) => {
+    const direct = text.match(
+      /\b(?:before|after|state|s)\.(?:namespaces|initializers|configSync|faults|registeredConfigs)\b/g,
+    );
+    expect(direct ?? []).toEqual([]);
+    // Whether a step moved at all depends on lanes no class may fix: ask the model which slots changed.
+    expect(text.match(/\b(?:before|after)\s*[!=]==\s*(?:before|after)\b/g) ?? []).toEqual([]);
+  });
+});

@@ -1,0 +1,422 @@
+import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import { grown } from '../engine/state-store.ts';
+import { hashLanes } from './encoding.ts';
+
+/**
+ * Step judgements remembered per *step class*, so a property runs once per class instead of once per
+ * edge. A judgement runs on a tracking copy of the model that notes what it reads of the step:
+ * - only the event and the namespace slots the step changed or addressed (their views, which slots
+ *   changed): its answer holds for every step with that event and those slots (the *local* class);
+ * - only the event and the lanes outside the namespace slots (configuration copy, faults, stored
+ *   configurations, initializer controllers), before and after: it holds for every step with that event
+ *   and those lanes (the *global* class);
+ * - both: it holds for the local class refined by those lanes;
+ * - another namespace slot, or a model method not known to read only these: not remembered.
+ * A deterministic judgement gives the same answer wherever what it read is the same, so remembering is
+ * exact: same verdicts, same witness counts, same first violations (tests compare with `memo: false`).
+ * Properties read states only through the model's methods (a test holds them to it), or tracking would
+ * miss a read.
+ */
+
+/** Per judgement and class: not yet judged, judged true, judged false, judge every time, or look further. */
+enum Memo {
+  Unknown = 0,
+  True = 1,
+  False = 2,
+  Always = 3,
+  /** In the local table: the judgement read the lanes outside the slots; see the global, then the refined table. */
+  Further = 4,
+}
+
+/** Model fields and methods that are the scope's data, the same in every state. */
+const scopeData = new Set<PropertyKey>(['scope', 'objects', 'initializers', 'objectName', 'initializerSpec']);
+
+/** Model methods that read only the lanes outside the namespace slots, or nothing of a state. */
+const globalReads = new Set<PropertyKey>([
+  'systemView',
+  'configurationFresh',
+  'secondsSinceConfigRead',
+  'configReadsFailing',
+  'configurationsRead',
+  'configurationVersionsRead',
+  'storedVersion',
+  'storedConfigurations',
+  'sameConfigurationCopy',
+]);
+
+/** Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys. */
+class TupleIds {
+  private pool = new Uint32Array(1 << 16);
+  private used = 0;
+  /** Per id: where its tuple starts in the pool, and its length. */
+  private starts = new Int32Array(1 << 12);
+  private lengths = new Int32Array(1 << 12);
+  /** id + 1 per slot; 0 marks an empty slot. */
+  private slots = new Int32Array(1 << 13);
+  size = 0;
+
+  /** The id of `tuple[0 .. length)`, and whether it is new. */
+  id(tuple: Uint32Array, length: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hashLanes(tuple, 0, length) & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.slots[slot];
+      if (entry === 0) return this.add(slot, tuple, length);
+      if (this.equals(entry - 1, tuple, length)) return entry - 1;
+    }
+  }
+
+  private equals(id: number, tuple: Uint32Array, length: number): boolean {
+    if (this.lengths[id] !== length) return false;
+    const start = this.starts[id];
+    for (let k = 0; k < length; k++) if (this.pool[start + k] !== tuple[k]) return false;
+    return true;
+  }
+
+  private add(slot: number, tuple: Uint32Array, length: number): number {
+    const id = this.size++;
+    this.pool = grown(this.pool, this.used + length);
+    this.starts = grown(this.starts, id);
+    this.lengths = grown(this.lengths, id);
+    this.pool.set(tuple.subarray(0, length), this.used);
+    this.starts[id] = this.used;
+    this.lengths[id] = length;
+    this.used += length;
+    this.slots[slot] = id + 1;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let id = 0; id < this.size; id++) {
+      let slot = hashLanes(this.pool, this.starts[id], this.lengths[id]) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = id + 1;
+    }
+  }
+}
+
+/** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
+export type StepJudgement<V> = (
+  model: SystemModel,
+  before: SystemState,
+  event: SystemEvent,
+  after: SystemState,
+) => V;
+
+/** Per class and judgement, a `Memo` code, growing with the classes. */
+class MemoTable {
+  private codes: Uint8Array;
+  private readonly ids = new TupleIds();
+  constructor(private readonly count: number) {
+    this.codes = new Uint8Array(Math.max(1, count) * 1024);
+  }
+  /** The class of `tuple[0 .. length)`, as the offset of its first code. */
+  classOf(tuple: Uint32Array, length: number): number {
+    const id = this.ids.id(tuple, length);
+    const needed = (id + 1) * this.count;
+    this.codes = grown(this.codes, needed);
+    return id * this.count;
+  }
+  code(at: number): Memo {
+    return this.codes[at] as Memo;
+  }
+  set(at: number, code: Memo): void {
+    this.codes[at] = code;
+  }
+}
+
+/** Settled classes: per class, the index of its lists (or -1), and its steps since it settled. */
+class Settlements {
+  private lists = new Int32Array(1024).fill(-1);
+  private counts = new Float64Array(1024);
+  private readonly settled: number[] = [];
+
+  listOf(id: number): number {
+    return id < this.lists.length ? this.lists[id] : -1;
+  }
+  count(id: number): void {
+    this.counts[id]++;
+  }
+  settle(id: number, list: number): void {
+    this.lists = grown(this.lists, id, -1);
+    this.counts = grown(this.counts, id);
+    this.lists[id] = list;
+    this.settled.push(id);
+  }
+  /** Adds each settled class's edges to the witnesses its list names. */
+  addTo(totals: number[], fired: readonly number[][]): void {
+    for (const id of this.settled) for (const w of fired[this.lists[id]]) totals[w] += this.counts[id];
+  }
+}
+
+/**
+ * Remembers, per step class, the boolean outcome of each of `count` judgements. `judge(j, …)` returns
+ * the remembered outcome, or runs `run` on a tracking model and remembers it as far as its reads allow.
+ */
+export class StepMemo {
+  private readonly eventIds = new Map<SystemEvent, number>();
+  private readonly local: MemoTable;
+  private readonly global: MemoTable;
+  private readonly refined: MemoTable;
+  private readonly tuple: Uint32Array;
+  /** The namespace slots the current step fixes (changed or addressed). */
+  private readonly fixed: Uint8Array;
+  private readLocal = false;
+  private readGlobal = false;
+  private readOutside = false;
+  private readonly tracking: SystemModel;
+  private before!: SystemState;
+  private event!: SystemEvent;
+  private after!: SystemState;
+  private eventId = 0;
+  private readonly outsideIds = new TupleIds();
+  private readonly outsideTuple: Uint32Array;
+  private lastBefore: SystemState | undefined;
+  private lastBeforeOutside = -1;
+  private localAt = 0;
+  private readonly settledLocal = new Settlements();
+  /** Per settled class's list: the witnesses (numbered from `witnessesFrom`) known to fire, and the judgements open. */
+  private readonly firedLists: number[][] = [];
+  private readonly openLists: number[][] = [];
+  private readonly listIds = new Map<string, number>();
+  /** The current step's global and refined classes, computed when first needed (-1: not yet). */
+  private globalAt = -1;
+  private refinedAt = -1;
+
+  /**
+   * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
+   * settled class counts its steps toward the witnesses that fire there).
+   */
+  constructor(
+    private readonly model: SystemModel,
+    private readonly count: number,
+    private readonly witnessesFrom: number = count,
+  ) {
+    const slots = model.scope.namespaces.length;
+    this.tuple = new Uint32Array(1 + 3 * slots);
+    this.outsideTuple = new Uint32Array(3 + model.initializers.length);
+    this.fixed = new Uint8Array(slots);
+    this.local = new MemoTable(count);
+    this.global = new MemoTable(count);
+    this.refined = new MemoTable(count);
+    this.tracking = this.trackingModel();
+  }
+
+  /** Enters the class of this step; every `judge` call until the next `enter` is about it. */
+  enter(before: SystemState, event: SystemEvent, after: SystemState): void {
+    const { tuple } = this;
+    this.before = before;
+    this.event = event;
+    this.after = after;
+    let eventId = this.eventIds.get(event);
+    if (eventId === undefined) {
+      eventId = this.eventIds.size;
+      this.eventIds.set(event, eventId);
+    }
+    this.eventId = eventId;
+    const n = this.slotLanes(1);
+    tuple[0] = eventId;
+    this.localAt = this.local.classOf(tuple, n);
+    this.globalAt = -1;
+    this.refinedAt = -1;
+  }
+
+  /** Writes the fixed slots (index, before, after) into the tuple from `n`; returns the new length. */
+  private slotLanes(from: number): number {
+    const { tuple, fixed, before, after } = this;
+    const addressed = this.event.request?.namespace ?? -1;
+    let n = from;
+    for (let i = 0; i < fixed.length; i++) {
+      const b = before.namespaces[i];
+      const a = after.namespaces[i];
+      const isFixed = b !== a || i === addressed;
+      fixed[i] = isFixed ? 1 : 0;
+      if (!isFixed) continue;
+      tuple[n++] = i;
+      tuple[n++] = b.id;
+      tuple[n++] = a.id;
+    }
+    return n;
+  }
+
+  /** The id of a state's lanes outside the namespace slots (a state's are shared by all its steps). */
+  private outsideOf(s: SystemState): number {
+    const lanes = this.outsideTuple;
+    let n = 0;
+    lanes[n++] = s.configSync;
+    lanes[n++] = s.faults;
+    lanes[n++] = s.registeredConfigs;
+    for (let k = 0; k < s.initializers.length; k++) lanes[n++] = s.initializers[k];
+    return this.outsideIds.id(lanes, n);
+  }
+
+  private sameOutside(a: SystemState, b: SystemState): boolean {
+    if (a.configSync !== b.configSync || a.faults !== b.faults || a.registeredConfigs !== b.registeredConfigs)
+      return false;
+    for (let k = 0; k < a.initializers.length; k++) if (a.initializers[k] !== b.initializers[k]) return false;
+    return true;
+  }
+
+  /** Writes the ids of the lanes outside the slots, before and after, into the tuple at `n`; returns the new length. */
+  private outsideLanes(from: number): number {
+    const { before, after } = this;
+    if (before !== this.lastBefore) {
+      this.lastBefore = before;
+      this.lastBeforeOutside = this.outsideOf(before);
+    }
+    const afterOutside =
+      after === before || this.sameOutside(before, after) ? this.lastBeforeOutside : this.outsideOf(after);
+    this.tuple[from] = this.lastBeforeOutside;
+    this.tuple[from + 1] = afterOutside;
+    return from + 2;
+  }
+
+  private globalClass(): number {
+    if (this.globalAt < 0) {
+      this.tuple[0] = this.eventId;
+      this.globalAt = this.global.classOf(this.tuple, this.outsideLanes(1));
+    }
+    return this.globalAt;
+  }
+
+  private refinedClass(): number {
+    if (this.refinedAt < 0) {
+      this.tuple[0] = this.localAt;
+      this.refinedAt = this.refined.classOf(this.tuple, this.outsideLanes(1));
+    }
+    return this.refinedAt;
+  }
+
+  /**
+   * Enters the step's class. Once its class is settled, returns the judgements still open there (those
+   * that look further than the local table), and counts the step toward the witnesses known to fire
+   * there; undefined while the class is not settled (judge every judgement, then `settle`).
+   */
+  settledStep(before: SystemState, event: SystemEvent, after: SystemState): readonly number[] | undefined {
+    this.enter(before, event, after);
+    const local = this.localAt / this.count;
+    const list = this.settledLocal.listOf(local);
+    if (list < 0) return undefined;
+    this.settledLocal.count(local);
+    return this.openLists[list];
+  }
+
+  /**
+   * After judging the first step of a class: settles it when every predicate but the `skipped` ones that
+   * the local table knows holds. Its later steps then judge only the judgements open there.
+   */
+  settle(skipped: (j: number) => boolean): void {
+    const fired: number[] = [];
+    const open: number[] = [];
+    for (let j = 0; j < this.count; j++) {
+      if (skipped(j)) continue;
+      const code = this.local.code(this.localAt + j);
+      if (code === Memo.True || code === Memo.False) {
+        if (j < this.witnessesFrom && code === Memo.False) return;
+        if (j >= this.witnessesFrom && code === Memo.True) fired.push(j - this.witnessesFrom);
+      } else open.push(j);
+    }
+    const key = `${fired.join(',')}|${open.join(',')}`;
+    let list = this.listIds.get(key);
+    if (list === undefined) {
+      list = this.firedLists.length;
+      this.firedLists.push(fired);
+      this.openLists.push(open);
+      this.listIds.set(key, list);
+    }
+    this.settledLocal.settle(this.localAt / this.count, list);
+  }
+
+  /** Per witness: the steps of settled classes where the local table knows it fires (the rest the caller counted). */
+  settledWitnessCounts(): number[] {
+    const totals = new Array<number>(this.count - this.witnessesFrom).fill(0);
+    this.settledLocal.addTo(totals, this.firedLists);
+    return totals;
+  }
+
+  /** Judgement `j` of the current step: remembered, or run (and remembered as far as its reads allow). */
+  judge(j: number, run: StepJudgement<boolean>): boolean {
+    const known = this.local.code(this.localAt + j);
+    if (known === Memo.True) return true;
+    if (known === Memo.False) return false;
+    if (known === Memo.Always) return run(this.model, this.before, this.event, this.after);
+    if (known === Memo.Further) {
+      const global = this.global.code(this.globalClass() + j);
+      if (global === Memo.True) return true;
+      if (global === Memo.False) return false;
+      if (global === Memo.Further) {
+        const refined = this.refined.code(this.refinedClass() + j);
+        if (refined === Memo.True) return true;
+        if (refined === Memo.False) return false;
+        if (refined === Memo.Always) return run(this.model, this.before, this.event, this.after);
+      }
+    }
+    return this.remember(j, this.tracked(run));
+  }
+
+  /** Files a tracked run's outcome in the tables its reads allow; every other table learns where to look. */
+  private remember(j: number, outcome: boolean): boolean {
+    const code = outcome ? Memo.True : Memo.False;
+    if (!this.readGlobal) {
+      this.local.set(this.localAt + j, this.readOutside ? Memo.Always : code);
+      return outcome;
+    }
+    this.local.set(this.localAt + j, Memo.Further);
+    if (!this.readLocal && !this.readOutside) {
+      this.global.set(this.globalClass() + j, code);
+      return outcome;
+    }
+    this.global.set(this.globalClass() + j, Memo.Further);
+    this.refined.set(this.refinedClass() + j, this.readOutside ? Memo.Always : code);
+    return outcome;
+  }
+
+  private tracked(run: StepJudgement<boolean>): boolean {
+    this.readLocal = false;
+    this.readGlobal = false;
+    this.readOutside = false;
+    const outcome = run(this.tracking, this.before, this.event, this.after);
+    return outcome;
+  }
+
+  /**
+   * The model as a judgement sees it, noting what it reads: `view` of a fixed slot and `changedSlots` are
+   * local; the methods of `globalReads` read the lanes outside the slots; `view` of another slot, `views`,
+   * or any other method or object is a read beyond the class.
+   */
+  private trackingModel(): SystemModel {
+    const { model } = this;
+    const view: SystemModel['view'] = (s, i) => {
+      if (this.fixed[i] === 1) this.readLocal = true;
+      else this.readOutside = true;
+      return model.view(s, i);
+    };
+    const views: SystemModel['views'] = (s) => {
+      this.readLocal = true;
+      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOutside = true;
+      return model.views(s);
+    };
+    const changedSlots: SystemModel['changedSlots'] = (b, a) => {
+      this.readLocal = true;
+      return model.changedSlots(b, a);
+    };
+    return new Proxy(model, {
+      get: (target, key) => {
+        if (key === 'view') return view;
+        if (key === 'views') return views;
+        if (key === 'changedSlots') return changedSlots;
+        const value = Reflect.get(target, key, target);
+        if (typeof value === 'function') {
+          if (scopeData.has(key)) return value.bind(target);
+          if (globalReads.has(key)) this.readGlobal = true;
+          else this.readOutside = true;
+          return value.bind(target);
+        }
+        if (typeof value === 'object' && value !== null && !scopeData.has(key)) this.readOutside = true;
+        return value;
+      },
+    });
+  }
+}

@@ -1,0 +1,455 @@
+import { validateNamespaceName } from '../../machines/names.ts';
+import { immortalNamespaces, type Scope } from '../../machines/scope.ts';
+import { canonicalJson } from '../../machines/stepper.ts';
+import type { NamespaceState, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import { intentOf } from '../../properties/intent.ts';
+import type { FieldPath, ScopeIssue } from '../cli/scope-issues.ts';
+
+/**
+ * Symmetry reduction (TLC's SYMMETRY) for a scope that declares interchangeable namespaces and users.
+ *
+ * Why it is sound. A permutation of names is a symmetry of the scope when renaming every namespace and
+ * user of the scope by it gives the same scope again (the same specs, requests, bindings, content and
+ * intent, up to the order of lists that are sets). The system model is a function of the scope that
+ * uses names only as identities: it compares them, never orders, parses or measures them, except the
+ * few places checked below (name validity, service-account names, the immortal namespaces). So the
+ * model of the renamed scope is the model of the scope with namespace slots permuted, and because the
+ * renamed scope is the scope, the transition relation commutes with the slot permutation.
+ *
+ * A state is the configuration copy, the faults, the registered configurations, one entry per namespace
+ * slot (lifecycle snapshot, content bits, external bits, timer), and one snapshot per initializer
+ * controller. None of these holds a namespace name (pending lists hold initializer names, RoleBindings
+ * are content bits), and one user name only: the creator each namespace records (D-34), whose
+ * `$creator` bindings name it. A symmetry therefore acts on a state by permuting its namespace slots
+ * (alice creates team-a, dave creates team-c: swapping the users swaps the slots) and renaming the
+ * recorded creators by the same user permutation.
+ *
+ * Properties read the state through views and judge them against the scope's intent, which the
+ * renaming also preserves, so each verdict is the same on every state of an orbit; the initial state
+ * is fixed by the group (its namespaces start alike), so shortest paths to an orbit have one length.
+ */
+
+export interface ScopeSymmetry {
+  /** Slot permutations acting on states, identity first: `slotPermutations[g][i]` is where slot i goes. */
+  slotPermutations: number[][];
+  /** For each element g, the users it exchanges (recorded creators are renamed so); empty when none. */
+  userRenamings: Record<string, string>[];
+  /** The declared sets, by name, for messages and warnings. */
+  namespaces: string[][];
+  users: string[][];
+}
+
+/** The most name permutations tried at load: beyond it a scope must declare smaller sets. */
+const maxCandidates = 40_320;
+
+/** Lists of the scope that are sets: their order carries no meaning to the model. */
+const sortedBy = <T>(items: readonly T[], map: (item: T) => unknown = (x) => x): unknown[] =>
+  items.map(map).sort((a, b) => {
+    const x = canonicalJson(a);
+    const y = canonicalJson(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+
+/** A scope as the model sees it: set-like lists sorted, documentation dropped, intent resolved. */
+function normalForm(scope: Scope): unknown {
+  const intent = intentOf(scope);
+  return {
+    namespaces: Object.fromEntries(scope.namespaces.map((n) => [n.name, n])),
+    configurations: scope.configurations,
+    principals: sortedBy(scope.principals, (p) => ({
+      ...p,
+      groups: sortedBy(p.groups),
+      ...(p.namespaces ? { namespaces: sortedBy(p.namespaces) } : {}),
+    })),
+    clusterRoleBindings: sortedBy(scope.clusterRoleBindings, (b) => ({
+      ...b,
+      subjects: sortedBy(b.subjects),
+    })),
+    clusterRoles: sortedBy(scope.clusterRoles ?? []),
+    content: scope.content,
+    finalizerOwners: scope.finalizerOwners,
+    faults: scope.faults,
+    clock: scope.clock,
+    intent: {
+      ...intent,
+      tenantPrincipals: sortedBy([...intent.tenantPrincipals]),
+      initializeHolders: sortedBy(intent.initializeHolders),
+      clusterWide: sortedBy(intent.clusterWide),
+      tenants: Object.fromEntries(Object.entries(intent.tenants).map(([k, v]) => [k, sortedBy(v)])),
+    },
+  };
+}
+
+/** Every string of the data (values and record keys) renamed by `names`. */
+function renamed(value: unknown, names: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return names.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => renamed(v, names));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [names.get(k) ?? k, renamed(v, names)]));
+}
+
+/** Every field where two normal forms differ, as dotted paths in key order. */
+function differences(a: unknown, b: unknown, path = ''): string[] {
+  if (canonicalJson(a) === canonicalJson(b)) return [];
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((key) =>
+      differences(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        path === '' ? key : `${path}.${key}`,
+      ),
+    );
+  }
+  return [path || '(whole scope)'];
+}
+
+/** Every permutation of `items`, identity first. */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  const out: T[][] = [];
+  items.forEach((first, i) => {
+    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)]))
+      out.push([first, ...rest]);
+  });
+  return out;
+}
+
+const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+
+/**
+ * The scope's symmetry group, checked: every declared set must be interchangeable (each member reached
+ * from the first by some renaming that leaves the scope as it is). An issue names the field to fix.
+ */
+export function scopeSymmetry(scope: Scope): { symmetry: ScopeSymmetry } | { issue: ScopeIssue } {
+  const declared = { namespaces: scope.symmetry?.namespaces ?? [], users: scope.symmetry?.users ?? [] };
+  const issue = (path: FieldPath, problem: string, fix: string) => ({ issue: { path, problem, fix } });
+  const sets = [
+    ...declared.namespaces.map((set, i) => ({ key: 'namespaces' as const, i, set })),
+    ...declared.users.map((set, i) => ({ key: 'users' as const, i, set })),
+  ];
+  const seen = new Set<string>();
+  for (const { key, i, set } of sets) {
+    for (const [k, member] of set.entries()) {
+      const path = ['symmetry', key, i, k];
+      if (seen.has(`${key}:${member}`))
+        return issue(path, `"${member}" is in two symmetry sets`, 'list each name in one set only');
+      seen.add(`${key}:${member}`);
+      if (key === 'namespaces') {
+        const spec = scope.namespaces.find((n) => n.name === member);
+        if (spec?.system || immortalNamespaces.includes(member))
+          return issue(
+            path,
+            `"${member}" is a system namespace, never interchangeable`,
+            'drop it from the set',
+          );
+        const valid = validateNamespaceName(member).length === 0;
+        const firstValid = validateNamespaceName(set[0]).length === 0;
+        if (valid !== firstValid)
+          return issue(
+            path,
+            `"${member}" is ${valid ? 'a valid' : 'an invalid'} namespace name and "${set[0]}" is not: storage tells them apart`,
+            'put only names storage treats alike in one set',
+          );
+      } else if (member.startsWith('system:'))
+        return issue(
+          path,
+          `"${member}" is a system identity whose name the model reads`,
+          'declare only ordinary users symmetric',
+        );
+    }
+  }
+  // A name that occurs inside another string (a service account's namespace) is out of renaming's reach.
+  const members = new Set(sets.flatMap(({ set }) => set));
+  const inside = insideOtherStrings({ ...scope, name: '', description: '', symmetry: {} }, members);
+  if (inside) {
+    const at = sets.find(({ set }) => set.includes(inside.name));
+    return issue(
+      ['symmetry', at?.key ?? 'namespaces', at?.i ?? 0, at?.set.indexOf(inside.name) ?? 0],
+      `"${inside.name}" occurs inside "${inside.within}", which renaming cannot reach`,
+      'drop it from the set',
+    );
+  }
+  const candidates = sets.reduce((n, { set }) => n * factorial(set.length), 1);
+  if (candidates > maxCandidates)
+    return issue(
+      ['symmetry'],
+      `the declared sets allow ${candidates} renamings, more than the ${maxCandidates} checked`,
+      'declare smaller sets',
+    );
+
+  const normal = normalForm(scope);
+  const original = canonicalJson(normal);
+  const slotOf = new Map(scope.namespaces.map((n, i) => [n.name, i]));
+  const valid: Map<string, string>[] = [];
+  let maps: Map<string, string>[] = [new Map()];
+  for (const { set } of sets)
+    maps = maps.flatMap((m) =>
+      permutations(set).map((p) => new Map([...m, ...set.map((x, k) => [x, p[k]] as const)])),
+    );
+  const renamedScope = (names: Map<string, string>) => {
+    const r = renamed(scope, names) as Scope;
+    // intentOf caches by object: a renamed copy gets its own resolution.
+    return { ...r, namespaces: r.namespaces };
+  };
+  for (const names of maps)
+    if (canonicalJson(normalForm(renamedScope(names))) === original) valid.push(names);
+
+  for (const { key, i, set } of sets) {
+    for (const [k, member] of set.entries()) {
+      if (valid.some((names) => names.get(set[0]) === member)) continue;
+      // The closest attempt: of the renamings that send the first member to this one, the one that changes least.
+      const attempts = maps
+        .filter((names) => names.get(set[0]) === member)
+        .map((names) => differences(normal, normalForm(renamed(scope, names) as Scope)));
+      const where = attempts.sort((a, b) => a.length - b.length)[0]?.[0] ?? '(whole scope)';
+      return issue(
+        ['symmetry', key, i, k],
+        `"${member}" is not interchangeable with "${set[0]}": exchanging them changes ${where}`,
+        key === 'namespaces'
+          ? 'give both the same specs, requests, bindings and intent up to renaming, and declare their creators as a users set'
+          : 'give both the same groups, requests, bindings and intent up to renaming, and declare the namespaces they own as a namespaces set',
+      );
+    }
+  }
+  const userMembers = new Set(declared.users.flat());
+  const elements = new Map<string, { perm: number[]; users: Record<string, string> }>();
+  for (const names of valid) {
+    const perm = scope.namespaces.map((n) => slotOf.get(names.get(n.name) ?? n.name) ?? -1);
+    const users = Object.fromEntries([...names].filter(([from, to]) => from !== to && userMembers.has(from)));
+    elements.set(`${perm.join(',')}|${canonicalJson(users)}`, { perm, users });
+  }
+  return {
+    symmetry: {
+      slotPermutations: [...elements.values()].map((e) => e.perm),
+      userRenamings: [...elements.values()].map((e) => e.users),
+      namespaces: declared.namespaces,
+      users: declared.users,
+    },
+  };
+}
+
+/** A member name found as a `:`- or `/`-separated part of another string of the scope. */
+function insideOtherStrings(
+  value: unknown,
+  members: ReadonlySet<string>,
+): { name: string; within: string } | undefined {
+  const check = (text: string) => {
+    if (members.has(text)) return undefined;
+    const part = text.split(/[:/]/).find((p) => members.has(p));
+    return part === undefined ? undefined : { name: part, within: text };
+  };
+  if (typeof value === 'string') return check(value);
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = insideOtherStrings(v, members);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = check(k) ?? insideOtherStrings(v, members);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The scope's symmetry, or an error of one line; for scopes built in code (tests, variants). */
+export function symmetryOf(scope: Scope): ScopeSymmetry {
+  const result = scopeSymmetry(scope);
+  if ('issue' in result)
+    throw new Error(
+      `scope ${scope.name}: ${result.issue.path.join('.')}: ${result.issue.problem}; fix: ${result.issue.fix}`,
+    );
+  return result.symmetry;
+}
+
+/**
+ * The reduction the search applies: each state to the least state of its orbit. States are ordered by
+ * their content (snapshot data), never by intern ids, so the representative is the same in every run
+ * and every worker whatever order states were met in.
+ */
+export class StateSymmetry {
+  /**
+   * The group's elements, identity excluded: `image[j]` is `namespaces[inverse[j]]` with its recorded
+   * creator renamed by `users`; `renamed` memoizes that renaming per namespace state id.
+   */
+  private readonly elements: {
+    inverse: number[];
+    users: ReadonlyMap<string, string>;
+    renamed: Map<number, NamespaceState>;
+  }[];
+  private readonly rank: string[] = [];
+
+  constructor(
+    private readonly model: SystemModel,
+    readonly symmetry: ScopeSymmetry,
+  ) {
+    this.elements = symmetry.slotPermutations
+      .map((p, g) => ({ p, users: new Map(Object.entries(symmetry.userRenamings[g] ?? {})) }))
+      .filter(({ p, users }) => users.size > 0 || p.some((to, from) => to !== from))
+      .map(({ p, users }) => {
+        const inverse = new Array<number>(p.length);
+        p.forEach((to, from) => {
+          inverse[to] = from;
+        });
+        return { inverse, users, renamed: new Map() };
+      });
+  }
+
+  /** Elements of the group acting on states (1: no reduction). */
+  get order(): number {
+    return this.elements.length + 1;
+  }
+
+  /** A namespace state with its recorded creator renamed by the element (itself when unmoved). */
+  private image(ns: NamespaceState, element: StateSymmetry['elements'][number]): NamespaceState {
+    if (element.users.size === 0) return ns;
+    let found = element.renamed.get(ns.id);
+    if (found) return found;
+    const m = this.model;
+    const lifecycle = m.namespaceStepper.snapshot(ns.lifecycle);
+    const creator = lifecycle.context.creator;
+    const to = creator === null ? undefined : element.users.get(creator);
+    found =
+      to === undefined
+        ? ns
+        : m.namespaceState(
+            m.namespaceStepper.intern(
+              m.machines.namespace.resolveState({
+                value: lifecycle.value,
+                context: { ...lifecycle.context, creator: to },
+              }),
+            ),
+            ns.content,
+            ns.external,
+            ns.timer,
+          );
+    element.renamed.set(ns.id, found);
+    return found;
+  }
+
+  /** A total order on namespace states by what they hold, computed once per interned state. */
+  private rankOf(ns: NamespaceState): string {
+    let rank = this.rank[ns.id];
+    if (rank === undefined) {
+      const m = this.model;
+      const lifecycle = m.namespaceStepper.snapshot(ns.lifecycle) as { value: unknown; context: unknown };
+      const timer = m.timerStepper.snapshot(ns.timer) as { value: unknown; context: unknown };
+      rank = canonicalJson([
+        lifecycle.value,
+        lifecycle.context,
+        ns.content,
+        ns.external,
+        timer.value,
+        timer.context,
+      ]);
+      this.rank[ns.id] = rank;
+    }
+    return rank;
+  }
+
+  /** -1, 0 or 1 as the image under `element` is less than, equal to or greater than `best`. */
+  private compareImage(
+    namespaces: readonly NamespaceState[],
+    element: StateSymmetry['elements'][number],
+    best: readonly NamespaceState[],
+  ): number {
+    for (let j = 0; j < namespaces.length; j++) {
+      const a = this.image(namespaces[element.inverse[j]], element);
+      const b = best[j];
+      if (a === b) continue;
+      const x = this.rankOf(a);
+      const y = this.rankOf(b);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+
+  /** The least state of the orbit of `s`; `s` itself (same object) when it is already least. */
+  canonical = (s: SystemState): SystemState => {
+    let best: readonly NamespaceState[] = s.namespaces;
+    for (const element of this.elements) {
+      if (this.compareImage(s.namespaces, element, best) < 0) best = this.imageOf(s, element);
+    }
+    return best === s.namespaces ? s : { ...s, namespaces: best as NamespaceState[] };
+  };
+
+  private imageOf(s: SystemState, element: StateSymmetry['elements'][number]): NamespaceState[] {
+    return element.inverse.map((from) => this.image(s.namespaces[from], element));
+  }
+
+  /** How many distinct states the orbit of `s` holds: what one canonical state stands for. */
+  orbitSize(s: SystemState): number {
+    if (this.elements.length === 0) return 1;
+    const images = new Set<string>([s.namespaces.map((n) => n.id).join(',')]);
+    for (const element of this.elements)
+      images.add(
+        this.imageOf(s, element)
+          .map((n) => n.id)
+          .join(','),
+      );
+    return images.size;
+  }
+}
+
+/** One line when a liveness property's fairness names an actor of a symmetric set: the reduction may hide its unfair runs. */
+export function fairnessWarnings(
+  symmetry: ScopeSymmetry,
+  properties: readonly { id: string; fairness: readonly { actor?: string }[] }[],
+): string[] {
+  const members = new Set([...symmetry.users.flat(), ...symmetry.namespaces.flat()]);
+  return properties.flatMap((p) =>
+    p.fairness
+      .filter((f) => f.actor !== undefined && members.has(f.actor))
+      .map(
+        (f) =>
+          `verify: warning: ${p.id} assumes fairness for ${f.actor}, a member of a symmetry set: its verdict under symmetry reduction may not hold for the other members; run with --symmetry off to judge it`,
+      ),
+  );
+}
+
+/** A path: an initial state and each step's event and state (checker/judging/check.ts's Trace). */
+interface Path {
+  initial: SystemState;
+  steps: { event: SystemEvent; state: SystemState }[];
+}
+
+/**
+ * The concrete path a path through representatives stands for: from the concrete initial state, each
+ * step is the first successor (in the model's order) in the orbit of the next representative; the last
+ * step must also satisfy `last` (the property it breaks). Symmetry guarantees such a step exists; when
+ * none does, the declared symmetry is not one, and the error says so.
+ */
+export function concreteTrace(
+  model: SystemModel,
+  canonical: (s: SystemState) => SystemState,
+  path: Path,
+  last: (before: SystemState, event: SystemEvent, after: SystemState) => boolean,
+): Path {
+  const orbitKey = (s: SystemState) => model.key(canonical(s));
+  const start = orbitKey(path.initial);
+  const initial = model.initialStates().find((s) => orbitKey(s) === start);
+  if (initial === undefined)
+    throw new Error('symmetry: no initial state in the orbit of the trace’s first state');
+  const steps: Path['steps'] = [];
+  let current = initial;
+  path.steps.forEach((step, n) => {
+    const target = orbitKey(step.state);
+    const final = n === path.steps.length - 1;
+    let found: Path['steps'][number] | undefined;
+    model.successors(current, (event, next) => {
+      if (found !== undefined || orbitKey(next) !== target) return;
+      if (final && !last(current, event, next)) return;
+      found = { event, state: next };
+    });
+    if (found === undefined)
+      throw new Error(
+        `symmetry: step ${n + 1} of a trace has no concrete counterpart; the scope's symmetry sets are not interchangeable (${model.scope.name})`,
+      );
+    steps.push(found);
+    current = found.state;
+  });
+  return { initial, steps };
+}

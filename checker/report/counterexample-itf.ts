@@ -1,0 +1,105 @@
+import { posix } from 'node:path';
+import type { Scope } from '../../machines/scope.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import { scopeToDocument } from '../cli/scope-yaml.ts';
+import type { PropertyResult } from '../judging/check.ts';
+import type { LivenessResult } from '../model/liveness-system.ts';
+import { type ItfMbtAction, itfText, traceToItf } from '../scenario/itf.ts';
+import {
+  actionName,
+  nondetPicks,
+  noPicks,
+  stutterActionName,
+  typedState,
+  varTypes,
+} from '../scenario/itf-types.ts';
+import { actionData, readableState, stepAction } from '../scenario/state-view.ts';
+
+/** A model step as Quint's model-based testing writes it: the action's name and its arguments. */
+export function mbtAction(model: SystemModel, event: SystemEvent): ItfMbtAction {
+  return { name: actionName(event.actorKind), picks: nondetPicks(actionData(model, event)) };
+}
+
+/**
+ * What makes a trace typed (checker/scenario/itf-types.ts): typed state values, `#meta.varTypes`, the scope as
+ * `params` (its name, and the whole scope as JSON text in the scope file format, so the trace replays
+ * without the file it came from), and each step as an action name with its picks.
+ */
+function typedOptions<E>(scope: Scope, step: (event: E) => ItfMbtAction) {
+  return {
+    encodeView: typedState,
+    varTypes: varTypes(),
+    params: { scope: scope.name, scopeDocument: JSON.stringify(scopeToDocument(scope)) },
+    mbt: { initial: { name: 'init', picks: noPicks }, step },
+  };
+}
+
+/** `counterexamples/<property>.itf.json`, next to the Markdown counterexample. */
+export function counterexampleItfPath(outDir: string, propertyId: string): string {
+  return posix.join(outDir, 'counterexamples', `${propertyId}.itf.json`);
+}
+
+/** A violated property's shortest trace as ITF text, with what broke and where it ran in `#meta`. */
+export function counterexampleItf(
+  model: SystemModel,
+  result: PropertyResult,
+  variant: string,
+  loopStart?: number,
+  /** The scope as given: a seeded fault in the scope's data is the variant's, applied again on replay. */
+  givenScope: Scope = model.scope,
+): string {
+  const v = result.violation;
+  if (!v) throw new Error(`property ${result.property.id} has no violation`);
+  return itfText(
+    traceToItf(v.trace, {
+      view: (s) => readableState(model, s),
+      action: (event) => stepAction(event, model),
+      // A seeded fault in the scope's data is the variant's, applied again on replay.
+      ...typedOptions<SystemEvent>(givenScope, (event) => mbtAction(model, event)),
+      meta: {
+        source: 'nsmodel verify',
+        description: `Counterexample to ${result.property.id}: ${result.property.statement}`,
+        property: result.property.id,
+        requirements: [...result.property.requirements],
+        variant,
+        violation: v.message,
+      },
+      ...(loopStart !== undefined ? { loopStart } : {}),
+    }),
+  );
+}
+
+/** The action of a stuttering step of a lasso: nothing happens, the state stays. */
+export const stutterAction = { label: 'stutter', details: { data: { stutter: true } } } as const;
+
+/**
+ * A liveness property's lasso as ITF: the prefix, then the cycle, whose last state is the state `loop`
+ * names (ADR-015's lasso), with the namespace the property was judged for in `#meta`.
+ */
+export function lassoItf(model: SystemModel, result: LivenessResult, variant: string): string {
+  const lasso = result.lasso;
+  if (!lasso) throw new Error(`liveness property ${result.property.id} has no lasso`);
+  return itfText(
+    traceToItf<SystemState, SystemEvent | null>(
+      { initial: lasso.initial, steps: lasso.steps },
+      {
+        view: (s) => readableState(model, s),
+        action: (event) => (event ? stepAction(event, model) : stutterAction),
+        ...typedOptions<SystemEvent | null>(model.scope, (event) =>
+          event ? mbtAction(model, event) : { name: stutterActionName, picks: noPicks },
+        ),
+        meta: {
+          source: 'nsmodel verify',
+          description: `Lasso of ${result.property.id}: ${result.property.statement}`,
+          property: result.property.id,
+          requirements: [...result.property.requirements],
+          variant,
+          ...(result.namespace !== undefined ? { namespace: result.namespace } : {}),
+          status: result.status,
+          fairness: result.fairness,
+        },
+        loopStart: lasso.loopStart,
+      },
+    ),
+  );
+}

@@ -1,0 +1,186 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../../test-support/run-command.ts';
+import { mutants, type Variant } from '../../variants/variants.ts';
+import { benchCaseLine, caseResultSchema } from '../judging/bench-format.ts';
+import { spinAvailable } from '../judging/spin.ts';
+import { alternativesJson, alternativesStamp, modelRow, runAlternatives } from './alternatives.ts';
+import { mutantsJson, mutantsJsonPath, mutantsStamp, runMutant } from './mutants.ts';
+import { jsonSchemaText } from './output-schemas.ts';
+import { reportStamp } from './report.ts';
+import { type OutputSchemaName, outputSchemaNames, schemaPath } from './schema-ref.ts';
+import { screenshotsStamp } from './site/screenshots.ts';
+import { sourceRoot, stampSources, writeStamp } from './stamp.ts';
+
+/**
+ * Every JSON the project writes validates against its committed schema (schemas/*.schema.json), judged
+ * by Ajv, a validator that shares no code with the zod types the schemas are generated from; and every
+ * written file names that schema in `$schema`, as a path that leads to it from where the file lies.
+ */
+
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+const committed = new Map<OutputSchemaName, object>();
+
+beforeAll(async () => {
+  for (const name of outputSchemaNames)
+    committed.set(name, JSON.parse(await readFile(resolve(schemaPath(name)), 'utf8')) as object);
+});
+
+function validate(name: OutputSchemaName, data: unknown): void {
+  const schema = committed.get(name);
+  if (!schema) throw new Error(`no committed schema ${name}`);
+  const check = ajv.compile(schema);
+  expect(check(data), `${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
+}
+
+/** The file's `$schema` leads from `file` (absolute, or relative to the project root) to the committed schema. */
+function namesItsSchema(name: OutputSchemaName, json: { $schema?: unknown }, file: string): void {
+  expect(typeof json.$schema, `${file} has no $schema`).toBe('string');
+  expect(resolve(dirname(resolve(file)), json.$schema as string)).toBe(resolve(schemaPath(name)));
+}
+
+const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as { $schema?: unknown };
+
+describe('the JSON Schemas of what the project writes', () => {
+  it('are committed under schemas/, one per kind of output, as npm run schemas writes them', async () => {
+    expect((await readdir(resolve('schemas'))).sort()).toEqual(
+      outputSchemaNames.map((name) => `${name}.schema.json`).sort(),
+    );
+    for (const name of outputSchemaNames)
+      expect(
+        await readFile(resolve(schemaPath(name)), 'utf8'),
+        `${schemaPath(name)}: run npm run schemas`,
+      ).toBe(jsonSchemaText(name));
+  });
+
+  it('are JSON Schema 2020-12 that a validator compiles, and refuse what no writer writes', () => {
+    for (const name of outputSchemaNames) {
+      const schema = committed.get(name) as { $schema?: string; title?: string };
+      expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(schema.title, name).toMatch(/^nsmodel /);
+      const check = ajv.compile(schema);
+      // Nothing passes by default: an empty object, a list and a number are refused by every schema.
+      for (const wrong of [{}, [], 42])
+        expect(check(wrong), `${name} accepts ${JSON.stringify(wrong)}`).toBe(false);
+    }
+    const manifest = ajv.compile(committed.get('written') as object);
+    expect(manifest({ $schema: 'x', files: ['report.json'] })).toBe(true);
+    expect(manifest({ files: ['report.json'] })).toBe(false);
+    expect(manifest({ $schema: 'x', files: ['report.json'], extra: 1 })).toBe(false);
+    expect(manifest({ $schema: 'x', files: [1] })).toBe(false);
+  });
+});
+
+describe('every writer', () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'nsmodel-schemas-'));
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('verify: report.json, the output folder manifest and --json validate', async () => {
+    const out = join(scratch, 'run');
+    const run = await runScript('scripts/verify.ts', ['--scope', 'quick', '--quiet', '--json', '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = await readJson(join(out, 'report.json'));
+    validate('report', report);
+    namesItsSchema('report', report, join(out, 'report.json'));
+    const printed = JSON.parse(run.stdout) as { $schema?: unknown };
+    validate('report', printed);
+    namesItsSchema('report', printed, 'stdout');
+    const manifest = await readJson(join(out, '.nsmodel-written.json'));
+    validate('written', manifest);
+    namesItsSchema('written', manifest, join(out, '.nsmodel-written.json'));
+  }, 180_000);
+
+  it('mutants: mutants.json validates, and names its schema from generated/', () => {
+    const json = JSON.parse(
+      mutantsJson([
+        runMutant(mutants.find((m) => m.name === 'pending-grows-after-active') as Variant, {
+          horizonSteps: 0,
+        }),
+      ]),
+    ) as { $schema?: unknown };
+    validate('mutants', json);
+    namesItsSchema('mutants', json, mutantsJsonPath);
+  }, 120_000);
+
+  it('alternatives: alternatives.json validates', () => {
+    const { rows } = runAlternatives({ maxStates: 2_000 }, undefined, [modelRow]);
+    const json = JSON.parse(alternativesJson(rows)) as { $schema?: unknown };
+    validate('alternatives', json);
+    namesItsSchema('alternatives', json, 'generated/alternatives.json');
+  }, 120_000);
+
+  it('the stamps validate, each naming the schema from its own folder', async () => {
+    const sources = stampSources(sourceRoot, mutantsStamp);
+    for (const spec of [reportStamp, mutantsStamp, alternativesStamp, screenshotsStamp]) {
+      await writeStamp(scratch, spec, [], { sources });
+      const stamp = await readJson(join(scratch, spec.file));
+      validate('stamp', stamp);
+      namesItsSchema('stamp', stamp, spec.file);
+    }
+  }, 60_000);
+
+  it('bench --json: a measured case validates', async () => {
+    // One case measured by the bench's own child process, printed as --json prints every case.
+    const run = await runScript('scripts/bench.ts', [
+      '--case',
+      JSON.stringify({ engine: 'dense', subject: 2 }),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const marked = run.stdout.split('\n').find((line) => line.startsWith('BENCH_RESULT '));
+    expect(marked, run.stdout).toBeDefined();
+    const result = caseResultSchema.parse(JSON.parse((marked as string).slice('BENCH_RESULT '.length)));
+    const line = JSON.parse(
+      JSON.stringify(
+        benchCaseLine('Node', { ...result, medianStatesPerSecond: result.statesPerSecond, runs: 1 }),
+      ),
+    ) as { $schema?: unknown };
+    validate('bench', line);
+    namesItsSchema('bench', line, 'stdout');
+  }, 120_000);
+
+  it.skipIf(!spinAvailable())(
+    'crosscheck --json and a swarm slice validate',
+    async () => {
+      const cross = await runScript('scripts/crosscheck.ts', ['--scope', 'admin-finalize', '--json']);
+      expect(cross.code, cross.stderr).toBe(0);
+      const lines = cross.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      for (const text of lines) {
+        const line = JSON.parse(text) as { $schema?: unknown };
+        validate('crosscheck', line);
+        namesItsSchema('crosscheck', line, 'stdout');
+      }
+      const slice = join(scratch, 'slice.json');
+      const swarm = await runScript('scripts/swarm.ts', [
+        '--scope',
+        'admin-finalize',
+        '--runs',
+        '1',
+        '--log2',
+        '20',
+        '--out',
+        slice,
+      ]);
+      expect(swarm.code, swarm.stderr).toBe(10);
+      const written = await readJson(slice);
+      validate('swarm', written);
+      namesItsSchema('swarm', written, slice);
+      // --merge reads it back through the same type, and names the field of a slice that is not one.
+      expect((await runScript('scripts/swarm.ts', ['--merge', slice])).code).toBe(10);
+      const wrong = join(scratch, 'wrong.json');
+      await writeFile(wrong, JSON.stringify({ ...written, runs: [{ run: 'one' }] }));
+      const refused = await runScript('scripts/swarm.ts', ['--merge', wrong]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--merge: .*wrong\.json: runs\.0\.run: .*fix: /);
+    },
+    300_000,
+  );
+});

@@ -1,0 +1,105 @@
+import { phaseOf } from '../../machines/namespace.ts';
+import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { ItfAction } from './itf.ts';
+
+/**
+ * A system state as a reviewer reads it, in Kubernetes words and plain data (records, sets, maps): the
+ * one place that knows the model's encoding, so ITF traces and the HTML report stay independent of it.
+ */
+export function readableState(model: SystemModel, s: SystemState): Record<string, unknown> {
+  return {
+    admissionConfiguration: {
+      fresh: model.configurationFresh(s),
+      secondsSinceRead: model.secondsSinceConfigRead(s),
+      readsFailing: model.configReadsFailing(s),
+      stored: new Set(
+        model.scope.configurations.filter((_, k) => s.registeredConfigs & (1 << k)).map((c) => c.name),
+      ),
+    },
+    initializerControllers: new Map(
+      model.initializers.map((spec, k) => [
+        spec.name,
+        String(model.initializerStepper.value(s.initializers[k])),
+      ]),
+    ),
+    namespaces: new Map(model.views(s).map((v) => [v.name, namespaceObject(model, v)])),
+  };
+}
+
+function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, unknown> {
+  const content = model.objects.filter((_, k) => v.content & (1 << k)).map((o) => `${o.resource}/${o.name}`);
+  const external = model.scope.finalizerOwners.filter((_, k) => v.external & (1 << k));
+  const exists = v.value !== 'absent' && v.value !== 'removed';
+  if (!exists) return { exists: false, removed: v.value === 'removed', content: new Set(content) };
+  return {
+    exists: true,
+    phase: phaseOf(v.value) ?? String(v.value),
+    pendingInitializers: [...v.pending],
+    finalizers: [...v.finalizers],
+    initializationResult: v.failure ? `Failure (${v.failure.reason})` : 'none',
+    deletionTimestamp: v.deletedSecondsAgo === null ? 'unset' : 'set',
+    initializerTimer: v.failOpenTimer
+      ? { initializer: v.failOpenTimer.initializer, ageSeconds: v.failOpenTimer.ageSeconds }
+      : v.timerLost
+        ? 'lost'
+        : 'none',
+    content: new Set(content),
+    externalContent: new Set(external),
+  };
+}
+
+/**
+ * A step's action as data, by names rather than slots: who sent which request with which body, or
+ * which fault or configuration it was. `replay --trace` finds the step by this, never by the label.
+ */
+export function actionData(model: SystemModel, event: SystemEvent): Record<string, unknown> {
+  const r = event.request;
+  const namespace = (slot: number) => (slot >= 0 ? (model.scope.namespaces[slot]?.name ?? null) : null);
+  return {
+    actor: event.actor,
+    actorKind: event.actorKind,
+    namespace: namespace(event.namespace),
+    ...(event.fault ? { fault: event.fault } : {}),
+    ...(event.configuration ? { configuration: event.configuration } : {}),
+    ...(r
+      ? {
+          request: {
+            user: r.principal.name,
+            groups: [...r.principal.groups],
+            verb: r.verb,
+            target: r.target,
+            namespace: namespace(r.namespace),
+            object:
+              r.object >= 0 ? `${model.objects[r.object].resource}/${model.objects[r.object].name}` : null,
+            ...(r.resource ? { resource: r.resource } : {}),
+            ...(r.body ? { body: JSON.parse(JSON.stringify(r.body)) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A step as an ITF action: `alice: delete namespaces/team-a -> 200 OK`, with the facts replay needs. */
+export function stepAction(event: SystemEvent, model?: SystemModel): ItfAction {
+  const response = event.response
+    ? `${event.response.code} ${event.response.reason}${event.response.cause ? ` (${event.response.cause})` : ''}`
+    : undefined;
+  return {
+    label: `${event.actor}: ${event.label}${response ? ` -> ${response}` : ''}`,
+    details: {
+      actor: event.actor,
+      actorKind: event.actorKind,
+      event: event.label,
+      ...(model ? { data: actionData(model, event) } : {}),
+      ...(event.response
+        ? {
+            response: {
+              code: event.response.code,
+              reason: event.response.reason,
+              ...(event.response.cause ? { cause: event.response.cause } : {}),
+            },
+          }
+        : {}),
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { scopeByName } from '../checker/cli/scope-file.ts';
+import { check, type Trace } from '../checker/judging/check.ts';
+import { mutantProperties, type ShortestKill, shortestKill } from '../checker/report/mutants.ts';
+import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
+import { livenessProperties } from '../properties/liveness.ts';
+import type { Property } from '../properties/types.ts';
+import { baseVariantName, machinesFor, mutants, variantByName, variants } from './variants.ts';
+
+const quickScope = scopeByName('quick');
+
+/** The property each seeded fault exists for: its shortest counterexample must break it. */
+const killerOf: Record<string, string> = {
+  'namespace-controller-purges-live-namespaces': 'content-changes-only-by-requests',
+  'create-in-terminating': 'no-create-in-terminating',
+  'initialize-check-skipped': 'no-access-before-ready',
+  'initializers-set-at-create-by-anyone': 'pending-merged-in-name-order',
+  'pending-list-editable-by-anyone': 'pending-only-by-initializers',
+  'initializer-out-of-order': 'initializers-in-order',
+  'removal-with-finalizers-left': 'no-removal-with-finalizers',
+  'finalize-before-content-gone': 'content-gone-before-finalize',
+  'pending-grows-after-active': 'initialized-is-forever',
+  'failure-result-ignored': 'failed-never-active',
+  // The copy stays fresh at 5 s: the read's own check sees it a step before a write is admitted.
+  'stale-configuration-used': 'configuration-copy-refreshed',
+  'rolebinding-grants-cluster-wide': 'tenant-isolation',
+  'rolebinding-opens-cross-namespace-list': 'tenant-isolation',
+  'kubernetes-finalizer-not-added': 'kubernetes-finalizer-on-create',
+  'owner-removes-foreign-finalizer': 'owners-remove-only-their-own',
+  'immortal-namespace-deletable': 'system-namespaces-immortal',
+  'deletion-timestamp-reset': 'phase-consistency',
+  'delete-clears-finalizers': 'finalizers-only-by-finalize',
+  'timer-never-armed': 'timer-runs-for-first-pending',
+  'timer-ignores-timeout': 'timeout-follows-failure-policy',
+  'fail-closed-timeout-removes': 'timeout-follows-failure-policy',
+  'fail-behaves-like-ignore': 'timeout-follows-failure-policy',
+  'read-repair-disabled': 'read-repair-after-global-timeout',
+  'read-repair-ignores-global-timeout': 'read-repair-after-global-timeout',
+  'configuration-copy-never-updated': 'configuration-copy-refreshed',
+  'initializer-re-adds-itself': 'phase-consistency',
+  'initialize-check-skipped-for-reads': 'no-access-before-ready',
+  'view-role-gains-initialize': 'no-access-before-ready',
+  'namespace-creator-gains-delete': 'tenant-isolation',
+  'namespace-creator-updates-default': 'cluster-wide-as-declared',
+  'duplicate-content-accepted': 'unique-names',
+  'names-not-validated': 'valid-names',
+  'gate-opens-once-terminating': 'never-initialized-stays-closed',
+  'configurations-merged-in-list-order': 'pending-merged-in-name-order',
+  'escalation-check-skipped': 'no-escalation-through-bindings',
+};
+
+/** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
+const onlyKilledBy: Record<string, string> = {
+  'gate-opens-once-terminating': 'never-initialized-stays-closed',
+  'configurations-merged-in-list-order': 'pending-merged-in-name-order',
+};
+
+/** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */
+const livenessKillerOf: Record<string, string> = {
+  'initializer-never-completes': 'running-initializer-completes',
+  'namespace-controller-stalls': 'terminating-namespace-is-removed',
+  'controller-never-finalizes': 'terminating-namespace-is-removed',
+  'owner-keeps-its-finalizer': 'terminating-namespace-is-removed',
+  'owner-reprovisions-while-terminating': 'terminating-namespace-is-removed',
+};
+
+const requirementIds = new Set(
+  [
+    ...readFileSync(new URL('../docs/requirements.md', import.meta.url), 'utf8').matchAll(
+      /\*\*([A-Z]+-\d+)\*\*/g,
+    ),
+  ].map((m) => m[1]),
+);
+
+/** Whether a property breaks on the last step of a trace (or on its state). */
+function breaksAtEnd(model: SystemModel, property: Property, trace: Trace): boolean {
+  const last = trace.steps.at(-1);
+  if (!last) return property.kind === 'invariant' && property.predicate(model, trace.initial) !== true;
+  const before = trace.steps.at(-2)?.state ?? trace.initial;
+  return property.kind === 'invariant'
+    ? property.predicate(model, last.state) !== true
+    : property.predicate(model, before, last.event, last.state) !== true;
+}
+
+/** Replays the same requests by who sent them and what they asked, on other machines; null where one is not enabled. */
+function replayByLabel(model: SystemModel, trace: Trace): Trace | null {
+  let state: SystemState = model.initialStates()[0];
+  const replayed: Trace = { initial: state, steps: [] };
+  for (const { event } of trace.steps) {
+    const same = model
+      .enabled(state)
+      .find((e) => e.event.actor === event.actor && e.event.label === event.label);
+    if (!same) return null;
+    replayed.steps.push({ event: same.event, state: same.next });
+    state = same.next;
+  }
+  return replayed;
+}
+
+describe('the variant registry', () => {
+  it('names every variant once, in kebab-case, with a description and catalogued requirements', () => {
+    expect(new Set(variants.map((v) => v.name)).size).toBe(variants.length);
+    for (const v of variants) {
+      expect(v.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(v.name).not.toBe(baseVariantName);
+      expect(v.description.length).toBeGreaterThan(20);
+      expect(v.requirements.length).toBeGreaterThan(0);
+      for (const id of v.requirements) expect(requirementIds, `${v.name} cites ${id}`).toContain(id);
+    }
+  });
+
+  it('lists a killing property for every mutant, and every listed mutant exists', () => {
+    expect(mutants.map((m) => m.name).sort()).toEqual(
+      [...Object.keys(killerOf), ...Object.keys(livenessKillerOf)].sort(),
+    );
+    const ids = new Set(mutantProperties.map((p) => p.id));
+    for (const id of Object.values(killerOf)) expect(ids).toContain(id);
+    const liveness = new Set(livenessProperties.map((p) => p.id));
+    for (const id of Object.values(livenessKillerOf)) expect(liveness).toContain(id);
+  });
+
+  it('resolves the model and each variant by name, and nothing else', () => {
+    expect(machinesFor(baseVariantName, quickScope)).toBe(defaultMachines);
+    expect(machinesFor('no-such-variant', quickScope)).toBeUndefined();
+    for (const v of variants) {
+      expect(variantByName(v.name)).toBe(v);
+      expect(machinesFor(v.name, quickScope)).toBeDefined();
+    }
+  });
+
+  it('replaces machines without touching the base set', () => {
+    const before = { ...defaultMachines };
+    for (const v of variants) v.machines(defaultMachines, quickScope);
+    expect(defaultMachines).toEqual(before);
+  });
+});
+
+describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
+  it(`breaks ${propertyId} and no other safety property`, () => {
+    const variant = variantByName(name);
+    if (!variant) throw new Error(`no mutant ${name}`);
+    const model = new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
+    const result = check(model, mutantProperties);
+    expect(result.complete).toBe(true);
+    expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
+      propertyId,
+    ]);
+  }, 120_000);
+});
+
+describe('every mutant is killed on the default scope by a shortest counterexample', () => {
+  // One search per mutant, shared by its tests; no horizon past the first kill keeps it short.
+  const kills = new Map<string, { model: SystemModel; kill: ShortestKill | null }>();
+  const killOf = (name: string) => {
+    let found = kills.get(name);
+    if (!found) {
+      const variant = variantByName(name);
+      if (!variant) throw new Error(`no mutant ${name}`);
+      const scope = variant.scope ? variant.scope(quickScope) : quickScope;
+      const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
+      found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
+      kills.set(name, found);
+    }
+    return found;
+  };
+  const base = new SystemModel(quickScope);
+
+  describe.each(Object.entries(killerOf))('%s', (name, propertyId) => {
+    const property = mutantProperties.find((p) => p.id === propertyId) as Property;
+
+    it(`is killed by ${propertyId}`, () => {
+      const { kill } = killOf(name);
+      expect(kill).not.toBeNull();
+      expect(kill?.violations.map((v) => v.propertyId)).toContain(propertyId);
+      expect(kill?.brokenWithin[propertyId]).toBe(kill?.trace.steps.length);
+    });
+
+    it('has a counterexample whose every step the mutant can take, ending where the property breaks', () => {
+      const { model, kill } = killOf(name);
+      if (!kill) throw new Error(`${name} survived`);
+      let state = kill.trace.initial;
+      expect(model.key(state)).toBe(model.key(model.initialStates()[0]));
+      for (const step of kill.trace.steps) {
+        const taken = model.enabled(state).find((e) => e.event === step.event);
+        expect(taken, `${step.event.actor}: ${step.event.label}`).toBeDefined();
+        expect(model.key(taken?.next as SystemState)).toBe(model.key(step.state));
+        state = step.state;
+      }
+      expect(breaksAtEnd(model, property, kill.trace)).toBe(true);
+    });
+
+    it('breaks nothing when the model as written receives the same requests', () => {
+      const { kill } = killOf(name);
+      if (!kill) throw new Error(`${name} survived`);
+      const replayed = replayByLabel(base, kill.trace);
+      // Either the model never offers one of the steps, or it takes them all and the property holds.
+      if (replayed) expect(breaksAtEnd(base, property, replayed)).toBe(false);
+    });
+  });
+});
