@@ -1,4 +1,4 @@
-import { hashLanes, type StateCodec } from '../model/encoding.ts';
+import { hashLanes, type StateCodec } from './codec.ts';
 import { type ExploreOptions, type ExploreResult, SearchClock, searchEnd, type Trace } from './explore.ts';
 import type { ExplorableModel, StopReason } from './model.ts';
 import { IntChunks, pathTo } from './state-store.ts';

@@ -4,7 +4,8 @@ import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { scopeFor, variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { loadManifest } from '../judging/manifest.ts';
-import { hashLanes, systemCodec } from '../model/encoding.ts';
+import { systemCodec } from '../model/encoding.ts';
+import { hashLanes } from './codec.ts';
 import { explore } from './explore.ts';
 import { PackedVisitedTable } from './visited.ts';
 

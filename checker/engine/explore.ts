@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import type { StateCodec } from '../model/encoding.ts';
+import type { StateCodec } from './codec.ts';
 import type { ExplorableModel, Progress, StopReason } from './model.ts';
 import {
   type ProgressOption,

@@ -1,4 +1,4 @@
-import { hashLanes, type StateCodec } from '../model/encoding.ts';
+import { hashLanes, type StateCodec } from './codec.ts';
 import type { ExplorableModel } from './model.ts';
 import { chunkSize, hashKey, PackedVisitedTable, VisitedTable } from './visited.ts';
 

@@ -1,4 +1,5 @@
 import type { SystemEvent, SystemState } from '../../machines/system.ts';
+import { hashLanes } from '../engine/codec.ts';
 import {
   BreadthCursor,
   type ExploreOptions,
@@ -13,7 +14,6 @@ import { FingerprintTable, type HashCompactFigures, secondSeed } from '../engine
 import { IntChunks, pathTo } from '../engine/state-store.ts';
 import { chunkSize, PackedVisitedTable } from '../engine/visited.ts';
 import type { CompiledSystem, LaneSink } from './compiled.ts';
-import { hashLanes } from './encoding.ts';
 
 /**
  * Breadth-first search of the compiled system model (checker/model/compiled.ts): states stay lanes in the

@@ -1,8 +1,9 @@
 import { restartEvent, restartGlobal, restartSlot } from '../../machines/actions/apiserver-timer.ts';
 import { blocksTime, clockEvent, clockGlobal, clockSlot } from '../../machines/actions/clock.ts';
 import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { StateCodec } from '../engine/codec.ts';
 import { grown } from '../engine/state-store.ts';
-import { type StateCodec, systemCodec } from './encoding.ts';
+import { systemCodec } from './encoding.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {

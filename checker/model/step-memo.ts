@@ -1,6 +1,6 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import { hashLanes } from '../engine/codec.ts';
 import { grown } from '../engine/state-store.ts';
-import { hashLanes } from './encoding.ts';
 
 /**
  * Step judgements remembered per *step class*, so a property runs once per class instead of once per
