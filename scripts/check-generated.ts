@@ -10,7 +10,8 @@ import {
   UsageError,
   versionText,
 } from '../checker/cli/cli.ts';
-import { type Generator, generators } from '../checker/report/generators.ts';
+import type { Generator } from '../checker/report/generator.ts';
+import { generators } from '../checker/report/generators.ts';
 import { stampedOutputs, stampProblems } from '../checker/report/stamp.ts';
 
 /**

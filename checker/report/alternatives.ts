@@ -12,7 +12,7 @@ import { check, type PropertyResult } from '../judging/check.ts';
 import { LivenessCollector } from '../judging/liveness-fly.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
 import { counterexampleMarkdown } from './counterexample.ts';
-import type { Generator } from './generators.ts';
+import type { Generator } from './generator.ts';
 import { lassoMarkdown } from './liveness-report.ts';
 import { mutantProperties } from './mutants.ts';
 import { schemaRef } from './schema-ref.ts';

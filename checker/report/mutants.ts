@@ -15,7 +15,7 @@ import { check, type FirstViolation, type Trace } from '../judging/check.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from '../judging/liveness-fly.ts';
 import { randomRun, type Violation } from '../judging/random.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
-import type { Generator } from './generators.ts';
+import type { Generator } from './generator.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
 import { schemaRef } from './schema-ref.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';

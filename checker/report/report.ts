@@ -31,7 +31,7 @@ import type { LivenessRun } from '../model/liveness-system.ts';
 import { stepCount } from '../scenario/counterexample-story.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
 import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexample-itf.ts';
-import type { Generator } from './generators.ts';
+import type { Generator } from './generator.ts';
 import {
   type LivenessReport,
   lassoMarkdown,

@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../cli/fs-atomic.ts';
 import { loadRequirements, projectRoot } from '../scenario/catalog.ts';
 import type { CompiledScenario } from '../scenario/compile.ts';
 import { prepareScenario } from '../scenario/replay.ts';
-import type { Generator } from './generators.ts';
+import type { Generator } from './generator.ts';
 
 /**
  * `docs/scenarios.md`: which scenario exercises which requirement, the list of scenarios with their

@@ -10,6 +10,7 @@ import {
 } from '../cli/input-file.ts';
 import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
 import { closest } from '../cli/request-line.ts';
+import type { FieldPath } from '../cli/scope-issues.ts';
 import {
   type ContentManifestInput,
   contentBodySchemas,
@@ -28,8 +29,8 @@ import {
 } from './schema.ts';
 import { validateScenario } from './validate.ts';
 
-/** A path into the YAML document: keys and list indexes, as zod reports them. */
-export type FieldPath = readonly (string | number)[];
+/** A path into the YAML document: keys and list indexes, as zod reports them (one type for scopes and scenarios). */
+export type { FieldPath };
 
 /** A problem with one field of a scenario; the loader turns it into `file:line: field: problem (hint)`. */
 export class ScenarioFieldError extends Error {

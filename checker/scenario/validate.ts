@@ -6,7 +6,7 @@ import {
   validateNamespaceName,
 } from '../../machines/names.ts';
 import { closest, parseRequestLine, RequestLineError } from '../cli/request-line.ts';
-import type { FieldPath } from './load.ts';
+import type { FieldPath } from '../cli/scope-issues.ts';
 import {
   type ContentKind,
   contentBodySchemas,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
 import { writeFileAtomic } from '../../cli/fs-atomic.ts';
-import type { Generator } from '../generators.ts';
+import type { Generator } from '../generator.ts';
 import { mermaidBundleName, siteHtml } from './html.ts';
 import { loadSiteInput } from './inputs.ts';
 

@@ -9,7 +9,7 @@ import { machinesFor } from '../../../variants/variants.ts';
 import { scopeByName } from '../../cli/scope-file.ts';
 import { check } from '../../judging/check.ts';
 import { diagramsFolder } from '../diagram.ts';
-import type { Generator } from '../generators.ts';
+import type { Generator } from '../generator.ts';
 import { mutantsJsonPath } from '../mutants.ts';
 import { findChromium } from '../render.ts';
 import { buildReport, writeReport } from '../report.ts';
