@@ -209,16 +209,7 @@ export function checkGoal<S, E>(
     onlyAtHorizon = components.length > 0;
   }
   if (components.length === 0) return { triggers, onlyAtHorizon: false };
-  let best = components[0];
-  let entry = best.states[0];
-  for (const c of components) {
-    for (const s of c.states) {
-      if (dist[s] < dist[entry] || (dist[s] === dist[entry] && s < entry)) {
-        entry = s;
-        best = c;
-      }
-    }
-  }
+  const { best, entry } = nearestEntry(components, dist);
   // The prefix: q-free predecessors back to the trigger, then the BFS path to it.
   const qFree: LassoStep<S, E>[] = [];
   let at = entry;
@@ -320,6 +311,28 @@ function shortestPath(
 }
 
 /** Reachable states with no successor at all, in BFS order (so the first has a shortest trace). */
+/**
+ * The fair component to show and the state by which the lasso enters it: the state nearest the trigger
+ * (`dist`), the lowest index among equals, so the counterexample is the shortest and deterministic.
+ */
+export function nearestEntry<C extends { states: ArrayLike<number> }>(
+  components: readonly C[],
+  dist: ArrayLike<number>,
+): { best: C; entry: number } {
+  let best = components[0];
+  let entry = best.states[0];
+  for (const c of components) {
+    for (let k = 0; k < c.states.length; k++) {
+      const s = c.states[k];
+      if (dist[s] < dist[entry] || (dist[s] === dist[entry] && s < entry)) {
+        entry = s;
+        best = c;
+      }
+    }
+  }
+  return { best, entry };
+}
+
 export function deadlocks<S, E>(graph: StateGraph<S, E>, terminal?: (index: number) => boolean): number[] {
   const found: number[] = [];
   for (let s = 0; s < graph.expanded; s++) {

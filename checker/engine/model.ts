@@ -51,3 +51,22 @@ export type StopReason =
   | 'first-violation'
   | 'bitstate'
   | 'hash-compact';
+
+/**
+ * The same model, calling `expanding` before each state's successors are asked: the explorers expand
+ * states in the order they number them, so a listener that counts the calls knows which state it is.
+ */
+export function announcingExpansions<S, E>(
+  model: ExplorableModel<S, E>,
+  expanding: () => void,
+): ExplorableModel<S, E> {
+  return {
+    initialStates: () => model.initialStates(),
+    key: (state) => model.key(state),
+    ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
+    successors: (state, emit) => {
+      expanding();
+      model.successors(state, emit);
+    },
+  };
+}

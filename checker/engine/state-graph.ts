@@ -1,5 +1,5 @@
 import { type ExploreResult, explore, type SearchLimits } from './explore.ts';
-import type { ExplorableModel, StopReason } from './model.ts';
+import { announcingExpansions, type ExplorableModel, type StopReason } from './model.ts';
 
 /**
  * The explored graph kept whole, for liveness: successor lists in compressed rows (typed arrays), so
@@ -57,15 +57,7 @@ export class GraphRecorder<S, E> {
   /** The model as the explorer must see it: same states, same successors, expansions counted. */
   wrap(model: ExplorableModel<S, E>): ExplorableModel<S, E> {
     // The explorer expands states in index order, so counting calls names the state being expanded.
-    return {
-      initialStates: () => model.initialStates(),
-      key: (state) => model.key(state),
-      ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
-      successors: (state, emit) => {
-        this.expanding();
-        model.successors(state, emit);
-      },
-    };
+    return announcingExpansions(model, () => this.expanding());
   }
 
   /** The explorer starts expanding its next state (what `wrap` reports; an explorer without a model calls it). */

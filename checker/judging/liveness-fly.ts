@@ -1,8 +1,14 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult } from '../engine/explore.ts';
-import type { FairnessCondition, GoalVerdict, Lasso, LassoStep } from '../engine/liveness.ts';
-import type { ExplorableModel } from '../engine/model.ts';
+import {
+  type FairnessCondition,
+  type GoalVerdict,
+  type Lasso,
+  type LassoStep,
+  nearestEntry,
+} from '../engine/liveness.ts';
+import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { chunkSize } from '../engine/visited.ts';
 import {
   combineSlots,
@@ -119,15 +125,7 @@ export class LivenessCollector {
 
   /** The model as a generic explorer must see it: expansions counted. */
   wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent> {
-    return {
-      initialStates: () => model.initialStates(),
-      key: (state) => model.key(state),
-      ...(model.canonical ? { canonical: model.canonical.bind(model) } : {}),
-      successors: (state, emit) => {
-        this.expanding();
-        model.successors(state, emit);
-      },
-    };
+    return announcingExpansions(model, () => this.expanding());
   }
 
   /** The explorer starts expanding its next state (states are expanded in index order). */
@@ -546,16 +544,7 @@ function exactVerdict(
     onlyAtHorizon = components.length > 0;
   }
   if (components.length === 0) return { triggers, onlyAtHorizon: false };
-  let best = components[0];
-  let entry = best.states[0];
-  for (const c of components) {
-    for (const s of c.states) {
-      if (dist[s] < dist[entry] || (dist[s] === dist[entry] && s < entry)) {
-        entry = s;
-        best = c;
-      }
-    }
-  }
+  const { best, entry } = nearestEntry(components, dist);
   const qFree: LassoStep<SystemState, SystemEvent>[] = [];
   let at = entry;
   while (parent[at] !== -1) {
