@@ -6,7 +6,7 @@ import { benchLineSchema } from '../judging/bench-format.ts';
 import { crossCheckLineSchema } from '../judging/crosscheck.ts';
 import { swarmSliceSchema } from '../judging/swarm.ts';
 import { alternativesFileSchema } from './alternatives.ts';
-import type { Generator } from './generators.ts';
+import type { Generator } from './generator.ts';
 import { mutantsFileSchema } from './mutants.ts';
 import { reportFileSchema } from './report.ts';
 import { type OutputSchemaName, outputSchemaNames, schemaPath, schemasFolder } from './schema-ref.ts';
