@@ -3,7 +3,7 @@ import { type CommandSpec, exitCodes, integerOption } from '../checker/cli/cli.t
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { check } from '../checker/judging/check.ts';
 import { fuzzInputs, judgeInput } from '../checker/judging/fuzz.ts';
-import { counterexampleItf } from '../checker/report/counterexample-itf.ts';
+import { counterexampleItf } from '../checker/scenario/counterexample-itf.ts';
 import { SystemModel } from '../machines/system.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { machinesFor } from '../variants/variants.ts';

@@ -10,6 +10,7 @@ import {
   UsageError,
 } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
+import { schemaPath } from '../checker/cli/schema-ref.ts';
 import { scopeNames } from '../checker/cli/scope-file.ts';
 import { modelOf, promelaModel } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
@@ -22,7 +23,6 @@ import {
   swarmSlice,
   swarmSliceSchema,
 } from '../checker/judging/swarm.ts';
-import { schemaPath } from '../checker/report/schema-ref.ts';
 import { baseVariantName } from '../variants/variants.ts';
 import { runEntry } from './entry.ts';
 

@@ -2,9 +2,9 @@ import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, parse, posix, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { schemaRef } from '../report/schema-ref.ts';
 import { UsageError } from './cli.ts';
 import { entryKind, writeFileAtomic } from './fs-atomic.ts';
+import { schemaRef } from './schema-ref.ts';
 
 /**
  * Where a run may write: one folder of its own. `--out` is refused when it is the file system's root,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schemaRef } from '../report/schema-ref.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 
 /**
  * What `npm run bench -- --json` prints: one JSON object per line, each carrying its `$schema`. A line is

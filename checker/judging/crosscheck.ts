@@ -3,12 +3,12 @@ import type { Scope } from '../../machines/scope.ts';
 import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 import { compiledFor, type LaneSink } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
 import { checkLiveness, type LivenessStatus } from '../model/liveness-system.ts';
-import { counterexampleItf } from '../report/counterexample-itf.ts';
-import { schemaRef } from '../report/schema-ref.ts';
+import { counterexampleItf } from '../scenario/counterexample-itf.ts';
 import { parseItf } from '../scenario/itf.ts';
 import { replayTrace } from '../scenario/trace-replay.ts';
 import { check } from './check.ts';
@@ -185,8 +185,6 @@ export function confirmPropertyTrail(
     model,
     {
       property,
-      status: 'violated',
-      witnesses: 0,
       violation: { message: `found by SPIN (pan trail ${file})`, trace },
     },
     variant,

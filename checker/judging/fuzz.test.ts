@@ -4,7 +4,7 @@ import { safetyProperties } from '../../properties/safety.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { scopeDocumentSchema } from '../cli/scope-format.ts';
-import { counterexampleItf } from '../report/counterexample-itf.ts';
+import { counterexampleItf } from '../scenario/counterexample-itf.ts';
 import { check } from './check.ts';
 import { arbitraryOf, fuzzInputs, judgeInput } from './fuzz.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { schemaRef } from '../report/schema-ref.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 import { parsePanOutput } from './spin.ts';
 
 /**

@@ -8,6 +8,7 @@ import { livenessProperties } from '../../properties/liveness.ts';
 import type { Property } from '../../properties/types.ts';
 import { alternativesScopes, type DesignVariant, designVariants } from '../../variants/design-variants.ts';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 import { check, type PropertyResult } from '../judging/check.ts';
 import { LivenessCollector } from '../judging/liveness-fly.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
@@ -15,7 +16,6 @@ import { counterexampleMarkdown } from './counterexample.ts';
 import type { Generator } from './generator.ts';
 import { lassoMarkdown } from './liveness-report.ts';
 import { mutantProperties } from './mutants.ts';
-import { schemaRef } from './schema-ref.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**

@@ -8,6 +8,7 @@ import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { mutants, type Variant } from '../../variants/variants.ts';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import type { SearchLimits } from '../engine/explore.ts';
 import { createProgressReporter, type ProgressOption } from '../engine/progress.ts';
@@ -17,7 +18,6 @@ import { randomRun, type Violation } from '../judging/random.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import type { Generator } from './generator.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
-import { schemaRef } from './schema-ref.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
 import { writtenManifestSchema } from '../cli/output-folder.ts';
+import { type OutputSchemaName, outputSchemaNames, schemaPath, schemasFolder } from '../cli/schema-ref.ts';
 import { benchLineSchema } from '../judging/bench-format.ts';
 import { crossCheckLineSchema } from '../judging/crosscheck.ts';
 import { swarmSliceSchema } from '../judging/swarm.ts';
@@ -9,14 +10,13 @@ import { alternativesFileSchema } from './alternatives.ts';
 import type { Generator } from './generator.ts';
 import { mutantsFileSchema } from './mutants.ts';
 import { reportFileSchema } from './report.ts';
-import { type OutputSchemaName, outputSchemaNames, schemaPath, schemasFolder } from './schema-ref.ts';
 import { stampFileSchema } from './stamp.ts';
 
 /**
  * The JSON Schema of every JSON file the project writes, generated from the zod type its writer builds
  * (zod's toJSONSchema, draft 2020-12), so a CI that reads report.json or mutants.json need not guess
  * its shape. `npm run schemas` writes them under schemas/; `check:generated` finds them stale when a
- * type changed without them. Every written file names its schema in `$schema` (checker/report/schema-ref.ts).
+ * type changed without them. Every written file names its schema in `$schema` (checker/cli/schema-ref.ts).
  */
 export const outputSchemas: Readonly<Record<OutputSchemaName, z.ZodType>> = {
   report: reportFileSchema,

@@ -9,6 +9,7 @@ import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { escapeMarkdownHtml } from '../cli/text-safety.ts';
 import type { Progress } from '../engine/model.ts';
@@ -28,9 +29,9 @@ import {
 } from '../judging/outcome.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from '../judging/scenario-invariants.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
+import { counterexampleItf, counterexampleItfPath, lassoItf } from '../scenario/counterexample-itf.ts';
 import { stepCount } from '../scenario/counterexample-story.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
-import { counterexampleItf, counterexampleItfPath, lassoItf } from './counterexample-itf.ts';
 import type { Generator } from './generator.ts';
 import {
   type LivenessReport,
@@ -40,7 +41,6 @@ import {
   livenessReportSchema,
   livenessSummary,
 } from './liveness-report.ts';
-import { schemaRef } from './schema-ref.ts';
 import { type StampSources, type StampSpec, sourceRoot, stampSources, writeStamp } from './stamp.ts';
 
 /**

@@ -5,13 +5,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScript } from '../../test-support/run-command.ts';
 import { mutants, type Variant } from '../../variants/variants.ts';
+import { type OutputSchemaName, outputSchemaNames, schemaPath } from '../cli/schema-ref.ts';
 import { benchCaseLine, caseResultSchema } from '../judging/bench-format.ts';
 import { spinAvailable } from '../judging/spin.ts';
 import { alternativesJson, alternativesStamp, modelRow, runAlternatives } from './alternatives.ts';
 import { mutantsJson, mutantsJsonPath, mutantsStamp, runMutant } from './mutants.ts';
 import { jsonSchemaText } from './output-schemas.ts';
 import { reportStamp } from './report.ts';
-import { type OutputSchemaName, outputSchemaNames, schemaPath } from './schema-ref.ts';
 import { screenshotsStamp } from './site/screenshots.ts';
 import { sourceRoot, stampSources, writeStamp } from './stamp.ts';
 

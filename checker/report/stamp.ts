@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type ts from 'typescript';
 import { z } from 'zod';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
-import { schemaRef } from './schema-ref.ts';
+import { schemaRef } from '../cli/schema-ref.ts';
 
 /**
  * Stamps: what a long generator's output was made from, so `npm run check:generated` judges it fresh

@@ -6,7 +6,7 @@ import { safetyProperties } from '../../properties/safety.ts';
 import { machinesFor, mutants } from '../../variants/variants.ts';
 import { builtInScopes } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
-import { counterexampleItf } from '../report/counterexample-itf.ts';
+import { counterexampleItf } from './counterexample-itf.ts';
 import {
   actionVariable,
   decodeItfValue,

@@ -10,7 +10,7 @@ import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
-import { lassoItf } from '../report/counterexample-itf.ts';
+import { lassoItf } from './counterexample-itf.ts';
 
 /**
  * Typed ITF, both ways, judged by Quint itself (its ITF loader and typechecker, not this project's code):

@@ -8,7 +8,7 @@ import { variantModel } from '../../test-support/variant-model.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
-import { counterexampleItf } from '../report/counterexample-itf.ts';
+import { counterexampleItf } from './counterexample-itf.ts';
 import { canonicalItf, type ItfValue, itfEqual, parseItf } from './itf.ts';
 import { replayTrace } from './trace-replay.ts';
 

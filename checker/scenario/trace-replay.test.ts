@@ -9,7 +9,7 @@ import { variantModel } from '../../test-support/variant-model.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
-import { counterexampleItf } from '../report/counterexample-itf.ts';
+import { counterexampleItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
 import { replayFile } from './replay.ts';
 import { checkScenarioTarget } from './trace-command.ts';

@@ -1,19 +1,12 @@
 import { posix } from 'node:path';
 import type { Scope } from '../../machines/scope.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { Property } from '../../properties/types.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
-import type { PropertyResult } from '../judging/check.ts';
 import type { LivenessResult } from '../model/liveness-system.ts';
-import { type ItfMbtAction, itfText, traceToItf } from '../scenario/itf.ts';
-import {
-  actionName,
-  nondetPicks,
-  noPicks,
-  stutterActionName,
-  typedState,
-  varTypes,
-} from '../scenario/itf-types.ts';
-import { actionData, readableState, stepAction } from '../scenario/state-view.ts';
+import { type ItfMbtAction, itfText, type TraceInput, traceToItf } from './itf.ts';
+import { actionName, nondetPicks, noPicks, stutterActionName, typedState, varTypes } from './itf-types.ts';
+import { actionData, readableState, stepAction } from './state-view.ts';
 
 /** A model step as Quint's model-based testing writes it: the action's name and its arguments. */
 export function mbtAction(model: SystemModel, event: SystemEvent): ItfMbtAction {
@@ -39,10 +32,16 @@ export function counterexampleItfPath(outDir: string, propertyId: string): strin
   return posix.join(outDir, 'counterexamples', `${propertyId}.itf.json`);
 }
 
+/** What the writer needs of a property's verdict (the judging room's PropertyResult has this shape). */
+export interface ViolatedProperty {
+  property: Property;
+  violation?: { message: string; trace: TraceInput<SystemState, SystemEvent> };
+}
+
 /** A violated property's shortest trace as ITF text, with what broke and where it ran in `#meta`. */
 export function counterexampleItf(
   model: SystemModel,
-  result: PropertyResult,
+  result: ViolatedProperty,
   variant: string,
   loopStart?: number,
   /** The scope as given: a seeded fault in the scope's data is the variant's, applied again on replay. */
