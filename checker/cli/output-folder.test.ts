@@ -73,7 +73,7 @@ describe('the output folder', () => {
     expect(deleted).toEqual(['run/counterexamples/old.md']);
     expect(await readdir(join(root, folder, 'counterexamples'))).toEqual(['notes.md']);
     const manifest = JSON.parse(await readFile(join(root, folder, manifestName), 'utf8'));
-    expect(manifest).toEqual({ $schema: '../../schemas/written.schema.json', files: ['report.md'] });
+    expect(manifest).toEqual({ $schema: '../schemas/written.schema.json', files: ['report.md'] });
   });
 
   it('never deletes a path an edited manifest points outside the folder', async () => {

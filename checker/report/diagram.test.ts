@@ -134,7 +134,7 @@ describe.each(entries.map((entry) => [entry.id, entry] as const))('state diagram
         );
         const text = note.slice(0, note.indexOf('end note'));
         expect(text, transition.id).toContain(`stays in ${stateOf.get(transition.source)?.key}<br/>`);
-        expect(text, transition.id).toContain(diagramLabel(transition));
+        expect(text, transition.id).toContain(diagramLabel(transition, true));
         continue;
       }
       for (const target of targets) {
@@ -208,7 +208,7 @@ describe('the fixture diagram', () => {
       /state processing \{\n\s+state "upload" as processing__upload \{[\s\S]*\n\s+--\n\s+state "audit"/,
     );
     expect(source).toContain('state "fixture" as fixture {');
-    expect(source).toContain('fixture --> s_default : RESET<br/>/ forgetEverything (NS-6)');
+    expect(source).toContain('fixture --> s_default : RESET<br/>/ forgetEverything<br/>(NS-6)');
   });
 
   it('labels eventless chains, fallbacks, composite guards, done events and escaped event names', () => {
@@ -224,7 +224,7 @@ describe('the fixture diagram', () => {
 
   it('lists a targetless transition in a note beside its state, not as a loop', () => {
     expect(source).toContain(
-      'note left of review__state\n        stays in state<br/>1. RETRY [withinRetryBudget]<br/>/ countAttempt (FP-2)\n      end note',
+      'note right of review__state\n        stays in state<br/>1. RETRY [withinRetryBudget]<br/>/ countAttempt (FP-2)\n      end note',
     );
     expect(source).not.toContain('review__state --> review__state');
   });
@@ -311,7 +311,7 @@ describe('names Mermaid cannot take as they are', () => {
     // Both loop on `idle`: one note beside it lists them, so neither hides under the other.
     expect(labels).toEqual([]);
     expect(stateDiagram(machine)).toContain(
-      'note left of idle\n    stays in idle<br/>x.y#58;z/[w]#59;#quot;v#quot;<br/>any event\n  end note',
+      'note right of idle\n    stays in idle<br/>x.y#58;z/[w]#59;#quot;v#quot;<br/>any event\n  end note',
     );
   });
 });
@@ -408,7 +408,10 @@ describe('docs/machines.md', () => {
     }
     // Names and details are short enough to read: no line of a label is longer than 60 characters.
     const long = views.flatMap((view) =>
-      [...viewTransitions(view).flatMap((t) => labelLines(t)), ...viewHeads(view)]
+      [
+        ...viewTransitions(view).flatMap((t) => [...labelLines(t), ...labelLines(t, true)]),
+        ...viewHeads(view),
+      ]
         .filter((line) => line.length > maxLabelLine)
         .map((line) => `${view.id}: ${line}`),
     );

@@ -113,8 +113,8 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
       lines.push(`${indent}${declaration}`);
       const stays = staysIn.get(path);
       if (stays) {
-        // Notes alternate sides, starting left: stacked on one side they stretch the diagram downwards.
-        const side = notesDrawn++ % 2 === 0 ? 'left' : 'right';
+        // Notes alternate sides, starting right: stacked on one side they stretch the diagram downwards.
+        const side = notesDrawn++ % 2 === 0 ? 'right' : 'left';
         lines.push(
           `${indent}note ${side} of ${id}`,
           `${indent}  ${stays.join('<br/>')}`,
@@ -137,7 +137,7 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
     const node = outline.states.find((state) => state.path === transition.source);
     if (!loops || node?.type !== 'atomic') continue;
     const stays = staysIn.get(transition.source) ?? [escapeTransitionLabel(`stays in ${node.key}`)];
-    stays.push(diagramLabel(transition));
+    stays.push(diagramLabel(transition, true));
     staysIn.set(transition.source, stays);
     noted.add(transition.id);
   }

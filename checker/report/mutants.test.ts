@@ -92,7 +92,7 @@ describe('the generated files', () => {
     const file = JSON.parse(mutantsJson(results));
     // The file names its schema from generated/, then lists the mutants.
     expect(Object.keys(file)).toEqual(['$schema', 'mutants']);
-    expect(file.$schema).toBe('../../schemas/mutants.schema.json');
+    expect(file.$schema).toBe('../schemas/mutants.schema.json');
     const [entry] = file.mutants;
     expect(entry).toMatchObject({
       mutant: 'pending-grows-after-active',

@@ -173,14 +173,15 @@ export function packLines(items: readonly string[], open: string, close = ''): s
 }
 
 /** The lines of a transition's label: trigger and guard, actions, requirements, none longer than 60 characters. */
-export function labelLines(transition: LabelParts): string[] {
+export function labelLines(transition: LabelParts, compact = false): string[] {
   const lines = [triggerText(transition)];
   if (transition.actions.length > 0) lines.push(...packLines(transition.actions, '/ '));
   if (transition.requirements.length > 0) {
     const [first, ...rest] = packLines(transition.requirements, '(', ')');
-    // Requirement IDs share the last actions line when both fit: a shorter label keeps the diagram on one screen.
+    // In a note, requirement IDs share the last actions line when both fit: a shorter note keeps the diagram on
+    // two screens. Arrow labels keep them apart: ELK places shorter labels of opposite arrows over each other.
     const last = lines.length - 1;
-    if (transition.actions.length > 0 && lines[last].length + 1 + first.length <= maxLabelLine)
+    if (compact && transition.actions.length > 0 && lines[last].length + 1 + first.length <= maxLabelLine)
       lines[last] = `${lines[last]} ${first}`;
     else lines.push(first);
     lines.push(...rest);
@@ -196,8 +197,8 @@ export function transitionLabel(transition: LabelParts): string {
 }
 
 /** The label as Mermaid source: trigger and guard, actions, requirements, each on its own line. */
-export function diagramLabel(transition: LabelParts): string {
-  return labelLines(transition).map(escapeTransitionLabel).join('<br/>');
+export function diagramLabel(transition: LabelParts, compact = false): string {
+  return labelLines(transition, compact).map(escapeTransitionLabel).join('<br/>');
 }
 
 /**

@@ -102,6 +102,8 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'scripts/site.ts': [],
   // The merged results of swarm slices the user names.
   'scripts/swarm.ts': [],
+  // The mutation judge replays the committed scenarios, as verify does.
+  'scripts/mutation/judge.ts': ['scenarios/'],
   'scripts/verify.ts': ['scenarios/', 'checker/judging/random.ts'],
   'test-support/run-command.ts': [],
   'test-support/temp-dir.ts': [],
