@@ -16,6 +16,7 @@ export const outputSchemaNames = [
   'bench',
   'crosscheck',
   'swarm',
+  'itf',
 ] as const;
 export type OutputSchemaName = (typeof outputSchemaNames)[number];
 

@@ -6,6 +6,7 @@ import { type OutputSchemaName, outputSchemaNames, schemaPath, schemasFolder } f
 import { benchLineSchema } from '../judging/bench-format.ts';
 import { crossCheckLineSchema } from '../judging/crosscheck.ts';
 import { swarmSliceSchema } from '../judging/swarm.ts';
+import { itfTraceSchema } from '../scenario/itf.ts';
 import { alternativesFileSchema } from './alternatives.ts';
 import type { Generator } from './generator.ts';
 import { mutantsFileSchema } from './mutants.ts';
@@ -27,6 +28,12 @@ export const outputSchemas: Readonly<Record<OutputSchemaName, z.ZodType>> = {
   bench: benchLineSchema,
   crosscheck: crossCheckLineSchema,
   swarm: swarmSliceSchema,
+  // ITF's own readers (Quint, Apalache) fix its top-level keys, so a trace carries no $schema of ours.
+  itf: itfTraceSchema.meta({
+    title: 'nsmodel ITF trace',
+    description:
+      "A counterexample or lasso as verify writes it: Apalache's ADR-015 Informal Trace Format, with each state's #meta.action and the mbt:: variables.",
+  }),
 };
 
 /** The schema file's text: JSON Schema 2020-12 of what the writer emits, its title and description first. */

@@ -3,11 +3,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { livenessProperties } from '../../properties/liveness.ts';
+import { safetyProperties } from '../../properties/safety.ts';
 import { runScript } from '../../test-support/run-command.ts';
-import { mutants, type Variant } from '../../variants/variants.ts';
+import { variantModel } from '../../test-support/variant-model.ts';
+import { mutants, type Variant, variantByName } from '../../variants/variants.ts';
 import { type OutputSchemaName, outputSchemaNames, schemaPath } from '../cli/schema-ref.ts';
+import { scopeByName } from '../cli/scope-file.ts';
 import { benchCaseLine, caseResultSchema } from '../judging/bench-format.ts';
+import { check } from '../judging/check.ts';
+import { removalScope } from '../judging/liveness-fixtures.ts';
 import { spinAvailable } from '../judging/spin.ts';
+import { checkLiveness } from '../model/liveness-system.ts';
+import { counterexampleItf, lassoItf } from '../scenario/counterexample-itf.ts';
 import { alternativesJson, alternativesStamp, modelRow, runAlternatives } from './alternatives.ts';
 import { mutantsJson, mutantsJsonPath, mutantsStamp, runMutant } from './mutants.ts';
 import { jsonSchemaText } from './output-schemas.ts';
@@ -97,6 +106,33 @@ describe('every writer', () => {
     validate('written', manifest);
     namesItsSchema('written', manifest, join(out, '.nsmodel-written.json'));
   }, 180_000);
+
+  it('ITF: a counterexample and a lasso, as verify writes them, validate', () => {
+    const model = variantModel('create-in-terminating', scopeByName('quick'));
+    const [violated] = check(
+      model,
+      safetyProperties.filter((p) => p.id === 'no-create-in-terminating'),
+      { stopOnFirst: true },
+    ).properties;
+    validate('itf', JSON.parse(counterexampleItf(model, violated, 'create-in-terminating')));
+    const fault = variantByName('controller-never-finalizes') as Variant;
+    const lassoModel = new SystemModel(removalScope, fault.machines(defaultMachines, removalScope));
+    const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
+    const [lasso] = checkLiveness(lassoModel, removal).properties;
+    const written = JSON.parse(lassoItf(lassoModel, lasso, 'controller-never-finalizes')) as {
+      loop?: number;
+    };
+    expect(written.loop).toBeTypeOf('number');
+    validate('itf', written);
+    // A value ITF does not know (a float where integers are written) is refused.
+    const bad = JSON.parse(counterexampleItf(model, violated, 'create-in-terminating')) as {
+      states: Record<string, unknown>[];
+    };
+    const variable = Object.keys(bad.states[0]).find((k) => k !== '#meta') as string;
+    bad.states[0][variable] = 1.5;
+    const checkItf = ajv.compile(committed.get('itf') as object);
+    expect(checkItf(bad)).toBe(false);
+  }, 120_000);
 
   it('mutants: mutants.json validates, and names its schema from generated/', () => {
     const json = JSON.parse(
