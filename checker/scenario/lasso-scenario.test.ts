@@ -22,7 +22,10 @@ import { replayFile } from './replay.ts';
  * states the violated property's goal. The round trip covers every seeded fault `npm run mutants` kills
  * with a liveness property; the goals in scenario words are checked against the properties' own.
  */
-const table = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as MutantResult[];
+const written = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as {
+  mutants: MutantResult[];
+};
+const table = written.mutants;
 const byLiveness = table.filter((r) => r.search === 'liveness');
 
 describe('every liveness property, in scenario words', () => {
