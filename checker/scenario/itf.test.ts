@@ -11,6 +11,7 @@ import {
   actionVariable,
   decodeItfValue,
   encodeItfValue,
+  firstDuplicateKey,
   ItfEncodingError,
   itfText,
   itfTraceSchema,
@@ -185,5 +186,26 @@ describe('a seeded fault as ITF', () => {
     });
     expect(itf.params).toEqual(['scope', 'scopeDocument']);
     expect(lastState.scope).toBe('default');
+  });
+});
+
+describe('a key written twice in one object', () => {
+  const trace = (state: string) =>
+    `{\n  "#meta": { "format": "ITF", "format-description": "x" },\n  "vars": ["x"],\n  "states": [\n    ${state}\n  ]\n}`;
+
+  it('is refused with its line and path, where JSON.parse would keep the last silently', () => {
+    const text = trace('{ "#meta": { "index": 0 }, "x": { "a": 1, "b": "a", "a": 2 } }');
+    expect(firstDuplicateKey(text)).toEqual({ key: 'a', line: 5, path: 'states[].x' });
+    expect(() => parseItf(text, 't.itf.json')).toThrow(
+      't.itf.json: line 5: key "a" appears twice in one object (at states[].x)',
+    );
+    expect(firstDuplicateKey('{"vars": [], "vars": []}')).toEqual({ key: 'vars', line: 1, path: '' });
+  });
+
+  it('is told apart from the same key in sibling objects, a value equal to a key, and escaped quotes', () => {
+    expect(
+      firstDuplicateKey(trace('{ "#meta": { "index": 0 }, "x": [{ "a": "a" }, { "a": "\\"a\\"" }] }')),
+    ).toBe(undefined);
+    expect(firstDuplicateKey('{"a": {"a": {"a": 1}}, "b": "a"}')).toBe(undefined);
   });
 });

@@ -330,10 +330,56 @@ export function parseItf(text: string, file: string): ItfTrace {
   } catch (error) {
     throw new Error(`${file}: not JSON: ${(error as Error).message}`);
   }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate)
+    throw new Error(
+      `${file}: line ${duplicate.line}: key ${JSON.stringify(duplicate.key)} appears twice in one object (at ${duplicate.path || '(top)'}); JSON readers keep only one of them, so the trace may not say what its author wrote; fix: keep one`,
+    );
   const parsed = itfTraceSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`${file}: not an ITF trace: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   return parsed.data as unknown as ItfTrace;
+}
+
+/**
+ * The first key written twice in one object of a JSON text, with its line and the path to that object
+ * (JSON.parse silently keeps the last). The text is known to be valid JSON when this runs.
+ */
+export function firstDuplicateKey(text: string): { key: string; line: number; path: string } | undefined {
+  // Per open container: its keys (null for an array), and the path to it.
+  const stack: { keys: Set<string> | null; path: string; pending?: string }[] = [];
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line++;
+    else if (c === '{') stack.push({ keys: new Set(), path: childPath(stack) });
+    else if (c === '[') stack.push({ keys: null, path: childPath(stack) });
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      let next = end + 1;
+      while (/\s/.test(text[next] ?? '')) next++;
+      // A string followed by a colon is an object's key; any other string is a value.
+      if (top?.keys && text[next] === ':') {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) return { key, line, path: top.path };
+        top.keys.add(key);
+        top.pending = key;
+      }
+      i = end;
+    }
+  }
+  return undefined;
+}
+
+/** The path of a container opened now: its parent's path and the key it is the value of. */
+function childPath(stack: readonly { keys: Set<string> | null; path: string; pending?: string }[]): string {
+  const parent = stack[stack.length - 1];
+  if (!parent) return '';
+  const step = parent.keys ? (parent.pending ?? '') : '[]';
+  return parent.path === '' ? step : parent.keys ? `${parent.path}.${step}` : `${parent.path}${step}`;
 }
