@@ -11,6 +11,7 @@ import {
   answerProblem,
   differences,
   isTypedTrace,
+  recordedInitial,
   recordedStep,
   recordedVars,
   sameVars,
@@ -87,9 +88,7 @@ export function replayLasso(
       `${file}: #meta.namespace: ${JSON.stringify(namespace ?? null)} is no namespace of the scope; fix: name the namespace ${property.id} was judged for`,
     );
   const typed = isTypedTrace(trace);
-  const initial = model
-    .initialStates()
-    .find((s) => sameVars(stateVars(model, s, typed), recordedVars(trace, 0)));
+  const initial = recordedInitial(model, trace);
   if (!initial)
     return {
       replayed: false,

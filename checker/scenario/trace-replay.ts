@@ -120,6 +120,12 @@ export function recordedStep(trace: ItfTrace, index: number, file: string): Reco
 }
 
 /** When the trace records the step's answer: why the model's differs, or undefined when it is the same. */
+/** The model's initial state that is the trace's state 0, if any. */
+export function recordedInitial(model: SystemModel, trace: ItfTrace): SystemState | undefined {
+  const typed = isTypedTrace(trace);
+  return model.initialStates().find((s) => sameVars(stateVars(model, s, typed), recordedVars(trace, 0)));
+}
+
 export function answerProblem(
   step: RecordedStep,
   model: SystemModel,
@@ -219,9 +225,7 @@ export function replayTrace(
     );
   const model = new SystemModel(scopeFor(variant, scope), machines);
   const typed = isTypedTrace(trace);
-  const initial = model
-    .initialStates()
-    .find((s) => sameVars(stateVars(model, s, typed), recordedVars(trace, 0)));
+  const initial = recordedInitial(model, trace);
   if (!initial)
     return {
       replayed: false,
