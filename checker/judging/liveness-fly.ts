@@ -85,6 +85,9 @@ export class LivenessCollector {
   /** Per compiled event id: whether its classes are known, and its condition words. */
   private idKnown = new Uint8Array(0);
   private idBits = new Uint32Array(0);
+  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet). */
+  private gathered: Uint32Array;
+  private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
 
   constructor(
@@ -118,6 +121,7 @@ export class LivenessCollector {
     this.goalWords = Math.ceil((this.goals.length * 2) / 32);
     this.conditionWords = Math.ceil(this.conditions.length / 32);
     this.words = new StateWords(1 + this.goalWords + this.conditionWords);
+    this.gathered = new Uint32Array(this.conditionWords);
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
@@ -134,6 +138,7 @@ export class LivenessCollector {
 
   /** The explorer starts expanding its next state (states are expanded in index order). */
   expanding(): void {
+    this.flushGathered();
     this.expansions++;
   }
 
@@ -158,13 +163,25 @@ export class LivenessCollector {
       this.idBits.set(this.bitsOf(events[event]), event * words);
       this.idKnown[event] = 1;
     }
+    // Gathered per expansion, written when the next one starts (or the search ends).
+    this.gatheredFor = s;
+    const bits = this.idBits;
+    const gathered = this.gathered;
+    for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
+  }
+
+  /** Writes the classes gathered over the last expansion's edges, and that it had one. */
+  private flushGathered(): void {
+    const s = this.gatheredFor;
+    if (s < 0) return;
     this.words.or(s, 0, hasSuccessor);
     const base = 1 + this.goalWords;
-    const bits = this.idBits;
-    for (let w = 0; w < words; w++) {
-      const b = bits[event * words + w];
-      if (b !== 0) this.words.or(s, base + w, b);
+    const gathered = this.gathered;
+    for (let w = 0; w < gathered.length; w++) {
+      if (gathered[w] !== 0) this.words.or(s, base + w, gathered[w]);
+      gathered[w] = 0;
     }
+    this.gatheredFor = -1;
   }
 
   /** A state discovered: its goals' premises and pending goals, and whether it is terminal or at the horizon. */
@@ -186,6 +203,7 @@ export class LivenessCollector {
 
   /** Called by `check` once the search has returned. */
   finish(search: ExploreResult<SystemState, SystemEvent>): void {
+    this.flushGathered();
     this.search = search;
   }
 
