@@ -299,18 +299,28 @@ export class LivenessCollector {
       ((this.words.get(s, pendingWord(g)) >>> (((2 * g) & 31) + 1)) & 1) === 1;
     // Goals by their pending states: a count and a hash first, then compared state by state.
     const byPrint = new Map<string, number[][]>();
-    for (let g = 0; g < this.goals.length; g++) {
-      let count = 0;
-      let hash = 0;
-      let triggers = 0;
-      for (let s = 0; s < walk.expanded; s++) {
-        if (triggered(g, s)) triggers++;
-        if (!pending(g, s)) continue;
-        count++;
-        hash = (Math.imul(hash, 0x01000193) ^ s) | 0;
+    const goals = this.goals.length;
+    const counts = new Int32Array(goals);
+    const hashes = new Int32Array(goals);
+    const triggers = new Int32Array(goals);
+    for (let s = 0; s < walk.expanded; s++)
+      for (let w = 0; w < this.goalWords; w++) {
+        const word = this.words.get(s, 1 + w);
+        if (word === 0) continue;
+        // Bits 2j and 2j + 1 of the word: goal 16w + j pending, and triggered.
+        for (let j = 0; j < 16; j++) {
+          const bits = (word >>> (2 * j)) & 3;
+          if (bits === 0) continue;
+          const g = 16 * w + j;
+          if ((bits & 2) !== 0) triggers[g]++;
+          if ((bits & 1) === 0) continue;
+          counts[g]++;
+          hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
+        }
       }
-      if (triggers === 0) continue;
-      const key = `${count}:${hash}`;
+    for (let g = 0; g < goals; g++) {
+      if (triggers[g] === 0) continue;
+      const key = `${counts[g]}:${hashes[g]}`;
       const groups = byPrint.get(key) ?? [];
       byPrint.set(key, groups);
       const same = groups.find((group) => {
@@ -546,17 +556,19 @@ function tarjan(
   const edges = new IntStack();
   const components: { states: Int32Array; taken: number }[] = [];
   let counter = 0;
+  // One emitter for every expansion: no closure per state.
+  const keep = (event: number, target: number) => {
+    if (target < 0 || !inside(target)) return;
+    edges.push(target);
+    edges.push(event);
+  };
   const open = (s: number) => {
     index[s] = low[s] = counter++;
     scratch.touched.push(s);
     stack.push(s);
     onStack[s] = 1;
     const start = edges.length;
-    walk.successors(s, (event, target) => {
-      if (target < 0 || !inside(target)) return;
-      edges.push(target);
-      edges.push(event);
-    });
+    walk.successors(s, keep);
     frameState.push(s);
     frameCursor.push(start);
     frameEnd.push(edges.length);
