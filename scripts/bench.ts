@@ -292,23 +292,27 @@ function verifyGroup(quick: boolean): { title: string; cases: BenchCase[]; repea
 function timedVerify(args: string[]): {
   peakRssBytes: number;
   seconds: number;
+  cpuSeconds: number;
   status: number;
   stdout: string;
+  stderr: string;
 } {
   const verifyPath = fileURLToPath(new URL('verify.ts', import.meta.url));
   const child = spawnSync(
     '/usr/bin/time',
-    ['-f', 'BENCH_TIME %M %e', process.execPath, '--import', 'tsx', verifyPath, ...args],
+    ['-f', 'BENCH_TIME %M %e %U %S', process.execPath, '--import', 'tsx', verifyPath, ...args],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
-  const timing = /BENCH_TIME (\d+) ([0-9.]+)/.exec(child.stderr ?? '');
+  const timing = /BENCH_TIME (\d+) ([0-9.]+) ([0-9.]+) ([0-9.]+)/.exec(child.stderr ?? '');
   if (!timing)
     throw new Error(`verify ${args.join(' ')}: no timing (${(child.stderr ?? '').trim().slice(-200)})`);
   return {
     peakRssBytes: Number(timing[1]) * 1024,
     seconds: Number(timing[2]),
+    cpuSeconds: Number(timing[3]) + Number(timing[4]),
     status: child.status ?? -1,
     stdout: child.stdout,
+    stderr: child.stderr ?? '',
   };
 }
 
@@ -328,6 +332,8 @@ function runVerify(scope: string, options: string[]): CaseResult {
     stopReason?: string;
     liveness?: unknown;
   };
+  // verify prints a hash-compacted search's chance of a miss on stderr.
+  const miss = /probability of any miss ([0-9.e+-]+)/.exec(run.stderr);
   const reductions = [
     ...(options.includes('--hash-compact') ? ['hash-compact'] : []),
     ...(!options.includes('off') && ['large', 'xl'].includes(scope) ? ['symmetry'] : []),
@@ -342,6 +348,9 @@ function runVerify(scope: string, options: string[]): CaseResult {
     ...(report.stopReason ? { stopReason: report.stopReason } : {}),
     seconds: run.seconds,
     statesPerSecond: report.states / Math.max(1e-9, run.seconds),
+    cpuSeconds: run.cpuSeconds,
+    statesPerCpuSecond: report.states / Math.max(1e-9, run.cpuSeconds),
+    ...(miss ? { missProbability: Number(miss[1]) } : {}),
     peakRssBytes: run.peakRssBytes,
     baselineRssBytes: bare.peakRssBytes,
     retainedBytes: 0,
@@ -572,6 +581,14 @@ function row(result: CaseResult & { medianStatesPerSecond?: number; runs?: numbe
   ];
 }
 
+/** A verify case's CPU time and bytes per state above its 1-state run: the figures wall time on a shared machine hides. */
+function verifyLine(r: CaseResult): string {
+  const cpu = r.cpuSeconds ?? 0;
+  const above = Math.max(0, r.peakRssBytes - r.baselineRssBytes) / Math.max(1, r.states);
+  const miss = r.missProbability === undefined ? '' : `, P(miss) ${r.missProbability.toPrecision(3)}`;
+  return `  verify ${r.subject}: ${cpu.toFixed(1)} s CPU (${integer.format(r.statesPerCpuSecond ?? 0)} states per CPU second), peak ${mebibytes(r.peakRssBytes)}, ${above.toFixed(0)} B/state above the 1-state run (${mebibytes(r.baselineRssBytes)})${miss}`;
+}
+
 function printTable(rows: string[][]): void {
   printRows(
     [
@@ -720,6 +737,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(group.title);
     if (results.some((r) => r.engine === 'system-compiled')) printCompiled(results);
     else printTable(results.map(row));
+    for (const r of results) if (r.engine === 'verify' && !r.error) console.log(verifyLine(r));
     console.log('');
   }
   if (!asJson) {

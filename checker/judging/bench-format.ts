@@ -34,6 +34,14 @@ const caseResultShape = {
   stopReason: z.string().optional(),
   seconds: z.number().nonnegative(),
   statesPerSecond: z.number().nonnegative(),
+  cpuSeconds: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe(
+      'verify cases: user and system CPU seconds of the whole command (wall time lies on a loaded machine)',
+    ),
+  statesPerCpuSecond: z.number().nonnegative().optional().describe('verify cases: states per CPU second'),
   peakRssBytes: bytes.describe('peak resident set size of the whole process (maxRSS)'),
   baselineRssBytes: bytes.describe('RSS just before the search: the runtime, modules and tabulated machine'),
   retainedBytes: z

@@ -15,8 +15,17 @@ import {
 } from '../engine/explore-bitstate.ts';
 import type { ExplorableModel, StopReason } from '../engine/model.ts';
 import type { ProgressOption } from '../engine/progress.ts';
+import { grown } from '../engine/state-store.ts';
 import { compiledFor } from '../model/compiled.ts';
-import { type CompiledResult, exploreCompiled, exploreCompiledAsync } from '../model/compiled-explore.ts';
+import {
+  type CompiledOptions,
+  type CompiledResult,
+  edgeDecoded,
+  edgeHandled,
+  edgeStop,
+  exploreCompiled,
+  exploreCompiledAsync,
+} from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
 import { type StepJudgement, StepMemo } from '../model/step-memo.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
@@ -88,6 +97,8 @@ export interface SearchRecorder {
   wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
   expanding(): void;
   edge(event: SystemEvent, afterIndex: number): void;
+  /** An edge of the compiled search by its event's id in `events` (instead of `edge`, when given). */
+  eventEdge?(event: number, events: readonly SystemEvent[]): void;
   state?(state: SystemState, index: number): void;
   finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
 }
@@ -135,14 +146,25 @@ export function check(model: SystemModel, properties: Property[], options: Check
   if ('done' in search) return search.done;
   const { judge, recorder } = search;
   const result = compiles(options)
-    ? exploreCompiled(compiledFor(model), {
-        ...judge.options,
-        onExpand: () => recorder?.expanding(),
-        hashCompact: options.hashCompact === true,
-      })
+    ? exploreCompiled(compiledFor(model), compiledOptions(model, judge, recorder, options))
     : explore(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return withFigures(judge.verdicts(result), result);
+}
+
+/** The compiled search's options: the judge's, with its edges judged from the lanes first. */
+function compiledOptions(
+  model: SystemModel,
+  judge: ReturnType<typeof createJudge>,
+  recorder: CheckOptions['recorder'],
+  options: CheckOptions,
+): CompiledOptions {
+  return {
+    ...judge.options,
+    ...judge.lanes(compiledFor(model).events),
+    onExpand: () => recorder?.expanding(),
+    hashCompact: options.hashCompact === true,
+  };
 }
 
 /** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
@@ -193,11 +215,7 @@ export async function checkAsync(
   if ('done' in search) return search.done;
   const { judge, recorder } = search;
   const result = compiles(options)
-    ? await exploreCompiledAsync(compiledFor(model), {
-        ...judge.options,
-        onExpand: () => recorder?.expanding(),
-        hashCompact: options.hashCompact === true,
-      })
+    ? await exploreCompiledAsync(compiledFor(model), compiledOptions(model, judge, recorder, options))
     : await exploreAsync(recorder ? recorder.wrap(model) : model, judge.options);
   recorder?.finish(result);
   return withFigures(judge.verdicts(result), result);
@@ -253,6 +271,8 @@ function createJudge(
   options: CheckOptions,
 ): {
   options: ExploreOptions<SystemState, SystemEvent>;
+  /** The compiled search's edge hooks: `onLaneEdge` judges what it can from the lanes, `onEdge` the rest. */
+  lanes(events: readonly SystemEvent[]): Pick<CompiledOptions, 'onLaneEdge' | 'onEdge'>;
   verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
 } {
   const violations = new Map<
@@ -390,17 +410,84 @@ function createJudge(
         seenEvents.add(event);
         for (const t of event.transitions) covered.add(t);
       }
-      const open = memo?.settledStep(before, event, after);
-      if (open) {
-        for (const j of open) judgeOne(j, before, event, after, beforeIndex);
-        return !allViolated();
-      }
-      let violatedHere = false;
-      for (let j = 0; j < judgements; j++)
-        violatedHere = !judgeOne(j, before, event, after, beforeIndex) || violatedHere;
-      if (memo && !violatedHere) memo.settle((j) => j < stepViolated.length && stepViolated[j]);
-      return !allViolated();
+      return judgeEdge(before, event, after, beforeIndex, memo?.settledStep(before, event, after));
     },
+  };
+
+  /** The step judgements of an edge: only those `open` in its settled class, or all (then it may settle). */
+  const judgeEdge = (
+    before: SystemState,
+    event: SystemEvent,
+    after: SystemState,
+    beforeIndex: number,
+    open: readonly number[] | undefined,
+  ): boolean => {
+    if (open) {
+      for (const j of open) judgeOne(j, before, event, after, beforeIndex);
+      return !allViolated();
+    }
+    let violatedHere = false;
+    for (let j = 0; j < judgements; j++)
+      violatedHere = !judgeOne(j, before, event, after, beforeIndex) || violatedHere;
+    if (memo && !violatedHere) memo.settle((j) => j < stepViolated.length && stepViolated[j]);
+    return !allViolated();
+  };
+
+  const lanes = (events: readonly SystemEvent[]): Pick<CompiledOptions, 'onLaneEdge' | 'onEdge'> => {
+    const { recorder } = options;
+    // Per event id: seen (its transitions covered), and the namespace slot its request addresses + 2 (0: not yet known).
+    let seen = new Uint8Array(0);
+    let addressed = new Int32Array(0);
+    const addressedOf = (id: number): number => {
+      if (id >= addressed.length) addressed = grown(addressed, id);
+      if (addressed[id] === 0) addressed[id] = (events[id].request?.namespace ?? -1) + 2;
+      return addressed[id] - 2;
+    };
+    /** The current edge's open judgements in its settled class (undefined: not settled, judge all). */
+    let open: readonly number[] | undefined;
+    const rest: number[] = [];
+    return {
+      onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
+        if (
+          options.stopOnFirst &&
+          firstLevel !== undefined &&
+          layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
+        ) {
+          stoppedOnFirst = true;
+          return edgeStop;
+        }
+        edgeSeq++;
+        if (recorder?.eventEdge) recorder.eventEdge(id, events);
+        else recorder?.edge(events[id], afterIndex);
+        if (id >= seen.length || seen[id] === 0) {
+          seen = grown(seen, id);
+          seen[id] = 1;
+          for (const t of events[id].transitions) covered.add(t);
+        }
+        if (!memo) {
+          open = undefined;
+          return edgeDecoded;
+        }
+        const settled = memo.settledLanes(id, addressedOf(id), from, to);
+        open = settled;
+        if (settled === undefined) return edgeDecoded;
+        // The open judgements the global and refined tables answer need no decoded state either.
+        rest.length = 0;
+        for (const j of settled) {
+          const predicate = j < stepPredicates.length;
+          if (predicate && stepViolated[j]) continue;
+          const known = memo.knownLanes(j, beforeIndex, from, to);
+          if (known < 0 || (predicate && known === 0)) rest.push(j);
+          else if (!predicate && known === 1) stepWitnessCounts[j - stepPredicates.length]++;
+        }
+        open = rest;
+        return rest.length === 0 ? edgeHandled : edgeDecoded;
+      },
+      onEdge: (before, event, after, beforeIndex) => {
+        memo?.bind(before, event, after);
+        return judgeEdge(before, event, after, beforeIndex, open);
+      },
+    };
   };
 
   const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
@@ -439,5 +526,5 @@ function createJudge(
       coverage: coverageOf(model, covered),
     };
   };
-  return { options: exploreOptions, verdicts };
+  return { options: exploreOptions, lanes, verdicts };
 }

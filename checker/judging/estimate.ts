@@ -44,10 +44,12 @@ export const projectionCap = 100_000;
 export const projectionBudget = 300_000;
 
 /**
- * Bytes the packed search keeps per state, rounded up from docs/performance.md's 40–60 B/state of lanes,
- * table, parents and events, plus the liveness graph verify keeps beside it.
+ * Bytes `verify` holds per state as its memory guard counts them (heap plus array buffers): measured on
+ * the default scope after the search and liveness, 321 B/state above the loaded model (the visited
+ * set's lanes, table, parents and events, the compiled tables, the step memo, liveness's words per state
+ * and its Tarjan arrays; docs/performance.md), rounded up.
  */
-export const bytesPerState = 100;
+export const bytesPerState = 350;
 
 function statesOf(
   scope: Scope,

@@ -9,6 +9,7 @@ import {
   nearestEntry,
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
+import { grown } from '../engine/state-store.ts';
 import { chunkSize } from '../engine/visited.ts';
 import {
   combineSlots,
@@ -81,6 +82,12 @@ export class LivenessCollector {
   private readonly terminal: ((state: SystemState) => boolean) | undefined;
   private readonly horizon: ((state: SystemState) => boolean) | undefined;
   private expansions = 0;
+  /** Per compiled event id: whether its classes are known, and its condition words. */
+  private idKnown = new Uint8Array(0);
+  private idBits = new Uint32Array(0);
+  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet). */
+  private gathered: Uint32Array;
+  private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
 
   constructor(
@@ -114,6 +121,7 @@ export class LivenessCollector {
     this.goalWords = Math.ceil((this.goals.length * 2) / 32);
     this.conditionWords = Math.ceil(this.conditions.length / 32);
     this.words = new StateWords(1 + this.goalWords + this.conditionWords);
+    this.gathered = new Uint32Array(this.conditionWords);
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
@@ -130,6 +138,7 @@ export class LivenessCollector {
 
   /** The explorer starts expanding its next state (states are expanded in index order). */
   expanding(): void {
+    this.flushGathered();
     this.expansions++;
   }
 
@@ -140,6 +149,39 @@ export class LivenessCollector {
     const bits = this.bitsOf(event);
     const base = 1 + this.goalWords;
     for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) this.words.or(s, base + w, bits[w]);
+  }
+
+  /** An edge of the compiled search by its event's id: as `edge`, with the event's classes kept by id. */
+  eventEdge(event: number, events: readonly SystemEvent[]): void {
+    const s = this.expansions - 1;
+    const words = this.conditionWords;
+    if (event >= this.idKnown.length) {
+      this.idKnown = grown(this.idKnown, event);
+      this.idBits = grown(this.idBits, (event + 1) * words - 1);
+    }
+    if (this.idKnown[event] === 0) {
+      this.idBits.set(this.bitsOf(events[event]), event * words);
+      this.idKnown[event] = 1;
+    }
+    // Gathered per expansion, written when the next one starts (or the search ends).
+    this.gatheredFor = s;
+    const bits = this.idBits;
+    const gathered = this.gathered;
+    for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
+  }
+
+  /** Writes the classes gathered over the last expansion's edges, and that it had one. */
+  private flushGathered(): void {
+    const s = this.gatheredFor;
+    if (s < 0) return;
+    this.words.or(s, 0, hasSuccessor);
+    const base = 1 + this.goalWords;
+    const gathered = this.gathered;
+    for (let w = 0; w < gathered.length; w++) {
+      if (gathered[w] !== 0) this.words.or(s, base + w, gathered[w]);
+      gathered[w] = 0;
+    }
+    this.gatheredFor = -1;
   }
 
   /** A state discovered: its goals' premises and pending goals, and whether it is terminal or at the horizon. */
@@ -161,6 +203,7 @@ export class LivenessCollector {
 
   /** Called by `check` once the search has returned. */
   finish(search: ExploreResult<SystemState, SystemEvent>): void {
+    this.flushGathered();
     this.search = search;
   }
 
@@ -203,13 +246,18 @@ export class LivenessCollector {
       else stuck.push(s);
     }
     const scratch = new TarjanScratch(search.states);
+    const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
+    const cleared =
+      this.horizon === undefined
+        ? this.sharedSearches(walk, fairs, events, scratch)
+        : new Uint8Array(this.goals.length);
     let goalAt = 0;
     const results = this.properties.map((property, i) => {
-      const fair = this.fairnessOf(i, events);
+      const fair = fairs[i];
       const first = goalAt;
       goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
       const verdict = combineSlots(this.model, property, search.complete, (slot) =>
-        this.goalVerdict(walk, search, fair, first + (property.perNamespace ? slot : 0), scratch),
+        this.goalVerdict(walk, search, fair, first + (property.perNamespace ? slot : 0), scratch, cleared),
       );
       onJudged?.(i + 1, this.properties.length, property.id);
       return verdict;
@@ -227,6 +275,135 @@ export class LivenessCollector {
       },
       properties: results,
     };
+  }
+
+  /**
+   * Goals pending in exactly the same states share one Tarjan search from all their triggers (their
+   * components are the same; each goal's fairness is applied to them afterwards). A goal none of whose
+   * shared components is fair has none reachable from its own triggers either: it is marked (1) and holds
+   * without a search of its own; any other goal is judged alone as before, so verdicts and lassos are
+   * unchanged. The classes a shared search records are those of its goals' properties, at most 32.
+   */
+  private sharedSearches(
+    walk: Walk,
+    fairs: readonly Fair[],
+    events: readonly SystemEvent[],
+    scratch: TarjanScratch,
+  ): Uint8Array {
+    const cleared = new Uint8Array(this.goals.length);
+    const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
+    const pendingWord = (g: number) => 1 + ((2 * g) >>> 5);
+    const pending = (g: number, s: number) =>
+      ((this.words.get(s, pendingWord(g)) >>> ((2 * g) & 31)) & 1) === 1;
+    const triggered = (g: number, s: number) =>
+      ((this.words.get(s, pendingWord(g)) >>> (((2 * g) & 31) + 1)) & 1) === 1;
+    // Goals by their pending states: a count and a hash first, then compared state by state.
+    const byPrint = new Map<string, number[][]>();
+    const goals = this.goals.length;
+    const counts = new Int32Array(goals);
+    const hashes = new Int32Array(goals);
+    const triggers = new Int32Array(goals);
+    for (let s = 0; s < walk.expanded; s++)
+      for (let w = 0; w < this.goalWords; w++) {
+        const word = this.words.get(s, 1 + w);
+        if (word === 0) continue;
+        // Bits 2j and 2j + 1 of the word: goal 16w + j pending, and triggered.
+        for (let j = 0; j < 16; j++) {
+          const bits = (word >>> (2 * j)) & 3;
+          if (bits === 0) continue;
+          const g = 16 * w + j;
+          if ((bits & 2) !== 0) triggers[g]++;
+          if ((bits & 1) === 0) continue;
+          counts[g]++;
+          hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
+        }
+      }
+    for (let g = 0; g < goals; g++) {
+      if (triggers[g] === 0) continue;
+      const key = `${counts[g]}:${hashes[g]}`;
+      const groups = byPrint.get(key) ?? [];
+      byPrint.set(key, groups);
+      const same = groups.find((group) => {
+        for (let s = 0; s < walk.expanded; s++) if (pending(group[0], s) !== pending(g, s)) return false;
+        return true;
+      });
+      if (same) same.push(g);
+      else groups.push([g]);
+    }
+    for (const groups of byPrint.values())
+      for (const group of groups) {
+        // Batches whose properties' classes fit in one 32-bit word.
+        let batch: number[] = [];
+        let classes = new Set<number>();
+        const flush = () => {
+          if (batch.length > 1)
+            this.sharedSearch(
+              walk,
+              batch,
+              [...classes],
+              propertyOf,
+              fairs,
+              events,
+              scratch,
+              cleared,
+              triggered,
+            );
+          batch = [];
+          classes = new Set<number>();
+        };
+        for (const g of group) {
+          const own = this.propertyConditions[propertyOf[g]].global;
+          const union = new Set([...classes, ...own]);
+          if (union.size > 32) flush();
+          batch.push(g);
+          for (const c of own) classes.add(c);
+        }
+        flush();
+      }
+    return cleared;
+  }
+
+  /** One Tarjan search for the goals of `batch` (pending in the same states), from all their triggers. */
+  private sharedSearch(
+    walk: Walk,
+    batch: readonly number[],
+    classes: readonly number[],
+    propertyOf: readonly number[],
+    fairs: readonly Fair[],
+    events: readonly SystemEvent[],
+    scratch: TarjanScratch,
+    cleared: Uint8Array,
+    triggered: (g: number, s: number) => boolean,
+  ): void {
+    const localOf = new Map(classes.map((c, bit) => [c, bit]));
+    let masks = new Int32Array(0);
+    const eventMask = (id: number): number => {
+      if (id >= masks.length) masks = grown(masks, id, -1);
+      if (masks[id] === -1) {
+        let m = 0;
+        classes.forEach((c, bit) => {
+          if (this.conditions[c].matches(events[id])) m |= 1 << bit;
+        });
+        masks[id] = m;
+      }
+      return masks[id];
+    };
+    const first = batch[0];
+    const word = 1 + ((2 * first) >>> 5);
+    const bit = (2 * first) & 31;
+    const inside = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> bit) & 1) === 1;
+    const roots: number[] = [];
+    for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
+    const components = tarjan(walk, { eventMask }, roots, inside, scratch);
+    for (const g of batch) {
+      const own = this.propertyConditions[propertyOf[g]].global.map((c) => localOf.get(c) as number);
+      const toOwn = (taken: number) => {
+        let m = 0;
+        for (let b = 0; b < own.length; b++) if ((taken >>> own[b]) & 1) m |= 1 << b;
+        return m;
+      };
+      if (!anyFair(walk, fairs[propertyOf[g]], components, toOwn, scratch)) cleared[g] = 1;
+    }
   }
 
   /** Property `i`'s conditions as compact bit masks (bit = its own condition order, as `checkGoal` has them). */
@@ -275,6 +452,7 @@ export class LivenessCollector {
     fair: Fair,
     goal: number,
     scratch: TarjanScratch,
+    cleared: Uint8Array,
   ): GoalVerdict<SystemState, SystemEvent> {
     const word = 1 + ((2 * goal) >>> 5);
     const bit = (2 * goal) & 31;
@@ -283,6 +461,9 @@ export class LivenessCollector {
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
     if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };
+    // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
+    if (this.horizon === undefined && cleared[goal] === 1)
+      return { triggers: triggerList.length, onlyAtHorizon: false };
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (this.horizon === undefined && fairComponents(walk, fair, triggerList, notQ, scratch).length === 0)
       return { triggers: triggerList.length, onlyAtHorizon: false };
@@ -362,7 +543,7 @@ class TarjanScratch {
  */
 function tarjan(
   walk: Walk,
-  fair: Fair,
+  fair: Pick<Fair, 'eventMask'>,
   roots: ArrayLike<number>,
   inside: (s: number) => boolean,
   scratch: TarjanScratch,
@@ -375,17 +556,19 @@ function tarjan(
   const edges = new IntStack();
   const components: { states: Int32Array; taken: number }[] = [];
   let counter = 0;
+  // One emitter for every expansion: no closure per state.
+  const keep = (event: number, target: number) => {
+    if (target < 0 || !inside(target)) return;
+    edges.push(target);
+    edges.push(event);
+  };
   const open = (s: number) => {
     index[s] = low[s] = counter++;
     scratch.touched.push(s);
     stack.push(s);
     onStack[s] = 1;
     const start = edges.length;
-    walk.successors(s, (event, target) => {
-      if (target < 0 || !inside(target)) return;
-      edges.push(target);
-      edges.push(event);
-    });
+    walk.successors(s, keep);
     frameState.push(s);
     frameCursor.push(start);
     frameEnd.push(edges.length);
@@ -447,41 +630,81 @@ function fairComponents(
   scratch: TarjanScratch,
 ): Component[] {
   const found: Component[] = [];
-  const work: { roots: ArrayLike<number>; inside: (s: number) => boolean }[] = [{ roots, inside }];
+  const work: WorkSet[] = [{ roots, inside }];
   while (work.length > 0) {
-    const set = work.pop() as { roots: ArrayLike<number>; inside: (s: number) => boolean };
-    for (const component of tarjan(walk, fair, set.roots, set.inside, scratch)) {
-      let enabledSomewhere = 0;
-      let enabledEverywhere = -1;
-      for (const s of component.states) {
-        const m = fair.enabledMask(s);
-        enabledSomewhere |= m;
-        enabledEverywhere &= m;
-      }
-      const { taken } = component;
-      const unfairStrong = fair.strong & enabledSomewhere & ~taken;
-      if (unfairStrong !== 0) {
-        // No fair cycle may pass where such a step is enabled: search what is left.
-        const rest = component.states.filter((s) => (fair.enabledMask(s) & unfairStrong) === 0);
-        if (rest.length > 0) {
-          const stamp = ++scratch.stamp;
-          for (const s of rest) scratch.mark[s] = stamp;
-          work.push({ roots: rest, inside: (s) => scratch.mark[s] === stamp });
-        }
-        continue;
-      }
-      const weakTaken = fair.weak & taken;
-      const weakDisabled = fair.weak & ~taken & ~enabledEverywhere;
-      if ((weakTaken | weakDisabled) !== fair.weak) continue;
-      found.push({
-        states: component.states,
-        weakTaken,
-        weakDisabled,
-        strongTaken: fair.strong & enabledSomewhere,
-      });
-    }
+    const set = work.pop() as WorkSet;
+    for (const component of tarjan(walk, fair, set.roots, set.inside, scratch))
+      classify(component.states, component.taken, fair, scratch, work, found);
   }
   return found;
+}
+
+/** A set of states searched again for fair components: its roots, and membership. */
+interface WorkSet {
+  roots: ArrayLike<number>;
+  inside: (s: number) => boolean;
+}
+
+/**
+ * One component, with the classes taken on its edges: fair (added to `found`), unfair, or holding
+ * states where an untaken strongly fair step is enabled (the rest is added to `work`, to search again).
+ */
+function classify(
+  states: Int32Array,
+  taken: number,
+  fair: Fair,
+  scratch: TarjanScratch,
+  work: WorkSet[],
+  found: Component[],
+): void {
+  let enabledSomewhere = 0;
+  let enabledEverywhere = -1;
+  for (const s of states) {
+    const m = fair.enabledMask(s);
+    enabledSomewhere |= m;
+    enabledEverywhere &= m;
+  }
+  const unfairStrong = fair.strong & enabledSomewhere & ~taken;
+  if (unfairStrong !== 0) {
+    // No fair cycle may pass where such a step is enabled: search what is left.
+    const rest = states.filter((s) => (fair.enabledMask(s) & unfairStrong) === 0);
+    if (rest.length > 0) {
+      const stamp = ++scratch.stamp;
+      for (const s of rest) scratch.mark[s] = stamp;
+      work.push({ roots: rest, inside: (s) => scratch.mark[s] === stamp });
+    }
+    return;
+  }
+  const weakTaken = fair.weak & taken;
+  const weakDisabled = fair.weak & ~taken & ~enabledEverywhere;
+  if ((weakTaken | weakDisabled) !== fair.weak) return;
+  found.push({ states, weakTaken, weakDisabled, strongTaken: fair.strong & enabledSomewhere });
+}
+
+/**
+ * Whether any fair component lies among `components` (found by one Tarjan search shared by several
+ * goals, with `taken` in the shared numbering of classes) for a goal with fairness `fair`; `toOwn`
+ * turns a shared `taken` into the goal's own classes. Stops at the first fair component found.
+ */
+function anyFair(
+  walk: Walk,
+  fair: Fair,
+  components: readonly { states: Int32Array; taken: number }[],
+  toOwn: (taken: number) => number,
+  scratch: TarjanScratch,
+): boolean {
+  const found: Component[] = [];
+  const work: WorkSet[] = [];
+  for (const component of components) {
+    classify(component.states, toOwn(component.taken), fair, scratch, work, found);
+    while (found.length === 0 && work.length > 0) {
+      const set = work.pop() as WorkSet;
+      for (const c of tarjan(walk, fair, set.roots, set.inside, scratch))
+        classify(c.states, c.taken, fair, scratch, work, found);
+    }
+    if (found.length > 0) return true;
+  }
+  return false;
 }
 
 /** `checkGoal` on recomputed successors: the same shortest prefix, fair component and cycle. */

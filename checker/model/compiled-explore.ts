@@ -46,7 +46,28 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
    * state is expanded, and traces are replayed by successor positions; never complete (`hash-compact`).
    */
   hashCompact?: boolean;
+  /**
+   * Sees each edge as lanes before it is decoded: the event's id in `events`, the lanes of the state
+   * expanded and of its successor, their indexes (-1 for a successor hash compaction cannot name), and
+   * whether the successor is new. `edgeHandled`: nothing more to do for the edge (`onEdge` is not
+   * called, `onState` still is for a new state); `edgeDecoded`: call `onEdge` with the decoded states;
+   * `edgeStop`: end the search.
+   */
+  onLaneEdge?: (
+    event: number,
+    from: Uint32Array,
+    to: Uint32Array,
+    fromIndex: number,
+    toIndex: number,
+    isNew: boolean,
+  ) => LaneEdgeVerdict;
 }
+
+/** What `onLaneEdge` asks of an edge. */
+export const edgeHandled = 0;
+export const edgeDecoded = 1;
+export const edgeStop = 2;
+export type LaneEdgeVerdict = typeof edgeHandled | typeof edgeDecoded | typeof edgeStop;
 
 /** A compiled search's result, with the fingerprint table's figures when it was hash-compacted. */
 export type CompiledResult = ExploreResult<SystemState, SystemEvent> & { hashCompact?: HashCompactFigures };
@@ -98,7 +119,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const { codec, width, events } = compiled;
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
-  const { onState, onEdge, signal, onExpand } = options;
+  const { onState, onEdge, signal, onExpand, onLaneEdge } = options;
   const compact = options.hashCompact === true;
   const visited = new PackedVisitedTable(width, hashLanes);
   const fingerprints = new FingerprintTable();
@@ -117,7 +138,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   let currentIndex = -1;
   let childDepth = 0;
   let before: SystemState | undefined;
-  const callbacks = onEdge !== undefined || onState !== undefined;
+  const callbacks = onEdge !== undefined || onState !== undefined || onLaneEdge !== undefined;
 
   /** Adds the lanes in `lanes` (absent, with this hash), or -1 with a stop reason when a limit forbids it. */
   const add = (lanes: Uint32Array, hash: number, parent: number, event: number, depth: number): number => {
@@ -157,16 +178,26 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       }
     }
     if (!callbacks) return;
-    before ??= codec.decode(current, 0);
-    const after = self ? before : codec.decode(lanes, 0);
-    if (onEdge !== undefined) {
-      if (onEdge(before, events[event], after, currentIndex, index, isNew) === false) {
+    let decodeEdge = onEdge !== undefined;
+    if (onLaneEdge !== undefined) {
+      const verdict = onLaneEdge(event, current, lanes, currentIndex, index, isNew);
+      if (verdict === edgeStop) {
+        tally.stopReason = 'stopped';
+        return;
+      }
+      decodeEdge &&= verdict === edgeDecoded;
+    }
+    const stateNew = isNew && onState !== undefined;
+    if (!decodeEdge && !stateNew) return;
+    if (decodeEdge) before ??= codec.decode(current, 0);
+    const after = self && before !== undefined ? before : codec.decode(lanes, 0);
+    if (decodeEdge) {
+      if (onEdge?.(before as SystemState, events[event], after, currentIndex, index, isNew) === false) {
         tally.stopReason = 'stopped';
         return;
       }
     }
-    if (isNew && onState !== undefined && onState(after, index, childDepth) === false)
-      tally.stopReason = 'stopped';
+    if (stateNew && onState(after, index, childDepth) === false) tally.stopReason = 'stopped';
   };
 
   const sink: LaneSink = {

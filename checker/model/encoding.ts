@@ -1,6 +1,9 @@
 import type { NamespaceState, SystemModel, SystemState } from '../../machines/system.ts';
 import type { StateCodec } from '../engine/codec.ts';
 
+/** The lane of namespace slot 0; slot i's interned id is lane `firstNamespaceLane + i`. */
+export const firstNamespaceLane = 3;
+
 /**
  * The system state's lanes, in the order of `SystemModel.key`: configuration copy, faults, registered
  * configurations, one interned id per namespace, one interned snapshot per initializer controller.

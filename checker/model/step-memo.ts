@@ -1,6 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { hashLanes } from '../engine/codec.ts';
 import { grown } from '../engine/state-store.ts';
+import { firstNamespaceLane } from './encoding.ts';
 
 /**
  * Step judgements remembered per *step class*, so a property runs once per class instead of once per
@@ -175,6 +176,11 @@ export class StepMemo {
   private readonly outsideTuple: Uint32Array;
   private lastBefore: SystemState | undefined;
   private lastBeforeOutside = -1;
+  /** The lane path's cache: the state last expanded (by index) and its outside id. */
+  private laneFrom = -1;
+  private laneFromOutside = -1;
+  /** The first initializer controller's lane. */
+  private readonly outsideFirst: number;
   private localAt = 0;
   private readonly settledLocal = new Settlements();
   /** Per settled class's list: the witnesses (numbered from `witnessesFrom`) known to fire, and the judgements open. */
@@ -198,6 +204,7 @@ export class StepMemo {
     this.tuple = new Uint32Array(1 + 3 * slots);
     this.outsideTuple = new Uint32Array(3 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
+    this.outsideFirst = firstNamespaceLane + slots;
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
     this.refined = new MemoTable(count);
@@ -221,6 +228,102 @@ export class StepMemo {
     this.localAt = this.local.classOf(tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
+  }
+
+  /**
+   * Enters the class of a step of the compiled search from its lanes alone, so a settled step is never
+   * decoded: `eventId` numbers the compiled search's events (one numbering per memo: use this or `enter`,
+   * not both), `addressed` is the namespace slot its request addresses (or -1). Before any `judge`,
+   * `bind` gives the decoded step.
+   */
+  enterLanes(eventId: number, addressed: number, from: Uint32Array, to: Uint32Array): void {
+    const { tuple, fixed } = this;
+    let n = 1;
+    for (let i = 0; i < fixed.length; i++) {
+      const b = from[firstNamespaceLane + i];
+      const a = to[firstNamespaceLane + i];
+      const isFixed = b !== a || i === addressed;
+      fixed[i] = isFixed ? 1 : 0;
+      if (!isFixed) continue;
+      tuple[n++] = i;
+      tuple[n++] = b;
+      tuple[n++] = a;
+    }
+    tuple[0] = eventId;
+    this.eventId = eventId;
+    this.localAt = this.local.classOf(tuple, n);
+    this.globalAt = -1;
+    this.refinedAt = -1;
+  }
+
+  /**
+   * Judgement `j` of the step entered by `enterLanes`, as far as the tables know it without running it
+   * (the global and refined classes read from the lanes too): 1 true, 0 false, -1 unknown (run it).
+   * `fromIndex` names the state expanded, whose lanes outside the slots are looked up once.
+   */
+  knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
+    const local = this.local.code(this.localAt + j);
+    if (local === Memo.True) return 1;
+    if (local === Memo.False) return 0;
+    if (local !== Memo.Further) return -1;
+    if (this.globalAt < 0) {
+      this.outsideOfLanes(fromIndex, from, to);
+      this.globalAt = this.global.classOf(this.tuple, 3);
+    }
+    const global = this.global.code(this.globalAt + j);
+    if (global === Memo.True) return 1;
+    if (global === Memo.False) return 0;
+    if (global !== Memo.Further) return -1;
+    if (this.refinedAt < 0) {
+      this.outsideOfLanes(fromIndex, from, to);
+      this.tuple[0] = this.localAt;
+      this.refinedAt = this.refined.classOf(this.tuple, 3);
+    }
+    const refined = this.refined.code(this.refinedAt + j);
+    return refined === Memo.True ? 1 : refined === Memo.False ? 0 : -1;
+  }
+
+  /** Writes (event id, outside id before, outside id after) into the tuple, from lanes: as `outsideLanes`. */
+  private outsideOfLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): void {
+    if (fromIndex !== this.laneFrom || fromIndex < 0) {
+      this.laneFrom = fromIndex;
+      this.laneFromOutside = this.outsideOfLaneArray(from);
+    }
+    const { outsideFirst, outsideTuple } = this;
+    let same = from[0] === to[0] && from[1] === to[1] && from[2] === to[2];
+    for (let k = outsideFirst; same && k < outsideFirst + outsideTuple.length - 3; k++)
+      same = from[k] === to[k];
+    this.tuple[0] = this.eventId;
+    this.tuple[1] = this.laneFromOutside;
+    this.tuple[2] = same ? this.laneFromOutside : this.outsideOfLaneArray(to);
+  }
+
+  /** `outsideOf` on lanes: configuration copy, faults, registered configurations, initializer controllers. */
+  private outsideOfLaneArray(lanes: Uint32Array): number {
+    const t = this.outsideTuple;
+    t[0] = lanes[0];
+    t[1] = lanes[1];
+    t[2] = lanes[2];
+    for (let k = 3; k < t.length; k++) t[k] = lanes[this.outsideFirst + k - 3];
+    return this.outsideIds.id(t, t.length);
+  }
+
+  /** The decoded step entered by `enterLanes`, for the judgements that run. */
+  bind(before: SystemState, event: SystemEvent, after: SystemState): void {
+    this.before = before;
+    this.event = event;
+    this.after = after;
+  }
+
+  /** `settledStep` on lanes (`enterLanes`): the judgements open in the step's settled class, or undefined. */
+  settledLanes(
+    eventId: number,
+    addressed: number,
+    from: Uint32Array,
+    to: Uint32Array,
+  ): readonly number[] | undefined {
+    this.enterLanes(eventId, addressed, from, to);
+    return this.settledHere();
   }
 
   /** Writes the fixed slots (index, before, after) into the tuple from `n`; returns the new length. */
@@ -296,6 +399,11 @@ export class StepMemo {
    */
   settledStep(before: SystemState, event: SystemEvent, after: SystemState): readonly number[] | undefined {
     this.enter(before, event, after);
+    return this.settledHere();
+  }
+
+  /** The open judgements of the entered step's class once it is settled (counting the step), else undefined. */
+  private settledHere(): readonly number[] | undefined {
     const local = this.localAt / this.count;
     const list = this.settledLocal.listOf(local);
     if (list < 0) return undefined;
