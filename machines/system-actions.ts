@@ -3,9 +3,9 @@ import { clockTicks, configReadFault } from './actions/clock.ts';
 import { finalizerOwnerSyncs } from './actions/finalizer-owner.ts';
 import { initializerFault, initializerReconciles } from './actions/initializer.ts';
 import { namespaceControllerSyncs } from './actions/namespace-controller.ts';
-import { type LocalAction, LocalKind } from './step-tables.ts';
 import type { SystemModel } from './system.ts';
 import type { Enabled, SystemState } from './system-types.ts';
+import { type LocalAction, LocalKind } from './system-types.ts';
 
 /** A step of the whole system that reads the global lanes (and its controller's) and writes no namespace. */
 export type GlobalStep = (m: SystemModel, s: SystemState, out: Enabled[]) => void;

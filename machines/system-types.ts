@@ -165,3 +165,16 @@ export interface SystemView {
 
 /** Content objects a scope may have: one bit each in a namespace's content mask (bit 31 is the sign). */
 export const maxContentObjects = 31;
+
+/** The kinds of local action, each an actor (or a principal's command) acting on one namespace slot. */
+export const LocalKind = {
+  Command: 0,
+  Initializer: 1,
+  NamespaceController: 2,
+  FinalizerOwner: 3,
+  ApiserverTimer: 4,
+} as const;
+export type LocalKind = (typeof LocalKind)[keyof typeof LocalKind];
+
+/** A local action's step code: what actor k does to namespace slot i in state s, pushed onto out. */
+export type LocalAction<M> = (m: M, s: SystemState, k: number, i: number, out: Enabled[]) => void;

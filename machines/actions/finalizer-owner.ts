@@ -1,7 +1,7 @@
 import { RequestCommand } from '../commands.ts';
 import { finalizerOwnerAccount } from '../scope.ts';
-import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
+import type { LocalAction } from '../system-types.ts';
 
 /** Finalizer owner k syncs namespace slot i: provisions or purges its external content, removes only its own finalizer (LC-8). */
 export const finalizerOwnerSyncs: LocalAction<SystemModel> = (m, s, k, i, out) => {

@@ -1,8 +1,7 @@
 import { RequestCommand } from '../commands.ts';
 import { initializerAccount } from '../scope.ts';
-import type { LocalAction } from '../step-tables.ts';
 import type { SystemModel } from '../system.ts';
-import type { Enabled, SystemState } from '../system-types.ts';
+import type { Enabled, LocalAction, SystemState } from '../system-types.ts';
 
 const account = {
   name: initializerAccount,
