@@ -1,6 +1,7 @@
 import { ReadKeyedMemo } from '../checker/engine/read-memo.ts';
 import { afterPendingChange, readRepair, withArmedTimer, withoutTimer } from './actions/apiserver-timer.ts';
 import type { AdmissionFacts, AdmissionVerdict } from './admission.ts';
+import type { Composition } from './composition.ts';
 import { type Addressed, type HttpOutcome, ok, type RequestSubject } from './http.ts';
 import { configurationRequestErrors } from './initializer-config.ts';
 import {
@@ -25,7 +26,7 @@ import {
   immortalNamespaces,
 } from './scope.ts';
 import type { StepResult } from './stepper.ts';
-import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
+import type { ApiRequest, NamespaceView, SystemState } from './system-types.ts';
 
 /** The name a removal of the first pending initializer resolves to when none is pending. */
 export const nonePending = '(none)';
@@ -75,7 +76,7 @@ export class ApiServer {
   private readonly admissionDecisions: ReadKeyedMemo<AdmissionFacts, StepResult>;
   private readonly pipelineDecisions: ReadKeyedMemo<PipelineFacts, StepResult>;
 
-  constructor(private readonly system: SystemModel) {
+  constructor(private readonly system: Composition) {
     const admission = system.admissionStepper;
     const pipeline = system.pipelineStepper;
     this.admissionDecisions = new ReadKeyedMemo(
