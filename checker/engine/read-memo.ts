@@ -102,8 +102,19 @@ interface ReadNode<R> {
 /** A read value as a map key: primitives as they are, records and lists as their canonical JSON. */
 function valueKey(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  return `\u0000${canonical(value)}`;
+  let key = objectKeys.get(value);
+  if (key === undefined) {
+    key = `\u0000${canonical(value)}`;
+    objectKeys.set(value, key);
+  }
+  return key;
 }
+
+/**
+ * A record's key per record: the facts hold verdicts taken from interned snapshots, the same object
+ * each time. Sound only for records not changed after they are read, which the facts are not.
+ */
+const objectKeys = new WeakMap<object, string>();
 
 function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
