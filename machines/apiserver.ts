@@ -1,5 +1,7 @@
+import { ReadKeyedMemo } from '../checker/engine/read-memo.ts';
 import { afterPendingChange, readRepair, withArmedTimer, withoutTimer } from './actions/apiserver-timer.ts';
 import type { AdmissionFacts, AdmissionVerdict } from './admission.ts';
+import type { Composition } from './composition.ts';
 import { type Addressed, type HttpOutcome, ok, type RequestSubject } from './http.ts';
 import { configurationRequestErrors } from './initializer-config.ts';
 import {
@@ -24,7 +26,7 @@ import {
   immortalNamespaces,
 } from './scope.ts';
 import type { StepResult } from './stepper.ts';
-import type { ApiRequest, NamespaceView, SystemModel, SystemState } from './system.ts';
+import type { ApiRequest, NamespaceView, SystemState } from './system-types.ts';
 
 /** The name a removal of the first pending initializer resolves to when none is pending. */
 export const nonePending = '(none)';
@@ -67,7 +69,25 @@ export class ApiServer {
   /** Storage validation depends only on the names sent: computed once per distinct request body. */
   private readonly validations = new Map<string, string[]>();
 
-  constructor(private readonly system: SystemModel) {}
+  /**
+   * The admission chain's and the pipeline's decisions, each remembered under the facts it read
+   * (checker/engine/read-memo.ts): a guard that reads another fact keys its answers on that fact too.
+   */
+  private readonly admissionDecisions: ReadKeyedMemo<AdmissionFacts, StepResult>;
+  private readonly pipelineDecisions: ReadKeyedMemo<PipelineFacts, StepResult>;
+
+  constructor(private readonly system: Composition) {
+    const admission = system.admissionStepper;
+    const pipeline = system.pipelineStepper;
+    this.admissionDecisions = new ReadKeyedMemo(
+      (facts) => admission.compute(admission.initial, { type: 'ADMIT', facts }),
+      'the admission chain',
+    );
+    this.pipelineDecisions = new ReadKeyedMemo(
+      (facts) => pipeline.compute(pipeline.initial, { type: 'SERVE', facts }),
+      'the request pipeline',
+    );
+  }
 
   private validated(key: string, validate: () => string[]): string[] {
     let errors = this.validations.get(key);
@@ -164,11 +184,7 @@ export class ApiServer {
       createCarriesInitializers:
         r.target === 'namespace' && r.verb === 'create' && r.body?.initializers !== undefined,
     };
-    const admission = this.system.admissionStepper.step(
-      this.system.admissionStepper.initial,
-      { type: 'ADMIT', facts: admissionFacts },
-      admissionKey(admissionFacts),
-    );
+    const admission = this.admissionDecisions.get(admissionFacts);
     const verdict = this.system.admissionStepper.snapshot(admission.next).context.verdict as AdmissionVerdict;
 
     // Computed for every request, so a variant that changes an earlier stage still finds them.
@@ -199,11 +215,7 @@ export class ApiServer {
       contentPresent: storage.contentPresent,
       configurationExists: storage.configurationExists,
     };
-    const pipeline = this.system.pipelineStepper.step(
-      this.system.pipelineStepper.initial,
-      { type: 'SERVE', facts },
-      pipelineKey(facts),
-    );
+    const pipeline = this.pipelineDecisions.get(facts);
     const outcome = this.system.pipelineStepper.snapshot(pipeline.next).context.outcome as PipelineOutcome;
     // Coverage: a stage's machine counts only when the pipeline reached it.
     const reachedAdmission = pipeline.transitions.some((t) => t.startsWith('pipeline:admitting:'));
@@ -497,11 +509,7 @@ export class ApiServer {
         namespaceInitialized: v.initialized,
         callerMayInitialize: this.system.authorizer.mayInitialize(s, r.principal, i),
       };
-      const gate = this.system.pipelineStepper.step(
-        this.system.pipelineStepper.initial,
-        { type: 'SERVE', facts: inNamespace },
-        pipelineKey(inNamespace),
-      );
+      const gate = this.pipelineDecisions.get(inNamespace);
       if (
         (this.system.pipelineStepper.snapshot(gate.next).context.outcome as PipelineOutcome).kind !== 'served'
       )
@@ -666,13 +674,3 @@ const metadataKey = (r: ApiRequest): string =>
   r.body?.labels || r.body?.annotations
     ? JSON.stringify([r.body.labels ?? {}, r.body.annotations ?? {}])
     : '';
-
-function admissionKey(f: AdmissionFacts): string {
-  return `${f.operation}|${f.target}|${+f.configurationFresh}${+f.namespaceExists}${+f.namespaceTerminating}${+f.namespaceImmortal}${+f.callerMayInitialize}${+f.changesInitializers}${+f.createCarriesInitializers}`;
-}
-
-function pipelineKey(f: PipelineFacts): string {
-  const a = f.admission;
-  const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
-}

@@ -1,4 +1,12 @@
-import type { ActorKind, ApiRequest, Enabled, SystemState } from './system-types.ts';
+import type {
+  ActorKind,
+  ApiRequest,
+  ContentKind,
+  Enabled,
+  RequestCommandData,
+  Sender,
+  SystemState,
+} from './system-types.ts';
 
 /**
  * Requests as commands, in fast-check's command shape: one type per request kind, with its
@@ -7,60 +15,7 @@ import type { ActorKind, ApiRequest, Enabled, SystemState } from './system-types
  * builds one per request line and matches steps by kind and fields, never by label text.
  */
 
-/** Who sends a command: the actor the step is credited to and the user the API server sees. */
-interface Sender {
-  actor: string;
-  actorKind: ActorKind;
-  principal: ApiRequest['principal'];
-}
-
-type Namespaced = Sender & {
-  namespace: number;
-  /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
-  bodyName?: string;
-  /** metadata.labels and metadata.annotations as sent; storage validates their keys and values. */
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-};
-type OnObject = Namespaced & {
-  object: number;
-  /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
-  bodyNamespace?: string;
-  /** A RoleBinding update's roleRef when it is not the stored one (immutable: RB-4, D-23). */
-  roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
-};
-
-export type RequestCommandData =
-  | (Namespaced & {
-      kind: 'create-namespace';
-      /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
-      initializers?: string[];
-      extraFinalizers: string[];
-    })
-  | (Namespaced & { kind: 'get-namespace' })
-  /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
-  | (Namespaced & { kind: 'list-namespaces'; watch?: true })
-  | (Namespaced & { kind: 'delete-namespace' })
-  | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
-  | (Namespaced & { kind: 'remove-pending'; name: string })
-  | (Namespaced & { kind: 'remove-first-pending' })
-  /** spec.initializers.pending as an update sends it, whole (IN-3, IN-4, D-18). */
-  | (Namespaced & { kind: 'update-pending'; pending: string[] })
-  | (Namespaced & { kind: 'record-failure'; reason: string })
-  | (Namespaced & { kind: 'finalize'; finalizers: string[] })
-  | (Namespaced & { kind: 'finalize-without-kubernetes' })
-  | (Namespaced & { kind: 'get-status' })
-  /** status.phase as the body sends it; absent is defaulted to Active, as v1 decoding does (D-30). */
-  | (Namespaced & { kind: 'update-status'; phase?: string })
-  | (OnObject & { kind: ContentKind })
-  | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
-  | (Namespaced & {
-      kind: 'configuration';
-      verb: 'create' | 'get' | 'update' | 'delete';
-      /** The scope's configuration slot, and the version a create or update sends (FP-3). */
-      slot: number;
-      version: number;
-    });
+export type { RequestCommandData };
 
 export type RequestKind = RequestCommandData['kind'];
 
@@ -74,8 +29,7 @@ const contentVerbs = {
   'get-content': 'get',
   'update-content': 'update',
   'delete-content': 'delete',
-} as const satisfies Record<string, ApiRequest['verb']>;
-type ContentKind = keyof typeof contentVerbs;
+} as const satisfies Record<ContentKind, ApiRequest['verb']>;
 
 /** The verb each request on the namespace object sends (the status sub-resource aside). */
 const namespaceVerbs = {

@@ -214,6 +214,13 @@ export class MachineStepper<M extends AnyStateMachine> {
     const key = `${id}|${eventKey ?? canonicalJson(event)}`;
     const hit = this.memo.get(key);
     if (hit) return hit;
+    const result = this.compute(id, event);
+    this.memo.set(key, result);
+    return result;
+  }
+
+  /** Steps snapshot `id` with `event`, remembering nothing but the snapshot reached (for a memo kept outside). */
+  compute(id: number, event: EventFromLogic<M>): StepResult<EmittedFrom<M>> {
     const before = this.snapshots[id];
     const [after, actions] = transition(this.machine, before, event);
     const executable = actions as { type: string; params?: unknown }[];
@@ -227,7 +234,6 @@ export class MachineStepper<M extends AnyStateMachine> {
         .map((a) => (a.params as { event: EmittedFrom<M> }).event),
       transitions: this.takenTransitions(before, event),
     };
-    this.memo.set(key, result);
     return result;
   }
 

@@ -3,12 +3,12 @@ import { clockTicks, configReadFault } from './actions/clock.ts';
 import { finalizerOwnerSyncs } from './actions/finalizer-owner.ts';
 import { initializerFault, initializerReconciles } from './actions/initializer.ts';
 import { namespaceControllerSyncs } from './actions/namespace-controller.ts';
-import { type LocalAction, LocalKind } from './step-tables.ts';
-import type { SystemModel } from './system.ts';
+import type { Composition } from './composition.ts';
 import type { Enabled, SystemState } from './system-types.ts';
+import { type LocalAction, LocalKind } from './system-types.ts';
 
 /** A step of the whole system that reads the global lanes (and its controller's) and writes no namespace. */
-export type GlobalStep = (m: SystemModel, s: SystemState, out: Enabled[]) => void;
+export type GlobalStep = (m: Composition, s: SystemState, out: Enabled[]) => void;
 
 /**
  * One action of `Next`, with its footprint: what it reads and may write. Both the model's `enabled`
@@ -22,10 +22,10 @@ export type SystemAction =
       k: number;
       i: number;
       controller: number;
-      step: LocalAction<SystemModel>;
+      step: LocalAction<Composition>;
     }
   /** Principal command j across every namespace (a list): reads the context and each slot's list view; writes nothing. */
-  | { type: 'wide'; j: number; step: LocalAction<SystemModel> }
+  | { type: 'wide'; j: number; step: LocalAction<Composition> }
   /**
    * Reads and writes the global lanes (and initializer `controller`'s snapshot, or -1). `footprint` says how
    * it touches namespaces: `none`, or per slot through a function of that slot alone (`clock`, `restart`).
@@ -33,9 +33,9 @@ export type SystemAction =
   | { type: 'global'; footprint: 'none' | 'clock' | 'restart'; controller: number; step: GlobalStep };
 
 /** Every action of the scope, in the fixed order successors are emitted (determinism, golden traces). */
-export function systemActions(m: SystemModel): SystemAction[] {
+export function systemActions(m: Composition): SystemAction[] {
   const slots = [...m.scope.namespaces.keys()];
-  const local = (kind: LocalKind, k: number, step: LocalAction<SystemModel>, controller = -1) =>
+  const local = (kind: LocalKind, k: number, step: LocalAction<Composition>, controller = -1) =>
     slots.map((i): SystemAction => ({ type: 'local', kind, k, i, controller, step }));
   const global = (
     footprint: 'none' | 'clock' | 'restart',
@@ -72,7 +72,7 @@ export function systemActions(m: SystemModel): SystemAction[] {
 }
 
 /** Principal request j of the scope, sent in s. */
-function sendsCommand(m: SystemModel, s: SystemState, j: number, _i: number, out: Enabled[]): void {
+function sendsCommand(m: Composition, s: SystemState, j: number, _i: number, out: Enabled[]): void {
   const { command, id } = m.principalCommand(j);
   out.push(m.perform(s, command, id));
 }

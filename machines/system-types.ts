@@ -1,5 +1,4 @@
 import type { Operation } from './admission.ts';
-import type { RequestCommandData } from './commands.ts';
 import type { HttpOutcome } from './http.ts';
 import type { NamespaceContext, NamespaceStateValue } from './namespace.ts';
 
@@ -165,3 +164,74 @@ export interface SystemView {
 
 /** Content objects a scope may have: one bit each in a namespace's content mask (bit 31 is the sign). */
 export const maxContentObjects = 31;
+
+/** The kinds of local action, each an actor (or a principal's command) acting on one namespace slot. */
+export const LocalKind = {
+  Command: 0,
+  Initializer: 1,
+  NamespaceController: 2,
+  FinalizerOwner: 3,
+  ApiserverTimer: 4,
+} as const;
+export type LocalKind = (typeof LocalKind)[keyof typeof LocalKind];
+
+/** A local action's step code: what actor k does to namespace slot i in state s, pushed onto out. */
+export type LocalAction<M> = (m: M, s: SystemState, k: number, i: number, out: Enabled[]) => void;
+
+/** The requests on one content object (machines/commands.ts gives each its verb). */
+export type ContentKind = 'create-content' | 'get-content' | 'update-content' | 'delete-content';
+
+/** Who sends a command: the actor the step is credited to and the user the API server sees. */
+export interface Sender {
+  actor: string;
+  actorKind: ActorKind;
+  principal: ApiRequest['principal'];
+}
+
+type Namespaced = Sender & {
+  namespace: number;
+  /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
+  bodyName?: string;
+  /** metadata.labels and metadata.annotations as sent; storage validates their keys and values. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+};
+type OnObject = Namespaced & {
+  object: number;
+  /** metadata.namespace as sent in the body (NS-4, D-14); absent when the body names none. */
+  bodyNamespace?: string;
+  /** A RoleBinding update's roleRef when it is not the stored one (immutable: RB-4, D-23). */
+  roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
+};
+
+export type RequestCommandData =
+  | (Namespaced & {
+      kind: 'create-namespace';
+      /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
+      initializers?: string[];
+      extraFinalizers: string[];
+    })
+  | (Namespaced & { kind: 'get-namespace' })
+  /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
+  | (Namespaced & { kind: 'list-namespaces'; watch?: true })
+  | (Namespaced & { kind: 'delete-namespace' })
+  | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
+  | (Namespaced & { kind: 'remove-pending'; name: string })
+  | (Namespaced & { kind: 'remove-first-pending' })
+  /** spec.initializers.pending as an update sends it, whole (IN-3, IN-4, D-18). */
+  | (Namespaced & { kind: 'update-pending'; pending: string[] })
+  | (Namespaced & { kind: 'record-failure'; reason: string })
+  | (Namespaced & { kind: 'finalize'; finalizers: string[] })
+  | (Namespaced & { kind: 'finalize-without-kubernetes' })
+  | (Namespaced & { kind: 'get-status' })
+  /** status.phase as the body sends it; absent is defaulted to Active, as v1 decoding does (D-30). */
+  | (Namespaced & { kind: 'update-status'; phase?: string })
+  | (OnObject & { kind: ContentKind })
+  | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
+  | (Namespaced & {
+      kind: 'configuration';
+      verb: 'create' | 'get' | 'update' | 'delete';
+      /** The scope's configuration slot, and the version a create or update sends (FP-3). */
+      slot: number;
+      version: number;
+    });

@@ -1,10 +1,10 @@
+import { StepTables } from '../checker/engine/step-tables.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { command, type RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
 import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
 import { configurationAdministrator, type Scope } from './scope.ts';
-import { StepTables } from './step-tables.ts';
 import { type SystemAction, systemActions } from './system-actions.ts';
 import type {
   ActorKind,
@@ -48,8 +48,8 @@ export class SystemModel extends SystemViews {
     delete: RequestCommand[];
   }[];
 
-  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (step-tables.ts). */
-  readonly stepTables: StepTables<SystemModel>;
+  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (checker/engine/step-tables.ts). */
+  readonly stepTables: StepTables<SystemModel, SystemState, NamespaceState, SystemEvent>;
   /** `Next` as a fixed-order list of actions with their footprints (system-actions.ts). */
   readonly actions: readonly SystemAction[];
 
@@ -80,11 +80,15 @@ export class SystemModel extends SystemViews {
         }),
       ),
     );
-    this.stepTables = new StepTables<SystemModel>(
+    this.stepTables = new StepTables<SystemModel, SystemState, NamespaceState, SystemEvent>(
       this,
       [this.principalRequestTable.length, this.initializers.length, 1, scope.finalizerOwners.length, 1],
       scope.namespaces.length,
       (s) => this.authorizer.roleBindingMask(s),
+      // The initializer controllers' snapshots: each read by its own controller's actions only.
+      ['initializers'],
+      // A list across namespaces reads each one's lifecycle and content, not its timer.
+      (ns) => `${ns.lifecycle}.${ns.content}`,
     );
     this.actions = systemActions(this);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalKind } from '../../machines/step-tables.ts';
+import { LocalKind } from '../../machines/system-types.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { baseVariantName } from '../../variants/variants.ts';
 import { compiledFor } from '../model/compiled.ts';

@@ -1,4 +1,4 @@
-import type { SystemModel } from '../system.ts';
+import type { Composition } from '../composition.ts';
 import type { Enabled, NamespaceState, SystemEvent, SystemState } from '../system-types.ts';
 
 /** What an apiserver restart does to one namespace: a running timer is lost (FP-4). */
@@ -15,7 +15,7 @@ export interface RestartGlobal {
 }
 
 /** A restart's effect on namespace `ns`: reads that namespace alone (tabulated per namespace state). */
-export function restartSlot(m: SystemModel, ns: NamespaceState): RestartSlot {
+export function restartSlot(m: Composition, ns: NamespaceState): RestartSlot {
   const value = m.timerValue(ns);
   if (value !== 'armed' && value !== 'expired') return { running: false, lost: ns, transitions: [] };
   const lost = m.stepTimer(ns.timer, { type: 'LOSE' });
@@ -27,7 +27,7 @@ export function restartSlot(m: SystemModel, ns: NamespaceState): RestartSlot {
 }
 
 /** A restart's global part: reads the faults lane only. */
-export function restartGlobal(m: SystemModel, s: SystemState): RestartGlobal {
+export function restartGlobal(m: Composition, s: SystemState): RestartGlobal {
   const restart = m.faultStepper.step(s.faults, { type: 'RESTART_APISERVER' }, 'RESTART_APISERVER');
   return {
     transitions: restart.transitions,
@@ -37,7 +37,7 @@ export function restartGlobal(m: SystemModel, s: SystemState): RestartGlobal {
 
 /** The restart's event: the injector's transitions, then each namespace's lost timer, once each in order. */
 export function restartEvent(
-  m: SystemModel,
+  m: Composition,
   global: RestartGlobal,
   slots: readonly RestartSlot[],
 ): SystemEvent {
@@ -54,7 +54,7 @@ export function restartEvent(
 }
 
 /** The API server restarts while a timer runs and loses the timers (FP-4). */
-export function apiserverRestarts(m: SystemModel, s: SystemState, out: Enabled[]): void {
+export function apiserverRestarts(m: Composition, s: SystemState, out: Enabled[]): void {
   const slots = s.namespaces.map((ns) => restartSlot(m, ns));
   if (!slots.some((slot) => slot.running)) return;
   const global = restartGlobal(m, s);
@@ -70,7 +70,7 @@ export function apiserverRestarts(m: SystemModel, s: SystemState, out: Enabled[]
 }
 
 /** An expired timer on namespace slot i fires (FP-2). */
-export function timerFires(m: SystemModel, s: SystemState, _k: number, i: number, out: Enabled[]): void {
+export function timerFires(m: Composition, s: SystemState, _k: number, i: number, out: Enabled[]): void {
   const ns = s.namespaces[i];
   // An expired timer fires before time passes on (FP-2: no later than timeoutSeconds).
   if (m.timerValue(ns) !== 'expired') return;
@@ -143,7 +143,7 @@ export function timerFires(m: SystemModel, s: SystemState, _k: number, i: number
  * the create had it, FP-4), disarmed when none is pending or the namespace leaves Initializing (FP-2).
  */
 function timeFirstPending(
-  m: SystemModel,
+  m: Composition,
   s: SystemState,
   i: number,
   lifecycle: number,
@@ -165,7 +165,7 @@ function timeFirstPending(
 
 /** FP-4: the apiserver that handled the create arms the timer for the first pending initializer. */
 export const withArmedTimer = (
-  m: SystemModel,
+  m: Composition,
   s: SystemState,
   i: number,
   lifecycle: number,
@@ -175,7 +175,7 @@ export const withArmedTimer = (
 
 /** The namespace leaves Initializing or is removed: its timer, armed or lost, goes (FP-2). */
 export const withoutTimer = (
-  m: SystemModel,
+  m: Composition,
   s: SystemState,
   i: number,
   lifecycle: number,
@@ -184,7 +184,7 @@ export const withoutTimer = (
 
 /** The first pending initializer may have changed: the timer follows it (FP-2, FP-4). */
 export const afterPendingChange = (
-  m: SystemModel,
+  m: Composition,
   s: SystemState,
   i: number,
   lifecycle: number,
@@ -201,7 +201,7 @@ export const afterPendingChange = (
   );
 
 /** FP-4: a GET after the global timeout since creation removes the first pending initializer. */
-export function readRepair(m: SystemModel, s: SystemState, i: number, transitions: string[]): SystemState {
+export function readRepair(m: Composition, s: SystemState, i: number, transitions: string[]): SystemState {
   const v = m.view(s, i);
   if (v.value !== 'initializing' || v.pending.length === 0) return s;
   const first = m.initializerInForce(s, v.pending[0]);

@@ -1,4 +1,4 @@
-import type { SystemModel } from '../system.ts';
+import type { Composition } from '../composition.ts';
 import type { Enabled, NamespaceState, SystemEvent, SystemState } from '../system-types.ts';
 
 /** What one second does to one namespace: every age grows, capped (docs/time.md). */
@@ -15,10 +15,10 @@ export interface ClockGlobal {
 }
 
 /** The namespace's timer has expired and not fired: time may not pass (a timed-automaton invariant, FP-2). */
-export const blocksTime = (m: SystemModel, ns: NamespaceState): boolean => m.timerValue(ns) === 'expired';
+export const blocksTime = (m: Composition, ns: NamespaceState): boolean => m.timerValue(ns) === 'expired';
 
 /** One second on namespace `ns`: reads that namespace alone (the compiled path tabulates it per namespace state). */
-export function clockSlot(m: SystemModel, ns: NamespaceState): ClockSlot {
+export function clockSlot(m: Composition, ns: NamespaceState): ClockSlot {
   const readRepairAfterSeconds = m.scope.clock.readRepairTimeoutSeconds;
   const aged = m.namespaceStepper.step(
     ns.lifecycle,
@@ -33,7 +33,7 @@ export function clockSlot(m: SystemModel, ns: NamespaceState): ClockSlot {
 }
 
 /** One second on the configuration copy: reads the copy, the faults and the store, nothing of any namespace. */
-export function clockGlobal(m: SystemModel, s: SystemState): ClockGlobal {
+export function clockGlobal(m: Composition, s: SystemState): ClockGlobal {
   const failing = m.configReadsFailing(s);
   const read = failing
     ? m.configSyncStepper.step(s.configSync, { type: 'READ_FAILED' }, 'F')
@@ -42,7 +42,7 @@ export function clockGlobal(m: SystemModel, s: SystemState): ClockGlobal {
 }
 
 /** The clock's event: every transition the second took, once each, sorted. */
-export function clockEvent(m: SystemModel, global: ClockGlobal, slots: readonly ClockSlot[]): SystemEvent {
+export function clockEvent(m: Composition, global: ClockGlobal, slots: readonly ClockSlot[]): SystemEvent {
   const transitions = [...global.transitions];
   for (const slot of slots) transitions.push(...slot.transitions);
   return m.internEvent({
@@ -55,7 +55,7 @@ export function clockEvent(m: SystemModel, global: ClockGlobal, slots: readonly 
 }
 
 /** One second passes, unless a timer has expired and not yet fired (FP-2). */
-export function clockTicks(m: SystemModel, s: SystemState, out: Enabled[]): void {
+export function clockTicks(m: Composition, s: SystemState, out: Enabled[]): void {
   if (s.namespaces.some((ns) => blocksTime(m, ns))) return;
   const global = clockGlobal(m, s);
   const slots = s.namespaces.map((ns) => clockSlot(m, ns));
@@ -71,7 +71,7 @@ export function clockTicks(m: SystemModel, s: SystemState, out: Enabled[]): void
 }
 
 /** The configuration-read fault starts or ends (AC-2). */
-export function configReadFault(m: SystemModel, s: SystemState, out: Enabled[]): void {
+export function configReadFault(m: Composition, s: SystemState, out: Enabled[]): void {
   const failing = m.configReadsFailing(s);
   const toggle = m.faultStepper.step(
     s.faults,

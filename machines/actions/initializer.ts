@@ -1,8 +1,7 @@
 import { RequestCommand } from '../commands.ts';
+import type { Composition } from '../composition.ts';
 import { initializerAccount } from '../scope.ts';
-import type { LocalAction } from '../step-tables.ts';
-import type { SystemModel } from '../system.ts';
-import type { Enabled, SystemState } from '../system-types.ts';
+import type { Enabled, LocalAction, SystemState } from '../system-types.ts';
 
 const account = {
   name: initializerAccount,
@@ -10,7 +9,7 @@ const account = {
 };
 
 /** A crash fault stops initializer k's controller, or a crashed one restarts; reads and writes its snapshot only. */
-export function initializerFault(m: SystemModel, s: SystemState, k: number, out: Enabled[]): void {
+export function initializerFault(m: Composition, s: SystemState, k: number, out: Enabled[]): void {
   const spec = m.initializers[k];
   const controller = s.initializers[k];
   const type = m.initializerStepper.value(controller) === 'running' ? 'CRASH' : 'RESTART';
@@ -32,7 +31,7 @@ export function initializerFault(m: SystemModel, s: SystemState, k: number, out:
 }
 
 /** Initializer k reconciles namespace slot i while its controller runs (IN-2, IN-3, IN-7). */
-export const initializerReconciles: LocalAction<SystemModel> = (m, s, k, i, out) => {
+export const initializerReconciles: LocalAction<Composition> = (m, s, k, i, out) => {
   const spec = m.initializers[k];
   const controller = s.initializers[k];
   if (m.initializerStepper.value(controller) !== 'running') return;

@@ -1,6 +1,6 @@
 import { RequestCommand } from '../commands.ts';
+import type { Composition } from '../composition.ts';
 import { namespaceControllerAccount } from '../scope.ts';
-import type { SystemModel } from '../system.ts';
 import type { Enabled, SystemState } from '../system-types.ts';
 
 const sender = {
@@ -14,7 +14,7 @@ const sender = {
 
 /** The namespace controller syncs namespace slot i: empties a terminating namespace and removes `kubernetes` (LC-5, LC-6). */
 export function namespaceControllerSyncs(
-  m: SystemModel,
+  m: Composition,
   s: SystemState,
   _k: number,
   i: number,

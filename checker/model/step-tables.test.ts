@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/cli/scope-file.ts';
-import { explore } from '../checker/engine/explore.ts';
-import { systemCodec } from '../checker/model/encoding.ts';
-import { scopeFor, variantByName } from '../variants/variants.ts';
-import { defaultMachines, type Enabled, SystemModel } from './system.ts';
+import { defaultMachines, type Enabled, SystemModel } from '../../machines/system.ts';
+import { scopeFor, variantByName } from '../../variants/variants.ts';
+import { scopeByName } from '../cli/scope-file.ts';
+import { explore } from '../engine/explore.ts';
+import { systemCodec } from './encoding.ts';
 
 /** Every state's successors from the tables and from the step code itself: the same list, in order. */
 function expectTablesAgree(model: SystemModel, maxStates?: number) {
@@ -30,7 +30,7 @@ function expectTablesAgree(model: SystemModel, maxStates?: number) {
   return search;
 }
 
-describe('step tables (machines/step-tables.ts) against the step code', () => {
+describe('step tables (checker/engine/step-tables.ts) against the step code', () => {
   for (const name of ['quick', 'admin-finalize']) {
     it(`gives the same successors on every state of ${name}`, () => {
       const search = expectTablesAgree(new SystemModel(scopeByName(name)));

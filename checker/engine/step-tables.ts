@@ -1,28 +1,36 @@
-import type { Enabled, NamespaceState, SystemEvent, SystemState } from './system-types.ts';
-
-/** One remembered step of a local action: its event and the namespace state it leaves (null: unchanged). */
-interface LocalStep {
-  event: SystemEvent;
-  namespace: NamespaceState | null;
+/**
+ * A state whose namespace-like slots are interned records (each with its own id), and whose other fields
+ * are numbers or arrays of numbers: the global lanes. What the system state looks like, to the engine.
+ */
+export interface SlottedState<N extends { id: number }> {
+  readonly namespaces: readonly N[];
 }
 
-/** The kinds of local action, each an actor (or a principal's command) acting on one namespace slot. */
-export const LocalKind = {
-  Command: 0,
-  Initializer: 1,
-  NamespaceController: 2,
-  FinalizerOwner: 3,
-  ApiserverTimer: 4,
-} as const;
-export type LocalKind = (typeof LocalKind)[keyof typeof LocalKind];
+/** One step: its event and the state it leads to. */
+export interface Step<E, S> {
+  event: E;
+  next: S;
+}
 
-/** A local action's step code: what actor k does to namespace slot i in state s, pushed onto out. */
-export type LocalAction<M> = (m: M, s: SystemState, k: number, i: number, out: Enabled[]) => void;
+/** One remembered step of a local action: its event and the slot's state it leaves (null: unchanged). */
+interface LocalStep<E, N> {
+  event: E;
+  namespace: N | null;
+}
+
+/** A local action's step code: what actor k does to slot i in state s, pushed onto out. */
+export type LocalAction<M, S, E> = (m: M, s: S, k: number, i: number, out: Step<E, S>[]) => void;
+
+/** What the tables need of the model they wrap. */
+export interface TabledModel<S, N> {
+  /** s with slot i replaced by ns (everything else as it was). */
+  withNamespaceState(s: S, i: number, ns: N): S;
+}
 
 /** A slot whose step once wrote outside its namespace: it is always computed, never looked up. */
-const computeAlways: readonly LocalStep[] = Object.freeze([]);
+const computeAlways: readonly LocalStep<never, never>[] = Object.freeze([]);
 /** Most local actions do nothing in most states: they share one empty list. */
-const noSteps: readonly LocalStep[] = Object.freeze([]);
+const noSteps: readonly LocalStep<never, never>[] = Object.freeze([]);
 
 /**
  * Outcome tables for local actions, filled by running the machines' own step code the first time and
@@ -32,12 +40,12 @@ const noSteps: readonly LocalStep[] = Object.freeze([]);
  * RBAC objects all namespaces hold (the one thing a request reads from other namespaces); a step that
  * writes anything besides its own namespace is never memoized.
  */
-export class StepTables<M> {
+export class StepTables<M extends TabledModel<S, N>, S extends SlottedState<N>, N extends { id: number }, E> {
   /** Per slot, per namespace state id: the steps by context id (small integer keys, so lookups stay fast). */
-  private readonly tables: Map<number, readonly LocalStep[]>[][] = [];
+  private readonly tables: Map<number, readonly LocalStep<E, N>[]>[][] = [];
   private readonly contextIds = new Map<string, number>();
   /** Per command that reads every namespace: its steps by wide context (see wideContext). */
-  private readonly wideTables: Map<string, readonly LocalStep[]>[] = [];
+  private readonly wideTables: Map<string, readonly LocalStep<E, N>[]>[] = [];
   private readonly bases: number[] = [];
   /** Off, every step is computed (tests compare both paths). */
   enabled = true;
@@ -46,13 +54,18 @@ export class StepTables<M> {
 
   /** `actors[kind]`: how many actors of that kind there are; `namespaces`: slots per actor. */
   constructor(
-    private readonly model: M & {
-      withNamespaceState(s: SystemState, i: number, ns: NamespaceState): SystemState;
-    },
+    private readonly model: M,
     actors: readonly number[],
     private readonly namespaces: number,
     /** The cross-namespace part of what a local step reads (the RoleBindings mask). */
-    private readonly crossNamespace: (s: SystemState) => number,
+    private readonly crossNamespace: (s: S) => number,
+    /**
+     * The fields besides `namespaces` that are no part of the global context: the controllers' own
+     * snapshots, each keyed by the action that reads it (`withController`).
+     */
+    private readonly ownFields: readonly string[],
+    /** What a command across every slot reads of one slot (see wideContext). */
+    private readonly listView: (ns: N) => string,
   ) {
     let base = 0;
     for (const count of actors) {
@@ -63,8 +76,8 @@ export class StepTables<M> {
   }
 
   /** The interned id of everything a local step may read besides its own namespace and the controllers. */
-  context(s: SystemState): number {
-    return this.intern(`${globalKey(s)}|${this.crossNamespace(s)}`);
+  context(s: S): number {
+    return this.intern(`${globalKey(s, this.ownFields)}|${this.crossNamespace(s)}`);
   }
 
   /** The context of a step that also reads its own controller's snapshot (an initializer's). */
@@ -85,14 +98,14 @@ export class StepTables<M> {
    * The context of a request across every namespace (a list): the global context and each namespace's
    * lifecycle snapshot and content, what such a request reads of them (not their timers or external content).
    */
-  wideContext(s: SystemState, context: number): string {
+  wideContext(s: S, context: number): string {
     let key = `${context}`;
-    for (const ns of s.namespaces) key += `|${ns.lifecycle}.${ns.content}`;
+    for (const ns of s.namespaces) key += `|${this.listView(ns)}`;
     return key;
   }
 
   /** Runs command j, which reads every namespace, from its table when the wide context is known. */
-  runWide(j: number, s: SystemState, wide: string, action: LocalAction<M>, out: Enabled[]): void {
+  runWide(j: number, s: S, wide: string, action: LocalAction<M, S, E>, out: Step<E, S>[]): void {
     if (!this.enabled) {
       action(this.model, s, j, -1, out);
       return;
@@ -123,13 +136,13 @@ export class StepTables<M> {
 
   /** Runs actor k's local action on slot i in s (context id `context`), from the table when it is known. */
   run(
-    kind: LocalKind,
+    kind: number,
     k: number,
     i: number,
-    s: SystemState,
+    s: S,
     context: number,
-    action: LocalAction<M>,
-    out: Enabled[],
+    action: LocalAction<M, S, E>,
+    out: Step<E, S>[],
   ): void {
     const ns = s.namespaces[i];
     if (!this.enabled) {
@@ -160,8 +173,8 @@ export class StepTables<M> {
   }
 
   /** The steps pushed since `from`, or computeAlways when one of them wrote outside namespace slot i. */
-  private remember(s: SystemState, i: number, out: readonly Enabled[], from: number): readonly LocalStep[] {
-    const steps: LocalStep[] = [];
+  private remember(s: S, i: number, out: readonly Step<E, S>[], from: number): readonly LocalStep<E, N>[] {
+    const steps: LocalStep<E, N>[] = [];
     for (let j = from; j < out.length; j++) {
       const { event, next } = out[j];
       if (next === s) {
@@ -184,23 +197,23 @@ export class StepTables<M> {
  * the state has (so fields added later are keyed too). A controller's snapshot is read only by its own
  * actions: the initializer's are keyed with it (`withController`), the crash steps are not memoized.
  */
-function globalKey(s: SystemState): string {
+function globalKey(s: object, ownFields: readonly string[]): string {
   let key = '';
   for (const [name, value] of Object.entries(s)) {
-    if (name === 'namespaces' || name === 'initializers') continue;
+    if (name === 'namespaces' || ownFields.includes(name)) continue;
     key += `${name}=${typeof value === 'number' ? value : JSON.stringify(value)};`;
   }
   return key;
 }
 
 /** The two states agree on every field but their namespaces (numbers, or arrays of numbers, compared by value). */
-function sameGlobals(a: SystemState, b: SystemState): boolean {
+function sameGlobals(a: object, b: object): boolean {
   const names = Object.keys(a);
   if (names.length !== Object.keys(b).length) return false;
   for (const name of names) {
     if (name === 'namespaces') continue;
-    const x: unknown = a[name as keyof SystemState];
-    const y: unknown = b[name as keyof SystemState];
+    const x: unknown = (a as Record<string, unknown>)[name];
+    const y: unknown = (b as Record<string, unknown>)[name];
     if (x === y) continue;
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, k) => v !== y[k]))
       return false;
