@@ -1,4 +1,4 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli/cli.ts';
+import { exitCodes } from '../checker/cli/cli.ts';
 import {
   type AlternativeRow,
   alternatives,
@@ -8,7 +8,7 @@ import {
   writeAlternatives,
 } from '../checker/report/alternatives.ts';
 import { sourceRoot, stampSources } from '../checker/report/stamp.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 import { selectNamed } from './named.ts';
 
 /**
@@ -16,8 +16,8 @@ import { selectNamed } from './named.ts';
  * (variants/design-variants.ts) against the documents' goals, the safety and the liveness properties,
  * prints one line per row, and writes generated/alternatives.md and .json when all rows were run.
  */
-const spec: CommandSpec = {
-  name: 'npm run alternatives --',
+const command = {
+  script: 'alternatives',
   summary:
     'Checks every design alternative against every property; writes generated/alternatives.md, .json and the counterexamples they link when all are run.',
   positionals: {
@@ -25,9 +25,8 @@ const spec: CommandSpec = {
     description: `rows to run (default: all): ${alternatives.map((a) => a.name).join(', ')}`,
   },
   options: {},
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
   notes: ['A design alternative that breaks a property is a finding, not a failure: the exit code is 0.'],
-};
+} as const;
 
 function line(row: AlternativeRow): string {
   const broken = columns.filter((c) => row.cells[c.id].verdict === 'violated').map((c) => c.id);
@@ -35,7 +34,7 @@ function line(row: AlternativeRow): string {
   return `${row.variant}: ${broken.length > 0 ? `breaks ${broken.join(', ')}` : 'breaks nothing'}${waiting > 0 ? `; ${waiting} wait for relative time` : ''} (${row.states} states${row.complete ? '' : ', bounded'}, ${(row.durationMs / 1000).toFixed(1)} s)`;
 }
 
-async function main({ positionals: names }: ParsedCommandLine): Promise<number> {
+async function main({ positionals: names }: CommandLine<typeof command.options>): Promise<number> {
   const selected = selectNamed('alternative', alternatives, names);
   // Taken before the run: an edit made meanwhile leaves the matrix stale, never falsely fresh.
   const sources = stampSources(sourceRoot, alternativesStamp);
@@ -54,4 +53,4 @@ async function main({ positionals: names }: ParsedCommandLine): Promise<number> 
   return exitCodes.ok;
 }
 
-await runEntry(spec, 'alternatives', main);
+await defineCommand(command, main);

@@ -15,14 +15,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
-import {
-  type CommandSpec,
-  exitCodes,
-  integerOption,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { exitCodes, integerOption, UsageError } from '../checker/cli/cli.ts';
 import { explore, searchMemoryBytes } from '../checker/engine/explore.ts';
 import { exploreBitstate } from '../checker/engine/explore-bitstate.ts';
 import { exploreDense } from '../checker/engine/explore-dense.ts';
@@ -41,7 +34,7 @@ import {
   serializeReferenceProduct,
 } from '../machines/reference/namespace-reference-product.ts';
 import type { SystemModel } from '../machines/system.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 
 type Engine = BenchEngine;
 
@@ -621,8 +614,8 @@ function printRows(header: string[], rows: string[][]): void {
   }
 }
 
-const spec: CommandSpec = {
-  name: 'npm run bench --',
+const command = {
+  script: 'bench',
   summary: 'Measures the explorers (docs/performance.md): each case in a fresh Node process.',
   options: {
     quick: { type: 'boolean', description: 'the small cases only, one run each' },
@@ -651,18 +644,17 @@ const spec: CommandSpec = {
         'only SPIN beside verify on these comma-separated scopes (e.g. quick,default,large,xl): verify, then pan full, -DHC4, -DBITSTATE, -DNCORE=2 (docs/spin.md)',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
-};
+} as const;
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
-  const single = stringOption(values, 'case');
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
+  const single = values.case;
   if (single !== undefined) {
     console.log(resultMarker + JSON.stringify(await runCase(JSON.parse(single) as BenchCase)));
     return exitCodes.ok;
   }
   if (values.growth === true)
     return printGrowth(integerOption(values, 'scope-seconds', { example: '60' }) ?? 60);
-  const spinScopes = stringOption(values, 'spin');
+  const spinScopes = values.spin;
   if (spinScopes !== undefined) return printSpin(spinScopes.split(','), values.json === true);
   const quick = values.quick === true;
   const asJson = values.json === true;
@@ -827,4 +819,4 @@ async function printGrowth(maxSeconds: number): Promise<number> {
   return exitCodes.ok;
 }
 
-await runEntry(spec, 'bench', main);
+await defineCommand(command, main);

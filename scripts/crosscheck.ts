@@ -1,38 +1,24 @@
 import { join } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
-import { resolveScope, scopeNames } from '../checker/cli/scope-file.ts';
+import { resolveScope } from '../checker/cli/scope-file.ts';
 import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand, scopeOption, variantOption } from './entry.ts';
 
 /**
  * `npm run crosscheck -- --scope NAME [--variant V | --mutants]`: exports the model to Promela, runs
  * SPIN on it and compares with verify's search (checker/judging/crosscheck.ts).
  */
-const spec: CommandSpec = {
-  name: 'npm run crosscheck --',
+const command = {
+  script: 'crosscheck',
   summary:
     "Searches the model with SPIN (spin -a, gcc, pan) on the exported Promela and compares SPIN's figures with verify's.",
   options: {
-    scope: {
-      type: 'string',
-      value: 'NAME|FILE',
-      description: `a built-in scope (${scopeNames().join(', ')}) or a scope file (default: quick)`,
-    },
-    variant: {
-      type: 'string',
-      value: 'NAME',
-      description: `${baseVariantName} (default) or a seeded fault of variants/variants.ts`,
-    },
+    scope: scopeOption(),
+    variant: variantOption(),
     mutants: { type: 'boolean', description: 'the model and then every seeded fault, each cross-checked' },
     'safety-only': {
       type: 'boolean',
@@ -46,12 +32,12 @@ const spec: CommandSpec = {
         'write each SPIN counterexample as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.crossCheckDiffers],
+  exits: [exitCodes.crossCheckDiffers],
   notes: [
     'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), up to three deadlock trails replayed on the model, and every safety property: violated by both or by neither; each SPIN counterexample is converted to ITF and replayed on the model it names, where it must break its property (docs/spin.md says what SPIN judges and what the tables precompute).',
     "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); the verdicts are compared, the accepting cycles are not yet replayed.",
   ],
-};
+} as const;
 
 const number = (n: number) => n.toLocaleString('en');
 
@@ -92,9 +78,9 @@ function printCheck(check: CrossCheck): void {
   for (const line of check.notCompared) console.log(`  not compared: ${line}`);
 }
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
-  const scope = stringOption(values, 'scope') ?? 'quick';
-  const variant = stringOption(values, 'variant');
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
+  const scope = values.scope ?? 'quick';
+  const variant = values.variant;
   if (variant !== undefined && values.mutants === true)
     throw new UsageError('--variant and --mutants both name what to check; give one');
   if (!spinAvailable())
@@ -102,7 +88,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   const names =
     values.mutants === true ? [baseVariantName, ...mutants.map((m) => m.name)] : [variant ?? baseVariantName];
   const given = resolveScope(scope).scope;
-  const trailsDir = stringOption(values, 'trails');
+  const trailsDir = values.trails;
   let agree = true;
   for (const name of names) {
     const check = crossCheck(modelOf(name, scope), name, [], given, {
@@ -125,4 +111,4 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
 }
 
-await runEntry(spec, 'crosscheck', main);
+await defineCommand(command, main);

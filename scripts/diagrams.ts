@@ -1,23 +1,22 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/report/render.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 
 /**
  * `npm run diagrams [-- --force]`: regenerates every machine's Mermaid source and SVG and
  * docs/machines.md. An SVG whose source and renderer did not change is kept unless --force is given.
  */
-const spec: CommandSpec = {
-  name: 'npm run diagrams --',
+const command = {
+  script: 'diagrams',
   summary:
     'Writes generated/diagrams/<id>.mmd and .svg and docs/machines.md from the machines; only stale SVGs are re-rendered (one Chromium per run).',
   options: {
     force: { type: 'boolean', description: 'redraw every SVG, even those whose stamp matches their source' },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
   notes: ['SIGINT/SIGTERM close the browser and remove unfinished files before exiting.'],
-};
+} as const;
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
   const started = performance.now();
   try {
     const written = await generateDiagrams(process.cwd(), diagramSets, {
@@ -33,4 +32,4 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   }
 }
 
-await runEntry(spec, 'diagrams', main);
+await defineCommand(command, main);

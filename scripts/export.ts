@@ -1,18 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
-import { scopeNames } from '../checker/cli/scope-file.ts';
 import { modelOf, promelaModel } from '../checker/judging/promela.ts';
 import { quintModuleName, quintTypesModule } from '../checker/scenario/itf-types.ts';
 import { baseVariantName } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand, scopeOption, variantOption } from './entry.ts';
 
 /**
  * `npm run export -- --promela --scope NAME [--variant V] [--out FILE]`: writes the system model as a
@@ -20,8 +13,8 @@ import { runEntry } from './entry.ts';
  * `npm run export -- --quint-types --scope NAME [--out FILE]`: writes the Quint module of the scope's
  * state type, which its ITF traces typecheck against (checker/scenario/itf-types.ts).
  */
-const spec: CommandSpec = {
-  name: 'npm run export --',
+const command = {
+  script: 'export',
   summary:
     "Writes the system model for another engine: --promela, SPIN's input language; or --quint-types, the Quint types of its ITF traces.",
   options: {
@@ -31,16 +24,8 @@ const spec: CommandSpec = {
       description:
         'write the Quint module of the state type that the ITF traces of the scope hold, for quint typecheck',
     },
-    scope: {
-      type: 'string',
-      value: 'NAME|FILE',
-      description: `a built-in scope (${scopeNames().join(', ')}) or a scope file (default: quick)`,
-    },
-    variant: {
-      type: 'string',
-      value: 'NAME',
-      description: `${baseVariantName} (default) or a seeded fault of variants/variants.ts`,
-    },
+    scope: scopeOption(),
+    variant: variantOption(),
     out: {
       type: 'string',
       value: 'FILE',
@@ -48,10 +33,9 @@ const spec: CommandSpec = {
         'write here (default: generated/runs/<variant>-<scope>/<scope>.pml, or nsmodel_<scope>.qnt, which git ignores)',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
-};
+} as const;
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
   const promelaAsked = values.promela === true;
   const quintAsked = values['quint-types'] === true;
   if (promelaAsked === quintAsked)
@@ -60,13 +44,11 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
         ? 'name one format: --promela or --quint-types'
         : 'name the format: --promela or --quint-types',
     );
-  const variant = stringOption(values, 'variant') ?? baseVariantName;
-  const model = modelOf(variant, stringOption(values, 'scope') ?? 'quick');
+  const variant = values.variant ?? baseVariantName;
+  const model = modelOf(variant, values.scope ?? 'quick');
   if (quintAsked) {
     const name = quintModuleName(model.scope.name);
-    const out =
-      stringOption(values, 'out') ??
-      join('generated', 'runs', `${variant}-${model.scope.name}`, `${name}.qnt`);
+    const out = values.out ?? join('generated', 'runs', `${variant}-${model.scope.name}`, `${name}.qnt`);
     mkdirSync(dirname(out), { recursive: true });
     await writeFileAtomic(
       out,
@@ -82,8 +64,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   const started = performance.now();
   const promela = promelaModel(model, { variant });
   const out =
-    stringOption(values, 'out') ??
-    join('generated', 'runs', `${variant}-${model.scope.name}`, `${model.scope.name}.pml`);
+    values.out ?? join('generated', 'runs', `${variant}-${model.scope.name}`, `${model.scope.name}.pml`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, promela.text);
   const { tables } = promela;
@@ -93,4 +74,4 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   return exitCodes.ok;
 }
 
-await runEntry(spec, 'export', main);
+await defineCommand(command, main);

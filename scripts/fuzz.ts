@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type CommandSpec, exitCodes, integerOption } from '../checker/cli/cli.ts';
+import { exitCodes, integerOption } from '../checker/cli/cli.ts';
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { check } from '../checker/judging/check.ts';
 import { fuzzInputs, judgeInput } from '../checker/judging/fuzz.ts';
@@ -7,24 +7,23 @@ import { counterexampleItf } from '../checker/scenario/counterexample-itf.ts';
 import { SystemModel } from '../machines/system.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { machinesFor } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { defineCommand } from './entry.ts';
 
 /**
  * `npm run fuzz`: generated scopes, scenarios and ITF traces (checker/judging/fuzz.ts), each judged by its
  * loader: accepted, or refused in one line naming the file, within 10 s. Exit 1 on the first defect,
  * with the seed and the input that shows it.
  */
-const spec: CommandSpec = {
-  name: 'npm run fuzz --',
+const command = {
+  script: 'fuzz',
   summary: 'Runs the generated fuzz suite: scopes, scenarios and ITF traces from the formats’ own schemas.',
   options: {
     runs: { type: 'string', value: 'N', description: 'how many inputs (default 10000)' },
     seed: { type: 'string', value: 'N', description: 'the seed (default: a new one, printed)' },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
-};
+} as const;
 
-await runEntry(spec, 'fuzz', ({ values }) => {
+await defineCommand(command, ({ values }) => {
   const runs = integerOption(values, 'runs', { max: 1_000_000, example: '10000' }) ?? 10_000;
   const seed =
     integerOption(values, 'seed', { min: 0, max: 2 ** 31 - 1, example: '42' }) ?? Date.now() % 2 ** 31;

@@ -1,9 +1,9 @@
-import { type CommandSpec, exitCodes, type ParsedCommandLine } from '../checker/cli/cli.ts';
+import { exitCodes } from '../checker/cli/cli.ts';
 import { createProgressReporter } from '../checker/engine/progress.ts';
 import { livenessProgressLine, mutantsStamp, runMutants, writeMutants } from '../checker/report/mutants.ts';
 import { sourceRoot, stampSources } from '../checker/report/stamp.ts';
 import { mutants, type Variant } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 import { selectNamed } from './named.ts';
 
 /**
@@ -11,8 +11,8 @@ import { selectNamed } from './named.ts';
  * killed and how long it took, and writes generated/mutants.md and .json when all were run. A mutant
  * no property kills means a property is missing or too weak.
  */
-const spec: CommandSpec = {
-  name: 'npm run mutants --',
+const command = {
+  script: 'mutants',
   summary:
     'Checks that every seeded fault (variants/variants.ts) is killed by some property; writes generated/mutants.md and .json when all are run.',
   positionals: {
@@ -27,13 +27,13 @@ const spec: CommandSpec = {
     },
     quiet: { type: 'boolean', short: 'q', description: 'print no progress, only one line per mutant' },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.survived],
+  exits: [exitCodes.survived],
   notes: [
     "Progress: a bar redrawn in place on a terminal, a plain line every 5 s otherwise (CI), then a line per liveness property judged on a mutant's graph; NO_COLOR turns colour off.",
   ],
-};
+} as const;
 
-async function main({ positionals: names, values }: ParsedCommandLine): Promise<number> {
+async function main({ positionals: names, values }: CommandLine<typeof command.options>): Promise<number> {
   const stopOnFirst = values['stop-on-first'] === true;
   const selected = selectNamed('mutant', mutants, names);
   // Taken before the run: an edit made meanwhile leaves the tables stale, never falsely fresh.
@@ -76,4 +76,4 @@ async function main({ positionals: names, values }: ParsedCommandLine): Promise<
   return exitCodes.survived;
 }
 
-await runEntry(spec, 'mutants', main);
+await defineCommand(command, main);

@@ -1,29 +1,22 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { statSync } from 'node:fs';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { closest } from '../checker/cli/request-line.ts';
 import { terminalText } from '../checker/cli/text-safety.ts';
 import { generateScenariosDoc } from '../checker/report/scenario-docs.ts';
-import { projectRoot } from '../checker/scenario/catalog.ts';
+import { projectRoot, scenarioFilesUnder } from '../checker/scenario/catalog.ts';
 import { formatReport, summary } from '../checker/scenario/format.ts';
 import { replayFile, type ScenarioReport } from '../checker/scenario/replay.ts';
 import { replayTraceCommand } from '../checker/scenario/trace-command.ts';
 import { baseVariantName, variants } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 
 /**
  * `npm run replay -- <file or folder>...`: replays each scenario on the model and prints every step
  * with its outcome. A malformed file gets one line and the run goes on to the next; the exit code
  * names the worst outcome (malformed, then failed, then pending).
  */
-const spec: CommandSpec = {
-  name: 'npm run replay --',
+const command = {
+  script: 'replay',
   summary: 'Replays scenario files (YAML) step by step on the system model and compares every answer.',
   positionals: {
     usage: 'FILE|FOLDER...',
@@ -61,20 +54,12 @@ const spec: CommandSpec = {
         'with --trace: write the counterexample as a scenario, a regression test that fails on its variant and passes on the model',
     },
   },
-  exitCodes: [
-    exitCodes.ok,
-    exitCodes.internal,
-    exitCodes.usage,
-    exitCodes.violated,
-    exitCodes.liveness,
-    exitCodes.expectationFailed,
-    exitCodes.pending,
-  ],
+  exits: [exitCodes.violated, exitCodes.liveness, exitCodes.expectationFailed, exitCodes.pending],
   notes: [
     'With several outcomes the exit code is the worst: malformed (2), then failed (14), then pending (15).',
     'With --trace: 12 when the replay confirms the violation, 13 when it confirms a lasso (a trace with loop) of a liveness property, 14 when the trace does not replay on the variant, 0 when it replays and the property holds.',
   ],
-};
+} as const;
 
 function scenarioFiles(target: string): string[] {
   let info: ReturnType<typeof statSync>;
@@ -88,36 +73,25 @@ function scenarioFiles(target: string): string[] {
     );
   }
   if (!info.isDirectory()) return [target];
-  const files = yamlFilesUnder(target);
+  const files = scenarioFilesUnder(target);
   if (files.length === 0)
     throw new UsageError(`${target} holds no scenario (*.yaml); name a file or another folder`);
   return files;
 }
 
-/** Scenario files of a folder and its sub-folders (scenarios/upstream/), sorted by path. */
-function yamlFilesUnder(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) return yamlFilesUnder(path);
-      return entry.name.endsWith('.yaml') || entry.name.endsWith('.yml') ? [path] : [];
-    });
-}
-
-async function main({ values, positionals }: ParsedCommandLine): Promise<number> {
-  const trace = stringOption(values, 'trace');
+async function main({ values, positionals }: CommandLine<typeof command.options>): Promise<number> {
+  const trace = values.trace;
   if (trace !== undefined) {
     if (positionals.length > 0)
       throw new UsageError('--trace replays one trace; give no scenario files with it');
     return replayTraceCommand(trace, {
-      variant: stringOption(values, 'variant'),
-      scope: stringOption(values, 'scope'),
-      toScenario: stringOption(values, 'to-scenario'),
-      property: stringOption(values, 'property'),
+      variant: values.variant,
+      scope: values.scope,
+      toScenario: values['to-scenario'],
+      property: values.property,
     });
   }
-  for (const flag of ['scope', 'to-scenario', 'property'])
+  for (const flag of ['scope', 'to-scenario', 'property'] as const)
     if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --trace; add --trace FILE`);
   if (values['write-docs'] === true) {
     for (const path of await generateScenariosDoc(projectRoot)) console.log(`wrote ${path}`);
@@ -151,4 +125,4 @@ async function main({ values, positionals }: ParsedCommandLine): Promise<number>
   return exitCodes.ok;
 }
 
-await runEntry(spec, 'replay', main);
+await defineCommand(command, main);

@@ -1,15 +1,14 @@
-import type { CommandSpec, ParsedCommandLine } from '../checker/cli/cli.ts';
 import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { loadScopeFile, scopeFileOf, scopeNames } from '../checker/cli/scope-file.ts';
 import { SystemModel } from '../machines/system.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 
 /**
  * `npm run scopes -- [FILE]...`: checks scope files without exploring them. The files under scopes/
  * are the only source of the built-in scopes, so an edit is checked here in a second, not by a search.
  */
-const spec: CommandSpec = {
-  name: 'npm run scopes --',
+const command = {
+  script: 'scopes',
   summary:
     'Checks that every built-in scope file (scopes/*.yaml), or each FILE given, loads and builds a model; explores nothing.',
   options: {},
@@ -17,8 +16,7 @@ const spec: CommandSpec = {
     usage: '[FILE]...',
     description: 'scope files to check (default: every file under scopes/)',
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
-};
+} as const;
 
 function checkOne(path: string, shown: string): string {
   const scope = loadScopeFile(path, shown);
@@ -32,7 +30,7 @@ function checkOne(path: string, shown: string): string {
   }
 }
 
-void runEntry(spec, 'scopes', ({ positionals }: ParsedCommandLine) => {
+void defineCommand(command, ({ positionals }: CommandLine<typeof command.options>) => {
   const files =
     positionals.length > 0
       ? positionals.map((path) => ({ path, shown: path }))

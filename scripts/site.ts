@@ -1,22 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { checkOutputFolder } from '../checker/cli/output-folder.ts';
 import { buildSite, siteFolder } from '../checker/report/site/build.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand } from './entry.ts';
 
 /**
  * `npm run site`: writes the one-page HTML report, `generated/site/index.html`, from what `npm run verify`
  * and `npm run diagrams` wrote. `--from generated/runs/<run>` builds the page of a side run instead.
  */
-const spec: CommandSpec = {
-  name: 'npm run site --',
+const command = {
+  script: 'site',
   summary: 'Writes the one-page HTML report from what npm run verify and npm run diagrams wrote.',
   options: {
     from: {
@@ -26,13 +20,12 @@ const spec: CommandSpec = {
         'the folder holding report.json (default: generated); the page goes to DIR/site/index.html',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage],
   notes: ['Open the page from disk: it needs no server and no network.'],
-};
+} as const;
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
   // The page goes into --from's own site/ folder: the same refusals as verify's --out, the committed folder allowed.
-  const reportDir = checkOutputFolder(stringOption(values, 'from') ?? 'generated', process.cwd(), {
+  const reportDir = checkOutputFolder(values.from ?? 'generated', process.cwd(), {
     flag: '--from',
     committedRun: true,
   });
@@ -46,4 +39,4 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   return exitCodes.ok;
 }
 
-await runEntry(spec, 'site', main);
+await defineCommand(command, main);

@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import {
-  type CommandSpec,
-  exitCodes,
-  integerOption,
-  listOption,
-  type ParsedCommandLine,
-  stringOption,
-  UsageError,
-} from '../checker/cli/cli.ts';
+import { exitCodes, integerOption, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { schemaPath } from '../checker/cli/schema-ref.ts';
-import { scopeNames } from '../checker/cli/scope-file.ts';
 import { modelOf, promelaModel } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
 import {
@@ -24,22 +15,18 @@ import {
   swarmSliceSchema,
 } from '../checker/judging/swarm.ts';
 import { baseVariantName } from '../variants/variants.ts';
-import { runEntry } from './entry.ts';
+import { type CommandLine, defineCommand, scopeOption } from './entry.ts';
 
 /**
  * `npm run swarm -- --scope NAME --runs N [--slice I/M] [--out FILE]`: N diversified bitstate runs of
  * SPIN on the exported Promela (checker/judging/swarm.ts); `--merge FILE...` combines the slices' reports.
  */
-const spec: CommandSpec = {
-  name: 'npm run swarm --',
+const command = {
+  script: 'swarm',
   summary:
     'Swarm verification: diversified bitstate runs of SPIN on the exported model, one report with the combined chance of a miss.',
   options: {
-    scope: {
-      type: 'string',
-      value: 'NAME|FILE',
-      description: `a built-in scope (${scopeNames().join(', ')}) or a scope file (default: quick)`,
-    },
+    scope: scopeOption(),
     variant: { type: 'string', value: 'NAME', description: `${baseVariantName} (default) or a seeded fault` },
     runs: { type: 'string', value: 'N', description: 'runs in the whole swarm (default 4)' },
     slice: {
@@ -57,12 +44,12 @@ const spec: CommandSpec = {
       description: 'combine the JSON of slices into one report instead of running',
     },
   },
-  exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.partial],
+  exits: [exitCodes.partial],
   notes: [
     'A bitstate search may take a new state for a seen one, so a swarm proves nothing: it ends with exit 10 and the estimated chance that every run missed some state.',
     'On many machines: run the same command with --slice I/M --out slice-I.json on machine I, then --merge slice-*.json anywhere.',
   ],
-};
+} as const;
 
 const number = (n: number) => n.toLocaleString('en');
 
@@ -105,10 +92,10 @@ function readSlice(file: string): SwarmSlice {
   );
 }
 
-async function main({ values }: ParsedCommandLine): Promise<number> {
-  const scope = stringOption(values, 'scope') ?? 'quick';
-  const variant = stringOption(values, 'variant') ?? baseVariantName;
-  const merged = listOption(values, 'merge');
+async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
+  const scope = values.scope ?? 'quick';
+  const variant = values.variant ?? baseVariantName;
+  const merged = values.merge ?? [];
   if (merged.length > 0) {
     const slices = merged.map((file) => readSlice(file));
     printReport(
@@ -124,11 +111,11 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   const runs = integerOption(values, 'runs', { min: 1, max: 10000, example: '8' }) ?? 4;
   const log2Bits = integerOption(values, 'log2', { min: 10, max: 35, example: '27' }) ?? 27;
   const maxDepth = integerOption(values, 'max-depth', { min: 1000, example: '2000000' }) ?? 2_000_000;
-  const { index, count } = sliceOption(stringOption(values, 'slice'));
+  const { index, count } = sliceOption(values.slice);
   const model = modelOf(variant, scope);
   const promela = promelaModel(model, { variant });
   const done = runSwarm(promela.text, sliceRuns(runs, index, count), { log2Bits, maxDepth });
-  const out = stringOption(values, 'out');
+  const out = values.out;
   if (out !== undefined) {
     const slice = swarmSlice(
       model.scope.name,
@@ -143,4 +130,4 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   return exitCodes.partial;
 }
 
-await runEntry(spec, 'swarm', main);
+await defineCommand(command, main);

@@ -2,13 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleReferences } from '../report/stamp.ts';
 
 /**
  * Every package the project's code loads is declared in package.json, so `npm ci` installs it by name
  * and never by luck through another package's dependencies (puppeteer arrived through mermaid-cli once,
  * and the ELK layout through mermaid-cli 11 until mermaid-cli 12 dropped it). Read from the sources
- * themselves: static and dynamic imports, `require(...)`, `require.resolve(...)` and `createRequire`
- * look-ups of a package's files.
+ * themselves with the TypeScript parser the stamps use (checker/report/stamp.ts): static, type-only and
+ * dynamic imports, `require(...)`, `require.resolve(...)` and `createRequire` look-ups of a package's files.
  */
 
 const folders = ['machines', 'properties', 'checker', 'scripts', 'scenarios', 'test-support'];
@@ -30,16 +31,6 @@ function packageOf(specifier: string): string | null {
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   return builtinModules.includes(name) ? null : name;
 }
-
-const specifierPatterns = [
-  // A specifier has no template holes, escapes or spaces: text that only looks like an import (a Quint module
-  // written by a test, a regular expression) is not one.
-  /\bfrom\s+['"]([^'"$\\\s]+)['"]/g,
-  /\bimport\s+['"]([^'"$\\\s]+)['"]/g,
-  /\bimport\(\s*['"]([^'"$\\\s]+)['"]\s*\)/g,
-  /\brequire(?:\.resolve)?\(\s*['"`]([^'"`$]+)['"`]/g,
-  /\bcreateRequire\([^)]*\)\.resolve\(\s*['"`]([^'"`$]+)['"`]/g,
-];
 
 describe('package.json', () => {
   it('reads a specifier as the package it names', () => {
@@ -63,12 +54,11 @@ describe('package.json', () => {
     ]);
     const used = new Map<string, string>();
     for (const file of sourceFiles()) {
-      const text = readFileSync(file, 'utf8');
-      for (const pattern of specifierPatterns)
-        for (const match of text.matchAll(pattern)) {
-          const name = packageOf(match[1]);
-          if (name !== null && !used.has(name)) used.set(name, relative(process.cwd(), file));
-        }
+      for (const { specifier, kind } of moduleReferences(file, readFileSync(file, 'utf8'))) {
+        // A worker's URL is resolved against its module's own URL: a file beside it, never a package.
+        const name = kind === 'worker' ? null : packageOf(specifier);
+        if (name !== null && !used.has(name)) used.set(name, relative(process.cwd(), file));
+      }
     }
     // The scan finds what the project is known to load, so an empty or broken scan cannot pass.
     for (const known of [
@@ -80,6 +70,8 @@ describe('package.json', () => {
       '@mermaid-js/mermaid-cli',
       'puppeteer',
       'axe-core',
+      // Loaded only through createRequire(...)('typescript'), as the stamps load it.
+      'typescript',
     ])
       expect(used.has(known), `the scan should find ${known}`).toBe(true);
     const undeclared = [...used]

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../test-support/temp-dir.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
@@ -23,13 +23,7 @@ function verify(args: string[], cwd: string): Promise<{ code: number; stdout: st
 }
 
 describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
-  let cwd: string;
-  beforeAll(async () => {
-    cwd = await mkdtemp(join(tmpdir(), 'nsmodel-liveness-'));
-  });
-  afterAll(async () => {
-    await rm(cwd, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('liveness');
 
   it('exits 13 with a lasso when a finalizer owner may not finalize: removal waits forever', async () => {
     const scope = {
@@ -39,8 +33,8 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
         (b) => b.name !== 'origin-namespace-finalizer',
       ),
     };
-    await writeFile(join(cwd, 'owner.yaml'), scopeToYaml(scope));
-    const run = await verify(['--scope', 'owner.yaml'], cwd);
+    await writeFile(join(scratch(), 'owner.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'owner.yaml'], scratch());
     expect(run.stderr).not.toContain('internal error');
     expect(run.code).toBe(13);
     expect(run.stdout).toMatch(/terminating-namespace-is-removed +violated/);
@@ -48,11 +42,11 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
     expect(run.stdout).toMatch(/back to the state after step \d+/);
     const file =
       'generated/runs/model-owner-without-rbac/counterexamples/terminating-namespace-is-removed.md';
-    const text = await readFile(join(cwd, file), 'utf8');
+    const text = await readFile(join(scratch(), file), 'utf8');
     expect(text).toContain('openshift.com/origin');
     expect(text).toMatch(/ {2}loop forever \(back to the state after step \d+\)/);
     const report = JSON.parse(
-      await readFile(join(cwd, 'generated/runs/model-owner-without-rbac/report.json'), 'utf8'),
+      await readFile(join(scratch(), 'generated/runs/model-owner-without-rbac/report.json'), 'utf8'),
     );
     const lasso = report.liveness.properties.find(
       (p: { id: string }) => p.id === 'terminating-namespace-is-removed',
@@ -69,8 +63,8 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
       principals: removalScope.principals.map((p) => ({ ...p, requests: [] })),
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
     };
-    await writeFile(join(cwd, 'frozen.yaml'), scopeToYaml(scope));
-    const run = await verify(['--scope', 'frozen.yaml'], cwd);
+    await writeFile(join(scratch(), 'frozen.yaml'), scopeToYaml(scope));
+    const run = await verify(['--scope', 'frozen.yaml'], scratch());
     expect(run.stderr).not.toContain('internal error');
     // Not 11: no deadlock. With no requests most properties are never exercised, which is exit 18.
     expect(run.code).toBe(18);

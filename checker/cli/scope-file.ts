@@ -12,6 +12,7 @@ import { ExtendsIssue, mergeScopeDocuments, type Origins, pathInPatch } from './
 import { type ScopeDocument, scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
 import { documentToScope } from './scope-yaml.ts';
+import { unknownTag } from './yaml-tags.ts';
 
 /**
  * `--scope NAME|FILE`: a scope file (checker/cli/scope-format.ts), by name from `scopes/NAME.yaml` or by
@@ -163,14 +164,13 @@ function parseYaml(text: string, file: string): ParsedText {
       syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
     throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
   }
-  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
-  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  if (unresolved)
+  const unknown = unknownTag(doc, lines);
+  if (unknown)
     throw new ScopeFileError(
       file,
-      lines.linePos(unresolved.pos[0]).line,
+      unknown.line,
       '',
-      unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown YAML tag'),
+      `unknown YAML tag${unknown.tag}`,
       'remove the tag: a scope holds plain YAML values',
     );
   try {

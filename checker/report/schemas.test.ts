@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { runScript } from '../../test-support/run-command.ts';
+import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { mutants, type Variant, variantByName } from '../../variants/variants.ts';
 import { type OutputSchemaName, outputSchemaNames, schemaPath } from '../cli/schema-ref.ts';
@@ -84,16 +84,10 @@ describe('the JSON Schemas of what the project writes', () => {
 });
 
 describe('every writer', () => {
-  let scratch: string;
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'nsmodel-schemas-'));
-  });
-  afterAll(async () => {
-    await rm(scratch, { recursive: true, force: true });
-  });
+  const scratch = useTempDir('schemas');
 
   it('verify: report.json, the output folder manifest and --json validate', async () => {
-    const out = join(scratch, 'run');
+    const out = join(scratch(), 'run');
     const run = await runScript('scripts/verify.ts', ['--scope', 'quick', '--quiet', '--json', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     const report = await readJson(join(out, 'report.json'));
@@ -156,8 +150,8 @@ describe('every writer', () => {
   it('the stamps validate, each naming the schema from its own folder', async () => {
     const sources = stampSources(sourceRoot, mutantsStamp);
     for (const spec of [reportStamp, mutantsStamp, alternativesStamp, screenshotsStamp]) {
-      await writeStamp(scratch, spec, [], { sources });
-      const stamp = await readJson(join(scratch, spec.file));
+      await writeStamp(scratch(), spec, [], { sources });
+      const stamp = await readJson(join(scratch(), spec.file));
       validate('stamp', stamp);
       namesItsSchema('stamp', stamp, spec.file);
     }
@@ -194,7 +188,7 @@ describe('every writer', () => {
         validate('crosscheck', line);
         namesItsSchema('crosscheck', line, 'stdout');
       }
-      const slice = join(scratch, 'slice.json');
+      const slice = join(scratch(), 'slice.json');
       const swarm = await runScript('scripts/swarm.ts', [
         '--scope',
         'admin-finalize',
@@ -211,7 +205,7 @@ describe('every writer', () => {
       namesItsSchema('swarm', written, slice);
       // --merge reads it back through the same type, and names the field of a slice that is not one.
       expect((await runScript('scripts/swarm.ts', ['--merge', slice])).code).toBe(10);
-      const wrong = join(scratch, 'wrong.json');
+      const wrong = join(scratch(), 'wrong.json');
       await writeFile(wrong, JSON.stringify({ ...written, runs: [{ run: 'one' }] }));
       const refused = await runScript('scripts/swarm.ts', ['--merge', wrong]);
       expect(refused.code).toBe(2);

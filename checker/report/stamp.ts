@@ -110,27 +110,50 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'test-support/two-tenants.ts': [],
 };
 
-/** The modules a module imports at run time: static imports and re-exports (not type-only), literal dynamic imports and worker URLs. */
-export function runtimeImports(path: string, text: string): string[] {
+/** How a module names another: an import or re-export (type-only or not), a literal `import()`, a worker URL, a `require`. */
+export type ModuleReferenceKind = 'import' | 'type-import' | 'dynamic-import' | 'worker' | 'require';
+
+/**
+ * Every module a module names with a literal specifier, read with the TypeScript parser (text that only
+ * looks like an import, in a string or a comment, is none): static imports and re-exports, literal dynamic
+ * imports, `new URL('….ts')` worker URLs, and `require(…)` and `require.resolve(…)` calls, including
+ * `createRequire(…)(…)` and `createRequire(…).resolve(…)`.
+ */
+export function moduleReferences(
+  path: string,
+  text: string,
+): { specifier: string; kind: ModuleReferenceKind }[] {
   const { t } = typescript();
   const file = t.createSourceFile(path, text, t.ScriptTarget.ES2022, true, t.ScriptKind.TS);
-  const found: string[] = [];
+  const found: { specifier: string; kind: ModuleReferenceKind }[] = [];
+  const isRequire = (callee: ts.Expression): boolean =>
+    (t.isIdentifier(callee) && callee.text === 'require') ||
+    (t.isCallExpression(callee) &&
+      t.isIdentifier(callee.expression) &&
+      callee.expression.text === 'createRequire');
   const visit = (node: ts.Node): void => {
     if (t.isImportDeclaration(node) && t.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.importClause?.isTypeOnly) found.push(node.moduleSpecifier.text);
+      found.push({
+        specifier: node.moduleSpecifier.text,
+        kind: node.importClause?.isTypeOnly ? 'type-import' : 'import',
+      });
     } else if (
       t.isExportDeclaration(node) &&
       node.moduleSpecifier &&
       t.isStringLiteral(node.moduleSpecifier)
     ) {
-      if (!node.isTypeOnly) found.push(node.moduleSpecifier.text);
-    } else if (
-      t.isCallExpression(node) &&
-      node.expression.kind === t.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      t.isStringLiteralLike(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
+      found.push({ specifier: node.moduleSpecifier.text, kind: node.isTypeOnly ? 'type-import' : 'import' });
+    } else if (t.isCallExpression(node) && node.arguments[0] && t.isStringLiteralLike(node.arguments[0])) {
+      const callee = node.expression;
+      const specifier = node.arguments[0].text;
+      if (callee.kind === t.SyntaxKind.ImportKeyword) found.push({ specifier, kind: 'dynamic-import' });
+      else if (
+        isRequire(callee) ||
+        (t.isPropertyAccessExpression(callee) &&
+          callee.name.text === 'resolve' &&
+          isRequire(callee.expression))
+      )
+        found.push({ specifier, kind: 'require' });
     } else if (
       t.isNewExpression(node) &&
       t.isIdentifier(node.expression) &&
@@ -140,12 +163,19 @@ export function runtimeImports(path: string, text: string): string[] {
       /\.ts$/.test(node.arguments[0].text)
     ) {
       // A worker started from a URL is code the command runs, like an import.
-      found.push(node.arguments[0].text);
+      found.push({ specifier: node.arguments[0].text, kind: 'worker' });
     }
     t.forEachChild(node, visit);
   };
   visit(file);
   return found;
+}
+
+/** The modules a module imports at run time: static imports and re-exports (not type-only), literal dynamic imports and worker URLs. */
+export function runtimeImports(path: string, text: string): string[] {
+  return moduleReferences(path, text)
+    .filter((reference) => reference.kind !== 'type-import' && reference.kind !== 'require')
+    .map((reference) => reference.specifier);
 }
 
 /** True when a module imports a name computed at run time, which no closure can follow without a declaration. */

@@ -1,9 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project root, found from this file (no URL object: a test under a DOM environment swaps URL for its own). */
 export const projectRoot = `${join(dirname(fileURLToPath(import.meta.url)), '..', '..')}/`;
+
+/** The scenario files (*.yaml, *.yml) of a folder and its sub-folders (scenarios/upstream/), sorted by path. */
+export function scenarioFilesUnder(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) return scenarioFilesUnder(path);
+      return entry.name.endsWith('.yaml') || entry.name.endsWith('.yml') ? [path] : [];
+    });
+}
 
 export interface Requirement {
   id: string;

@@ -38,6 +38,21 @@ export interface ViolatedProperty {
   violation?: { message: string; trace: TraceInput<SystemState, SystemEvent> };
 }
 
+/** The `#meta` every trace verify writes carries: what it is (`what` the property), its requirements and variant. */
+function propertyMeta(
+  what: string,
+  property: { id: string; statement: string; requirements: readonly string[] },
+  variant: string,
+) {
+  return {
+    source: 'nsmodel verify',
+    description: `${what} ${property.id}: ${property.statement}`,
+    property: property.id,
+    requirements: [...property.requirements],
+    variant,
+  };
+}
+
 /** A violated property's shortest trace as ITF text, with what broke and where it ran in `#meta`. */
 export function counterexampleItf(
   model: SystemModel,
@@ -55,14 +70,7 @@ export function counterexampleItf(
       action: (event) => stepAction(event, model),
       // A seeded fault in the scope's data is the variant's, applied again on replay.
       ...typedOptions<SystemEvent>(givenScope, (event) => mbtAction(model, event)),
-      meta: {
-        source: 'nsmodel verify',
-        description: `Counterexample to ${result.property.id}: ${result.property.statement}`,
-        property: result.property.id,
-        requirements: [...result.property.requirements],
-        variant,
-        violation: v.message,
-      },
+      meta: { ...propertyMeta('Counterexample to', result.property, variant), violation: v.message },
       ...(loopStart !== undefined ? { loopStart } : {}),
     }),
   );
@@ -88,11 +96,7 @@ export function lassoItf(model: SystemModel, result: LivenessResult, variant: st
           event ? mbtAction(model, event) : { name: stutterActionName, picks: noPicks },
         ),
         meta: {
-          source: 'nsmodel verify',
-          description: `Lasso of ${result.property.id}: ${result.property.statement}`,
-          property: result.property.id,
-          requirements: [...result.property.requirements],
-          variant,
+          ...propertyMeta('Lasso of', result.property, variant),
           ...(result.namespace !== undefined ? { namespace: result.namespace } : {}),
           status: result.status,
           fairness: result.fairness,

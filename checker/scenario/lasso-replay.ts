@@ -2,7 +2,7 @@ import type { Scope } from '../../machines/scope.ts';
 import { type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
-import { baseVariantName, machinesFor } from '../../variants/variants.ts';
+import { baseVariantName } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { compileFairness, needsTime, systemHorizon } from '../model/liveness-system.ts';
 import type { ItfTrace } from './itf.ts';
@@ -11,11 +11,13 @@ import {
   answerProblem,
   differences,
   isTypedTrace,
+  noRecordedInitial,
   recordedInitial,
   recordedStep,
   recordedVars,
   sameVars,
   stateVars,
+  traceMachines,
   traceScope,
 } from './trace-replay.ts';
 
@@ -75,11 +77,7 @@ export function replayLasso(
     );
   const variant = overrides.variant ?? (typeof meta.variant === 'string' ? meta.variant : baseVariantName);
   const scope = overrides.scope ?? traceScope(trace, file);
-  const machines = machinesFor(variant, scope);
-  if (!machines)
-    throw new UsageError(
-      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of variants/variants.ts`,
-    );
+  const machines = traceMachines(file, variant, scope, Boolean(overrides.variant));
   const model = new SystemModel(scope, machines);
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : undefined;
   const slot = namespace === undefined ? -1 : model.scope.namespaces.findIndex((n) => n.name === namespace);
@@ -89,13 +87,7 @@ export function replayLasso(
     );
   const typed = isTypedTrace(trace);
   const initial = recordedInitial(model, trace);
-  if (!initial)
-    return {
-      replayed: false,
-      variant,
-      step: 0,
-      problem: 'no initial state of the model is the recorded one',
-    };
+  if (!initial) return noRecordedInitial(variant);
   const states: SystemState[] = [initial];
   const steps: LassoStepReplay[] = [];
   let state = initial;

@@ -3,11 +3,10 @@ import { Document } from 'yaml';
 import type { Fairness, LivenessProperty } from '../../properties/types.ts';
 import { baseVariantName } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
-import { scopeToDocument } from '../cli/scope-yaml.ts';
 import { fairnessOfWord } from './eventually.ts';
 import type { LassoReplay } from './lasso-replay.ts';
 import type { EventualConditionInput, EventuallyInput, FairnessWord } from './schema.ts';
-import { finalChecks, onTheModel } from './trace-scenario.ts';
+import { onTheModel, regressionScenario } from './trace-scenario.ts';
 
 /**
  * `replay --trace LASSO --to-scenario OUT.yaml`: a liveness counterexample as a scenario. The lasso's
@@ -114,24 +113,7 @@ export function lassoToScenario(result: Replayed, file: string): string {
   const entry = result.loop === 0 ? result.initial : result.steps[result.loop - 1].after;
   const first = slot >= 0 ? result.model.view(entry, slot).pending[0] : undefined;
   const eventually = eventuallyOf(result.property, result.namespace, first);
-  const scenario = {
-    title: `${result.property.id} on ${result.variant}: the lasso as a regression test`,
-    requirements: result.property.requirements,
-    source: `npm run replay -- --trace ${file} --to-scenario`,
-    ...(result.variant === baseVariantName ? {} : { variant: result.variant }),
-    given: { scope: scopeToDocument(result.scope) },
-    steps: [
-      ...written.steps,
-      ...finalChecks(written.end),
-      {
-        admission: {
-          fresh: written.end.model.configurationFresh(written.end.state),
-          read: written.end.model.configurationsRead(written.end.state),
-        },
-      },
-      { eventually },
-    ],
-  };
+  const scenario = regressionScenario(result, file, 'the lasso', written, [{ eventually }]);
   const cycle = result.steps
     .slice(result.loop)
     .map((s, i) => `#   ${i + 1}. ${s.event ? s.label : 'nothing happens (the state stays)'}`);

@@ -11,6 +11,7 @@ import {
 import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
 import { closest } from '../cli/request-line.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
+import { unknownTag } from '../cli/yaml-tags.ts';
 import {
   type ContentManifestInput,
   contentBodySchemas,
@@ -286,14 +287,13 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
     const [problem, hint] = yamlProblem(error.code, error.message);
     throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
   }
-  // An unknown tag is only a warning to the YAML parser, which then reads the value as if untagged.
-  const unresolved = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  if (unresolved)
+  const unknown = unknownTag(doc, lines);
+  if (unknown)
     throw new ScenarioFileError(
       file,
-      lines.linePos(unresolved.pos[0]).line,
+      unknown.line,
       '',
-      `YAML: ${unresolved.message.split('\n')[0].replace(/^Unresolved tag/, 'unknown tag')}`,
+      `YAML: unknown tag${unknown.tag}`,
       'remove the tag: a scenario holds plain YAML values',
     );
   const locate = lineLocator(doc, lines);

@@ -8,6 +8,7 @@ import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { modelRun } from '../fixtures/model-run.ts';
 import { check } from '../judging/check.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
@@ -161,15 +162,7 @@ describe('replay --trace --to-scenario with a body naming another object', () =>
       if (!taken) throw new Error(`no request with a body ${field} in the quick scope's first state`);
       const file = join(scratch(), `${field}.yaml`);
       const step = { label: taken.event.label, event: taken.event, before: initial, after: taken.next };
-      const trace = {
-        replayed: true as const,
-        property: safetyProperties[0],
-        variant: 'model',
-        scope: model.scope,
-        model,
-        initial,
-      };
-      await writeFile(file, traceToScenario({ ...trace, steps: [step] }, 't.itf.json'));
+      await writeFile(file, traceToScenario(modelRun(model, initial, [step]), 't.itf.json'));
       const replayed = replayFile(file);
       expect(replayed.status, JSON.stringify(replayed.steps.filter((s) => !s.ok))).toBe('passed');
       expect(replayed.steps.map((s) => s.outcome)).toContain('400 BadRequest');

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Scope } from '../../machines/scope.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import { type MachineSet, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
 import { extraProperties } from '../../properties/extra.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
@@ -126,6 +126,26 @@ export function recordedInitial(model: SystemModel, trace: ItfTrace): SystemStat
   return model.initialStates().find((s) => sameVars(stateVars(model, s, typed), recordedVars(trace, 0)));
 }
 
+/** The machines of the variant a trace is replayed on; an unknown name is a UsageError naming where it came from. */
+export function traceMachines(file: string, variant: string, scope: Scope, fromFlag: boolean): MachineSet {
+  const machines = machinesFor(variant, scope);
+  if (!machines)
+    throw new UsageError(
+      `${file}: ${fromFlag ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of variants/variants.ts`,
+    );
+  return machines;
+}
+
+/** A replay that stops before its first step: no initial state of the model is the trace's first state. */
+export function noRecordedInitial(variant: string): {
+  replayed: false;
+  variant: string;
+  step: 0;
+  problem: string;
+} {
+  return { replayed: false, variant, step: 0, problem: 'no initial state of the model is the recorded one' };
+}
+
 export function answerProblem(
   step: RecordedStep,
   model: SystemModel,
@@ -218,21 +238,11 @@ export function replayTrace(
   overrides: { variant?: string; scope?: Scope; property?: string } = {},
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
-  const machines = machinesFor(variant, scope);
-  if (!machines)
-    throw new UsageError(
-      `${file}: ${overrides.variant ? '--variant' : '#meta.variant'}: unknown variant ${JSON.stringify(variant)}; fix: name the model or a variant of variants/variants.ts`,
-    );
+  const machines = traceMachines(file, variant, scope, Boolean(overrides.variant));
   const model = new SystemModel(scopeFor(variant, scope), machines);
   const typed = isTypedTrace(trace);
   const initial = recordedInitial(model, trace);
-  if (!initial)
-    return {
-      replayed: false,
-      variant,
-      step: 0,
-      problem: 'no initial state of the model is the recorded one',
-    };
+  if (!initial) return noRecordedInitial(variant);
   const steps: ReplayedStep[] = [];
   let state = initial;
   for (let index = 1; index < trace.states.length; index++) {

@@ -13,6 +13,7 @@ import { mutants, scopeFor } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { requestTemplates } from '../cli/scope-format.ts';
+import { modelRun } from '../fixtures/model-run.ts';
 import { check } from '../judging/check.ts';
 import type { MutantResult } from '../report/mutants.ts';
 import { projectRoot } from './catalog.ts';
@@ -197,16 +198,8 @@ describe('every request template, written and replayed', () => {
     // Every kind the templates send is served within the first states the search reaches.
     expect([...sent].filter((k) => !found.has(k))).toEqual([]);
     for (const [kind, steps] of found) {
-      const trace = {
-        replayed: true as const,
-        property: safetyProperties[0],
-        variant: 'model',
-        scope: model.scope,
-        model,
-        initial,
-        steps,
-      };
-      const report = replayFile(`${kind}.yaml`, traceToScenario(trace, `${kind}.itf.json`));
+      const scenario = traceToScenario(modelRun(model, initial, steps), `${kind}.itf.json`);
+      const report = replayFile(`${kind}.yaml`, scenario);
       expect(report.status, `${kind}: ${JSON.stringify(report.steps.filter((s) => !s.ok))}`).toBe('passed');
     }
   });
@@ -232,15 +225,7 @@ describe('a request no scenario body can say', () => {
       .find((e) => e.event.actor === 'carol' && inexpressible(model, state, e.event));
     if (!absent) throw new Error('carol cannot remove an initializer that is not pending');
     steps.push({ label: absent.event.label, event: absent.event, before: state, after: absent.next });
-    const trace = {
-      replayed: true as const,
-      property: safetyProperties[0],
-      variant: 'model',
-      scope: model.scope,
-      model,
-      initial: model.initialStates()[0],
-      steps,
-    };
+    const trace = modelRun(model, model.initialStates()[0], steps);
     expect(thrownMessage(UsageError, () => traceToScenario(trace, 't.itf.json'))).toMatch(
       /^--to-scenario: carol's update of team-a removes \S+, which is not pending there \(pending \[.*\]\): a scenario's body is the whole pending list and cannot name an absent entry; the scenario is not written$/,
     );

@@ -4,6 +4,7 @@ import { finalizersSent, nonePending, pendingNameSent } from '../../machines/api
 import { entriesField } from '../../machines/initializer-config.ts';
 import { initializerConfigurationApiVersion } from '../../machines/k8s-types.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
+import type { Scope } from '../../machines/scope.ts';
 import { configurationEntries, configurationResource } from '../../machines/scope.ts';
 import type { ApiRequest, HttpOutcome, SystemEvent, SystemState } from '../../machines/system.ts';
 import { SystemModel } from '../../machines/system.ts';
@@ -303,11 +304,19 @@ const kinds: Record<string, string> = {
 };
 const kindOf = (resource: string) => kinds[resource] ?? resource;
 
-/** The scenario YAML of a replayed counterexample. */
-export function traceToScenario(result: Replayed, file: string): string {
-  const { steps, end } = onTheModel(result);
-  const scenario = {
-    title: `${result.property.id} on ${result.variant}: the counterexample as a regression test`,
+/**
+ * The scenario of a replayed trace, `what` it is, as a regression test: the run's steps with the model's
+ * answers, then the checks of where it ends (the state and the admission's configuration) and `goals`.
+ */
+export function regressionScenario(
+  result: { property: { id: string; requirements: readonly string[] }; variant: string; scope: Scope },
+  file: string,
+  what: string,
+  { steps, end }: ReturnType<typeof onTheModel>,
+  goals: ScenarioStep[] = [],
+) {
+  return {
+    title: `${result.property.id} on ${result.variant}: ${what} as a regression test`,
     requirements: result.property.requirements,
     source: `npm run replay -- --trace ${file} --to-scenario`,
     ...(result.variant === baseVariantName ? {} : { variant: result.variant }),
@@ -321,8 +330,14 @@ export function traceToScenario(result: Replayed, file: string): string {
           read: end.model.configurationsRead(end.state),
         },
       },
+      ...goals,
     ],
   };
+}
+
+/** The scenario YAML of a replayed counterexample. */
+export function traceToScenario(result: Replayed, file: string): string {
+  const scenario = regressionScenario(result, file, 'the counterexample', onTheModel(result));
   const header =
     result.variant === baseVariantName
       ? [

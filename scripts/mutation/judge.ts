@@ -1,10 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { scopeByName } from '../../checker/cli/scope-file.ts';
 import { checkAsync } from '../../checker/judging/check.ts';
 import { LivenessCollector } from '../../checker/judging/liveness-fly.ts';
 import { goldenDifferences, goldenOf, manifestVerdicts } from '../../checker/judging/manifest.ts';
 import { buildReport, committedScenarios, verifyFailures } from '../../checker/report/report.ts';
+import { scenarioFilesUnder } from '../../checker/scenario/catalog.ts';
 import { replayFile, type ScenarioReport } from '../../checker/scenario/replay.ts';
 import { SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
@@ -61,14 +60,4 @@ export function replayVerdict(folder: string): string[] {
   return reports
     .filter((r) => r.status !== 'passed')
     .map((r) => `${r.file}: ${r.status}${r.error ? ` (${r.error})` : ` (${r.mismatches} mismatches)`}`);
-}
-
-function scenarioFilesUnder(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) return scenarioFilesUnder(path);
-      return entry.name.endsWith('.yaml') || entry.name.endsWith('.yml') ? [path] : [];
-    });
 }
