@@ -278,6 +278,28 @@ export function rbacManifestIssue(
   }
 }
 
+/**
+ * A request body of a kind whose spec the model does not hold (Pod, ResourceQuota, NetworkPolicy), by
+ * its official schema: the apiserver refuses what the schema refuses (400 for a wrong type, 422 for a
+ * missing field), an answer the model cannot give, so the scenario is refused instead. Undefined when
+ * the schema takes it.
+ */
+export function specBodyIssue(
+  kind: string,
+  body: Record<string, unknown>,
+  path: FieldPath,
+): ScopeIssue | undefined {
+  if (!['Pod', 'ResourceQuota', 'NetworkPolicy'].includes(kind)) return undefined;
+  try {
+    const { apiVersion: _, kind: __, ...data } = body;
+    schemaCheck(kind, data, path);
+    return undefined;
+  } catch (error) {
+    if (error instanceof Found) return error.issue;
+    throw error;
+  }
+}
+
 /** A manifest's labels and annotations as ValidateObjectMeta judges them: the first error is refused. */
 function metadataCheck(manifest: Record<string, unknown>, path: FieldPath): void {
   const metaErrors = validateMetadataMaps(

@@ -882,6 +882,13 @@ function compileRequest(
   // amounts to, authorized with its own verb.
   const modelVerb = verb === 'patch' ? 'update' : verb === 'watch' ? 'list' : verb;
   const watch = verb === 'watch' ? { watch: true as const } : {};
+  // A read sends no body (a GET's is ignored by the apiserver): one written there is a request misread.
+  if (body !== undefined && (verb === 'get' || verb === 'list' || verb === 'watch'))
+    throw new ScenarioFieldError(
+      bodyPath,
+      `a ${verb} sends no body (the apiserver ignores it), so this one says nothing`,
+      'remove body, or make the step the create or update that sends it',
+    );
   switch (path.kind) {
     case 'namespaces':
     case 'namespace': {
