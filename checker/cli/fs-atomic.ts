@@ -69,14 +69,15 @@ export function checkOutputFile(path: string, flag: string, mark: string): void 
   if (!info) {
     // The nearest entry that exists on the way up must be a folder.
     for (let folder = dirname(path); ; folder = dirname(folder)) {
-      let above: Stats;
+      let above: Stats | undefined;
       try {
         above = statSync(folder);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if ((code === 'ENOENT' || code === 'ENOTDIR') && folder !== dirname(folder)) continue;
-        return refuse(`cannot be written (${code ?? String(error)} at ${folder})`);
+        refuse(`cannot be written (${code ?? String(error)} at ${folder})`);
       }
+      if (!above) continue;
       if (!above.isDirectory()) refuse(`is under ${folder}, which is ${entryKind(above)}, not a folder`);
       return;
     }
