@@ -883,6 +883,13 @@ function compileRequest(
   const modelVerb = verb === 'patch' ? 'update' : verb === 'watch' ? 'list' : verb;
   const watch = verb === 'watch' ? { watch: true as const } : {};
   // A read sends no body (a GET's is ignored by the apiserver): one written there is a request misread.
+  // A DELETE's body is DeleteOptions: the apiserver answers 400 to one of another kind (its decode fails).
+  if (verb === 'delete' && body?.kind !== undefined && body.kind !== 'DeleteOptions')
+    throw new ScenarioFieldError(
+      [...bodyPath, 'kind'],
+      `a delete sends DeleteOptions, not a ${String(body.kind)}: the apiserver cannot decode it (400), an answer the model does not give`,
+      'remove body, or send kind: DeleteOptions',
+    );
   if (body !== undefined && (verb === 'get' || verb === 'list' || verb === 'watch'))
     throw new ScenarioFieldError(
       bodyPath,

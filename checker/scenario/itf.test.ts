@@ -146,6 +146,13 @@ describe('traceToItf', () => {
       /y\.itf\.json: not an ITF trace: states\.1\.#meta\.index/,
     );
   });
+
+  it('refuses a top-level field ADR-015 does not define, which a reader would otherwise ignore', () => {
+    const extra = { ...JSON.parse(itfText(traceToItf(toyTrace, toyOptions))), scopeDocument: 'x' };
+    expect(() => parseItf(JSON.stringify(extra), 'z.itf.json')).toThrow(
+      'z.itf.json: not an ITF trace: (top): Unrecognized key: "scopeDocument"',
+    );
+  });
 });
 
 describe('a seeded fault as ITF', () => {

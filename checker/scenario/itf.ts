@@ -283,7 +283,9 @@ const actionSchema = z.strictObject({
 
 /** The ITF shape (ADR-015), with this project's per-state action; tests and readers validate against it. */
 export const itfTraceSchema = z
-  .object({
+  // ADR-015 fixes the top-level fields: another one (a scope document beside the states, say) is refused
+  // rather than ignored, so a trace never replays as something other than what it says.
+  .strictObject({
     '#meta': z.object({ format: z.literal('ITF'), 'format-description': z.string() }).catchall(z.unknown()),
     params: z.array(z.string()).optional(),
     vars: z.array(z.string()),
