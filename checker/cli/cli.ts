@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closest } from './request-line.ts';
+import { terminalText } from './text-safety.ts';
 
 /**
  * The one argument parser of every npm command (`verify`, `replay`, `mutants`, `diagrams`, `bench`,
@@ -235,14 +236,17 @@ export async function runCommand(command: string, main: () => Promise<number> | 
     process.exitCode = await main();
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`${command}: ${error.message}`);
+      // The message may quote the file (a key, a name): its control characters are shown, never sent raw.
+      console.error(terminalText(`${command}: ${error.message}`));
       process.exitCode = exitCodes.usage;
       return;
     }
     const debug = process.env.NSMODEL_DEBUG === '1';
     const message = error instanceof Error ? error.message : String(error);
     console.error(
-      `${command}: internal error: ${message.split('\n')[0]}${debug ? '' : ' (set NSMODEL_DEBUG=1 for the stack trace)'}`,
+      terminalText(
+        `${command}: internal error: ${message.split('\n')[0]}${debug ? '' : ' (set NSMODEL_DEBUG=1 for the stack trace)'}`,
+      ),
     );
     if (debug) console.error(error);
     process.exitCode = exitCodes.internal;

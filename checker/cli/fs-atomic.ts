@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { rmSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './cli.ts';
@@ -48,6 +48,53 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     throw error;
   } finally {
     inFlight.delete(temporary);
+  }
+}
+
+/**
+ * An output file named by `flag` (`--out FILE`), checked before any work: a new file in a folder that is
+ * one, or a regular file whose first bytes hold `mark` (one this command wrote before). A device, a FIFO,
+ * a folder, a link, or a file the command did not write (a source, a scope) is refused in one line.
+ */
+export function checkOutputFile(path: string, flag: string, mark: string): void {
+  const refuse = (problem: string, fix = 'give the path of a new file'): never => {
+    throw new UsageError(`${flag}: ${JSON.stringify(path)} ${problem}; fix: ${fix}`);
+  };
+  let info: Stats | undefined;
+  try {
+    info = lstatSync(path);
+  } catch {
+    info = undefined;
+  }
+  if (!info) {
+    // The nearest entry that exists on the way up must be a folder.
+    for (let folder = dirname(path); ; folder = dirname(folder)) {
+      let above: Stats | undefined;
+      try {
+        above = statSync(folder);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if ((code === 'ENOENT' || code === 'ENOTDIR') && folder !== dirname(folder)) continue;
+        refuse(`cannot be written (${code ?? String(error)} at ${folder})`);
+      }
+      if (!above) continue;
+      if (!above.isDirectory()) refuse(`is under ${folder}, which is ${entryKind(above)}, not a folder`);
+      return;
+    }
+  }
+  if (!info.isFile())
+    refuse(`is ${entryKind(info)}; only a regular file this command wrote is ever replaced`);
+  const handle = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(400);
+    const length = readSync(handle, head, 0, head.length, 0);
+    if (!head.subarray(0, length).toString('utf8').includes(mark))
+      refuse(
+        'is a file this command did not write, which the output would replace',
+        'give a new path, or remove that file first if it is yours to lose',
+      );
+  } finally {
+    closeSync(handle);
   }
 }
 

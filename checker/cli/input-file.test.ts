@@ -58,6 +58,16 @@ describe('input files are regular files, capped before reading', () => {
     );
   });
 
+  it('reads a file that reports no size (a /proc file) to its end, and still refuses it past the cap', () => {
+    // /proc/self/status is a regular file of size 0 to stat, yet holds a page of text.
+    const whole = readInputBytes('/proc/self/status', 1_000_000).toString('utf8');
+    expect(whole).toMatch(/^Name:\t/);
+    expect(whole.split('\n').length).toBeGreaterThan(10);
+    expect(refusal(() => readInputBytes('/proc/self/status', 20))).toBe(
+      '/proc/self/status:1: is over 0.0 MB, more than the 0.0 MB an input may hold; fix: give a smaller file; is it the right one?',
+    );
+  });
+
   it('reads a regular file whole', async () => {
     const path = join(scratch(), 'ok.yaml');
     await writeFile(path, 'name: ok\n');
@@ -114,6 +124,20 @@ describe('encodings are detected and named', () => {
     expect(terminalText('a\u202eb')).toBe('a\\u{202e}b');
   });
 
+  it('shows invisible characters escaped on the terminal: a name with a zero-width space looks like another', () => {
+    expect(terminalText('readRepair\u200bTimeoutSeconds')).toBe('readRepair\\u{200b}TimeoutSeconds');
+    expect(terminalText('soft\u00adhyphen, word\u2060joiner, \ufeffmark')).toBe(
+      'soft\\u{ad}hyphen, word\\u{2060}joiner, \\u{feff}mark',
+    );
+  });
+
+  it('refuses a control character a YAML escape writes in a scenario, with its field', () => {
+    const source = 'title: "\\e[31mred"\nrequirements: [LC-1]\nsteps: []\n';
+    expect(thrownMessage(ScenarioFileError, () => loadScenario('esc.yaml', source))).toMatch(
+      /^esc\.yaml:1: title: control character U\+001B written by a YAML escape/,
+    );
+  });
+
   it('drops a UTF-8 byte order mark', () => {
     expect(decodeInput('f.yaml', bytes(0xef, 0xbb, 0xbf, 0x61))).toBe('a');
   });
@@ -167,6 +191,19 @@ describe('the commands refuse such files in one line', () => {
     const replay = await runScript('scripts/replay.ts', ['--trace', '/dev/zero']);
     expect(replay.code).toBe(2);
     expect(replay.stderr.trim()).toMatch(/^replay: --trace: \/dev\/zero:1: is a character device/);
+  });
+
+  it("verify's one line shows a key's invisible character escaped, so the unknown field is told apart from its fix", async () => {
+    const path = join(scratch(), 'zero-width.yaml');
+    await writeFile(
+      path,
+      'extends: quick\nname: zw\ndescription: x\nclock:\n  "readRepair\u200bTimeoutSeconds": 3\n',
+    );
+    const run = await runScript('scripts/verify.ts', ['--scope', path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `verify: --scope: ${path}:5: clock.readRepair\\u{200b}TimeoutSeconds: unknown field "readRepair\\u{200b}TimeoutSeconds"; fix: did you mean "readRepairTimeoutSeconds"?`,
+    );
   });
 
   it('replay of a latin-1 scenario is malformed, naming the byte', async () => {

@@ -89,17 +89,20 @@ export function readInputBytes(file: string, maxBytes: number): Buffer {
   try {
     if (!fstatSync(handle).isFile())
       return refuse('changed into something other than a regular file while read', 'retry');
-    // One byte over the cap: a file that grew after the check is still refused, never read whole.
-    const buffer = Buffer.alloc(Math.min(maxBytes, info.size) + 1);
+    // Read to the end, one byte past the cap at most: a file that grew after the check, or one that
+    // reports no size (a /proc file), is still refused past the cap, never read whole nor cut short.
+    let buffer = Buffer.alloc((info.size === 0 ? maxBytes : Math.min(maxBytes, info.size)) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) return tooLarge(`over ${megabytes(maxBytes)}`);
+        const grown = Buffer.alloc(maxBytes + 1);
+        buffer.copy(grown);
+        buffer = grown;
+      }
       const read = readSync(handle, buffer, length, buffer.length - length, null);
       if (read === 0) break;
       length += read;
-      if (length === buffer.length) {
-        if (length > maxBytes) return tooLarge(`over ${megabytes(maxBytes)}`);
-        break;
-      }
     }
     return buffer.subarray(0, length);
   } finally {
@@ -258,6 +261,46 @@ export function nonFiniteNumber(
   }
   return undefined;
 }
+
+/**
+ * The first string of `data` (a value or a key) holding a control character or a bidirectional control,
+ * with its path and the character: YAML's escapes (`"\e"`, `"\0"`, `"\u202e"`) write them where the
+ * file's text shows none, so the check of the text alone lets them through.
+ */
+export function controlInValue(
+  data: unknown,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; code: number } | undefined {
+  const inString = (text: string) => {
+    for (const char of text) {
+      const code = char.codePointAt(0) ?? 0;
+      if ((isControl(code) && code !== 0x0d) || isBidiControl(code)) return code;
+    }
+    return undefined;
+  };
+  if (typeof data === 'string') {
+    const code = inString(data);
+    return code === undefined ? undefined : { path, code };
+  }
+  if (Array.isArray(data)) {
+    for (const [index, item] of data.entries()) {
+      const found = controlInValue(item, [...path, index]);
+      if (found) return found;
+    }
+  } else if (data !== null && typeof data === 'object') {
+    for (const [key, item] of Object.entries(data)) {
+      const code = inString(key);
+      if (code !== undefined) return { path: [...path, key], code };
+      const found = controlInValue(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** How a refused character is named: `U+001B`. */
+export const codePointName = (code: number): string =>
+  `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** `.inf`, `-.inf` or `.nan`, as the YAML file spelled it. */
 export const yamlSpelling = (value: number): string =>

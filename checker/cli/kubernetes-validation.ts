@@ -278,11 +278,49 @@ export function rbacManifestIssue(
   }
 }
 
+/**
+ * A request body of a kind whose spec the model does not hold (Pod, ResourceQuota, NetworkPolicy), by
+ * its official schema: the apiserver refuses what the schema refuses (400 for a wrong type, 422 for a
+ * missing field), an answer the model cannot give, so the scenario is refused instead. Undefined when
+ * the schema takes it.
+ */
+export function specBodyIssue(
+  kind: string,
+  body: Record<string, unknown>,
+  path: FieldPath,
+): ScopeIssue | undefined {
+  if (!['Pod', 'ResourceQuota', 'NetworkPolicy'].includes(kind)) return undefined;
+  try {
+    const { apiVersion: _, kind: __, ...data } = body;
+    schemaCheck(kind, data, path);
+    return undefined;
+  } catch (error) {
+    if (error instanceof Found) return error.issue;
+    throw error;
+  }
+}
+
+/** A manifest's labels and annotations as ValidateObjectMeta judges them: the first error is refused. */
+function metadataCheck(manifest: Record<string, unknown>, path: FieldPath): void {
+  const metaErrors = validateMetadataMaps(
+    stringMap(manifest.metadata) as { labels?: Record<string, string>; annotations?: Record<string, string> },
+  );
+  if (metaErrors.length > 0) {
+    const field = metaErrors[0].startsWith('metadata.labels') ? 'labels' : 'annotations';
+    refuse(
+      [...path, 'metadata', field],
+      metaErrors[0].replace(/^metadata\.\w+: /, ''),
+      'keys are qualified names (prefix/name), label values up to 63 characters of letters, digits, -, _ and .',
+    );
+  }
+}
+
 /** The first way Kubernetes (or the scope's own world) refuses the document, or undefined. */
 export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
   try {
     typedManifests(doc).forEach((manifest, i) => {
       const path: FieldPath = ['manifests', i];
+      metadataCheck(manifest as unknown as Record<string, unknown>, path);
       if (manifest.kind === 'NamespaceInitializerConfiguration') return;
       const { apiVersion: _, kind, ...data } = manifest;
       schemaCheck(kind, data, path);
@@ -403,38 +441,185 @@ const stringMap = (value: unknown): Record<string, unknown> =>
     ? (value as Record<string, unknown>)
     : {};
 
-/** Secret and ConfigMap data as upstream's ValidateSecret and ValidateConfigMap judge them. */
-function dataCheck(kind: string, manifest: Record<string, unknown>, path: FieldPath): void {
-  const fields = kind === 'Secret' ? ['data', 'stringData'] : ['data', 'binaryData'];
-  const seen = new Set<string>();
-  for (const field of fields)
-    for (const [key, value] of Object.entries(stringMap(manifest[field]))) {
-      const problem = configKeyProblem(key);
-      if (problem)
-        refuse(
-          [...path, field, key],
-          `Invalid value: "${key}": ${problem}`,
-          'name the key with letters, digits, -, _ and .',
-        );
-      // A key in both data and binaryData is refused; stringData is merged over data, as upstream does.
-      if (kind === 'ConfigMap' && seen.has(key))
-        refuse(
-          [...path, field, key],
-          `Invalid value: "${key}": duplicate of key present in data`,
-          'keep the key in one of data and binaryData',
-        );
-      seen.add(key);
-      const encoded = kind === 'Secret' ? field === 'data' : field === 'binaryData';
-      if (encoded && typeof value === 'string') {
-        const at = illegalBase64Byte(value);
-        if (at !== undefined)
-          refuse(
-            [...path, field, key],
-            `${kind} in version "v1" cannot be handled as a ${kind}: illegal base64 data at input byte ${at}`,
-            `${field} values are base64 (echo -n VALUE | base64)${kind === 'Secret' ? ', or put the plain text under stringData' : ''}`,
-          );
+/** What upstream makes of a Secret's or ConfigMap's data: the 400 of a value it cannot decode, else its field errors. */
+export interface DataVerdict {
+  /** The decode error's message (400 BadRequest, before admission): a `data`/`binaryData` value that is not base64. */
+  undecodable?: { field: string; key: string; message: string };
+  /** Field errors as ValidateSecret and ValidateConfigMap write them (422 Invalid), in their order. */
+  errors: { field: FieldPath; error: string }[];
+}
+
+const quoted = (value: string) => JSON.stringify(value);
+
+/**
+ * Go's encoding/json error for a value that is no JSON object (json.Unmarshal into map[string]interface{}),
+ * worded as Go words it for an empty value, a first character no JSON value starts with, a misspelt
+ * literal (true, false, null) and a value of another type; any other syntax error is named as JavaScript
+ * names it, with the offset.
+ */
+function jsonObjectProblem(text: string): string | undefined {
+  const char = (c: string) => `'${c}'`;
+  const trimmed = text.trimStart();
+  if (trimmed.trim() === '') return 'unexpected end of JSON input';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const first = trimmed[0];
+    if (!/[[{"\-0-9tfn]/.test(first))
+      return `invalid character ${char(first)} looking for beginning of value`;
+    const literal = first === 't' ? 'true' : first === 'f' ? 'false' : first === 'n' ? 'null' : undefined;
+    if (literal) {
+      for (let i = 1; i < literal.length; i++) {
+        if (i >= trimmed.length) return 'unexpected end of JSON input';
+        if (trimmed[i] !== literal[i])
+          return `invalid character ${char(trimmed[i])} in literal ${literal} (expecting ${char(literal[i])})`;
       }
     }
+    return `not JSON (${(error as Error).message})`;
+  }
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
+  const type = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  return `json: cannot unmarshal ${type} into Go value of type map[string]interface {}`;
+}
+
+/**
+ * A Secret's or ConfigMap's data as the apiserver judges it: the decode of its base64 fields, then
+ * upstream's ValidateSecret (config keys; the keys and annotation its `type` requires) or ValidateConfigMap
+ * (config keys; a key in both data and binaryData). `stringData` is merged over `data`, as the v1
+ * conversion merges it before validation.
+ */
+export function dataVerdict(kind: 'Secret' | 'ConfigMap', manifest: Record<string, unknown>): DataVerdict {
+  const verdict: DataVerdict = { errors: [] };
+  const encodedField = kind === 'Secret' ? 'data' : 'binaryData';
+  for (const [key, value] of Object.entries(stringMap(manifest[encodedField]))) {
+    if (typeof value !== 'string') continue;
+    const at = illegalBase64Byte(value);
+    if (at !== undefined) {
+      verdict.undecodable = {
+        field: encodedField,
+        key,
+        message: `${kind} in version "v1" cannot be handled as a ${kind}: illegal base64 data at input byte ${at}`,
+      };
+      return verdict;
+    }
+  }
+  const invalid = (field: string, key: string, detail: string) =>
+    verdict.errors.push({
+      field: [field, key],
+      error: `${field}[${key}]: Invalid value: ${quoted(key)}: ${detail}`,
+    });
+  if (kind === 'ConfigMap') {
+    const data = stringMap(manifest.data);
+    const binary = stringMap(manifest.binaryData);
+    for (const key of Object.keys(data)) {
+      const problem = configKeyProblem(key);
+      if (problem) invalid('data', key, problem);
+      if (key in binary) invalid('data', key, 'duplicate of key present in binaryData');
+    }
+    for (const key of Object.keys(binary)) {
+      const problem = configKeyProblem(key);
+      if (problem) invalid('binaryData', key, problem);
+    }
+    return verdict;
+  }
+  // The bytes of each key once decoded: stringData's plain text wins over data's base64, as upstream merges them.
+  const bytes = new Map<string, string>();
+  /** The field of the file that holds each key (upstream names data[KEY] for both). */
+  const holder = new Map<string, string>();
+  for (const [key, value] of Object.entries(stringMap(manifest.data)))
+    bytes.set(
+      key,
+      typeof value === 'string' ? Buffer.from(value.replace(/[\r\n]/g, ''), 'base64').toString('latin1') : '',
+    );
+  for (const key of Object.keys(stringMap(manifest.data))) holder.set(key, 'data');
+  for (const key of Object.keys(stringMap(manifest.stringData))) holder.set(key, 'stringData');
+  for (const [key, value] of Object.entries(stringMap(manifest.stringData)))
+    bytes.set(key, typeof value === 'string' ? Buffer.from(value, 'utf8').toString('latin1') : '');
+  for (const key of bytes.keys()) {
+    const problem = configKeyProblem(key);
+    if (problem)
+      verdict.errors.push({
+        field: [holder.get(key) ?? 'data', key],
+        error: `data[${key}]: Invalid value: ${quoted(key)}: ${problem}`,
+      });
+  }
+  const required = (path: FieldPath, shown: string) =>
+    verdict.errors.push({ field: path, error: `${shown}: Required value` });
+  const type = typeof manifest.type === 'string' ? manifest.type : '';
+  const annotations = stringMap(stringMap(manifest.metadata).annotations);
+  const jsonKey = (key: string) => {
+    const value = bytes.get(key);
+    if (value === undefined) return required(['data', key], `data[${key}]`);
+    const at: FieldPath = [holder.get(key) ?? 'data', key];
+    const problem = jsonObjectProblem(Buffer.from(value, 'latin1').toString('utf8'));
+    if (problem)
+      verdict.errors.push({
+        field: at,
+        error: `data[${key}]: Invalid value: "<secret contents redacted>": ${problem}`,
+      });
+  };
+  switch (type) {
+    case 'kubernetes.io/service-account-token': {
+      const name = annotations['kubernetes.io/service-account.name'];
+      if (typeof name !== 'string' || name.length === 0)
+        required(
+          ['metadata', 'annotations', 'kubernetes.io/service-account.name'],
+          'metadata.annotations[kubernetes.io/service-account.name]',
+        );
+      break;
+    }
+    case 'kubernetes.io/dockercfg':
+      jsonKey('.dockercfg');
+      break;
+    case 'kubernetes.io/dockerconfigjson':
+      jsonKey('.dockerconfigjson');
+      break;
+    case 'kubernetes.io/basic-auth':
+      // Upstream's path here is written with a literal %s (field.NewPath("data[%s]")): kept as it answers.
+      if (!bytes.has('username') && !bytes.has('password')) {
+        required(['data', 'username'], 'data[%s][username]');
+        required(['data', 'password'], 'data[%s][password]');
+      }
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if ((bytes.get('ssh-privatekey') ?? '').length === 0)
+        required(['data', 'ssh-privatekey'], 'data[%s][ssh-privatekey]');
+      break;
+    case 'kubernetes.io/tls':
+      if (!bytes.has('tls.crt')) required(['data', 'tls.crt'], 'data[tls.crt]');
+      if (!bytes.has('tls.key')) required(['data', 'tls.key'], 'data[tls.key]');
+      break;
+  }
+  return verdict;
+}
+
+/** Secret and ConfigMap data as upstream decodes and validates them (dataVerdict): the first problem is refused. */
+function dataCheck(kind: 'Secret' | 'ConfigMap', manifest: Record<string, unknown>, path: FieldPath): void {
+  const verdict = dataVerdict(kind, manifest);
+  if (verdict.undecodable) {
+    const { field, key, message } = verdict.undecodable;
+    refuse(
+      [...path, field, key],
+      message,
+      `${field} values are base64 (echo -n VALUE | base64)${kind === 'Secret' ? ', or put the plain text under stringData' : ''}`,
+    );
+  }
+  const first = verdict.errors[0];
+  if (first) {
+    const required = first.error.endsWith(': Required value');
+    refuse(
+      [...path, ...first.field],
+      first.error.slice(first.error.indexOf(': ') + 2),
+      required
+        ? `a Secret of type ${String(manifest.type)} needs it (or write type: Opaque)`
+        : first.error.includes('duplicate of key')
+          ? 'keep the key in one of data and binaryData'
+          : first.error.includes('<secret contents redacted>')
+            ? 'its value is a JSON object, base64-encoded under data (or plain under stringData)'
+            : 'name the key with letters, digits, -, _ and .',
+    );
+  }
 }
 
 /** A configuration's initializer or hook names: DNS subdomains with at least three segments (upstream's v1alpha1 rule). */
@@ -467,17 +652,7 @@ export function scenarioManifestIssue(
   if (rbac) return rbac;
   try {
     const metadata = stringMap(manifest.metadata);
-    const metaErrors = validateMetadataMaps(
-      metadata as { labels?: Record<string, string>; annotations?: Record<string, string> },
-    );
-    if (metaErrors.length > 0) {
-      const field = metaErrors[0].startsWith('metadata.labels') ? 'labels' : 'annotations';
-      refuse(
-        [...path, 'metadata', field],
-        metaErrors[0].replace(/^metadata\.\w+: /, ''),
-        'keys are qualified names (prefix/name), label values up to 63 characters of letters, digits, -, _ and .',
-      );
-    }
+    metadataCheck(manifest, path);
     if (kind === 'Secret' || kind === 'ConfigMap') dataCheck(kind, manifest, path);
     if (kind === 'Namespace') {
       const finalizers = stringMap(manifest.spec).finalizers;

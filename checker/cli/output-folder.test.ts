@@ -84,6 +84,33 @@ describe('the output folder', () => {
     expect(await recordOutputs(root, 'run', [])).toEqual([]);
     expect(await readFile(join(root, 'precious.txt'), 'utf8')).toBe('keep');
   });
+
+  it('never deletes a file its manifest names through a link that leads out of the folder', async () => {
+    const root = scratch();
+    await mkdir(join(root, 'run'), { recursive: true });
+    await mkdir(join(root, 'elsewhere'), { recursive: true });
+    await writeFile(join(root, 'elsewhere', 'keep.md'), 'keep');
+    await symlink('../elsewhere', join(root, 'run', 'counterexamples'));
+    await writeFile(join(root, 'run', manifestName), JSON.stringify({ files: ['counterexamples/keep.md'] }));
+    expect(await recordOutputs(root, 'run', [])).toEqual([]);
+    expect(await readFile(join(root, 'elsewhere', 'keep.md'), 'utf8')).toBe('keep');
+  });
+
+  it("refuses an earlier run's folder that holds a link or a FIFO, before the search", async () => {
+    const own = (out: string) => thrownMessage(UsageError, () => checkOwnFolder(out, project));
+    const linked = join(scratch(), 'linked');
+    await mkdir(linked, { recursive: true });
+    await writeFile(join(linked, manifestName), '{"files":["report.md"]}');
+    await symlink('../elsewhere', join(linked, 'counterexamples'));
+    expect(own(linked)).toBe(
+      `--out: ${JSON.stringify(linked)} holds counterexamples, a symbolic link: a run writes and deletes only inside its folder, and this would lead it elsewhere; fix: remove counterexamples, or give a new folder, e.g. --out runs/mine`,
+    );
+    const piped = join(scratch(), 'piped');
+    await mkdir(join(piped, 'site'), { recursive: true });
+    await writeFile(join(piped, manifestName), '{"files":[]}');
+    execFileSync('mkfifo', [join(piped, 'site', 'index.html')]);
+    expect(own(piped)).toMatch(/holds site\/index\.html, a FIFO \(named pipe\): /);
+  });
 });
 
 describe('atomic writes replace only a regular file', () => {

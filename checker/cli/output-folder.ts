@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, parse, posix, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
@@ -93,11 +93,37 @@ export function checkOwnFolder(out: string, root: string, { flag = '--out' }: { 
       `${flag}: ${JSON.stringify(out)} cannot be read (${code ?? String(error)}); fix: give a folder of its own, e.g. ${flag} runs/mine`,
     );
   }
-  if (entries.length === 0 || entries.includes(manifestName)) return;
+  if (entries.length === 0) return;
+  if (entries.includes(manifestName)) {
+    // An earlier run's folder: what it holds must still be files and folders, so a write or a delete
+    // that follows a link (counterexamples -> elsewhere) never lands outside it.
+    const odd = strangeEntry(target, '');
+    if (odd)
+      throw new UsageError(
+        `${flag}: ${JSON.stringify(out)} holds ${odd.name}, ${odd.kind}: a run writes and deletes only inside its folder, and this would lead it elsewhere; fix: remove ${odd.name}, or give a new folder, e.g. ${flag} runs/mine`,
+      );
+    return;
+  }
   const shown = entries.sort().slice(0, 3).join(', ');
   throw new UsageError(
     `${flag}: ${JSON.stringify(out)} holds ${entries.length} entries this tool did not write (${shown}${entries.length > 3 ? ', ...' : ''}), which the report could replace; fix: give a new or empty folder, or one an earlier run wrote, e.g. ${flag} runs/mine`,
   );
+}
+
+/** The first entry under `folder` (depth-first, a few levels) that is neither a regular file nor a folder. */
+function strangeEntry(folder: string, prefix: string, depth = 0): { name: string; kind: string } | undefined {
+  if (depth > 4) return undefined;
+  for (const name of readdirSync(folder).sort()) {
+    const path = join(folder, name);
+    const shown = prefix ? `${prefix}/${name}` : name;
+    const info = lstatSync(path);
+    if (info.isSymbolicLink()) return { name: shown, kind: 'a symbolic link' };
+    if (info.isDirectory()) {
+      const inner = strangeEntry(path, shown, depth + 1);
+      if (inner) return inner;
+    } else if (!info.isFile()) return { name: shown, kind: entryKind(info) };
+  }
+  return undefined;
 }
 
 /** The files the previous run recorded in `folder`'s manifest (relative to the folder); none when absent or unreadable. */
@@ -146,8 +172,17 @@ export async function recordOutputs(
           return undefined;
         }
       })();
-      // Only a regular file is ever deleted: a folder or a device the manifest names is left alone.
-      if (info?.isFile()) {
+      // Only a regular file is ever deleted, and only inside the folder: a folder or a device the
+      // manifest names is left alone, and so is a file reached through a link on the way.
+      const within = (() => {
+        try {
+          const real = realpathSync(join(rootDir, folder));
+          return inside(real, realpathSync(dirname(path)));
+        } catch {
+          return false;
+        }
+      })();
+      if (info?.isFile() && within) {
         await rm(path, { force: true });
         deleted.push(posix.join(folder, name));
       }

@@ -239,6 +239,24 @@ const expected: [string, string][] = [
     '65-nested-too-deeply.yaml',
     '1: (top level): nested too deeply; fix: a scope is a few levels of maps and lists',
   ],
+  // Labels and annotations of a scope's manifests, as ValidateObjectMeta judges them.
+  [
+    '66-label-key.yaml',
+    `7: manifests[0].metadata.labels: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'); fix: keys are qualified names (prefix/name), label values up to 63 characters of letters, digits, -, _ and .`,
+  ],
+  [
+    '67-annotation-key.yaml',
+    '7: manifests[0].metadata.annotations: Invalid value: "example.com/": name part must be non-empty; fix: keys are qualified names (prefix/name), label values up to 63 characters of letters, digits, -, _ and .',
+  ],
+  // YAML escapes write control characters the text check cannot see.
+  [
+    '68-escape-in-description.yaml',
+    '3: description: control character U+001B written by a YAML escape (it would reach a terminal or a page raw); fix: remove the escape; write visible characters',
+  ],
+  [
+    '69-control-in-user-name.yaml',
+    '5: users[0].name: control character U+0007 written by a YAML escape (it would reach a terminal or a page raw); fix: remove the escape; write visible characters',
+  ],
 ];
 
 describe('malformed scope files', () => {

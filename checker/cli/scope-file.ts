@@ -5,7 +5,15 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { Scope } from '../../machines/scope.ts';
 import { scopeSymmetry } from '../model/symmetry.ts';
 import { UsageError } from './cli.ts';
-import { InputFileError, inputCaps, nonFiniteNumber, readInputText, yamlSpelling } from './input-file.ts';
+import {
+  codePointName,
+  controlInValue,
+  InputFileError,
+  inputCaps,
+  nonFiniteNumber,
+  readInputText,
+  yamlSpelling,
+} from './input-file.ts';
 import { kubernetesIssue } from './kubernetes-validation.ts';
 import { closest } from './request-line.ts';
 import { ExtendsIssue, mergeScopeDocuments, type Origins, pathInPatch } from './scope-extends.ts';
@@ -296,6 +304,13 @@ function checkedScope(
       path: infinite.path,
       problem: `${yamlSpelling(infinite.value)} is not a number the model can take`,
       fix: 'write a finite whole number',
+    });
+  const control = controlInValue(data);
+  if (control)
+    fail({
+      path: control.path,
+      problem: `control character ${codePointName(control.code)} written by a YAML escape (it would reach a terminal or a page raw)`,
+      fix: 'remove the escape; write visible characters',
     });
   const parsedDoc = scopeDocumentSchema.safeParse(data);
   if (!parsedDoc.success) return fail(issueOfZod(parsedDoc.error.issues, data));

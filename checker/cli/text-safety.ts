@@ -5,13 +5,23 @@ import { isBidiControl, isControl } from './input-file.ts';
  * could redraw the screen and a tag could run in a browser, so both are made inert here.
  */
 
-/** `text` with every control character but newline and tab (and every bidirectional control) shown as `\u{..}`, so none reaches a terminal raw. */
+/**
+ * Characters that show nothing: zero-width spaces and joiners, the word joiner and invisible operators,
+ * the soft hyphen, a byte order mark inside text. A name holding one looks like the name without it.
+ */
+export const isInvisible = (code: number): boolean =>
+  code === 0xad ||
+  (code >= 0x200b && code <= 0x200f) ||
+  (code >= 0x2060 && code <= 0x2064) ||
+  code === 0xfeff;
+
+/** `text` with every control character but newline and tab (and every bidirectional control and invisible character) shown as `\u{..}`, so none reaches a terminal raw or hides there. */
 export function terminalText(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
     out +=
-      (code !== 0x0a && code !== 0x09 && isControl(code)) || isBidiControl(code)
+      (code !== 0x0a && code !== 0x09 && isControl(code)) || isBidiControl(code) || isInvisible(code)
         ? `\\u{${code.toString(16)}}`
         : char;
   }

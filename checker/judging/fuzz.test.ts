@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { safetyProperties } from '../../properties/safety.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { scopeDocumentSchema } from '../cli/scope-format.ts';
 import { counterexampleItf } from '../scenario/counterexample-itf.ts';
+import { replayFile } from '../scenario/replay.ts';
 import { check } from './check.ts';
-import { arbitraryOf, fuzzInputs, judgeInput } from './fuzz.ts';
+import { arbitraryOf, baseScenario, fuzzInputs, judgeInput } from './fuzz.ts';
 
 /**
  * The generated fuzz suite, at a fixed seed: scopes, scenarios and traces from the formats' own
@@ -36,6 +38,23 @@ describe('schema-driven generators', () => {
     for (const doc of samples)
       for (const field of ['name', 'description', 'namespaces', 'users', 'manifests', 'faults', 'clock'])
         expect(doc).toHaveProperty(field);
+  });
+});
+
+describe('the generated scenarios reach request data', () => {
+  it('the base scenario replays as passed, and a mutation of its Secret data gets the apiserver answer', () => {
+    const base = baseScenario as { steps: Record<string, unknown>[] };
+    const passed = replayFile('base.yaml', stringify(base));
+    expect(passed.status, JSON.stringify(passed.steps.map((s) => s.outcome))).toBe('passed');
+    expect(passed.steps.map((s) => s.outcome).slice(2)).toEqual([
+      '201 Created',
+      '201 Created',
+      '201 Created',
+    ]);
+    const steps = structuredClone(base.steps);
+    (steps[2].body as { data: Record<string, string> }).data['tls.key'] = 'not base64!';
+    const mutated = replayFile('mutated.yaml', stringify({ ...base, steps }));
+    expect(mutated.steps[2].outcome).toBe('400 BadRequest');
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../../machines/scope.ts';
 import type { MachineSet } from '../../machines/system.ts';
 import { baseVariantName, machinesFor, variantByName, variants } from '../../variants/variants.ts';
+import { dataVerdict } from '../cli/kubernetes-validation.ts';
 import {
   closest,
   type ParsedPath,
@@ -107,6 +108,8 @@ export type RequestPlan =
       roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
+      /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (replay answers it). */
+      refusedData?: RefusedData;
     } & SentMetadata)
   | {
       type: 'configuration';
@@ -115,6 +118,38 @@ export type RequestPlan =
       slot: number;
       version: number;
     };
+
+/**
+ * What the apiserver makes of the data a Secret or ConfigMap body sends, when it refuses it: the model
+ * keeps no object's data, so the replay answers these itself (checker/scenario/replay.ts dataAnswer).
+ */
+export interface RefusedData {
+  kind: 'Secret' | 'ConfigMap';
+  name: string;
+  /** The decode error (400 BadRequest): a base64 field whose value is not base64. */
+  undecodable?: string;
+  /** ValidateSecret's or ValidateConfigMap's field errors (422 Invalid), after the metadata's. */
+  errors: string[];
+}
+
+/** The data a create or update of a Secret or ConfigMap sends, judged as upstream judges it; undefined when it stands. */
+function refusedDataOf(
+  resource: string,
+  verb: string,
+  name: string,
+  body: Record<string, unknown> | undefined,
+): RefusedData | undefined {
+  const kind = resource === 'secrets' ? 'Secret' : resource === 'configmaps' ? 'ConfigMap' : undefined;
+  if (!kind || !body || (verb !== 'create' && verb !== 'update')) return undefined;
+  const verdict = dataVerdict(kind, body);
+  if (!verdict.undecodable && verdict.errors.length === 0) return undefined;
+  return {
+    kind,
+    name,
+    ...(verdict.undecodable ? { undecodable: verdict.undecodable.message } : {}),
+    errors: verdict.errors.map((e) => e.error),
+  };
+}
 
 /** An initializer or webhook entry as a manifest or a request body gives it. */
 type EntryInput = {
@@ -847,6 +882,20 @@ function compileRequest(
   // amounts to, authorized with its own verb.
   const modelVerb = verb === 'patch' ? 'update' : verb === 'watch' ? 'list' : verb;
   const watch = verb === 'watch' ? { watch: true as const } : {};
+  // A read sends no body (a GET's is ignored by the apiserver): one written there is a request misread.
+  // A DELETE's body is DeleteOptions: the apiserver answers 400 to one of another kind (its decode fails).
+  if (verb === 'delete' && body?.kind !== undefined && body.kind !== 'DeleteOptions')
+    throw new ScenarioFieldError(
+      [...bodyPath, 'kind'],
+      `a delete sends DeleteOptions, not a ${String(body.kind)}: the apiserver cannot decode it (400), an answer the model does not give`,
+      'remove body, or send kind: DeleteOptions',
+    );
+  if (body !== undefined && (verb === 'get' || verb === 'list' || verb === 'watch'))
+    throw new ScenarioFieldError(
+      bodyPath,
+      `a ${verb} sends no body (the apiserver ignores it), so this one says nothing`,
+      'remove body, or make the step the create or update that sends it',
+    );
   switch (path.kind) {
     case 'namespaces':
     case 'namespace': {
@@ -978,6 +1027,7 @@ function compileRequest(
             }
           : undefined;
       const object = builder.object(path.resource, name, roleRef ? undefined : rbac, bodyPath, namespaceName);
+      const refusedData = refusedDataOf(path.resource, modelVerb, name, body);
       return planned({
         type: 'content',
         verb: modelVerb as 'create' | 'get' | 'update' | 'delete',
@@ -986,6 +1036,7 @@ function compileRequest(
         ...(bodyNamespace ? { bodyNamespace } : {}),
         ...(roleRef ? { roleRef } : {}),
         ...renamed,
+        ...(refusedData ? { refusedData } : {}),
         ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
       });
     }

@@ -146,6 +146,22 @@ describe('traceToItf', () => {
       /y\.itf\.json: not an ITF trace: states\.1\.#meta\.index/,
     );
   });
+
+  it('names the forms an ITF value takes when one fits none (zod said only "Invalid input")', () => {
+    const bad = JSON.parse(itfText(traceToItf(toyTrace, toyOptions)));
+    const [name] = bad.vars;
+    bad.states[0][name] = { '#map': [[1]] };
+    expect(() => parseItf(JSON.stringify(bad), 'm.itf.json')).toThrow(
+      `m.itf.json: not an ITF trace: states.0.${name}: not an ITF value: expected a boolean, a string, an integer, a list, a record, or`,
+    );
+  });
+
+  it('refuses a top-level field ADR-015 does not define, which a reader would otherwise ignore', () => {
+    const extra = { ...JSON.parse(itfText(traceToItf(toyTrace, toyOptions))), scopeDocument: 'x' };
+    expect(() => parseItf(JSON.stringify(extra), 'z.itf.json')).toThrow(
+      'z.itf.json: not an ITF trace: (top): Unrecognized key: "scopeDocument"',
+    );
+  });
 });
 
 describe('a seeded fault as ITF', () => {

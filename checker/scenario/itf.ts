@@ -283,7 +283,9 @@ const actionSchema = z.strictObject({
 
 /** The ITF shape (ADR-015), with this project's per-state action; tests and readers validate against it. */
 export const itfTraceSchema = z
-  .object({
+  // ADR-015 fixes the top-level fields: another one (a scope document beside the states, say) is refused
+  // rather than ignored, so a trace never replays as something other than what it says.
+  .strictObject({
     '#meta': z.object({ format: z.literal('ITF'), 'format-description': z.string() }).catchall(z.unknown()),
     params: z.array(z.string()).optional(),
     vars: z.array(z.string()),
@@ -338,7 +340,12 @@ export function parseItf(text: string, file: string): ItfTrace {
   const parsed = itfTraceSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`${file}: not an ITF trace: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    // A value that fits none of ITF's forms: zod says only "Invalid input", so the forms are named.
+    const message =
+      issue.code === 'invalid_union'
+        ? 'not an ITF value: expected a boolean, a string, an integer, a list, a record, or { "#bigint" }, { "#set" }, { "#map": [[key, value], ...] }, { "#tup" } or { "#unserializable" }, each with nothing else in its object'
+        : issue.message;
+    throw new Error(`${file}: not an ITF trace: ${issue.path.join('.') || '(top)'}: ${message}`);
   }
   return parsed.data as unknown as ItfTrace;
 }

@@ -2,6 +2,8 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { type ZodType, z } from 'zod';
 import {
   checkInputText,
+  codePointName,
+  controlInValue,
   InputFileError,
   inputCaps,
   nonFiniteNumber,
@@ -336,6 +338,13 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
         infinite.path,
         `${yamlSpelling(infinite.value)} is not a number the model can take`,
         'write a finite whole number',
+      );
+    const control = controlInValue(input);
+    if (control)
+      throw new ScenarioFieldError(
+        control.path,
+        `control character ${codePointName(control.code)} written by a YAML escape (it would reach a terminal or a page raw)`,
+        'remove the escape; write visible characters',
       );
     const header = validate(scenarioSchema, input, []);
     const steps = header.steps.map((raw, index) => parseStep(raw, index));

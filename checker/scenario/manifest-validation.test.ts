@@ -26,7 +26,8 @@ const refusals: [string, string, RegExp][] = [
     'binaryData.k',
     /cannot be handled as a ConfigMap: illegal base64 data at input byte 0/,
   ],
-  ['06-configmap-dupkey.yaml', 'binaryData.k', /duplicate of key present in data/],
+  // Upstream names the data key: `data[k]: Invalid value: "k": duplicate of key present in binaryData`.
+  ['06-configmap-dupkey.yaml', 'data.k', /Invalid value: "k": duplicate of key present in binaryData/],
   ['07-label-key.yaml', 'metadata.labels', /Invalid value: "bad key!": name part must consist of/],
   ['08-label-value.yaml', 'metadata.labels', /Invalid value: "-bad-": a valid label must be an empty string/],
   [
@@ -62,6 +63,23 @@ const refusals: [string, string, RegExp][] = [
     'initializers[0].timeoutSeconds',
     /D-32: an initializer's timeoutSeconds is 1 to 30 \(got 1e\+23\)/,
   ],
+  // ValidateSecret by type: the keys and the annotation each type requires, stringData merged over data.
+  [
+    '17-secret-tls-key.yaml',
+    'data.tls.key',
+    /Required value \(fix: a Secret of type kubernetes.io\/tls needs it/,
+  ],
+  ['18-secret-basic-auth.yaml', 'data.username', /Required value/],
+  [
+    '19-secret-token-annotation.yaml',
+    'metadata.annotations.kubernetes.io/service-account.name',
+    /Required value/,
+  ],
+  [
+    '20-secret-dockerconfigjson.yaml',
+    'stringData..dockerconfigjson',
+    /Invalid value: "<secret contents redacted>": json: cannot unmarshal array into Go value of type map\[string\]interface \{\}/,
+  ],
 ];
 
 describe('scenario manifests get Kubernetes validation', () => {
@@ -73,6 +91,10 @@ describe('scenario manifests get Kubernetes validation', () => {
 
   it('stringData holds plain text, as upstream accepts it', () => {
     expect(loadScenario(join(folder, '03-secret-stringdata-ok.yaml')).manifests).toHaveLength(1);
+  });
+
+  it('a typed Secret that has what its type requires is taken', () => {
+    expect(loadScenario(join(folder, '21-secret-typed-ok.yaml')).manifests).toHaveLength(1);
   });
 
   it('decodes base64 as Go does: padding, newlines skipped, and the first refused byte', () => {

@@ -79,6 +79,26 @@ const cases: [string, string, string][] = [
     'x.yaml:9: steps[0].expect.reason: unknown reason "Forbiden" (did you mean "Forbidden"?',
   ],
   [
+    'a body on a get, which the apiserver ignores',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: get namespaces/team-a\n    body: { kind: Namespace }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body: a get sends no body (the apiserver ignores it), so this one says nothing',
+  ],
+  [
+    'a ConfigMap body on a delete, whose body is DeleteOptions',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a/configmaps/x\n    body: { kind: ConfigMap, data: { a: b } }\n    expect: 404\n`,
+    'x.yaml:9: steps[0].body.kind: a delete sends DeleteOptions, not a ConfigMap',
+  ],
+  [
+    'a Pod body without containers (422 upstream, which the model cannot answer)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: create namespaces/team-a/pods/p\n    body: { kind: Pod, metadata: { name: p }, spec: {} }\n    expect: 201\n`,
+    "x.yaml:9: steps[0].body.spec.containers: Kubernetes' Pod schema refuses it: required; the apiserver refuses this body",
+  ],
+  [
+    'a NetworkPolicy body whose podSelector is a number',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: create namespaces/team-a/networkpolicies/n\n    body: { kind: NetworkPolicy, metadata: { name: n }, spec: { podSelector: 5 } }\n    expect: 201\n`,
+    "x.yaml:9: steps[0].body.spec.podSelector: Kubernetes' NetworkPolicy schema refuses it: must be object",
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',

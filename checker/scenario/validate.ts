@@ -5,6 +5,7 @@ import {
   validateFinalizerName,
   validateNamespaceName,
 } from '../../machines/names.ts';
+import { specBodyIssue } from '../cli/kubernetes-validation.ts';
 import { closest, parseRequestLine, RequestLineError } from '../cli/request-line.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
 import {
@@ -235,6 +236,17 @@ export function validateScenario(
       if (kind) {
         const problem = bodyProblem(kind, step.body, [...path, 'body']);
         if (problem) problems.push(problem);
+        // A create or update sends an object; a Pod's, quota's or policy's spec is the schema's to judge.
+        const refused =
+          !problem && ['create', 'update', 'patch'].includes(line.verb)
+            ? specBodyIssue(kind, step.body, [...path, 'body'])
+            : undefined;
+        if (refused)
+          problems.push({
+            path: refused.path,
+            problem: `${refused.problem}; the apiserver refuses this body, an answer the model (which keeps no ${kind} spec) cannot give`,
+            hint: refused.fix,
+          });
         const subjects = (step.body as { subjects?: unknown }).subjects;
         if (Array.isArray(subjects))
           for (const s of subjects) if (isSubject(s)) principals.add(subjectPrincipal(s));
