@@ -111,6 +111,7 @@ export class ApiServer {
       return `${r.verb} namespaces/${ns}`;
     }
     if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
+    if (r.collection) return `deletecollection namespaces/${ns}/${r.resource}`;
     if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
     const moved = r.body?.namespace && r.body.namespace !== ns ? ` (body namespace ${r.body.namespace})` : '';
     return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}${moved}`;
@@ -198,6 +199,7 @@ export class ApiServer {
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
       configurationExists: storage.configurationExists,
+      collection: r.collection === true,
     };
     const pipeline = this.system.pipelineStepper.step(
       this.system.pipelineStepper.initial,
@@ -270,6 +272,19 @@ export class ApiServer {
       }
       case 'listContent':
         return done(s, ok(), this.listItems(s, r, facts));
+      case 'deleteCollection': {
+        // Shipped Store.DeleteCollection lists the collection and deletes each item; it answers the deleted list.
+        const ns = s.namespaces[i];
+        let content = ns.content;
+        const items: string[] = [];
+        this.system.objects.forEach((o, slot) => {
+          if (o.resource !== r.resource || (ns.content & (1 << slot)) === 0) return;
+          content &= ~(1 << slot);
+          items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
+        });
+        const next = content === ns.content ? s : this.system.withNamespace(s, i, { content });
+        return done(next, ok(), items);
+      }
       case 'readConfiguration':
         return done(s, ok());
       case 'createConfiguration':
@@ -616,7 +631,7 @@ export class ApiServer {
     const resource = r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? '');
     return {
       user: r.principal,
-      verb: r.watch ? 'watch' : r.verb,
+      verb: r.watch ? 'watch' : r.collection ? 'deletecollection' : r.verb,
       resource,
       ...(nsName !== undefined ? { namespace: nsName } : {}),
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),
@@ -674,5 +689,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
+  return `${f.operation}|${f.target}|${+f.collection}${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
 }

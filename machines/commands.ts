@@ -54,6 +54,8 @@ export type RequestCommandData =
   | (Namespaced & { kind: 'update-status'; phase?: string })
   | (OnObject & { kind: ContentKind })
   | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
+  /** DELETE of a collection (`namespaces/NS/RESOURCE`): every object of the resource there (RBAC verb deletecollection). */
+  | (Namespaced & { kind: 'delete-collection'; resource: string })
   | (Namespaced & {
       kind: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -181,6 +183,8 @@ function wireRequest(c: RequestCommandData): ApiRequest {
         resource: c.resource,
         ...(c.watch ? { watch: true as const } : {}),
       };
+    case 'delete-collection':
+      return { ...base, verb: 'delete', target: 'content', resource: c.resource, collection: true };
     case 'configuration':
       return {
         ...base,

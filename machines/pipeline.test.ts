@@ -32,6 +32,7 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   initializerChange: 'none',
   contentPresent: true,
   configurationExists: false,
+  collection: false,
   ...overrides,
 });
 
@@ -210,6 +211,25 @@ describe('request pipeline: storage of content', () => {
     expect(refusal({ operation: 'delete', contentPresent: false })).toBe('contentNotFound');
     expect(effect({})).toBe('200 readContent');
     expect(effect({ operation: 'list', contentPresent: false })).toBe('200 listContent');
+  });
+
+  it('LC-5: a deletecollection is served whatever it finds, in a terminating namespace too, never uninitialized content without initialize', () => {
+    expect(effect({ operation: 'delete', collection: true, contentPresent: false })).toBe(
+      '200 deleteCollection',
+    );
+    expect(
+      effect({
+        operation: 'delete',
+        collection: true,
+        contentPresent: false,
+        namespaceTerminating: true,
+        namespaceInitialized: false,
+      }),
+    ).toBe('200 deleteCollection');
+    expect(
+      refusal({ operation: 'delete', collection: true, contentPresent: false, namespaceInitialized: false }),
+    ).toBe('refuseNamespaceInitializing');
+    expect(refusal({ operation: 'delete', collection: true, authorized: false })).toBe('refuseForbidden');
   });
 });
 

@@ -54,6 +54,8 @@ export interface PipelineFacts {
   contentPresent: boolean;
   /** The initializer or webhook configuration addressed is stored (AC-3, FP-3). */
   configurationExists: boolean;
+  /** A DELETE of a collection (deletecollection): every object of its resource in the namespace. */
+  collection: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -73,6 +75,7 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
+  | 'deleteCollection'
   | 'listContent'
   | 'createConfiguration'
   | 'readConfiguration'
@@ -261,6 +264,7 @@ const contentStorage = {
   description: 'The content store: one presence bit per object (NS-3).',
   always: [
     when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
+    when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
     when('createOfContent', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
@@ -328,6 +332,8 @@ export const pipelineMachine = setup({
     finalizeAccepted: (x) => f(x).namespaceMachine === 'accepts',
     // Content: one presence bit per object (NS-3).
     listOfContent: (x) => op(x, 'list'),
+    // Shipped Store.DeleteCollection: deletes what a list of the collection finds, none an error.
+    deleteOfCollection: (x) => op(x, 'delete') && f(x).collection,
     createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
     createOfContent: (x) => op(x, 'create'),
     absentContent: (x) => !f(x).contentPresent,
@@ -398,6 +404,7 @@ export const pipelineMachine = setup({
     listContent: serve('listContent'),
     createContent: serve('createContent', 201),
     deleteContent: serve('deleteContent'),
+    deleteCollection: serve('deleteCollection'),
     readContent: serve('readContent'),
   },
 }).createMachine({

@@ -54,6 +54,11 @@ export interface ApiRequest {
   subresource?: 'status';
   /** A list sent as a watch: served as the list it starts with, authorized as the verb watch (NS-7, D-16). */
   watch?: true;
+  /**
+   * A DELETE of a collection (object -1): every object of `resource` in the namespace, authorized as the
+   * verb deletecollection and admitted as a delete (shipped NamespaceLifecycle admits every delete).
+   */
+  collection?: true;
   body?: {
     /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
     namespace?: string;

@@ -94,7 +94,7 @@ steps:
       fair: [namespace-controller, finalizer-owners]
 \`\`\`
 
-- Verbs: \`create get list watch update patch delete finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`).
+- Verbs: \`create get list watch update patch delete deletecollection finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`; \`deletecollection\`, on \`namespaces/NS/RESOURCE\`, deletes every object of the resource there and answers their names as \`items\`).
   Paths: \`namespaces\`, \`namespaces/NAME\`, \`namespaces/NAME/finalize\`, \`namespaces/NAME/status\`,
   \`namespaces/NS/RESOURCE[/NAME]\`, \`RESOURCE\` (list across namespaces), legacy \`RESOURCE/NAME\` (the
   \`default\` namespace, NS-6), and the cluster-scoped configurations \`namespaceinitializerconfigurations/NAME\`,

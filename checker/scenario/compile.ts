@@ -79,7 +79,7 @@ interface SentMetadata {
 export type RequestPlan =
   | ({
       type: 'namespace';
-      verb: Exclude<Verb, 'patch' | 'watch'>;
+      verb: Exclude<Verb, 'patch' | 'watch' | 'deletecollection'>;
       namespace: number;
       /** list of namespaces: -1. */
       initializers?: string[];
@@ -948,6 +948,11 @@ function compileRequest(
       if (path.kind === 'content-list' && modelVerb === 'list')
         return {
           plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource, ...watch },
+        };
+      // DELETE of the collection: every object of the resource in the namespace (RBAC verb deletecollection).
+      if (path.kind === 'content-list' && modelVerb === 'deletecollection')
+        return {
+          plan: { type: 'content', verb: 'deletecollection', namespace, object: -1, resource: path.resource },
         };
       const name = path.kind === 'content' ? (path.name ?? parsed.metadata?.name) : parsed.metadata?.name;
       if (!name)

@@ -301,6 +301,8 @@ class Replay {
           resource: plan.resource ?? '',
           ...(plan.watch ? { watch: true } : {}),
         });
+      if (plan.verb === 'deletecollection')
+        return new RequestCommand({ ...sender, kind: 'delete-collection', resource: plan.resource ?? '' });
       return new RequestCommand({
         ...sender,
         kind: contentKinds[plan.verb],
