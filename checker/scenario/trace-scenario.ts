@@ -53,6 +53,7 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
   if (r.target === 'content') {
     if (r.verb === 'list')
       return { ...who, do: ns ? `list namespaces/${ns}/${r.resource}` : `list ${r.resource}` };
+    if (r.collection) return { ...who, do: `deletecollection namespaces/${ns}/${r.resource}` };
     return step(`${r.verb} namespaces/${ns}/${object?.resource}/${object?.name}`, named);
   }
   if (r.verb === 'list' || ns === undefined) return { ...who, do: 'list namespaces' };
