@@ -5,6 +5,7 @@ import { configurationRequestErrors } from './initializer-config.ts';
 import {
   validateFinalizerName,
   validateFinalizerNames,
+  validateGenerateName,
   validateInitializerName,
   validateMetadataMaps,
   validateNamespaceName,
@@ -108,6 +109,8 @@ export class ApiServer {
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
       if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
+      if (r.verb === 'create' && r.body?.generateName !== undefined)
+        return `create namespaces/${ns} (generateName ${r.body.generateName})`;
       return `${r.verb} namespaces/${ns}`;
     }
     if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
@@ -200,6 +203,7 @@ export class ApiServer {
       contentPresent: storage.contentPresent,
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
+      generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
     };
     const pipeline = this.system.pipelineStepper.step(
       this.system.pipelineStepper.initial,
@@ -360,8 +364,10 @@ export class ApiServer {
           this.system.machines.storageChecks?.validNames === false
             ? []
             : this.validated(
-                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
+                `create|${nsView.name}|${r.body?.generateName ?? ''}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
                 () => [
+                  // ValidateObjectMeta: the prefix first, then the name generated from it (D-45).
+                  ...(r.body?.generateName !== undefined ? validateGenerateName(r.body.generateName) : []),
                   ...validateNamespaceName(nsView.name),
                   ...validateMetadataMaps(r.body ?? {}),
                   ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
@@ -689,5 +695,5 @@ function admissionKey(f: AdmissionFacts): string {
 function pipelineKey(f: PipelineFacts): string {
   const a = f.admission;
   const verdict = a.kind === 'refused' ? a.refusal : a.pending;
-  return `${f.operation}|${f.target}|${+f.collection}${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
+  return `${f.operation}|${f.target}|${+f.collection}${+f.generatedName}${+f.status}${+f.authorized}${+f.changesInitializers}${+f.recordsFailure}${+f.namespaceExists}${+f.namespaceInitialized}${+f.namespaceTerminating}${+f.callerMayInitialize}${+f.bodyNameMatchesPath}${+f.bodyNamespaceMatchesPath}${+f.objectValid}${+f.contentPresent}${+f.configurationExists}|${verdict}|${f.namespaceMachine}|${f.initializerChange}|${f.escalation}`;
 }

@@ -36,6 +36,8 @@ export type RequestCommandData =
       /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
       initializers?: string[];
       extraFinalizers: string[];
+      /** metadata.generateName; the command's namespace is the name generated from it (D-45). */
+      generateName?: string;
     })
   | (Namespaced & { kind: 'get-namespace' })
   /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
@@ -105,6 +107,7 @@ function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
       return {
         ...(c.initializers ? { initializers: c.initializers } : {}),
         extraFinalizers: c.extraFinalizers,
+        ...(c.generateName !== undefined ? { generateName: c.generateName } : {}),
       };
     case 'update-finalizers':
     case 'finalize':

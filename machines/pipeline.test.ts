@@ -33,6 +33,7 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   contentPresent: true,
   configurationExists: false,
   collection: false,
+  generatedName: false,
   ...overrides,
 });
 
@@ -155,6 +156,11 @@ describe('request pipeline: storage of namespaces', () => {
     );
     expect(outcome).toEqual({ kind: 'served', code: 201, effect: 'createNamespace', pending: 'inject' });
     expect(refusal(ns({ operation: 'create' }))).toBe('namespaceAlreadyExists');
+    // D-45: a taken generated name is try-again, a taken chosen one AlreadyExists; a free one is created.
+    expect(refusal(ns({ operation: 'create', generatedName: true }))).toBe('generatedNameTaken');
+    expect(effect(ns({ operation: 'create', generatedName: true, namespaceExists: false }))).toBe(
+      '201 createNamespace',
+    );
   });
 
   it('NS-7, NS-2: a list of namespaces is served; any other request for a missing one is 404', () => {

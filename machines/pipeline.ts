@@ -56,6 +56,8 @@ export interface PipelineFacts {
   configurationExists: boolean;
   /** A DELETE of a collection (deletecollection): every object of its resource in the namespace. */
   collection: boolean;
+  /** A namespace create whose name the server generated from metadata.generateName (D-45). */
+  generatedName: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -219,6 +221,7 @@ const namespaceStorage = {
     },
     creating: {
       always: [
+        when('generatedNameTaken', refused, 'refuseGeneratedNameTaken', ['NS-3']),
         when('createOfExistingNamespace', refused, 'refuseNamespaceAlreadyExists', ['NS-3']),
         orElse(responded, 'createNamespace', ['LC-1', 'IN-1']),
       ],
@@ -317,6 +320,8 @@ export const pipelineMachine = setup({
     deleteOfNamespace: (x) => op(x, 'delete'),
     updateOfNamespace: (x) => op(x, 'update'),
     createOfExistingNamespace: (x) => f(x).namespaceExists,
+    // D-45: the name the server generated is taken; the client is told to try again (a new name).
+    generatedNameTaken: (x) => f(x).namespaceExists && f(x).generatedName,
     readOfStatus: (x) => op(x, 'get'),
     // D-10: a DELETE of a terminating namespace with no finalizers left removes it; otherwise nothing changes.
     deleteOfTerminatingWithoutFinalizers: (x) =>
@@ -369,6 +374,7 @@ export const pipelineMachine = setup({
     refuseEscalation: refuse('escalationForbidden'),
     refuseRoleRefNotFound: refuse('roleRefNotFound'),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
+    refuseGeneratedNameTaken: refuse('generatedNameTaken'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
     // Used by the design `open-delete-while-initializing-refused` only (D-4 a): the base never ignores a DELETE.

@@ -88,6 +88,8 @@ export interface ApiRequest {
     finalizers?: string[];
     /** Finalizers a create asks for besides `kubernetes`. */
     extraFinalizers?: string[];
+    /** metadata.generateName of a namespace create: the namespace slot is the name generated from it (D-45). */
+    generateName?: string;
   };
 }
 

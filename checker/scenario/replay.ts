@@ -326,6 +326,7 @@ class Replay {
           kind: 'create-namespace',
           ...(plan.initializers ? { initializers: plan.initializers } : {}),
           extraFinalizers: plan.extraFinalizers ?? [],
+          ...(plan.generateName !== undefined ? { generateName: plan.generateName } : {}),
         });
       case 'finalize':
         return new RequestCommand({ ...sender, kind: 'finalize', finalizers: plan.finalizers ?? [] });
