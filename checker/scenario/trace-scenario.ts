@@ -68,8 +68,11 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
       return step(`update namespaces/${ns}/finalize`, withSpec({ finalizers: finalizersSent(stored, b) }));
     case 'create': {
       const finalizers = [...(b.extraFinalizers ?? []), ...(b.finalizers ?? [])];
+      // The generated name is written in the path, the prefix kept in the body: the same request (D-45).
+      const generated =
+        b.generateName !== undefined ? { metadata: { ...metadata, generateName: b.generateName } } : named;
       return step(`create namespaces/${ns}`, {
-        ...named,
+        ...generated,
         ...(finalizers.length > 0 || b.initializers
           ? {
               spec: {
