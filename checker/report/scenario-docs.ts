@@ -104,7 +104,9 @@ steps:
 - Bodies are partial Kubernetes objects. A namespace's \`spec.finalizers\` and \`spec.initializers\`
   (\`pending: [{ name }]\`, \`result: { status: Failure, reason, message }\`); an update's pending list is
   compared with the stored one (removing one name completes that initializer); \`finalize\` carries
-  \`{ finalizers: [...] }\`; a RoleBinding carries \`roleRef\` and \`subjects\`.
+  \`{ finalizers: [...] }\`; a RoleBinding carries \`roleRef\` and \`subjects\`. A namespace create may send
+  \`metadata.generateName\` instead of a name: the k-th create with a prefix in the scenario gets the k-th
+  suffix, \`bbbbb\` first (\`team-bbbbb\`, then \`team-bbbbc\`), and later steps name it so (D-45).
 - \`items\` of a list inside a namespace are plain names, across namespaces \`NAMESPACE/NAME\`; compared as a
   set. \`finalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.
