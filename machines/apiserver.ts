@@ -7,6 +7,7 @@ import { configurationRequestErrors } from './initializer-config.ts';
 import {
   validateFinalizerName,
   validateFinalizerNames,
+  validateGenerateName,
   validateInitializerName,
   validateMetadataMaps,
   validateNamespaceName,
@@ -128,9 +129,12 @@ export class ApiServer {
         return `update namespaces/${ns} (finalizers ${JSON.stringify(r.body?.finalizers ?? [])})`;
       }
       if (r.verb === 'create' && r.body?.initializers) return `create namespaces/${ns} with initializers set`;
+      if (r.verb === 'create' && r.body?.generateName !== undefined)
+        return `create namespaces/${ns} (generateName ${r.body.generateName})`;
       return `${r.verb} namespaces/${ns}`;
     }
     if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
+    if (r.collection) return `deletecollection namespaces/${ns}/${r.resource}`;
     if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
     const moved = r.body?.namespace && r.body.namespace !== ns ? ` (body namespace ${r.body.namespace})` : '';
     return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}${moved}`;
@@ -214,6 +218,8 @@ export class ApiServer {
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
       configurationExists: storage.configurationExists,
+      collection: r.collection === true,
+      generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
     };
     const pipeline = this.pipelineDecisions.get(facts);
     const outcome = this.system.pipelineStepper.snapshot(pipeline.next).context.outcome as PipelineOutcome;
@@ -282,6 +288,19 @@ export class ApiServer {
       }
       case 'listContent':
         return done(s, ok(), this.listItems(s, r, facts));
+      case 'deleteCollection': {
+        // Shipped Store.DeleteCollection lists the collection and deletes each item; it answers the deleted list.
+        const ns = s.namespaces[i];
+        let content = ns.content;
+        const items: string[] = [];
+        this.system.objects.forEach((o, slot) => {
+          if (o.resource !== r.resource || (ns.content & (1 << slot)) === 0) return;
+          content &= ~(1 << slot);
+          items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
+        });
+        const next = content === ns.content ? s : this.system.withNamespace(s, i, { content });
+        return done(next, ok(), items);
+      }
       case 'readConfiguration':
         return done(s, ok());
       case 'createConfiguration':
@@ -357,8 +376,10 @@ export class ApiServer {
           this.system.machines.storageChecks?.validNames === false
             ? []
             : this.validated(
-                `create|${nsView.name}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
+                `create|${nsView.name}|${r.body?.generateName ?? ''}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
                 () => [
+                  // ValidateObjectMeta: the prefix first, then the name generated from it (D-45).
+                  ...(r.body?.generateName !== undefined ? validateGenerateName(r.body.generateName) : []),
                   ...validateNamespaceName(nsView.name),
                   ...validateMetadataMaps(r.body ?? {}),
                   ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
@@ -624,7 +645,7 @@ export class ApiServer {
     const resource = r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? '');
     return {
       user: r.principal,
-      verb: r.watch ? 'watch' : r.verb,
+      verb: r.watch ? 'watch' : r.collection ? 'deletecollection' : r.verb,
       resource,
       ...(nsName !== undefined ? { namespace: nsName } : {}),
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),

@@ -57,6 +57,7 @@ function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
       return {
         ...(c.initializers ? { initializers: c.initializers } : {}),
         extraFinalizers: c.extraFinalizers,
+        ...(c.generateName !== undefined ? { generateName: c.generateName } : {}),
       };
     case 'update-finalizers':
     case 'finalize':
@@ -135,6 +136,8 @@ function wireRequest(c: RequestCommandData): ApiRequest {
         resource: c.resource,
         ...(c.watch ? { watch: true as const } : {}),
       };
+    case 'delete-collection':
+      return { ...base, verb: 'delete', target: 'content', resource: c.resource, collection: true };
     case 'configuration':
       return {
         ...base,

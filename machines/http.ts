@@ -68,6 +68,12 @@ export const invalidObject = (kind: string, name: string, errors: readonly strin
   ...(errors.length > 0 ? { cause: fieldErrorCause(errors[0]) } : {}),
 });
 export const badRequest = (message: string): HttpOutcome => ({ code: 400, reason: 'BadRequest', message });
+/** 500 ServerTimeout as NewServerTimeoutForKind builds it: the client is to try again. */
+export const serverTimeout = (message: string): HttpOutcome => ({
+  code: 500,
+  reason: 'ServerTimeout',
+  message,
+});
 export const conflict = (message: string): HttpOutcome => ({ code: 409, reason: 'Conflict', message });
 export const alreadyExists = (message: string): HttpOutcome => ({
   code: 409,

@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
   dnsLabelErrors,
+  generatedName,
   invalidObjectMessage,
   isDnsLabel,
   isDnsSubdomain,
@@ -10,6 +11,7 @@ import {
   qualifiedNameErrors,
   validateFinalizerName,
   validateFinalizerNames,
+  validateGenerateName,
   validateNamespaceName,
 } from './names.ts';
 
@@ -105,6 +107,29 @@ describe('namespace names (NS-1)', () => {
 
   test.prop([dnsSubdomain])('every generated DNS subdomain is accepted', (name) => {
     expect(isDnsSubdomain(name)).toBe(true);
+  });
+});
+
+describe('generated namespace names (NS-1, D-45)', () => {
+  it('draws 5-character suffixes in a fixed order after the prefix, cut to 58 characters', () => {
+    expect(generatedName('team-', 0)).toBe('team-bbbbb');
+    expect(generatedName('team-', 1)).toBe('team-bbbbc');
+    expect(generatedName('team-', 27)).toBe('team-bbbcb');
+    const long = 'a'.repeat(70);
+    expect(generatedName(long, 0)).toBe(`${'a'.repeat(58)}bbbbb`);
+    expect(isDnsLabel(generatedName(long, 3))).toBe(true);
+  });
+
+  it('validates the prefix as a DNS label with one trailing dash masked, as ValidateNamespaceName(prefix, true)', () => {
+    expect(validateGenerateName('team-')).toEqual([]);
+    expect(validateGenerateName('team')).toEqual([]);
+    expect(validateGenerateName('t-')).toEqual([]);
+    // Shipped maskTrailingDash replaces the last two characters by `a`: the one before the dash goes unchecked.
+    expect(validateGenerateName('team_-')).toEqual([]);
+    expect(validateGenerateName('-team')).toHaveLength(1);
+    expect(validateGenerateName('Team_')).toEqual(
+      dnsLabelErrors('Team_').map((m) => `metadata.generateName: Invalid value: "Team_": ${m}`),
+    );
   });
 });
 

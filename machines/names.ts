@@ -129,6 +129,32 @@ export function validateNamespaceName(name: string): string[] {
   return dnsLabelErrors(name).map((message) => invalidValue('metadata.name', name, message));
 }
 
+/** The characters shipped names.SimpleNameGenerator draws a suffix from (utilrand.String: no vowels, no 0, 1, 3). */
+export const generatedSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * The name a namespace create with metadata.generateName gets (D-45): the prefix cut to 58 characters
+ * (63 less the suffix), then a 5-character suffix. The model draws suffixes in a fixed order: the k-th
+ * draw for a prefix (from 0) is the k-th string of 5 characters in the alphabet's order (bbbbb, bbbbc, ...).
+ */
+export function generatedName(prefix: string, draw: number): string {
+  const n = generatedSuffixAlphabet.length;
+  let suffix = '';
+  for (let k = 0, rest = draw; k < 5; k++, rest = Math.floor(rest / n))
+    suffix = generatedSuffixAlphabet[rest % n] + suffix;
+  return `${prefix.slice(0, 63 - 5)}${suffix}`;
+}
+
+/**
+ * Field errors for metadata.generateName of a namespace (NS-1): ValidateObjectMeta validates the prefix
+ * with ValidateNamespaceName(prefix, true), which masks a trailing dash before the DNS-label check
+ * (maskTrailingDash replaces the last two characters by `a`, so `team-` passes, and `team_-` too).
+ */
+export function validateGenerateName(prefix: string): string[] {
+  const masked = prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix;
+  return dnsLabelErrors(masked).map((message) => invalidValue('metadata.generateName', prefix, message));
+}
+
 /**
  * Field errors for one `spec.finalizers` entry (LC-2): a qualified name, and when it has no prefix,
  * one of the standard names (core validation's validateFinalizerName).

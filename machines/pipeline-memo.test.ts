@@ -24,6 +24,8 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   initializerChange: 'none',
   contentPresent: false,
   configurationExists: false,
+  collection: false,
+  generatedName: false,
   ...overrides,
 });
 

@@ -32,6 +32,8 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   initializerChange: 'none',
   contentPresent: true,
   configurationExists: false,
+  collection: false,
+  generatedName: false,
   ...overrides,
 });
 
@@ -154,6 +156,11 @@ describe('request pipeline: storage of namespaces', () => {
     );
     expect(outcome).toEqual({ kind: 'served', code: 201, effect: 'createNamespace', pending: 'inject' });
     expect(refusal(ns({ operation: 'create' }))).toBe('namespaceAlreadyExists');
+    // D-45: a taken generated name is try-again, a taken chosen one AlreadyExists; a free one is created.
+    expect(refusal(ns({ operation: 'create', generatedName: true }))).toBe('generatedNameTaken');
+    expect(effect(ns({ operation: 'create', generatedName: true, namespaceExists: false }))).toBe(
+      '201 createNamespace',
+    );
   });
 
   it('NS-7, NS-2: a list of namespaces is served; any other request for a missing one is 404', () => {
@@ -210,6 +217,25 @@ describe('request pipeline: storage of content', () => {
     expect(refusal({ operation: 'delete', contentPresent: false })).toBe('contentNotFound');
     expect(effect({})).toBe('200 readContent');
     expect(effect({ operation: 'list', contentPresent: false })).toBe('200 listContent');
+  });
+
+  it('LC-5: a deletecollection is served whatever it finds, in a terminating namespace too, never uninitialized content without initialize', () => {
+    expect(effect({ operation: 'delete', collection: true, contentPresent: false })).toBe(
+      '200 deleteCollection',
+    );
+    expect(
+      effect({
+        operation: 'delete',
+        collection: true,
+        contentPresent: false,
+        namespaceTerminating: true,
+        namespaceInitialized: false,
+      }),
+    ).toBe('200 deleteCollection');
+    expect(
+      refusal({ operation: 'delete', collection: true, contentPresent: false, namespaceInitialized: false }),
+    ).toBe('refuseNamespaceInitializing');
+    expect(refusal({ operation: 'delete', collection: true, authorized: false })).toBe('refuseForbidden');
   });
 });
 

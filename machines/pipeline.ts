@@ -54,6 +54,10 @@ export interface PipelineFacts {
   contentPresent: boolean;
   /** The initializer or webhook configuration addressed is stored (AC-3, FP-3). */
   configurationExists: boolean;
+  /** A DELETE of a collection (deletecollection): every object of its resource in the namespace. */
+  collection: boolean;
+  /** A namespace create whose name the server generated from metadata.generateName (D-45). */
+  generatedName: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -73,6 +77,7 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
+  | 'deleteCollection'
   | 'listContent'
   | 'createConfiguration'
   | 'readConfiguration'
@@ -216,6 +221,7 @@ const namespaceStorage = {
     },
     creating: {
       always: [
+        when('generatedNameTaken', refused, 'refuseGeneratedNameTaken', ['NS-3']),
         when('createOfExistingNamespace', refused, 'refuseNamespaceAlreadyExists', ['NS-3']),
         orElse(responded, 'createNamespace', ['LC-1', 'IN-1']),
       ],
@@ -261,6 +267,7 @@ const contentStorage = {
   description: 'The content store: one presence bit per object (NS-3).',
   always: [
     when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
+    when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
     when('createOfContent', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
@@ -313,6 +320,8 @@ export const pipelineMachine = setup({
     deleteOfNamespace: (x) => op(x, 'delete'),
     updateOfNamespace: (x) => op(x, 'update'),
     createOfExistingNamespace: (x) => f(x).namespaceExists,
+    // D-45: the name the server generated is taken; the client is told to try again (a new name).
+    generatedNameTaken: (x) => f(x).namespaceExists && f(x).generatedName,
     readOfStatus: (x) => op(x, 'get'),
     // D-10: a DELETE of a terminating namespace with no finalizers left removes it; otherwise nothing changes.
     deleteOfTerminatingWithoutFinalizers: (x) =>
@@ -328,6 +337,8 @@ export const pipelineMachine = setup({
     finalizeAccepted: (x) => f(x).namespaceMachine === 'accepts',
     // Content: one presence bit per object (NS-3).
     listOfContent: (x) => op(x, 'list'),
+    // Shipped Store.DeleteCollection: deletes what a list of the collection finds, none an error.
+    deleteOfCollection: (x) => op(x, 'delete') && f(x).collection,
     createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
     createOfContent: (x) => op(x, 'create'),
     absentContent: (x) => !f(x).contentPresent,
@@ -363,6 +374,7 @@ export const pipelineMachine = setup({
     refuseEscalation: refuse('escalationForbidden'),
     refuseRoleRefNotFound: refuse('roleRefNotFound'),
     refuseNamespaceAlreadyExists: refuse('namespaceAlreadyExists'),
+    refuseGeneratedNameTaken: refuse('generatedNameTaken'),
     refuseNamespaceNotFound: refuse('namespaceNotFound'),
     refusePendingNotFirst: refuse('pendingNotFirst'),
     // Used by the design `open-delete-while-initializing-refused` only (D-4 a): the base never ignores a DELETE.
@@ -398,6 +410,7 @@ export const pipelineMachine = setup({
     listContent: serve('listContent'),
     createContent: serve('createContent', 201),
     deleteContent: serve('deleteContent'),
+    deleteCollection: serve('deleteCollection'),
     readContent: serve('readContent'),
   },
 }).createMachine({

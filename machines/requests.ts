@@ -61,6 +61,12 @@ export function expandTemplate(
           (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: i, resource }),
         ),
       );
+    case 'delete-collection':
+      return namespaces.flatMap(({ i }) =>
+        resources.map(
+          (resource) => new RequestCommand({ ...sender, kind: 'delete-collection', namespace: i, resource }),
+        ),
+      );
     case 'list-namespaces':
       return [new RequestCommand({ ...sender, kind: 'list-namespaces', namespace: -1 })];
     case 'get-namespace-status':

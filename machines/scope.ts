@@ -124,6 +124,8 @@ export type RequestTemplate =
   | 'finalize-remove-kubernetes'
   | 'create-content'
   | 'delete-content'
+  /** DELETE namespaces/NS/RESOURCE for each resource of the scope's content (RBAC verb deletecollection). */
+  | 'delete-collection'
   | 'get-content'
   | 'list-content'
   | 'list-content-all-namespaces'

@@ -5,11 +5,12 @@ import { type StorageRefusal, type StorageSubject, storageResponse } from './sto
 const subject: StorageSubject = { resource: 'namespaces', name: 'team-a', namespace: 'team-a', errors: [] };
 
 describe('storage answers', () => {
-  it('NS-1, LC-2, LC-6, IN-3, IN-7, FP-3: every storage refusal is a 4xx with a reason and a message', () => {
+  it('NS-1, LC-2, LC-6, IN-3, IN-7, FP-3: every storage refusal is a 4xx with a reason and a message, but try-again', () => {
     for (const refusal of Object.keys(storageResponse) as StorageRefusal[]) {
       const response = storageResponse[refusal](subject);
       expect(response.code, refusal).toBeGreaterThanOrEqual(400);
-      expect(response.code, refusal).toBeLessThan(500);
+      // D-45: a taken generated name is shipped's 500 ServerTimeout, the one storage answer that asks to retry.
+      expect(response.code, refusal).toBeLessThan(refusal === 'generatedNameTaken' ? 501 : 500);
       expect(response.reason, refusal).not.toBe('');
       expect(response.message, refusal).toMatch(/\S/);
     }
@@ -66,5 +67,13 @@ describe('storage answers', () => {
     // @ts-expect-error every StorageRefusal needs its answer
     const incomplete: Record<StorageRefusal, (s: StorageSubject) => HttpOutcome> = only;
     expect(incomplete).toBe(only);
+  });
+
+  it('NS-3 (D-45): a taken generated name is 500 ServerTimeout, try again', () => {
+    expect(storageResponse.generatedNameTaken(subject)).toEqual({
+      code: 500,
+      reason: 'ServerTimeout',
+      message: 'The POST operation against Namespace could not be completed at this time, please try again.',
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   invalidObject,
   notFound,
   type RequestSubject,
+  serverTimeout,
 } from './http.ts';
 
 /**
@@ -15,6 +16,7 @@ import {
  */
 export type StorageRefusal =
   | 'namespaceAlreadyExists'
+  | 'generatedNameTaken'
   | 'namespaceNameInvalid'
   | 'namespaceNotFound'
   | 'namespaceDeleteRefused'
@@ -48,6 +50,11 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   namespaceAlreadyExists: (s) =>
     alreadyExists(
       `${s.beingDeleted ? 'object is being deleted: ' : ''}namespaces "${s.name}" already exists`,
+    ),
+  // NS-3 (D-45): shipped CheckGeneratedNameError turns the AlreadyExists of a generated name into try-again.
+  generatedNameTaken: () =>
+    serverTimeout(
+      'The POST operation against Namespace could not be completed at this time, please try again.',
     ),
   // NS-1, LC-2 (D-1, D-13)
   namespaceNameInvalid: (s) => invalidObject('Namespace', s.name, s.errors ?? []),

@@ -53,6 +53,11 @@ export interface ApiRequest {
   subresource?: 'status';
   /** A list sent as a watch: served as the list it starts with, authorized as the verb watch (NS-7, D-16). */
   watch?: true;
+  /**
+   * A DELETE of a collection (object -1): every object of `resource` in the namespace, authorized as the
+   * verb deletecollection and admitted as a delete (shipped NamespaceLifecycle admits every delete).
+   */
+  collection?: true;
   body?: {
     /** metadata.namespace as sent; must be empty or the path's (NS-4, D-14). */
     namespace?: string;
@@ -82,6 +87,8 @@ export interface ApiRequest {
     finalizers?: string[];
     /** Finalizers a create asks for besides `kubernetes`. */
     extraFinalizers?: string[];
+    /** metadata.generateName of a namespace create: the namespace slot is the name generated from it (D-45). */
+    generateName?: string;
   };
 }
 
@@ -210,6 +217,8 @@ export type RequestCommandData =
       /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
       initializers?: string[];
       extraFinalizers: string[];
+      /** metadata.generateName; the command's namespace is the name generated from it (D-45). */
+      generateName?: string;
     })
   | (Namespaced & { kind: 'get-namespace' })
   /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
@@ -228,6 +237,8 @@ export type RequestCommandData =
   | (Namespaced & { kind: 'update-status'; phase?: string })
   | (OnObject & { kind: ContentKind })
   | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
+  /** DELETE of a collection (`namespaces/NS/RESOURCE`): every object of the resource there (RBAC verb deletecollection). */
+  | (Namespaced & { kind: 'delete-collection'; resource: string })
   | (Namespaced & {
       kind: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';

@@ -199,9 +199,9 @@ export class SystemModel extends SystemViews {
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
     const b = request.body;
     const body = b
-      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}|${b.name ?? ''}|${b.pending?.join(',') ?? '-'}|${b.labels ? JSON.stringify(b.labels) : ''}|${b.annotations ? JSON.stringify(b.annotations) : ''}|${b.phase ?? ''}|${b.roleRef ? `${b.roleRef.kind}/${b.roleRef.name}` : ''}`
+      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}|${b.name ?? ''}|${b.pending?.join(',') ?? '-'}|${b.labels ? JSON.stringify(b.labels) : ''}|${b.annotations ? JSON.stringify(b.annotations) : ''}|${b.phase ?? ''}|${b.roleRef ? `${b.roleRef.kind}/${b.roleRef.name}` : ''}|${b.generateName ?? ''}`
       : '';
-    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}${request.watch ? '|watch' : ''}|${request.configuration ? `${request.configuration.slot}@${request.configuration.version}` : ''}|${b?.namespace ?? ''}|${body}`;
+    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}${request.watch ? '|watch' : ''}${request.collection ? '|collection' : ''}|${request.configuration ? `${request.configuration.slot}@${request.configuration.version}` : ''}|${b?.namespace ?? ''}|${body}`;
     let id = this.requestIds.get(key);
     if (id === undefined) {
       id = this.requestIds.size;

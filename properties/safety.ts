@@ -1,6 +1,7 @@
 import { immortalNamespaces } from '../machines/scope.ts';
 import type { NamespaceView, SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { clusterWideAsDeclared } from './cluster-wide.ts';
+import { deletecollectionWhileTerminating } from './collection.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
 import { invariant, onState, onStep, stepProperty } from './declare.ts';
 import { noEscalationThroughBindings } from './escalation.ts';
@@ -460,6 +461,7 @@ export const safetyProperties: Property[] = [
   neverInitializedStaysClosed,
   noRemovalWithFinalizers,
   noCreateInTerminating,
+  deletecollectionWhileTerminating,
   noOrphans,
   contentChangesOnlyByRequests,
   initializedIsForever,

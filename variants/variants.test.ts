@@ -48,12 +48,14 @@ const killerOf: Record<string, string> = {
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'escalation-check-skipped': 'no-escalation-through-bindings',
+  'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
 const onlyKilledBy: Record<string, string> = {
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
+  'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

@@ -561,6 +561,25 @@ export const variants: Variant[] = [
     requirements: ['IN-1'],
     machines: (base) => ({ ...base, configurationMerge: mergeInListOrder }),
   },
+  {
+    name: 'deletecollection-deletes-nothing',
+    kind: 'mutant',
+    description:
+      'Storage answers a deletecollection 200 without deleting what it lists: a cleanup in a terminating namespace leaves its objects behind (shipped Store.DeleteCollection deletes each item).',
+    requirements: ['LC-5'],
+    machines: providing('pipeline', {
+      actions: {
+        deleteCollection: assign({
+          outcome: {
+            kind: 'served' as const,
+            code: 200 as const,
+            effect: 'readContent' as const,
+            pending: 'none' as const,
+          },
+        }),
+      },
+    }),
+  },
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,
 ];

@@ -5,7 +5,17 @@
  * list across namespaces, legacy `RESOURCE/NAME` in `default` (NS-6), and cluster-scoped kinds.
  */
 
-export const verbs = ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete', 'finalize'] as const;
+export const verbs = [
+  'create',
+  'get',
+  'list',
+  'watch',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'finalize',
+] as const;
 export type Verb = (typeof verbs)[number];
 
 /** Namespaced resources a scenario may address (NS-5: only namespaced kinds live in a namespace). */
@@ -144,7 +154,7 @@ function parsePath(path: string): ParsedPath {
 const allowed: Record<ParsedPath['kind'], readonly Verb[]> = {
   namespaces: ['list', 'watch', 'create'],
   namespace: ['create', 'get', 'update', 'patch', 'delete', 'finalize'],
-  'content-list': ['list', 'watch', 'create'],
+  'content-list': ['list', 'watch', 'create', 'deletecollection'],
   content: ['create', 'get', 'update', 'patch', 'delete'],
   'all-namespaces': ['list', 'watch', 'create'],
   cluster: ['create', 'get', 'update', 'patch', 'delete'],

@@ -63,6 +63,7 @@ export const requestTemplates = [
   'finalize-remove-kubernetes',
   'create-content',
   'delete-content',
+  'delete-collection',
   'get-content',
   'list-content',
   'list-content-all-namespaces',

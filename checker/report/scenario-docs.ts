@@ -94,7 +94,7 @@ steps:
       fair: [namespace-controller, finalizer-owners]
 \`\`\`
 
-- Verbs: \`create get list watch update patch delete finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`).
+- Verbs: \`create get list watch update patch delete deletecollection finalize\` (\`patch\` is served as the update it amounts to; \`watch\`, on a list path, as the list it starts with, authorized as \`watch\`; \`deletecollection\`, on \`namespaces/NS/RESOURCE\`, deletes every object of the resource there and answers their names as \`items\`).
   Paths: \`namespaces\`, \`namespaces/NAME\`, \`namespaces/NAME/finalize\`, \`namespaces/NAME/status\`,
   \`namespaces/NS/RESOURCE[/NAME]\`, \`RESOURCE\` (list across namespaces), legacy \`RESOURCE/NAME\` (the
   \`default\` namespace, NS-6), and the cluster-scoped configurations \`namespaceinitializerconfigurations/NAME\`,
@@ -104,7 +104,9 @@ steps:
 - Bodies are partial Kubernetes objects. A namespace's \`spec.finalizers\` and \`spec.initializers\`
   (\`pending: [{ name }]\`, \`result: { status: Failure, reason, message }\`); an update's pending list is
   compared with the stored one (removing one name completes that initializer); \`finalize\` carries
-  \`{ finalizers: [...] }\`; a RoleBinding carries \`roleRef\` and \`subjects\`.
+  \`{ finalizers: [...] }\`; a RoleBinding carries \`roleRef\` and \`subjects\`. A namespace create may send
+  \`metadata.generateName\` instead of a name: the k-th create with a prefix in the scenario gets the k-th
+  suffix, \`bbbbb\` first (\`team-bbbbb\`, then \`team-bbbbc\`), and later steps name it so (D-45).
 - \`items\` of a list inside a namespace are plain names, across namespaces \`NAMESPACE/NAME\`; compared as a
   set. \`finalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.

@@ -1,6 +1,6 @@
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
-import { isQualifiedFinalizerName } from '../../machines/names.ts';
+import { generatedName, isQualifiedFinalizerName } from '../../machines/names.ts';
 import { anonymousUser, unauthenticatedGroup } from '../../machines/rbac.ts';
 import {
   builtInActorBindings,
@@ -80,7 +80,7 @@ interface SentMetadata {
 export type RequestPlan =
   | ({
       type: 'namespace';
-      verb: Exclude<Verb, 'patch' | 'watch'>;
+      verb: Exclude<Verb, 'patch' | 'watch' | 'deletecollection'>;
       namespace: number;
       /** list of namespaces: -1. */
       initializers?: string[];
@@ -95,6 +95,8 @@ export type RequestPlan =
       status?: true;
       /** status.phase a status update sends (D-30). */
       phase?: string;
+      /** metadata.generateName of a create; `namespace` is the name generated from it (D-45). */
+      generateName?: string;
     } & SentMetadata)
   | ({
       type: 'content';
@@ -324,9 +326,18 @@ class ScopeBuilder {
   private readonly objectDefinitions = new Map<string, string>();
   readonly finalizerOwners: string[] = [];
   readonly unsupported: CompiledScenario['unsupported'] = [];
+  /** How many names the generator has drawn for each generateName prefix, in step order (D-45). */
+  private readonly draws = new Map<string, number>();
 
   constructor(private readonly scenario: LoadedScenario) {
     this.namespace('default');
+  }
+
+  /** The name the server generates for the next create with this generateName prefix (D-45). */
+  generatedNamespace(prefix: string): string {
+    const draw = this.draws.get(prefix) ?? 0;
+    this.draws.set(prefix, draw + 1);
+    return generatedName(prefix, draw);
   }
 
   namespace(name: string): number {
@@ -944,6 +955,11 @@ function compileRequest(
       name ??= parsed.metadata?.name;
       if (path.kind === 'namespaces' && modelVerb === 'list')
         return { plan: { type: 'namespace', verb: 'list', namespace: -1, ...watch } };
+      // A create sends generateName whatever else it names; the server draws a name only where the body
+      // names none (shipped BeforeCreate), but validates the prefix either way (D-45).
+      const generateName = modelVerb === 'create' ? parsed.metadata?.generateName : undefined;
+      if (!name && path.kind === 'namespaces' && generateName !== undefined)
+        name = builder.generatedNamespace(generateName);
       if (!name)
         throw new ScenarioFieldError(
           [...bodyPath, 'metadata', 'name'],
@@ -965,6 +981,7 @@ function compileRequest(
           type: 'namespace',
           verb: 'create',
           namespace,
+          ...(generateName !== undefined ? { generateName } : {}),
           ...(pending ? { initializers: pending } : {}),
           ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
           ...sent,
@@ -998,7 +1015,16 @@ function compileRequest(
         return {
           plan: { type: 'content', verb: 'list', namespace, object: -1, resource: path.resource, ...watch },
         };
+      // DELETE of the collection: every object of the resource in the namespace (RBAC verb deletecollection).
+      if (path.kind === 'content-list' && modelVerb === 'deletecollection')
+        return {
+          plan: { type: 'content', verb: 'deletecollection', namespace, object: -1, resource: path.resource },
+        };
       const name = path.kind === 'content' ? (path.name ?? parsed.metadata?.name) : parsed.metadata?.name;
+      if (!name && parsed.metadata?.generateName !== undefined)
+        return unsupported(
+          `generateName on ${path.resource}: the model generates names for namespaces only (D-45)`,
+        );
       if (!name)
         throw new ScenarioFieldError(
           [...bodyPath, 'metadata', 'name'],

@@ -303,6 +303,8 @@ class Replay {
           resource: plan.resource ?? '',
           ...(plan.watch ? { watch: true } : {}),
         });
+      if (plan.verb === 'deletecollection')
+        return new RequestCommand({ ...sender, kind: 'delete-collection', resource: plan.resource ?? '' });
       return new RequestCommand({
         ...sender,
         kind: contentKinds[plan.verb],
@@ -326,6 +328,7 @@ class Replay {
           kind: 'create-namespace',
           ...(plan.initializers ? { initializers: plan.initializers } : {}),
           extraFinalizers: plan.extraFinalizers ?? [],
+          ...(plan.generateName !== undefined ? { generateName: plan.generateName } : {}),
         });
       case 'finalize':
         return new RequestCommand({ ...sender, kind: 'finalize', finalizers: plan.finalizers ?? [] });

@@ -28,7 +28,7 @@ describe('malformed scenario files get one line: file, line, field, problem', ()
 
   it('an unknown verb', () => {
     expect(malformed((t) => t.replace('do: delete namespaces/team-a', 'do: remove namespaces/team-a'))).toBe(
-      'MALFORMED edited.yaml:18: steps[0].do: unknown verb "remove" (verbs: create, get, list, watch, update, patch, delete, finalize)',
+      'MALFORMED edited.yaml:18: steps[0].do: unknown verb "remove" (verbs: create, get, list, watch, update, patch, delete, deletecollection, finalize)',
     );
   });
 
@@ -145,6 +145,9 @@ describe('request lines', () => {
     expect(refusal('watch pods')).toBe('accepted');
     expect(refusal('watch namespaces/a/pods/p')).toMatch(/"watch" does not apply/);
     expect(refusal('connect pods')).toMatch(/unknown verb "connect"/);
+    expect(refusal('deletecollection namespaces/a/pods')).toBe('accepted');
+    expect(refusal('deletecollection namespaces/a/pods/p')).toMatch(/"deletecollection" does not apply/);
+    expect(refusal('deletecollection namespaces')).toMatch(/"deletecollection" does not apply/);
     expect(refusal('get')).toMatch(/expected "VERB PATH"/);
   });
 });

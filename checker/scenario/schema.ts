@@ -18,6 +18,8 @@ export const decisionId = z.string().regex(/^D-\d+$/, 'a decision ID looks like 
 
 const metadata = z.strictObject({
   name,
+  /** A namespace create's name prefix (D-45); any string, the model validates it (422). */
+  generateName: z.string().optional(),
   namespace: name.optional(),
   labels: z.record(z.string(), z.string()).optional(),
   annotations: z.record(z.string(), z.string()).optional(),

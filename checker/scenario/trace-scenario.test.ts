@@ -231,3 +231,44 @@ describe('a request no scenario body can say', () => {
     );
   });
 });
+
+describe('a namespace create with generateName (D-45)', () => {
+  it('is written with the generated name in the path and the prefix in the body, and replays as sent', () => {
+    const model = variantModel('model', scopeByName('quick'));
+    const initial = model.initialStates()[0];
+    const teamA = model.scope.namespaces.findIndex((ns) => ns.name === 'team-a');
+    const request: ApiRequest = {
+      principal: { name: 'carol', groups: ['system:masters', 'system:authenticated'] },
+      verb: 'create',
+      target: 'namespace',
+      namespace: teamA,
+      object: -1,
+      body: { extraFinalizers: [], generateName: 'team-' },
+    };
+    const served = model.handle(initial, request);
+    expect(served.response.code).toBe(201);
+    const event: SystemEvent = {
+      actor: 'carol',
+      actorKind: 'principal',
+      label: model.describeRequest(initial, request),
+      request: { ...request, callerMayInitialize: true, changesInitializers: false },
+      response: served.response,
+      namespace: teamA,
+      transitions: served.transitions,
+    };
+    const trace = {
+      replayed: true as const,
+      property: safetyProperties[0],
+      variant: 'model',
+      scope: model.scope,
+      model,
+      initial,
+      steps: [{ label: event.label, event, before: initial, after: served.state }],
+    };
+    const text = traceToScenario(trace, 'g.itf.json');
+    expect(text).toContain('do: create namespaces/team-a');
+    expect(text).toMatch(/generateName: team-/);
+    const report = replayFile('g.yaml', text, 'model');
+    expect(report.status, JSON.stringify(report.steps.filter((s) => !s.ok))).toBe('passed');
+  });
+});

@@ -54,6 +54,7 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
   if (r.target === 'content') {
     if (r.verb === 'list')
       return { ...who, do: ns ? `list namespaces/${ns}/${r.resource}` : `list ${r.resource}` };
+    if (r.collection) return { ...who, do: `deletecollection namespaces/${ns}/${r.resource}` };
     return step(`${r.verb} namespaces/${ns}/${object?.resource}/${object?.name}`, named);
   }
   if (r.verb === 'list' || ns === undefined) return { ...who, do: 'list namespaces' };
@@ -68,8 +69,11 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
       return step(`update namespaces/${ns}/finalize`, withSpec({ finalizers: finalizersSent(stored, b) }));
     case 'create': {
       const finalizers = [...(b.extraFinalizers ?? []), ...(b.finalizers ?? [])];
+      // The generated name is written in the path, the prefix kept in the body: the same request (D-45).
+      const generated =
+        b.generateName !== undefined ? { metadata: { ...metadata, generateName: b.generateName } } : named;
       return step(`create namespaces/${ns}`, {
-        ...named,
+        ...generated,
         ...(finalizers.length > 0 || b.initializers
           ? {
               spec: {

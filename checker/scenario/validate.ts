@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import {
   dnsLabelErrors,
   dnsSubdomainErrors,
+  generatedName,
   validateFinalizerName,
   validateNamespaceName,
 } from '../../machines/names.ts';
@@ -207,6 +208,7 @@ export function validateScenario(
   }
 
   // ---- steps: what they create declares; what they only name must be declared
+  const draws = new Map<string, number>();
   steps.forEach((step, i) => {
     if (step.kind !== 'do') return;
     const path = ['steps', i];
@@ -223,6 +225,18 @@ export function validateScenario(
     if (target.kind === 'content' || target.kind === 'content-list') namespaces.add(target.namespace);
     const bodyName = (step.body?.metadata as { name?: unknown } | undefined)?.name;
     if (target.kind === 'namespaces' && typeof bodyName === 'string') namespaces.add(bodyName);
+    // A create with generateName names the namespace the server generates (D-45), drawn in step order.
+    const prefix = (step.body?.metadata as { generateName?: unknown } | undefined)?.generateName;
+    if (
+      target.kind === 'namespaces' &&
+      line.verb === 'create' &&
+      bodyName === undefined &&
+      typeof prefix === 'string'
+    ) {
+      const draw = draws.get(prefix) ?? 0;
+      draws.set(prefix, draw + 1);
+      namespaces.add(generatedName(prefix, draw));
+    }
     if (
       target.kind === 'content' &&
       target.name !== undefined &&
