@@ -9,6 +9,7 @@ import {
   statSync,
 } from 'node:fs';
 import { entryKind } from './fs-atomic.ts';
+import { isBidiControl, isControl } from './text-safety.ts';
 
 /**
  * Every input file (scope, scenario, ITF trace) is read here: a regular file only, its size capped
@@ -222,14 +223,6 @@ export function checkInputText(file: string, text: string): void {
     );
   }
 }
-
-/** Unicode's bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069). */
-export const isBidiControl = (code: number): boolean =>
-  (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-
-/** Whether `code` is a C0 or C1 control character (or DEL) other than tab, LF and CR. */
-export const isControl = (code: number): boolean =>
-  (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f);
 
 /** The index of the first control character of `text` that isControl refuses, or -1. */
 function firstControl(text: string): number {

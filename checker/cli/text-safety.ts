@@ -1,9 +1,15 @@
-import { isBidiControl, isControl } from './input-file.ts';
-
 /**
  * Text from a file (a title, a user name) reaches a terminal or a Markdown page: there an escape code
  * could redraw the screen and a tag could run in a browser, so both are made inert here.
  */
+
+/** Unicode's bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069). */
+export const isBidiControl = (code: number): boolean =>
+  (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+
+/** Whether `code` is a C0 or C1 control character (or DEL) other than tab, LF and CR. */
+export const isControl = (code: number): boolean =>
+  (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f);
 
 /**
  * Characters that show nothing: zero-width spaces and joiners, the word joiner and invisible operators,
