@@ -43,13 +43,13 @@ const spec: CommandSpec = {
       type: 'string',
       value: 'DIR',
       description:
-        'write each SPIN counterexample as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
+        'write each SPIN counterexample (a safety trace or a liveness lasso) as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
     },
   },
   exitCodes: [exitCodes.ok, exitCodes.internal, exitCodes.usage, exitCodes.crossCheckDiffers],
   notes: [
     'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), up to three deadlock trails replayed on the model, and every safety property: violated by both or by neither; each SPIN counterexample is converted to ITF and replayed on the model it names, where it must break its property (docs/spin.md says what SPIN judges and what the tables precompute).',
-    "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); the verdicts are compared, the accepting cycles are not yet replayed.",
+    "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); each accepting cycle is converted to an ITF lasso (loop) and replayed on the model, which must confirm it (replay exit 13).",
   ],
 };
 
@@ -75,7 +75,7 @@ function printCheck(check: CrossCheck): void {
   if (check.liveness) {
     for (const v of check.liveness.verdicts)
       console.log(
-        `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}${v.namespace ? ` (accepting cycle on ${v.namespace})` : ''}`,
+        `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}${v.namespace ? ` (accepting cycle on ${v.namespace})` : ''}${v.lasso ? `; SPIN lasso ${v.lasso.steps} steps, cycle from ${v.lasso.loop}, ${v.lasso.problem === '' ? 'replayed as ITF: confirmed on the model (replay exit 13)' : `NOT CONFIRMED: ${v.lasso.problem}`}` : ''}`,
       );
     const l = check.liveness;
     console.log(
@@ -113,6 +113,10 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
       for (const v of check.verdicts)
         if (v.trail && v.trail.itf !== '')
           await writeFileAtomic(join(trailsDir, name, `${v.property}.itf.json`), v.trail.itf);
+    if (trailsDir !== undefined)
+      for (const v of check.liveness?.verdicts ?? [])
+        if (v.lasso && v.lasso.itf !== '')
+          await writeFileAtomic(join(trailsDir, name, `${v.property}.itf.json`), v.lasso.itf);
     if (values.json === true) console.log(JSON.stringify(crossCheckLine(check)));
     else printCheck(check);
   }
