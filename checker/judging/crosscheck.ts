@@ -350,16 +350,17 @@ export interface LivenessCrossCheck {
  * acceptance-cycle search (-a) with each goal's never claim, on the liveness build of the Promela.
  */
 export function crossCheckLiveness(model: SystemModel, variant: string, states: number): LivenessCrossCheck {
+  // verify's search before the export, as in crossCheck: the tables are not live during the search.
   let started = performance.now();
-  const promela = promelaModel(model, { variant, liveness: true });
-  const exportSeconds = (performance.now() - started) / 1000;
-  started = performance.now();
   const judged = checkLiveness(model, spinLiveness);
   if (!judged.complete)
     throw new Error(
       `verify's liveness search stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
     );
   const verifySeconds = (performance.now() - started) / 1000;
+  started = performance.now();
+  const promela = promelaModel(model, { variant, liveness: true });
+  const exportSeconds = (performance.now() - started) / 1000;
   started = performance.now();
   // The product with the claim has at most (conditions + 2) states per model state; a DFS goes no deeper.
   const maxDepth = states * 4 + 1000;
@@ -427,21 +428,45 @@ export function crossCheck(
   givenScope: Scope = model.scope,
   options: { liveness?: boolean } = {},
 ): CrossCheck {
-  let started = performance.now();
-  const promela = promelaModel(model, { variant });
-  const exported = {
-    seconds: (performance.now() - started) / 1000,
-    bytes: Buffer.byteLength(promela.text),
-    runs: promela.tables.runs,
+  // The safety part returns before the liveness part starts, so its export and pan output are garbage by then.
+  const safety = crossCheckSafety(model, variant, defines, givenScope);
+  if (options.liveness === false)
+    return {
+      ...safety,
+      notCompared: [`${spinLiveness.length} liveness properties: not judged in this run (--safety-only)`],
+    };
+  const liveness = crossCheckLiveness(model, variant, safety.verify.states);
+  return {
+    ...safety,
+    liveness,
+    agrees: safety.agrees && liveness.verdicts.every((v) => v.agrees),
   };
+}
+
+/** The figures, deadlocks and safety verdicts of `crossCheck`. */
+function crossCheckSafety(
+  model: SystemModel,
+  variant: string,
+  defines: string[],
+  givenScope: Scope,
+): CrossCheck {
+  // verify's searches first, the export after them: the export's tables are not live while verify's
+  // memory guard measures the heap (with them, the search of names-not-validated on quick stopped at it).
   const verify = verifyFigures(model);
-  started = performance.now();
+  let started = performance.now();
   const judged = check(model, safetyProperties);
   if (!judged.complete)
     throw new Error(
       `verify's search judging the properties stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
     );
   const verifyVerdicts = { ...verify, seconds: verify.seconds + (performance.now() - started) / 1000 };
+  started = performance.now();
+  const promela = promelaModel(model, { variant });
+  const exported = {
+    seconds: (performance.now() - started) / 1000,
+    bytes: Buffer.byteLength(promela.text),
+    runs: promela.tables.runs,
+  };
   // Breadth-first, as verify searches (same depth, shortest trails); -c0 -e: go on past errors, a trail each.
   const run = runSpin(promela.text, {
     maxDepth: verify.states + 1,
@@ -501,13 +526,6 @@ export function crossCheck(
         verdicts.filter((v) => v.spin === 'violated').length,
       ),
     ];
-    const liveness =
-      options.liveness === false ? undefined : crossCheckLiveness(model, variant, verify.states);
-    const notCompared = [
-      ...(liveness
-        ? []
-        : [`${spinLiveness.length} liveness properties: not judged in this run (--safety-only)`]),
-    ];
     const { output: _output, dir: _dir, ...figures } = run;
     return {
       scope: model.scope.name,
@@ -517,11 +535,9 @@ export function crossCheck(
       export: exported,
       comparisons,
       verdicts,
-      ...(liveness ? { liveness } : {}),
       trails,
-      notCompared,
+      notCompared: [],
       agrees:
-        (liveness === undefined || liveness.verdicts.every((v) => v.agrees)) &&
         run.complete &&
         comparisons.every((c) => c.agrees) &&
         verdicts.every((v) => v.agrees && (v.trail === undefined || v.trail.problem === '')) &&
