@@ -8,7 +8,12 @@ import {
 } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { resolveScope, scopeNames } from '../checker/cli/scope-file.ts';
-import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/judging/crosscheck.ts';
+import {
+  type CrossCheck,
+  crossCheck,
+  crossCheckLine,
+  SearchIncomplete,
+} from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants } from '../variants/variants.ts';
@@ -105,9 +110,21 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
   const trailsDir = stringOption(values, 'trails');
   let agree = true;
   for (const name of names) {
-    const check = crossCheck(modelOf(name, scope), name, [], given, {
-      liveness: values['safety-only'] !== true,
-    });
+    let check: CrossCheck;
+    try {
+      check = crossCheck(modelOf(name, scope), name, [], given, {
+        liveness: values['safety-only'] !== true,
+      });
+    } catch (error) {
+      if (!(error instanceof SearchIncomplete)) throw error;
+      // Not compared is never agreement; the other models are still cross-checked.
+      agree = false;
+      // With --json, stdout stays one JSON object per line.
+      (values.json === true ? console.error : console.log)(
+        `${name} on ${scope}: NOT CROSS-CHECKED: ${error.message}`,
+      );
+      continue;
+    }
     agree &&= check.agrees;
     if (trailsDir !== undefined)
       for (const v of check.verdicts)
@@ -124,7 +141,7 @@ async function main({ values }: ParsedCommandLine): Promise<number> {
     console.log(
       agree
         ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions, depth, deadlocks and every ${values['safety-only'] === true ? 'safety' : 'safety and liveness'} verdict`
-        : 'SPIN and verify disagree (see DIFFERENT or NOT CONFIRMED above)',
+        : 'SPIN and verify disagree, or a model was not cross-checked (see DIFFERENT, NOT CONFIRMED or NOT CROSS-CHECKED above)',
     );
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
 }

@@ -58,6 +58,9 @@ export interface CrossCheck {
   agrees: boolean;
 }
 
+/** verify's search of the model stopped before its end (memory, a bound): there is nothing complete to compare with. */
+export class SearchIncomplete extends Error {}
+
 /** The heap in use and the memory guard's limit, for an error that says why a search stopped. */
 function heapFigures(): string {
   const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
@@ -70,7 +73,7 @@ export function verifyFigures(model: SystemModel): CrossCheck['verify'] {
   const compiled = compiledFor(model);
   const result = exploreCompiled(compiled);
   if (!result.complete)
-    throw new Error(
+    throw new SearchIncomplete(
       `verify's search stopped after ${result.states} states (${result.stopReason ?? 'no reason given'}, ${heapFigures()})`,
     );
   const codec = systemCodec(model);
@@ -354,7 +357,7 @@ export function crossCheckLiveness(model: SystemModel, variant: string, states: 
   let started = performance.now();
   const judged = checkLiveness(model, spinLiveness);
   if (!judged.complete)
-    throw new Error(
+    throw new SearchIncomplete(
       `verify's liveness search stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
     );
   const verifySeconds = (performance.now() - started) / 1000;
@@ -456,7 +459,7 @@ function crossCheckSafety(
   let started = performance.now();
   const judged = check(model, safetyProperties);
   if (!judged.complete)
-    throw new Error(
+    throw new SearchIncomplete(
       `verify's search judging the properties stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
     );
   const verifyVerdicts = { ...verify, seconds: verify.seconds + (performance.now() - started) / 1000 };
