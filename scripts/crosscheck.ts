@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { exitCodes, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { resolveScope } from '../checker/cli/scope-file.ts';
-import { type CrossCheck, crossCheck, crossCheckLine } from '../checker/judging/crosscheck.ts';
+import {
+  type CrossCheck,
+  crossCheck,
+  crossCheckLine,
+  SearchIncomplete,
+} from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants } from '../variants/variants.ts';
@@ -29,13 +34,13 @@ const command = {
       type: 'string',
       value: 'DIR',
       description:
-        'write each SPIN counterexample as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
+        'write each SPIN counterexample (a safety trace or a liveness lasso) as DIR/<variant>/<property>.itf.json (replay one with npm run replay -- --trace FILE)',
     },
   },
   exits: [exitCodes.crossCheckDiffers],
   notes: [
     'Compared: distinct states, transitions, depth and deadlocks (pan: -DNOREDUCE -DBFS, full state storage, -c0 -e), up to three deadlock trails replayed on the model, and every safety property: violated by both or by neither; each SPIN counterexample is converted to ITF and replayed on the model it names, where it must break its property (docs/spin.md says what SPIN judges and what the tables precompute).',
-    "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); the verdicts are compared, the accepting cycles are not yet replayed.",
+    "Liveness: one never claim per property and namespace, its weak fairness served by a counter over the conditions (pan -a, on a build with the last step's fairness classes in the state); each accepting cycle is converted to an ITF lasso (loop) and replayed on the model, which must confirm it (replay exit 13).",
   ],
 } as const;
 
@@ -61,7 +66,7 @@ function printCheck(check: CrossCheck): void {
   if (check.liveness) {
     for (const v of check.liveness.verdicts)
       console.log(
-        `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}${v.namespace ? ` (accepting cycle on ${v.namespace})` : ''}`,
+        `  ${v.property.padEnd(42)} verify ${v.verify.padEnd(8)} spin ${v.spin.padEnd(8)} ${v.agrees ? 'equal' : 'DIFFERENT'}${v.namespace ? ` (accepting cycle on ${v.namespace})` : ''}${v.lasso ? `; SPIN lasso ${v.lasso.steps} steps, cycle from ${v.lasso.loop}, ${v.lasso.problem === '' ? 'replayed as ITF: confirmed on the model (replay exit 13)' : `NOT CONFIRMED: ${v.lasso.problem}`}` : ''}`,
       );
     const l = check.liveness;
     console.log(
@@ -91,14 +96,30 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   const trailsDir = values.trails;
   let agree = true;
   for (const name of names) {
-    const check = crossCheck(modelOf(name, scope), name, [], given, {
-      liveness: values['safety-only'] !== true,
-    });
+    let check: CrossCheck;
+    try {
+      check = crossCheck(modelOf(name, scope), name, [], given, {
+        liveness: values['safety-only'] !== true,
+      });
+    } catch (error) {
+      if (!(error instanceof SearchIncomplete)) throw error;
+      // Not compared is never agreement; the other models are still cross-checked.
+      agree = false;
+      // With --json, stdout stays one JSON object per line.
+      (values.json === true ? console.error : console.log)(
+        `${name} on ${scope}: NOT CROSS-CHECKED: ${error.message}`,
+      );
+      continue;
+    }
     agree &&= check.agrees;
     if (trailsDir !== undefined)
       for (const v of check.verdicts)
         if (v.trail && v.trail.itf !== '')
           await writeFileAtomic(join(trailsDir, name, `${v.property}.itf.json`), v.trail.itf);
+    if (trailsDir !== undefined)
+      for (const v of check.liveness?.verdicts ?? [])
+        if (v.lasso && v.lasso.itf !== '')
+          await writeFileAtomic(join(trailsDir, name, `${v.property}.itf.json`), v.lasso.itf);
     if (values.json === true) console.log(JSON.stringify(crossCheckLine(check)));
     else printCheck(check);
   }
@@ -106,7 +127,7 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
     console.log(
       agree
         ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}: states, transitions, depth, deadlocks and every ${values['safety-only'] === true ? 'safety' : 'safety and liveness'} verdict`
-        : 'SPIN and verify disagree (see DIFFERENT or NOT CONFIRMED above)',
+        : 'SPIN and verify disagree, or a model was not cross-checked (see DIFFERENT, NOT CONFIRMED or NOT CROSS-CHECKED above)',
     );
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
 }

@@ -4,12 +4,14 @@ import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machi
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { schemaRef } from '../cli/schema-ref.ts';
+import { defaultMemoryLimitBytes, searchMemoryBytes } from '../engine/explore.ts';
 import { compiledFor, type LaneSink } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
-import { checkLiveness, type LivenessStatus } from '../model/liveness-system.ts';
-import { counterexampleItf } from '../scenario/counterexample-itf.ts';
+import { checkLiveness, describeFairness, type LivenessStatus } from '../model/liveness-system.ts';
+import { counterexampleItf, lassoItf } from '../scenario/counterexample-itf.ts';
 import { parseItf } from '../scenario/itf.ts';
+import { replayLasso } from '../scenario/lasso-replay.ts';
 import { replayTrace } from '../scenario/trace-replay.ts';
 import { check } from './check.ts';
 import { type PromelaModel, promelaModel, spinLiveness } from './promela.ts';
@@ -56,12 +58,24 @@ export interface CrossCheck {
   agrees: boolean;
 }
 
+/** verify's search of the model stopped before its end (memory, a bound): there is nothing complete to compare with. */
+export class SearchIncomplete extends Error {}
+
+/** The heap in use and the memory guard's limit, for an error that says why a search stopped. */
+function heapFigures(): string {
+  const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+  return `heap and buffers in use ${mib(searchMemoryBytes())}, guard ${mib(defaultMemoryLimitBytes())}`;
+}
+
 /** The `verify` figures the cross-check compares: the compiled search, and each state's successor count. */
 export function verifyFigures(model: SystemModel): CrossCheck['verify'] {
   const started = performance.now();
   const compiled = compiledFor(model);
   const result = exploreCompiled(compiled);
-  if (!result.complete) throw new Error('the search did not complete');
+  if (!result.complete)
+    throw new SearchIncomplete(
+      `verify's search stopped after ${result.states} states (${result.stopReason ?? 'no reason given'}, ${heapFigures()})`,
+    );
   const codec = systemCodec(model);
   const lanes = new Uint32Array(codec.width);
   let successors = 0;
@@ -249,8 +263,80 @@ export interface LivenessVerdictCheck {
   spin: 'holds' | 'violated' | 'incomplete';
   /** The namespace of SPIN's accepting cycle. */
   namespace?: string;
-  /** Both find it violated, or neither does and SPIN's search was complete. */
+  /** Both find it violated, or neither does and SPIN's search was complete (and SPIN's lasso is confirmed). */
   agrees: boolean;
+  /** SPIN's accepting cycle, followed on the model, written as an ITF lasso and replayed as `replay --trace` replays one. */
+  lasso?: LassoCheck;
+}
+
+/** An accepting cycle of pan read back as a lasso of the model and confirmed by the lasso replay (its exit 13). */
+export interface LassoCheck {
+  /** Steps of the lasso, and the step its cycle starts at (ITF `loop`). */
+  steps: number;
+  loop: number;
+  /** Empty when the ITF lasso replays and the replay confirms the violation; else what failed. */
+  problem: string;
+  /** The lasso as ITF text (empty when the trail was no run of the model). */
+  itf: string;
+}
+
+/**
+ * An accepting cycle's trail (`pan -r` of a `pan -a` trail): the steps before pan's START OF CYCLE line
+ * are the prefix, the rest the cycle, whose last state must be the state the prefix ended in. Written
+ * with verify's lasso writer and replayed by `npm run replay -- --trace`'s lasso code, which must
+ * confirm a fair run that never reaches the goal after its premise.
+ */
+export function confirmLassoTrail(
+  model: SystemModel,
+  promela: PromelaModel,
+  replay: string,
+  propertyId: string,
+  slot: number,
+  variant: string,
+): LassoCheck {
+  const property = livenessProperties.find((p) => p.id === propertyId);
+  if (!property) throw new Error(`no liveness property ${propertyId}`);
+  const { trace, problem } = followTrail(model, promela, replay);
+  const marker = replay.indexOf('<<<<<START OF CYCLE>>>>>');
+  const loop =
+    marker < 0
+      ? -1
+      : replay
+          .slice(0, marker)
+          .split('\n')
+          .filter((line) => line.startsWith('nsmodel-step ')).length;
+  const result = { steps: trace.steps.length, loop, problem, itf: '' };
+  if (problem !== '') return result;
+  if (loop < 0) return { ...result, problem: 'the trail has no START OF CYCLE: no accepting cycle' };
+  if (loop >= trace.steps.length)
+    return { ...result, problem: `the cycle from step ${loop} has no step of the model` };
+  const namespace = slot >= 0 ? model.scope.namespaces[slot].name : undefined;
+  const itf = lassoItf(
+    model,
+    {
+      property,
+      status: 'violated',
+      triggers: 1,
+      fairness: property.fairness.map((f) => describeFairness(f)),
+      ...(namespace !== undefined ? { namespace } : {}),
+      lasso: {
+        initial: trace.initial,
+        steps: trace.steps.map((s) => ({ event: s.event, state: s.state })),
+        loopStart: loop,
+      },
+    },
+    variant,
+  );
+  const replayed = replayLasso(parseItf(itf, 'spin-lasso.itf.json'), 'spin-lasso.itf.json');
+  if (!replayed.replayed)
+    return {
+      ...result,
+      itf,
+      problem: `the ITF lasso does not replay: step ${replayed.step}, ${replayed.problem}`,
+    };
+  if (replayed.confirmed === undefined)
+    return { ...result, itf, problem: `the lasso replays but is no counterexample: ${replayed.unconfirmed}` };
+  return { ...result, itf };
 }
 
 export interface LivenessCrossCheck {
@@ -267,13 +353,17 @@ export interface LivenessCrossCheck {
  * acceptance-cycle search (-a) with each goal's never claim, on the liveness build of the Promela.
  */
 export function crossCheckLiveness(model: SystemModel, variant: string, states: number): LivenessCrossCheck {
+  // verify's search before the export, as in crossCheck: the tables are not live during the search.
   let started = performance.now();
+  const judged = checkLiveness(model, spinLiveness);
+  if (!judged.complete)
+    throw new SearchIncomplete(
+      `verify's liveness search stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
+    );
+  const verifySeconds = (performance.now() - started) / 1000;
+  started = performance.now();
   const promela = promelaModel(model, { variant, liveness: true });
   const exportSeconds = (performance.now() - started) / 1000;
-  started = performance.now();
-  const judged = checkLiveness(model, spinLiveness);
-  if (!judged.complete) throw new Error('the liveness search did not complete');
-  const verifySeconds = (performance.now() - started) / 1000;
   started = performance.now();
   // The product with the claim has at most (conditions + 2) states per model state; a DFS goes no deeper.
   const maxDepth = states * 4 + 1000;
@@ -291,6 +381,7 @@ export function crossCheckLiveness(model: SystemModel, variant: string, states: 
       const slots = property.perNamespace ? model.scope.namespaces.map((_, i) => i) : [-1];
       let spin: LivenessVerdictCheck['spin'] = 'holds';
       let namespace: string | undefined;
+      let lasso: LassoCheck | undefined;
       for (const slot of slots) {
         const figures = b === 0 && slot === slots[0] ? run : rerunPan(run, maxDepth, ['-a'], goal(b, slot));
         runs++;
@@ -299,6 +390,9 @@ export function crossCheckLiveness(model: SystemModel, variant: string, states: 
         if (figures.errors > 0) {
           spin = 'violated';
           namespace = slot >= 0 ? model.scope.namespaces[slot].name : undefined;
+          // pan -a stops at its first accepting cycle and writes it as model.pml.trail (each run overwrites it).
+          const replay = replayTrail(run, 'model.pml.trail', maxDepth, goal(b, slot));
+          lasso = confirmLassoTrail(model, promela, replay, property.id, slot, variant);
           break;
         }
         if (!figures.complete) spin = 'incomplete';
@@ -310,7 +404,11 @@ export function crossCheckLiveness(model: SystemModel, variant: string, states: 
         verify,
         spin,
         ...(namespace !== undefined ? { namespace } : {}),
-        agrees: spin === 'violated' ? verify === 'violated' : spin === 'holds' && verify !== 'violated',
+        ...(lasso ? { lasso } : {}),
+        agrees:
+          spin === 'violated'
+            ? verify === 'violated' && lasso?.problem === ''
+            : spin === 'holds' && verify !== 'violated',
       };
     });
     return {
@@ -333,18 +431,45 @@ export function crossCheck(
   givenScope: Scope = model.scope,
   options: { liveness?: boolean } = {},
 ): CrossCheck {
+  // The safety part returns before the liveness part starts, so its export and pan output are garbage by then.
+  const safety = crossCheckSafety(model, variant, defines, givenScope);
+  if (options.liveness === false)
+    return {
+      ...safety,
+      notCompared: [`${spinLiveness.length} liveness properties: not judged in this run (--safety-only)`],
+    };
+  const liveness = crossCheckLiveness(model, variant, safety.verify.states);
+  return {
+    ...safety,
+    liveness,
+    agrees: safety.agrees && liveness.verdicts.every((v) => v.agrees),
+  };
+}
+
+/** The figures, deadlocks and safety verdicts of `crossCheck`. */
+function crossCheckSafety(
+  model: SystemModel,
+  variant: string,
+  defines: string[],
+  givenScope: Scope,
+): CrossCheck {
+  // verify's searches first, the export after them: the export's tables are not live while verify's
+  // memory guard measures the heap (with them, the search of names-not-validated on quick stopped at it).
+  const verify = verifyFigures(model);
   let started = performance.now();
+  const judged = check(model, safetyProperties);
+  if (!judged.complete)
+    throw new SearchIncomplete(
+      `verify's search judging the properties stopped after ${judged.states} states (${judged.stopReason ?? 'no reason given'}, ${heapFigures()}): no verdicts to compare`,
+    );
+  const verifyVerdicts = { ...verify, seconds: verify.seconds + (performance.now() - started) / 1000 };
+  started = performance.now();
   const promela = promelaModel(model, { variant });
   const exported = {
     seconds: (performance.now() - started) / 1000,
     bytes: Buffer.byteLength(promela.text),
     runs: promela.tables.runs,
   };
-  const verify = verifyFigures(model);
-  started = performance.now();
-  const judged = check(model, safetyProperties);
-  if (!judged.complete) throw new Error('the search judging the properties did not complete');
-  const verifyVerdicts = { ...verify, seconds: verify.seconds + (performance.now() - started) / 1000 };
   // Breadth-first, as verify searches (same depth, shortest trails); -c0 -e: go on past errors, a trail each.
   const run = runSpin(promela.text, {
     maxDepth: verify.states + 1,
@@ -404,14 +529,6 @@ export function crossCheck(
         verdicts.filter((v) => v.spin === 'violated').length,
       ),
     ];
-    const liveness =
-      options.liveness === false ? undefined : crossCheckLiveness(model, variant, verify.states);
-    const notCompared = [
-      ...(liveness
-        ? []
-        : [`${spinLiveness.length} liveness properties: not judged in this run (--safety-only)`]),
-      'the liveness counterexamples: an accepting cycle decides the verdict, but its trail is not yet converted to an ITF lasso and replayed',
-    ];
     const { output: _output, dir: _dir, ...figures } = run;
     return {
       scope: model.scope.name,
@@ -421,11 +538,9 @@ export function crossCheck(
       export: exported,
       comparisons,
       verdicts,
-      ...(liveness ? { liveness } : {}),
       trails,
-      notCompared,
+      notCompared: [],
       agrees:
-        (liveness === undefined || liveness.verdicts.every((v) => v.agrees)) &&
         run.complete &&
         comparisons.every((c) => c.agrees) &&
         verdicts.every((v) => v.agrees && (v.trail === undefined || v.trail.problem === '')) &&
@@ -438,15 +553,31 @@ export function crossCheck(
 }
 
 /** A cross-check as `crosscheck --json` prints it: its `$schema`, and each trail without its decoded states or ITF text. */
-export type CrossCheckLine = { $schema: string } & Omit<CrossCheck, 'trails' | 'verdicts'> & {
+export type CrossCheckLine = { $schema: string } & Omit<CrossCheck, 'trails' | 'verdicts' | 'liveness'> & {
     trails: Omit<TrailCheck, 'trace'>[];
     verdicts: (Omit<VerdictCheck, 'trail'> & { trail?: Omit<PropertyTrail, 'trace' | 'itf'> })[];
+    liveness?: Omit<LivenessCrossCheck, 'verdicts'> & {
+      verdicts: (Omit<LivenessVerdictCheck, 'lasso'> & { lasso?: Omit<LassoCheck, 'itf'> })[];
+    };
   };
 
 export function crossCheckLine(check: CrossCheck): CrossCheckLine {
+  const { liveness, ...rest } = check;
   return {
     $schema: schemaRef('crosscheck'),
-    ...check,
+    ...rest,
+    ...(liveness
+      ? {
+          liveness: {
+            ...liveness,
+            verdicts: liveness.verdicts.map(({ lasso, ...verdict }) => {
+              if (!lasso) return verdict;
+              const { itf: _itf, ...kept } = lasso;
+              return { ...verdict, lasso: kept };
+            }),
+          },
+        }
+      : {}),
     trails: check.trails.map(({ trace: _trace, ...trail }) => trail),
     verdicts: check.verdicts.map(({ trail, ...verdict }) => {
       if (!trail) return verdict;
@@ -503,6 +634,7 @@ export const crossCheckLineSchema = z
             spin: z.enum(['holds', 'violated', 'incomplete']),
             namespace: z.string().optional(),
             agrees: z.boolean(),
+            lasso: z.strictObject({ steps: count, loop: count, problem: z.string() }).optional(),
           }),
         ),
         runs: count,

@@ -8,12 +8,13 @@ import { systemCodec } from '../model/encoding.ts';
 import { check as judgeAll } from './check.ts';
 import {
   confirmDeadlockTrail,
+  confirmLassoTrail,
   crossCheck,
   crossCheckLiveness,
   trailsByCause,
   verifyFigures,
 } from './crosscheck.ts';
-import { modelOf, promelaModel } from './promela.ts';
+import { modelOf, promelaModel, spinLiveness } from './promela.ts';
 import { removeSpinRun, replayTrail, runSpin, spinAvailable } from './spin.ts';
 
 const withSpin = spinAvailable();
@@ -106,7 +107,43 @@ describe('the Promela export', () => {
       );
       const removed = liveness.verdicts.find((v) => v.property === 'terminating-namespace-is-removed');
       expect(removed?.spin).toBe('violated');
+      // SPIN's accepting cycle, as an ITF lasso, is confirmed by the lasso replay on the model.
+      expect(removed?.lasso?.problem).toBe('');
+      expect(removed?.lasso?.loop).toBeLessThan(removed?.lasso?.steps ?? 0);
+      expect(removed?.lasso?.itf).toMatch(/"loop": \d+/);
       expect(liveness.verdicts.every((v) => v.agrees)).toBe(true);
+    },
+  );
+
+  it.skipIf(!withSpin)(
+    'refuses an accepting cycle read back wrong: no cycle, or one that does not close',
+    () => {
+      const stalls = modelOf('namespace-controller-stalls', 'admin-finalize');
+      const live = promelaModel(stalls, { variant: 'namespace-controller-stalls', liveness: true });
+      const b = spinLiveness.findIndex((p) => p.id === 'terminating-namespace-is-removed');
+      const env = { NSMODEL_GOAL: `${b} 0` };
+      const run = runSpin(live.text, { maxDepth: 100000, panFlags: ['-a'], env, keep: true });
+      try {
+        expect(run.errors).toBeGreaterThan(0);
+        const replay = replayTrail(run, 'model.pml.trail', 100000, env);
+        const judge = (text: string) =>
+          confirmLassoTrail(
+            stalls,
+            live,
+            text,
+            'terminating-namespace-is-removed',
+            0,
+            'namespace-controller-stalls',
+          );
+        expect(judge(replay).problem).toBe('');
+        const marker = '<<<<<START OF CYCLE>>>>>\n';
+        const unmarked = replay.replace(marker, '');
+        expect(judge(unmarked).problem).toMatch(/no START OF CYCLE/);
+        // The cycle said to start at the initial state: the lasso's last state is not that state.
+        expect(judge(marker + unmarked).problem).toMatch(/does not replay.*cycle does not close/);
+      } finally {
+        removeSpinRun(run);
+      }
     },
   );
 

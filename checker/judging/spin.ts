@@ -119,11 +119,18 @@ export function runSpin(promela: string, options: SpinOptions): SpinRun {
 const trailNumber = (name: string): number => Number(/(\d*)\.trail$/.exec(name)?.[1] || 0);
 
 /** Replays one trail with `pan -r -S`: only the model's own printed lines (its steps) come out. */
-export function replayTrail(run: SpinRun, trail: string, maxDepth: number): string {
+export function replayTrail(
+  run: SpinRun,
+  trail: string,
+  maxDepth: number,
+  /** Environment variables for pan (a liveness build reads its goal from NSMODEL_GOAL). */
+  env: Record<string, string> = {},
+): string {
   const pan = spawnSync('./pan', ['-S', `-m${maxDepth}`, '-r', trail], {
     cwd: run.dir,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
   });
   return `${pan.stdout}`;
 }
