@@ -11,7 +11,7 @@
  * decisions first, as one run at concurrency 1 judges within an hour on two cores (docs/mutation.md,
  * "What a run costs"). Any other: `npm run mutation -- --mutate machines/rbac.ts`.
  */
-export const chosenFiles = ['machines/admission.ts'];
+export const chosenFiles = ['machines/admission.ts', 'machines/authorization.ts'];
 
 /** Every file of decision code: machines, pipeline, RBAC, admission, validation, actions (not diagrams, caches, variants). */
 export const decisionFiles = [

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
+import { decideAuthorization } from '../test-support/authorization-decision.ts';
 import { alice, initializerSa, root, tenantPolicy } from '../test-support/tenant-cluster.ts';
 import {
   type AuthorizationFacts,
@@ -8,7 +9,6 @@ import {
   authorizationMachine,
   authorizationMachineHonouringForeignRoleBindings,
   authorizationMachineOpeningListsByRoleBindings,
-  decideAuthorization,
 } from './authorization.ts';
 import {
   type AuthorizationAttributes,

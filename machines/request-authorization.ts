@@ -1,4 +1,4 @@
-import { type AuthorizationMachine, authorizationMachine } from './authorization.ts';
+import { type AuthorizationMachine, authorizationFacts, authorizationMachine } from './authorization.ts';
 import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './k8s-types.ts';
 import {
@@ -37,6 +37,20 @@ export function rbacAttributes(request: AuthorizationRequest): AuthorizationAttr
 }
 
 const allowedEscalation: EscalationVerdict = { kind: 'allowed' };
+
+/**
+ * RB-4: an authorization decision is final and is one of two: allowed, naming the rule that granted
+ * it, or denied, naming none (authorization.ts's AuthorizationDecision). A machine that stops anywhere
+ * else, or allows without a grant, is refused here rather than read as a denial.
+ */
+function outcomeOf(snapshot: { status: string; value: unknown; context: { grantedBy?: string } }): boolean {
+  const { status, value, context } = snapshot;
+  if (status === 'done' && value === 'allowed' && context.grantedBy !== undefined) return true;
+  if (status === 'done' && value === 'denied' && context.grantedBy === undefined) return false;
+  throw new Error(
+    `authorization machine stopped in ${JSON.stringify(value)} (status ${status}, grant ${context.grantedBy ?? 'none'}): a decision ends in allowed with its grant, or in denied without one`,
+  );
+}
 
 /** The part of a system state authorization reads: which content objects each namespace holds. */
 interface WithContent {
@@ -263,16 +277,9 @@ export class RequestAuthorizer {
     const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.apiGroup ?? ''}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
     let decision = this.decisions.get(key);
     if (decision) return decision;
-    const sources = this.compiledFor(mask).grantSources(user, attrs);
-    const facts = {
-      callerIsSystemMaster: sources.systemMaster,
-      grantedByClusterRoleBinding: sources.clusterRoleBinding !== undefined,
-      grantedByRoleBindingInRequestNamespace: sources.roleBindingInRequestNamespace !== undefined,
-      grantedByRoleBindingInOtherNamespace: sources.roleBindingInOtherNamespace !== undefined,
-      requestSpansNamespaces: sources.requestNamespace === undefined,
-    };
+    const facts = authorizationFacts(this.compiledFor(mask), user, attrs);
     const step = this.stepper.step(this.stepper.initial, { type: 'AUTHORIZE', facts });
-    decision = { allowed: this.stepper.value(step.next) === 'allowed', transitions: step.transitions };
+    decision = { allowed: outcomeOf(this.stepper.snapshot(step.next)), transitions: step.transitions };
     this.decisions.set(key, decision);
     return decision;
   }
