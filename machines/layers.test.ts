@@ -45,8 +45,6 @@ const knownCaches: Record<string, string> = {
   'machines/apiserver.ts: validations':
     'storage validation per distinct request body (a pure function of the names sent)',
   'machines/apiserver.ts: metadataKey()': 'the labels and annotations a request sends, in the validation key',
-  'machines/authorization.ts: decisionsByMachine':
-    "the authorization machine's decision per fact combination",
   'machines/rbac.ts: userKey()': 'the rule index of a user subject (an index, not a memo)',
   'machines/rbac.ts: groupKey()': 'the rule index of a group subject (an index, not a memo)',
   'machines/reference/namespace-reference-product.ts: keyBySnapshot':
