@@ -209,6 +209,8 @@ export class ApiServer {
       namespaceTerminating: nsView?.value === 'terminating',
       callerMayInitialize,
       bodyNameMatchesPath: r.body?.name === undefined || r.body.name === this.addressed(r).name,
+      bodyDecodable: r.body?.data?.undecodable === undefined,
+      dataValid: (r.body?.data?.errors.length ?? 0) === 0,
       bodyNamespaceMatchesPath:
         !r.body?.namespace || r.target === 'namespace' || r.body.namespace === nsView?.name,
       admission: verdict,
@@ -581,7 +583,8 @@ export class ApiServer {
       ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
       verb: attrs.verb,
       user: r.principal.name,
-      errors: storage.errors,
+      errors: [...storage.errors, ...(r.body?.data?.errors ?? [])],
+      ...(r.body?.data?.undecodable !== undefined ? { decodeError: r.body.data.undecodable } : {}),
       ...(nsView?.pending[0] ? { firstPending: nsView.pending[0] } : {}),
       changed: storage.changed,
       ...(r.target === 'configuration'

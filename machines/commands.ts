@@ -119,11 +119,12 @@ function wireRequest(c: RequestCommandData): ApiRequest {
         verb: contentVerbs[c.kind],
         target: 'content',
         object: c.object,
-        ...(c.bodyNamespace || c.roleRef
+        ...(c.bodyNamespace || c.roleRef || c.data
           ? {
               body: {
                 ...(c.bodyNamespace ? { namespace: c.bodyNamespace } : {}),
                 ...(c.roleRef ? { roleRef: c.roleRef } : {}),
+                ...(c.data ? { data: c.data } : {}),
               },
             }
           : {}),

@@ -33,6 +33,8 @@ export interface RequestSubject extends Addressed {
   kind?: string;
   /** metadata.name as the body sent it, for D-38's 400 when it is not the path's. */
   bodyName?: string;
+  /** Why the body does not decode (a 400's message), e.g. a Secret's data that is not base64. */
+  decodeError?: string;
   /** The rest of a message the model composes elsewhere (D-23's missing rules, the missing role). */
   detail?: string;
 }

@@ -16,6 +16,8 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   namespaceTerminating: false,
   callerMayInitialize: false,
   bodyNameMatchesPath: true,
+  bodyDecodable: true,
+  dataValid: true,
   bodyNamespaceMatchesPath: true,
   admission: { kind: 'admitted', pending: 'none' },
   objectValid: true,

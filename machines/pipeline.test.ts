@@ -24,6 +24,8 @@ const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
   namespaceTerminating: false,
   callerMayInitialize: false,
   bodyNameMatchesPath: true,
+  bodyDecodable: true,
+  dataValid: true,
   bodyNamespaceMatchesPath: true,
   admission: { kind: 'admitted', pending: 'none' },
   objectValid: true,
@@ -96,6 +98,30 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
         ...refusedByAdmission('refuseConfigurationUnavailable'),
       }),
     ).toBe('refuseNameMismatch');
+  });
+
+  it('NS-4: a body that does not decode (a Secret data value not base64) is 400 after authorization, before the name check and admission', () => {
+    const create = { operation: 'create' as const, contentPresent: false };
+    expect(refusal({ ...create, bodyDecodable: false, authorized: false })).toBe('refuseForbidden');
+    expect(
+      refusal({
+        ...create,
+        bodyDecodable: false,
+        bodyNameMatchesPath: false,
+        ...refusedByAdmission('refuseNamespaceTerminating'),
+      }),
+    ).toBe('refuseUndecodableBody');
+  });
+
+  it("NS-1: a Secret's or ConfigMap's data that validation refuses is 422 after admission, after the metadata's 422, before AlreadyExists", () => {
+    const create = { operation: 'create' as const, dataValid: false };
+    expect(refusal({ ...create, ...refusedByAdmission('refuseNamespaceTerminating') })).toBe(
+      'refuseNamespaceTerminating',
+    );
+    expect(refusal({ ...create, objectValid: false })).toBe('contentInvalid');
+    expect(refusal({ ...create, contentPresent: true })).toBe('refuseInvalidData');
+    expect(refusal({ ...create, contentPresent: false })).toBe('refuseInvalidData');
+    expect(refusal({ operation: 'create', contentPresent: true })).toBe('contentAlreadyExists');
   });
 
   it('AC-2, NS-2, LC-4, LC-10, IN-3: then admission, whose refusal the pipeline passes on as it is', () => {

@@ -6,7 +6,7 @@ import {
   type PendingSource,
   refusalResponse,
 } from './admission.ts';
-import { badRequest, forbidden, type HttpOutcome, type RequestSubject } from './http.ts';
+import { badRequest, forbidden, type HttpOutcome, invalidObject, type RequestSubject } from './http.ts';
 import { forbiddenReason } from './rbac.ts';
 import { type StorageRefusal, storageResponse } from './storage.ts';
 import { orElse, otherwise, route, when } from './transition.ts';
@@ -40,6 +40,10 @@ export interface PipelineFacts {
   bodyNamespaceMatchesPath: boolean;
   /** The body names no object, or the one of the path (D-38). */
   bodyNameMatchesPath: boolean;
+  /** The body decodes: a Secret's data sends base64 (400 BadRequest otherwise). */
+  bodyDecodable: boolean;
+  /** A Secret's or ConfigMap's data passes ValidateSecret or ValidateConfigMap (422 Invalid otherwise). */
+  dataValid: boolean;
   /** The admission chain's typed verdict (machines/admission.ts). */
   admission: AdmissionVerdict;
   /** Storage validation of the object as sent: name and finalizers (NS-1, LC-2). */
@@ -88,8 +92,10 @@ export type PipelineEffect =
 export type PipelineRefusal =
   | 'refuseForbidden'
   | 'refuseNamespaceInitializing'
+  | 'refuseUndecodableBody'
   | 'refuseNameMismatch'
-  | 'refuseNamespaceMismatch';
+  | 'refuseNamespaceMismatch'
+  | 'refuseInvalidData';
 
 /** Every way a request is refused; each has exactly one response (see `responseFor`). */
 export type RequestRefusal = PipelineRefusal | AdmissionRefusal | StorageRefusal;
@@ -125,6 +131,10 @@ export const pipelineResponse: Record<PipelineRefusal, (a: RequestSubject) => Ht
       `${qualifiedResource(a)}${a.name ? ` ${JSON.stringify(a.name)}` : ''} is forbidden: unable to access content in namespace ${a.namespace} because it is being initialized`,
       'NamespaceInitializing',
     ),
+  // Shipped handlers decode the body (runtime.Decode) after authorization, before checkName and admission.
+  refuseUndecodableBody: (a) => badRequest(a.decodeError ?? ''),
+  // Shipped ValidateSecret / ValidateConfigMap: the metadata's errors first, then the data's.
+  refuseInvalidData: (a) => invalidObject(a.kind ?? a.resource, a.name, a.errors ?? []),
   // D-38: shipped checkName (endpoints/handlers/rest.go), before the namespace is compared
   refuseNameMismatch: (a) =>
     badRequest(
@@ -301,10 +311,12 @@ export const pipelineMachine = setup({
       !f(x).namespaceInitialized &&
       !f(x).callerMayInitialize &&
       !(op(x, 'delete') && f(x).namespaceTerminating),
+    bodyUndecodable: (x) => !f(x).bodyDecodable,
     bodyNameDiffersFromPath: (x) => !f(x).bodyNameMatchesPath,
     bodyNamespaceDiffersFromPath: (x) => !f(x).bodyNamespaceMatchesPath,
     admissionRefused: (x) => f(x).admission.kind === 'refused',
     objectInvalid: (x) => !f(x).objectValid,
+    dataInvalid: (x) => !f(x).dataValid,
     // D-23: shipped policybased storage checks escalation before the strategy validates.
     grantsBeyondCallersPermissions: (x) => f(x).escalation === 'forbidden',
     bindsRoleThatDoesNotExist: (x) => f(x).escalation === 'roleNotFound',
@@ -350,7 +362,9 @@ export const pipelineMachine = setup({
   actions: {
     refuseForbidden: refuse('refuseForbidden'),
     refuseNamespaceInitializing: refuse('refuseNamespaceInitializing'),
+    refuseUndecodableBody: refuse('refuseUndecodableBody'),
     refuseNameMismatch: refuse('refuseNameMismatch'),
+    refuseInvalidData: refuse('refuseInvalidData'),
     refuseNamespaceMismatch: refuse('refuseNamespaceMismatch'),
     refuseAsAdmissionSaid: assign({
       outcome: ({ event }) =>
@@ -432,8 +446,9 @@ export const pipelineMachine = setup({
     },
     decoding: {
       description:
-        "The body's metadata.name must be the path's (D-38), its metadata.namespace empty or the path's (D-14).",
+        "The body must decode (a Secret's data base64); its metadata.name must be the path's (D-38), its metadata.namespace empty or the path's (D-14).",
       always: [
+        when('bodyUndecodable', 'refused', 'refuseUndecodableBody', ['NS-4']),
         when('bodyNameDiffersFromPath', 'refused', 'refuseNameMismatch', ['NS-4']),
         when('bodyNamespaceDiffersFromPath', 'refused', 'refuseNamespaceMismatch', ['NS-4']),
         otherwise('admitting', ['NS-4']),
@@ -454,11 +469,13 @@ export const pipelineMachine = setup({
     },
     validating: {
       description:
-        'Storage validation: namespace name and finalizer names, a configuration and its entries (422 Invalid).',
+        "Storage validation: namespace name and finalizer names, a configuration and its entries, a Secret's or ConfigMap's data (422 Invalid).",
       always: [
         when('grantsBeyondCallersPermissions', 'refused', 'refuseEscalation', ['RB-4', 'RB-5']),
         when('bindsRoleThatDoesNotExist', 'refused', 'refuseRoleRefNotFound', ['RB-4']),
         when('objectInvalid', 'refused', 'refuseInvalidObject', ['NS-1', 'LC-2', 'FP-3', 'AC-4', 'AC-5']),
+        // A Secret's or ConfigMap's data: validated after admission, before storage's AlreadyExists.
+        when('dataInvalid', 'refused', 'refuseInvalidData', ['NS-1']),
         otherwise('storing', ['NS-1', 'LC-2']),
       ],
     },

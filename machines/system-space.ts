@@ -171,7 +171,7 @@ export class SystemSpace {
   }
 
   internEvent(e: SystemEvent): SystemEvent {
-    const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}`;
+    const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.response?.message ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}`;
     let found = this.events.get(key);
     if (!found) {
       found = e;

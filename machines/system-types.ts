@@ -75,6 +75,8 @@ export interface ApiRequest {
     labels?: Record<string, string>;
     /** metadata.annotations as sent: keys qualified names once lowercased (422 otherwise). */
     annotations?: Record<string, string>;
+    /** What decoding and validating a Secret's or ConfigMap's data found; absent when it stands. */
+    data?: BodyData;
     /** spec.initializers.pending as an update sends it, whole; the API server works out the change (IN-3, D-18). */
     pending?: string[];
     /** Remove whichever initializer is first pending when the request is served (IN-3). */
@@ -188,6 +190,17 @@ export type LocalAction<M> = (m: M, s: SystemState, k: number, i: number, out: E
 /** The requests on one content object (machines/commands.ts gives each its verb). */
 export type ContentKind = 'create-content' | 'get-content' | 'update-content' | 'delete-content';
 
+/**
+ * A Secret's or ConfigMap's data as the body sends it, which the model does not store: what decoding it
+ * found (the decode error, 400 BadRequest) and what ValidateSecret or ValidateConfigMap refuse (422).
+ */
+export interface BodyData {
+  /** The decode error, e.g. a base64 field whose value is not base64. */
+  undecodable?: string;
+  /** The data's field errors, rendered as NewInvalid renders them. */
+  errors: readonly string[];
+}
+
 /** Who sends a command: the actor the step is credited to and the user the API server sees. */
 export interface Sender {
   actor: string;
@@ -209,6 +222,8 @@ type OnObject = Namespaced & {
   bodyNamespace?: string;
   /** A RoleBinding update's roleRef when it is not the stored one (immutable: RB-4, D-23). */
   roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
+  /** What a Secret's or ConfigMap's data in the body amounts to; absent when it stands. */
+  data?: BodyData;
 };
 
 export type RequestCommandData =

@@ -199,7 +199,7 @@ export class SystemModel extends SystemViews {
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
     const b = request.body;
     const body = b
-      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}|${b.name ?? ''}|${b.pending?.join(',') ?? '-'}|${b.labels ? JSON.stringify(b.labels) : ''}|${b.annotations ? JSON.stringify(b.annotations) : ''}|${b.phase ?? ''}|${b.roleRef ? `${b.roleRef.kind}/${b.roleRef.name}` : ''}|${b.generateName ?? ''}`
+      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}|${b.name ?? ''}|${b.pending?.join(',') ?? '-'}|${b.labels ? JSON.stringify(b.labels) : ''}|${b.annotations ? JSON.stringify(b.annotations) : ''}|${b.phase ?? ''}|${b.roleRef ? `${b.roleRef.kind}/${b.roleRef.name}` : ''}|${b.generateName ?? ''}|${b.data ? JSON.stringify(b.data) : ''}`
       : '';
     const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}${request.watch ? '|watch' : ''}${request.collection ? '|collection' : ''}|${request.configuration ? `${request.configuration.slot}@${request.configuration.version}` : ''}|${b?.namespace ?? ''}|${body}`;
     let id = this.requestIds.get(key);

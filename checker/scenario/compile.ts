@@ -110,7 +110,7 @@ export type RequestPlan =
       roleRef?: { kind: 'ClusterRole' | 'Role'; name: string };
       /** metadata.name of an update's body when it is not the path's (NS-4, D-38). */
       bodyName?: string;
-      /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (replay answers it). */
+      /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (sent as the request's `body.data`). */
       refusedData?: RefusedData;
     } & SentMetadata)
   | {
@@ -123,7 +123,8 @@ export type RequestPlan =
 
 /**
  * What the apiserver makes of the data a Secret or ConfigMap body sends, when it refuses it: the model
- * keeps no object's data, so the replay answers these itself (checker/scenario/replay.ts dataAnswer).
+ * keeps no object's data, so the request carries this verdict (`ApiRequest.body.data`) and the request
+ * pipeline decides the answer (machines/pipeline.ts: `bodyUndecodable`, `dataInvalid`).
  */
 export interface RefusedData {
   kind: 'Secret' | 'ConfigMap';

@@ -1,6 +1,4 @@
 import { RequestCommand } from '../../machines/commands.ts';
-import { badRequest, invalidObject } from '../../machines/http.ts';
-import { validateMetadataMaps } from '../../machines/names.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import {
@@ -311,6 +309,16 @@ class Replay {
         object: plan.object,
         ...(plan.bodyNamespace ? { bodyNamespace: plan.bodyNamespace } : {}),
         ...(plan.roleRef ? { roleRef: plan.roleRef } : {}),
+        ...(plan.refusedData
+          ? {
+              data: {
+                ...(plan.refusedData.undecodable !== undefined
+                  ? { undecodable: plan.refusedData.undecodable }
+                  : {}),
+                errors: plan.refusedData.errors,
+              },
+            }
+          : {}),
       });
     }
     if (plan.status)
@@ -393,13 +401,6 @@ class Replay {
       // A list inside one namespace names its items plainly; across namespaces as NAMESPACE/NAME.
       items = namespace >= 0 ? event.items?.map((item) => item.slice(item.indexOf('/') + 1)) : event.items;
       this.state = next;
-      const refused = step.plan.type === 'content' ? dataAnswer(step.plan, response) : undefined;
-      if (refused) {
-        // Refused before storage: the model's step, which stored the object, is not taken.
-        response = refused;
-        items = undefined;
-        this.state = before;
-      }
     }
     report.outcome = outcomeText(response, items);
     const diffs = compareResponse(step.expect, response, items);
@@ -823,33 +824,4 @@ export function replayFile(file: string, source?: string, variant?: string): Sce
       error: `${file}: the model failed while replaying: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-}
-
-/**
- * The apiserver's answer to a Secret's or ConfigMap's data, which the model does not hold, in upstream's
- * order: a body it cannot decode is 400 BadRequest unless authorization refused the caller first (the
- * handler decodes after authorization, before admission); data its validation refuses is 422 Invalid
- * where the model stored the object or refused only its labels and annotations (validation runs after
- * admission and before storage's AlreadyExists), with the metadata's errors first, as ValidateSecret and
- * ValidateConfigMap list them. Undefined when the model's answer stands.
- */
-export function dataAnswer(
-  plan: Extract<RequestPlan, { type: 'content' }>,
-  response: HttpOutcome | undefined,
-): HttpOutcome | undefined {
-  const data = plan.refusedData;
-  if (!data || !response) return undefined;
-  const authorizationRefused =
-    response.code === 403 && / is forbidden: User ".*" cannot /.test(response.message ?? '');
-  if (data.undecodable !== undefined) return authorizationRefused ? undefined : badRequest(data.undecodable);
-  const storedOrInvalid =
-    (response.code >= 200 && response.code < 300) ||
-    response.reason === 'AlreadyExists' ||
-    response.reason === 'Invalid';
-  if (!storedOrInvalid || data.errors.length === 0) return undefined;
-  const metadata = validateMetadataMaps({
-    ...(plan.labels ? { labels: plan.labels } : {}),
-    ...(plan.annotations ? { annotations: plan.annotations } : {}),
-  });
-  return invalidObject(data.kind, data.name, [...metadata, ...data.errors]);
 }
