@@ -66,6 +66,14 @@ export const machineCatalog: MachineEntry[] = [
         layout: 'decision',
       },
       {
+        id: 'pipeline-namespace-creates',
+        title: 'Request pipeline: creates of a namespace',
+        legend:
+          'A create of a namespace object: a generated name already taken is 500 ServerTimeout, asking the client to try again (D-45); a name already taken is 409 (NS-3); else the namespace is stored (LC-1, IN-1).',
+        state: 'namespaces.creating',
+        layout: 'decision',
+      },
+      {
         id: 'pipeline-namespace-updates',
         title: 'Request pipeline: updates of a namespace',
         legend:
