@@ -1,35 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ReadKeyedMemo } from '../checker/engine/read-memo.ts';
+import { pipelineFacts } from '../test-support/pipeline-facts.ts';
 import { type PipelineFacts, type PipelineOutcome, pipelineMachine } from './pipeline.ts';
 import { MachineStepper } from './stepper.ts';
 
 /** A content create by an authorized caller in an initialized namespace, admitted: served. */
-const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
-  operation: 'create',
-  target: 'content',
-  status: false,
-  authorized: true,
-  changesInitializers: false,
-  recordsFailure: false,
-  namespaceExists: true,
-  namespaceInitialized: true,
-  namespaceTerminating: false,
-  callerMayInitialize: false,
-  bodyNameMatchesPath: true,
-  bodyDecodable: true,
-  dataValid: true,
-  bodyNamespaceMatchesPath: true,
-  admission: { kind: 'admitted', pending: 'none' },
-  objectValid: true,
-  escalation: 'allowed',
-  namespaceMachine: 'none',
-  initializerChange: 'none',
-  contentPresent: false,
-  configurationExists: false,
-  collection: false,
-  generatedName: false,
-  ...overrides,
-});
+const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts =>
+  pipelineFacts({ operation: 'create', contentPresent: false, ...overrides });
 
 /** A fact a seeded fault or a later rule reads that no hand-written key listed when it was written. */
 type WithLabels = PipelineFacts & { bodyCarriesLabels: boolean };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pipelineFacts } from '../test-support/pipeline-facts.ts';
 import type { AdmissionVerdict } from './admission.ts';
 import type { HttpOutcome, RequestSubject } from './http.ts';
 import {
@@ -11,33 +12,7 @@ import {
 } from './pipeline.ts';
 import { listTransitions, MachineStepper } from './stepper.ts';
 
-/** A content read by an authorized caller in an initialized namespace, admitted: served. */
-const facts = (overrides: Partial<PipelineFacts> = {}): PipelineFacts => ({
-  operation: 'get',
-  target: 'content',
-  status: false,
-  authorized: true,
-  changesInitializers: false,
-  recordsFailure: false,
-  namespaceExists: true,
-  namespaceInitialized: true,
-  namespaceTerminating: false,
-  callerMayInitialize: false,
-  bodyNameMatchesPath: true,
-  bodyDecodable: true,
-  dataValid: true,
-  bodyNamespaceMatchesPath: true,
-  admission: { kind: 'admitted', pending: 'none' },
-  objectValid: true,
-  escalation: 'allowed',
-  namespaceMachine: 'none',
-  initializerChange: 'none',
-  contentPresent: true,
-  configurationExists: false,
-  collection: false,
-  generatedName: false,
-  ...overrides,
-});
+const facts = pipelineFacts;
 
 const stepper = new MachineStepper(pipelineMachine);
 const serve = (overrides: Partial<PipelineFacts> = {}) => {
