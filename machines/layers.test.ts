@@ -63,10 +63,6 @@ const knownCaches: Record<string, string> = {
   'machines/system-space.ts: mergedEvents': 'events merged with extra transitions, interned',
   'machines/system-views.ts: injected': 'the pending list injected per configuration copy',
   'machines/system-views.ts: readKey()': 'a configuration read, keyed by names and versions',
-  'machines/system.ts: requestIds': 'principal requests interned to ids, by a key listing the body by hand',
-  'machines/system.ts: outcomeTables':
-    'a namespaced request per (namespace id, copy, RoleBindings), packed by hand',
-  'machines/system.ts: configurationOutcomes': 'a configuration request per hand-listed global fields',
 };
 
 /**

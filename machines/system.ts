@@ -1,3 +1,4 @@
+import { ListedOutcomeMemo, PackedOutcomeMemo, ValueInterner } from '../checker/engine/outcome-memo.ts';
 import { StepTables } from '../checker/engine/step-tables.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { command, type RequestCommand } from './commands.ts';
@@ -27,18 +28,21 @@ export * from './system-types.ts';
  */
 export class SystemModel extends SystemViews {
   readonly apiserver = new ApiServer(this);
-  private readonly requestIds = new Map<string, number>();
+  /** Requests interned by all they hold (sender and whole body): the id their outcomes are remembered under. */
+  private readonly requestIds = new ValueInterner();
   /** Every command a principal of the scope may send, expanded once from the templates. */
   private readonly principalRequestTable: { command: RequestCommand; id: number }[];
-  /** Per request id: outcomes keyed by a number packing namespace state, configuration copy, clock and RoleBindings. */
-  private readonly outcomeTables: Map<number, { event: SystemEvent; namespace: NamespaceState | null }>[] =
-    [];
+  /** Per request id: outcomes by what a namespaced request reads (namespace state, configuration copy, RoleBindings). */
+  private readonly outcomeTables = new PackedOutcomeMemo<{
+    event: SystemEvent;
+    namespace: NamespaceState | null;
+  }>([20, 16, 16]);
 
-  /** Configuration requests' outcomes by (request, global fields, RoleBindings): the event and the global fields after. */
-  private readonly configurationOutcomes = new Map<
-    string,
-    { event: SystemEvent; globals: Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'> | null }
-  >();
+  /** Per request id: configuration requests' outcomes by what they read (copy, faults, store, RoleBindings). */
+  private readonly configurationOutcomes = new ListedOutcomeMemo<{
+    event: SystemEvent;
+    globals: Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'> | null;
+  }>();
 
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
@@ -148,29 +152,19 @@ export class SystemModel extends SystemViews {
     if (request.target === 'configuration') return this.performOnConfiguration(s, command, requestId);
     if (request.namespace < 0) return this.performUncached(s, command);
     const ns = s.namespaces[request.namespace];
-    const rb = this.authorizer.roleBindingMask(s);
-    // Bounds keep the packed key exact (below 2^53); beyond them the outcome is simply not memoized.
-    const packable = ns.id < 1 << 20 && s.configSync < 1 << 16 && rb < 1 << 16;
-    const local = packable ? (ns.id * 65536 + s.configSync) * 65536 + rb : -1;
-    let table = this.outcomeTables[requestId];
-    if (!table) {
-      table = new Map();
-      this.outcomeTables[requestId] = table;
-    }
-    const memo = packable ? table.get(local) : undefined;
+    const key = this.outcomeTables.key([ns.id, s.configSync, this.authorizer.roleBindingMask(s)]);
+    const memo = this.outcomeTables.get(requestId, key);
     if (memo)
       return {
         event: memo.event,
         next: memo.namespace ? this.withNamespaceState(s, request.namespace, memo.namespace) : s,
       };
     const performed = this.performUncached(s, command);
-    if (packable) {
-      const changed = performed.next !== s;
-      table.set(local, {
-        event: performed.event,
-        namespace: changed ? performed.next.namespaces[request.namespace] : null,
-      });
-    }
+    const changed = performed.next !== s;
+    this.outcomeTables.set(requestId, key, {
+      event: performed.event,
+      namespace: changed ? performed.next.namespaces[request.namespace] : null,
+    });
     return performed;
   }
 
@@ -179,7 +173,12 @@ export class SystemModel extends SystemViews {
    * writes only global fields: memoized on those. One that changed anything else is not remembered.
    */
   private performOnConfiguration(s: SystemState, command: RequestCommand, requestId: number): Enabled {
-    const key = `${requestId}|${s.configSync}|${s.faults}|${s.registeredConfigs}|${this.authorizer.roleBindingMask(s)}`;
+    const key = this.configurationOutcomes.key(requestId, [
+      s.configSync,
+      s.faults,
+      s.registeredConfigs,
+      this.authorizer.roleBindingMask(s),
+    ]);
     const memo = this.configurationOutcomes.get(key);
     if (memo)
       return {
@@ -197,17 +196,7 @@ export class SystemModel extends SystemViews {
   }
 
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
-    const b = request.body;
-    const body = b
-      ? `${b.initializers?.join(',') ?? '-'}|${b.removePending ?? ''}|${b.removeFirstPending ? 1 : 0}|${b.failure ?? ''}|${b.finalizers?.join(',') ?? '-'}|${b.finalizeWithoutKubernetes ? 1 : 0}|${b.extraFinalizers?.join(',') ?? ''}|${b.name ?? ''}|${b.pending?.join(',') ?? '-'}|${b.labels ? JSON.stringify(b.labels) : ''}|${b.annotations ? JSON.stringify(b.annotations) : ''}|${b.phase ?? ''}|${b.roleRef ? `${b.roleRef.kind}/${b.roleRef.name}` : ''}|${b.generateName ?? ''}|${b.data ? JSON.stringify(b.data) : ''}`
-      : '';
-    const key = `${actor}|${actorKind}|${request.principal.name}|${request.verb}|${request.target}|${request.namespace}|${request.object}|${request.resource ?? ''}|${request.subresource ?? ''}${request.watch ? '|watch' : ''}${request.collection ? '|collection' : ''}|${request.configuration ? `${request.configuration.slot}@${request.configuration.version}` : ''}|${b?.namespace ?? ''}|${body}`;
-    let id = this.requestIds.get(key);
-    if (id === undefined) {
-      id = this.requestIds.size;
-      this.requestIds.set(key, id);
-    }
-    return id;
+    return this.requestIds.id({ actor, actorKind, request });
   }
 
   private performUncached(s: SystemState, command: RequestCommand): Enabled {
