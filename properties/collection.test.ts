@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import type { HttpOutcome } from '../machines/http.ts';
 import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import { stepVerdict } from '../test-support/step-verdict.ts';
 import { deletecollectionWhileTerminating } from './collection.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
 import type { Property } from './types.ts';
@@ -35,25 +35,12 @@ const collection = (resource: string): ApiRequest => ({
 });
 
 /** A property's verdict on r sent in s, answered and stored as the model does unless told otherwise. */
-function judged(
+const judged = (
   property: Property,
   s: SystemState,
   r: ApiRequest,
-  instead: { response?: HttpOutcome; after?: SystemState } = {},
-) {
-  const served = model.handle(s, r);
-  const event = {
-    actor: r.principal.name,
-    actorKind: 'principal' as const,
-    label: model.describeRequest(s, r),
-    request: r,
-    namespace: r.namespace,
-    transitions: [],
-    response: instead.response ?? served.response,
-  };
-  if (property.kind !== 'step') throw new Error('a step property');
-  return property.predicate(model, s, event as never, instead.after ?? served.state);
-}
+  instead: Parameters<typeof stepVerdict>[4] = {},
+) => stepVerdict(model, property, s, r, instead);
 
 const terminating = model.handle(initial, deleteTeamB).state;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import { stepVerdict } from '../test-support/step-verdict.ts';
 import { intentOf } from './intent.ts';
 import { tenantIsolation } from './safety.ts';
 import { ownersOf } from './steps.ts';
@@ -32,20 +33,8 @@ const getTeamA = (principal: ApiRequest['principal']): ApiRequest => ({
 });
 
 /** The property's verdict on request r sent in s, answered as `code` (the model's own answer or one put in its place). */
-function judged(s: SystemState, r: ApiRequest, code?: number) {
-  const served = model.handle(s, r);
-  const event = {
-    actor: r.principal.name,
-    actorKind: 'principal' as const,
-    label: model.describeRequest(s, r),
-    request: r,
-    namespace: r.namespace,
-    transitions: [],
-    response: code === undefined ? served.response : { code, reason: 'OK' },
-  };
-  if (tenantIsolation.kind !== 'step') throw new Error('a step property');
-  return tenantIsolation.predicate(model, s, event as never, served.state);
-}
+const judged = (s: SystemState, r: ApiRequest, code?: number) =>
+  stepVerdict(model, tenantIsolation, s, r, code === undefined ? {} : { response: { code, reason: 'OK' } });
 
 describe('whose namespace it is (RB-1, RB-2)', () => {
   it('before any create, the tenants the scope declares; after, who sent the create', () => {
