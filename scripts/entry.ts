@@ -76,6 +76,21 @@ export function defineCommand<const O extends Record<string, OptionSpec> = Recor
   });
 }
 
+/**
+ * A command with no options that writes files under the working folder and names them:
+ * `SCRIPT: wrote a, b, ...` on success.
+ */
+export function defineWritingCommand(
+  command: Omit<Command<Record<never, OptionSpec>>, 'options'>,
+  write: (root: string) => Promise<string[]>,
+): Promise<void> {
+  return defineCommand({ ...command, options: {} }, async () => {
+    const written = await write(process.cwd());
+    console.log(`${command.script}: wrote ${written.join(', ')}`);
+    return exitCodes.ok;
+  });
+}
+
 /** `--scope NAME|FILE`, as the commands that judge one scope take it (quick when absent). */
 export function scopeOption(): { type: 'string'; value: string; description: string } {
   return {

@@ -1,21 +1,16 @@
-import { exitCodes } from '../checker/cli/cli.ts';
 import { writeScreenshots } from '../checker/report/site/screenshots.ts';
-import { defineCommand } from './entry.ts';
+import { defineWritingCommand } from './entry.ts';
 
 /**
  * `npm run screenshots`: takes the README's screenshots of the report page in the system Chromium
  * (generated/site/screenshots/) and stamps them; run it after `npm run verify` and `npm run mutants`.
  */
-const command = {
-  script: 'screenshots',
-  summary:
-    'Takes the screenshots of the report page (generated/site/screenshots/) in Chromium and writes their stamp.',
-  options: {},
-  notes: ['Chromium: /usr/bin/chromium, or NSMODEL_CHROMIUM; puppeteer never downloads one.'],
-} as const;
-
-await defineCommand(command, async () => {
-  const written = await writeScreenshots(process.cwd());
-  console.log(`screenshots: wrote ${written.join(', ')}`);
-  return exitCodes.ok;
-});
+await defineWritingCommand(
+  {
+    script: 'screenshots',
+    summary:
+      'Takes the screenshots of the report page (generated/site/screenshots/) in Chromium and writes their stamp.',
+    notes: ['Chromium: /usr/bin/chromium, or NSMODEL_CHROMIUM; puppeteer never downloads one.'],
+  },
+  writeScreenshots,
+);
