@@ -235,24 +235,43 @@ export function readInputText(file: string, maxBytes: number): string {
   return decodeInput(file, readInputBytes(file, maxBytes));
 }
 
+/**
+ * The first place of `data`, depth first, where `atValue` finds something in a value or `atKey` in a map's
+ * key (a key is looked at before its value), with its path.
+ */
+function firstInData<T>(
+  data: unknown,
+  path: (string | number)[],
+  atValue: (value: unknown) => T | undefined,
+  atKey: (key: string) => T | undefined = () => undefined,
+): { path: (string | number)[]; found: T } | undefined {
+  const here = atValue(data);
+  if (here !== undefined) return { path, found: here };
+  if (Array.isArray(data)) {
+    for (const [index, item] of data.entries()) {
+      const found = firstInData(item, [...path, index], atValue, atKey);
+      if (found) return found;
+    }
+  } else if (data !== null && typeof data === 'object') {
+    for (const [key, item] of Object.entries(data)) {
+      const inKey = atKey(key);
+      if (inKey !== undefined) return { path: [...path, key], found: inKey };
+      const found = firstInData(item, [...path, key], atValue, atKey);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** The first number in `data` that is not finite (YAML's `.inf`, `-.inf`, `.nan`), with its path. */
 export function nonFiniteNumber(
   data: unknown,
   path: (string | number)[] = [],
 ): { path: (string | number)[]; value: number } | undefined {
-  if (typeof data === 'number') return Number.isFinite(data) ? undefined : { path, value: data };
-  if (Array.isArray(data)) {
-    for (const [index, item] of data.entries()) {
-      const found = nonFiniteNumber(item, [...path, index]);
-      if (found) return found;
-    }
-  } else if (data !== null && typeof data === 'object') {
-    for (const [key, item] of Object.entries(data)) {
-      const found = nonFiniteNumber(item, [...path, key]);
-      if (found) return found;
-    }
-  }
-  return undefined;
+  const first = firstInData(data, path, (value) =>
+    typeof value === 'number' && !Number.isFinite(value) ? value : undefined,
+  );
+  return first && { path: first.path, value: first.found };
 }
 
 /**
@@ -271,23 +290,36 @@ export function controlInValue(
     }
     return undefined;
   };
-  if (typeof data === 'string') {
-    const code = inString(data);
-    return code === undefined ? undefined : { path, code };
-  }
-  if (Array.isArray(data)) {
-    for (const [index, item] of data.entries()) {
-      const found = controlInValue(item, [...path, index]);
-      if (found) return found;
-    }
-  } else if (data !== null && typeof data === 'object') {
-    for (const [key, item] of Object.entries(data)) {
-      const code = inString(key);
-      if (code !== undefined) return { path: [...path, key], code };
-      const found = controlInValue(item, [...path, key]);
-      if (found) return found;
-    }
-  }
+  const first = firstInData(
+    data,
+    path,
+    (value) => (typeof value === 'string' ? inString(value) : undefined),
+    inString,
+  );
+  return first && { path: first.path, code: first.found };
+}
+
+/**
+ * The first value of a parsed YAML input that no input may hold although its text passed: a number that is
+ * not finite, or a control character written by an escape; with its path, the problem and the fix.
+ */
+export function refusedValue(
+  data: unknown,
+): { path: (string | number)[]; problem: string; fix: string } | undefined {
+  const infinite = nonFiniteNumber(data);
+  if (infinite)
+    return {
+      path: infinite.path,
+      problem: `${yamlSpelling(infinite.value)} is not a number the model can take`,
+      fix: 'write a finite whole number',
+    };
+  const control = controlInValue(data);
+  if (control)
+    return {
+      path: control.path,
+      problem: `control character ${codePointName(control.code)} written by a YAML escape (it would reach a terminal or a page raw)`,
+      fix: 'remove the escape; write visible characters',
+    };
   return undefined;
 }
 

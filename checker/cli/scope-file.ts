@@ -1,26 +1,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import type { Scope } from '../../machines/scope.ts';
 import { scopeSymmetry } from '../model/symmetry.ts';
 import { UsageError } from './cli.ts';
-import {
-  codePointName,
-  controlInValue,
-  InputFileError,
-  inputCaps,
-  nonFiniteNumber,
-  readInputText,
-  yamlSpelling,
-} from './input-file.ts';
+import { InputFileError, inputCaps, readInputText, refusedValue } from './input-file.ts';
 import { kubernetesIssue } from './kubernetes-validation.ts';
 import { closest } from './request-line.ts';
 import { ExtendsIssue, mergeScopeDocuments, type Origins, pathInPatch } from './scope-extends.ts';
 import { type ScopeDocument, scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
 import { documentToScope } from './scope-yaml.ts';
-import { unknownTag } from './yaml-tags.ts';
+import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from './yaml-document.ts';
 
 /**
  * `--scope NAME|FILE`: a scope file (checker/cli/scope-format.ts), by name from `scopes/NAME.yaml` or by
@@ -143,44 +134,40 @@ export function parseScopeText(text: string, file: string): Omit<LoadedScopeFile
   return parseScopeDocument(text, file, { folder: scopesFolder, chain: [] });
 }
 
-interface ParsedText {
-  doc: ReturnType<typeof parseDocument>;
-  lines: LineCounter;
+interface ParsedText extends YamlDocument {
   data: unknown;
 }
 
 function parseYaml(text: string, file: string): ParsedText {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const line = lines.linePos(syntax.pos[0]).line;
-    const problem = syntax.message
-      .split('\n')[0]
-      .replace(/ at line \d+, column \d+.*$/, '')
-      .replace(/;.*$/, '');
-    // The parser records its own stack overflow on a deeply nested value as a syntax error.
-    if (/Maximum call stack/.test(problem))
+  const { doc, lines } = parseYamlDocument(text, {
+    syntax: (syntax, line) => {
+      const problem = syntax.message
+        .split('\n')[0]
+        .replace(/ at line \d+, column \d+.*$/, '')
+        .replace(/;.*$/, '');
+      // The parser records its own stack overflow on a deeply nested value as a syntax error.
+      if (/Maximum call stack/.test(problem))
+        throw new ScopeFileError(
+          file,
+          line,
+          '',
+          'nested too deeply',
+          'a scope is a few levels of maps and lists',
+        );
+      const fix =
+        syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
+      throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
+    },
+    tag: (tag, line) => {
       throw new ScopeFileError(
         file,
         line,
         '',
-        'nested too deeply',
-        'a scope is a few levels of maps and lists',
+        `unknown YAML tag${tag}`,
+        'remove the tag: a scope holds plain YAML values',
       );
-    const fix =
-      syntax.code === 'MULTIPLE_DOCS' ? 'keep one scope per file' : 'correct the YAML syntax on that line';
-    throw new ScopeFileError(file, line, '', `not YAML (${problem})`, fix);
-  }
-  const unknown = unknownTag(doc, lines);
-  if (unknown)
-    throw new ScopeFileError(
-      file,
-      unknown.line,
-      '',
-      `unknown YAML tag${unknown.tag}`,
-      'remove the tag: a scope holds plain YAML values',
-    );
+    },
+  });
   try {
     return { doc, lines, data: doc.toJS({ maxAliasCount }) };
   } catch (error) {
@@ -207,7 +194,7 @@ function resolvedData(
 ): { data: unknown; origins?: Origins } {
   const { data } = parsed;
   if (!isMapValue(data) || !Object.hasOwn(data, 'extends')) return { data };
-  const at = (path: FieldPath) => lineOfPath(parsed.doc, parsed.lines, path);
+  const at = (path: FieldPath) => lineOfPath(parsed, path);
   const fail = (path: FieldPath, problem: string, fix: string): never => {
     throw new ScopeFileError(file, at(path), fieldOf(path), problem, fix);
   };
@@ -285,33 +272,15 @@ function checkedScope(
     if (own === null)
       throw new ScopeFileError(
         file,
-        lineOfPath(parsed.doc, parsed.lines, ['extends']),
+        lineOfPath(parsed, ['extends']),
         fieldOf(issue.path),
         `${issue.problem} (an entry of the base, with this file's changes)`,
         issue.fix,
       );
-    throw new ScopeFileError(
-      file,
-      lineOfPath(parsed.doc, parsed.lines, own),
-      fieldOf(own),
-      issue.problem,
-      issue.fix,
-    );
+    throw new ScopeFileError(file, lineOfPath(parsed, own), fieldOf(own), issue.problem, issue.fix);
   };
-  const infinite = nonFiniteNumber(data);
-  if (infinite)
-    fail({
-      path: infinite.path,
-      problem: `${yamlSpelling(infinite.value)} is not a number the model can take`,
-      fix: 'write a finite whole number',
-    });
-  const control = controlInValue(data);
-  if (control)
-    fail({
-      path: control.path,
-      problem: `control character ${codePointName(control.code)} written by a YAML escape (it would reach a terminal or a page raw)`,
-      fix: 'remove the escape; write visible characters',
-    });
+  const refused = refusedValue(data);
+  if (refused) fail(refused);
   const parsedDoc = scopeDocumentSchema.safeParse(data);
   if (!parsedDoc.success) return fail(issueOfZod(parsedDoc.error.issues, data));
   const twice = declaredTwice(parsedDoc.data.expectations);
@@ -389,18 +358,12 @@ export function fieldOf(path: FieldPath): string {
 }
 
 /** The line of the field at `path`: the key's line when it is there, else its nearest present parent's. */
-function lineOfPath(doc: ReturnType<typeof parseDocument>, lines: LineCounter, path: FieldPath): number {
+function lineOfPath(parsed: YamlDocument, path: FieldPath): number {
   for (let length = path.length; length >= 0; length--) {
     const keys = path.slice(0, length);
-    const parent = length === 0 ? null : doc.getIn(keys.slice(0, -1), true);
-    if (isMap(parent)) {
-      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === keys.at(-1));
-      const node = pair?.key as Node | undefined;
-      if (node?.range) return lines.linePos(node.range[0]).line;
-    }
-    const node = (length === 0 ? doc.contents : doc.getIn(keys, true)) as Node | null | undefined;
-    if (node && typeof node === 'object' && 'range' in node && node.range)
-      return lines.linePos(node.range[0]).line;
+    const line =
+      (length === 0 ? undefined : keyLine(parsed, keys.slice(0, -1), keys.at(-1))) ?? nodeLine(parsed, keys);
+    if (line !== undefined) return line;
   }
   return 1;
 }

@@ -1,19 +1,9 @@
-import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { type ZodType, z } from 'zod';
-import {
-  checkInputText,
-  codePointName,
-  controlInValue,
-  InputFileError,
-  inputCaps,
-  nonFiniteNumber,
-  readInputText,
-  yamlSpelling,
-} from '../cli/input-file.ts';
+import { checkInputText, InputFileError, inputCaps, readInputText, refusedValue } from '../cli/input-file.ts';
 import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
 import { closest } from '../cli/request-line.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
-import { unknownTag } from '../cli/yaml-tags.ts';
+import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from '../cli/yaml-document.ts';
 import {
   type ContentManifestInput,
   contentBodySchemas,
@@ -219,29 +209,14 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
 }
 
 /** Line lookup for fields: the field's own node, or the nearest enclosing one that exists. */
-function lineLocator(
-  doc: ReturnType<typeof parseDocument>,
-  lines: LineCounter,
-): (path: FieldPath, key?: string) => number {
-  const lineAt = (offset: number) => lines.linePos(offset).line;
+function lineLocator(parsed: YamlDocument): (path: FieldPath, key?: string) => number {
   return (path, key) => {
-    if (key !== undefined) {
-      const parent = doc.getIn(path.slice(0, -1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === key);
-        const keyNode = pair?.key as Node | undefined;
-        if (keyNode?.range) return lineAt(keyNode.range[0]);
-      }
-    }
+    const line = key === undefined ? undefined : keyLine(parsed, path.slice(0, -1), key);
+    if (line !== undefined) return line;
     for (let length = path.length; length >= 0; length--) {
-      const node = (length === 0 ? doc.contents : doc.getIn(path.slice(0, length), true)) as
-        | Node
-        | null
-        | undefined;
-      if (node && typeof node === 'object' && 'range' in node && node.range) {
-        // A missing field is reported on the line of the map that lacks it.
-        return lineAt(node.range[0]);
-      }
+      // A missing field is reported on the line of the map that lacks it.
+      const enclosing = nodeLine(parsed, path.slice(0, length));
+      if (enclosing !== undefined) return enclosing;
     }
     return 1;
   };
@@ -281,24 +256,23 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
       throw new ScenarioFileError(file, error.line, '', error.problem, `fix: ${error.fix}`);
     throw error;
   }
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0];
-    const line = lines.linePos(error.pos[0]).line;
-    const [problem, hint] = yamlProblem(error.code, error.message);
-    throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
-  }
-  const unknown = unknownTag(doc, lines);
-  if (unknown)
-    throw new ScenarioFileError(
-      file,
-      unknown.line,
-      '',
-      `YAML: unknown tag${unknown.tag}`,
-      'remove the tag: a scenario holds plain YAML values',
-    );
-  const locate = lineLocator(doc, lines);
+  const parsed = parseYamlDocument(source, {
+    syntax: (error, line) => {
+      const [problem, hint] = yamlProblem(error.code, error.message);
+      throw new ScenarioFileError(file, line, '', `YAML: ${problem}`, hint);
+    },
+    tag: (tag, line) => {
+      throw new ScenarioFileError(
+        file,
+        line,
+        '',
+        `YAML: unknown tag${tag}`,
+        'remove the tag: a scenario holds plain YAML values',
+      );
+    },
+  });
+  const { doc, lines } = parsed;
+  const locate = lineLocator(parsed);
   const located = (error: unknown): never => {
     if (error instanceof ScenarioFieldError)
       throw new ScenarioFileError(
@@ -332,20 +306,8 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
   try {
     if (input === null || typeof input !== 'object' || Array.isArray(input))
       throw new ScenarioFieldError([], 'a scenario is a map', 'with title, requirements, given and steps');
-    const infinite = nonFiniteNumber(input);
-    if (infinite)
-      throw new ScenarioFieldError(
-        infinite.path,
-        `${yamlSpelling(infinite.value)} is not a number the model can take`,
-        'write a finite whole number',
-      );
-    const control = controlInValue(input);
-    if (control)
-      throw new ScenarioFieldError(
-        control.path,
-        `control character ${codePointName(control.code)} written by a YAML escape (it would reach a terminal or a page raw)`,
-        'remove the escape; write visible characters',
-      );
+    const refused = refusedValue(input);
+    if (refused) throw new ScenarioFieldError(refused.path, refused.problem, refused.fix);
     const header = validate(scenarioSchema, input, []);
     const steps = header.steps.map((raw, index) => parseStep(raw, index));
     const manifests = (header.given?.manifests ?? []).map((raw, index) => parseManifest(raw, index));
