@@ -82,6 +82,23 @@ const refuse = (path: FieldPath, problem: string, fix: string): never => {
   throw new Found({ path, problem, fix });
 };
 
+/** The issue the first `refuse` of `checks` raises, or undefined when they pass. */
+function firstIssue(checks: () => void): ScopeIssue | undefined {
+  try {
+    checks();
+    return undefined;
+  } catch (error) {
+    if (error instanceof Found) return error.issue;
+    throw error;
+  }
+}
+
+/** A manifest or body by its kind's official schema (its apiVersion and kind are the schema's own). */
+function manifestSchemaCheck(manifest: Record<string, unknown>, kind: string, path: FieldPath): void {
+  const { apiVersion: _, kind: __, ...data } = manifest;
+  schemaCheck(kind, data, path);
+}
+
 /** The first error of the official schema, located under `path`. */
 function schemaCheck(kind: string, data: Record<string, unknown>, path: FieldPath): void {
   const Model = models[kind];
@@ -262,20 +279,15 @@ export function rbacManifestIssue(
 ): ScopeIssue | undefined {
   const kind = String(manifest.kind);
   if (!['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(kind)) return undefined;
-  try {
-    const { apiVersion: _, kind: __, ...data } = manifest;
-    schemaCheck(kind, data, path);
+  return firstIssue(() => {
+    manifestSchemaCheck(manifest, kind, path);
     const rules = (manifest.rules ?? []) as Rule[];
     for (const [i, rule] of rules.entries()) ruleCheck(rule, [...path, 'rules', i]);
     const subjects = (manifest.subjects ?? []) as Subject[];
     for (const [i, subject] of subjects.entries())
       subjectCheck(subject, [...path, 'subjects', i], kind === 'ClusterRoleBinding');
     if (manifest.roleRef) roleRefCheck(manifest.roleRef as { name: string }, [...path, 'roleRef']);
-    return undefined;
-  } catch (error) {
-    if (error instanceof Found) return error.issue;
-    throw error;
-  }
+  });
 }
 
 /**
@@ -290,14 +302,9 @@ export function specBodyIssue(
   path: FieldPath,
 ): ScopeIssue | undefined {
   if (!['Pod', 'ResourceQuota', 'NetworkPolicy'].includes(kind)) return undefined;
-  try {
-    const { apiVersion: _, kind: __, ...data } = body;
-    schemaCheck(kind, data, path);
-    return undefined;
-  } catch (error) {
-    if (error instanceof Found) return error.issue;
-    throw error;
-  }
+  return firstIssue(() => {
+    manifestSchemaCheck(body, kind, path);
+  });
 }
 
 /** A manifest's labels and annotations as ValidateObjectMeta judges them: the first error is refused. */
@@ -317,7 +324,7 @@ function metadataCheck(manifest: Record<string, unknown>, path: FieldPath): void
 
 /** The first way Kubernetes (or the scope's own world) refuses the document, or undefined. */
 export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
-  try {
+  return firstIssue(() => {
     typedManifests(doc).forEach((manifest, i) => {
       const path: FieldPath = ['manifests', i];
       metadataCheck(manifest as unknown as Record<string, unknown>, path);
@@ -391,11 +398,7 @@ export function kubernetesIssue(doc: ScopeDocument): ScopeIssue | undefined {
       for (const [finalizer, owner] of Object.entries(intent.finalizerOwners))
         unknownUser(owner, ['intent', 'finalizerOwners', finalizer]);
     }
-    return undefined;
-  } catch (error) {
-    if (error instanceof Found) return error.issue;
-    throw error;
-  }
+  });
 }
 
 /**
@@ -650,7 +653,7 @@ export function scenarioManifestIssue(
   const kind = String(manifest.kind);
   const rbac = rbacManifestIssue(manifest, path);
   if (rbac) return rbac;
-  try {
+  return firstIssue(() => {
     const metadata = stringMap(manifest.metadata);
     metadataCheck(manifest, path);
     if (kind === 'Secret' || kind === 'ConfigMap') dataCheck(kind, manifest, path);
@@ -687,12 +690,7 @@ export function scenarioManifestIssue(
         );
     }
     if (kind in models && !['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(kind)) {
-      const { apiVersion: _, kind: __, ...data } = manifest;
-      schemaCheck(kind, data, path);
+      manifestSchemaCheck(manifest, kind, path);
     }
-    return undefined;
-  } catch (error) {
-    if (error instanceof Found) return error.issue;
-    throw error;
-  }
+  });
 }
