@@ -29,6 +29,9 @@ enum Memo {
   Further = 4,
 }
 
+/** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
+const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
+
 /** Model fields and methods that are the scope's data, the same in every state. */
 const scopeData = new Set<PropertyKey>(['scope', 'objects', 'initializers', 'objectName', 'initializerSpec']);
 
@@ -263,24 +266,19 @@ export class StepMemo {
    */
   knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
     const local = this.local.code(this.localAt + j);
-    if (local === Memo.True) return 1;
-    if (local === Memo.False) return 0;
-    if (local !== Memo.Further) return -1;
+    if (local !== Memo.Further) return answered(local);
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
       this.globalAt = this.global.classOf(this.tuple, 3);
     }
     const global = this.global.code(this.globalAt + j);
-    if (global === Memo.True) return 1;
-    if (global === Memo.False) return 0;
-    if (global !== Memo.Further) return -1;
+    if (global !== Memo.Further) return answered(global);
     if (this.refinedAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
       this.tuple[0] = this.localAt;
       this.refinedAt = this.refined.classOf(this.tuple, 3);
     }
-    const refined = this.refined.code(this.refinedAt + j);
-    return refined === Memo.True ? 1 : refined === Memo.False ? 0 : -1;
+    return answered(this.refined.code(this.refinedAt + j));
   }
 
   /** Writes (event id, outside id before, outside id after) into the tuple, from lanes: as `outsideLanes`. */
