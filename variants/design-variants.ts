@@ -276,28 +276,38 @@ const deleteLeavesPhaseToController = (config: NamespaceConfig): NamespaceConfig
   }));
 };
 
-export const designVariants: DesignVariant[] = [
-  {
-    name: 'alt1-readiness-gates',
-    kind: 'design',
-    label: 'ALT-1',
-    description:
-      'Readiness gates fixed at creation; each initializer sets its own Ready condition whenever it is done, and the namespace is ready once every gate is met, instead of a pending list worked off in order.',
-    source: '000, Alternative Design: Use ReadinessGates',
-    requirements: ['ALT-1', 'IN-2'],
-    machines: unorderedInitializers,
-  },
-  {
-    name: 'alt2-container-meta',
-    kind: 'design',
-    label: 'ALT-2',
-    description:
-      'Initializers and finalizers move into metadata (ContainerMeta): whoever may update a namespace may edit its finalizers with an ordinary update, without the finalize sub-resource.',
-    source: '000, Alternative Design: Container metadata',
-    requirements: ['ALT-2', 'LC-6', 'LC-9'],
-    machines: (base) => base,
+/**
+ * The alternatives, a row each: name, label, what changes, the document section, the requirements it
+ * explores, the machines it changes and the scope option it changes.
+ */
+type AlternativeRow = [
+  name: string,
+  label: string,
+  description: string,
+  source: string,
+  requirements: string[],
+  machines: DesignVariant['machines'],
+  scope?: DesignVariant['scope'],
+];
+
+const alternatives: AlternativeRow[] = [
+  [
+    'alt1-readiness-gates',
+    'ALT-1',
+    'Readiness gates fixed at creation; each initializer sets its own Ready condition whenever it is done, and the namespace is ready once every gate is met, instead of a pending list worked off in order.',
+    '000, Alternative Design: Use ReadinessGates',
+    ['ALT-1', 'IN-2'],
+    unorderedInitializers,
+  ],
+  [
+    'alt2-container-meta',
+    'ALT-2',
+    'Initializers and finalizers move into metadata (ContainerMeta): whoever may update a namespace may edit its finalizers with an ordinary update, without the finalize sub-resource.',
+    '000, Alternative Design: Container metadata',
+    ['ALT-2', 'LC-6', 'LC-9'],
+    (base) => base,
     // metadata.finalizers is edited by update: every principal that updates finalizers can now drop `kubernetes`.
-    scope: (scope) => ({
+    (scope) => ({
       ...scope,
       principals: scope.principals.map((p) =>
         p.requests.includes('update-finalizers')
@@ -305,60 +315,52 @@ export const designVariants: DesignVariant[] = [
           : p,
       ),
     }),
-  },
-  {
-    name: 'alt3-generic-initializers',
-    kind: 'design',
-    label: 'ALT-3',
-    description:
-      'Generic initializers: the creating POST is held until the namespace is initialized and answers 504 Timeout after a time limit (3 s here), instead of 201 at once with clients polling.',
-    source: '002, REST API Changes; 000, Scalability Considerations; D-5, D-6',
-    requirements: ['ALT-3', 'IN-8'],
-    machines: (base) => base,
-    scope: (scope) => ({ ...scope, design: { ...scope.design, createHeldSeconds: 3 } }),
-  },
-  {
-    name: 'alt4-no-initialize-check',
-    kind: 'design',
-    label: 'ALT-4',
-    description:
-      'Admission without the initialize check: content of an Initializing namespace is open to anyone RBAC allows.',
-    source: '000, Security Considerations (the initialize verb); catalog ALT-4',
-    requirements: ['ALT-4', 'IN-6', 'IN-10'],
-    machines: (base) => ({
+  ],
+  [
+    'alt3-generic-initializers',
+    'ALT-3',
+    'Generic initializers: the creating POST is held until the namespace is initialized and answers 504 Timeout after a time limit (3 s here), instead of 201 at once with clients polling.',
+    '002, REST API Changes; 000, Scalability Considerations; D-5, D-6',
+    ['ALT-3', 'IN-8'],
+    (base) => base,
+    (scope) => ({ ...scope, design: { ...scope.design, createHeldSeconds: 3 } }),
+  ],
+  [
+    'alt4-no-initialize-check',
+    'ALT-4',
+    'Admission without the initialize check: content of an Initializing namespace is open to anyone RBAC allows.',
+    '000, Security Considerations (the initialize verb); catalog ALT-4',
+    ['ALT-4', 'IN-6', 'IN-10'],
+    (base) => ({
       ...base,
       pipeline: base.pipeline.provide({
         guards: { uninitializedContentWithoutInitializeVerb: () => false },
       }),
     }),
-  },
-  {
-    name: 'alt5-fail-closed-only',
-    kind: 'design',
-    label: 'ALT-5',
-    description:
-      'Every initializer fails closed, as the original extensible-admission proposal assumed: a timed-out initializer fails the namespace instead of being skipped.',
-    source: '004, Handling fail-open initializers (the original proposal)',
-    requirements: ['ALT-5', 'FP-1', 'FP-5'],
-    machines: (base) => base,
-    scope: (scope) => ({
+  ],
+  [
+    'alt5-fail-closed-only',
+    'ALT-5',
+    'Every initializer fails closed, as the original extensible-admission proposal assumed: a timed-out initializer fails the namespace instead of being skipped.',
+    '004, Handling fail-open initializers (the original proposal)',
+    ['ALT-5', 'FP-1', 'FP-5'],
+    (base) => base,
+    (scope) => ({
       ...scope,
       configurations: scope.configurations.map((c) => ({
         ...c,
         initializers: c.initializers.map((i) => ({ ...i, failurePolicy: 'Fail' as const })),
       })),
     }),
-  },
-  {
-    name: 'alt6-always-read',
-    kind: 'design',
-    label: 'ALT-6',
-    description:
-      'Admission does a consistent read of the configurations before each create: a stored configuration applies at once, and a create fails as soon as reads fail.',
-    source: '004, Considered but REJECTED alternatives: synchronization, Rejected 1',
-    requirements: ['ALT-6', 'AC-1', 'AC-3'],
+  ],
+  [
+    'alt6-always-read',
+    'ALT-6',
+    'Admission does a consistent read of the configurations before each create: a stored configuration applies at once, and a create fails as soon as reads fail.',
+    '004, Considered but REJECTED alternatives: synchronization, Rejected 1',
+    ['ALT-6', 'AC-1', 'AC-3'],
     // A read failure fails the next request: the copy is refused one second after the last good read.
-    machines: (base) => ({
+    (base) => ({
       ...base,
       configSync: base.configSync.provide({
         guards: {
@@ -366,38 +368,32 @@ export const designVariants: DesignVariant[] = [
         },
       }),
     }),
-    scope: (scope) => ({ ...scope, design: { ...scope.design, readBeforeEachRequest: true } }),
-  },
-  {
-    name: 'alt6-report-cached-version',
-    kind: 'design',
-    label: 'ALT-6',
-    description:
-      'No synchronization bound: admission keeps its cached copy however old, and reports the version it caches (observedGeneration) so the admin can compare.',
-    source: '004, Considered but REJECTED alternatives: synchronization, Rejected 2',
-    requirements: ['ALT-6', 'AC-2', 'AC-3'],
-    machines: neverStale,
-    scope: (scope) => ({ ...scope, design: { ...scope.design, reportsCachedVersion: true } }),
-  },
-  {
-    name: 'alt6-watch-deltas',
-    kind: 'design',
-    label: 'ALT-6',
-    description:
-      'Admission watches the configurations and applies deltas, which may arrive arbitrarily late; it neither blocks nor reports what it caches.',
-    source: '004, Synchronization of admission control configurations (first paragraph)',
-    requirements: ['ALT-6', 'AC-2', 'AC-3'],
-    machines: neverStale,
-  },
-  {
-    name: 'alt6-sweep-controller',
-    kind: 'design',
-    label: 'ALT-6',
-    description:
-      'A fail-open controller, not the apiserver, removes timed-out fail-open initializers on its sweep: no apiserver timer for fail-closed ones, no read-repair, and an apiserver restart loses nothing.',
-    source: '004, Considered but REJECTED alternatives: Handling fail-open initializers, Rejected 1',
-    requirements: ['ALT-6', 'FP-2', 'FP-4'],
-    machines: (base) => ({
+    (scope) => ({ ...scope, design: { ...scope.design, readBeforeEachRequest: true } }),
+  ],
+  [
+    'alt6-report-cached-version',
+    'ALT-6',
+    'No synchronization bound: admission keeps its cached copy however old, and reports the version it caches (observedGeneration) so the admin can compare.',
+    '004, Considered but REJECTED alternatives: synchronization, Rejected 2',
+    ['ALT-6', 'AC-2', 'AC-3'],
+    neverStale,
+    (scope) => ({ ...scope, design: { ...scope.design, reportsCachedVersion: true } }),
+  ],
+  [
+    'alt6-watch-deltas',
+    'ALT-6',
+    'Admission watches the configurations and applies deltas, which may arrive arbitrarily late; it neither blocks nor reports what it caches.',
+    '004, Synchronization of admission control configurations (first paragraph)',
+    ['ALT-6', 'AC-2', 'AC-3'],
+    neverStale,
+  ],
+  [
+    'alt6-sweep-controller',
+    'ALT-6',
+    'A fail-open controller, not the apiserver, removes timed-out fail-open initializers on its sweep: no apiserver timer for fail-closed ones, no read-repair, and an apiserver restart loses nothing.',
+    '004, Considered but REJECTED alternatives: Handling fail-open initializers, Rejected 1',
+    ['ALT-6', 'FP-2', 'FP-4'],
+    (base) => ({
       ...base,
       initializerTimeout: base.initializerTimeout.provide({
         guards: {
@@ -407,17 +403,15 @@ export const designVariants: DesignVariant[] = [
         },
       }),
     }),
-    scope: (scope) => ({ ...scope, faults: { ...scope.faults, apiserverRestart: false } }),
-  },
-  {
-    name: 'open-delete-while-initializing-refused',
-    kind: 'design',
-    label: 'D-4 (a)',
-    description:
-      'A namespace cannot be deleted while it is Initializing: storage refuses the DELETE until it is Active.',
-    source: 'catalog IN Open point; D-4 option (a)',
-    requirements: ['LC-3', 'FP-5'],
-    machines: (base) => ({
+    (scope) => ({ ...scope, faults: { ...scope.faults, apiserverRestart: false } }),
+  ],
+  [
+    'open-delete-while-initializing-refused',
+    'D-4 (a)',
+    'A namespace cannot be deleted while it is Initializing: storage refuses the DELETE until it is Active.',
+    'catalog IN Open point; D-4 option (a)',
+    ['LC-3', 'FP-5'],
+    (base) => ({
       ...base,
       namespace: withDefinition(base.namespace, (config) =>
         editNamespaceState(config, 'initializing', (state) => ({
@@ -427,26 +421,22 @@ export const designVariants: DesignVariant[] = [
       ),
       pipeline: withDefinition(base.pipeline, refuseDeleteTheNamespaceIgnores),
     }),
-  },
-  {
-    name: 'open-delete-keeps-pending',
-    kind: 'design',
-    label: 'D-4 (b)',
-    description:
-      'Deleting an Initializing namespace keeps its pending list (as shipped storage did) instead of clearing it; pending initializers still do not block removal.',
-    source: 'catalog IN Open point; D-4 option (b)',
-    requirements: ['LC-3', 'IN-4'],
-    machines: (base) => ({ ...base, namespace: withDefinition(base.namespace, deleteKeepsPending) }),
-  },
-  {
-    name: 'open-pending-blocks-removal',
-    kind: 'design',
-    label: 'D-4 (blocking)',
-    description:
-      'Deleting an Initializing namespace keeps its pending list, and pending initializers block removal as finalizers do.',
-    source: 'catalog IN Open point ("do pending initializers block removal?"); D-4',
-    requirements: ['LC-7', 'FP-5'],
-    machines: (base) => ({
+  ],
+  [
+    'open-delete-keeps-pending',
+    'D-4 (b)',
+    'Deleting an Initializing namespace keeps its pending list (as shipped storage did) instead of clearing it; pending initializers still do not block removal.',
+    'catalog IN Open point; D-4 option (b)',
+    ['LC-3', 'IN-4'],
+    (base) => ({ ...base, namespace: withDefinition(base.namespace, deleteKeepsPending) }),
+  ],
+  [
+    'open-pending-blocks-removal',
+    'D-4 (blocking)',
+    'Deleting an Initializing namespace keeps its pending list, and pending initializers block removal as finalizers do.',
+    'catalog IN Open point ("do pending initializers block removal?"); D-4',
+    ['LC-7', 'FP-5'],
+    (base) => ({
       ...base,
       namespace: withDefinition(base.namespace, deleteKeepsPending).provide({
         guards: {
@@ -454,16 +444,14 @@ export const designVariants: DesignVariant[] = [
         },
       }),
     }),
-  },
-  {
-    name: 'open-delete-on-finalize',
-    kind: 'design',
-    label: 'D-11',
-    description:
-      "Storage removes a deleted namespace as soon as a finalize empties its finalizers (shipped since 1.15), instead of waiting for the controller's final DELETE.",
-    source: '001, Lifecycle (the final DELETE); D-11 variant lc7-delete-on-finalize',
-    requirements: ['LC-7', 'LC-5'],
-    machines: (base) => ({
+  ],
+  [
+    'open-delete-on-finalize',
+    'D-11',
+    "Storage removes a deleted namespace as soon as a finalize empties its finalizers (shipped since 1.15), instead of waiting for the controller's final DELETE.",
+    '001, Lifecycle (the final DELETE); D-11 variant lc7-delete-on-finalize',
+    ['LC-7', 'LC-5'],
+    (base) => ({
       ...base,
       namespace: withDefinition(base.namespace, (config) =>
         editNamespaceState(config, 'terminating', (state) => ({
@@ -477,30 +465,25 @@ export const designVariants: DesignVariant[] = [
         })),
       ),
     }),
-  },
-  {
-    name: 'open-terminating-set-by-controller',
-    kind: 'design',
-    label: 'D-11 (phase)',
-    description:
-      'DELETE only sets the deletion timestamp; the namespace controller sets phase Terminating when it next syncs the namespace, instead of storage doing both in one write.',
-    source: '001, Lifecycle ("a controller sets Terminating"); D-11',
-    requirements: ['LC-3', 'LC-4'],
-    machines: (base) => ({
+  ],
+  [
+    'open-terminating-set-by-controller',
+    'D-11 (phase)',
+    'DELETE only sets the deletion timestamp; the namespace controller sets phase Terminating when it next syncs the namespace, instead of storage doing both in one write.',
+    '001, Lifecycle ("a controller sets Terminating"); D-11',
+    ['LC-3', 'LC-4'],
+    (base) => ({
       ...base,
       namespace: withDefinition(base.namespace, deleteLeavesPhaseToController, deletionRequested),
     }),
-  },
-  {
-    name: 'open-initializers-create-in-terminating',
-    kind: 'design',
-    label: 'D-3',
-    description:
-      'Principals holding initialize may still create content in a Terminating namespace, so an initializer that lost the race with a DELETE completes its work.',
-    source:
-      'catalog IN Open point ("may an initializer create content in a namespace that became Terminating?"); D-3',
-    requirements: ['LC-4', 'IN-3'],
-    machines: (base) => ({
+  ],
+  [
+    'open-initializers-create-in-terminating',
+    'D-3',
+    'Principals holding initialize may still create content in a Terminating namespace, so an initializer that lost the race with a DELETE completes its work.',
+    'catalog IN Open point ("may an initializer create content in a namespace that became Terminating?"); D-3',
+    ['LC-4', 'IN-3'],
+    (base) => ({
       ...base,
       admission: base.admission.provide({
         guards: {
@@ -512,16 +495,14 @@ export const designVariants: DesignVariant[] = [
         },
       }),
     }),
-  },
-  {
-    name: 'open-ac2-creates-only',
-    kind: 'design',
-    label: 'D-9',
-    description:
-      'A stale configuration copy refuses only creates (as shipped), not every write admission sees.',
-    source: '004, Synchronization ("block all incoming request"); D-9 variant ac2-creates-only',
-    requirements: ['AC-2'],
-    machines: (base) => ({
+  ],
+  [
+    'open-ac2-creates-only',
+    'D-9',
+    'A stale configuration copy refuses only creates (as shipped), not every write admission sees.',
+    '004, Synchronization ("block all incoming request"); D-9 variant ac2-creates-only',
+    ['AC-2'],
+    (base) => ({
       ...base,
       admission: base.admission.provide({
         guards: {
@@ -530,8 +511,21 @@ export const designVariants: DesignVariant[] = [
         },
       }),
     }),
-  },
+  ],
 ];
+
+export const designVariants: DesignVariant[] = alternatives.map(
+  ([name, label, description, source, requirements, machines, scope]) => ({
+    name,
+    kind: 'design',
+    label,
+    description,
+    source,
+    requirements,
+    machines,
+    ...(scope ? { scope } : {}),
+  }),
+);
 
 export function designVariantByName(name: string): DesignVariant | undefined {
   return designVariants.find((v) => v.name === name);

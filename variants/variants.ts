@@ -98,67 +98,67 @@ function mergeInListOrder(configs: readonly MergeableConfiguration[]): Effective
   return merged.filter((e, i) => merged.findIndex((f) => f.name === e.name) === i);
 }
 
-export const variants: Variant[] = [
-  {
-    name: 'create-in-terminating',
-    kind: 'mutant',
-    description: 'Admission lets content be created in a terminating namespace.',
-    requirements: ['LC-4'],
-    machines: providing('admission', { guards: { createInTerminatingNamespace: () => false } }),
-  },
-  {
-    name: 'initialize-check-skipped',
-    kind: 'mutant',
-    description:
-      'Admission no longer asks for the initialize verb on content in an initializing namespace (ALT-4).',
-    requirements: ['IN-6', 'ALT-4'],
-    machines: providing('pipeline', {
+/**
+ * The seeded faults, a row each in registry order: name, the requirements it breaks, what goes wrong, the
+ * machines it changes and, for a fault in the scope's data, the scope it changes.
+ */
+type FaultRow = [
+  name: string,
+  requirements: string[],
+  description: string,
+  machines: Variant['machines'],
+  scope?: Variant['scope'],
+];
+
+const seededFaults: FaultRow[] = [
+  [
+    'create-in-terminating',
+    ['LC-4'],
+    'Admission lets content be created in a terminating namespace.',
+    providing('admission', { guards: { createInTerminatingNamespace: () => false } }),
+  ],
+  [
+    'initialize-check-skipped',
+    ['IN-6', 'ALT-4'],
+    'Admission no longer asks for the initialize verb on content in an initializing namespace (ALT-4).',
+    providing('pipeline', {
       guards: { uninitializedContentWithoutInitializeVerb: () => false },
     }),
-  },
-  {
-    name: 'initializers-set-at-create-by-anyone',
-    kind: 'mutant',
-    description:
-      'Admission keeps a pending list that any creator sends with a new namespace, initialize verb or not.',
-    requirements: ['IN-3', 'IN-1'],
-    machines: providing('admission', {
+  ],
+  [
+    'initializers-set-at-create-by-anyone',
+    ['IN-3', 'IN-1'],
+    'Admission keeps a pending list that any creator sends with a new namespace, initialize verb or not.',
+    providing('admission', {
       guards: { createCarriesInitializersWithoutInitializeVerb: () => false },
     }),
-  },
-  {
-    name: 'pending-list-editable-by-anyone',
-    kind: 'mutant',
-    description:
-      'Admission no longer asks for the initialize verb when a request changes the pending list or result: whoever RBAC lets update a namespace may.',
-    requirements: ['IN-3'],
-    machines: providing('admission', {
+  ],
+  [
+    'pending-list-editable-by-anyone',
+    ['IN-3'],
+    'Admission no longer asks for the initialize verb when a request changes the pending list or result: whoever RBAC lets update a namespace may.',
+    providing('admission', {
       guards: { changesInitializersWithoutInitializeVerb: () => false },
     }),
-  },
-  {
-    name: 'initializer-out-of-order',
-    kind: 'mutant',
-    description:
-      'Initializers act as soon as they are pending, not when first, and storage lets any pending initializer remove itself.',
-    requirements: ['IN-2'],
+  ],
+  [
+    'initializer-out-of-order',
+    ['IN-2'],
+    'Initializers act as soon as they are pending, not when first, and storage lets any pending initializer remove itself.',
     // The same change as the unordered designs (ALT-1, ALT-3), seeded as a fault against IN-2.
-    machines: unorderedInitializers,
-  },
-  {
-    name: 'removal-with-finalizers-left',
-    kind: 'mutant',
-    description: 'Storage removes a terminating namespace on DELETE even though finalizers are left.',
-    requirements: ['LC-7'],
-    machines: providing('namespace', { guards: { noFinalizersLeft: () => true } }),
-  },
-  {
-    name: 'finalize-before-content-gone',
-    kind: 'mutant',
-    description:
-      'The namespace controller removes the kubernetes finalizer first and deletes content only afterwards.',
-    requirements: ['LC-5', 'LC-9'],
-    machines: providing('namespaceController', {
+    unorderedInitializers,
+  ],
+  [
+    'removal-with-finalizers-left',
+    ['LC-7'],
+    'Storage removes a terminating namespace on DELETE even though finalizers are left.',
+    providing('namespace', { guards: { noFinalizersLeft: () => true } }),
+  ],
+  [
+    'finalize-before-content-gone',
+    ['LC-5', 'LC-9'],
+    'The namespace controller removes the kubernetes finalizer first and deletes content only afterwards.',
+    providing('namespaceController', {
       guards: {
         terminatingWithContent: ({ event }) =>
           event.observed.terminating &&
@@ -166,14 +166,12 @@ export const variants: Variant[] = [
           !event.observed.finalizers.includes(kubernetesFinalizer),
       },
     }),
-  },
-  {
-    name: 'pending-grows-after-active',
-    kind: 'mutant',
-    description:
-      'Deleting an Active namespace puts the configured initializers back into its pending list (the initializers plugin re-applied on a write other than create).',
-    requirements: ['IN-4'],
-    machines: (base, scope) => ({
+  ],
+  [
+    'pending-grows-after-active',
+    ['IN-4'],
+    'Deleting an Active namespace puts the configured initializers back into its pending list (the initializers plugin re-applied on a write other than create).',
+    (base, scope) => ({
       ...base,
       namespace: base.namespace.provide({
         actions: {
@@ -192,46 +190,39 @@ export const variants: Variant[] = [
         },
       }),
     }),
-  },
-  {
-    name: 'failure-result-ignored',
-    kind: 'mutant',
-    description:
-      'Storage records a failure result but neither deletes the namespace nor stops its initialization.',
-    requirements: ['IN-7'],
-    machines: namespaceHandles('initializing', 'RECORD_FAILURE', {
+  ],
+  [
+    'failure-result-ignored',
+    ['IN-7'],
+    'Storage records a failure result but neither deletes the namespace nor stops its initialization.',
+    namespaceHandles('initializing', 'RECORD_FAILURE', {
       actions: 'recordFailureResult',
       meta: { requirements: ['IN-7'] },
     }),
-  },
-  {
-    name: 'stale-configuration-used',
-    kind: 'mutant',
-    description: 'Admission keeps using its configuration copy after 5 s without a successful read.',
-    requirements: ['AC-2', 'AC-3'],
-    machines: providing('configSync', { guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
-  },
-  {
-    name: 'rolebinding-grants-cluster-wide',
-    kind: 'mutant',
-    description: 'A RoleBinding grants in every namespace, not only its own.',
-    requirements: ['RB-4', 'RB-5'],
-    machines: (base) => ({ ...base, authorization: authorizationMachineHonouringForeignRoleBindings }),
-  },
-  {
-    name: 'rolebinding-opens-cross-namespace-list',
-    kind: 'mutant',
-    description:
-      "A RoleBinding in any namespace authorizes a list across all namespaces, which then returns every namespace's items.",
-    requirements: ['NS-7', 'RB-6'],
-    machines: (base) => ({ ...base, authorization: authorizationMachineOpeningListsByRoleBindings }),
-  },
-  {
-    name: 'kubernetes-finalizer-not-added',
-    kind: 'mutant',
-    description: 'Storage does not add the kubernetes finalizer when a namespace is created.',
-    requirements: ['LC-2', 'LC-5', 'LC-9'],
-    machines: providing('namespace', {
+  ],
+  [
+    'stale-configuration-used',
+    ['AC-2', 'AC-3'],
+    'Admission keeps using its configuration copy after 5 s without a successful read.',
+    providing('configSync', { guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
+  ],
+  [
+    'rolebinding-grants-cluster-wide',
+    ['RB-4', 'RB-5'],
+    'A RoleBinding grants in every namespace, not only its own.',
+    (base) => ({ ...base, authorization: authorizationMachineHonouringForeignRoleBindings }),
+  ],
+  [
+    'rolebinding-opens-cross-namespace-list',
+    ['NS-7', 'RB-6'],
+    "A RoleBinding in any namespace authorizes a list across all namespaces, which then returns every namespace's items.",
+    (base) => ({ ...base, authorization: authorizationMachineOpeningListsByRoleBindings }),
+  ],
+  [
+    'kubernetes-finalizer-not-added',
+    ['LC-2', 'LC-5', 'LC-9'],
+    'Storage does not add the kubernetes finalizer when a namespace is created.',
+    providing('namespace', {
       actions: {
         recordCreation: assign(({ event }) =>
           event.type === 'CREATE'
@@ -246,14 +237,12 @@ export const variants: Variant[] = [
         ),
       },
     }),
-  },
-  {
-    name: 'owner-removes-foreign-finalizer',
-    kind: 'mutant',
-    description:
-      "An external finalizer owner finalizes with an empty list, removing the other owners' finalizers (kubernetes included) with its own.",
-    requirements: ['LC-8', 'LC-9'],
-    machines: (base) => ({
+  ],
+  [
+    'owner-removes-foreign-finalizer',
+    ['LC-8', 'LC-9'],
+    "An external finalizer owner finalizes with an empty list, removing the other owners' finalizers (kubernetes included) with its own.",
+    (base) => ({
       ...base,
       finalizerOwner: withDefinition(base.finalizerOwner, (config) => {
         const watching = config.states?.watching as { on: { SYNC: { actions?: unknown }[] } };
@@ -270,31 +259,27 @@ export const variants: Variant[] = [
         };
       }),
     }),
-  },
-  {
-    name: 'immortal-namespace-deletable',
-    kind: 'mutant',
-    description: 'Admission lets the default namespace be deleted like any other.',
-    requirements: ['LC-10'],
-    machines: providing('admission', { guards: { deleteOfImmortalNamespace: () => false } }),
-  },
-  {
-    name: 'deletion-timestamp-reset',
-    kind: 'mutant',
-    description: 'A repeated DELETE of a terminating namespace stamps a new deletion timestamp.',
-    requirements: ['LC-3'],
-    machines: namespaceHandles('terminating', 'DELETE', {
+  ],
+  [
+    'immortal-namespace-deletable',
+    ['LC-10'],
+    'Admission lets the default namespace be deleted like any other.',
+    providing('admission', { guards: { deleteOfImmortalNamespace: () => false } }),
+  ],
+  [
+    'deletion-timestamp-reset',
+    ['LC-3'],
+    'A repeated DELETE of a terminating namespace stamps a new deletion timestamp.',
+    namespaceHandles('terminating', 'DELETE', {
       actions: 'setDeletionTimestamp',
       meta: { requirements: ['LC-3'] },
     }),
-  },
-  {
-    name: 'delete-clears-finalizers',
-    kind: 'mutant',
-    description:
-      'Storage empties spec.finalizers when it sets the deletion timestamp, instead of leaving them to finalize.',
-    requirements: ['LC-6', 'LC-7', 'LC-9'],
-    machines: providing('namespace', {
+  ],
+  [
+    'delete-clears-finalizers',
+    ['LC-6', 'LC-7', 'LC-9'],
+    'Storage empties spec.finalizers when it sets the deletion timestamp, instead of leaving them to finalize.',
+    providing('namespace', {
       actions: {
         setDeletionTimestamp: assign(({ event }) =>
           event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
@@ -303,15 +288,14 @@ export const variants: Variant[] = [
         ),
       },
     }),
-  },
+  ],
   // ---- Time and progress (FP-1, FP-2, FP-4, AC-2, IN-4, LC-5..LC-8): killed by the timing safety
   // properties or, where nothing bad ever happens at one step, by a liveness property with a lasso.
-  {
-    name: 'timer-never-armed',
-    kind: 'mutant',
-    description: 'The apiserver never arms the initializer timer when it creates an Initializing namespace.',
-    requirements: ['FP-2', 'FP-5'],
-    machines: (base) => ({
+  [
+    'timer-never-armed',
+    ['FP-2', 'FP-5'],
+    'The apiserver never arms the initializer timer when it creates an Initializing namespace.',
+    (base) => ({
       ...base,
       timer: withDefinition(base.timer, (config) => {
         const states = config.states as Record<string, { on?: Record<string, unknown> }>;
@@ -321,137 +305,116 @@ export const variants: Variant[] = [
         } as typeof config;
       }),
     }),
-  },
-  {
-    name: 'timer-ignores-timeout',
-    kind: 'mutant',
-    description: "The initializer timer expires after one second, whatever the initializer's timeoutSeconds.",
-    requirements: ['FP-1', 'FP-2'],
-    machines: providing('timer', { guards: { tickReachesTimeout: () => true } }),
-  },
-  {
-    name: 'fail-closed-timeout-removes',
-    kind: 'mutant',
-    description:
-      "A fail-closed (Fail) initializer's timeout removes it from the pending list like a fail-open one.",
-    requirements: ['FP-1', 'IN-7'],
-    machines: providing('initializerTimeout', {
+  ],
+  [
+    'timer-ignores-timeout',
+    ['FP-1', 'FP-2'],
+    "The initializer timer expires after one second, whatever the initializer's timeoutSeconds.",
+    providing('timer', { guards: { tickReachesTimeout: () => true } }),
+  ],
+  [
+    'fail-closed-timeout-removes',
+    ['FP-1', 'IN-7'],
+    "A fail-closed (Fail) initializer's timeout removes it from the pending list like a fail-open one.",
+    providing('initializerTimeout', {
       guards: { timerExpiredFailOpen: ({ event }) => event.observed.timerExpired },
     }),
-  },
-  {
-    name: 'fail-behaves-like-ignore',
-    kind: 'mutant',
-    description:
-      'The failure policy `Fail` behaves like `Ignore` everywhere: on timer expiry and on read-repair.',
-    requirements: ['FP-1', 'FP-4', 'IN-7'],
-    machines: providing('initializerTimeout', {
+  ],
+  [
+    'fail-behaves-like-ignore',
+    ['FP-1', 'FP-4', 'IN-7'],
+    'The failure policy `Fail` behaves like `Ignore` everywhere: on timer expiry and on read-repair.',
+    providing('initializerTimeout', {
       guards: {
         timerExpiredFailOpen: ({ event }) => event.observed.timerExpired,
         readRepairDueFailOpen: ({ event }) => event.observed.readRepairDue,
       },
     }),
-  },
-  {
-    name: 'read-repair-disabled',
-    kind: 'mutant',
-    description: 'A GET after the global timeout never repairs a namespace whose timer was lost.',
-    requirements: ['FP-4', 'IN-8'],
-    machines: providing('initializerTimeout', {
+  ],
+  [
+    'read-repair-disabled',
+    ['FP-4', 'IN-8'],
+    'A GET after the global timeout never repairs a namespace whose timer was lost.',
+    providing('initializerTimeout', {
       guards: { readRepairDueFailOpen: () => false, readRepairDueFailClosed: () => false },
     }),
-  },
-  {
-    name: 'read-repair-ignores-global-timeout',
-    kind: 'mutant',
-    description:
-      'Read-repair acts on every GET of an Initializing namespace, without waiting for the global timeout.',
-    requirements: ['FP-4'],
-    machines: providing('initializerTimeout', {
+  ],
+  [
+    'read-repair-ignores-global-timeout',
+    ['FP-4'],
+    'Read-repair acts on every GET of an Initializing namespace, without waiting for the global timeout.',
+    providing('initializerTimeout', {
       guards: {
         readRepairDueFailOpen: ({ event }) => event.observed.failurePolicy === 'Ignore',
         readRepairDueFailClosed: ({ event }) => event.observed.failurePolicy === 'Fail',
       },
     }),
-  },
-  {
-    name: 'configuration-copy-never-updated',
-    kind: 'mutant',
-    description:
-      "Admission's configuration copy is never updated by a successful read (it goes stale and stays so).",
-    requirements: ['AC-1', 'AC-2', 'AC-3'],
-    machines: providing('configSync', { actions: { rememberConfigurationsRead: assign(() => ({})) } }),
-  },
-  {
-    name: 'initializer-never-completes',
-    kind: 'mutant',
-    description: 'An initializer populates the namespace but never removes itself from the pending list.',
-    requirements: ['IN-3', 'IN-4'],
-    machines: providing('initializerController', {
+  ],
+  [
+    'configuration-copy-never-updated',
+    ['AC-1', 'AC-2', 'AC-3'],
+    "Admission's configuration copy is never updated by a successful read (it goes stale and stays so).",
+    providing('configSync', { actions: { rememberConfigurationsRead: assign(() => ({})) } }),
+  ],
+  [
+    'initializer-never-completes',
+    ['IN-3', 'IN-4'],
+    'An initializer populates the namespace but never removes itself from the pending list.',
+    providing('initializerController', {
       guards: { firstPendingAndPopulated: () => false },
     }),
-  },
-  {
-    name: 'initializer-re-adds-itself',
-    kind: 'mutant',
-    description:
-      'Removing the first pending initializer puts it back at the end of the list: initializers take turns forever.',
-    requirements: ['IN-2', 'IN-4'],
-    machines: providing('namespace', {
+  ],
+  [
+    'initializer-re-adds-itself',
+    ['IN-2', 'IN-4'],
+    'Removing the first pending initializer puts it back at the end of the list: initializers take turns forever.',
+    providing('namespace', {
       actions: {
         removeFirstPendingInitializer: assign({
           pending: ({ context }) => [...context.pending.slice(1), ...context.pending.slice(0, 1)],
         }),
       },
     }),
-  },
-  {
-    name: 'namespace-controller-stalls',
-    kind: 'mutant',
-    description: 'The namespace controller never acts on a terminating namespace.',
-    requirements: ['LC-5', 'LC-7'],
-    machines: providing('namespaceController', {
+  ],
+  [
+    'namespace-controller-stalls',
+    ['LC-5', 'LC-7'],
+    'The namespace controller never acts on a terminating namespace.',
+    providing('namespaceController', {
       guards: {
         terminatingWithContent: () => false,
         terminatingWithKubernetesFinalizer: () => false,
         terminatingWithNoFinalizersLeft: () => false,
       },
     }),
-  },
-  {
-    name: 'controller-never-finalizes',
-    kind: 'mutant',
-    description:
-      'The namespace controller deletes the content but never removes the `kubernetes` finalizer, so the namespace is never purged.',
-    requirements: ['LC-5', 'LC-7'],
-    machines: providing('namespaceController', {
+  ],
+  [
+    'controller-never-finalizes',
+    ['LC-5', 'LC-7'],
+    'The namespace controller deletes the content but never removes the `kubernetes` finalizer, so the namespace is never purged.',
+    providing('namespaceController', {
       guards: { terminatingWithKubernetesFinalizer: () => false },
     }),
-  },
-  {
-    name: 'namespace-controller-purges-live-namespaces',
-    kind: 'mutant',
-    description:
-      'The namespace controller deletes the content of every namespace it watches, not only of Terminating ones.',
-    requirements: ['LC-5', 'NS-2'],
-    machines: providing('namespaceController', {
+  ],
+  [
+    'namespace-controller-purges-live-namespaces',
+    ['LC-5', 'NS-2'],
+    'The namespace controller deletes the content of every namespace it watches, not only of Terminating ones.',
+    providing('namespaceController', {
       guards: { terminatingWithContent: ({ event }) => event.observed.contentRemains },
     }),
-  },
-  {
-    name: 'owner-keeps-its-finalizer',
-    kind: 'mutant',
-    description: 'A finalizer owner purges its external content but never removes its own finalizer (LC-8).',
-    requirements: ['LC-8', 'LC-7'],
-    machines: providing('finalizerOwner', { guards: { terminatingWithOwnFinalizer: () => false } }),
-  },
-  {
-    name: 'owner-reprovisions-while-terminating',
-    kind: 'mutant',
-    description:
-      'A finalizer owner provisions its external content again whenever it finds none, even in a terminating namespace: it purges and re-provisions forever and never gets to remove its finalizer (a livelock, not a stop).',
-    requirements: ['LC-8', 'LC-9'],
-    machines: providing('finalizerOwner', {
+  ],
+  [
+    'owner-keeps-its-finalizer',
+    ['LC-8', 'LC-7'],
+    'A finalizer owner purges its external content but never removes its own finalizer (LC-8).',
+    providing('finalizerOwner', { guards: { terminatingWithOwnFinalizer: () => false } }),
+  ],
+  [
+    'owner-reprovisions-while-terminating',
+    ['LC-8', 'LC-9'],
+    'A finalizer owner provisions its external content again whenever it finds none, even in a terminating namespace: it purges and re-provisions forever and never gets to remove its finalizer (a livelock, not a stop).',
+    providing('finalizerOwner', {
       guards: {
         activeWithOwnFinalizerAndNothingProvisioned: ({ event }) =>
           (event.observed.namespaceActive || event.observed.namespaceTerminating) &&
@@ -459,14 +422,12 @@ export const variants: Variant[] = [
           !event.observed.externalContentExists,
       },
     }),
-  },
-  {
-    name: 'initialize-check-skipped-for-reads',
-    kind: 'mutant',
-    description:
-      'Admission asks for the initialize verb on writes into an initializing namespace but lets reads of its content through.',
-    requirements: ['IN-6'],
-    machines: providing('pipeline', {
+  ],
+  [
+    'initialize-check-skipped-for-reads',
+    ['IN-6'],
+    'Admission asks for the initialize verb on writes into an initializing namespace but lets reads of its content through.',
+    providing('pipeline', {
       guards: {
         uninitializedContentWithoutInitializeVerb: ({ event }) =>
           event.facts.target === 'content' &&
@@ -476,73 +437,60 @@ export const variants: Variant[] = [
           !event.facts.callerMayInitialize,
       },
     }),
-  },
-  {
-    name: 'view-role-gains-initialize',
-    kind: 'mutant',
-    description: 'The bootstrap `view` ClusterRole also grants `initialize` on namespaces.',
-    requirements: ['RB-3', 'IN-6'],
-    machines: (base) => base,
-    scope: withRoleRule('view', { apiGroups: [''], resources: ['namespaces'], verbs: ['initialize'] }),
-  },
-  {
-    name: 'namespace-creator-gains-delete',
-    kind: 'mutant',
-    description:
-      "Document 000's `namespace-creator` ClusterRole also grants `delete` on namespaces: a tenant can delete another tenant's namespace.",
-    requirements: ['RB-1', 'RB-5'],
-    machines: (base) => base,
-    scope: withRoleRule('namespace-creator', {
+  ],
+  [
+    'view-role-gains-initialize',
+    ['RB-3', 'IN-6'],
+    'The bootstrap `view` ClusterRole also grants `initialize` on namespaces.',
+    (base) => base,
+    withRoleRule('view', { apiGroups: [''], resources: ['namespaces'], verbs: ['initialize'] }),
+  ],
+  [
+    'namespace-creator-gains-delete',
+    ['RB-1', 'RB-5'],
+    "Document 000's `namespace-creator` ClusterRole also grants `delete` on namespaces: a tenant can delete another tenant's namespace.",
+    (base) => base,
+    withRoleRule('namespace-creator', {
       apiGroups: [''],
       resources: ['namespaces'],
       verbs: ['delete'],
     }),
-  },
-  {
-    name: 'duplicate-content-accepted',
-    kind: 'mutant',
-    description:
-      'Storage creates content under a name that already exists in the namespace instead of refusing 409.',
-    requirements: ['NS-3'],
-    machines: (base) => ({ ...base, storageChecks: { uniqueNames: false, validNames: true } }),
-  },
-  {
-    name: 'names-not-validated',
-    kind: 'mutant',
-    description:
-      'Storage stores a namespace without validating its name or finalizers (no 422 for `Team_C`).',
-    requirements: ['NS-1', 'LC-2'],
-    machines: (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
-  },
-  {
-    name: 'escalation-check-skipped',
-    kind: 'mutant',
-    description:
-      'Storage writes a RoleBinding or Role that grants more than its author holds: an admin of a namespace binds cluster-admin there (no ConfirmNoEscalation, D-23).',
-    requirements: ['RB-4', 'RB-5'],
-    machines: providing('pipeline', { guards: { grantsBeyondCallersPermissions: () => false } }),
-  },
-  {
-    name: 'namespace-creator-updates-default',
-    kind: 'mutant',
-    description:
-      "Document 000's `namespace-creator` ClusterRole also grants `update` on the `default` namespace object: a tenant acts on a namespace that belongs to nobody, which tenant isolation alone does not judge.",
-    requirements: ['RB-1'],
-    machines: (base) => base,
-    scope: withRoleRule('namespace-creator', {
+  ],
+  [
+    'duplicate-content-accepted',
+    ['NS-3'],
+    'Storage creates content under a name that already exists in the namespace instead of refusing 409.',
+    (base) => ({ ...base, storageChecks: { uniqueNames: false, validNames: true } }),
+  ],
+  [
+    'names-not-validated',
+    ['NS-1', 'LC-2'],
+    'Storage stores a namespace without validating its name or finalizers (no 422 for `Team_C`).',
+    (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: false } }),
+  ],
+  [
+    'escalation-check-skipped',
+    ['RB-4', 'RB-5'],
+    'Storage writes a RoleBinding or Role that grants more than its author holds: an admin of a namespace binds cluster-admin there (no ConfirmNoEscalation, D-23).',
+    providing('pipeline', { guards: { grantsBeyondCallersPermissions: () => false } }),
+  ],
+  [
+    'namespace-creator-updates-default',
+    ['RB-1'],
+    "Document 000's `namespace-creator` ClusterRole also grants `update` on the `default` namespace object: a tenant acts on a namespace that belongs to nobody, which tenant isolation alone does not judge.",
+    (base) => base,
+    withRoleRule('namespace-creator', {
       apiGroups: [''],
       resources: ['namespaces'],
       verbs: ['update'],
       resourceNames: ['default'],
     }),
-  },
-  {
-    name: 'gate-opens-once-terminating',
-    kind: 'mutant',
-    description:
-      'The IN-6 gate looks at the phase instead of initialized: once a namespace deleted while initializing terminates, reads and lists of its content go through (D-19).',
-    requirements: ['IN-6'],
-    machines: providing('pipeline', {
+  ],
+  [
+    'gate-opens-once-terminating',
+    ['IN-6'],
+    'The IN-6 gate looks at the phase instead of initialized: once a namespace deleted while initializing terminates, reads and lists of its content go through (D-19).',
+    providing('pipeline', {
       guards: {
         uninitializedContentWithoutInitializeVerb: ({ event }) =>
           event.facts.target === 'content' &&
@@ -552,22 +500,18 @@ export const variants: Variant[] = [
           !event.facts.namespaceTerminating,
       },
     }),
-  },
-  {
-    name: 'configurations-merged-in-list-order',
-    kind: 'mutant',
-    description:
-      'Admission merges the configurations in the order the store lists them, not sorted by name (D-21).',
-    requirements: ['IN-1'],
-    machines: (base) => ({ ...base, configurationMerge: mergeInListOrder }),
-  },
-  {
-    name: 'deletecollection-deletes-nothing',
-    kind: 'mutant',
-    description:
-      'Storage answers a deletecollection 200 without deleting what it lists: a cleanup in a terminating namespace leaves its objects behind (shipped Store.DeleteCollection deletes each item).',
-    requirements: ['LC-5'],
-    machines: providing('pipeline', {
+  ],
+  [
+    'configurations-merged-in-list-order',
+    ['IN-1'],
+    'Admission merges the configurations in the order the store lists them, not sorted by name (D-21).',
+    (base) => ({ ...base, configurationMerge: mergeInListOrder }),
+  ],
+  [
+    'deletecollection-deletes-nothing',
+    ['LC-5'],
+    'Storage answers a deletecollection 200 without deleting what it lists: a cleanup in a terminating namespace leaves its objects behind (shipped Store.DeleteCollection deletes each item).',
+    providing('pipeline', {
       actions: {
         deleteCollection: assign({
           outcome: {
@@ -579,7 +523,20 @@ export const variants: Variant[] = [
         }),
       },
     }),
-  },
+  ],
+];
+
+export const variants: Variant[] = [
+  ...seededFaults.map(
+    ([name, requirements, description, machines, scope]): Variant => ({
+      name,
+      kind: 'mutant',
+      description,
+      requirements,
+      machines,
+      ...(scope ? { scope } : {}),
+    }),
+  ),
   // The documents' design alternatives and the decisions' options not taken (docs/alternatives.md).
   ...designVariants,
 ];
