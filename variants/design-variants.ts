@@ -80,6 +80,28 @@ const policyInitializer = {
   canFail: false,
 };
 
+type Configuration = DesignScope['configurations'][number];
+
+/** A configuration of one initializer. */
+const configuration = (
+  name: string,
+  registered: Configuration['registered'],
+  initializer: Configuration['initializers'][number],
+): Configuration => ({ name, registered, initializers: [initializer] });
+
+const policyConfiguration = configuration('10-policy', 'initially', policyInitializer);
+
+/** The tenant of both scopes, creating team-a and sending `requests` there. */
+const alice = (
+  requests: DesignScope['principals'][number]['requests'],
+): DesignScope['principals'][number] => ({
+  name: 'alice',
+  groups: ['teams@corp.com', 'system:authenticated'],
+  tenant: true,
+  namespaces: ['team-a'],
+  requests,
+});
+
 const declared = { consumers: [consumerAccount], mayBeNotReady: [policyInitializer.name] };
 
 /**
@@ -97,29 +119,17 @@ export const alternativesLifecycleScope: DesignScope = {
     { name: 'default', system: true },
   ],
   configurations: [
-    { name: '10-policy', registered: 'initially', initializers: [policyInitializer] },
-    {
-      name: '20-quota',
-      registered: 'initially',
-      initializers: [
-        {
-          name: 'quota.example.com',
-          failurePolicy: 'Fail',
-          timeoutSeconds: 2,
-          populates: { resource: 'resourcequotas', name: 'compute-quota' },
-          canFail: true,
-        },
-      ],
-    },
+    policyConfiguration,
+    configuration('20-quota', 'initially', {
+      name: 'quota.example.com',
+      failurePolicy: 'Fail',
+      timeoutSeconds: 2,
+      populates: { resource: 'resourcequotas', name: 'compute-quota' },
+      canFail: true,
+    }),
   ],
   principals: [
-    {
-      name: 'alice',
-      groups: ['teams@corp.com', 'system:authenticated'],
-      tenant: true,
-      namespaces: ['team-a'],
-      requests: ['create-namespace', 'create-content'],
-    },
+    alice(['create-namespace', 'create-content']),
     {
       name: consumerAccount,
       groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'],
@@ -165,30 +175,16 @@ export const alternativesSyncScope: DesignScope = {
   description:
     'Alice creates one namespace while configuration reads may fail and a cluster admin registers a logging configuration; no other actor; a 5 s read-repair timeout.',
   configurations: [
-    { name: '10-policy', registered: 'initially', initializers: [policyInitializer] },
-    {
-      name: '30-logging',
-      registered: 'later',
-      initializers: [
-        {
-          name: 'logging.example.com',
-          failurePolicy: 'Ignore',
-          timeoutSeconds: 2,
-          populates: { resource: 'configmaps', name: 'log-index' },
-          canFail: false,
-        },
-      ],
-    },
+    policyConfiguration,
+    configuration('30-logging', 'later', {
+      name: 'logging.example.com',
+      failurePolicy: 'Ignore',
+      timeoutSeconds: 2,
+      populates: { resource: 'configmaps', name: 'log-index' },
+      canFail: false,
+    }),
   ],
-  principals: [
-    {
-      name: 'alice',
-      groups: ['teams@corp.com', 'system:authenticated'],
-      tenant: true,
-      namespaces: ['team-a'],
-      requests: ['create-namespace'],
-    },
-  ],
+  principals: [alice(['create-namespace'])],
   faults: { initializerCrash: false, configReadFailure: true, apiserverRestart: false },
 };
 
