@@ -1,9 +1,9 @@
 import { assign } from 'xstate';
-import type { DesignScope } from '../machines/design-options.ts';
+import type { DesignOptions, DesignScope } from '../machines/design-options.ts';
 import type { NamespaceContext, namespaceMachine } from '../machines/namespace.ts';
 import { builtInActorBindings, initializerAccount, type Scope } from '../machines/scope.ts';
 import type { MachineSet } from '../machines/system.ts';
-import { withDefinition } from './machine-edit.ts';
+import { providing, unchanged, withDefinition } from './machine-edit.ts';
 
 /**
  * The documents' design alternatives and the options `docs/decisions.md` did not take, as named
@@ -217,11 +217,13 @@ export const unorderedInitializers = (base: MachineSet): MachineSet => ({
   }),
 });
 
+/** The scope with design options set (docs/alternatives.md): what the machines read of the scope. */
+const withDesign =
+  (options: DesignOptions) =>
+  (scope: DesignScope): DesignScope => ({ ...scope, design: { ...scope.design, ...options } });
+
 /** Admission never refuses for a stale copy: it keeps admitting with whatever it last read. */
-const neverStale = (base: MachineSet): MachineSet => ({
-  ...base,
-  configSync: base.configSync.provide({ guards: { noSuccessfulReadWithinStaleWindow: () => false } }),
-});
+const neverStale = providing('configSync', { guards: { noSuccessfulReadWithinStaleWindow: () => false } });
 
 /** A DELETE of an Initializing namespace keeps its pending list (D-4 option b). */
 const deleteKeepsPending = (config: NamespaceConfig): NamespaceConfig =>
@@ -301,7 +303,7 @@ const alternatives: AlternativeRow[] = [
     'Initializers and finalizers move into metadata (ContainerMeta): whoever may update a namespace may edit its finalizers with an ordinary update, without the finalize sub-resource.',
     '000, Alternative Design: Container metadata',
     ['ALT-2', 'LC-6', 'LC-9'],
-    (base) => base,
+    unchanged,
     // metadata.finalizers is edited by update: every principal that updates finalizers can now drop `kubernetes`.
     (scope) => ({
       ...scope,
@@ -318,8 +320,8 @@ const alternatives: AlternativeRow[] = [
     'Generic initializers: the creating POST is held until the namespace is initialized and answers 504 Timeout after a time limit (3 s here), instead of 201 at once with clients polling.',
     '002, REST API Changes; 000, Scalability Considerations; D-5, D-6',
     ['ALT-3', 'IN-8'],
-    (base) => base,
-    (scope) => ({ ...scope, design: { ...scope.design, createHeldSeconds: 3 } }),
+    unchanged,
+    withDesign({ createHeldSeconds: 3 }),
   ],
   [
     'alt4-no-initialize-check',
@@ -327,11 +329,8 @@ const alternatives: AlternativeRow[] = [
     'Admission without the initialize check: content of an Initializing namespace is open to anyone RBAC allows.',
     '000, Security Considerations (the initialize verb); catalog ALT-4',
     ['ALT-4', 'IN-6', 'IN-10'],
-    (base) => ({
-      ...base,
-      pipeline: base.pipeline.provide({
-        guards: { uninitializedContentWithoutInitializeVerb: () => false },
-      }),
+    providing('pipeline', {
+      guards: { uninitializedContentWithoutInitializeVerb: () => false },
     }),
   ],
   [
@@ -340,7 +339,7 @@ const alternatives: AlternativeRow[] = [
     'Every initializer fails closed, as the original extensible-admission proposal assumed: a timed-out initializer fails the namespace instead of being skipped.',
     '004, Handling fail-open initializers (the original proposal)',
     ['ALT-5', 'FP-1', 'FP-5'],
-    (base) => base,
+    unchanged,
     (scope) => ({
       ...scope,
       configurations: scope.configurations.map((c) => ({
@@ -356,15 +355,12 @@ const alternatives: AlternativeRow[] = [
     '004, Considered but REJECTED alternatives: synchronization, Rejected 1',
     ['ALT-6', 'AC-1', 'AC-3'],
     // A read failure fails the next request: the copy is refused one second after the last good read.
-    (base) => ({
-      ...base,
-      configSync: base.configSync.provide({
-        guards: {
-          noSuccessfulReadWithinStaleWindow: ({ context }) => context.secondsSinceRead + 1 >= 1,
-        },
-      }),
+    providing('configSync', {
+      guards: {
+        noSuccessfulReadWithinStaleWindow: ({ context }) => context.secondsSinceRead + 1 >= 1,
+      },
     }),
-    (scope) => ({ ...scope, design: { ...scope.design, readBeforeEachRequest: true } }),
+    withDesign({ readBeforeEachRequest: true }),
   ],
   [
     'alt6-report-cached-version',
@@ -373,7 +369,7 @@ const alternatives: AlternativeRow[] = [
     '004, Considered but REJECTED alternatives: synchronization, Rejected 2',
     ['ALT-6', 'AC-2', 'AC-3'],
     neverStale,
-    (scope) => ({ ...scope, design: { ...scope.design, reportsCachedVersion: true } }),
+    withDesign({ reportsCachedVersion: true }),
   ],
   [
     'alt6-watch-deltas',
@@ -389,15 +385,12 @@ const alternatives: AlternativeRow[] = [
     'A fail-open controller, not the apiserver, removes timed-out fail-open initializers on its sweep: no apiserver timer for fail-closed ones, no read-repair, and an apiserver restart loses nothing.',
     '004, Considered but REJECTED alternatives: Handling fail-open initializers, Rejected 1',
     ['ALT-6', 'FP-2', 'FP-4'],
-    (base) => ({
-      ...base,
-      initializerTimeout: base.initializerTimeout.provide({
-        guards: {
-          timerExpiredFailClosed: () => false,
-          readRepairDueFailOpen: () => false,
-          readRepairDueFailClosed: () => false,
-        },
-      }),
+    providing('initializerTimeout', {
+      guards: {
+        timerExpiredFailClosed: () => false,
+        readRepairDueFailOpen: () => false,
+        readRepairDueFailClosed: () => false,
+      },
     }),
     (scope) => ({ ...scope, faults: { ...scope.faults, apiserverRestart: false } }),
   ],
@@ -479,17 +472,14 @@ const alternatives: AlternativeRow[] = [
     'Principals holding initialize may still create content in a Terminating namespace, so an initializer that lost the race with a DELETE completes its work.',
     'catalog IN Open point ("may an initializer create content in a namespace that became Terminating?"); D-3',
     ['LC-4', 'IN-3'],
-    (base) => ({
-      ...base,
-      admission: base.admission.provide({
-        guards: {
-          createInTerminatingNamespace: ({ event }) =>
-            event.facts.target === 'content' &&
-            event.facts.operation === 'create' &&
-            event.facts.namespaceTerminating &&
-            !event.facts.callerMayInitialize,
-        },
-      }),
+    providing('admission', {
+      guards: {
+        createInTerminatingNamespace: ({ event }) =>
+          event.facts.target === 'content' &&
+          event.facts.operation === 'create' &&
+          event.facts.namespaceTerminating &&
+          !event.facts.callerMayInitialize,
+      },
     }),
   ],
   [
@@ -498,14 +488,11 @@ const alternatives: AlternativeRow[] = [
     'A stale configuration copy refuses only creates (as shipped), not every write admission sees.',
     '004, Synchronization ("block all incoming request"); D-9 variant ac2-creates-only',
     ['AC-2'],
-    (base) => ({
-      ...base,
-      admission: base.admission.provide({
-        guards: {
-          writeWithStaleConfiguration: ({ event }) =>
-            !event.facts.configurationFresh && event.facts.operation === 'create',
-        },
-      }),
+    providing('admission', {
+      guards: {
+        writeWithStaleConfiguration: ({ event }) =>
+          !event.facts.configurationFresh && event.facts.operation === 'create',
+      },
     }),
   ],
 ];

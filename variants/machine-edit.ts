@@ -1,4 +1,5 @@
 import { type AnyStateMachine, StateMachine } from 'xstate';
+import type { MachineSet } from '../machines/system.ts';
 
 /**
  * A copy of a machine with part of its definition changed, keeping its guards and actions: for
@@ -17,3 +18,17 @@ export function withDefinition<M extends AnyStateMachine>(
   } as M['implementations'];
   return new StateMachine(edit(machine.config), implementations) as unknown as M;
 }
+
+/** Machines with one machine's guards or actions replaced through `.provide()`: a seeded fault's usual shape. */
+export function providing<K extends Exclude<keyof MachineSet, 'storageChecks' | 'configurationMerge'>>(
+  key: K,
+  implementations: Parameters<MachineSet[K]['provide']>[0],
+): (base: MachineSet) => MachineSet {
+  return (base) => {
+    const provide = base[key].provide.bind(base[key]) as (i: typeof implementations) => MachineSet[K];
+    return { ...base, [key]: provide(implementations) };
+  };
+}
+
+/** The machines as they are: a variant that changes only the scope. */
+export const unchanged = (base: MachineSet): MachineSet => base;

@@ -15,7 +15,7 @@ import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type MachineSet } from '../machines/system.ts';
 import { designVariants, unorderedInitializers } from './design-variants.ts';
-import { withDefinition } from './machine-edit.ts';
+import { providing, unchanged, withDefinition } from './machine-edit.ts';
 
 /**
  * Named variants of the machines: seeded faults (mutants) that some property must catch, and design
@@ -48,17 +48,6 @@ function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
         { ...current, rules: [...current.rules, rule] },
       ],
     };
-  };
-}
-
-/** Machines with one machine's guards or actions replaced through `.provide()`: a seeded fault's usual shape. */
-function providing<K extends Exclude<keyof MachineSet, 'storageChecks' | 'configurationMerge'>>(
-  key: K,
-  implementations: Parameters<MachineSet[K]['provide']>[0],
-): (base: MachineSet) => MachineSet {
-  return (base) => {
-    const provide = base[key].provide.bind(base[key]) as (i: typeof implementations) => MachineSet[K];
-    return { ...base, [key]: provide(implementations) };
   };
 }
 
@@ -442,14 +431,14 @@ const seededFaults: FaultRow[] = [
     'view-role-gains-initialize',
     ['RB-3', 'IN-6'],
     'The bootstrap `view` ClusterRole also grants `initialize` on namespaces.',
-    (base) => base,
+    unchanged,
     withRoleRule('view', { apiGroups: [''], resources: ['namespaces'], verbs: ['initialize'] }),
   ],
   [
     'namespace-creator-gains-delete',
     ['RB-1', 'RB-5'],
     "Document 000's `namespace-creator` ClusterRole also grants `delete` on namespaces: a tenant can delete another tenant's namespace.",
-    (base) => base,
+    unchanged,
     withRoleRule('namespace-creator', {
       apiGroups: [''],
       resources: ['namespaces'],
@@ -478,7 +467,7 @@ const seededFaults: FaultRow[] = [
     'namespace-creator-updates-default',
     ['RB-1'],
     "Document 000's `namespace-creator` ClusterRole also grants `update` on the `default` namespace object: a tenant acts on a namespace that belongs to nobody, which tenant isolation alone does not judge.",
-    (base) => base,
+    unchanged,
     withRoleRule('namespace-creator', {
       apiGroups: [''],
       resources: ['namespaces'],
