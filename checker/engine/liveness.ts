@@ -1,3 +1,4 @@
+import type { ExploreResult } from './explore.ts';
 import { memoByPair } from './memo.ts';
 import type { StateGraph } from './state-graph.ts';
 import { stronglyConnectedComponents } from './state-graph.ts';
@@ -153,79 +154,171 @@ export function checkGoal<S, E>(
   options: GoalOptions = {},
 ): GoalVerdict<S, E> {
   const n = graph.size;
-  const { offsets, targets } = graph;
+  const { offsets, targets, eventIds } = graph;
   const notQ = new Uint8Array(n);
   for (let s = 0; s < graph.expanded; s++) notQ[s] = goal.q(s) ? 0 : 1;
-  // Shortest distance: BFS depth to a trigger, then q-free steps. Triggers come in index order, which is
-  // depth order, so merging them into a FIFO keeps the queue sorted by distance (unit weights).
-  const dist = new Int32Array(n).fill(-1);
-  const parent = new Int32Array(n).fill(-1);
-  const parentEdge = new Int32Array(n).fill(-1);
-  const queue = new Int32Array(n);
-  let head = 0;
-  let tail = 0;
-  let triggers = 0;
   const triggerList: number[] = [];
   for (let s = 0; s < graph.expanded; s++) {
     if (notQ[s] === 1 && (goal.p === undefined || goal.p(s))) triggerList.push(s);
   }
-  triggers = triggerList.length;
-  let nextTrigger = 0;
-  const depth = (s: number) => graph.search.depthOf(s);
-  while (head < tail || nextTrigger < triggerList.length) {
-    let s: number;
-    const t = triggerList[nextTrigger];
-    if (nextTrigger < triggerList.length && (head === tail || depth(t) <= dist[queue[head]])) {
-      nextTrigger++;
-      if (dist[t] !== -1) continue;
-      dist[t] = depth(t);
-      s = t;
-    } else {
-      s = queue[head++];
-    }
-    for (let k = offsets[s]; k < offsets[s + 1]; k++) {
-      const w = targets[k];
-      if (notQ[w] === 0 || dist[w] !== -1) continue;
-      dist[w] = dist[s] + 1;
-      parent[w] = s;
-      parentEdge[w] = k;
-      queue[tail++] = w;
-    }
-  }
+  // The conditions only read the graph's own events: E is the graph's, whatever the memo's key types say.
+  const fair = compiledFairness(graph as StateGraph<unknown, never>, fairness);
+  const walk: SuccessorWalk<E> = {
+    size: n,
+    expanded: graph.expanded,
+    successors: (s, visit) => {
+      for (let k = offsets[s]; k < offsets[s + 1]; k++) visit(eventIds[k], targets[k]);
+    },
+    events: graph.events,
+  };
+  return lassoVerdict(
+    walk,
+    graph.search,
+    { notQ: (s) => notQ[s] === 1, triggers: triggerList, horizon: options.horizon ?? (() => false) },
+    { ...fair, eventMask: (id) => fair.eventMask[id], enabledMask: (s) => fair.enabledMask[s] },
+    (members) => fairComponents(graph, fair, Int32Array.from(members)),
+    (states) => {
+      const inside = new Uint8Array(n);
+      for (const s of states) inside[s] = 1;
+      return (s) => inside[s] === 1;
+    },
+  );
+}
+
+/**
+ * A graph as the lasso search walks it, stored (a StateGraph's rows) or recomputed (the compiled search's
+ * successors): the edges of state `s` in the search's order, each as its event's index in `events` and its
+ * target (a negative target is one the search did not keep). States from `expanded` on have none.
+ */
+export interface SuccessorWalk<E> {
+  size: number;
+  expanded: number;
+  successors(s: number, visit: (event: number, target: number) => void): void;
+  events: readonly E[];
+}
+
+/** Fairness as bit masks, one bit per condition: of an event (by index) and of the classes a state enables. */
+export interface FairMasks {
+  weak: number;
+  strong: number;
+  eventMask(event: number): number;
+  enabledMask(s: number): number;
+}
+
+/** A fair component, with the condition bits its cycle must show. */
+export interface FairComponent {
+  states: Int32Array;
+  weakTaken: number;
+  weakDisabled: number;
+  strongTaken: number;
+}
+
+/** A goal as the lasso search needs it: where `q` is pending, the triggers in index order, the horizon. */
+export interface PendingGoal {
+  notQ: (s: number) => boolean;
+  triggers: readonly number[];
+  horizon: (s: number) => boolean;
+}
+
+/**
+ * The verdict of a goal from its triggers, whichever way the graph is held: shortest distances to every
+ * `q`-free state, the fair components among the states reached (those beyond the horizon only when none
+ * is found short of it), and the lasso into the nearest one. `components` finds the fair components of
+ * a set of states; `inside` gives membership of one component.
+ */
+export function lassoVerdict<S, E>(
+  walk: SuccessorWalk<E>,
+  search: Pick<ExploreResult<S, E>, 'depthOf' | 'stateAt' | 'traceTo'>,
+  goal: PendingGoal,
+  fair: FairMasks,
+  components: (members: number[]) => FairComponent[],
+  inside: (states: Int32Array) => (s: number) => boolean,
+): GoalVerdict<S, E> {
+  const { dist, parent, parentEvent } = distancesFromTriggers(walk, search, goal);
+  const triggers = goal.triggers.length;
   if (triggers === 0) return { triggers, onlyAtHorizon: false };
   const reached: number[] = [];
   const beyond: number[] = [];
-  for (let s = 0; s < graph.expanded; s++) {
+  for (let s = 0; s < walk.expanded; s++) {
     if (dist[s] === -1) continue;
-    if (options.horizon?.(s)) beyond.push(s);
+    if (goal.horizon(s)) beyond.push(s);
     else reached.push(s);
   }
-  // The conditions only read the graph's own events: E is the graph's, whatever the memo's key types say.
-  const fair = compiledFairness(graph as StateGraph<unknown, never>, fairness);
-  let components = fairComponents(graph, fair, Int32Array.from(reached));
+  let found = components(reached);
   let onlyAtHorizon = false;
-  if (components.length === 0 && beyond.length > 0) {
-    components = fairComponents(graph, fair, Int32Array.from([...reached, ...beyond]));
-    onlyAtHorizon = components.length > 0;
+  if (found.length === 0 && beyond.length > 0) {
+    found = components([...reached, ...beyond]);
+    onlyAtHorizon = found.length > 0;
   }
-  if (components.length === 0) return { triggers, onlyAtHorizon: false };
-  const { best, entry } = nearestEntry(components, dist);
+  if (found.length === 0) return { triggers, onlyAtHorizon: false };
+  const { best, entry } = nearestEntry(found, dist);
   // The prefix: q-free predecessors back to the trigger, then the BFS path to it.
   const qFree: LassoStep<S, E>[] = [];
   let at = entry;
   while (parent[at] !== -1) {
-    qFree.push({ event: graph.events[graph.eventIds[parentEdge[at]]], state: graph.search.stateAt(at) });
+    qFree.push({ event: walk.events[parentEvent[at]], state: search.stateAt(at) });
     at = parent[at];
   }
   qFree.reverse();
-  const toTrigger = graph.search.traceTo(at);
+  const toTrigger = search.traceTo(at);
   const steps: LassoStep<S, E>[] = [
     ...toTrigger.steps.map((step) => ({ event: step.event, state: step.state })),
     ...qFree,
   ];
   const loopStart = steps.length;
-  steps.push(...fairCycle(graph, fair, best, entry));
+  steps.push(...fairCycle(walk, search, fair, best, entry, inside(best.states)));
   return { triggers, lasso: { initial: toTrigger.initial, steps, loopStart }, onlyAtHorizon };
+}
+
+/**
+ * Shortest distance of each `q`-free state: BFS depth to a trigger, then `q`-free steps, with the state and
+ * event each was reached by. Triggers come in index order, which is depth order, so merging them into a
+ * FIFO keeps the queue sorted by distance (unit weights).
+ */
+function distancesFromTriggers<S, E>(
+  walk: SuccessorWalk<E>,
+  search: Pick<ExploreResult<S, E>, 'depthOf'>,
+  goal: PendingGoal,
+): { dist: Int32Array; parent: Int32Array; parentEvent: Int32Array } {
+  const n = walk.size;
+  const dist = new Int32Array(n).fill(-1);
+  const parent = new Int32Array(n).fill(-1);
+  const parentEvent = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  const { notQ, triggers } = goal;
+  let nextTrigger = 0;
+  const depth = (s: number) => search.depthOf(s);
+  let from = -1;
+  // One visitor for every expansion: no closure per state.
+  const visit = (event: number, w: number) => {
+    if (w < 0 || !notQ(w) || dist[w] !== -1) return;
+    dist[w] = dist[from] + 1;
+    parent[w] = from;
+    parentEvent[w] = event;
+    queue[tail++] = w;
+  };
+  while (head < tail || nextTrigger < triggers.length) {
+    const t = triggers[nextTrigger];
+    if (nextTrigger < triggers.length && (head === tail || depth(t) <= dist[queue[head]])) {
+      nextTrigger++;
+      if (dist[t] !== -1) continue;
+      dist[t] = depth(t);
+      from = t;
+    } else {
+      from = queue[head++];
+    }
+    walk.successors(from, visit);
+  }
+  return { dist, parent, parentEvent };
+}
+
+/** An edge found again: its source, event index and target. */
+interface Edge {
+  source: number;
+  event: number;
+  target: number;
 }
 
 /**
@@ -234,76 +327,87 @@ export function checkGoal<S, E>(
  * a component that needs nothing shown is one stuttering step.
  */
 function fairCycle<S, E>(
-  graph: StateGraph<S, E>,
-  fair: CompiledFairness,
-  component: { states: Int32Array; weakTaken: number; weakDisabled: number; strongTaken: number },
+  walk: SuccessorWalk<E>,
+  search: Pick<ExploreResult<S, E>, 'stateAt'>,
+  fair: FairMasks,
+  component: FairComponent,
   entry: number,
+  inside: (s: number) => boolean,
 ): LassoStep<S, E>[] {
-  const inside = new Uint8Array(graph.size);
-  for (const s of component.states) inside[s] = 1;
-  const edges: number[] = [];
+  const path: Edge[] = [];
   let needTaken = component.weakTaken | component.strongTaken;
   let needDisabled = component.weakDisabled;
   let at = entry;
-  const visit = (s: number) => {
-    needDisabled &= fair.enabledMask[s];
-  };
-  visit(entry);
+  needDisabled &= fair.enabledMask(entry);
   // Each round walks a shortest path to the nearest state or edge that shows a missing condition.
   while (needTaken !== 0 || needDisabled !== 0) {
-    const path = shortestPath(graph, inside, at, (s, k) =>
-      k === -1
-        ? (needDisabled & ~fair.enabledMask[s]) !== 0
-        : (fair.eventMask[graph.eventIds[k]] & needTaken) !== 0,
+    const shown = needDisabled;
+    const wanted = needTaken;
+    const leg = shortestPath(
+      walk,
+      inside,
+      at,
+      (s) => (shown & ~fair.enabledMask(s)) !== 0,
+      (event) => (fair.eventMask(event) & wanted) !== 0,
     );
-    if (path === null) throw new Error('liveness: a fair component lost its witness (internal error)');
-    for (const k of path) {
-      needTaken &= ~fair.eventMask[graph.eventIds[k]];
-      at = graph.targets[k];
-      visit(at);
-      edges.push(k);
+    if (leg === null) throw new Error('liveness: a fair component lost its witness (internal error)');
+    for (const edge of leg) {
+      needTaken &= ~fair.eventMask(edge.event);
+      at = edge.target;
+      needDisabled &= fair.enabledMask(at);
+      path.push(edge);
     }
   }
   if (at !== entry) {
-    const back = shortestPath(graph, inside, at, (s, k) => k === -1 && s === entry);
+    const back = shortestPath(
+      walk,
+      inside,
+      at,
+      (s) => s === entry,
+      () => false,
+    );
     if (back === null) throw new Error('liveness: a component is not strongly connected (internal error)');
-    edges.push(...back);
+    path.push(...back);
   }
-  if (edges.length === 0) return [{ event: null, state: graph.search.stateAt(entry) }];
-  return edges.map((k) => ({
-    event: graph.events[graph.eventIds[k]],
-    state: graph.search.stateAt(graph.targets[k]),
-  }));
+  if (path.length === 0) return [{ event: null, state: search.stateAt(entry) }];
+  return path.map((edge) => ({ event: walk.events[edge.event], state: search.stateAt(edge.target) }));
 }
 
 /**
- * Edges of a shortest path inside `inside` from `from` to the first state (`k === -1`) or edge
- * (`k` its index, taken as the path's last edge) that `goal` accepts; `from` itself is not a goal state.
+ * Edges of a shortest path inside `inside` from `from` to the first state `atState` accepts or through
+ * the first edge whose event `byEvent` accepts (taken as the path's last edge); `from` itself is not a goal.
  */
-function shortestPath(
-  graph: Pick<StateGraph<unknown, unknown>, 'offsets' | 'targets' | 'size'>,
-  inside: Uint8Array,
+function shortestPath<E>(
+  walk: SuccessorWalk<E>,
+  inside: (s: number) => boolean,
   from: number,
-  goal: (state: number, edge: number) => boolean,
-): number[] | null {
-  // Per reached state: the edge that reached it and that edge's source.
-  const via = new Map<number, { edge: number; source: number }>();
-  const unwind = (s: number, path: number[]): number[] => {
-    for (let step = via.get(s); step !== undefined; step = via.get(step.source)) path.unshift(step.edge);
+  atState: (s: number) => boolean,
+  byEvent: (event: number) => boolean,
+): Edge[] | null {
+  // Per reached state: the edge that reached it.
+  const via = new Map<number, Edge>();
+  const unwind = (s: number, path: Edge[]): Edge[] => {
+    for (let step = via.get(s); step !== undefined; step = via.get(step.source)) path.unshift(step);
     return path;
   };
   const queue = [from];
   const seen = new Set<number>([from]);
+  const row: number[] = [];
   for (let i = 0; i < queue.length; i++) {
     const s = queue[i];
-    for (let k = graph.offsets[s]; k < graph.offsets[s + 1]; k++) {
-      const w = graph.targets[k];
-      if (inside[w] === 0) continue;
-      if (goal(s, k)) return unwind(s, [k]);
+    row.length = 0;
+    walk.successors(s, (event, target) => {
+      row.push(event, target);
+    });
+    for (let k = 0; k < row.length; k += 2) {
+      const event = row[k];
+      const w = row[k + 1];
+      if (w < 0 || !inside(w)) continue;
+      if (byEvent(event)) return unwind(s, [{ source: s, event, target: w }]);
       if (seen.has(w)) continue;
       seen.add(w);
-      via.set(w, { edge: k, source: s });
-      if (goal(w, -1)) return unwind(w, []);
+      via.set(w, { source: s, event, target: w });
+      if (atState(w)) return unwind(w, []);
       queue.push(w);
     }
   }

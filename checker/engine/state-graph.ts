@@ -1,4 +1,5 @@
 import { type ExploreResult, explore, type SearchLimits } from './explore.ts';
+import { IntList } from './int-list.ts';
 import { announcingExpansions, type ExplorableModel, type StopReason } from './model.ts';
 
 /**
@@ -22,23 +23,6 @@ export interface StateGraph<S, E> {
   depth: number;
   durationMs: number;
   search: ExploreResult<S, E>;
-}
-
-/** Typed-array list that doubles when full: no per-edge objects on a graph of millions of edges. */
-class IntList {
-  data = new Int32Array(1 << 16);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-  toArray(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
 }
 
 /**

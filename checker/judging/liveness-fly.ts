@@ -1,12 +1,14 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult } from '../engine/explore.ts';
+import { IntList } from '../engine/int-list.ts';
 import {
+  type FairComponent as Component,
+  type FairMasks as Fair,
   type FairnessCondition,
   type GoalVerdict,
-  type Lasso,
-  type LassoStep,
-  nearestEntry,
+  lassoVerdict,
+  type SuccessorWalk,
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
@@ -473,40 +475,7 @@ export class LivenessCollector {
 }
 
 /** The graph as recomputed successors: edges of state `s` (only when `s < expanded`) in the search's order. */
-interface Walk {
-  size: number;
-  expanded: number;
-  successors(s: number, emit: (event: number, target: number) => void): void;
-  events: readonly SystemEvent[];
-}
-
-interface Fair {
-  weak: number;
-  strong: number;
-  eventMask(id: number): number;
-  enabledMask(s: number): number;
-}
-
-interface Component {
-  states: Int32Array;
-  weakTaken: number;
-  weakDisabled: number;
-  strongTaken: number;
-}
-
-/** A growable `Int32Array` used as a stack. */
-class IntStack {
-  data = new Int32Array(1024);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-}
+type Walk = SuccessorWalk<SystemEvent>;
 
 /** Tarjan's per-state arrays, allocated once per judgement and reset by the states each walk touched. */
 class TarjanScratch {
@@ -517,7 +486,7 @@ class TarjanScratch {
   /** Membership of the sets searched again (strong fairness), by a stamp per set. */
   readonly mark: Int32Array;
   stamp = 0;
-  readonly touched = new IntStack();
+  readonly touched = new IntList(1024);
   constructor(size: number) {
     this.index = new Int32Array(size).fill(-1);
     this.low = new Int32Array(size);
@@ -549,11 +518,11 @@ function tarjan(
   scratch: TarjanScratch,
 ): { states: Int32Array; taken: number }[] {
   const { index, low, onStack, taken } = scratch;
-  const stack = new IntStack();
-  const frameState = new IntStack();
-  const frameCursor = new IntStack();
-  const frameEnd = new IntStack();
-  const edges = new IntStack();
+  const stack = new IntList(1024);
+  const frameState = new IntList(1024);
+  const frameCursor = new IntList(1024);
+  const frameEnd = new IntList(1024);
+  const edges = new IntList(1024);
   const components: { states: Int32Array; taken: number }[] = [];
   let counter = 0;
   // One emitter for every expansion: no closure per state.
@@ -717,167 +686,19 @@ function exactVerdict(
   horizon: (s: number) => boolean,
   scratch: TarjanScratch,
 ): GoalVerdict<SystemState, SystemEvent> {
-  const n = walk.size;
-  const dist = new Int32Array(n).fill(-1);
-  const parent = new Int32Array(n).fill(-1);
-  const parentEvent = new Int32Array(n).fill(-1);
-  const queue = new Int32Array(n);
-  let head = 0;
-  let tail = 0;
-  let nextTrigger = 0;
-  const depth = (s: number) => search.depthOf(s);
-  while (head < tail || nextTrigger < triggerList.length) {
-    let s: number;
-    const t = triggerList[nextTrigger];
-    if (nextTrigger < triggerList.length && (head === tail || depth(t) <= dist[queue[head]])) {
-      nextTrigger++;
-      if (dist[t] !== -1) continue;
-      dist[t] = depth(t);
-      s = t;
-    } else {
-      s = queue[head++];
-    }
-    const from = s;
-    walk.successors(from, (event, w) => {
-      if (w < 0 || !notQ(w) || dist[w] !== -1) return;
-      dist[w] = dist[from] + 1;
-      parent[w] = from;
-      parentEvent[w] = event;
-      queue[tail++] = w;
-    });
-  }
-  const triggers = triggerList.length;
-  const reached: number[] = [];
-  const beyond: number[] = [];
-  for (let s = 0; s < walk.expanded; s++) {
-    if (dist[s] === -1) continue;
-    if (horizon(s)) beyond.push(s);
-    else reached.push(s);
-  }
-  const within = (members: number[]) => {
+  const within = (members: ArrayLike<number>) => {
     const stamp = ++scratch.stamp;
-    for (const s of members) scratch.mark[s] = stamp;
+    for (let i = 0; i < members.length; i++) scratch.mark[members[i]] = stamp;
     return (s: number) => scratch.mark[s] === stamp;
   };
-  let components = fairComponents(walk, fair, reached, within(reached), scratch);
-  let onlyAtHorizon = false;
-  if (components.length === 0 && beyond.length > 0) {
-    const all = [...reached, ...beyond];
-    components = fairComponents(walk, fair, all, within(all), scratch);
-    onlyAtHorizon = components.length > 0;
-  }
-  if (components.length === 0) return { triggers, onlyAtHorizon: false };
-  const { best, entry } = nearestEntry(components, dist);
-  const qFree: LassoStep<SystemState, SystemEvent>[] = [];
-  let at = entry;
-  while (parent[at] !== -1) {
-    qFree.push({ event: walk.events[parentEvent[at]], state: search.stateAt(at) });
-    at = parent[at];
-  }
-  qFree.reverse();
-  const toTrigger = search.traceTo(at);
-  const steps: LassoStep<SystemState, SystemEvent>[] = [
-    ...toTrigger.steps.map((step) => ({ event: step.event, state: step.state })),
-    ...qFree,
-  ];
-  const loopStart = steps.length;
-  steps.push(...fairCycle(walk, search, fair, best, entry, scratch));
-  const lasso: Lasso<SystemState, SystemEvent> = { initial: toTrigger.initial, steps, loopStart };
-  return { triggers, lasso, onlyAtHorizon };
-}
-
-/** An edge found again: its source, event id and target. */
-interface Edge {
-  source: number;
-  event: number;
-  target: number;
-}
-
-/** `checkGoal`'s `fairCycle` on recomputed successors. */
-function fairCycle(
-  walk: Walk,
-  search: ExploreResult<SystemState, SystemEvent>,
-  fair: Fair,
-  component: Component,
-  entry: number,
-  scratch: TarjanScratch,
-): LassoStep<SystemState, SystemEvent>[] {
-  const stamp = ++scratch.stamp;
-  for (const s of component.states) scratch.mark[s] = stamp;
-  const inside = (s: number) => scratch.mark[s] === stamp;
-  const path: Edge[] = [];
-  let needTaken = component.weakTaken | component.strongTaken;
-  let needDisabled = component.weakDisabled;
-  let at = entry;
-  needDisabled &= fair.enabledMask(entry);
-  while (needTaken !== 0 || needDisabled !== 0) {
-    const shown = needDisabled;
-    const wanted = needTaken;
-    const leg = shortestPath(
-      walk,
-      inside,
-      at,
-      (s) => (shown & ~fair.enabledMask(s)) !== 0,
-      (event) => (fair.eventMask(event) & wanted) !== 0,
-    );
-    if (leg === null) throw new Error('liveness: a fair component lost its witness (internal error)');
-    for (const edge of leg) {
-      needTaken &= ~fair.eventMask(edge.event);
-      at = edge.target;
-      needDisabled &= fair.enabledMask(at);
-      path.push(edge);
-    }
-  }
-  if (at !== entry) {
-    const back = shortestPath(
-      walk,
-      inside,
-      at,
-      (s) => s === entry,
-      () => false,
-    );
-    if (back === null) throw new Error('liveness: a component is not strongly connected (internal error)');
-    path.push(...back);
-  }
-  if (path.length === 0) return [{ event: null, state: search.stateAt(entry) }];
-  return path.map((edge) => ({ event: walk.events[edge.event], state: search.stateAt(edge.target) }));
-}
-
-/** `checkGoal`'s `shortestPath`: to the first state `atState` accepts or through the first edge `byEvent` accepts. */
-function shortestPath(
-  walk: Walk,
-  inside: (s: number) => boolean,
-  from: number,
-  atState: (s: number) => boolean,
-  byEvent: (event: number) => boolean,
-): Edge[] | null {
-  const via = new Map<number, Edge>();
-  const unwind = (s: number, path: Edge[]): Edge[] => {
-    for (let step = via.get(s); step !== undefined; step = via.get(step.source)) path.unshift(step);
-    return path;
-  };
-  const queue = [from];
-  const seen = new Set<number>([from]);
-  const row: number[] = [];
-  for (let i = 0; i < queue.length; i++) {
-    const s = queue[i];
-    row.length = 0;
-    walk.successors(s, (event, target) => {
-      row.push(event, target);
-    });
-    for (let k = 0; k < row.length; k += 2) {
-      const event = row[k];
-      const w = row[k + 1];
-      if (w < 0 || !inside(w)) continue;
-      if (byEvent(event)) return unwind(s, [{ source: s, event, target: w }]);
-      if (seen.has(w)) continue;
-      seen.add(w);
-      via.set(w, { source: s, event, target: w });
-      if (atState(w)) return unwind(w, []);
-      queue.push(w);
-    }
-  }
-  return null;
+  return lassoVerdict(
+    walk,
+    search,
+    { notQ, triggers: triggerList, horizon },
+    fair,
+    (members) => fairComponents(walk, fair, members, within(members), scratch),
+    within,
+  );
 }
 
 /** Explores the model once (compiled, no safety property) and judges deadlock and `properties` on the fly. */
