@@ -27,6 +27,37 @@ interface RequirementCheck {
   run: () => readonly string[];
 }
 
+/** A step of a machine by its situation, as the types of the actions it emits and the transitions it took. */
+type Emitting<A extends unknown[]> = (...situation: A) => {
+  actions: string[];
+  transitions: readonly string[];
+};
+
+/**
+ * Checks whose outcome is what a machine emits, a row each: the requirement, its name, the situations whose
+ * steps must emit the actions given and whose transitions are the check's, and situations asserted first
+ * (that the machine does nothing there, or something else), whose transitions are not the check's.
+ */
+function emittingChecks<A extends unknown[]>(
+  machine: string,
+  step: Emitting<A>,
+  rows: [requirement: string, name: string, taking: [A, string[]][], before?: [A, string[]][]][],
+): RequirementCheck[] {
+  return rows.map(([requirement, name, taking, before = []]) => ({
+    machine,
+    requirement,
+    name,
+    run: () => {
+      for (const [situation, actions] of before) expect(step(...situation).actions).toEqual(actions);
+      return taking.flatMap(([situation, actions]) => {
+        const taken = step(...situation);
+        expect(taken.actions).toEqual(actions);
+        return taken.transitions;
+      });
+    },
+  }));
+}
+
 /** authorization and the request pipeline are covered by their own test files. */
 const checkedMachines = machineCatalog.filter(
   (entry) => entry.id !== 'authorization' && entry.id !== 'pipeline',
@@ -60,38 +91,45 @@ const deleteNow: NamespaceEvent = { type: 'DELETE' };
 const tick: NamespaceEvent = { type: 'TICK', readRepairAfterSeconds: 2 };
 const finalize = (finalizers: string[]): NamespaceEvent => ({ type: 'FINALIZE', finalizers });
 
-const namespaceChecks: RequirementCheck[] = [
-  {
-    machine: 'namespace',
-    requirement: 'FP-4',
-    name: 'while Initializing, the creation timestamp ages up to the read-repair timeout and no further',
-    run: () => {
-      const walk = namespaceWalk(create([policy]), tick, tick, tick);
-      expect(walk.context.createdSecondsAgo).toBe(2);
-      return last(walk);
-    },
+/** A check of the namespace machine that walks `events` from absent, asserts `outcome` and takes the last step. */
+const namespaceCheck = (
+  requirement: string,
+  name: string,
+  events: NamespaceEvent[],
+  outcome: (walk: ReturnType<typeof namespaceWalk>) => void,
+): RequirementCheck => ({
+  machine: 'namespace',
+  requirement,
+  name,
+  run: () => {
+    const walk = namespaceWalk(...events);
+    outcome(walk);
+    return last(walk);
   },
-  {
-    machine: 'namespace',
-    requirement: 'LC-1',
-    name: 'a namespace created without pending initializers starts Active',
-    run: () => {
-      const walk = namespaceWalk(create([]));
+});
+
+const namespaceChecks: RequirementCheck[] = [
+  namespaceCheck(
+    'FP-4',
+    'while Initializing, the creation timestamp ages up to the read-repair timeout and no further',
+    [create([policy]), tick, tick, tick],
+    (walk) => expect(walk.context.createdSecondsAgo).toBe(2),
+  ),
+  namespaceCheck(
+    'LC-1',
+    'a namespace created without pending initializers starts Active',
+    [create([])],
+    (walk) => {
       expect(walk.value).toBe('active');
       expect(phaseOf('active')).toBe('Active');
-      return last(walk);
     },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'LC-2',
-    name: 'creation stores kubernetes and the creator’s extra finalizers',
-    run: () => {
-      const walk = namespaceWalk(create([policy], ['kubernetes', origin]));
-      expect(walk.context.finalizers).toEqual(['kubernetes', origin]);
-      return last(walk);
-    },
-  },
+  ),
+  namespaceCheck(
+    'LC-2',
+    'creation stores kubernetes and the creator’s extra finalizers',
+    [create([policy], ['kubernetes', origin])],
+    (walk) => expect(walk.context.finalizers).toEqual(['kubernetes', origin]),
+  ),
   {
     machine: 'namespace',
     requirement: 'NS-3',
@@ -136,17 +174,15 @@ const namespaceChecks: RequirementCheck[] = [
       return last(walk);
     },
   },
-  {
-    machine: 'namespace',
-    requirement: 'IN-3',
-    name: 'an initializer removes itself from the pending list',
-    run: () => {
-      const walk = namespaceWalk(create([policy, quota]), removePending(policy));
+  namespaceCheck(
+    'IN-3',
+    'an initializer removes itself from the pending list',
+    [create([policy, quota]), removePending(policy)],
+    (walk) => {
       expect(walk.value).toBe('initializing');
       expect(walk.context.pending).not.toContain(policy);
-      return last(walk);
     },
-  },
+  ),
   {
     machine: 'namespace',
     requirement: 'IN-4',
@@ -189,16 +225,12 @@ const namespaceChecks: RequirementCheck[] = [
       return [...last(once), ...last(twice)];
     },
   },
-  {
-    machine: 'namespace',
-    requirement: 'LC-6',
-    name: 'finalize replaces spec.finalizers',
-    run: () => {
-      const walk = namespaceWalk(create([]), finalize(['kubernetes', origin]));
-      expect(walk.context.finalizers).toEqual(['kubernetes', origin]);
-      return last(walk);
-    },
-  },
+  namespaceCheck(
+    'LC-6',
+    'finalize replaces spec.finalizers',
+    [create([]), finalize(['kubernetes', origin])],
+    (walk) => expect(walk.context.finalizers).toEqual(['kubernetes', origin]),
+  ),
   {
     machine: 'namespace',
     requirement: 'LC-8',
@@ -396,45 +428,25 @@ const reconcile = (
 };
 
 const initializerControllerChecks: RequirementCheck[] = [
-  {
-    machine: 'initializer-controller',
-    requirement: 'IN-2',
-    name: 'it acts only where it is first pending',
-    run: () => {
-      expect(reconcile(false, false).actions).toEqual([]);
-      const step = reconcile(true, false);
-      expect(step.actions).toEqual(['populateNamespace']);
-      return step.transitions;
-    },
-  },
-  ...(
+  ...emittingChecks('initializer-controller', reconcile, [
     [
-      [
-        'RB-2',
-        'policy population: it creates its object in the namespace',
-        [true, false],
-        'populateNamespace',
-      ],
-      ['IN-3', 'its work done, it removes itself', [true, true], 'removeSelfFromPending'],
-      [
-        'IN-7',
-        'a provisioning failure sets a failure result',
-        [true, false, 'PROVISIONING_FAILED'],
-        'recordFailureResult',
-      ],
-    ] as [string, string, Parameters<typeof reconcile>, string][]
-  ).map(
-    ([requirement, name, situation, action]): RequirementCheck => ({
-      machine: 'initializer-controller',
-      requirement,
-      name,
-      run: () => {
-        const step = reconcile(...situation);
-        expect(step.actions).toEqual([action]);
-        return step.transitions;
-      },
-    }),
-  ),
+      'IN-2',
+      'it acts only where it is first pending',
+      [[[true, false], ['populateNamespace']]],
+      [[[false, false], []]],
+    ],
+    [
+      'RB-2',
+      'policy population: it creates its object in the namespace',
+      [[[true, false], ['populateNamespace']]],
+    ],
+    ['IN-3', 'its work done, it removes itself', [[[true, true], ['removeSelfFromPending']]]],
+    [
+      'IN-7',
+      'a provisioning failure sets a failure result',
+      [[[true, false, 'PROVISIONING_FAILED'], ['recordFailureResult']]],
+    ],
+  ]),
   {
     machine: 'initializer-controller',
     requirement: 'FP-5',
@@ -471,64 +483,34 @@ const timeoutCheck = (
   return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };
 
-const initializerTimeoutChecks: RequirementCheck[] = [
-  {
-    machine: 'initializer-timeout',
-    requirement: 'FP-1',
-    name: 'the failure policy decides what an expired timer does',
-    run: () => {
-      const ignore = timeoutCheck('TIMER_CHECK', 'Ignore', true);
-      const fail = timeoutCheck('TIMER_CHECK', 'Fail', true);
-      expect(ignore.actions).toEqual(['removeTimedOutInitializer']);
-      expect(fail.actions).toEqual(['failNamespaceWithTimeout']);
-      return [...ignore.transitions, ...fail.transitions];
-    },
-  },
-  {
-    machine: 'initializer-timeout',
-    requirement: 'FP-2',
-    name: 'Ignore removes an initializer that did not act in time; nothing before the timeout',
-    run: () => {
-      expect(timeoutCheck('TIMER_CHECK', 'Ignore', false).actions).toEqual([]);
-      const step = timeoutCheck('TIMER_CHECK', 'Ignore', true);
-      expect(step.actions).toEqual(['removeTimedOutInitializer']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'initializer-timeout',
-    requirement: 'FP-4',
-    name: 'a GET after the global timeout repairs the first pending initializer',
-    run: () => {
-      expect(timeoutCheck('READ_REPAIR_CHECK', 'Ignore', false).actions).toEqual([]);
-      const step = timeoutCheck('READ_REPAIR_CHECK', 'Ignore', true);
-      expect(step.actions).toEqual(['readRepairRemoveFirstPending']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'initializer-timeout',
-    requirement: 'FP-5',
-    name: 'a fail-open initializer that never acts is removed, by the timer or by read-repair',
-    run: () => {
-      const timer = timeoutCheck('TIMER_CHECK', 'Ignore', true);
-      const repair = timeoutCheck('READ_REPAIR_CHECK', 'Ignore', true);
-      expect(timer.actions).toEqual(['removeTimedOutInitializer']);
-      expect(repair.actions).toEqual(['readRepairRemoveFirstPending']);
-      return [...timer.transitions, ...repair.transitions];
-    },
-  },
-  {
-    machine: 'initializer-timeout',
-    requirement: 'IN-7',
-    name: 'a fail-closed timeout sets a failure result',
-    run: () => {
-      const step = timeoutCheck('READ_REPAIR_CHECK', 'Fail', true);
-      expect(step.actions).toEqual(['failNamespaceWithTimeout']);
-      return step.transitions;
-    },
-  },
-];
+type TimeoutCase = [Parameters<typeof timeoutCheck>, string[]];
+const timerRemoves: TimeoutCase = [['TIMER_CHECK', 'Ignore', true], ['removeTimedOutInitializer']];
+const timerFails: TimeoutCase = [['TIMER_CHECK', 'Fail', true], ['failNamespaceWithTimeout']];
+const repairRemoves: TimeoutCase = [['READ_REPAIR_CHECK', 'Ignore', true], ['readRepairRemoveFirstPending']];
+const repairFails: TimeoutCase = [['READ_REPAIR_CHECK', 'Fail', true], ['failNamespaceWithTimeout']];
+const notDue = (type: TimeoutCase[0][0]): TimeoutCase => [[type, 'Ignore', false], []];
+
+const initializerTimeoutChecks: RequirementCheck[] = emittingChecks('initializer-timeout', timeoutCheck, [
+  ['FP-1', 'the failure policy decides what an expired timer does', [timerRemoves, timerFails]],
+  [
+    'FP-2',
+    'Ignore removes an initializer that did not act in time; nothing before the timeout',
+    [timerRemoves],
+    [notDue('TIMER_CHECK')],
+  ],
+  [
+    'FP-4',
+    'a GET after the global timeout repairs the first pending initializer',
+    [repairRemoves],
+    [notDue('READ_REPAIR_CHECK')],
+  ],
+  [
+    'FP-5',
+    'a fail-open initializer that never acts is removed, by the timer or by read-repair',
+    [timerRemoves, repairRemoves],
+  ],
+  ['IN-7', 'a fail-closed timeout sets a failure result', [repairFails]],
+]);
 
 // ---------------------------------------------------------------- namespace controller
 
@@ -542,50 +524,30 @@ const controllerSync = (contentRemains: boolean, finalizers: string[]) => {
   return { actions: step.emitted.map((e) => e.type), transitions: step.transitions };
 };
 
-const namespaceControllerChecks: RequirementCheck[] = [
-  {
-    machine: 'namespace-controller',
-    requirement: 'LC-5',
-    name: 'content is deleted before the namespace is finalized',
-    run: () => {
-      const step = controllerSync(true, ['kubernetes']);
-      expect(step.actions).toEqual(['deleteOneContentObject']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'namespace-controller',
-    requirement: 'LC-6',
-    name: 'it removes `kubernetes` through finalize once no content is left',
-    run: () => {
-      const step = controllerSync(false, ['kubernetes', origin]);
-      expect(step.actions).toEqual(['finalizeKubernetes']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'namespace-controller',
-    requirement: 'LC-7',
-    name: 'the final DELETE is sent only when no finalizer is left',
-    run: () => {
-      expect(controllerSync(false, [origin]).actions).toEqual([]);
-      const step = controllerSync(false, []);
-      expect(step.actions).toEqual(['sendFinalDelete']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'namespace-controller',
-    requirement: 'LC-9',
-    name: 'the final DELETE never leaves content behind',
-    run: () => {
-      expect(controllerSync(true, []).actions).toEqual(['deleteOneContentObject']);
-      const step = controllerSync(false, []);
-      expect(step.actions).toEqual(['sendFinalDelete']);
-      return step.transitions;
-    },
-  },
-];
+const namespaceControllerChecks: RequirementCheck[] = emittingChecks('namespace-controller', controllerSync, [
+  [
+    'LC-5',
+    'content is deleted before the namespace is finalized',
+    [[[true, ['kubernetes']], ['deleteOneContentObject']]],
+  ],
+  [
+    'LC-6',
+    'it removes `kubernetes` through finalize once no content is left',
+    [[[false, ['kubernetes', origin]], ['finalizeKubernetes']]],
+  ],
+  [
+    'LC-7',
+    'the final DELETE is sent only when no finalizer is left',
+    [[[false, []], ['sendFinalDelete']]],
+    [[[false, [origin]], []]],
+  ],
+  [
+    'LC-9',
+    'the final DELETE never leaves content behind',
+    [[[false, []], ['sendFinalDelete']]],
+    [[[true, []], ['deleteOneContentObject']]],
+  ],
+]);
 
 // ---------------------------------------------------------------- finalizer owner
 
