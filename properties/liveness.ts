@@ -70,6 +70,13 @@ const pollerFair = weakly('principal', 'a client polls the namespace until it is
   request: { verb: 'get', target: 'namespace' },
 });
 
+/** The promise that a namespace leaves Initializing as long as time passes and the apiserver's timers fire. */
+const leavesInitializing = {
+  goal: 'not Initializing, or the timer lost',
+  q: settledOrLost,
+  fairness: [timersFair, clockFair],
+};
+
 export const terminatingNamespaceIsRemoved: LivenessProperty = {
   ...leadsTo('terminating-namespace-is-removed', ['LC-5', 'LC-7', 'LC-8', 'LC-9']),
   statement:
@@ -87,9 +94,8 @@ export const initializationCompletes: LivenessProperty = {
     'An Initializing namespace whose timer the apiserver still holds eventually leaves Initializing (Active, or Terminating after a failure result), whatever its initializers do, as long as time passes and timers fire.',
   premise: 'Initializing, the timer not lost',
   p: (model, s, i) => initializing(ns(model, s, i)) && !ns(model, s, i).timerLost,
+  ...leavesInitializing,
   goal: 'not Initializing, or the timer lost to an apiserver restart',
-  q: settledOrLost,
-  fairness: [timersFair, clockFair],
 };
 
 export const failOpenInitializerNeverBlocks: LivenessProperty = {
@@ -104,10 +110,8 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
       v.pending.length > 0 &&
       policyOf(model, s, v.pending[0]) === 'Ignore',
   ),
-  goal: 'not Initializing, or the timer lost',
-  q: settledOrLost,
   // No fairness for the initializers: they may crash and never restart.
-  fairness: [timersFair, clockFair],
+  ...leavesInitializing,
 };
 
 export const readRepairUnblocks: LivenessProperty = {
@@ -142,9 +146,7 @@ export const otherNamespacesUnaffected: LivenessProperty = {
   p: onView(
     (v, model, s) => model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost,
   ),
-  goal: 'not Initializing, or the timer lost',
-  q: settledOrLost,
-  fairness: [timersFair, clockFair],
+  ...leavesInitializing,
 };
 
 export const failClosedInitializerTimesOut: LivenessProperty = {
@@ -156,9 +158,7 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
     if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
     return policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
   }),
-  goal: 'not Initializing, or the timer lost',
-  q: settledOrLost,
-  fairness: [timersFair, clockFair],
+  ...leavesInitializing,
 };
 
 export const runningInitializerCompletes: LivenessProperty = {
