@@ -323,6 +323,20 @@ function createJudge(
     });
   };
   const horizon = options.horizonLevels ?? 0;
+  /**
+   * With stop-on-first, whether an edge out of `beforeIndex` lies past the first violation's level (plus the
+   * horizon): it would make a longer trace, so that level is done and the search stops.
+   */
+  const pastFirstLevel = (beforeIndex: number): boolean => {
+    if (
+      !options.stopOnFirst ||
+      firstLevel === undefined ||
+      layerOf(layerStarts, beforeIndex) < firstLevel + horizon
+    )
+      return false;
+    stoppedOnFirst = true;
+    return true;
+  };
 
   // What the orbits stand for: each representative counts its orbit, each of its steps once per member.
   const { symmetry } = options;
@@ -388,15 +402,7 @@ function createJudge(
       return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {
-      // An edge out of the first violation's level would make a longer trace: that level is done.
-      if (
-        options.stopOnFirst &&
-        firstLevel !== undefined &&
-        layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
-      ) {
-        stoppedOnFirst = true;
-        return false;
-      }
+      if (pastFirstLevel(beforeIndex)) return false;
       edgeSeq++;
       options.recorder?.edge(event, afterIndex);
       if (symmetry) {
@@ -448,14 +454,7 @@ function createJudge(
     const rest: number[] = [];
     return {
       onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
-        if (
-          options.stopOnFirst &&
-          firstLevel !== undefined &&
-          layerOf(layerStarts, beforeIndex) >= firstLevel + horizon
-        ) {
-          stoppedOnFirst = true;
-          return edgeStop;
-        }
+        if (pastFirstLevel(beforeIndex)) return edgeStop;
         edgeSeq++;
         if (recorder?.eventEdge) recorder.eventEdge(id, events);
         else recorder?.edge(events[id], afterIndex);
