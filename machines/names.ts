@@ -22,39 +22,43 @@ const regexError = (message: string, format: string, ...examples: string[]): str
 
 const maxLengthError = (length: number): string => `must be no more than ${length} characters`;
 
+/** apimachinery's messages for a value of at most `maxLength` characters matching `pattern`: too long, then `mismatch`. */
+function boundedPatternErrors(
+  value: string,
+  maxLength: number,
+  pattern: RegExp,
+  mismatch: () => string,
+): string[] {
+  const errors: string[] = [];
+  if (value.length > maxLength) errors.push(maxLengthError(maxLength));
+  if (!pattern.test(value)) errors.push(mismatch());
+  return errors;
+}
+
 /** Messages of apimachinery's IsDNS1123Label; empty when `value` is a DNS label (NS-1). */
 export function dnsLabelErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > dnsLabelMaxLength) errors.push(maxLengthError(dnsLabelMaxLength));
-  if (!dnsLabelPattern.test(value)) {
+  return boundedPatternErrors(value, dnsLabelMaxLength, dnsLabelPattern, () =>
     // A valid subdomain that is not a label can only be failing on its dots.
-    if (dnsSubdomainPattern.test(value)) errors.push('must not contain dots');
-    else
-      errors.push(
-        regexError(
+    dnsSubdomainPattern.test(value)
+      ? 'must not contain dots'
+      : regexError(
           "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
           dnsLabelFormat,
           'my-name',
           '123-abc',
         ),
-      );
-  }
-  return errors;
+  );
 }
 
 /** Messages of apimachinery's IsDNS1123Subdomain; empty when `value` is a DNS subdomain. */
 export function dnsSubdomainErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > dnsSubdomainMaxLength) errors.push(maxLengthError(dnsSubdomainMaxLength));
-  if (!dnsSubdomainPattern.test(value))
-    errors.push(
-      regexError(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
-        dnsSubdomainFormat,
-        'example.com',
-      ),
-    );
-  return errors;
+  return boundedPatternErrors(value, dnsSubdomainMaxLength, dnsSubdomainPattern, () =>
+    regexError(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+      dnsSubdomainFormat,
+      'example.com',
+    ),
+  );
 }
 
 /** NS-1: 1–63 characters of `[a-z0-9]([-a-z0-9]*[a-z0-9])?`. */
@@ -218,19 +222,15 @@ const labelValuePattern = new RegExp(`^(${qualifiedNamePartFormat})?$`);
 
 /** Messages of apimachinery's IsValidLabelValue: empty, or up to 63 characters of a qualified name part. */
 export function labelValueErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > labelValueMaxLength) errors.push(maxLengthError(labelValueMaxLength));
-  if (!labelValuePattern.test(value))
-    errors.push(
-      regexError(
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        `(${qualifiedNamePartFormat})?`,
-        'MyValue',
-        'my_value',
-        '12345',
-      ),
-    );
-  return errors;
+  return boundedPatternErrors(value, labelValueMaxLength, labelValuePattern, () =>
+    regexError(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+      `(${qualifiedNamePartFormat})?`,
+      'MyValue',
+      'my_value',
+      '12345',
+    ),
+  );
 }
 
 /** Field errors of metav1 validation's ValidateLabels: each key a qualified name, each value a label value. */
