@@ -11,7 +11,7 @@ import {
 import { modelOf } from '../checker/judging/promela.ts';
 import { spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants } from '../variants/variants.ts';
-import { type CommandLine, defineCommand, scopeOption, variantOption } from './entry.ts';
+import { type CommandLine, count, defineCommand, scopeOption, variantOption } from './entry.ts';
 
 /**
  * `npm run crosscheck -- --scope NAME [--variant V | --mutants]`: exports the model to Promela, runs
@@ -44,14 +44,12 @@ const command = {
   ],
 } as const;
 
-const number = (n: number) => n.toLocaleString('en');
-
 function printCheck(check: CrossCheck): void {
   const verdict = check.agrees ? 'agrees' : 'DIFFERS';
   console.log(`${check.variant} on ${check.scope}: SPIN ${verdict} with verify`);
   for (const c of check.comparisons)
     console.log(
-      `  ${c.what.padEnd(42)} verify ${number(c.verify).padStart(12)}  spin ${number(c.spin).padStart(12)}  ${c.agrees ? 'equal' : 'DIFFERENT'}`,
+      `  ${c.what.padEnd(42)} verify ${count(c.verify).padStart(12)}  spin ${count(c.spin).padStart(12)}  ${c.agrees ? 'equal' : 'DIFFERENT'}`,
     );
   if (!check.spin.complete) console.log(`  the SPIN search did not complete: ${check.spin.incomplete}`);
   for (const v of check.verdicts) {
@@ -70,7 +68,7 @@ function printCheck(check: CrossCheck): void {
       );
     const l = check.liveness;
     console.log(
-      `  liveness: ${l.runs} pan -a runs, ${number(l.states)} product states; export ${l.seconds.export.toFixed(1)} s, verify ${l.seconds.verify.toFixed(1)} s, spin ${l.seconds.spin.toFixed(1)} s`,
+      `  liveness: ${l.runs} pan -a runs, ${count(l.states)} product states; export ${l.seconds.export.toFixed(1)} s, verify ${l.seconds.verify.toFixed(1)} s, spin ${l.seconds.spin.toFixed(1)} s`,
     );
   }
   for (const t of check.trails)
@@ -78,7 +76,7 @@ function printCheck(check: CrossCheck): void {
       `  trail ${t.file}: ${t.steps} steps, ${t.problem === '' ? 'a run of the model ending in a deadlock there' : `NOT CONFIRMED: ${t.problem}`}`,
     );
   console.log(
-    `  times: export ${check.export.seconds.toFixed(1)} s (${number(check.export.bytes)} bytes), verify search ${check.verify.seconds.toFixed(1)} s, spin -a ${check.spin.generateSeconds.toFixed(1)} s, gcc ${check.spin.compileSeconds.toFixed(1)} s, pan ${check.spin.seconds.toFixed(2)} s`,
+    `  times: export ${check.export.seconds.toFixed(1)} s (${count(check.export.bytes)} bytes), verify search ${check.verify.seconds.toFixed(1)} s, spin -a ${check.spin.generateSeconds.toFixed(1)} s, gcc ${check.spin.compileSeconds.toFixed(1)} s, pan ${check.spin.seconds.toFixed(2)} s`,
   );
   for (const line of check.notCompared) console.log(`  not compared: ${line}`);
 }

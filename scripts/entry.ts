@@ -91,6 +91,10 @@ export function defineWritingCommand(
   });
 }
 
+/** A count as the commands print it, with thousands separators: `1,234,567`. */
+export const count = (n: number): string => countFormat.format(n);
+const countFormat = new Intl.NumberFormat('en-US');
+
 /** `--scope NAME|FILE`, as the commands that judge one scope take it (quick when absent). */
 export function scopeOption(): { type: 'string'; value: string; description: string } {
   return {

@@ -15,7 +15,7 @@ import {
   swarmSliceSchema,
 } from '../checker/judging/swarm.ts';
 import { baseVariantName } from '../variants/variants.ts';
-import { type CommandLine, defineCommand, scopeOption } from './entry.ts';
+import { type CommandLine, count, defineCommand, scopeOption } from './entry.ts';
 
 /**
  * `npm run swarm -- --scope NAME --runs N [--slice I/M] [--out FILE]`: N diversified bitstate runs of
@@ -51,16 +51,14 @@ const command = {
   ],
 } as const;
 
-const number = (n: number) => n.toLocaleString('en');
-
 function printReport(report: SwarmReport): void {
   console.log(`swarm of ${report.runs.length} bitstate runs: ${report.variant} on ${report.scope}`);
   for (const r of report.runs)
     console.log(
-      `  run ${String(r.run).padStart(3)} ${r.flags.join(' ').padEnd(28)} ${number(r.states).padStart(12)} states ${number(r.transitions).padStart(14)} transitions  ${r.seconds.toFixed(2)} s  expected missed ${r.expectedMissed.toExponential(2)}${r.truncated ? '  TRUNCATED (depth bound)' : ''}${r.errors > 0 ? `  ${r.errors} errors` : ''}`,
+      `  run ${String(r.run).padStart(3)} ${r.flags.join(' ').padEnd(28)} ${count(r.states).padStart(12)} states ${count(r.transitions).padStart(14)} transitions  ${r.seconds.toFixed(2)} s  expected missed ${r.expectedMissed.toExponential(2)}${r.truncated ? '  TRUNCATED (depth bound)' : ''}${r.errors > 0 ? `  ${r.errors} errors` : ''}`,
     );
   console.log(
-    `  at least ${number(report.statesAtLeast)} states; chance a given state was missed by every run ${report.missPerState.toExponential(2)}; expected states missed ${report.expectedMissed.toExponential(2)}; combined chance of any miss ${report.missProbability.toExponential(2)}; ${report.errors} errors (invalid end states)`,
+    `  at least ${count(report.statesAtLeast)} states; chance a given state was missed by every run ${report.missPerState.toExponential(2)}; expected states missed ${report.expectedMissed.toExponential(2)}; combined chance of any miss ${report.missProbability.toExponential(2)}; ${report.errors} errors (invalid end states)`,
   );
 }
 

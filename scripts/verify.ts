@@ -44,6 +44,7 @@ import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../variants/variants.ts';
+import { count } from './entry.ts';
 
 /**
  * `npm run verify`: explores the system model exhaustively and judges every safety property, prints a
@@ -275,8 +276,6 @@ function announceEstimate(model: SystemModel, args: VerifyArgs, symmetryOrder: n
   );
   return false;
 }
-
-const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 /** A built-in scope's state count by its golden figures (explored, or measured for a slow scope). */
 function pinnedStates(args: VerifyArgs): number | undefined {
