@@ -39,61 +39,67 @@ describe('RBAC rules as the apiserver validates them', () => {
     );
   });
 
-  it('a rule without verbs at all, by the official schema', () => {
-    expect(judged(labellerRule, '      - apiGroups: [""]\n        resources: [namespaces]')).toMatch(
+  it.each<[string, string, string, RegExp]>([
+    [
+      'a rule without verbs at all, by the official schema',
+      labellerRule,
+      '      - apiGroups: [""]\n        resources: [namespaces]',
       /manifests\[0\]\.rules\[0\]\.verbs: (missing|Kubernetes' ClusterRole schema refuses it: required)/,
-    );
-  });
-
-  it('a User subject with a foreign apiGroup, which would then grant access', () => {
-    expect(
-      judged(ciRobotSubject, ciRobotSubject.replace('rbac.authorization.k8s.io', 'example.com')),
-    ).toMatch(
+    ],
+    [
+      'a User subject with a foreign apiGroup, which would then grant access',
+      ciRobotSubject,
+      ciRobotSubject.replace('rbac.authorization.k8s.io', 'example.com'),
       /^s\.yaml:\d+: manifests\[\d+\]\.subjects\[0\]\.apiGroup: Unsupported value: "example\.com": a User subject's apiGroup is "rbac\.authorization\.k8s\.io"; fix: /,
-    );
-  });
-
-  it('a ServiceAccount subject with the RBAC apiGroup', () => {
-    expect(
-      judged(
-        initializerSubject,
-        initializerSubject.replace(
-          'name: ns-initializer-sa',
-          'apiGroup: rbac.authorization.k8s.io\n        name: ns-initializer-sa',
-        ),
+    ],
+    [
+      'a ServiceAccount subject with the RBAC apiGroup',
+      initializerSubject,
+      initializerSubject.replace(
+        'name: ns-initializer-sa',
+        'apiGroup: rbac.authorization.k8s.io\n        name: ns-initializer-sa',
       ),
-    ).toMatch(
       /manifests\[\d+\]\.subjects\[0\]\.apiGroup: Unsupported value: "rbac\.authorization\.k8s\.io": a ServiceAccount subject's apiGroup is ""/,
-    );
-  });
-
-  it('a ServiceAccount subject whose name is no DNS subdomain', () => {
-    expect(
-      judged(
-        initializerSubject,
-        initializerSubject.replace('name: ns-initializer-sa', 'name: NS_Initializer'),
-      ),
-    ).toMatch(/subjects\[0\]\.name: "NS_Initializer" is not a ServiceAccount name/);
-  });
-
-  it('a ClusterRoleBinding without roleRef', () => {
-    expect(
-      judged(
-        '      name: ci-robot-edit\n    roleRef:\n      apiGroup: rbac.authorization.k8s.io\n      kind: ClusterRole\n      name: edit\n',
-        '      name: ci-robot-edit\n',
-      ),
-    ).toMatch(/manifests\[\d+\]\.roleRef: /);
+    ],
+    [
+      'a ServiceAccount subject whose name is no DNS subdomain',
+      initializerSubject,
+      initializerSubject.replace('name: ns-initializer-sa', 'name: NS_Initializer'),
+      /subjects\[0\]\.name: "NS_Initializer" is not a ServiceAccount name/,
+    ],
+    [
+      'a ClusterRoleBinding without roleRef',
+      '      name: ci-robot-edit\n    roleRef:\n      apiGroup: rbac.authorization.k8s.io\n      kind: ClusterRole\n      name: edit\n',
+      '      name: ci-robot-edit\n',
+      /manifests\[\d+\]\.roleRef: /,
+    ],
+  ])('%s', (_name, from, to, refusal) => {
+    expect(judged(from, to)).toMatch(refusal);
   });
 });
 
 describe('names and the scope’s own world', () => {
-  it('an object name that is no DNS subdomain', () => {
-    expect(
-      judged(
-        '  - kind: ResourceQuota\n    name: compute-quota\n',
-        '  - kind: ResourceQuota\n    name: Compute.Quota\n',
-      ),
-    ).toMatch(/content\[1\]\.name: "Compute\.Quota" is not a ResourceQuota name: a lowercase DNS subdomain/);
+  it.each<[string, string, string, RegExp]>([
+    [
+      'an object name that is no DNS subdomain',
+      '  - kind: ResourceQuota\n    name: compute-quota\n',
+      '  - kind: ResourceQuota\n    name: Compute.Quota\n',
+      /content\[1\]\.name: "Compute\.Quota" is not a ResourceQuota name: a lowercase DNS subdomain/,
+    ],
+    [
+      'kube-system declared as an ordinary namespace',
+      '  - name: default\n    system: true\n',
+      '  - name: default\n    system: true\n  - name: kube-system\n    creator: alice\n',
+      /namespaces\[7\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
+    ],
+    [
+      'a finalizer owner listed twice',
+      'finalizerOwners: [openshift.com/origin]',
+      'finalizerOwners: [openshift.com/origin, openshift.com/origin]',
+      /finalizerOwners\[1\]: finalizer owner "openshift\.com\/origin" is listed twice/,
+    ],
+  ])('%s', (_name, from, to, refusal) => {
+    expect(judged(from, to)).toMatch(refusal);
   });
 
   it('a pre-existing namespace whose name is no DNS label, while a created one may have one (NS-1)', () => {
@@ -104,26 +110,6 @@ describe('names and the scope’s own world', () => {
       ),
     ).toMatch(/namespaces\[3\]\.name: "Team_C" is not a DNS label, so it cannot exist before the run/);
     expect(() => parseScope(base, 's.yaml')).not.toThrow();
-  });
-
-  it('kube-system declared as an ordinary namespace', () => {
-    expect(
-      judged(
-        '  - name: default\n    system: true\n',
-        '  - name: default\n    system: true\n  - name: kube-system\n    creator: alice\n',
-      ),
-    ).toMatch(
-      /namespaces\[7\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
-    );
-  });
-
-  it('a finalizer owner listed twice', () => {
-    expect(
-      judged(
-        'finalizerOwners: [openshift.com/origin]',
-        'finalizerOwners: [openshift.com/origin, openshift.com/origin]',
-      ),
-    ).toMatch(/finalizerOwners\[1\]: finalizer owner "openshift\.com\/origin" is listed twice/);
   });
 
   it('a creator and an intent naming users that do not exist', () => {
