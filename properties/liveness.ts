@@ -70,12 +70,16 @@ const pollerFair = weakly('principal', 'a client polls the namespace until it is
   request: { verb: 'get', target: 'namespace' },
 });
 
-/** The promise that a namespace leaves Initializing as long as time passes and the apiserver's timers fire. */
-const leavesInitializing = {
+/**
+ * The promise that a namespace Initializing with its timer held, where `when` also holds, leaves Initializing
+ * (or loses its timer) as long as time passes and the apiserver's timers fire.
+ */
+const leavesInitializing = (when: (v: NamespaceView, model: SystemModel, s: SystemState) => boolean) => ({
+  p: onView((v, model, s) => initializing(v) && !v.timerLost && when(v, model, s)),
   goal: 'not Initializing, or the timer lost',
   q: settledOrLost,
   fairness: [timersFair, clockFair],
-};
+});
 
 export const terminatingNamespaceIsRemoved: LivenessProperty = {
   ...leadsTo('terminating-namespace-is-removed', ['LC-5', 'LC-7', 'LC-8', 'LC-9']),
@@ -93,8 +97,7 @@ export const initializationCompletes: LivenessProperty = {
   statement:
     'An Initializing namespace whose timer the apiserver still holds eventually leaves Initializing (Active, or Terminating after a failure result), whatever its initializers do, as long as time passes and timers fire.',
   premise: 'Initializing, the timer not lost',
-  p: (model, s, i) => initializing(ns(model, s, i)) && !ns(model, s, i).timerLost,
-  ...leavesInitializing,
+  ...leavesInitializing(() => true),
   goal: 'not Initializing, or the timer lost to an apiserver restart',
 };
 
@@ -103,15 +106,10 @@ export const failOpenInitializerNeverBlocks: LivenessProperty = {
   statement:
     'A namespace whose first pending initializer is fail-open (Ignore) eventually leaves Initializing (Active, or Terminating when a later fail-closed one times out), even if its initializers crash and never come back; only an apiserver restart that loses the timer hands it over to read-repair.',
   premise: 'Initializing, first pending initializer Ignore, timer not lost',
-  p: onView(
-    (v, model, s) =>
-      initializing(v) &&
-      !v.timerLost &&
-      v.pending.length > 0 &&
-      policyOf(model, s, v.pending[0]) === 'Ignore',
-  ),
   // No fairness for the initializers: they may crash and never restart.
-  ...leavesInitializing,
+  ...leavesInitializing(
+    (v, model, s) => v.pending.length > 0 && policyOf(model, s, v.pending[0]) === 'Ignore',
+  ),
 };
 
 export const readRepairUnblocks: LivenessProperty = {
@@ -143,10 +141,7 @@ export const otherNamespacesUnaffected: LivenessProperty = {
   statement:
     'While an initializer controller is crashed, every namespace that is Initializing, its own or another, still leaves Initializing: a crash stalls no namespace forever (only a lost timer hands one over to read-repair).',
   premise: 'an initializer controller is crashed; the namespace is Initializing with its timer not lost',
-  p: onView(
-    (v, model, s) => model.systemView(s).crashedInitializers.length > 0 && initializing(v) && !v.timerLost,
-  ),
-  ...leavesInitializing,
+  ...leavesInitializing((_v, model, s) => model.systemView(s).crashedInitializers.length > 0),
 };
 
 export const failClosedInitializerTimesOut: LivenessProperty = {
@@ -154,11 +149,10 @@ export const failClosedInitializerTimesOut: LivenessProperty = {
   statement:
     'A namespace whose first pending initializer is fail-closed (Fail) and crashed leaves Initializing anyway: its timer records result Timeout and the namespace is deleted. Document 004 says the create fails with a timeout; here, as in KEP-33, creation is asynchronous: the create already answered 201 and the client sees the Timeout result when it polls (D-27).',
   premise: 'Initializing, first pending initializer Fail and crashed, timer not lost',
-  p: onView((v, model, s) => {
-    if (!initializing(v) || v.timerLost || v.pending.length === 0) return false;
-    return policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]);
-  }),
-  ...leavesInitializing,
+  ...leavesInitializing(
+    (v, model, s) =>
+      v.pending.length > 0 && policyOf(model, s, v.pending[0]) === 'Fail' && crashed(model, s, v.pending[0]),
+  ),
 };
 
 export const runningInitializerCompletes: LivenessProperty = {
