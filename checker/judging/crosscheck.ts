@@ -127,6 +127,24 @@ function outcomesOf(model: SystemModel, a: number, state: SystemState): Enabled[
   return out;
 }
 
+/** Why a counterexample's ITF text is no run of the model: the step its replay stopped at, and why. */
+const notReplayed = (what: 'trace' | 'lasso', failed: { step: number; problem: string }): string =>
+  `the ITF ${what} does not replay: step ${failed.step}, ${failed.problem}`;
+
+/** The property a SPIN trail is a counterexample to, by its id in `properties`, and the trail followed on the model. */
+function propertyTrail<P extends { id: string }>(
+  properties: readonly P[],
+  kind: string,
+  propertyId: string,
+  model: SystemModel,
+  promela: PromelaModel,
+  replay: string,
+): { property: P; trace: TrailCheck['trace']; problem: string } {
+  const property = properties.find((p) => p.id === propertyId);
+  if (!property) throw new Error(`no ${kind} property ${propertyId}`);
+  return { property, ...followTrail(model, promela, replay) };
+}
+
 /** Reads a trail's replay (`nsmodel-step` lines) and follows it on the model: each step must be a successor. */
 export function followTrail(
   model: SystemModel,
@@ -190,9 +208,14 @@ export function confirmPropertyTrail(
   variant: string,
   givenScope: Scope,
 ): PropertyTrail {
-  const property = safetyProperties.find((p) => p.id === propertyId);
-  if (!property) throw new Error(`no safety property ${propertyId}`);
-  const { trace, problem } = followTrail(model, promela, replay);
+  const { property, trace, problem } = propertyTrail(
+    safetyProperties,
+    'safety',
+    propertyId,
+    model,
+    promela,
+    replay,
+  );
   const result = { file, steps: trace.steps.length, problem, itf: '', trace };
   if (problem !== '') return result;
   const itf = counterexampleItf(
@@ -206,12 +229,7 @@ export function confirmPropertyTrail(
     givenScope,
   );
   const replayed = replayTrace(parseItf(itf, file), file);
-  if (!replayed.replayed)
-    return {
-      ...result,
-      itf,
-      problem: `the ITF trace does not replay: step ${replayed.step}, ${replayed.problem}`,
-    };
+  if (!replayed.replayed) return { ...result, itf, problem: notReplayed('trace', replayed) };
   if (replayed.violatedAt === undefined)
     return { ...result, itf, problem: `the trace replays, but ${propertyId} holds in every state of it` };
   return { ...result, itf };
@@ -294,9 +312,14 @@ export function confirmLassoTrail(
   slot: number,
   variant: string,
 ): LassoCheck {
-  const property = livenessProperties.find((p) => p.id === propertyId);
-  if (!property) throw new Error(`no liveness property ${propertyId}`);
-  const { trace, problem } = followTrail(model, promela, replay);
+  const { property, trace, problem } = propertyTrail(
+    livenessProperties,
+    'liveness',
+    propertyId,
+    model,
+    promela,
+    replay,
+  );
   const marker = replay.indexOf('<<<<<START OF CYCLE>>>>>');
   const loop =
     marker < 0
@@ -328,12 +351,7 @@ export function confirmLassoTrail(
     variant,
   );
   const replayed = replayLasso(parseItf(itf, 'spin-lasso.itf.json'), 'spin-lasso.itf.json');
-  if (!replayed.replayed)
-    return {
-      ...result,
-      itf,
-      problem: `the ITF lasso does not replay: step ${replayed.step}, ${replayed.problem}`,
-    };
+  if (!replayed.replayed) return { ...result, itf, problem: notReplayed('lasso', replayed) };
   if (replayed.confirmed === undefined)
     return { ...result, itf, problem: `the lasso replays but is no counterexample: ${replayed.unconfirmed}` };
   return { ...result, itf };
