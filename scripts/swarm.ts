@@ -109,10 +109,10 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   const runs = integerOption(values, 'runs', { min: 1, max: 10000, example: '8' }) ?? 4;
   const log2Bits = integerOption(values, 'log2', { min: 10, max: 35, example: '27' }) ?? 27;
   const maxDepth = integerOption(values, 'max-depth', { min: 1000, example: '2000000' }) ?? 2_000_000;
-  const { index, count } = sliceOption(values.slice);
+  const part = sliceOption(values.slice);
   const model = modelOf(variant, scope);
   const promela = promelaModel(model, { variant });
-  const done = runSwarm(promela.text, sliceRuns(runs, index, count), { log2Bits, maxDepth });
+  const done = runSwarm(promela.text, sliceRuns(runs, part.index, part.count), { log2Bits, maxDepth });
   const out = values.out;
   if (out !== undefined) {
     const slice = swarmSlice(
