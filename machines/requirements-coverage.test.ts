@@ -27,6 +27,23 @@ interface RequirementCheck {
   run: () => readonly string[];
 }
 
+/** The checks of one machine: each names its requirement, what it shows, and how (`run`). */
+const checksOf =
+  (machine: string) =>
+  (requirement: string, name: string, run: RequirementCheck['run']): RequirementCheck => ({
+    machine,
+    requirement,
+    name,
+    run,
+  });
+const namespaceCheck = checksOf('namespace');
+const admissionCheck = checksOf('admission');
+const configSyncCheck = checksOf('config-sync');
+const controllerCheck = checksOf('initializer-controller');
+const ownerCheck = checksOf('finalizer-owner');
+const timerCheck = checksOf('timer');
+const injectorCheck = checksOf('failure-injector');
+
 /** A step of a machine by its situation, as the types of the actions it emits and the transitions it took. */
 type Emitting<A extends unknown[]> = (...situation: A) => {
   actions: string[];
@@ -92,7 +109,7 @@ const tick: NamespaceEvent = { type: 'TICK', readRepairAfterSeconds: 2 };
 const finalize = (finalizers: string[]): NamespaceEvent => ({ type: 'FINALIZE', finalizers });
 
 /** A check of the namespace machine that walks `events` from absent, asserts `outcome` and takes the last step. */
-const namespaceCheck = (
+const namespaceWalkCheck = (
   requirement: string,
   name: string,
   events: NamespaceEvent[],
@@ -109,13 +126,13 @@ const namespaceCheck = (
 });
 
 const namespaceChecks: RequirementCheck[] = [
-  namespaceCheck(
+  namespaceWalkCheck(
     'FP-4',
     'while Initializing, the creation timestamp ages up to the read-repair timeout and no further',
     [create([policy]), tick, tick, tick],
     (walk) => expect(walk.context.createdSecondsAgo).toBe(2),
   ),
-  namespaceCheck(
+  namespaceWalkCheck(
     'LC-1',
     'a namespace created without pending initializers starts Active',
     [create([])],
@@ -124,57 +141,41 @@ const namespaceChecks: RequirementCheck[] = [
       expect(phaseOf('active')).toBe('Active');
     },
   ),
-  namespaceCheck(
+  namespaceWalkCheck(
     'LC-2',
     'creation stores kubernetes and the creator’s extra finalizers',
     [create([policy], ['kubernetes', origin])],
     (walk) => expect(walk.context.finalizers).toEqual(['kubernetes', origin]),
   ),
-  {
-    machine: 'namespace',
-    requirement: 'NS-3',
-    name: 'the name is taken once created: a second CREATE is refused',
-    run: () => {
-      const walk = namespaceWalk(create([], ['kubernetes']), create([], [origin]));
-      expect(walk.steps[1].transitions).toEqual([]);
-      expect(walk.context).toMatchObject({ finalizers: ['kubernetes'] });
-      return walk.steps[0].transitions;
-    },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'IN-1',
-    name: 'the pending list admission filled is stored in order',
-    run: () => {
-      const walk = namespaceWalk(create([policy, quota]));
-      expect(walk.context.pending).toEqual([policy, quota]);
-      return last(walk);
-    },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'IN-5',
-    name: 'Initializing while initializers are pending, Active when the last completes',
-    run: () => {
+  namespaceCheck('NS-3', 'the name is taken once created: a second CREATE is refused', () => {
+    const walk = namespaceWalk(create([], ['kubernetes']), create([], [origin]));
+    expect(walk.steps[1].transitions).toEqual([]);
+    expect(walk.context).toMatchObject({ finalizers: ['kubernetes'] });
+    return walk.steps[0].transitions;
+  }),
+  namespaceCheck('IN-1', 'the pending list admission filled is stored in order', () => {
+    const walk = namespaceWalk(create([policy, quota]));
+    expect(walk.context.pending).toEqual([policy, quota]);
+    return last(walk);
+  }),
+  namespaceCheck(
+    'IN-5',
+    'Initializing while initializers are pending, Active when the last completes',
+    () => {
       const initializing = namespaceWalk(create([policy]));
       expect(phaseOf(initializing.value as 'initializing')).toBe('Initializing');
       const walk = namespaceWalk(create([policy]), removePending(policy));
       expect(walk.value).toBe('active');
       return [...last(initializing), ...last(walk)];
     },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'IN-2',
-    name: 'only the first pending initializer may be removed',
-    run: () => {
-      expect(namespaceWalk(create([policy, quota]), removePending(quota)).steps[1].transitions).toEqual([]);
-      const walk = namespaceWalk(create([policy, quota]), removePending(policy));
-      expect(walk.context.pending).toEqual([quota]);
-      return last(walk);
-    },
-  },
-  namespaceCheck(
+  ),
+  namespaceCheck('IN-2', 'only the first pending initializer may be removed', () => {
+    expect(namespaceWalk(create([policy, quota]), removePending(quota)).steps[1].transitions).toEqual([]);
+    const walk = namespaceWalk(create([policy, quota]), removePending(policy));
+    expect(walk.context.pending).toEqual([quota]);
+    return last(walk);
+  }),
+  namespaceWalkCheck(
     'IN-3',
     'an initializer removes itself from the pending list',
     [create([policy, quota]), removePending(policy)],
@@ -183,59 +184,43 @@ const namespaceChecks: RequirementCheck[] = [
       expect(walk.context.pending).not.toContain(policy);
     },
   ),
-  {
-    machine: 'namespace',
-    requirement: 'IN-4',
-    name: 'once the list is empty the namespace is initialized for good',
-    run: () => {
-      const walk = namespaceWalk(create([quota]), removePending(quota));
-      expect(walk.value).toBe('active');
-      expect(walk.context.pending).toEqual([]);
-      const transitions = last(walk);
-      const again = namespaceWalk(create([quota]), removePending(quota), create([policy]));
-      expect(again.steps[2].transitions).toEqual([]);
-      expect(again.value).toBe('active');
-      return transitions;
-    },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'IN-7',
-    name: 'a failure result deletes the namespace, which never becomes Active',
-    run: () => {
-      const walk = namespaceWalk(create([quota]), {
-        type: 'RECORD_FAILURE',
-        reason: 'ProvisioningFailed',
-      });
-      expect(walk.value).toBe('terminating');
-      expect(walk.context).toMatchObject({ failure: { reason: 'ProvisioningFailed' }, deletedSecondsAgo: 0 });
-      return last(walk);
-    },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'LC-3',
-    name: 'DELETE sets the deletion timestamp once; a second DELETE changes nothing',
-    run: () => {
-      const once = namespaceWalk(create([]), deleteNow, tick);
-      expect(once.value).toBe('terminating');
-      expect(once.context.deletedSecondsAgo).toBe(1);
-      const twice = namespaceWalk(create([]), deleteNow, tick, deleteNow);
-      expect(twice.context).toEqual(once.context);
-      return [...last(once), ...last(twice)];
-    },
-  },
-  namespaceCheck(
+  namespaceCheck('IN-4', 'once the list is empty the namespace is initialized for good', () => {
+    const walk = namespaceWalk(create([quota]), removePending(quota));
+    expect(walk.value).toBe('active');
+    expect(walk.context.pending).toEqual([]);
+    const transitions = last(walk);
+    const again = namespaceWalk(create([quota]), removePending(quota), create([policy]));
+    expect(again.steps[2].transitions).toEqual([]);
+    expect(again.value).toBe('active');
+    return transitions;
+  }),
+  namespaceCheck('IN-7', 'a failure result deletes the namespace, which never becomes Active', () => {
+    const walk = namespaceWalk(create([quota]), {
+      type: 'RECORD_FAILURE',
+      reason: 'ProvisioningFailed',
+    });
+    expect(walk.value).toBe('terminating');
+    expect(walk.context).toMatchObject({ failure: { reason: 'ProvisioningFailed' }, deletedSecondsAgo: 0 });
+    return last(walk);
+  }),
+  namespaceCheck('LC-3', 'DELETE sets the deletion timestamp once; a second DELETE changes nothing', () => {
+    const once = namespaceWalk(create([]), deleteNow, tick);
+    expect(once.value).toBe('terminating');
+    expect(once.context.deletedSecondsAgo).toBe(1);
+    const twice = namespaceWalk(create([]), deleteNow, tick, deleteNow);
+    expect(twice.context).toEqual(once.context);
+    return [...last(once), ...last(twice)];
+  }),
+  namespaceWalkCheck(
     'LC-6',
     'finalize replaces spec.finalizers',
     [create([]), finalize(['kubernetes', origin])],
     (walk) => expect(walk.context.finalizers).toEqual(['kubernetes', origin]),
   ),
-  {
-    machine: 'namespace',
-    requirement: 'LC-8',
-    name: 'an owner removes only its own finalizer while Terminating; adding one is refused',
-    run: () => {
+  namespaceCheck(
+    'LC-8',
+    'an owner removes only its own finalizer while Terminating; adding one is refused',
+    () => {
       const start = [create([], ['kubernetes', origin]), deleteNow];
       expect(
         namespaceWalk(...start, finalize(['kubernetes', origin, 'example.com/new'])).steps[2],
@@ -244,19 +229,14 @@ const namespaceChecks: RequirementCheck[] = [
       expect(walk.context.finalizers).toEqual(['kubernetes']);
       return last(walk);
     },
-  },
-  {
-    machine: 'namespace',
-    requirement: 'LC-7',
-    name: 'removal only with a deletion timestamp and no finalizer left',
-    run: () => {
-      expect(namespaceWalk(create([]), deleteNow, { type: 'PURGE' }).value).toBe('terminating');
-      expect(namespaceWalk(create([], []), { type: 'PURGE' }).value).toBe('active');
-      const walk = namespaceWalk(create([]), deleteNow, finalize([]), { type: 'PURGE' });
-      expect(walk.value).toBe('removed');
-      return last(walk);
-    },
-  },
+  ),
+  namespaceCheck('LC-7', 'removal only with a deletion timestamp and no finalizer left', () => {
+    expect(namespaceWalk(create([]), deleteNow, { type: 'PURGE' }).value).toBe('terminating');
+    expect(namespaceWalk(create([], []), { type: 'PURGE' }).value).toBe('active');
+    const walk = namespaceWalk(create([]), deleteNow, finalize([]), { type: 'PURGE' });
+    expect(walk.value).toBe('removed');
+    return last(walk);
+  }),
 ];
 
 // ---------------------------------------------------------------- admission
@@ -279,29 +259,19 @@ const refusedWith = (outcome: ReturnType<typeof admit>, refusal: AdmissionRefusa
 };
 
 const admissionChecks: RequirementCheck[] = [
-  {
-    machine: 'admission',
-    requirement: 'AC-1',
-    name: 'a request starts the chain at the configuration check',
-    run: () => {
-      const outcome = admit({});
-      expect(outcome.value).toBe('admitted');
-      expect(outcome.transitions[0]).toBe('admission:waiting:ADMIT->namespaceLifecycle');
-      return outcome.transitions.slice(0, 1);
-    },
-  },
-  {
-    machine: 'admission',
-    requirement: 'AC-2',
-    name: 'a stale configuration copy refuses writes, not reads',
-    run: () => {
-      expect(admit({ operation: 'list', configurationFresh: false }).value).toBe('admitted');
-      return refusedWith(
-        admit({ operation: 'delete', configurationFresh: false }),
-        'refuseConfigurationUnavailable',
-      );
-    },
-  },
+  admissionCheck('AC-1', 'a request starts the chain at the configuration check', () => {
+    const outcome = admit({});
+    expect(outcome.value).toBe('admitted');
+    expect(outcome.transitions[0]).toBe('admission:waiting:ADMIT->namespaceLifecycle');
+    return outcome.transitions.slice(0, 1);
+  }),
+  admissionCheck('AC-2', 'a stale configuration copy refuses writes, not reads', () => {
+    expect(admit({ operation: 'list', configurationFresh: false }).value).toBe('admitted');
+    return refusedWith(
+      admit({ operation: 'delete', configurationFresh: false }),
+      'refuseConfigurationUnavailable',
+    );
+  }),
   {
     machine: 'admission',
     requirement: 'AC-3',
@@ -335,35 +305,25 @@ const admissionChecks: RequirementCheck[] = [
         'refuseImmortalNamespaceDeletion',
       ),
   },
-  {
-    machine: 'admission',
-    requirement: 'IN-3',
-    name: 'a create carrying initializers needs initialize',
-    run: () => {
-      const holder = admit({
-        target: 'namespace',
-        operation: 'create',
-        createCarriesInitializers: true,
-        callerMayInitialize: true,
-      });
-      expect(holder.verdict).toEqual({ kind: 'admitted', pending: 'asSent' });
-      return refusedWith(
-        admit({ target: 'namespace', operation: 'create', createCarriesInitializers: true }),
-        'refuseInitializersSetAtCreate',
-      );
-    },
-  },
-  {
-    machine: 'admission',
-    requirement: 'IN-1',
-    name: 'an ordinary namespace create gets the configured pending list',
-    run: () => {
-      const outcome = admit({ target: 'namespace', operation: 'create' });
-      expect(outcome.value).toBe('admitted');
-      expect(outcome.verdict).toEqual({ kind: 'admitted', pending: 'inject' });
-      return outcome.transitions;
-    },
-  },
+  admissionCheck('IN-3', 'a create carrying initializers needs initialize', () => {
+    const holder = admit({
+      target: 'namespace',
+      operation: 'create',
+      createCarriesInitializers: true,
+      callerMayInitialize: true,
+    });
+    expect(holder.verdict).toEqual({ kind: 'admitted', pending: 'asSent' });
+    return refusedWith(
+      admit({ target: 'namespace', operation: 'create', createCarriesInitializers: true }),
+      'refuseInitializersSetAtCreate',
+    );
+  }),
+  admissionCheck('IN-1', 'an ordinary namespace create gets the configured pending list', () => {
+    const outcome = admit({ target: 'namespace', operation: 'create' });
+    expect(outcome.value).toBe('admitted');
+    expect(outcome.verdict).toEqual({ kind: 'admitted', pending: 'inject' });
+    return outcome.transitions;
+  }),
 ];
 
 // ---------------------------------------------------------------- configuration sync
@@ -371,48 +331,33 @@ const admissionChecks: RequirementCheck[] = [
 const configSync = new MachineStepper(configSyncMachine, { configurations: ['10-policy'] });
 
 const configSyncChecks: RequirementCheck[] = [
-  {
-    machine: 'config-sync',
-    requirement: 'AC-1',
-    name: 'each successful read refreshes the copy',
-    run: () => {
-      const step = configSync.step(configSync.initial, {
-        type: 'READ_SUCCEEDED',
-        configurations: ['20-quota', '10-policy'],
-      });
-      expect(configSync.snapshot(step.next).context).toEqual({
-        secondsSinceRead: 0,
-        configurations: ['10-policy', '20-quota'],
-        versions: {},
-      });
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'config-sync',
-    requirement: 'AC-2',
-    name: 'five seconds without a successful read make the copy stale',
-    run: () => {
-      const fourFailures = [1, 2, 3, 4].reduce(
-        (id) => configSync.step(id, { type: 'READ_FAILED' }).next,
-        configSync.initial,
-      );
-      const step = configSync.step(fourFailures, { type: 'READ_FAILED' });
-      expect(configSync.value(step.next)).toBe('stale');
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'config-sync',
-    requirement: 'AC-3',
-    name: 'within the window a failed read keeps the last copy',
-    run: () => {
-      const step = configSync.step(configSync.initial, { type: 'READ_FAILED' });
-      expect(configSync.value(step.next)).toBe('fresh');
-      expect(configSync.snapshot(step.next).context.configurations).toEqual(['10-policy']);
-      return step.transitions;
-    },
-  },
+  configSyncCheck('AC-1', 'each successful read refreshes the copy', () => {
+    const step = configSync.step(configSync.initial, {
+      type: 'READ_SUCCEEDED',
+      configurations: ['20-quota', '10-policy'],
+    });
+    expect(configSync.snapshot(step.next).context).toEqual({
+      secondsSinceRead: 0,
+      configurations: ['10-policy', '20-quota'],
+      versions: {},
+    });
+    return step.transitions;
+  }),
+  configSyncCheck('AC-2', 'five seconds without a successful read make the copy stale', () => {
+    const fourFailures = [1, 2, 3, 4].reduce(
+      (id) => configSync.step(id, { type: 'READ_FAILED' }).next,
+      configSync.initial,
+    );
+    const step = configSync.step(fourFailures, { type: 'READ_FAILED' });
+    expect(configSync.value(step.next)).toBe('stale');
+    return step.transitions;
+  }),
+  configSyncCheck('AC-3', 'within the window a failed read keeps the last copy', () => {
+    const step = configSync.step(configSync.initial, { type: 'READ_FAILED' });
+    expect(configSync.value(step.next)).toBe('fresh');
+    expect(configSync.snapshot(step.next).context.configurations).toEqual(['10-policy']);
+    return step.transitions;
+  }),
 ];
 
 // ---------------------------------------------------------------- initializer controller
@@ -447,23 +392,18 @@ const initializerControllerChecks: RequirementCheck[] = [
       [[[true, false, 'PROVISIONING_FAILED'], ['recordFailureResult']]],
     ],
   ]),
-  {
-    machine: 'initializer-controller',
-    requirement: 'FP-5',
-    name: 'it may crash, does nothing while down, and restarts',
-    run: () => {
-      const crash = controllers.step(controllers.initial, { type: 'CRASH' });
-      expect(controllers.value(crash.next)).toBe('crashed');
-      const idle = controllers.step(crash.next, {
-        type: 'RECONCILE',
-        observed: { firstPendingIsMe: true, populated: false },
-      });
-      expect(idle.actions).toEqual([]);
-      const restart = controllers.step(crash.next, { type: 'RESTART' });
-      expect(restart.next).toBe(controllers.initial);
-      return [...crash.transitions, ...restart.transitions];
-    },
-  },
+  controllerCheck('FP-5', 'it may crash, does nothing while down, and restarts', () => {
+    const crash = controllers.step(controllers.initial, { type: 'CRASH' });
+    expect(controllers.value(crash.next)).toBe('crashed');
+    const idle = controllers.step(crash.next, {
+      type: 'RECONCILE',
+      observed: { firstPendingIsMe: true, populated: false },
+    });
+    expect(idle.actions).toEqual([]);
+    const restart = controllers.step(crash.next, { type: 'RESTART' });
+    expect(restart.next).toBe(controllers.initial);
+    return [...crash.transitions, ...restart.transitions];
+  }),
 ];
 
 // ---------------------------------------------------------------- initializer timeout
@@ -566,40 +506,25 @@ const ownerSync = (overrides: Partial<FinalizerOwnerObservation>) => {
 };
 
 const finalizerOwnerChecks: RequirementCheck[] = [
-  {
-    machine: 'finalizer-owner',
-    requirement: 'LC-8',
-    name: 'it provisions for namespaces with its finalizer and removes only its own',
-    run: () => {
-      const provision = ownerSync({ namespaceActive: true, namespaceTerminating: false });
-      expect(provision.actions.map((a) => a.type)).toEqual(['provisionExternalContent']);
-      const remove = ownerSync({ finalizers: ['kubernetes', origin, 'example.com/other'] });
-      expect(remove.actions).toEqual([
-        { type: 'removeOwnFinalizer', finalizers: ['kubernetes', 'example.com/other'] },
-      ]);
-      return [...provision.transitions, ...remove.transitions];
-    },
-  },
-  {
-    machine: 'finalizer-owner',
-    requirement: 'LC-9',
-    name: 'its external content is purged before its finalizer goes',
-    run: () => {
-      const step = ownerSync({ externalContentExists: true });
-      expect(step.actions.map((a) => a.type)).toEqual(['purgeExternalContent']);
-      return step.transitions;
-    },
-  },
-  {
-    machine: 'finalizer-owner',
-    requirement: 'LC-6',
-    name: 'its finalizer is removed by a finalize request carrying the rest of the list',
-    run: () => {
-      const step = ownerSync({});
-      expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
-      return step.transitions;
-    },
-  },
+  ownerCheck('LC-8', 'it provisions for namespaces with its finalizer and removes only its own', () => {
+    const provision = ownerSync({ namespaceActive: true, namespaceTerminating: false });
+    expect(provision.actions.map((a) => a.type)).toEqual(['provisionExternalContent']);
+    const remove = ownerSync({ finalizers: ['kubernetes', origin, 'example.com/other'] });
+    expect(remove.actions).toEqual([
+      { type: 'removeOwnFinalizer', finalizers: ['kubernetes', 'example.com/other'] },
+    ]);
+    return [...provision.transitions, ...remove.transitions];
+  }),
+  ownerCheck('LC-9', 'its external content is purged before its finalizer goes', () => {
+    const step = ownerSync({ externalContentExists: true });
+    expect(step.actions.map((a) => a.type)).toEqual(['purgeExternalContent']);
+    return step.transitions;
+  }),
+  ownerCheck('LC-6', 'its finalizer is removed by a finalize request carrying the rest of the list', () => {
+    const step = ownerSync({});
+    expect(step.actions).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
+    return step.transitions;
+  }),
 ];
 
 // ---------------------------------------------------------------- timer
@@ -616,87 +541,61 @@ const timerWalk = (...events: TimerEvent[]) => {
 };
 const arm: TimerEvent = { type: 'ARM', initializer: policy, timeoutSeconds: 2 };
 const timerTick: TimerEvent = { type: 'TICK' };
+/** Armed with a 2 s timeout, then two ticks: the timer has expired. */
+const expiredTimer = () => {
+  const walk = timerWalk(arm, timerTick, timerTick);
+  expect(walk.value).toBe('expired');
+  return walk;
+};
 
 const timerChecks: RequirementCheck[] = [
-  {
-    machine: 'timer',
-    requirement: 'FP-2',
-    name: 'armed at create, the timer ages a second a tick and expires no later than its timeout',
-    run: () => {
-      const walk = timerWalk(arm, timerTick, timerTick);
-      expect(walk.value).toBe('expired');
+  timerCheck(
+    'FP-2',
+    'armed at create, the timer ages a second a tick and expires no later than its timeout',
+    () => {
+      const walk = expiredTimer();
       expect(walk.context.ageSeconds).toBe(2);
       return walk.steps.flatMap((s) => s.transitions);
     },
-  },
-  {
-    machine: 'timer',
-    requirement: 'FP-1',
-    name: 'the tick that reaches the timeout expires the timer, so the failure policy applies',
-    run: () => {
-      const walk = timerWalk(arm, timerTick, timerTick);
-      expect(walk.value).toBe('expired');
-      return last(walk);
-    },
-  },
-  {
-    machine: 'timer',
-    requirement: 'FP-4',
-    name: 'an apiserver restart loses an armed timer',
-    run: () => {
-      const walk = timerWalk(arm, { type: 'LOSE' });
-      expect(walk.value).toBe('lost');
-      return [...walk.steps[0].transitions, ...last(walk)];
-    },
-  },
-  {
-    machine: 'timer',
-    requirement: 'IN-2',
-    name: 'the next pending initializer gets a fresh timer with its own timeout',
-    run: () => {
-      const walk = timerWalk(arm, timerTick, { type: 'REARM', initializer: quota, timeoutSeconds: 3 });
-      expect(walk.value).toBe('armed');
-      expect(walk.context).toEqual({ initializer: quota, timeoutSeconds: 3, ageSeconds: 0 });
-      return last(walk);
-    },
-  },
-  {
-    machine: 'timer',
-    requirement: 'IN-4',
-    name: 'once nothing is pending the timer is disarmed for good',
-    run: () => {
-      const walk = timerWalk(arm, { type: 'DISARM' }, timerTick);
-      expect(walk.value).toBe('disarmed');
-      return walk.steps[1].transitions;
-    },
-  },
+  ),
+  timerCheck(
+    'FP-1',
+    'the tick that reaches the timeout expires the timer, so the failure policy applies',
+    () => last(expiredTimer()),
+  ),
+  timerCheck('FP-4', 'an apiserver restart loses an armed timer', () => {
+    const walk = timerWalk(arm, { type: 'LOSE' });
+    expect(walk.value).toBe('lost');
+    return [...walk.steps[0].transitions, ...last(walk)];
+  }),
+  timerCheck('IN-2', 'the next pending initializer gets a fresh timer with its own timeout', () => {
+    const walk = timerWalk(arm, timerTick, { type: 'REARM', initializer: quota, timeoutSeconds: 3 });
+    expect(walk.value).toBe('armed');
+    expect(walk.context).toEqual({ initializer: quota, timeoutSeconds: 3, ageSeconds: 0 });
+    return last(walk);
+  }),
+  timerCheck('IN-4', 'once nothing is pending the timer is disarmed for good', () => {
+    const walk = timerWalk(arm, { type: 'DISARM' }, timerTick);
+    expect(walk.value).toBe('disarmed');
+    return walk.steps[1].transitions;
+  }),
 ];
 
 const injector = new MachineStepper(failureInjectorMachine);
 
 const failureInjectorChecks: RequirementCheck[] = [
-  {
-    machine: 'failure-injector',
-    requirement: 'AC-2',
-    name: 'configuration reads fail from the start of an outage to its end',
-    run: () => {
-      const start = injector.step(injector.initial, { type: 'START_OUTAGE' });
-      expect(injector.value(start.next)).toBe('readsFailing');
-      const end = injector.step(start.next, { type: 'END_OUTAGE' });
-      expect(injector.value(end.next)).toBe('readsWorking');
-      return [...start.transitions, ...end.transitions];
-    },
-  },
-  {
-    machine: 'failure-injector',
-    requirement: 'FP-4',
-    name: 'an apiserver restart loses the initializer timers',
-    run: () => {
-      const restart = injector.step(injector.initial, { type: 'RESTART_APISERVER' });
-      expect(restart.emitted).toEqual([{ type: 'loseInitializerTimers' }]);
-      return restart.transitions;
-    },
-  },
+  injectorCheck('AC-2', 'configuration reads fail from the start of an outage to its end', () => {
+    const start = injector.step(injector.initial, { type: 'START_OUTAGE' });
+    expect(injector.value(start.next)).toBe('readsFailing');
+    const end = injector.step(start.next, { type: 'END_OUTAGE' });
+    expect(injector.value(end.next)).toBe('readsWorking');
+    return [...start.transitions, ...end.transitions];
+  }),
+  injectorCheck('FP-4', 'an apiserver restart loses the initializer timers', () => {
+    const restart = injector.step(injector.initial, { type: 'RESTART_APISERVER' });
+    expect(restart.emitted).toEqual([{ type: 'loseInitializerTimers' }]);
+    return restart.transitions;
+  }),
 ];
 
 const checks: RequirementCheck[] = [
