@@ -10,7 +10,7 @@ import {
   mergeInitializerConfigurations,
 } from '../machines/initializer-config.ts';
 import type { PolicyRule } from '../machines/k8s-types.ts';
-import type { namespaceMachine } from '../machines/namespace.ts';
+import type { NamespaceContext, NamespaceEvent, namespaceMachine } from '../machines/namespace.ts';
 import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type MachineSet } from '../machines/system.ts';
@@ -52,6 +52,29 @@ function withRoleRule(name: string, rule: PolicyRule): (scope: Scope) => Scope {
 }
 
 type NamespaceConfig = (typeof namespaceMachine)['config'];
+
+/**
+ * Machines whose namespace storage action `action` assigns, on an event of one of `types`, what `update`
+ * gives from that event and the context, and nothing on any other event: a fault in what storage writes.
+ */
+function storageAssigns<T extends NamespaceEvent['type']>(
+  action: 'recordCreation' | 'setDeletionTimestamp',
+  types: readonly T[],
+  update: (
+    event: Extract<NamespaceEvent, { type: T }>,
+    context: NamespaceContext,
+  ) => Partial<NamespaceContext>,
+): (base: MachineSet) => MachineSet {
+  const applies = (event: NamespaceEvent): event is Extract<NamespaceEvent, { type: T }> =>
+    (types as readonly string[]).includes(event.type);
+  return providing('namespace', {
+    actions: {
+      [action]: assign(({ context, event }: { context: NamespaceContext; event: NamespaceEvent }) =>
+        applies(event) ? update(event, context) : {},
+      ),
+    },
+  });
+}
 type NamespaceStates = NonNullable<NamespaceConfig['states']>;
 
 /** Machines whose namespace machine answers one event in one state with another transition. */
@@ -160,25 +183,15 @@ const seededFaults: FaultRow[] = [
     'pending-grows-after-active',
     ['IN-4'],
     'Deleting an Active namespace puts the configured initializers back into its pending list (the initializers plugin re-applied on a write other than create).',
-    (base, scope) => ({
-      ...base,
-      namespace: base.namespace.provide({
-        actions: {
-          // Deleting while initializing still clears the list afterwards (D-4): only Active namespaces regain it.
-          setDeletionTimestamp: assign(({ context, event }) =>
-            event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
-              ? {
-                  deletedSecondsAgo: 0,
-                  pending:
-                    event.type === 'DELETE' && context.pending.length === 0
-                      ? configuredInitializers(scope)
-                      : context.pending,
-                }
-              : {},
-          ),
-        },
-      }),
-    }),
+    (base, scope) =>
+      storageAssigns('setDeletionTimestamp', ['DELETE', 'RECORD_FAILURE'], (event, context) => ({
+        deletedSecondsAgo: 0,
+        // Deleting while initializing still clears the list afterwards (D-4): only Active namespaces regain it.
+        pending:
+          event.type === 'DELETE' && context.pending.length === 0
+            ? configuredInitializers(scope)
+            : context.pending,
+      }))(base),
   ],
   [
     'failure-result-ignored',
@@ -211,21 +224,13 @@ const seededFaults: FaultRow[] = [
     'kubernetes-finalizer-not-added',
     ['LC-2', 'LC-5', 'LC-9'],
     'Storage does not add the kubernetes finalizer when a namespace is created.',
-    providing('namespace', {
-      actions: {
-        recordCreation: assign(({ event }) =>
-          event.type === 'CREATE'
-            ? {
-                pending: [...event.pending],
-                failure: null,
-                finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
-                deletedSecondsAgo: null,
-                createdSecondsAgo: event.pending.length > 0 ? 0 : null,
-              }
-            : {},
-        ),
-      },
-    }),
+    storageAssigns('recordCreation', ['CREATE'], (event) => ({
+      pending: [...event.pending],
+      failure: null,
+      finalizers: event.finalizers.filter((name) => name !== kubernetesFinalizer),
+      deletedSecondsAgo: null,
+      createdSecondsAgo: event.pending.length > 0 ? 0 : null,
+    })),
   ],
   [
     'owner-removes-foreign-finalizer',
@@ -268,15 +273,10 @@ const seededFaults: FaultRow[] = [
     'delete-clears-finalizers',
     ['LC-6', 'LC-7', 'LC-9'],
     'Storage empties spec.finalizers when it sets the deletion timestamp, instead of leaving them to finalize.',
-    providing('namespace', {
-      actions: {
-        setDeletionTimestamp: assign(({ event }) =>
-          event.type === 'DELETE' || event.type === 'RECORD_FAILURE'
-            ? { deletedSecondsAgo: 0, finalizers: [] }
-            : {},
-        ),
-      },
-    }),
+    storageAssigns('setDeletionTimestamp', ['DELETE', 'RECORD_FAILURE'], () => ({
+      deletedSecondsAgo: 0,
+      finalizers: [],
+    })),
   ],
   // ---- Time and progress (FP-1, FP-2, FP-4, AC-2, IN-4, LC-5..LC-8): killed by the timing safety
   // properties or, where nothing bad ever happens at one step, by a liveness property with a lasso.
