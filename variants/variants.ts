@@ -12,6 +12,7 @@ import {
 import type { PolicyRule } from '../machines/k8s-types.ts';
 import type { NamespaceContext, NamespaceEvent, namespaceMachine } from '../machines/namespace.ts';
 import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
+import type { PipelineFacts } from '../machines/pipeline.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type MachineSet } from '../machines/system.ts';
 import { designVariants, unorderedInitializers } from './design-variants.ts';
@@ -95,6 +96,23 @@ function namespaceHandles(
     }),
   });
 }
+
+/**
+ * Machines whose IN-6 gate refuses content of a namespace never initialized, to a caller that may not
+ * initialize, only where `also` holds too (the model's gate also lets a DELETE through once the
+ * namespace terminates; these gates do not).
+ */
+const gateClosedOnlyWhen = (also: (facts: PipelineFacts) => boolean) =>
+  providing('pipeline', {
+    guards: {
+      uninitializedContentWithoutInitializeVerb: ({ event }) =>
+        event.facts.target === 'content' &&
+        event.facts.namespaceExists &&
+        !event.facts.namespaceInitialized &&
+        !event.facts.callerMayInitialize &&
+        also(event.facts),
+    },
+  });
 
 /** The pending list admission injects with the scope's initial configurations (IN-1). */
 const configuredInitializers = (scope: Scope): string[] =>
@@ -416,16 +434,7 @@ const seededFaults: FaultRow[] = [
     'initialize-check-skipped-for-reads',
     ['IN-6'],
     'Admission asks for the initialize verb on writes into an initializing namespace but lets reads of its content through.',
-    providing('pipeline', {
-      guards: {
-        uninitializedContentWithoutInitializeVerb: ({ event }) =>
-          event.facts.target === 'content' &&
-          event.facts.operation !== 'get' &&
-          event.facts.namespaceExists &&
-          !event.facts.namespaceInitialized &&
-          !event.facts.callerMayInitialize,
-      },
-    }),
+    gateClosedOnlyWhen((facts) => facts.operation !== 'get'),
   ],
   [
     'view-role-gains-initialize',
@@ -479,16 +488,7 @@ const seededFaults: FaultRow[] = [
     'gate-opens-once-terminating',
     ['IN-6'],
     'The IN-6 gate looks at the phase instead of initialized: once a namespace deleted while initializing terminates, reads and lists of its content go through (D-19).',
-    providing('pipeline', {
-      guards: {
-        uninitializedContentWithoutInitializeVerb: ({ event }) =>
-          event.facts.target === 'content' &&
-          event.facts.namespaceExists &&
-          !event.facts.namespaceInitialized &&
-          !event.facts.callerMayInitialize &&
-          !event.facts.namespaceTerminating,
-      },
-    }),
+    gateClosedOnlyWhen((facts) => !facts.namespaceTerminating),
   ],
   [
     'configurations-merged-in-list-order',
