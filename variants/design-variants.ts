@@ -37,6 +37,14 @@ function editNamespaceState(
   return { ...config, states: { ...states, [state]: edit(states[state]) } } as NamespaceConfig;
 }
 
+/** Machines whose namespace machine has one state's configuration changed. */
+const namespaceStateEdited =
+  (state: Parameters<typeof editNamespaceState>[1], edit: (current: StateConfig) => StateConfig) =>
+  (base: MachineSet): MachineSet => ({
+    ...base,
+    namespace: withDefinition(base.namespace, (config) => editNamespaceState(config, state, edit)),
+  });
+
 const withoutEvent = (on: Record<string, unknown> | undefined, event: string) =>
   Object.fromEntries(Object.entries(on ?? {}).filter(([type]) => type !== event));
 
@@ -288,6 +296,14 @@ type AlternativeRow = [
   scope?: DesignVariant['scope'],
 ];
 
+/** An ALT-6 alternative without a synchronization bound: admission keeps its copy however old (AC-2, AC-3). */
+const unboundedCopy = (
+  name: string,
+  description: string,
+  source: string,
+  scope?: AlternativeRow[6],
+): AlternativeRow => [name, 'ALT-6', description, source, ['ALT-6', 'AC-2', 'AC-3'], neverStale, scope];
+
 const alternatives: AlternativeRow[] = [
   [
     'alt1-readiness-gates',
@@ -362,23 +378,17 @@ const alternatives: AlternativeRow[] = [
     }),
     withDesign({ readBeforeEachRequest: true }),
   ],
-  [
+  unboundedCopy(
     'alt6-report-cached-version',
-    'ALT-6',
     'No synchronization bound: admission keeps its cached copy however old, and reports the version it caches (observedGeneration) so the admin can compare.',
     '004, Considered but REJECTED alternatives: synchronization, Rejected 2',
-    ['ALT-6', 'AC-2', 'AC-3'],
-    neverStale,
     withDesign({ reportsCachedVersion: true }),
-  ],
-  [
+  ),
+  unboundedCopy(
     'alt6-watch-deltas',
-    'ALT-6',
     'Admission watches the configurations and applies deltas, which may arrive arbitrarily late; it neither blocks nor reports what it caches.',
     '004, Synchronization of admission control configurations (first paragraph)',
-    ['ALT-6', 'AC-2', 'AC-3'],
-    neverStale,
-  ],
+  ),
   [
     'alt6-sweep-controller',
     'ALT-6',
@@ -401,13 +411,10 @@ const alternatives: AlternativeRow[] = [
     'catalog IN Open point; D-4 option (a)',
     ['LC-3', 'FP-5'],
     (base) => ({
-      ...base,
-      namespace: withDefinition(base.namespace, (config) =>
-        editNamespaceState(config, 'initializing', (state) => ({
-          ...state,
-          on: withoutEvent(state.on, 'DELETE'),
-        })),
-      ),
+      ...namespaceStateEdited('initializing', (state) => ({
+        ...state,
+        on: withoutEvent(state.on, 'DELETE'),
+      }))(base),
       pipeline: withDefinition(base.pipeline, refuseDeleteTheNamespaceIgnores),
     }),
   ],
@@ -440,20 +447,15 @@ const alternatives: AlternativeRow[] = [
     "Storage removes a deleted namespace as soon as a finalize empties its finalizers (shipped since 1.15), instead of waiting for the controller's final DELETE.",
     '001, Lifecycle (the final DELETE); D-11 variant lc7-delete-on-finalize',
     ['LC-7', 'LC-5'],
-    (base) => ({
-      ...base,
-      namespace: withDefinition(base.namespace, (config) =>
-        editNamespaceState(config, 'terminating', (state) => ({
-          ...state,
-          always: {
-            guard: 'noFinalizersLeft',
-            target: 'removed',
-            actions: 'forgetNamespace',
-            meta: { requirements: ['LC-7'] },
-          },
-        })),
-      ),
-    }),
+    namespaceStateEdited('terminating', (state) => ({
+      ...state,
+      always: {
+        guard: 'noFinalizersLeft',
+        target: 'removed',
+        actions: 'forgetNamespace',
+        meta: { requirements: ['LC-7'] },
+      },
+    })),
   ],
   [
     'open-terminating-set-by-controller',
