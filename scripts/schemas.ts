@@ -1,4 +1,4 @@
-import { exitCodes } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint } from '../checker/cli/cli.ts';
 import { writeSchemas } from '../checker/report/output-schemas.ts';
 import { defineCommand } from './entry.ts';
 
@@ -7,7 +7,7 @@ import { defineCommand } from './entry.ts';
  * mutants.json, alternatives.json, the stamps, bench and crosscheck --json, ...) under schemas/, from
  * the zod types their writers build (checker/report/output-schemas.ts). `check:generated` finds them stale.
  */
-const command = {
+export const command = {
   script: 'schemas',
   summary:
     'Writes schemas/*.schema.json, the JSON Schema of every JSON file the project writes, from their zod types.',
@@ -15,8 +15,9 @@ const command = {
   notes: ['Each written JSON file names its schema in its $schema field.'],
 } as const;
 
-void defineCommand(command, async () => {
-  const written = await writeSchemas(process.cwd());
-  console.log(`schemas: wrote ${written.join(', ')}`);
-  return exitCodes.ok;
-});
+if (isEntryPoint(import.meta.url))
+  await defineCommand(command, async () => {
+    const written = await writeSchemas(process.cwd());
+    console.log(`schemas: wrote ${written.join(', ')}`);
+    return exitCodes.ok;
+  });

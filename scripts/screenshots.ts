@@ -1,4 +1,4 @@
-import { exitCodes } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint } from '../checker/cli/cli.ts';
 import { writeScreenshots } from '../checker/report/site/screenshots.ts';
 import { defineCommand } from './entry.ts';
 
@@ -6,7 +6,7 @@ import { defineCommand } from './entry.ts';
  * `npm run screenshots`: takes the README's screenshots of the report page in the system Chromium
  * (generated/site/screenshots/) and stamps them; run it after `npm run verify` and `npm run mutants`.
  */
-const command = {
+export const command = {
   script: 'screenshots',
   summary:
     'Takes the screenshots of the report page (generated/site/screenshots/) in Chromium and writes their stamp.',
@@ -14,8 +14,9 @@ const command = {
   notes: ['Chromium: /usr/bin/chromium, or NSMODEL_CHROMIUM; puppeteer never downloads one.'],
 } as const;
 
-await defineCommand(command, async () => {
-  const written = await writeScreenshots(process.cwd());
-  console.log(`screenshots: wrote ${written.join(', ')}`);
-  return exitCodes.ok;
-});
+if (isEntryPoint(import.meta.url))
+  await defineCommand(command, async () => {
+    const written = await writeScreenshots(process.cwd());
+    console.log(`screenshots: wrote ${written.join(', ')}`);
+    return exitCodes.ok;
+  });
