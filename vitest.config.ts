@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -16,6 +17,11 @@ export default defineConfig({
     // otherwise. Safe while library modules hold only caches keyed by their inputs and tests build their
     // own scopes and models (scopeByName reads the file anew each call); a test must not mutate an import.
     isolate: false,
+    // The commands the tests start (dozens of node processes a run) keep V8's compiled code in the system's
+    // temporary folder, never in the tree: Node checks each entry against its source, so none is stale.
+    env: {
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'nsmodel-node-compile-cache'),
+    },
     // The summary reporter runs last so `N passed, N failed` is the final line of every run.
     reporters: ['default', './test-support/summary-reporter.ts'],
   },

@@ -1,4 +1,4 @@
-import { exitCodes } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint } from '../checker/cli/cli.ts';
 import {
   type AlternativeRow,
   alternatives,
@@ -16,7 +16,7 @@ import { selectNamed } from './named.ts';
  * (variants/design-variants.ts) against the documents' goals, the safety and the liveness properties,
  * prints one line per row, and writes generated/alternatives.md and .json when all rows were run.
  */
-const command = {
+export const command = {
   script: 'alternatives',
   summary:
     'Checks every design alternative against every property; writes generated/alternatives.md, .json and the counterexamples they link when all are run.',
@@ -53,4 +53,4 @@ async function main({ positionals: names }: CommandLine<typeof command.options>)
   return exitCodes.ok;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -15,7 +15,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
-import { exitCodes, integerOption, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, integerOption, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { explore, searchMemoryBytes } from '../checker/engine/explore.ts';
 import { exploreBitstate } from '../checker/engine/explore-bitstate.ts';
 import { exploreDense } from '../checker/engine/explore-dense.ts';
@@ -614,7 +614,7 @@ function printRows(header: string[], rows: string[][]): void {
   }
 }
 
-const command = {
+export const command = {
   script: 'bench',
   summary: 'Measures the explorers (docs/performance.md): each case in a fresh Node process.',
   options: {
@@ -819,4 +819,4 @@ async function printGrowth(maxSeconds: number): Promise<number> {
   return exitCodes.ok;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -5,6 +5,7 @@ import {
   type CommandSpec,
   exitCodes,
   helpText,
+  isEntryPoint,
   parseCommandLine,
   runCommand,
   UsageError,
@@ -21,7 +22,7 @@ import { stampedOutputs, stampProblems } from '../checker/report/stamp.ts';
  * by their stamps, a digest of every source they can read, in seconds; `--full` runs the long ones
  * again and compares their bytes too. Nothing is ignored silently.
  */
-const spec: CommandSpec = {
+export const spec: CommandSpec = {
   name: 'npm run check:generated --',
   summary:
     'Names every stale, missing or unexpected generated file; long outputs are judged by their stamps.',
@@ -194,4 +195,4 @@ async function main(): Promise<number> {
   return exitCodes.stale;
 }
 
-await runCommand('check:generated', main);
+if (isEntryPoint(import.meta.url)) await runCommand('check:generated', main);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { resolveScope } from '../checker/cli/scope-file.ts';
 import {
@@ -17,7 +17,7 @@ import { type CommandLine, count, defineCommand, scopeOption, variantOption } fr
  * `npm run crosscheck -- --scope NAME [--variant V | --mutants]`: exports the model to Promela, runs
  * SPIN on it and compares with verify's search (checker/judging/crosscheck.ts).
  */
-const command = {
+export const command = {
   script: 'crosscheck',
   summary:
     "Searches the model with SPIN (spin -a, gcc, pan) on the exported Promela and compares SPIN's figures with verify's.",
@@ -130,4 +130,4 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

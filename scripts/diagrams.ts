@@ -1,4 +1,4 @@
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { ChromiumNotFoundError, diagramSets, generateDiagrams } from '../checker/report/render.ts';
 import { type CommandLine, defineCommand } from './entry.ts';
 
@@ -6,7 +6,7 @@ import { type CommandLine, defineCommand } from './entry.ts';
  * `npm run diagrams [-- --force]`: regenerates every machine's Mermaid source and SVG and
  * docs/machines.md. An SVG whose source and renderer did not change is kept unless --force is given.
  */
-const command = {
+export const command = {
   script: 'diagrams',
   summary:
     'Writes generated/diagrams/<id>.mmd and .svg and docs/machines.md from the machines; only stale SVGs are re-rendered (one Chromium per run).',
@@ -32,4 +32,4 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   }
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { checkOutputFile, writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { modelOf, promelaModel } from '../checker/judging/promela.ts';
 import { quintModuleName, quintTypesModule } from '../checker/scenario/itf-types.ts';
@@ -13,7 +13,7 @@ import { type CommandLine, defineCommand, scopeOption, variantOption } from './e
  * `npm run export -- --quint-types --scope NAME [--out FILE]`: writes the Quint module of the scope's
  * state type, which its ITF traces typecheck against (checker/scenario/itf-types.ts).
  */
-const command = {
+export const command = {
   script: 'export',
   summary:
     "Writes the system model for another engine: --promela, SPIN's input language; or --quint-types, the Quint types of its ITF traces.",
@@ -77,4 +77,4 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   return exitCodes.ok;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

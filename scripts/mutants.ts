@@ -1,4 +1,4 @@
-import { exitCodes } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint } from '../checker/cli/cli.ts';
 import { createProgressReporter } from '../checker/engine/progress.ts';
 import { livenessProgressLine, mutantsStamp, runMutants, writeMutants } from '../checker/report/mutants.ts';
 import { sourceRoot, stampSources } from '../checker/report/stamp.ts';
@@ -11,7 +11,7 @@ import { selectNamed } from './named.ts';
  * killed and how long it took, and writes generated/mutants.md and .json when all were run. A mutant
  * no property kills means a property is missing or too weak.
  */
-const command = {
+export const command = {
   script: 'mutants',
   summary:
     'Checks that every seeded fault (variants/variants.ts) is killed by some property; writes generated/mutants.md and .json when all are run.',
@@ -76,4 +76,4 @@ async function main({ positionals: names, values }: CommandLine<typeof command.o
   return exitCodes.survived;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { closest } from '../checker/cli/request-line.ts';
 import { terminalText } from '../checker/cli/text-safety.ts';
 import { generateScenariosDoc } from '../checker/report/scenario-docs.ts';
@@ -15,7 +15,7 @@ import { type CommandLine, defineCommand } from './entry.ts';
  * with its outcome. A malformed file gets one line and the run goes on to the next; the exit code
  * names the worst outcome (malformed, then failed, then pending).
  */
-const command = {
+export const command = {
   script: 'replay',
   summary: 'Replays scenario files (YAML) step by step on the system model and compares every answer.',
   positionals: {
@@ -125,4 +125,4 @@ async function main({ values, positionals }: CommandLine<typeof command.options>
   return exitCodes.ok;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -1,4 +1,4 @@
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { loadScopeFile, scopeFileOf, scopeNames } from '../checker/cli/scope-file.ts';
 import { SystemModel } from '../machines/system.ts';
 import { type CommandLine, defineCommand } from './entry.ts';
@@ -7,7 +7,7 @@ import { type CommandLine, defineCommand } from './entry.ts';
  * `npm run scopes -- [FILE]...`: checks scope files without exploring them. The files under scopes/
  * are the only source of the built-in scopes, so an edit is checked here in a second, not by a search.
  */
-const command = {
+export const command = {
   script: 'scopes',
   summary:
     'Checks that every built-in scope file (scopes/*.yaml), or each FILE given, loads and builds a model; explores nothing.',
@@ -30,11 +30,12 @@ function checkOne(path: string, shown: string): string {
   }
 }
 
-void defineCommand(command, ({ positionals }: CommandLine<typeof command.options>) => {
-  const files =
-    positionals.length > 0
-      ? positionals.map((path) => ({ path, shown: path }))
-      : scopeNames().map((name) => ({ path: scopeFileOf(name), shown: `scopes/${name}.yaml` }));
-  for (const { path, shown } of files) console.log(checkOne(path, shown));
-  return exitCodes.ok;
-});
+if (isEntryPoint(import.meta.url))
+  await defineCommand(command, ({ positionals }: CommandLine<typeof command.options>) => {
+    const files =
+      positionals.length > 0
+        ? positionals.map((path) => ({ path, shown: path }))
+        : scopeNames().map((name) => ({ path: scopeFileOf(name), shown: `scopes/${name}.yaml` }));
+    for (const { path, shown } of files) console.log(checkOne(path, shown));
+    return exitCodes.ok;
+  });

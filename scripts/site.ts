@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodes, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { checkOutputFolder } from '../checker/cli/output-folder.ts';
 import { buildSite, siteFolder } from '../checker/report/site/build.ts';
 import { type CommandLine, defineCommand } from './entry.ts';
@@ -9,7 +9,7 @@ import { type CommandLine, defineCommand } from './entry.ts';
  * `npm run site`: writes the one-page HTML report, `generated/site/index.html`, from what `npm run verify`
  * and `npm run diagrams` wrote. `--from generated/runs/<run>` builds the page of a side run instead.
  */
-const command = {
+export const command = {
   script: 'site',
   summary: 'Writes the one-page HTML report from what npm run verify and npm run diagrams wrote.',
   options: {
@@ -39,4 +39,4 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   return exitCodes.ok;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

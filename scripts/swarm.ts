@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { exitCodes, integerOption, UsageError } from '../checker/cli/cli.ts';
+import { exitCodes, integerOption, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
 import { schemaPath } from '../checker/cli/schema-ref.ts';
 import { modelOf, promelaModel } from '../checker/judging/promela.ts';
@@ -21,7 +21,7 @@ import { type CommandLine, count, defineCommand, scopeOption } from './entry.ts'
  * `npm run swarm -- --scope NAME --runs N [--slice I/M] [--out FILE]`: N diversified bitstate runs of
  * SPIN on the exported Promela (checker/judging/swarm.ts); `--merge FILE...` combines the slices' reports.
  */
-const command = {
+export const command = {
   script: 'swarm',
   summary:
     'Swarm verification: diversified bitstate runs of SPIN on the exported model, one report with the combined chance of a miss.',
@@ -128,4 +128,4 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   return exitCodes.partial;
 }
 
-await defineCommand(command, main);
+if (isEntryPoint(import.meta.url)) await defineCommand(command, main);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exitCodes, helpText, runCommand, versionText } from '../checker/cli/cli.ts';
+import { exitCodes, helpText, isEntryPoint, runCommand, versionText } from '../checker/cli/cli.ts';
 import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/cli/output-folder.ts';
 import { terminalText } from '../checker/cli/text-safety.ts';
 import { parseVerifyArgs, type VerifyArgs, verifySpec } from '../checker/cli/verify-args.ts';
@@ -56,6 +56,8 @@ import { count } from './entry.ts';
 // Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
 const outputRoot = process.cwd();
 const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
+/** verify's command line, as --help prints it (checker/cli/verify-args.ts reads it). */
+export const spec = verifySpec;
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseVerifyArgs(argv);
@@ -381,4 +383,4 @@ async function runRandom(
   return result.ok ? exitCodes.ok : exitCodes.violated;
 }
 
-await runCommand('verify', () => main(process.argv.slice(2)));
+if (isEntryPoint(import.meta.url)) await runCommand('verify', () => main(process.argv.slice(2)));

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -17,43 +17,6 @@ const spec: CommandSpec = {
   },
   exitCodes: [exitCodes.ok, exitCodes.usage, exitCodes.partial],
 };
-
-/**
- * The README's exit-code table from the commands' --help texts: per code, the commands whose --help lists
- * it (by their npm name, as each usage line gives it) and the meaning every --help prints for it.
- */
-function exitCodeTable(helps: ReadonlyMap<string, string>): string {
-  const rows = new Map<number, { meaning: string; commands: string[] }>();
-  for (const text of helps.values()) {
-    const command = /^usage: npm run (\S+) --/m.exec(text)?.[1] ?? '?';
-    const codes = text.slice(text.indexOf('Exit codes:')).split('\n').slice(1);
-    for (const line of codes) {
-      const m = /^\s+(\d+) {2}(.*)$/.exec(line);
-      if (!m) continue;
-      const row = rows.get(Number(m[1])) ?? { meaning: m[2], commands: [] };
-      expect(row.meaning, `exit ${m[1]} of ${command}`).toBe(m[2]);
-      row.commands.push(command);
-      rows.set(Number(m[1]), row);
-    }
-  }
-  return [
-    '| code | commands | meaning |',
-    '| ---: | --- | --- |',
-    ...[...rows.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(
-        ([code, r]) =>
-          `| ${code} | ${
-            r.commands.length === helps.size
-              ? 'all'
-              : r.commands
-                  .sort()
-                  .map((c) => `\`${c}\``)
-                  .join(', ')
-          } | ${r.meaning} |`,
-      ),
-  ].join('\n');
-}
 
 const refusal = (argv: string[]) => thrownMessage(UsageError, () => parseCommandLine(spec, argv));
 
@@ -134,48 +97,5 @@ describe('the commands', () => {
     expect(failed.code).toBe(14);
     expect(pend.code).toBe(15);
     expect(both.code).toBe(14);
-  });
-
-  it('every command refuses an unknown flag with exit 2, lists its exit codes in --help, and has --version', async () => {
-    const scripts = (await readdir(resolve('scripts')))
-      .filter((f) => f.endsWith('.ts') && !['entry.ts', 'named.ts'].includes(f))
-      .map((f) => f.replace(/\.ts$/, ''));
-    const pkg = JSON.parse(await readFile(resolve('package.json'), 'utf8')) as {
-      version: string;
-      scripts: Record<string, string>;
-    };
-    // Every npm command runs one of these scripts, and every script is an npm command.
-    expect(
-      Object.values(pkg.scripts)
-        .map((line) => /scripts\/([\w-]+)\.ts/.exec(line)?.[1])
-        .filter((s) => s !== undefined)
-        .sort(),
-    ).toEqual([...scripts].sort());
-    // --version once per way a script reads its command line: the shared entry (site), verify's and check:generated's own.
-    const versioned = ['site', 'verify', 'check-generated'];
-    const [refusals, helpRuns, versions] = await Promise.all([
-      Promise.all(scripts.map((script) => run(`scripts/${script}.ts`, ['--nosuch']))),
-      Promise.all(scripts.map((script) => run(`scripts/${script}.ts`, ['--help']))),
-      Promise.all(versioned.map((script) => run(`scripts/${script}.ts`, ['--version']))),
-    ]);
-    const helps = new Map<string, string>();
-    scripts.forEach((script, i) => {
-      const [refused, help] = [refusals[i], helpRuns[i]];
-      expect(refused.code, script).toBe(2);
-      expect(refused.stderr.trim().split('\n'), script).toHaveLength(1);
-      expect(refused.stderr).toMatch(/unknown option --nosuch/);
-      expect(help.code, script).toBe(0);
-      expect(help.stdout).toContain('Exit codes:');
-      expect(help.stdout).toMatch(/^ {2}--version +print the version and exit$/m);
-      helps.set(script, help.stdout);
-    });
-    versioned.forEach((script, i) => {
-      expect(versions[i].code, script).toBe(0);
-      expect(versions[i].stdout).toBe(`nsmodel ${pkg.version}\n`);
-    });
-    // The README's exit-code table is the one --help prints: each code's meaning and the commands that use it.
-    const readme = await readFile(resolve('README.md'), 'utf8');
-    const table = exitCodeTable(helps);
-    expect(readme, `README.md's exit-code table must read:\n${table}`).toContain(table);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closest } from './request-line.ts';
 import { terminalText } from './text-safety.ts';
@@ -250,6 +251,20 @@ export async function runCommand(command: string, main: () => Promise<number> | 
     );
     if (debug) console.error(error);
     process.exitCode = exitCodes.internal;
+  }
+}
+
+/**
+ * Whether the module at `moduleUrl` (its `import.meta.url`) is the script node was started with. A script
+ * runs its command only then, so a test may import it for its command line (options, --help) alone.
+ */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const started = process.argv[1];
+  if (started === undefined) return false;
+  try {
+    return realpathSync(started) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
   }
 }
 

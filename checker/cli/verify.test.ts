@@ -19,6 +19,8 @@ const quickScope = scopeByName('quick');
 /** The scope's users, each sending nothing: they exist (creators, intents name them) but never act. */
 const idle = (scope: Scope) => scope.principals.map((p) => ({ ...p, requests: [] }));
 
+/** The nightly run's long checks (npm run ci:full sets it); every change runs the others. */
+const slowScopes = process.env.NSMODEL_SLOW_SCOPES === '1';
 const verifyScript = resolve('scripts/verify.ts');
 
 const usageError = (argv: string[]) => thrownMessage(UsageError, () => parseVerifyArgs(argv));
@@ -256,16 +258,23 @@ describe('npm run verify, as a command', () => {
     expect(written).toMatchObject({ complete: false, stopReason: 'interrupted' });
   }, 60_000);
 
-  it('ends with a partial report, not a V8 abort, when the heap is 96 MB and the scope is large', async () => {
-    // Without symmetry the graph liveness needs is kept too; large's five namespaces and the compiled tables fill 96 MB by about 48,000 states alone (fewer beside other test files).
-    const run = await verify(['--scope', 'large', '--symmetry', 'off', '--json'], {
-      NODE_OPTIONS: '--max-old-space-size=96',
-    });
-    // Liveness may find a lasso inside the explored part of the graph: then exit 13.
-    const liveness = (JSON.parse(run.stdout) as { liveness?: { properties: { status: string }[] } }).liveness;
-    const lasso = liveness?.properties.some((p) => p.status === 'violated') ?? false;
-    expectStoppedByMemoryGuard(run, lasso ? 13 : 10, 20_000);
-  }, 240_000);
+  // The large scope is one of the slow ones: the nightly run (npm run ci:full) searches it; every change has
+  // the memory guard's own test at 128 MB (checker/engine/explore.test.ts) and verify --max-memory's.
+  it.skipIf(!slowScopes)(
+    'ends with a partial report, not a V8 abort, when the heap is 96 MB and the scope is large (NSMODEL_SLOW_SCOPES=1)',
+    async () => {
+      // Without symmetry the graph liveness needs is kept too; large's five namespaces and the compiled tables fill 96 MB by about 48,000 states alone (fewer beside other test files).
+      const run = await verify(['--scope', 'large', '--symmetry', 'off', '--json'], {
+        NODE_OPTIONS: '--max-old-space-size=96',
+      });
+      // Liveness may find a lasso inside the explored part of the graph: then exit 13.
+      const liveness = (JSON.parse(run.stdout) as { liveness?: { properties: { status: string }[] } })
+        .liveness;
+      const lasso = liveness?.properties.some((p) => p.status === 'violated') ?? false;
+      expectStoppedByMemoryGuard(run, lasso ? 13 : 10, 20_000);
+    },
+    240_000,
+  );
 
   it('lists its options and exit codes with --help', async () => {
     const run = await verify(['--help']);

@@ -5,7 +5,7 @@ import type { LivenessProperty } from '../../properties/types.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import type { Lasso } from '../engine/liveness.ts';
-import { GraphRecorder } from '../engine/state-graph.ts';
+import { GraphRecorder, type StateGraph } from '../engine/state-graph.ts';
 import { checkLiveness, type LivenessRun } from '../model/liveness-system.ts';
 import { check } from './check.ts';
 import { removalScope } from './liveness-fixtures.ts';
@@ -39,12 +39,32 @@ const runText = (model: SystemModel, run: LivenessRun) => ({
   })),
 });
 
-/** The graph-based judge and the one without an edge list, on the same model: same report. */
-function compare(model: SystemModel, properties: readonly LivenessProperty[], maxStates?: number) {
-  const limits = maxStates === undefined ? {} : { maxStates };
+/** The graph verify's search records, on which the graph-based judge judges every property. */
+function graphOf(model: SystemModel, maxStates?: number): StateGraph<SystemState, SystemEvent> {
   const recorder = new GraphRecorder<SystemState, SystemEvent>();
-  check(model, [], { ...limits, recorder, memo: false });
-  const onGraph = checkLiveness(model, [...properties], { graph: recorder.graph() });
+  check(model, [], { ...(maxStates === undefined ? {} : { maxStates }), recorder, memo: false });
+  return recorder.graph();
+}
+
+let quickRun: { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } | undefined;
+/** The quick scope's model and its whole graph, recorded once for the tests that judge all of it. */
+function quick(): { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } {
+  if (quickRun === undefined) {
+    const model = new SystemModel(quickScope);
+    quickRun = { model, graph: graphOf(model) };
+  }
+  return quickRun;
+}
+
+/** The graph-based judge and the one without an edge list, on the same model: same report. */
+function compare(
+  model: SystemModel,
+  properties: readonly LivenessProperty[],
+  maxStates?: number,
+  graph = graphOf(model, maxStates),
+) {
+  const limits = maxStates === undefined ? {} : { maxStates };
+  const onGraph = checkLiveness(model, [...properties], { graph });
   const onTheFly = checkLivenessOnTheFly(model, properties, limits);
   expect(runText(model, onTheFly)).toEqual(runText(model, onGraph));
   return onTheFly;
@@ -66,18 +86,21 @@ const mutant = (name: string) => {
 
 describe('liveness without a stored edge list judges as the graph-based judge', () => {
   it('on the quick scope: every property, deadlock and the same figures', () => {
-    const run = compare(new SystemModel(quickScope), livenessProperties);
+    const { model, graph } = quick();
+    const run = compare(model, livenessProperties, undefined, graph);
     expect(run.complete).toBe(true);
     expect(run.properties.map((r) => r.status)).not.toContain('violated');
   });
 
   it('on the quick scope without fairness: the same lassos', () => {
-    const run = compare(new SystemModel(quickScope), unfair);
+    const { model, graph } = quick();
+    const run = compare(model, unfair, undefined, graph);
     expect(run.properties.filter((r) => r.lasso !== undefined).length).toBeGreaterThan(0);
   });
 
   it('on the quick scope with strong fairness only: the same verdicts', () => {
-    compare(new SystemModel(quickScope), strong);
+    const { model, graph } = quick();
+    compare(model, strong, undefined, graph);
   });
 
   it('on a search cut short: incomplete verdicts, lassos among the states explored', () => {
