@@ -101,7 +101,7 @@ describe('the commands', () => {
     // its one-line errors and its guard against a closed pipe are those tested once per way below.
     for (const script of scripts)
       expect(await readFile(resolve('scripts', `${script}.ts`), 'utf8'), script).toMatch(
-        /^if \(isEntryPoint\(import\.meta\.url\)\)\s+await (defineCommand\(command,|runCommand\()/m,
+        /^if \(isEntryPoint\(import\.meta\.url\)\)\s+await (defineCommand\(command,|defineWritingCommand\(command,|runCommand\()/m,
       );
     // The README's exit-code table is the one --help prints: each code's meaning and the commands that use it.
     const readme = await readFile(resolve('README.md'), 'utf8');
