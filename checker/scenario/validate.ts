@@ -13,6 +13,7 @@ import {
   type ContentKind,
   contentBodySchemas,
   contentKinds,
+  declaredResource,
   type GivenInput,
   type ManifestInput,
   maxModelObjects,
@@ -209,13 +210,14 @@ export function validateScenario(
 
   // ---- steps: what they create declares; what they only name must be declared
   const draws = new Map<string, number>();
+  const declared = (given?.kinds ?? []).map(declaredResource);
   steps.forEach((step, i) => {
     if (step.kind !== 'do') return;
     const path = ['steps', i];
     if (step.groups !== undefined || step.as.startsWith('system:')) principals.add(step.as);
     let line: ReturnType<typeof parseRequestLine>;
     try {
-      line = parseRequestLine(step.do);
+      line = parseRequestLine(step.do, declared);
     } catch (error) {
       if (error instanceof RequestLineError) return; // the compiler reports it with its hint
       throw error;
