@@ -207,6 +207,11 @@ export interface Scope {
   clusterRoles?: ClusterRole[];
   /** Content tenants may create in namespaces (initializers' objects are added from their specs). */
   content: ObjectSlot[];
+  /**
+   * Content kinds the scope declares besides the built-in seven; their objects are in `content`, with
+   * the resource `RESOURCE` (core) or `RESOURCE.GROUP` and the declared Kind.
+   */
+  kinds?: { group: string; version: string; resource: string; kind: string }[];
   /** External finalizer owners, by finalizer name (e.g. `openshift.com/origin`). */
   finalizerOwners: string[];
   faults: {

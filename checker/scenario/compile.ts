@@ -27,6 +27,7 @@ import {
   type Verb,
 } from '../cli/request-line.ts';
 import { scopeFromData } from '../cli/scope-file.ts';
+import { builtInGroupResources, declaredResource } from '../cli/scope-format.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import {
@@ -38,7 +39,6 @@ import {
   type ContentKind,
   configurationEntrySchema,
   contentKinds,
-  declaredResource,
   type EventualConditionInput,
   type EventuallyInput,
   type ExpectInput,
@@ -533,9 +533,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   // ---- content kinds beyond the built-in seven: one per group and resource, none shadowing a built-in
   (given.kinds ?? []).forEach((k, i) => {
     const resource = declaredResource(k);
-    const builtIn = Object.values(contentKinds).find(
-      (c) => c.resource === k.resource && c.apiVersion.split('/').slice(0, -1).join('/') === k.group,
-    );
+    const builtIn = builtInGroupResources.some((c) => c.resource === k.resource && c.group === k.group);
     if (builtIn || builder.declaredKinds.has(resource))
       throw new ScenarioFieldError(
         ['given', 'kinds', i, 'resource'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closest } from '../cli/request-line.ts';
-import { maxInitializerTimeoutSeconds } from '../cli/scope-format.ts';
+import { kindDeclaration, maxInitializerTimeoutSeconds } from '../cli/scope-format.ts';
 
 /**
  * The scenario file format (one YAML document per file under `scenarios/`): a story in Kubernetes'
@@ -209,33 +209,8 @@ const initializerBehaviour = z.strictObject({
   }),
 });
 
-/**
- * A content kind the scenario declares besides the built-in seven (namespaced, as every content kind):
- * its group (`''` for core, else a DNS subdomain like `events.k8s.io`), version, plural resource (a DNS
- * label) and Kind. Paths name it `RESOURCE` in core and `RESOURCE.GROUP` in a group, so `events` and
- * `events.events.k8s.io` are two kinds.
- */
-export const kindDeclaration = z.strictObject({
-  group: z
-    .string()
-    .regex(
-      /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/,
-      "an API group is '' (core) or a lowercase DNS subdomain, like events.k8s.io",
-    ),
-  version: z.string().regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, 'a version looks like v1, v1beta1 or v2alpha1'),
-  resource: z
-    .string()
-    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, 'a resource is a lowercase plural DNS label, like events'),
-  kind: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'a Kind is UpperCamelCase, like Event'),
-});
-export type KindDeclaration = z.infer<typeof kindDeclaration>;
-
-/** The path segment a declared kind goes by: `events` in core, `events.events.k8s.io` in its group. */
-export const declaredResource = (k: Pick<KindDeclaration, 'group' | 'resource'>): string =>
-  k.group === '' ? k.resource : `${k.resource}.${k.group}`;
-
 export const givenSchema = z.strictObject({
-  /** Content kinds beyond the built-in seven, by group, version and resource. */
+  /** Content kinds beyond the built-in seven, by group, version and resource (checker/cli/scope-format.ts). */
   kinds: z.array(kindDeclaration).optional(),
   namespaces: z
     .array(

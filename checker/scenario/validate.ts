@@ -8,12 +8,12 @@ import {
 } from '../../machines/names.ts';
 import { specBodyIssue } from '../cli/kubernetes-validation.ts';
 import { closest, parseRequestLine, RequestLineError } from '../cli/request-line.ts';
+import { declaredResource } from '../cli/scope-format.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
 import {
   type ContentKind,
   contentBodySchemas,
   contentKinds,
-  declaredResource,
   type GivenInput,
   type ManifestInput,
   maxModelObjects,
