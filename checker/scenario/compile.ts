@@ -448,6 +448,11 @@ class ScopeBuilder {
   }
 }
 
+type GivenManifest = LoadedScenario['manifests'][number];
+/** A given manifest of a kind given.kinds declares. */
+const isDeclaredContent = (m: GivenManifest): m is Extract<GivenManifest, { declaredResource: string }> =>
+  'declaredResource' in m && typeof m.declaredResource === 'string';
+
 /** A request line parsed, its problems reported on the field that holds it. */
 function requestLineAt(
   text: string,
@@ -577,6 +582,11 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
 
   scenario.manifests.forEach((manifest, i) => {
     const path = ['given', 'manifests', i];
+    if (isDeclaredContent(manifest)) {
+      const { metadata } = manifest;
+      placeContent(metadata.namespace, manifest.declaredResource, metadata.name, undefined, path);
+      return;
+    }
     if ('contentKind' in manifest) {
       const resource = contentKinds[manifest.contentKind].resource;
       placeContent(manifest.metadata.namespace, resource, manifest.metadata.name, undefined, path);

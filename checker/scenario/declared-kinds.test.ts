@@ -45,6 +45,28 @@ describe('content kinds declared in a scenario', () => {
     expect(report.status).toBe('passed');
   });
 
+  it('a given manifest of a declared kind exists from the start, in its own group only', () => {
+    const text = scenario(twoGroups, get('namespaces/team/events.events.k8s.io/e', 200)).replace(
+      '  manifests:\n',
+      '  manifests:\n    - { apiVersion: events.k8s.io/v1, kind: Event, metadata: { name: e, namespace: team } }\n',
+    );
+    const report = replayFile('given.yaml', text);
+    expect(report.steps.filter((s) => !s.ok).map((s) => s.mismatch.join(' | '))).toEqual([]);
+    expect(report.status).toBe('passed');
+  });
+
+  it('a given manifest of a declared Kind but an undeclared apiVersion is refused on its apiVersion', () => {
+    const text = scenario(twoGroups, get('namespaces/team/events/e', 403)).replace(
+      '  manifests:\n',
+      '  manifests:\n    - { apiVersion: events.k8s.io/v1beta1, kind: Event, metadata: { name: e, namespace: team } }\n',
+    );
+    const report = replayFile('version.yaml', text);
+    expect(report.status).toBe('malformed');
+    expect(formatReport(report)[0]).toMatch(
+      /^MALFORMED version\.yaml:\d+: given\.manifests\[0\]\.apiVersion: no Event of apiVersion "events\.k8s\.io\/v1beta1" is declared .*declared: v1, events\.k8s\.io\/v1/,
+    );
+  });
+
   it('a group that is no DNS subdomain is refused on its line and field, with the form to use', () => {
     const report = replayFile(
       'bad.yaml',
