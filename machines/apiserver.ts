@@ -16,7 +16,7 @@ import {
 import { type NamespaceEvent, type PendingListChange, pendingListChange } from './namespace.ts';
 import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
-import { apiGroupOfResource, qualifiedKindOfResource } from './rbac.ts';
+import { apiGroupOfResource, qualifiedKindOfResource, splitResourceId } from './rbac.ts';
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
 import { validateRoleBindingSlot, validateRoleRefUnchanged, validateRoleRules } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
@@ -577,8 +577,10 @@ export class ApiServer {
     const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
     const attrs = this.authorizationRequest(r);
     const group = attrs.apiGroup ?? apiGroupOfResource(a.resource);
+    const declared = r.target === 'content' && r.object >= 0 ? this.system.objects[r.object].kind : undefined;
     return {
       ...a,
+      resource: splitResourceId(a.resource).resource,
       ...(group ? { group } : {}),
       ...(attrs.subresource ? { subresource: attrs.subresource } : {}),
       verb: attrs.verb,
@@ -590,7 +592,9 @@ export class ApiServer {
       ...(r.target === 'configuration'
         ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
         : r.target === 'content'
-          ? { kind: qualifiedKindOfResource(a.resource) }
+          ? {
+              kind: declared ? `${declared}${group ? `.${group}` : ''}` : qualifiedKindOfResource(a.resource),
+            }
           : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
@@ -645,11 +649,15 @@ export class ApiServer {
           !r.body?.finalizers,
       };
     }
-    const resource = r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? '');
+    // A declared kind (RESOURCE.GROUP) is asked of RBAC by its own group and resource (ResourceMatches, APIGroupMatches).
+    const { resource, group } = splitResourceId(
+      r.object >= 0 ? this.system.objects[r.object].resource : (r.resource ?? ''),
+    );
     return {
       user: r.principal,
       verb: r.watch ? 'watch' : r.collection ? 'deletecollection' : r.verb,
       resource,
+      ...(group !== undefined ? { apiGroup: group } : {}),
       ...(nsName !== undefined ? { namespace: nsName } : {}),
       ...(r.object >= 0 ? { name: this.system.objects[r.object].name } : {}),
       namespaceSlot: r.namespace,

@@ -135,9 +135,20 @@ export function qualifiedKindOfResource(resource: string): string {
   return group ? `${kind}.${group}` : kind;
 }
 
-/** The API group of a resource the model uses; `''` (core) for any other. */
+/**
+ * A content kind a scope declares outside the core group is named in the model by its GroupResource
+ * string, `RESOURCE.GROUP` (`events.events.k8s.io`), as schema.ParseGroupResource reads it and kubectl
+ * accepts it: resource names are DNS labels, so the first dot always ends the resource. Two groups may
+ * so share a resource name (`events` and `events.events.k8s.io`) and stay two kinds.
+ */
+export function splitResourceId(id: string): { resource: string; group?: string } {
+  const dot = id.indexOf('.');
+  return dot < 0 ? { resource: id } : { resource: id.slice(0, dot), group: id.slice(dot + 1) };
+}
+
+/** The API group of a resource the model uses: a declared kind's own group, else the built-in's, else `''` (core). */
 export function apiGroupOfResource(resource: string): string {
-  return resourceGroups[resource] ?? '';
+  return splitResourceId(resource).group ?? resourceGroups[resource] ?? '';
 }
 
 /**

@@ -21,8 +21,11 @@ export interface SubjectSpec {
 
 /** A content object a namespace may hold, addressed as RESOURCE/NAME. */
 export interface ObjectSlot {
+  /** A built-in resource (`configmaps`), or a declared kind's: `events` in core, `RESOURCE.GROUP` in a group. */
   resource: string;
   name: string;
+  /** A declared kind's Kind (`Event`), which its 422s name; built-in kinds are known by resource. */
+  kind?: string;
   /**
    * For rolebindings: the role it binds (a ClusterRole, or with `roleKind: 'Role'` the Role of that
    * name in the binding's own namespace) and to whom (`$creator` = who sent the namespace's create, D-34). It
@@ -204,6 +207,11 @@ export interface Scope {
   clusterRoles?: ClusterRole[];
   /** Content tenants may create in namespaces (initializers' objects are added from their specs). */
   content: ObjectSlot[];
+  /**
+   * Content kinds the scope declares besides the built-in seven; their objects are in `content`, with
+   * the resource `RESOURCE` (core) or `RESOURCE.GROUP` and the declared Kind.
+   */
+  kinds?: { group: string; version: string; resource: string; kind: string }[];
   /** External finalizer owners, by finalizer name (e.g. `openshift.com/origin`). */
   finalizerOwners: string[];
   faults: {

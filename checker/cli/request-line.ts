@@ -94,8 +94,18 @@ const didYouMean = (word: string, candidates: readonly string[], otherwise: stri
   return guess ? `did you mean "${guess}"? ${otherwise}` : otherwise;
 };
 
-function resourceOf(segment: string, where: string): string {
-  if ((namespacedResources as readonly string[]).includes(segment)) return segment;
+function resourceOf(segment: string, where: string, declared: readonly string[]): string {
+  if ((namespacedResources as readonly string[]).includes(segment) || declared.includes(segment))
+    return segment;
+  if (segment.includes('.'))
+    throw new RequestLineError(
+      `resource "${segment}" ${where} is not a declared kind`,
+      didYouMean(
+        segment,
+        declared,
+        `declare it under given.kinds (group, version, resource, kind)${declared.length > 0 ? `; declared: ${declared.join(', ')}` : ''}`,
+      ),
+    );
   if (segment === 'finalize' || segment === 'status')
     throw new RequestLineError(
       `"${segment}" is a sub-resource of a namespace, not a kind inside it (NS-5)`,
@@ -105,13 +115,13 @@ function resourceOf(segment: string, where: string): string {
     `unknown resource "${segment}" ${where}`,
     didYouMean(
       segment,
-      [...namespacedResources, ...clusterResources, 'namespaces'],
-      `resources: ${namespacedResources.join(', ')}`,
+      [...namespacedResources, ...declared, ...clusterResources, 'namespaces'],
+      `resources: ${[...namespacedResources, ...declared].join(', ')}, or a kind declared under given.kinds`,
     ),
   );
 }
 
-function parsePath(path: string): ParsedPath {
+function parsePath(path: string, declared: readonly string[]): ParsedPath {
   if (path.startsWith('/') || path.endsWith('/') || path.includes('//'))
     throw new RequestLineError(
       `bad path "${path}"`,
@@ -134,7 +144,7 @@ function parsePath(path: string): ParsedPath {
         );
       return { kind: 'namespace', name: parts[1], subresource: parts[2] };
     }
-    const resource = resourceOf(parts[2], `in namespace ${parts[1]}`);
+    const resource = resourceOf(parts[2], `in namespace ${parts[1]}`, declared);
     if (parts.length === 3) return { kind: 'content-list', namespace: parts[1], resource };
     if (parts.length === 4)
       return { kind: 'content', namespace: parts[1], resource, name: parts[3], legacy: false };
@@ -144,7 +154,7 @@ function parsePath(path: string): ParsedPath {
     if (parts.length > 2) throw new RequestLineError(`bad path "${path}": too many segments`, pathForms);
     return { kind: 'cluster', resource: parts[0], ...(parts[1] ? { name: parts[1] } : {}) };
   }
-  const resource = resourceOf(parts[0], 'at the start of the path');
+  const resource = resourceOf(parts[0], 'at the start of the path', declared);
   if (parts.length === 1) return { kind: 'all-namespaces', resource };
   if (parts.length === 2)
     return { kind: 'content', namespace: 'default', resource, name: parts[1], legacy: true };
@@ -160,8 +170,12 @@ const allowed: Record<ParsedPath['kind'], readonly Verb[]> = {
   cluster: ['create', 'get', 'update', 'patch', 'delete'],
 };
 
-/** Parses `VERB PATH`; throws RequestLineError with a hint on anything it does not understand. */
-export function parseRequestLine(line: string): RequestLine {
+/**
+ * Parses `VERB PATH`; throws RequestLineError with a hint on anything it does not understand. `declared`
+ * are the content kinds the scenario declares besides the built-in ones, by the resource segment a path
+ * names them with: `events` in the core group, `RESOURCE.GROUP` (`events.events.k8s.io`) in another.
+ */
+export function parseRequestLine(line: string, declared: readonly string[] = []): RequestLine {
   const words = line.trim().split(/\s+/);
   if (words.length !== 2)
     throw new RequestLineError(
@@ -175,7 +189,7 @@ export function parseRequestLine(line: string): RequestLine {
       didYouMean(verbWord, verbs, `verbs: ${verbs.join(', ')}`),
     );
   const verb = verbWord as Verb;
-  const path = parsePath(pathWord);
+  const path = parsePath(pathWord, declared);
   if (!allowed[path.kind].includes(verb))
     throw new RequestLineError(
       `"${verb}" does not apply to ${pathWord}`,

@@ -90,6 +90,39 @@ export const scopeContentKinds = {
 export type ScopeContentKind = keyof typeof scopeContentKinds;
 const contentKind = z.enum(Object.keys(scopeContentKinds) as [ScopeContentKind, ...ScopeContentKind[]]);
 
+/**
+ * A content kind declared besides the built-in seven (namespaced, as all content): its group (`''` for
+ * core, else a DNS subdomain like `events.k8s.io`), version, plural resource (a DNS label) and Kind.
+ * Paths and object slots name it `RESOURCE` in core and `RESOURCE.GROUP` in a group (the GroupResource
+ * string kubectl takes), so `events` and `events.events.k8s.io` are two kinds.
+ */
+export const kindDeclaration = z.strictObject({
+  group: z
+    .string()
+    .regex(
+      /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/,
+      "an API group is '' (core) or a lowercase DNS subdomain, like events.k8s.io",
+    ),
+  version: z.string().regex(/^v[0-9]+((alpha|beta)[0-9]+)?$/, 'a version looks like v1, v1beta1 or v2alpha1'),
+  resource: z
+    .string()
+    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, 'a resource is a lowercase plural DNS label, like events'),
+  kind: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'a Kind is UpperCamelCase, like Event'),
+});
+export type KindDeclaration = z.infer<typeof kindDeclaration>;
+
+/** The path segment and object-slot resource of a declared kind: `events` in core, `events.events.k8s.io` in its group. */
+export const declaredResource = (k: Pick<KindDeclaration, 'group' | 'resource'>): string =>
+  k.group === '' ? k.resource : `${k.resource}.${k.group}`;
+
+/** The group and resource of each built-in content kind, to refuse declaring one again. */
+export const builtInGroupResources: readonly { group: string; resource: string }[] = [
+  ...['configmaps', 'secrets', 'pods', 'resourcequotas'].map((resource) => ({ group: '', resource })),
+  { group: 'networking.k8s.io', resource: 'networkpolicies' },
+  { group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
+  { group: 'rbac.authorization.k8s.io', resource: 'roles' },
+];
+
 export const rbacGroup = 'rbac.authorization.k8s.io' as const;
 const rbacApiVersion = z.literal(`${rbacGroup}/v1`);
 const subjectKind = z.enum(['User', 'Group', 'ServiceAccount']);
@@ -299,6 +332,11 @@ export const scopeDocumentSchema = z.strictObject({
   ),
   /** Objects users may create in namespaces. */
   content: z.array(objectDefinition),
+  /**
+   * Content kinds beyond the built-in seven, each with the names of its objects users may create (after
+   * `content`'s in the model's object slots); they carry no RBAC meaning.
+   */
+  kinds: z.array(kindDeclaration.extend({ objects: z.array(objectName).min(1) })).optional(),
   /** External controllers owning a finalizer each (e.g. openshift.com/origin). */
   finalizerOwners: z.array(finalizerName),
   faults: z.strictObject({

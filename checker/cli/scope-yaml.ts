@@ -11,6 +11,8 @@ import type {
 } from '../../machines/scope.ts';
 import { closest } from './request-line.ts';
 import {
+  builtInGroupResources,
+  declaredResource,
   manifestSchemas,
   type ObjectDefinition,
   rbacGroup,
@@ -240,6 +242,26 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
     (i) => ['content', i, 'name'],
     'object',
   );
+  // ---- declared kinds: one per group and resource, none a built-in; their objects follow content's
+  const declared = new Set<string>();
+  (doc.kinds ?? []).forEach((k, i) => {
+    const resource = declaredResource(k);
+    if (builtInGroupResources.some((b) => b.group === k.group && b.resource === k.resource))
+      issue(
+        ['kinds', i, 'resource'],
+        `${k.resource} in group "${k.group}" is a built-in kind`,
+        'leave it out of kinds and list its objects under content',
+      );
+    else if (declared.has(resource))
+      issue(
+        ['kinds', i, 'resource'],
+        `${k.resource} in group "${k.group}" is declared twice`,
+        'declare it once',
+      );
+    declared.add(resource);
+    duplicates(k.objects, (j) => ['kinds', i, 'objects', j], 'object');
+    for (const name of k.objects) content.push({ resource, name, kind: k.kind });
+  });
 
   const initializerNames = configurations.flatMap((c) => c.entries.map((e) => e.name));
   for (const behaviour of Object.keys(doc.initializers)) {
@@ -367,6 +389,9 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
     clusterRoleBindings,
     ...(clusterRoles.length > 0 ? { clusterRoles } : {}),
     content,
+    ...(doc.kinds && doc.kinds.length > 0
+      ? { kinds: doc.kinds.map(({ objects: _objects, ...k }) => ({ ...k })) }
+      : {}),
     finalizerOwners: [...doc.finalizerOwners],
     faults: { ...doc.faults },
     clock: { ...doc.clock },
@@ -529,7 +554,15 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
       : {}),
     ...(deletable.length > 0 ? { deletableConfigurations: deletable } : {}),
     initializers,
-    content: scope.content.map(definitionOf),
+    content: scope.content.filter((o) => o.kind === undefined).map(definitionOf),
+    ...(scope.kinds && scope.kinds.length > 0
+      ? {
+          kinds: scope.kinds.map((k) => ({
+            ...k,
+            objects: scope.content.filter((o) => o.resource === declaredResource(k)).map((o) => o.name),
+          })),
+        }
+      : {}),
     finalizerOwners: scope.finalizerOwners,
     faults: scope.faults,
     clock: scope.clock,

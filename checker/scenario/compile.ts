@@ -27,6 +27,7 @@ import {
   type Verb,
 } from '../cli/request-line.ts';
 import { scopeFromData } from '../cli/scope-file.ts';
+import { builtInGroupResources, declaredResource } from '../cli/scope-format.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import {
@@ -329,6 +330,8 @@ class ScopeBuilder {
   readonly unsupported: CompiledScenario['unsupported'] = [];
   /** How many names the generator has drawn for each generateName prefix, in step order (D-45). */
   private readonly draws = new Map<string, number>();
+  /** Declared content kinds (given.kinds): the Kind of each by the resource segment paths name it with. */
+  readonly declaredKinds = new Map<string, string>();
 
   constructor(private readonly scenario: LoadedScenario) {
     this.namespace('default');
@@ -377,7 +380,8 @@ class ScopeBuilder {
     const index = this.objects.findIndex((o) => o.resource === resource && o.name === name);
     const definition = rbac ? JSON.stringify(rbac) : '';
     if (index < 0) {
-      this.objects.push({ resource, name, ...(rbac ?? {}) });
+      const kind = this.declaredKinds.get(resource);
+      this.objects.push({ resource, name, ...(kind ? { kind } : {}), ...(rbac ?? {}) });
       this.objectDefinitions.set(key, definition);
       if (rbac && namespace) this.objectDefinitions.set(`${key}@${namespace}`, definition);
       return this.objects.length - 1;
@@ -444,10 +448,19 @@ class ScopeBuilder {
   }
 }
 
+type GivenManifest = LoadedScenario['manifests'][number];
+/** A given manifest of a kind given.kinds declares. */
+const isDeclaredContent = (m: GivenManifest): m is Extract<GivenManifest, { declaredResource: string }> =>
+  'declaredResource' in m && typeof m.declaredResource === 'string';
+
 /** A request line parsed, its problems reported on the field that holds it. */
-function requestLineAt(text: string, path: FieldPath): ReturnType<typeof parseRequestLine> {
+function requestLineAt(
+  text: string,
+  path: FieldPath,
+  declared: readonly string[],
+): ReturnType<typeof parseRequestLine> {
   try {
-    return parseRequestLine(text);
+    return parseRequestLine(text, declared);
   } catch (error) {
     if (error instanceof RequestLineError) throw new ScenarioFieldError(path, error.message, error.hint);
     throw error;
@@ -522,6 +535,21 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
   };
   const preexisting = new Map<string, string[]>();
 
+  // ---- content kinds beyond the built-in seven: one per group and resource, none shadowing a built-in
+  (given.kinds ?? []).forEach((k, i) => {
+    const resource = declaredResource(k);
+    const builtIn = builtInGroupResources.some((c) => c.resource === k.resource && c.group === k.group);
+    if (builtIn || builder.declaredKinds.has(resource))
+      throw new ScenarioFieldError(
+        ['given', 'kinds', i, 'resource'],
+        `${k.resource} in group "${k.group}" is ${builtIn ? 'a built-in kind' : 'declared twice'}`,
+        builtIn
+          ? 'leave it out of given.kinds: built-in kinds need no declaration'
+          : 'declare each group and resource once',
+      );
+    builder.declaredKinds.set(resource, k.kind);
+  });
+
   // ---- the world before step 1
   for (const ns of given.namespaces ?? []) {
     builder.namespace(ns.name);
@@ -554,6 +582,11 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
 
   scenario.manifests.forEach((manifest, i) => {
     const path = ['given', 'manifests', i];
+    if (isDeclaredContent(manifest)) {
+      const { metadata } = manifest;
+      placeContent(metadata.namespace, manifest.declaredResource, metadata.name, undefined, path);
+      return;
+    }
     if ('contentKind' in manifest) {
       const resource = contentKinds[manifest.contentKind].resource;
       placeContent(manifest.metadata.namespace, resource, manifest.metadata.name, undefined, path);
@@ -665,7 +698,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
             ]),
           ],
         };
-        const line = requestLineAt(step.do, [...path, 'do']);
+        const line = requestLineAt(step.do, [...path, 'do'], [...builder.declaredKinds.keys()]);
         const request = compileRequest(
           builder,
           line.verb,

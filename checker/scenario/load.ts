@@ -2,6 +2,7 @@ import { type ZodType, z } from 'zod';
 import { checkInputText, InputFileError, inputCaps, readInputText, refusedValue } from '../cli/input-file.ts';
 import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
 import { closest } from '../cli/request-line.ts';
+import { declaredResource, type KindDeclaration } from '../cli/scope-format.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
 import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from '../cli/yaml-document.ts';
 import {
@@ -55,7 +56,12 @@ export interface LoadedScenario {
   file: string;
   header: ScenarioHeader;
   steps: StepInput[];
-  manifests: (ManifestInput | (ContentManifestInput & { contentKind: keyof typeof contentKinds }))[];
+  manifests: (
+    | ManifestInput
+    | (ContentManifestInput & { contentKind: keyof typeof contentKinds })
+    /** An object of a kind given.kinds declares, by the resource its paths use (`events.events.k8s.io`). */
+    | (ContentManifestInput & { declaredResource: string })
+  )[];
   /** The 1-based line of a field, for messages about it after loading. */
   lineOf(path: FieldPath): number;
 }
@@ -183,7 +189,11 @@ function refuseAsKubernetes(raw: Record<string, unknown>, path: FieldPath): void
   if (refused) throw new ScenarioFieldError([...refused.path], refused.problem, `fix: ${refused.fix}`);
 }
 
-function parseManifest(raw: Record<string, unknown>, index: number): LoadedScenario['manifests'][number] {
+function parseManifest(
+  raw: Record<string, unknown>,
+  index: number,
+  declared: readonly KindDeclaration[],
+): LoadedScenario['manifests'][number] {
   const path = ['given', 'manifests', index];
   const kind = raw.kind;
   if (typeof kind !== 'string')
@@ -199,12 +209,31 @@ function parseManifest(raw: Record<string, unknown>, index: number): LoadedScena
     refuseAsKubernetes(raw, path);
     return { ...manifest, contentKind: kind as keyof typeof contentKinds };
   }
-  const known = [...new Set([...Object.keys(manifestSchemas), ...Object.keys(contentKinds)])];
+  const ofKind = declared.filter((k) => k.kind === kind);
+  if (ofKind.length > 0) {
+    const manifest = validate(contentManifest, raw, path);
+    const own = ofKind.find((k) => (k.group ? `${k.group}/${k.version}` : k.version) === manifest.apiVersion);
+    if (!own)
+      throw new ScenarioFieldError(
+        [...path, 'apiVersion'],
+        `no ${kind} of apiVersion "${manifest.apiVersion}" is declared`,
+        `declared: ${ofKind.map((k) => (k.group ? `${k.group}/${k.version}` : k.version)).join(', ')}`,
+      );
+    refuseAsKubernetes(raw, path);
+    return { ...manifest, declaredResource: declaredResource(own) };
+  }
+  const known = [
+    ...new Set([
+      ...Object.keys(manifestSchemas),
+      ...Object.keys(contentKinds),
+      ...declared.map((k) => k.kind),
+    ]),
+  ];
   const guess = closest(kind, known);
   throw new ScenarioFieldError(
     [...path, 'kind'],
     `unknown kind "${kind}"`,
-    `${guess ? `did you mean "${guess}"? ` : ''}kinds: ${known.join(', ')}`,
+    `${guess ? `did you mean "${guess}"? ` : ''}kinds: ${known.join(', ')}, or one declared under given.kinds`,
   );
 }
 
@@ -310,7 +339,9 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
     if (refused) throw new ScenarioFieldError(refused.path, refused.problem, refused.fix);
     const header = validate(scenarioSchema, input, []);
     const steps = header.steps.map((raw, index) => parseStep(raw, index));
-    const manifests = (header.given?.manifests ?? []).map((raw, index) => parseManifest(raw, index));
+    const manifests = (header.given?.manifests ?? []).map((raw, index) =>
+      parseManifest(raw, index, header.given?.kinds ?? []),
+    );
     let seconds = 0;
     steps.forEach((step, index) => {
       if (step.kind !== 'tick') return;

@@ -623,7 +623,7 @@ class Replay {
         .map((o, slot) => ({ o, slot }))
         .filter(({ slot }) => view.content & (1 << slot))
         .map(({ o }) => `${kindOfResource(o.resource)}/${o.name}`);
-      const want = c.objects.map((o) => `${o.kind}/${o.name}`);
+      const want = c.objects.map((o) => `${o.kind ?? o.resource}/${o.name}`);
       compare('objects', want, have, sameSet(want, have));
     }
     if (c.externalContent) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closest } from '../cli/request-line.ts';
-import { maxInitializerTimeoutSeconds } from '../cli/scope-format.ts';
+import { kindDeclaration, maxInitializerTimeoutSeconds } from '../cli/scope-format.ts';
 
 /**
  * The scenario file format (one YAML document per file under `scenarios/`): a story in Kubernetes'
@@ -210,6 +210,8 @@ const initializerBehaviour = z.strictObject({
 });
 
 export const givenSchema = z.strictObject({
+  /** Content kinds beyond the built-in seven, by group, version and resource (checker/cli/scope-format.ts). */
+  kinds: z.array(kindDeclaration).optional(),
   namespaces: z
     .array(
       z.strictObject({
@@ -317,7 +319,16 @@ const checkSchema = z.strictObject({
       error: 'expected none or { initializer, ageSeconds }',
     })
     .optional(),
-  objects: z.array(z.strictObject({ kind: objectRef.shape.kind, name })).optional(),
+  /** Content present: a built-in kind by Kind, a declared one (given.kinds) by the resource its paths use. */
+  objects: z
+    .array(
+      z
+        .strictObject({ kind: objectRef.shape.kind.optional(), resource: name.optional(), name })
+        .refine((o) => (o.kind === undefined) !== (o.resource === undefined), {
+          message: 'name the object by kind (a built-in Kind) or by resource (a declared kind), not both',
+        }),
+    )
+    .optional(),
   externalContent: names.optional(),
 });
 

@@ -8,6 +8,7 @@ import {
 } from '../../machines/names.ts';
 import { specBodyIssue } from '../cli/kubernetes-validation.ts';
 import { closest, parseRequestLine, RequestLineError } from '../cli/request-line.ts';
+import { declaredResource } from '../cli/scope-format.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
 import {
   type ContentKind,
@@ -209,13 +210,14 @@ export function validateScenario(
 
   // ---- steps: what they create declares; what they only name must be declared
   const draws = new Map<string, number>();
+  const declared = (given?.kinds ?? []).map(declaredResource);
   steps.forEach((step, i) => {
     if (step.kind !== 'do') return;
     const path = ['steps', i];
     if (step.groups !== undefined || step.as.startsWith('system:')) principals.add(step.as);
     let line: ReturnType<typeof parseRequestLine>;
     try {
-      line = parseRequestLine(step.do);
+      line = parseRequestLine(step.do, declared);
     } catch (error) {
       if (error instanceof RequestLineError) return; // the compiler reports it with its hint
       throw error;

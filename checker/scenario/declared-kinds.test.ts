@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport } from './format.ts';
+import { replayFile } from './replay.ts';
+
+/**
+ * Content kinds a scenario declares (given.kinds) beyond the built-in seven. What is expected is
+ * Kubernetes' own: RBAC matches a rule on the request's API group and resource (APIGroupMatches,
+ * ResourceMatches), so `events` in core and in events.k8s.io are granted apart; a bad declaration or a
+ * path naming an undeclared kind is refused with its line, field and the fix.
+ */
+const scenario = (kinds: string, steps: string) => `title: declared kinds
+requirements: [RB-4]
+given:
+  kinds:
+${kinds}
+  namespaces:
+    - { name: team, finalizers: [kubernetes] }
+  manifests:
+    - apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata: { name: new-events }
+      rules: [{ apiGroups: [events.k8s.io], resources: [events], verbs: [get] }]
+    - apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata: { name: new-events }
+      roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: new-events }
+      subjects: [{ kind: User, apiGroup: rbac.authorization.k8s.io, name: ann }]
+steps:
+${steps}`;
+
+const twoGroups = `    - { group: '', version: v1, resource: events, kind: Event }
+    - { group: events.k8s.io, version: v1, resource: events, kind: Event }`;
+const get = (path: string, code: number) => `  - as: ann\n    do: get ${path}\n    expect: ${code}\n`;
+
+describe('content kinds declared in a scenario', () => {
+  it('a rule on events.k8s.io events grants those, not core events of the same name', () => {
+    const report = replayFile(
+      'ok.yaml',
+      scenario(
+        twoGroups,
+        get('namespaces/team/events.events.k8s.io/e', 404) + get('namespaces/team/events/e', 403),
+      ),
+    );
+    expect(report.steps.filter((s) => !s.ok).map((s) => s.mismatch.join(' | '))).toEqual([]);
+    expect(report.status).toBe('passed');
+  });
+
+  it('a given manifest of a declared kind exists from the start, in its own group only', () => {
+    const text = scenario(twoGroups, get('namespaces/team/events.events.k8s.io/e', 200)).replace(
+      '  manifests:\n',
+      '  manifests:\n    - { apiVersion: events.k8s.io/v1, kind: Event, metadata: { name: e, namespace: team } }\n',
+    );
+    const report = replayFile('given.yaml', text);
+    expect(report.steps.filter((s) => !s.ok).map((s) => s.mismatch.join(' | '))).toEqual([]);
+    expect(report.status).toBe('passed');
+  });
+
+  it('a given manifest of a declared Kind but an undeclared apiVersion is refused on its apiVersion', () => {
+    const text = scenario(twoGroups, get('namespaces/team/events/e', 403)).replace(
+      '  manifests:\n',
+      '  manifests:\n    - { apiVersion: events.k8s.io/v1beta1, kind: Event, metadata: { name: e, namespace: team } }\n',
+    );
+    const report = replayFile('version.yaml', text);
+    expect(report.status).toBe('malformed');
+    expect(formatReport(report)[0]).toMatch(
+      /^MALFORMED version\.yaml:\d+: given\.manifests\[0\]\.apiVersion: no Event of apiVersion "events\.k8s\.io\/v1beta1" is declared .*declared: v1, events\.k8s\.io\/v1/,
+    );
+  });
+
+  it('a group that is no DNS subdomain is refused on its line and field, with the form to use', () => {
+    const report = replayFile(
+      'bad.yaml',
+      scenario(
+        `    - { group: Events_K8s, version: v1, resource: events, kind: Event }`,
+        get('namespaces/team/pods/p', 404),
+      ),
+    );
+    expect(report.status).toBe('malformed');
+    expect(formatReport(report)[0]).toMatch(
+      /^MALFORMED bad\.yaml:5: given\.kinds\[0\]\.group: .*lowercase DNS subdomain, like events\.k8s\.io/,
+    );
+  });
+
+  it('a built-in kind declared again is refused: it needs no declaration', () => {
+    const report = replayFile(
+      'again.yaml',
+      scenario(
+        `    - { group: '', version: v1, resource: pods, kind: Pod }`,
+        get('namespaces/team/pods/p', 404),
+      ),
+    );
+    expect(report.status).toBe('malformed');
+    expect(formatReport(report)[0]).toMatch(
+      /^MALFORMED again\.yaml:5: given\.kinds\[0\]\.resource: pods in group "" is a built-in kind .*leave it out of given\.kinds/,
+    );
+  });
+
+  it('a path naming an undeclared kind of a group is refused, naming the step and the declaration to add', () => {
+    const report = replayFile(
+      'undeclared.yaml',
+      scenario(twoGroups, get('namespaces/team/deployments.apps/d', 404)),
+    );
+    expect(report.status).toBe('malformed');
+    expect(formatReport(report)[0]).toMatch(
+      /^MALFORMED undeclared\.yaml:\d+: steps\[0\]\.do: resource "deployments\.apps" in namespace team is not a declared kind .*declare it under given\.kinds/,
+    );
+  });
+});
