@@ -1,6 +1,5 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, posix } from 'node:path';
 import { z } from 'zod';
 import type { Scope } from '../../machines/scope.ts';
 import { SystemModel } from '../../machines/system.ts';
