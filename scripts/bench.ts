@@ -245,16 +245,21 @@ async function runSymmetricScope(name: string, budgetSeconds: number): Promise<C
   const { StateSymmetry, symmetryOf } = await import('../checker/model/symmetry.ts');
   const scope = modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0];
   const model = new SystemModel(scope);
+  const { CompiledSystem } = await import('../checker/model/compiled.ts');
+  const { exploreCompiled } = await import('../checker/model/compiled-explore.ts');
   const symmetry = new StateSymmetry(model, symmetryOf(scope));
+  const count = scope.namespaces.length;
   let representedStates = 0;
+  // The compiled search with representatives chosen on the lanes, as `verify` searches under symmetry.
   const result = measureAround('system-symmetry', name, () => {
-    const search = explore(model, {
+    const search = exploreCompiled(new CompiledSystem(model), {
       maxSeconds: budgetSeconds,
-      canonical: symmetry.canonical,
-      onState: (state) => {
-        representedStates += symmetry.orbitSize(state);
+      lanesSymmetry: {
+        canonical: (lanes, out) => symmetry.canonicalLanes(lanes, out, 3, count),
+        orbitSize: (lanes) => symmetry.orbitSizeOfLanes(lanes, 3, count),
       },
     });
+    representedStates = search.represented?.states ?? 0;
     return searchFigures(
       search,
       search.stopReason === 'time' ? `time budget ${budgetSeconds} s` : search.stopReason,

@@ -25,6 +25,7 @@ import {
   edgeStop,
   exploreCompiled,
   exploreCompiledAsync,
+  type LanesSymmetry,
 } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
 import { type StepJudgement, StepMemo } from '../model/step-memo.ts';
@@ -159,11 +160,23 @@ function compiledOptions(
   recorder: CheckOptions['recorder'],
   options: CheckOptions,
 ): CompiledOptions {
+  // The compiled search picks representatives on lanes (`lanesSymmetry`), not on decoded states.
+  const { canonical: _onStates, ...searchOptions } = judge.options;
   return {
-    ...judge.options,
+    ...searchOptions,
     ...judge.lanes(compiledFor(model).events),
     onExpand: () => recorder?.expanding(),
     hashCompact: options.hashCompact === true,
+    ...(options.symmetry ? { lanesSymmetry: lanesSymmetry(model, options.symmetry) } : {}),
+  };
+}
+
+/** The scope's symmetry on the packed lanes of checker/model/encoding.ts (namespace ids from lane 3). */
+function lanesSymmetry(model: SystemModel, symmetry: StateSymmetry): LanesSymmetry {
+  const count = model.scope.namespaces.length;
+  return {
+    canonical: (lanes, out) => symmetry.canonicalLanes(lanes, out, 3, count),
+    orbitSize: (lanes) => symmetry.orbitSizeOfLanes(lanes, 3, count),
   };
 }
 
@@ -178,7 +191,9 @@ function searchFor(
   if (options.hashCompact === true && recorder)
     throw new Error('check: a hash-compacted search keeps no states to walk again; drop the recorder');
   if (options.hashCompact === true && options.symmetry !== undefined)
-    throw new Error('check: hash compaction runs on the compiled search, which has no symmetry reduction');
+    throw new Error(
+      'check: hash compaction replays concrete states for its traces; it runs without symmetry',
+    );
   if (!options.bitstate) return { judge, recorder };
   if (recorder) throw new Error('check: a bitstate search records no graph; drop the recorder');
   return { done: bitstateCheck(model, judge, options.bitstate.log2Bits) };
@@ -191,8 +206,11 @@ const withFigures = (
 ) =>
   'hashCompact' in result && result.hashCompact ? { ...verdicts, hashCompact: result.hashCompact } : verdicts;
 
-/** The compiled model (checker/model/compiled.ts) serves every search but symmetry's (representatives need the generic explorer). */
-const compiles = (options: CheckOptions) => options.symmetry === undefined;
+/**
+ * The compiled model (checker/model/compiled.ts) serves every search, symmetry's too (representatives
+ * chosen on the lanes), but a graph recorder under symmetry: its edges would need the permutations.
+ */
+const compiles = (options: CheckOptions) => options.symmetry === undefined || options.recorder === undefined;
 
 /** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
 function bitstateCheck(
@@ -489,7 +507,9 @@ function createJudge(
     };
   };
 
-  const verdicts = (result: ExploreResult<SystemState, SystemEvent>): CheckResult => {
+  const verdicts = (result: CompiledResult | ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    // The compiled search counts what its orbits stand for itself (its edges are not all decoded).
+    const standsFor = 'represented' in result && result.represented ? result.represented : represented;
     const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
     const settled = memo?.settledWitnessCounts();
     const add = (id: string, n: number) => counted.set(id, (counted.get(id) ?? 0) + n);
@@ -521,7 +541,7 @@ function createJudge(
           }
         : {}),
       properties: propertyResults,
-      ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...represented } } } : {}),
+      ...(symmetry ? { symmetry: { order: symmetry.order, represented: { ...standsFor } } } : {}),
       coverage: coverageOf(model, covered),
     };
   };

@@ -20,7 +20,8 @@ import type { CompiledSystem, LaneSink } from './compiled.ts';
  * packed visited set, each successor is written into one scratch buffer, hashed and probed; no object
  * per edge. Same states, discovery order, depths and traces as `explore(model, { codec })`.
  * `onState` decodes each new state once; `onEdge` decodes the states of every edge, so it costs what
- * the generic path costs. Symmetry reduction is not supported here (use `explore`).
+ * the generic path costs. Under symmetry (`lanesSymmetry`) each successor's lanes are canonicalized in a
+ * scratch buffer and the representative is stored; the callbacks see the concrete successor.
  */
 export function exploreCompiled(compiled: CompiledSystem, options: CompiledOptions = {}): CompiledResult {
   const search = compiledSearch(compiled, options);
@@ -46,6 +47,8 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
    * state is expanded, and traces are replayed by successor positions; never complete (`hash-compact`).
    */
   hashCompact?: boolean;
+  /** Keep one state per orbit: the representative's lanes and how many states an orbit holds. */
+  lanesSymmetry?: LanesSymmetry;
   /**
    * Sees each edge as lanes before it is decoded: the event's id in `events`, the lanes of the state
    * expanded and of its successor, their indexes (-1 for a successor hash compaction cannot name), and
@@ -63,6 +66,14 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
   ) => LaneEdgeVerdict;
 }
 
+/** Symmetry on lanes (checker/model/symmetry.ts, `StateSymmetry.canonicalLanes`). */
+export interface LanesSymmetry {
+  /** Writes the orbit's representative of `lanes` into `out`. */
+  canonical(lanes: Uint32Array, out: Uint32Array): void;
+  /** States in the orbit of `lanes`. */
+  orbitSize(lanes: Uint32Array): number;
+}
+
 /** What `onLaneEdge` asks of an edge. */
 export const edgeHandled = 0;
 export const edgeDecoded = 1;
@@ -70,7 +81,11 @@ export const edgeStop = 2;
 export type LaneEdgeVerdict = typeof edgeHandled | typeof edgeDecoded | typeof edgeStop;
 
 /** A compiled search's result, with the fingerprint table's figures when it was hash-compacted. */
-export type CompiledResult = ExploreResult<SystemState, SystemEvent> & { hashCompact?: HashCompactFigures };
+export type CompiledResult = ExploreResult<SystemState, SystemEvent> & {
+  hashCompact?: HashCompactFigures;
+  /** Under symmetry: the states and transitions the orbits stand for. */
+  represented?: { states: number; transitions: number };
+};
 
 /** Lanes by state index in chunks, each chunk dropped once every state in it has been expanded. */
 class FrontierLanes {
@@ -115,7 +130,10 @@ class FrontierLanes {
 
 function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   if (options.canonical !== undefined)
-    throw new Error('exploreCompiled: symmetry reduction needs the generic explorer (explore)');
+    throw new Error('exploreCompiled: symmetry reduction on lanes is `lanesSymmetry`, not `canonical`');
+  const symmetry = options.lanesSymmetry;
+  if (symmetry !== undefined && options.hashCompact === true)
+    throw new Error('exploreCompiled: hash compaction replays concrete states; it runs without symmetry');
   const { codec, width, events } = compiled;
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
@@ -135,6 +153,9 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const tally = new Tally(stored, expandState);
   const current = new Uint32Array(width);
   const next = new Uint32Array(width);
+  const canon = new Uint32Array(width);
+  const represented = { states: 0, transitions: 0 };
+  let currentOrbit = 1;
   let currentIndex = -1;
   let childDepth = 0;
   let before: SystemState | undefined;
@@ -155,6 +176,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       frontier.add(lanes);
       ordinals.push(parent === -1 ? event : ordinal - 1);
     } else visited.add(lanes, hash);
+    if (symmetry !== undefined) represented.states += symmetry.orbitSize(lanes);
     parents.push(parent);
     stateEvents.push(event);
     if (depth === layerStarts.length) layerStarts.push(index);
@@ -166,13 +188,19 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     let index = currentIndex;
     let isNew = false;
     if (!self) {
-      const hash = hashLanes(lanes, 0, width);
+      // Under symmetry the representative is stored and looked up; the concrete lanes go to the callbacks.
+      let stored = lanes;
+      if (symmetry !== undefined) {
+        symmetry.canonical(lanes, canon);
+        stored = canon;
+      }
+      const hash = hashLanes(stored, 0, width);
       // Hash compaction knows a state seen before by its fingerprint only: its index is unknown (-1).
-      if (!compact) index = visited.indexOf(lanes, hash);
+      if (!compact) index = visited.indexOf(stored, hash);
       const known = compact ? fingerprints.has(hash, hashLanes(lanes, 0, width, secondSeed)) : index >= 0;
       if (compact && known) index = -1;
       if (!known) {
-        index = add(lanes, hash, currentIndex, event, childDepth);
+        index = add(stored, hash, currentIndex, event, childDepth);
         if (index < 0) return;
         isNew = true;
       }
@@ -197,25 +225,31 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
         return;
       }
     }
-    if (stateNew && onState(after, index, childDepth) === false) tally.stopReason = 'stopped';
+    // The state stored is the representative: that is what `onState` sees, as in the generic explorer.
+    const state = symmetry !== undefined && stateNew ? codec.decode(canon, 0) : after;
+    if (stateNew && onState(state, index, childDepth) === false) tally.stopReason = 'stopped';
   };
 
   const sink: LaneSink = {
     eachSelfLoop: callbacks,
     selfLoops(count) {
       ordinal += count;
-      if (tally.stopReason === undefined) tally.transitions += count;
+      if (tally.stopReason !== undefined) return;
+      tally.transitions += count;
+      represented.transitions += count * currentOrbit;
     },
     self(event) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
+      represented.transitions += currentOrbit;
       if (callbacks) arrive(event, current, true);
     },
     change(event, lane, value) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
+      represented.transitions += currentOrbit;
       if (value === current[lane]) {
         arrive(event, current, true);
         return;
@@ -228,6 +262,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
+      represented.transitions += currentOrbit;
       let same = true;
       for (let k = 0; k < width && same; k++) same = lanes[k] === current[k];
       arrive(event, lanes, same);
@@ -237,6 +272,10 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const initials = compiled.model.initialStates();
   for (const [position, initial] of initials.entries()) {
     codec.encode(initial, next, 0);
+    if (symmetry !== undefined) {
+      symmetry.canonical(next, canon);
+      next.set(canon);
+    }
     const hash = hashLanes(next, 0, width);
     const seen = compact
       ? fingerprints.has(hash, hashLanes(next, 0, width, secondSeed))
@@ -257,7 +296,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   };
   const run = (until: number): boolean => at.run(tally, until, trim);
 
-  const result = (): ExploreResult<SystemState, SystemEvent> => {
+  const result = (): CompiledResult => {
     const { durationMs } = at;
     if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
     const count = stored();
@@ -281,6 +320,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
       successors: revisit,
       events,
+      ...(symmetry !== undefined ? { represented: { ...represented } } : {}),
     };
   };
 
@@ -351,7 +391,12 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const to = new Uint32Array(width);
   let fromIndex = -1;
   let emitEdge: (event: number, target: number) => void = () => {};
-  const find = (lanes: Uint32Array) => visited.indexOf(lanes, hashLanes(lanes, 0, width));
+  const findCanon = new Uint32Array(width);
+  const find = (lanes: Uint32Array) => {
+    if (symmetry === undefined) return visited.indexOf(lanes, hashLanes(lanes, 0, width));
+    symmetry.canonical(lanes, findCanon);
+    return visited.indexOf(findCanon, hashLanes(findCanon, 0, width));
+  };
   const revisitSink: LaneSink = {
     eachSelfLoop: true,
     selfLoops() {},
@@ -388,6 +433,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     ordinal = 0;
     before = undefined;
     childDepth = depth;
+    if (symmetry !== undefined) currentOrbit = symmetry.orbitSize(current);
     onExpand?.();
     compiled.expand(current, sink);
   }

@@ -5,7 +5,11 @@ import { safetyProperties } from '../../properties/safety.ts';
 import { twoTenantsCrossed, twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
 import { parseScope, scopeByName } from '../cli/scope-file.ts';
+import { explore } from '../engine/explore.ts';
 import { type CheckResult, check } from '../judging/check.ts';
+import { compiledFor } from './compiled.ts';
+import { exploreCompiled } from './compiled-explore.ts';
+import { systemCodec } from './encoding.ts';
 import { fairnessWarnings, StateSymmetry, scopeSymmetry, symmetryOf } from './symmetry.ts';
 
 const fixture = twoTenantsFixture;
@@ -20,6 +24,10 @@ function run(variant: string, reduce: boolean): { model: SystemModel; result: Ch
   const symmetry = reduce ? new StateSymmetry(model, symmetryOf(model.scope)) : undefined;
   return { model, result: check(model, safetyProperties, symmetry ? { symmetry } : {}) };
 }
+
+const fail = (): never => {
+  throw new Error('no machines for the base variant');
+};
 
 const verdicts = (result: CheckResult) =>
   Object.fromEntries(
@@ -115,6 +123,28 @@ describe('the search with and without symmetry reduction', () => {
       represented: { states: plain.result.states, transitions: plain.result.transitions },
     });
     expect(reduced.result.depth).toBe(plain.result.depth);
+  });
+
+  it('keeps the same representatives, in the same order, on the compiled lanes as on decoded states', () => {
+    const model = new SystemModel(scope, machinesFor(baseVariantName, scope) ?? fail());
+    const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
+    const generic = explore(model, { codec: systemCodec(model), canonical: symmetry.canonical });
+    const count = model.scope.namespaces.length;
+    const compiled = exploreCompiled(compiledFor(model), {
+      lanesSymmetry: {
+        canonical: (lanes, out) => symmetry.canonicalLanes(lanes, out, 3, count),
+        orbitSize: (lanes) => symmetry.orbitSizeOfLanes(lanes, 3, count),
+      },
+    });
+    expect(compiled.states).toBe(generic.states);
+    expect(compiled.transitions).toBe(generic.transitions);
+    expect(compiled.depth).toBe(generic.depth);
+    for (let i = 0; i < generic.states; i++)
+      expect(model.key(compiled.stateAt(i))).toBe(model.key(generic.stateAt(i)));
+    expect(compiled.represented).toEqual({
+      states: plain.result.states,
+      transitions: plain.result.transitions,
+    });
   });
 
   it('gives every property the same verdict and covers the same machine transitions', () => {

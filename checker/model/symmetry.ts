@@ -380,6 +380,64 @@ export class StateSymmetry {
     return element.inverse.map((from) => this.image(s.namespaces[from], element));
   }
 
+  /** The image's namespace id of namespace id `id` under `element` (memoized with the element). */
+  private imageId(id: number, element: StateSymmetry['elements'][number]): number {
+    return element.users.size === 0 ? id : this.image(this.model.namespaceStateById(id), element).id;
+  }
+
+  /** -1, 0 or 1 as namespace id `a` ranks below, with or above `b` (the order `canonical` uses). */
+  private compareIds(a: number, b: number): number {
+    if (a === b) return 0;
+    const m = this.model;
+    const x = this.rankOf(m.namespaceStateById(a));
+    const y = this.rankOf(m.namespaceStateById(b));
+    return x === y ? 0 : x < y ? -1 : 1;
+  }
+
+  /**
+   * `canonical` on packed lanes (checker/model/encoding.ts: the namespace ids from lane `first`, `count`
+   * of them): writes the least image of `lanes` into `out` (lanes outside the namespaces copied), with no
+   * object per state, so the compiled search can keep one representative per orbit. The same
+   * representative as `canonical` on the decoded state.
+   */
+  canonicalLanes(lanes: Uint32Array, out: Uint32Array, first: number, count: number): void {
+    out.set(lanes);
+    for (const element of this.elements) {
+      let order = 0;
+      for (let j = 0; j < count && order === 0; j++)
+        order = this.compareIds(this.imageId(lanes[first + element.inverse[j]], element), out[first + j]);
+      if (order < 0)
+        for (let j = 0; j < count; j++)
+          out[first + j] = this.imageId(lanes[first + element.inverse[j]], element);
+    }
+  }
+
+  /** `orbitSize` on packed lanes: the distinct images of the namespace ids among the group's elements. */
+  orbitSizeOfLanes(lanes: Uint32Array, first: number, count: number): number {
+    const n = this.elements.length;
+    if (n === 0) return 1;
+    const images = this.scratch.length >= (n + 1) * count ? this.scratch : new Uint32Array((n + 1) * count);
+    this.scratch = images;
+    for (let j = 0; j < count; j++) images[j] = lanes[first + j];
+    let distinct = 1;
+    for (let g = 0; g < n; g++) {
+      const element = this.elements[g];
+      const at = distinct * count;
+      for (let j = 0; j < count; j++)
+        images[at + j] = this.imageId(lanes[first + element.inverse[j]], element);
+      let seen = false;
+      for (let d = 0; d < distinct && !seen; d++) {
+        let same = true;
+        for (let j = 0; j < count && same; j++) same = images[d * count + j] === images[at + j];
+        seen = same;
+      }
+      if (!seen) distinct++;
+    }
+    return distinct;
+  }
+
+  private scratch = new Uint32Array(0);
+
   /** How many distinct states the orbit of `s` holds: what one canonical state stands for. */
   orbitSize(s: SystemState): number {
     if (this.elements.length === 0) return 1;
