@@ -86,8 +86,47 @@ describe('computeTraceability', () => {
   });
 });
 
+describe('design variants in the table', () => {
+  const catalog = parseCatalog(
+    [
+      '## AA — first',
+      '- **AA-1** A rule a design variant touches.',
+      '## ALT — alternatives',
+      '- **ALT-1** An alternative a design variant implements.',
+      '- **ALT-2** An alternative nobody implements.',
+    ].join('\n'),
+  );
+  const trace = computeTraceability(catalog, {
+    machines: [],
+    properties: [],
+    designVariants: [{ name: 'alt1-variant', requirements: ['ALT-1', 'AA-1'] }],
+  });
+
+  it('counts a design variant as implementing and checking the ALT-n rows it names, and only those', () => {
+    expect(trace.rows.map((r) => [r.entry.id, r.variants])).toEqual([
+      ['AA-1', []],
+      ['ALT-1', ['alt1-variant']],
+      ['ALT-2', []],
+    ]);
+    expect(trace.neither.map((r) => r.entry.id)).toEqual(['AA-1', 'ALT-2']);
+    const doc = traceabilityMarkdown(trace);
+    expect(doc).toContain('3 requirements in the catalog: 1 implemented');
+    expect(doc).toContain(
+      '| ALT-1 | An alternative a design variant implements. | — | — | — | `alt1-variant` |',
+    );
+  });
+});
+
 describe('the project', () => {
   const trace = projectTraceability();
+
+  it('lists no design alternative ALT-n as neither implemented nor checked: each has a design variant', () => {
+    const alternatives = parseCatalog(catalogText).filter((e) => e.id.startsWith('ALT-'));
+    expect(alternatives.length).toBe(6);
+    expect(trace.neither.filter((r) => r.entry.id.startsWith('ALT-'))).toEqual([]);
+    for (const a of alternatives)
+      expect(trace.rows.find((r) => r.entry.id === a.id)?.variants.length, a.id).toBeGreaterThan(0);
+  });
 
   it('cites only requirement IDs that the catalog defines, in machines, properties and variants', () => {
     expect(trace.unknown).toEqual([]);

@@ -5,6 +5,7 @@ import type { AnyStateMachine } from 'xstate';
 import { machineCatalog } from '../../machines/catalog.ts';
 import { listTransitions, type TransitionInfo } from '../../machines/stepper.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { designVariants } from '../../variants/design-variants.ts';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
 
 /**
@@ -44,7 +45,16 @@ export function parseCatalog(markdown: string): CatalogEntry[] {
 export interface TraceSources {
   machines: readonly { id: string; machine: AnyStateMachine }[];
   properties: readonly { id: string; requirements: readonly string[] }[];
+  /**
+   * The design variants (`variants/design-variants.ts`): each is a changed model that `npm run
+   * alternatives` explores against every property, so it checks the `ALT-n` rows it names. Only
+   * those: the other IDs a variant cites are what its change touches, not what it implements.
+   */
+  designVariants?: readonly { name: string; requirements: readonly string[] }[];
 }
+
+/** The catalog rows a design variant can check: the design alternatives, `ALT-n`. */
+const isAlternative = (id: string) => id.startsWith('ALT-');
 
 export interface TraceRow {
   entry: CatalogEntry;
@@ -52,6 +62,8 @@ export interface TraceRow {
   /** `machine.guardName` of the guarded transitions that cite the ID. */
   guards: string[];
   properties: string[];
+  /** The design variants that implement this `ALT-n` row and are checked by `npm run alternatives`. */
+  variants: string[];
 }
 
 export interface Traceability {
@@ -72,6 +84,8 @@ export function computeTraceability(catalog: readonly CatalogEntry[], sources: T
   };
   for (const t of transitions) for (const id of t.requirements) cite(id, `transition ${t.id}`);
   for (const p of sources.properties) for (const id of p.requirements) cite(id, `property ${p.id}`);
+  const variants = sources.designVariants ?? [];
+  for (const v of variants) for (const id of v.requirements) cite(id, `design variant ${v.name}`);
 
   const rows = catalog.map((entry): TraceRow => {
     const implementing = transitions.filter((t) => t.requirements.includes(entry.id));
@@ -82,33 +96,39 @@ export function computeTraceability(catalog: readonly CatalogEntry[], sources: T
         ...new Set(implementing.filter((t) => t.guard !== null).map((t) => `${t.machine}.${t.guard}`)),
       ],
       properties: sources.properties.filter((p) => p.requirements.includes(entry.id)).map((p) => p.id),
+      variants: isAlternative(entry.id)
+        ? variants.filter((v) => v.requirements.includes(entry.id)).map((v) => v.name)
+        : [],
     };
   });
   return {
     rows,
-    neither: rows.filter((r) => r.transitions.length === 0 && r.properties.length === 0),
+    neither: rows.filter((r) => r.transitions.length === 0 && !isChecked(r)),
     unknown: [...citations.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([id, citedBy]) => ({ id, citedBy })),
   };
 }
 
+/** Checked by a property, or (an `ALT-n` row) by a design variant the alternatives run explores. */
+const isChecked = (r: TraceRow) => r.properties.length > 0 || r.variants.length > 0;
+/** Implemented by a transition, or (an `ALT-n` row) by the changed machines of a design variant. */
+const isImplemented = (r: TraceRow) => r.transitions.length > 0 || r.variants.length > 0;
+
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const codeList = (items: readonly string[]) =>
   items.length === 0 ? '—' : items.map((i) => `\`${i}\``).join('<br>');
 
 export function traceabilityMarkdown(t: Traceability): string {
-  const implementedAndChecked = t.rows.filter(
-    (r) => r.transitions.length > 0 && r.properties.length > 0,
-  ).length;
-  const onlyImplemented = t.rows.filter((r) => r.transitions.length > 0 && r.properties.length === 0).length;
-  const onlyChecked = t.rows.filter((r) => r.transitions.length === 0 && r.properties.length > 0).length;
+  const implementedAndChecked = t.rows.filter((r) => isImplemented(r) && isChecked(r)).length;
+  const onlyImplemented = t.rows.filter((r) => isImplemented(r) && !isChecked(r)).length;
+  const onlyChecked = t.rows.filter((r) => !isImplemented(r) && isChecked(r)).length;
   const lines = [
     '# Traceability: requirement → machine → property',
     '',
     `> Generated from the machines' \`meta.requirements\`, the properties' \`requirements\`, and \`${catalogPath}\`; do not edit. \`npm run verify\` rewrites it; \`npm run check:generated\` checks it is current.`,
     '',
-    `${t.rows.length} requirements in the catalog: ${implementedAndChecked} implemented by a transition and checked by a property, ${onlyImplemented} implemented only, ${onlyChecked} checked only, ${t.neither.length} neither.`,
+    `${t.rows.length} requirements in the catalog: ${implementedAndChecked} implemented (by a transition, or for \`ALT-n\` by a design variant) and checked (by a property, or by the alternatives run that explores that variant), ${onlyImplemented} implemented only, ${onlyChecked} checked only, ${t.neither.length} neither.`,
     '',
     '## Neither implemented nor checked',
     '',
@@ -116,7 +136,7 @@ export function traceabilityMarkdown(t: Traceability): string {
   if (t.neither.length === 0) lines.push('None.', '');
   else {
     lines.push(
-      'No machine transition cites these and no property checks them.',
+      'No machine transition cites these, no property checks them and no design variant implements them.',
       '',
       '| id | requirement |',
       '| --- | --- |',
@@ -140,12 +160,12 @@ export function traceabilityMarkdown(t: Traceability): string {
       lines.push(
         `### ${section}`,
         '',
-        '| id | requirement | transitions | guards | properties |',
-        '| --- | --- | --- | --- | --- |',
+        '| id | requirement | transitions | guards | properties | design variants |',
+        '| --- | --- | --- | --- | --- | --- |',
       );
     }
     lines.push(
-      `| ${r.entry.id} | ${cell(r.entry.text)} | ${codeList(r.transitions.map((x) => x.id))} | ${codeList(r.guards)} | ${codeList(r.properties)} |`,
+      `| ${r.entry.id} | ${cell(r.entry.text)} | ${codeList(r.transitions.map((x) => x.id))} | ${codeList(r.guards)} | ${codeList(r.properties)} | ${codeList(r.variants)} |`,
     );
     const next = t.rows[t.rows.indexOf(r) + 1];
     if (!next || next.entry.section !== section) lines.push('');
@@ -153,10 +173,14 @@ export function traceabilityMarkdown(t: Traceability): string {
   return lines.join('\n');
 }
 
-/** The project's own sources: the catalog in docs/, the machine catalog and the safety properties. */
+/** The project's own sources: the catalog in docs/, the machine catalog, the safety properties and the design variants. */
 export function projectTraceability(): Traceability {
   const catalog = parseCatalog(readFileSync(join(projectRoot, catalogPath), 'utf8'));
-  return computeTraceability(catalog, { machines: machineCatalog, properties: safetyProperties });
+  return computeTraceability(catalog, {
+    machines: machineCatalog,
+    properties: safetyProperties,
+    designVariants,
+  });
 }
 
 export async function writeTraceability(rootDir: string): Promise<string[]> {
