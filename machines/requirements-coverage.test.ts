@@ -6,6 +6,7 @@ import { machineCatalog } from './catalog.ts';
 import { configSyncMachine } from './config-sync.ts';
 import { failureInjectorMachine } from './failure-injector.ts';
 import { type FinalizerOwnerObservation, finalizerOwnerMachine } from './finalizer-owner.ts';
+import { type GenericObjectEvent, genericInitializationMachine } from './generic-initialization.ts';
 import { initializerControllerMachine } from './initializer-controller.ts';
 import { initializerTimeoutMachine, type TimeoutObservation } from './initializer-timeout.ts';
 import { type NamespaceEvent, namespaceMachine, phaseOf } from './namespace.ts';
@@ -598,7 +599,74 @@ const failureInjectorChecks: RequirementCheck[] = [
   }),
 ];
 
+// ---------------------------------------------------------------- generic initialization (seed 002)
+
+const objects = new MachineStepper(genericInitializationMachine);
+/** Runs requests from absent; the transitions of the last one, and the snapshot it reached. */
+const objectWalk = (...events: GenericObjectEvent[]) => {
+  let id = objects.initial;
+  let last: readonly string[] = [];
+  for (const e of events) {
+    const step = objects.step(id, e);
+    id = step.next;
+    last = step.transitions;
+  }
+  return { snapshot: objects.snapshot(id), transitions: last };
+};
+const podCreate: GenericObjectEvent = {
+  type: 'CREATE',
+  initializers: ['sizer'],
+  strictlyValid: true,
+  wait: true,
+};
+
+const genericInitializationChecks: RequirementCheck[] = [
+  {
+    machine: 'generic-initialization',
+    requirement: 'AC-4',
+    name: 'a create whose kind the rules match gets their initializers as metadata.initializers',
+    run: () => {
+      const walk = objectWalk(podCreate);
+      expect(walk.snapshot.value).toBe('uninitialized');
+      expect(walk.snapshot.context.pending).toEqual(['sizer']);
+      return walk.transitions;
+    },
+  },
+  {
+    machine: 'generic-initialization',
+    requirement: 'IN-9',
+    name: 'an uninitialized object is hidden from a read that does not ask for uninitialized objects',
+    run: () => {
+      const walk = objectWalk(podCreate, { type: 'READ', includeUninitialized: false });
+      expect(walk.snapshot.context.outcome).toEqual({ kind: 'not-found', code: 404 });
+      return walk.transitions;
+    },
+  },
+  {
+    machine: 'generic-initialization',
+    requirement: 'IN-10',
+    name: 'the scheduler leaves an uninitialized pod alone',
+    run: () => {
+      const walk = objectWalk(podCreate, { type: 'SCHEDULE' });
+      expect(walk.snapshot.context.scheduled).toBe(false);
+      return walk.transitions;
+    },
+  },
+  {
+    machine: 'generic-initialization',
+    requirement: 'ALT-3',
+    name: 'the held create is answered 504 at its fifth second',
+    run: () => {
+      const tick: GenericObjectEvent = { type: 'TICK' };
+      const walk = objectWalk(podCreate, tick, tick, tick, tick, tick);
+      expect(walk.snapshot.context.outcome).toEqual({ kind: 'timeout', code: 504 });
+      return walk.transitions;
+    },
+  },
+];
+
 const checks: RequirementCheck[] = [
+  ...genericInitializationChecks,
   ...timerChecks,
   ...failureInjectorChecks,
   ...namespaceChecks,

@@ -120,6 +120,17 @@ describe('design variants in the table', () => {
 describe('the project', () => {
   const trace = projectTraceability();
 
+  it("implements and checks seed 002's IN-9 and IN-10 (the generic-initialization machine and its properties)", () => {
+    for (const id of ['IN-9', 'IN-10']) {
+      const row = trace.rows.find((r) => r.entry.id === id);
+      expect(
+        row?.transitions.some((t) => t.machine === 'generic-initialization'),
+        id,
+      ).toBe(true);
+      expect(row?.properties.length, id).toBeGreaterThan(0);
+    }
+  });
+
   it('lists no design alternative ALT-n as neither implemented nor checked: each has a design variant', () => {
     const alternatives = parseCatalog(catalogText).filter((e) => e.id.startsWith('ALT-'));
     expect(alternatives.length).toBe(6);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { machineCatalog } from '../../machines/catalog.ts';
 import { listTransitions, type TransitionInfo } from '../../machines/stepper.ts';
+import { genericInitializationProperties } from '../../properties/generic-initialization.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { designVariants } from '../../variants/design-variants.ts';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
@@ -178,7 +179,8 @@ export function projectTraceability(): Traceability {
   const catalog = parseCatalog(readFileSync(join(projectRoot, catalogPath), 'utf8'));
   return computeTraceability(catalog, {
     machines: machineCatalog,
-    properties: safetyProperties,
+    // IN-9 and IN-10 are judged on the generic-initialization machine alone (checker/judging/generic-initialization.ts).
+    properties: [...safetyProperties, ...genericInitializationProperties],
     designVariants,
   });
 }
