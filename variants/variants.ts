@@ -153,6 +153,22 @@ export const variants: Variant[] = [
     machines: providing('namespace', { guards: { noFinalizersLeft: () => true } }),
   },
   {
+    name: 'removal-with-metadata-finalizers-left',
+    kind: 'mutant',
+    description:
+      "Storage removes a terminating namespace on DELETE once spec.finalizers are empty, though a metadata finalizer is left (D-46). The scope's created namespaces send metadata.finalizers [example.com/keep], which nothing removes, so the fault is reachable.",
+    requirements: ['LC-7'],
+    machines: providing('namespace', {
+      guards: { noFinalizersLeft: ({ context }) => context.finalizers.length === 0 },
+    }),
+    scope: (scope) => ({
+      ...scope,
+      namespaces: scope.namespaces.map((ns) =>
+        ns.system || ns.preexisting ? ns : { ...ns, metadataFinalizers: ['example.com/keep'] },
+      ),
+    }),
+  },
+  {
     name: 'finalize-before-content-gone',
     kind: 'mutant',
     description:
