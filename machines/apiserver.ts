@@ -9,6 +9,7 @@ import {
   validateFinalizerNames,
   validateGenerateName,
   validateInitializerName,
+  validateMetadataFinalizers,
   validateMetadataMaps,
   validateNamespaceName,
   validateNamespaceStatusPhase,
@@ -222,6 +223,11 @@ export class ApiServer {
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
       generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
+      metadataFinalizersSent:
+        r.target === 'namespace' &&
+        r.verb === 'update' &&
+        !status &&
+        r.body?.metadataFinalizers !== undefined,
     };
     const pipeline = this.pipelineDecisions.get(facts);
     const outcome = this.system.pipelineStepper.snapshot(pipeline.next).context.outcome as PipelineOutcome;
@@ -280,6 +286,9 @@ export class ApiServer {
         return done(afterPendingChange(this.system, s, i, stored(), transitions), ok());
       case 'finalize':
         return done(this.system.withNamespace(s, i, { lifecycle: stored() }), ok());
+      case 'updateMetadataFinalizers':
+        // D-46: an update that leaves no finalizer on a terminating namespace removes it.
+        return done(withoutTimer(this.system, s, i, stored(), transitions), ok());
       case 'createContent': {
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content | (1 << r.object) }), ok(201));
@@ -372,18 +381,20 @@ export class ApiServer {
       case 'create': {
         if (exists) return none;
         const finalizers = [...new Set([kubernetesFinalizer, ...(r.body?.extraFinalizers ?? [])])].sort();
+        const metadataFinalizers = [...new Set(r.body?.metadataFinalizers ?? [])].sort();
         // NS-1, LC-2 (D-1, D-13): storage validates the name and every finalizer (unindexed on create).
         // A seeded fault may switch off storage's name validation (NS-1, LC-2).
         const errors =
           this.system.machines.storageChecks?.validNames === false
             ? []
             : this.validated(
-                `create|${nsView.name}|${r.body?.generateName ?? ''}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}`,
+                `create|${nsView.name}|${r.body?.generateName ?? ''}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}|${r.body?.metadataFinalizers?.join(',') ?? ''}`,
                 () => [
                   // ValidateObjectMeta: the prefix first, then the name generated from it (D-45).
                   ...(r.body?.generateName !== undefined ? validateGenerateName(r.body.generateName) : []),
                   ...validateNamespaceName(nsView.name),
                   ...validateMetadataMaps(r.body ?? {}),
+                  ...validateMetadataFinalizers(r.body?.metadataFinalizers ?? []),
                   ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
                   ...(r.body?.initializers ?? []).flatMap((name, k) =>
                     validateInitializerName(name, `spec.initializers.pending[${k}].name`),
@@ -402,15 +413,26 @@ export class ApiServer {
           pending,
           // The sender is recorded as the namespace's creator: `$creator` bindings name it (D-34).
           step: step(
-            { type: 'CREATE', pending, finalizers, creator: r.principal.name },
-            `CREATE|${pending.join(',')}|${finalizers.join(',')}|${r.principal.name}`,
+            {
+              type: 'CREATE',
+              pending,
+              finalizers,
+              creator: r.principal.name,
+              ...(metadataFinalizers.length > 0 ? { metadataFinalizers } : {}),
+            },
+            `CREATE|${pending.join(',')}|${finalizers.join(',')}|${r.principal.name}|${metadataFinalizers.join(',')}`,
           ),
         };
       }
-      case 'delete':
+      case 'delete': {
         if (!exists) return none;
-        if (nsView.value === 'terminating') return { ...none, step: step({ type: 'PURGE' }, 'PURGE') };
-        return { ...none, step: step({ type: 'DELETE' }, 'DELETE') };
+        // D-46: the DeleteOptions' propagationPolicy sets the garbage collector's metadata finalizers.
+        const propagation = r.body?.propagationPolicy;
+        const options = propagation ? { propagation } : {};
+        if (nsView.value === 'terminating')
+          return { ...none, step: step({ type: 'PURGE', ...options }, `PURGE|${propagation ?? ''}`) };
+        return { ...none, step: step({ type: 'DELETE', ...options }, `DELETE|${propagation ?? ''}`) };
+      }
       case 'update': {
         if (!exists) return none;
         // ValidateObjectMetaUpdate checks the labels and annotations an update sends (NS-1).
@@ -425,6 +447,21 @@ export class ApiServer {
             ),
           };
         if (pendingChange) return this.pendingListStep(lifecycle, nsView, pendingChange);
+        const sentMetadataFinalizers = r.body?.metadataFinalizers;
+        if (sentMetadataFinalizers) {
+          const sorted = [...new Set(sentMetadataFinalizers)].sort();
+          return {
+            ...none,
+            errors: this.validated(`metadata-finalizers|${sentMetadataFinalizers.join(',')}`, () =>
+              validateMetadataFinalizers(sentMetadataFinalizers),
+            ),
+            changed: sorted.filter((f) => !nsView.metadataFinalizers.includes(f)),
+            step: step(
+              { type: 'SET_METADATA_FINALIZERS', finalizers: sorted },
+              `SET_METADATA_FINALIZERS|${sorted.join(',')}`,
+            ),
+          };
+        }
         if (!r.body?.removePending && !r.body?.removeFirstPending) return none;
         const name = this.resolvePendingName(s, r);
         const removal = step({ type: 'REMOVE_PENDING', name }, `REMOVE_PENDING|${name}`);

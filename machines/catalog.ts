@@ -240,7 +240,15 @@ export const actorOverview: ActorOverview = {
     {
       from: 'apiserver',
       to: 'namespace',
-      events: ['CREATE', 'DELETE', 'FINALIZE', 'REMOVE_PENDING', 'RECORD_FAILURE', 'PURGE'],
+      events: [
+        'CREATE',
+        'DELETE',
+        'FINALIZE',
+        'REMOVE_PENDING',
+        'RECORD_FAILURE',
+        'SET_METADATA_FINALIZERS',
+        'PURGE',
+      ],
     },
     { from: 'apiserver', to: 'timer', events: ['ARM', 'REARM', 'DISARM'] },
     { from: 'apiserver', to: 'initializer-timeout', events: ['READ_REPAIR_CHECK'] },

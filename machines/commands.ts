@@ -57,11 +57,18 @@ function namespaceBody(c: OnNamespaceObject): ApiRequest['body'] {
       return {
         ...(c.initializers ? { initializers: c.initializers } : {}),
         extraFinalizers: c.extraFinalizers,
+        ...(c.metadataFinalizers ? { metadataFinalizers: c.metadataFinalizers } : {}),
         ...(c.generateName !== undefined ? { generateName: c.generateName } : {}),
       };
     case 'update-finalizers':
+      return {
+        finalizers: c.finalizers,
+        ...(c.metadataFinalizers ? { metadataFinalizers: c.metadataFinalizers } : {}),
+      };
     case 'finalize':
       return { finalizers: c.finalizers };
+    case 'delete-namespace':
+      return c.propagationPolicy ? { propagationPolicy: c.propagationPolicy } : undefined;
     case 'remove-pending':
       return { removePending: c.name };
     case 'remove-first-pending':

@@ -12,6 +12,7 @@ import {
   validateFinalizerName,
   validateFinalizerNames,
   validateGenerateName,
+  validateMetadataFinalizers,
   validateNamespaceName,
 } from './names.ts';
 
@@ -201,4 +202,21 @@ describe('reserved namespace sub-resources (NS-5)', () => {
       expect(isReservedNamespaceSubresource(segment)).toBe(false);
     },
   );
+});
+
+describe('metadata.finalizers (D-46, shipped apimachinery ValidateFinalizers)', () => {
+  it("accepts qualified names, the garbage collector's own among them", () => {
+    expect(validateMetadataFinalizers(['orphan'])).toEqual([]);
+    expect(validateMetadataFinalizers(['foregroundDeletion', 'example.com/foo'])).toEqual([]);
+  });
+  it('refuses a name that is not qualified, on the unindexed path', () => {
+    const errors = validateMetadataFinalizers(['bad name']);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^metadata\.finalizers: Invalid value: "bad name": /);
+  });
+  it('refuses orphan and foregroundDeletion together', () => {
+    expect(validateMetadataFinalizers(['orphan', 'foregroundDeletion'])).toEqual([
+      'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
+    ]);
+  });
 });

@@ -285,3 +285,18 @@ export function validateNamespaceStatusPhase(
   if (phase === 'Active' || (initializing && phase === 'Initializing')) return [];
   return [invalidValue('status.Phase', phase, "may only be 'Active' if `deletionTimestamp` is empty")];
 }
+
+/**
+ * Field errors for metadata.finalizers (D-46), as shipped apimachinery ValidateFinalizers reports them:
+ * each name a qualified name (unindexed path), and `orphan` with `foregroundDeletion` refused together.
+ */
+export function validateMetadataFinalizers(names: readonly string[]): string[] {
+  const errors = names.flatMap((name) =>
+    qualifiedNameErrors(name).map((message) => invalidValue('metadata.finalizers', name, message)),
+  );
+  if (names.includes('orphan') && names.includes('foregroundDeletion'))
+    errors.push(
+      `metadata.finalizers: Invalid value: []string{${names.map((n) => JSON.stringify(n)).join(', ')}}: finalizer orphan and foregroundDeletion cannot be both set`,
+    );
+  return errors;
+}

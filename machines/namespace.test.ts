@@ -40,7 +40,7 @@ describe('namespace machine: creation', () => {
       value === null || value === false || (Array.isArray(value) && value.length === 0);
     expect(Object.entries(absent.context).filter(([, value]) => !empty(value))).toEqual([]);
     // The next test pins every field by name, after a create.
-    expect(Object.keys(absent.context)).toHaveLength(8);
+    expect(Object.keys(absent.context)).toHaveLength(9);
   });
 
   it('LC-1, LC-2: CREATE without pending initializers goes Active and records finalizers; no age is kept', () => {
@@ -50,6 +50,7 @@ describe('namespace machine: creation', () => {
       pending: [],
       failure: null,
       finalizers: ['kubernetes', origin],
+      metadataFinalizers: [],
       deletedSecondsAgo: null,
       createdSecondsAgo: null,
       initialized: true,
@@ -146,6 +147,7 @@ describe('namespace machine: initializers', () => {
       pending: [],
       failure: { reason: 'ProvisioningFailed' },
       finalizers: ['kubernetes'],
+      metadataFinalizers: [],
       deletedSecondsAgo: 0,
       createdSecondsAgo: null,
       initialized: false,
@@ -243,5 +245,75 @@ describe('namespace machine: termination', () => {
     const initializing = step(removed, create([quota], ['kubernetes']));
     expect(initializing.value).toBe('initializing');
     expect(initializing.context.pending).toEqual([quota]);
+  });
+});
+
+describe('namespace machine: metadata finalizers and propagation (D-46)', () => {
+  const withMetadata = (metadataFinalizers: string[]): NamespaceEvent => ({
+    type: 'CREATE',
+    pending: [],
+    finalizers: ['kubernetes'],
+    metadataFinalizers,
+  });
+
+  // Expected lists: shipped TestDeleteWithGCFinalizers, case by case (existing -> remaining).
+  const cases: [string[], 'Orphan' | 'Background' | 'Foreground' | undefined, string[]][] = [
+    [['orphan'], undefined, ['orphan']],
+    [['foregroundDeletion'], undefined, ['foregroundDeletion']],
+    [[], undefined, []],
+    [['orphan'], 'Background', []],
+    [['foregroundDeletion'], 'Background', []],
+    [['orphan'], 'Foreground', ['foregroundDeletion']],
+    [[], 'Foreground', ['foregroundDeletion']],
+    [['foregroundDeletion'], 'Orphan', ['orphan']],
+    [[], 'Orphan', ['orphan']],
+    [['example.com/foo'], 'Orphan', ['example.com/foo', 'orphan']],
+  ];
+  it.each(cases)('the first DELETE of %j with policy %s leaves %j', (existing, propagation, remaining) => {
+    const deleted = step(run(withMetadata(existing)), {
+      type: 'DELETE',
+      ...(propagation ? { propagation } : {}),
+    });
+    expect(deleted.value).toBe('terminating');
+    expect(deleted.context.metadataFinalizers).toEqual(remaining);
+  });
+
+  it('LC-7: a DELETE of a terminating namespace leaves it while a metadata finalizer is left', () => {
+    const emptied = run(withMetadata(['orphan']), { type: 'DELETE' }, { type: 'FINALIZE', finalizers: [] });
+    expect(step(emptied, { type: 'PURGE' }).value).toBe('terminating');
+    expect(step(emptied, { type: 'PURGE', propagation: 'Foreground' }).context.metadataFinalizers).toEqual([
+      'foregroundDeletion',
+    ]);
+    expect(step(emptied, { type: 'PURGE', propagation: 'Background' }).value).toBe('removed');
+  });
+
+  it('LC-7: while spec.finalizers are left, a DELETE changes no metadata finalizer', () => {
+    const terminating = run(withMetadata(['orphan']), { type: 'DELETE' });
+    expectIgnored(terminating, { type: 'PURGE', propagation: 'Background' });
+  });
+
+  it('LC-7: the update clearing the last metadata finalizer removes a deleted namespace with no spec finalizer', () => {
+    const emptied = run(
+      withMetadata(['example.com/foo']),
+      { type: 'DELETE' },
+      { type: 'FINALIZE', finalizers: [] },
+    );
+    const kept = step(emptied, { type: 'SET_METADATA_FINALIZERS', finalizers: ['example.com/foo'] });
+    expect(kept.value).toBe('terminating');
+    expect(step(emptied, { type: 'SET_METADATA_FINALIZERS', finalizers: [] }).value).toBe('removed');
+    expectIgnored(emptied, { type: 'SET_METADATA_FINALIZERS', finalizers: ['example.com/foo', 'x/y'] });
+    const withSpec = run(withMetadata(['example.com/foo']), { type: 'DELETE' });
+    const cleared = step(withSpec, { type: 'SET_METADATA_FINALIZERS', finalizers: [] });
+    expect(cleared.value).toBe('terminating');
+    expect(cleared.context.metadataFinalizers).toEqual([]);
+  });
+
+  it('an Active namespace takes any metadata finalizer list', () => {
+    const active = step(run(withMetadata([])), {
+      type: 'SET_METADATA_FINALIZERS',
+      finalizers: ['x/b', 'x/a'],
+    });
+    expect(active.value).toBe('active');
+    expect(active.context.metadataFinalizers).toEqual(['x/a', 'x/b']);
   });
 });

@@ -14,6 +14,11 @@ export interface NamespaceContext {
   /** spec.finalizers (LC-2, LC-6). */
   finalizers: string[];
   /**
+   * metadata.finalizers, sorted (LC-7, D-46): the garbage collector's `orphan` and `foregroundDeletion`
+   * that a DELETE's propagationPolicy sets, and any other qualified name a client writes.
+   */
+  metadataFinalizers: string[];
+  /**
    * metadata.deletionTimestamp as its age in whole seconds, capped at 1: no guard reads it, and 1 is
    * enough to see a second stamp (LC-3); null while not deleted.
    */
@@ -35,16 +40,50 @@ export interface NamespaceContext {
   creator: string | null;
 }
 
+/** A DELETE's DeleteOptions.propagationPolicy (D-46); absent when the request sends none. */
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+/** The garbage collector's metadata finalizers (shipped metav1.FinalizerOrphanDependents, FinalizerDeleteDependents). */
+export const orphanFinalizer = 'orphan';
+export const foregroundFinalizer = 'foregroundDeletion';
+
 export type NamespaceEvent =
   /** `creator`: the user who sent the create; absent when the cluster makes the namespace itself. */
-  | { type: 'CREATE'; pending: string[]; finalizers: string[]; creator?: string }
+  | {
+      type: 'CREATE';
+      pending: string[];
+      finalizers: string[];
+      creator?: string;
+      metadataFinalizers?: string[];
+    }
   | { type: 'REMOVE_PENDING'; name: string }
   | { type: 'RECORD_FAILURE'; reason: string }
-  | { type: 'DELETE' }
+  | { type: 'DELETE'; propagation?: PropagationPolicy }
   /** One second passes; ages stop at `readRepairAfterSeconds` (creation) and 1 (deletion). */
   | { type: 'TICK'; readRepairAfterSeconds: number }
   | { type: 'FINALIZE'; finalizers: string[] }
-  | { type: 'PURGE' };
+  /** An update's metadata.finalizers, whole (the garbage collector removes its own this way). */
+  | { type: 'SET_METADATA_FINALIZERS'; finalizers: string[] }
+  | { type: 'PURGE'; propagation?: PropagationPolicy };
+
+/**
+ * The metadata finalizers a DELETE leaves (shipped shouldHaveOrphanFinalizer and
+ * shouldHaveDeleteDependentsFinalizer): Orphan keeps `orphan` and drops `foregroundDeletion`, Foreground
+ * the reverse, Background drops both, and no policy keeps what is there. Sorted, like the context.
+ */
+export function metadataFinalizersAfterDelete(
+  current: readonly string[],
+  propagation: PropagationPolicy | undefined,
+): string[] {
+  if (propagation === undefined) return [...current];
+  const others = current.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  const added =
+    propagation === 'Orphan' ? [orphanFinalizer] : propagation === 'Foreground' ? [foregroundFinalizer] : [];
+  return [...others, ...added].sort();
+}
+
+const propagationOf = (event: NamespaceEvent): PropagationPolicy | undefined =>
+  event.type === 'DELETE' || event.type === 'PURGE' ? event.propagation : undefined;
 
 export type NamespaceStateValue = 'absent' | 'initializing' | 'active' | 'terminating' | 'removed';
 
@@ -52,6 +91,7 @@ const emptyNamespace: NamespaceContext = {
   pending: [],
   failure: null,
   finalizers: [],
+  metadataFinalizers: [],
   deletedSecondsAgo: null,
   createdSecondsAgo: null,
   initialized: false,
@@ -87,7 +127,23 @@ export const namespaceMachine = setup({
       event.type === 'REMOVE_PENDING' && context.pending.length > 1 && context.pending[0] === event.name,
     finalizeOnlyRemoves: ({ context, event }) =>
       event.type === 'FINALIZE' && event.finalizers.every((name) => context.finalizers.includes(name)),
-    noFinalizersLeft: ({ context }) => context.finalizers.length === 0,
+    // LC-7, D-46: storage removes a deleted namespace only when spec.finalizers and metadata.finalizers
+    // are empty. Shipped REST.Delete hands a terminating namespace whose spec.finalizers are empty to the
+    // generic store, which sets the metadata finalizers the policy asks for and removes it only if none remain.
+    noFinalizersLeft: ({ context, event }) =>
+      context.finalizers.length === 0 &&
+      metadataFinalizersAfterDelete(context.metadataFinalizers, propagationOf(event)).length === 0,
+    noSpecFinalizersLeft: ({ context }) => context.finalizers.length === 0,
+    // ValidateObjectMetaUpdate: no new metadata finalizer once the deletion timestamp is set.
+    metadataFinalizersOnlyRemoved: ({ context, event }) =>
+      event.type === 'SET_METADATA_FINALIZERS' &&
+      event.finalizers.every((name) => context.metadataFinalizers.includes(name)),
+    // Shipped ShouldDeleteNamespaceDuringUpdate: an update that leaves no finalizer of either kind removes it.
+    removesLastMetadataFinalizer: ({ context, event }) =>
+      event.type === 'SET_METADATA_FINALIZERS' &&
+      context.finalizers.length === 0 &&
+      event.finalizers.length === 0 &&
+      context.metadataFinalizers.length > 0,
   },
   actions: {
     recordCreation: assign(({ event }) =>
@@ -96,6 +152,7 @@ export const namespaceMachine = setup({
             ...emptyNamespace,
             pending: [...event.pending],
             finalizers: [...event.finalizers],
+            metadataFinalizers: [...new Set(event.metadataFinalizers ?? [])].sort(),
             createdSecondsAgo: event.pending.length > 0 ? 0 : null,
             initialized: event.pending.length === 0,
             hadInitializers: event.pending.length > 0,
@@ -129,6 +186,16 @@ export const namespaceMachine = setup({
       finalizers: ({ event }) => (event.type === 'FINALIZE' ? [...event.finalizers] : []),
     }),
     forgetNamespace: assign(() => ({ ...emptyNamespace })),
+    applyPropagationPolicy: assign({
+      metadataFinalizers: ({ context, event }) =>
+        metadataFinalizersAfterDelete(context.metadataFinalizers, propagationOf(event)),
+    }),
+    replaceMetadataFinalizers: assign({
+      metadataFinalizers: ({ context, event }) =>
+        event.type === 'SET_METADATA_FINALIZERS'
+          ? [...new Set(event.finalizers)].sort()
+          : context.metadataFinalizers,
+    }),
   },
 }).createMachine({
   id: 'namespace',
@@ -165,18 +232,29 @@ export const namespaceMachine = setup({
         },
         DELETE: {
           target: 'terminating',
-          actions: ['setDeletionTimestamp', 'clearPendingInitializers', 'stopCreationAge'],
+          actions: [
+            'setDeletionTimestamp',
+            'clearPendingInitializers',
+            'stopCreationAge',
+            'applyPropagationPolicy',
+          ],
           meta: { requirements: ['LC-3'] },
         },
         FINALIZE: { actions: 'replaceFinalizers', meta: { requirements: ['LC-6'] } },
+        SET_METADATA_FINALIZERS: { actions: 'replaceMetadataFinalizers', meta: { requirements: ['LC-7'] } },
         TICK: { actions: 'ageCreationTimestamp', meta: { requirements: ['FP-4'] } },
       },
     },
     active: {
       description: 'Phase Active: content may be created.',
       on: {
-        DELETE: { target: 'terminating', actions: 'setDeletionTimestamp', meta: { requirements: ['LC-3'] } },
+        DELETE: {
+          target: 'terminating',
+          actions: ['setDeletionTimestamp', 'applyPropagationPolicy'],
+          meta: { requirements: ['LC-3'] },
+        },
         FINALIZE: { actions: 'replaceFinalizers', meta: { requirements: ['LC-6'] } },
+        SET_METADATA_FINALIZERS: { actions: 'replaceMetadataFinalizers', meta: { requirements: ['LC-7'] } },
       },
     },
     terminating: {
@@ -190,12 +268,25 @@ export const namespaceMachine = setup({
           actions: 'replaceFinalizers',
           meta: { requirements: ['LC-6', 'LC-8'] },
         },
-        PURGE: {
-          guard: 'noFinalizersLeft',
-          target: 'removed',
-          actions: 'forgetNamespace',
-          meta: { requirements: ['LC-7'] },
-        },
+        PURGE: [
+          {
+            guard: 'noFinalizersLeft',
+            target: 'removed',
+            actions: 'forgetNamespace',
+            meta: { requirements: ['LC-7'] },
+          },
+          // D-46: metadata finalizers remain; the DELETE's policy still sets them.
+          act('noSpecFinalizersLeft', 'applyPropagationPolicy', ['LC-7']),
+        ],
+        SET_METADATA_FINALIZERS: [
+          {
+            guard: 'removesLastMetadataFinalizer',
+            target: 'removed',
+            actions: 'forgetNamespace',
+            meta: { requirements: ['LC-7'] },
+          },
+          act('metadataFinalizersOnlyRemoved', 'replaceMetadataFinalizers', ['LC-7']),
+        ],
       },
     },
     removed: {

@@ -62,6 +62,8 @@ export interface PipelineFacts {
   collection: boolean;
   /** A namespace create whose name the server generated from metadata.generateName (D-45). */
   generatedName: boolean;
+  /** A namespace update that sends metadata.finalizers (D-46). */
+  metadataFinalizersSent: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */
@@ -78,6 +80,7 @@ export type PipelineEffect =
   | 'recordFailure'
   | 'keepSpec'
   | 'finalize'
+  | 'updateMetadataFinalizers'
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
@@ -260,6 +263,8 @@ const namespaceStorage = {
         when('recordsFailure', responded, 'recordFailure', ['IN-7']),
         when('failureIgnoredByStorage', refused, 'refuseFailureWhileNotInitializing', ['IN-7']),
         when('removesPending', responded, 'removePending', ['IN-3', 'IN-2']),
+        when('setsMetadataFinalizers', responded, 'updateMetadataFinalizers', ['LC-7']),
+        when('metadataFinalizerAddedWhileDeleting', refused, 'refuseMetadataFinalizerAdded', ['LC-7']),
         orElse(responded, 'keepSpec', ['LC-6']),
       ],
     },
@@ -347,6 +352,9 @@ export const pipelineMachine = setup({
     failureIgnoredByStorage: (x) => f(x).recordsFailure,
     removesPending: (x) => f(x).changesInitializers && f(x).namespaceMachine === 'accepts',
     finalizeAccepted: (x) => f(x).namespaceMachine === 'accepts',
+    // D-46: metadata.finalizers as sent, which the namespace machine takes unless one is new while deleting.
+    setsMetadataFinalizers: (x) => f(x).metadataFinalizersSent && f(x).namespaceMachine === 'accepts',
+    metadataFinalizerAddedWhileDeleting: (x) => f(x).metadataFinalizersSent && f(x).namespaceTerminating,
     // Content: one presence bit per object (NS-3).
     listOfContent: (x) => op(x, 'list'),
     // Shipped Store.DeleteCollection: deletes what a list of the collection finds, none an error.
@@ -396,6 +404,7 @@ export const pipelineMachine = setup({
     refuseInitializersImmutable: refuse('initializersImmutable'),
     refuseFailureWhileNotInitializing: refuse('failureWhileNotInitializing'),
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
+    refuseMetadataFinalizerAdded: refuse('metadataFinalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
     refuseContentNotFound: refuse('contentNotFound'),
     refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
@@ -421,6 +430,7 @@ export const pipelineMachine = setup({
     recordFailure: serve('recordFailure'),
     keepSpec: serve('keepSpec'),
     finalize: serve('finalize'),
+    updateMetadataFinalizers: serve('updateMetadataFinalizers'),
     listContent: serve('listContent'),
     createContent: serve('createContent', 201),
     deleteContent: serve('deleteContent'),

@@ -32,6 +32,7 @@ export function expandTemplate(
       return onEach(userNamespaces, (ns) => ({
         kind: 'create-namespace',
         extraFinalizers: ns.extraFinalizers ?? [],
+        ...(ns.metadataFinalizers ? { metadataFinalizers: ns.metadataFinalizers } : {}),
       }));
     case 'create-namespace-with-initializers':
       return onEach(userNamespaces, () => ({

@@ -107,6 +107,8 @@ export interface NamespaceSpec {
   creator?: string;
   /** Finalizers the creator asks for besides `kubernetes` (LC-2, LC-8). */
   extraFinalizers?: string[];
+  /** metadata.finalizers the creator's create sends (D-46). */
+  metadataFinalizers?: string[];
   /** Exists from the start and can never be removed (LC-10). */
   system?: boolean;
   /** Exists, initialized (Active), from the start. */

@@ -25,6 +25,7 @@ export type StorageRefusal =
   | 'failureWhileNotInitializing'
   | 'finalizerNamesInvalid'
   | 'finalizerAddedWhileDeleting'
+  | 'metadataFinalizerAddedWhileDeleting'
   | 'contentInvalid'
   | 'escalationForbidden'
   | 'roleRefNotFound'
@@ -83,6 +84,11 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   finalizerAddedWhileDeleting: (s) =>
     invalidObject('Namespace', s.name, [
       `spec.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(s.changed ?? [])}`,
+    ]),
+  // LC-7 (D-46): shipped ValidateObjectMetaUpdate on metadata.finalizers.
+  metadataFinalizerAddedWhileDeleting: (s) =>
+    invalidObject('Namespace', s.name, [
+      `metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(s.changed ?? [])}`,
     ]),
   // RB-4, RB-5 (D-23): ConfirmNoEscalation's error, wrapped by NewForbidden.
   escalationForbidden: (s) =>

@@ -1,6 +1,6 @@
 import type { Operation } from './admission.ts';
 import type { HttpOutcome } from './http.ts';
-import type { NamespaceContext, NamespaceStateValue } from './namespace.ts';
+import type { NamespaceContext, NamespaceStateValue, PropagationPolicy } from './namespace.ts';
 
 /**
  * The composed system: the API server's store, every actor's machine snapshot and the faults in force,
@@ -87,6 +87,10 @@ export interface ApiRequest {
     failure?: string;
     /** spec.finalizers as sent (ordinary update or finalize). */
     finalizers?: string[];
+    /** metadata.finalizers as a create or update sends them, whole (D-46). */
+    metadataFinalizers?: string[];
+    /** A DELETE's DeleteOptions.propagationPolicy (D-46). */
+    propagationPolicy?: PropagationPolicy;
     /** Finalizers a create asks for besides `kubernetes`. */
     extraFinalizers?: string[];
     /** metadata.generateName of a namespace create: the namespace slot is the name generated from it (D-45). */
@@ -232,14 +236,17 @@ export type RequestCommandData =
       /** A client-supplied pending list (only admission may set one: IN-3); absent when none is sent. */
       initializers?: string[];
       extraFinalizers: string[];
+      /** metadata.finalizers a create sends (D-46). */
+      metadataFinalizers?: string[];
       /** metadata.generateName; the command's namespace is the name generated from it (D-45). */
       generateName?: string;
     })
   | (Namespaced & { kind: 'get-namespace' })
   /** A watch of namespaces starts with the list; RBAC asks for the verb watch (D-16). */
   | (Namespaced & { kind: 'list-namespaces'; watch?: true })
-  | (Namespaced & { kind: 'delete-namespace' })
-  | (Namespaced & { kind: 'update-finalizers'; finalizers: string[] })
+  | (Namespaced & { kind: 'delete-namespace'; propagationPolicy?: PropagationPolicy })
+  /** An update's spec.finalizers, and its metadata.finalizers when it sends them (D-46). */
+  | (Namespaced & { kind: 'update-finalizers'; finalizers: string[]; metadataFinalizers?: string[] })
   | (Namespaced & { kind: 'remove-pending'; name: string })
   | (Namespaced & { kind: 'remove-first-pending' })
   /** spec.initializers.pending as an update sends it, whole (IN-3, IN-4, D-18). */

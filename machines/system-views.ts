@@ -22,6 +22,7 @@ export class SystemViews extends SystemSpace {
       pending: snapshot.context.pending,
       failure: snapshot.context.failure,
       finalizers: snapshot.context.finalizers,
+      metadataFinalizers: snapshot.context.metadataFinalizers,
       deletedSecondsAgo: snapshot.context.deletedSecondsAgo,
       createdSecondsAgo: snapshot.context.createdSecondsAgo,
       initialized: snapshot.context.initialized,

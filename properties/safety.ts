@@ -113,11 +113,13 @@ export const neverInitializedStaysClosed = stepProperty('never-initialized-stays
 
 export const noRemovalWithFinalizers = stepProperty('no-removal-with-finalizers', ['LC-7'], {
   statement:
-    'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left.',
+    'A namespace is removed from storage only when it has a deletion timestamp and no finalizers left, in spec.finalizers or metadata.finalizers (D-46).',
   predicate: eachChanged(({ b, a }) => {
     if (exists(b) && a.value === 'removed') {
       if (b.finalizers.length > 0)
         return `${b.name} was removed with finalizers ${JSON.stringify(b.finalizers)}`;
+      if (b.metadataFinalizers.length > 0)
+        return `${b.name} was removed with metadata finalizers ${JSON.stringify(b.metadataFinalizers)}`;
       if (b.deletedSecondsAgo === null) return `${b.name} was removed without a deletion timestamp`;
     }
     return true;

@@ -25,5 +25,6 @@ export const pipelineFacts = (overrides: Partial<PipelineFacts> = {}): PipelineF
   configurationExists: false,
   collection: false,
   generatedName: false,
+  metadataFinalizersSent: false,
   ...overrides,
 });

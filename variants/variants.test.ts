@@ -19,6 +19,7 @@ const killerOf: Record<string, string> = {
   'pending-list-editable-by-anyone': 'pending-only-by-initializers',
   'initializer-out-of-order': 'initializers-in-order',
   'removal-with-finalizers-left': 'no-removal-with-finalizers',
+  'removal-with-metadata-finalizers-left': 'no-removal-with-finalizers',
   'finalize-before-content-gone': 'content-gone-before-finalize',
   'pending-grows-after-active': 'initialized-is-forever',
   'failure-result-ignored': 'failed-never-active',

@@ -185,6 +185,20 @@ const seededFaults: FaultRow[] = [
     providing('namespace', { guards: { noFinalizersLeft: () => true } }),
   ],
   [
+    'removal-with-metadata-finalizers-left',
+    ['LC-7'],
+    "Storage removes a terminating namespace on DELETE once spec.finalizers are empty, though a metadata finalizer is left (D-46). The scope's created namespaces send metadata.finalizers [example.com/keep], which nothing removes, so the fault is reachable.",
+    providing('namespace', {
+      guards: { noFinalizersLeft: ({ context }) => context.finalizers.length === 0 },
+    }),
+    (scope) => ({
+      ...scope,
+      namespaces: scope.namespaces.map((ns) =>
+        ns.system || ns.preexisting ? ns : { ...ns, metadataFinalizers: ['example.com/keep'] },
+      ),
+    }),
+  ],
+  [
     'finalize-before-content-gone',
     ['LC-5', 'LC-9'],
     'The namespace controller removes the kubernetes finalizer first and deletes content only afterwards.',

@@ -277,6 +277,8 @@ export const scopeDocumentSchema = z.strictObject({
         creator: name.optional(),
         /** Finalizers the creator asks for besides `kubernetes` (LC-2). */
         finalizers: z.array(finalizerName).optional(),
+        /** metadata.finalizers the creator's create sends (D-46); any string, the model validates it (422). */
+        metadataFinalizers: z.array(z.string()).optional(),
         system: z.boolean().optional(),
         preexisting: z.boolean().optional(),
         /** System or pre-existing: spec.finalizers at the start (default [kubernetes]). */

@@ -87,7 +87,7 @@ steps:
   - crash: policy.example.com   # crash | restart an initializer; crash: apiserver loses its timers
   - fail: config-read           # fail | recover: config-read
   - tick: 5                     # the logical clock advances; expired apiserver timers fire at once
-  - check: { namespace, exists, phase, finalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent }
+  - check: { namespace, exists, phase, finalizers, metadataFinalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent }
   - admission: { fresh, read }  # admission's configuration copy: fresh (read within 5 s) and the configurations read
   - eventually:                 # every fair continuation from here reaches one of these (a liveness expectation)
       any: [{ namespace: team-a, gone: true }, { admission: { fresh: false } }]
@@ -107,8 +107,11 @@ steps:
   \`{ finalizers: [...] }\`; a RoleBinding carries \`roleRef\` and \`subjects\`. A namespace create may send
   \`metadata.generateName\` instead of a name: the k-th create with a prefix in the scenario gets the k-th
   suffix, \`bbbbb\` first (\`team-bbbbb\`, then \`team-bbbbc\`), and later steps name it so (D-45).
+  A namespace create or update may send \`metadata.finalizers\`, and a namespace DELETE a DeleteOptions body
+  \`{ propagationPolicy: Orphan | Background | Foreground }\`, which sets the garbage collector's \`orphan\` or
+  \`foregroundDeletion\` (D-46); \`preconditions\` are reported unsupported (the model keeps no uid).
 - \`items\` of a list inside a namespace are plain names, across namespaces \`NAMESPACE/NAME\`; compared as a
-  set. \`finalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
+  set. \`finalizers\`, \`metadataFinalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.
   \`externalContent\` lists the finalizer owners whose content outside the cluster exists (LC-8).
   \`timer\` is \`none\` or the API server's timer on the first pending initializer, \`{ initializer, ageSeconds }\` (FP-2).

@@ -1,6 +1,7 @@
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { generatedName, isQualifiedFinalizerName } from '../../machines/names.ts';
+import type { PropagationPolicy } from '../../machines/namespace.ts';
 import { anonymousUser, unauthenticatedGroup } from '../../machines/rbac.ts';
 import {
   builtInActorBindings,
@@ -39,6 +40,7 @@ import {
   type ContentKind,
   configurationEntrySchema,
   contentKinds,
+  type DeleteOptionsBody,
   type EventualConditionInput,
   type EventuallyInput,
   type ExpectInput,
@@ -98,6 +100,10 @@ export type RequestPlan =
       phase?: string;
       /** metadata.generateName of a create; `namespace` is the name generated from it (D-45). */
       generateName?: string;
+      /** metadata.finalizers of a create or update (D-46). */
+      metadataFinalizers?: string[];
+      /** A DELETE's DeleteOptions.propagationPolicy (D-46). */
+      propagationPolicy?: PropagationPolicy;
     } & SentMetadata)
   | ({
       type: 'content';
@@ -983,6 +989,20 @@ function compileRequest(
           finalizers,
         });
       }
+      if (modelVerb === 'delete' && path.kind === 'namespace') {
+        // D-46: a namespace DELETE's body is DeleteOptions; its propagationPolicy sets metadata finalizers.
+        const options = validateBody<DeleteOptionsBody>('deleteOptions', body, bodyPath);
+        if (options.preconditions)
+          return unsupported(
+            'DeleteOptions.preconditions: the model keeps no uid or resourceVersion to compare them with (D-46)',
+          );
+        return planned({
+          type: 'namespace',
+          verb: 'delete',
+          namespace: builder.namespace(path.name),
+          ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+        });
+      }
       const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
       let name = path.kind === 'namespace' ? path.name : undefined;
       const renamed = bodyNameOtherThanPath(name, parsed.metadata?.name, modelVerb, bodyPath, 'namespaces');
@@ -1003,6 +1023,7 @@ function compileRequest(
       const namespace = builder.namespace(name);
       const spec = parsed.spec;
       const sent = sentMetadata(parsed.metadata);
+      const metadataFinalizers = parsed.metadata?.finalizers;
       for (const f of spec?.finalizers ?? []) builder.owner(f);
       const pending = spec?.initializers?.pending.map((p) => p.name);
       const result = spec?.initializers?.result;
@@ -1018,6 +1039,7 @@ function compileRequest(
           ...(generateName !== undefined ? { generateName } : {}),
           ...(pending ? { initializers: pending } : {}),
           ...(spec?.finalizers ? { extraFinalizers: spec.finalizers } : {}),
+          ...(metadataFinalizers ? { metadataFinalizers } : {}),
           ...sent,
         });
       }
@@ -1033,6 +1055,7 @@ function compileRequest(
           ...(pending ? { desiredPending: pending } : {}),
           ...(result ? { failure: result.reason ?? result.message ?? 'Failure' } : {}),
           ...(spec?.finalizers ? { finalizers: spec.finalizers } : {}),
+          ...(metadataFinalizers ? { metadataFinalizers } : {}),
           ...renamed,
           ...sent,
         });

@@ -83,6 +83,8 @@ const bodyFields: Record<string, ItfType> = {
   failure: option(str),
   finalizers: option(listOf(str)),
   extraFinalizers: option(listOf(str)),
+  metadataFinalizers: option(listOf(str)),
+  propagationPolicy: option(str),
 };
 const bodyFlags = new Set(['removeFirstPending', 'finalizeWithoutKubernetes']);
 

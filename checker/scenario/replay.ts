@@ -336,6 +336,7 @@ class Replay {
           kind: 'create-namespace',
           ...(plan.initializers ? { initializers: plan.initializers } : {}),
           extraFinalizers: plan.extraFinalizers ?? [],
+          ...(plan.metadataFinalizers ? { metadataFinalizers: plan.metadataFinalizers } : {}),
           ...(plan.generateName !== undefined ? { generateName: plan.generateName } : {}),
         });
       case 'finalize':
@@ -347,6 +348,7 @@ class Replay {
           ...sender,
           kind: 'update-finalizers',
           finalizers: plan.finalizers ?? [],
+          ...(plan.metadataFinalizers ? { metadataFinalizers: plan.metadataFinalizers } : {}),
         });
         if (plan.desiredPending === undefined) return finalizers;
         // The whole list goes to the API server, which works out the change (IN-3, IN-4, D-18).
@@ -355,7 +357,11 @@ class Replay {
       case 'get':
         return new RequestCommand({ ...sender, kind: 'get-namespace' });
       case 'delete':
-        return new RequestCommand({ ...sender, kind: 'delete-namespace' });
+        return new RequestCommand({
+          ...sender,
+          kind: 'delete-namespace',
+          ...(plan.propagationPolicy ? { propagationPolicy: plan.propagationPolicy } : {}),
+        });
       case 'list':
         return new RequestCommand({
           ...sender,
@@ -594,6 +600,13 @@ class Replay {
       compare('phase', c.phase, exists ? phaseOf(view.value) : null);
       if (c.finalizers)
         compare('finalizers', c.finalizers, view.finalizers, sameSet(c.finalizers, view.finalizers));
+      if (c.metadataFinalizers)
+        compare(
+          'metadataFinalizers',
+          c.metadataFinalizers,
+          view.metadataFinalizers,
+          sameSet(c.metadataFinalizers, view.metadataFinalizers),
+        );
       compare('pending', c.pending, view.pending);
       if (c.result !== undefined) {
         const have = view.failure ? { status: 'Failure', reason: view.failure.reason } : 'none';

@@ -302,6 +302,8 @@ const checkSchema = z.strictObject({
   exists: z.boolean().optional(),
   phase: z.enum(['Initializing', 'Active', 'Terminating']).optional(),
   finalizers: names.optional(),
+  /** metadata.finalizers, as a set (D-46). */
+  metadataFinalizers: names.optional(),
   pending: names.optional(),
   result: z
     .union(
@@ -465,7 +467,8 @@ export const bodySchemas = {
   namespace: z.strictObject({
     apiVersion: z.literal('v1').optional(),
     kind: z.literal('Namespace').optional(),
-    metadata: metadata.partial().optional(),
+    // metadata.finalizers: any strings, the model validates them (D-46: 422).
+    metadata: metadata.extend({ finalizers: anyNames.optional() }).partial().optional(),
     spec: z
       .strictObject({
         finalizers: anyNames.optional(),
@@ -486,6 +489,19 @@ export const bodySchemas = {
       .optional(),
     // Shipped create and update ignore a client's status (PrepareForCreate / PrepareForUpdate reset it).
     status: z.strictObject({ phase: z.string().optional() }).optional(),
+  }),
+  /** A namespace DELETE's body (D-46): DeleteOptions. */
+  deleteOptions: z.strictObject({
+    apiVersion: z.literal('v1').optional(),
+    kind: z.literal('DeleteOptions').optional(),
+    propagationPolicy: z
+      .enum(['Orphan', 'Background', 'Foreground'], {
+        error: 'expected propagationPolicy Orphan, Background or Foreground',
+      })
+      .optional(),
+    preconditions: z
+      .strictObject({ uid: z.string().optional(), resourceVersion: z.string().optional() })
+      .optional(),
   }),
   finalize: z.strictObject({
     finalizers: anyNames.optional(),
@@ -512,6 +528,7 @@ export const bodySchemas = {
 } as const;
 
 export type NamespaceBody = z.infer<(typeof bodySchemas)['namespace']>;
+export type DeleteOptionsBody = z.infer<(typeof bodySchemas)['deleteOptions']>;
 export type FinalizeBody = z.infer<(typeof bodySchemas)['finalize']>;
 export type ContentBody = z.infer<(typeof bodySchemas)['content']>;
 export type ConfigurationBody = z.infer<(typeof bodySchemas)['configuration']>;

@@ -70,8 +70,12 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
     case 'create': {
       const finalizers = [...(b.extraFinalizers ?? []), ...(b.finalizers ?? [])];
       // The generated name is written in the path, the prefix kept in the body: the same request (D-45).
-      const generated =
-        b.generateName !== undefined ? { metadata: { ...metadata, generateName: b.generateName } } : named;
+      const createMetadata = {
+        ...metadata,
+        ...(b.generateName !== undefined ? { generateName: b.generateName } : {}),
+        ...(b.metadataFinalizers ? { finalizers: b.metadataFinalizers } : {}),
+      };
+      const generated = Object.keys(createMetadata).length > 0 ? { metadata: createMetadata } : {};
       return step(`create namespaces/${ns}`, {
         ...generated,
         ...(finalizers.length > 0 || b.initializers
@@ -116,8 +120,17 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
           withSpec({ initializers: { pending: pendingList(stored.pending.filter((n) => n !== removed)) } }),
         );
       }
-      return step(`update namespaces/${ns}`, withSpec({ finalizers: b.finalizers ?? [] }));
+      return step(`update namespaces/${ns}`, {
+        ...withSpec({ finalizers: b.finalizers ?? [] }),
+        ...(b.metadataFinalizers ? { metadata: { ...metadata, finalizers: b.metadataFinalizers } } : {}),
+      });
     }
+    // D-46: a DELETE's body is DeleteOptions, sent only with a propagationPolicy.
+    case 'delete':
+      return step(
+        `delete namespaces/${ns}`,
+        b.propagationPolicy ? { kind: 'DeleteOptions', propagationPolicy: b.propagationPolicy } : {},
+      );
     default:
       return step(`${r.verb} namespaces/${ns}`, named);
   }

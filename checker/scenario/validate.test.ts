@@ -99,6 +99,16 @@ const cases: [string, string, string][] = [
     "x.yaml:9: steps[0].body.spec.podSelector: Kubernetes' NetworkPolicy schema refuses it: must be object",
   ],
   [
+    'a propagationPolicy Kubernetes does not know (D-46)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a\n    body: { kind: DeleteOptions, propagationPolicy: Sideways }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.propagationPolicy: expected propagationPolicy Orphan, Background or Foreground',
+  ],
+  [
+    'a field DeleteOptions does not have (D-46)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a\n    body: { propagation: Orphan }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.propagation: unknown field "propagation" in a deleteOptions body',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
