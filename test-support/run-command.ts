@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { runCommand } from '../checker/cli/cli.ts';
 
 export interface CommandRun {
   code: number;
@@ -31,6 +32,29 @@ export function runScript(
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/**
+ * A command's `main` run in this process as its entry point runs it (runCommand: a UsageError becomes one
+ * line on stderr and exit 2): the exit code and what went to stderr. For refusals that happen while the
+ * command line is read, before anything is searched or written; a test of the entry point itself spawns it.
+ */
+export async function runMainInProcess(
+  command: string,
+  main: () => Promise<number> | number,
+): Promise<{ code: number; stderr: string }> {
+  const lines: string[] = [];
+  const printed = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    lines.push(args.map(String).join(' '));
+  });
+  const saved = process.exitCode;
+  try {
+    await runCommand(command, main);
+    return { code: Number(process.exitCode ?? 0), stderr: lines.map((l) => `${l}\n`).join('') };
+  } finally {
+    printed.mockRestore();
+    process.exitCode = saved;
+  }
 }
 
 /**
