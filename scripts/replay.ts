@@ -79,7 +79,8 @@ function scenarioFiles(target: string): string[] {
   return files;
 }
 
-async function main({ values, positionals }: CommandLine<typeof command.options>): Promise<number> {
+/** The command's work on the command line read (exported for tests that judge it in process). */
+export async function main({ values, positionals }: CommandLine<typeof command.options>): Promise<number> {
   const trace = values.trace;
   if (trace !== undefined) {
     if (positionals.length > 0)

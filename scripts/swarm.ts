@@ -73,7 +73,7 @@ function sliceOption(text: string | undefined): { index: number; count: number }
 }
 
 /** A slice file of `--out`, checked against its schema: a wrong one is named with the field at fault. */
-function readSlice(file: string): SwarmSlice {
+export function readSlice(file: string): SwarmSlice {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import { type OptionSpec, parseCommandLine, runCommand } from '../checker/cli/cli.ts';
+import { type Command, commandSpec, type OptionValuesOf } from '../scripts/entry.ts';
 
 export interface CommandRun {
   code: number;
@@ -30,6 +32,50 @@ export function runScript(
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
+  });
+}
+
+/**
+ * A command's `main` run in this process as its entry point runs it (runCommand: a UsageError becomes one
+ * line on stderr and exit 2): the exit code and what went to stderr. For refusals that happen while the
+ * command line is read, before anything is searched or written; a test of the entry point itself spawns it.
+ */
+export async function runMainInProcess(
+  command: string,
+  main: () => Promise<number> | number,
+): Promise<CommandRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const line = (args: unknown[]) => `${args.map(String).join(' ')}\n`;
+  const printed = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    out.push(line(args));
+  });
+  const complained = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    err.push(line(args));
+  });
+  const saved = process.exitCode;
+  try {
+    await runCommand(command, main);
+    return { code: Number(process.exitCode ?? 0), stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    printed.mockRestore();
+    complained.mockRestore();
+    process.exitCode = saved;
+  }
+}
+
+/**
+ * A script's `main` run in this process on `argv`, as its entry point (defineCommand) runs it after reading
+ * the command line by the script's `command`: for what main decides (exit codes, printed verdicts).
+ */
+export function runCommandInProcess<const O extends Record<string, OptionSpec>>(
+  command: Command<O>,
+  main: (line: { values: OptionValuesOf<O>; positionals: string[] }) => Promise<number> | number,
+  argv: readonly string[],
+): Promise<CommandRun> {
+  return runMainInProcess(command.script, () => {
+    const line = parseCommandLine(commandSpec(command as Command<Record<string, OptionSpec>>), argv);
+    return main({ values: line.values as OptionValuesOf<O>, positionals: line.positionals });
   });
 }
 

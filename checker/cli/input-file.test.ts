@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScript, thrownMessage } from '../../test-support/run-command.ts';
+import { runMainInProcess, runScript, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { loadScenario, ScenarioFileError } from '../scenario/load.ts';
 import { UsageError } from './cli.ts';
 import { decodeInput, InputFileError, readInputBytes, readInputText } from './input-file.ts';
 import { loadScopeFile } from './scope-file.ts';
 import { terminalText } from './text-safety.ts';
+import { parseVerifyArgs } from './verify-args.ts';
 
 const refusal = (run: () => unknown) => thrownMessage(InputFileError, run);
 
@@ -179,13 +180,19 @@ describe('.inf and .nan are named as such', () => {
 
 describe('the commands refuse such files in one line', () => {
   const scratch = useTempDir('input-cli');
+  // verify reads the scope while it reads its command line, before anything else (scripts/verify.ts main).
+  const verify = (argv: string[]) =>
+    runMainInProcess('verify', () => {
+      parseVerifyArgs(argv);
+      return 0;
+    });
 
   it('verify --scope FIFO and replay --trace /dev/zero exit 2 at once', async () => {
     const fifo = join(scratch(), 'scope.yaml');
     execFileSync('mkfifo', [fifo]);
-    const verify = await runScript('scripts/verify.ts', ['--scope', fifo]);
-    expect(verify.code).toBe(2);
-    expect(verify.stderr.trim()).toBe(
+    const refused = await verify(['--scope', fifo]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(
       `verify: --scope: ${fifo}:1: is a FIFO (named pipe): reading it may wait forever; fix: save the content to a regular file first`,
     );
     const replay = await runScript('scripts/replay.ts', ['--trace', '/dev/zero']);
@@ -199,7 +206,7 @@ describe('the commands refuse such files in one line', () => {
       path,
       'extends: quick\nname: zw\ndescription: x\nclock:\n  "readRepair\u200bTimeoutSeconds": 3\n',
     );
-    const run = await runScript('scripts/verify.ts', ['--scope', path]);
+    const run = await verify(['--scope', path]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       `verify: --scope: ${path}:5: clock.readRepair\\u{200b}TimeoutSeconds: unknown field "readRepair\\u{200b}TimeoutSeconds"; fix: did you mean "readRepairTimeoutSeconds"?`,

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../test-support/run-command.ts';
+import { runMainInProcess, runScript } from '../../test-support/run-command.ts';
 import { UsageError } from './cli.ts';
 import { loadScopeFile } from './scope-file.ts';
 import { parseVerifyArgs } from './verify-args.ts';
@@ -282,18 +282,25 @@ describe('malformed scope files', () => {
   });
 
   it('verify exits 2 on them with that one line, no stack trace, no search', async () => {
-    for (const file of [
-      '01-typo-top-level.yaml',
-      '29-unknown-cluster-role-in-binding.yaml',
-      '60-yaml-bomb.yaml',
-    ]) {
-      const run = await runScript('scripts/verify.ts', ['--scope', join(folder, file), '--quiet']);
-      expect(run.code, run.stderr).toBe(2);
-      expect(run.stdout).toBe('');
-      expect(run.stderr.trimEnd().split('\n')).toEqual([
-        expect.stringMatching(new RegExp(`^verify: --scope: ${folder}/${file}:\\d+: `)),
+    // The command itself on the YAML bomb, the file most likely to cost a stack trace or a hang.
+    const file = '60-yaml-bomb.yaml';
+    const run = await runScript('scripts/verify.ts', ['--scope', join(folder, file), '--quiet']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^verify: --scope: ${folder}/${file}:\\d+: `)),
+    ]);
+    expect(run.stderr).not.toMatch(/\s+at\s.+:\d+:\d+|states/);
+    // Others as verify's entry runs them (it reads the scope with its command line, before any search).
+    for (const other of ['01-typo-top-level.yaml', '29-unknown-cluster-role-in-binding.yaml']) {
+      const refused = await runMainInProcess('verify', () => {
+        parseVerifyArgs(['--scope', join(folder, other), '--quiet']);
+        return 0;
+      });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^verify: --scope: ${folder}/${other}:\\d+: `)),
       ]);
-      expect(run.stderr).not.toMatch(/\s+at\s.+:\d+:\d+|states/);
     }
   });
 });

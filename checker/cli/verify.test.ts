@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../machines/scope.ts';
 import {
   expectStoppedByMemoryGuard,
+  runMainInProcess,
   runScript,
   thrownMessage,
   tsxInOneProcess,
@@ -142,18 +143,21 @@ describe('npm run verify, as a command', () => {
     runScript(verifyScript, args, { cwd: scratch(), env });
 
   it('refuses bad arguments with exit 2 and one line, no stack trace', async () => {
-    const runs = await Promise.all([
-      verify(['--bogus']),
-      verify(['--variant', 'nope']),
-      verify(['--scope', 'missing.yaml']),
-    ]);
+    // The command itself once; the other refusals as its entry runs main, which reads its command line first.
+    const inProcess = (argv: string[]) =>
+      runMainInProcess('verify', () => {
+        parseVerifyArgs(argv);
+        return 0;
+      });
+    const spawned = await verify(['--scope', 'missing.yaml']);
+    expect(spawned.stdout).toBe('');
+    const runs = [spawned, await inProcess(['--bogus']), await inProcess(['--variant', 'nope'])];
     for (const run of runs) {
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
       expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(run.stderr).toMatch(/^verify: /);
     }
-    expect(runs[2].stderr).toContain('missing.yaml:1: no such file');
+    expect(runs[0].stderr).toContain('missing.yaml:1: no such file');
   });
 
   it(`exits 12 with the shortest counterexample when a mutant breaks a property`, async () => {

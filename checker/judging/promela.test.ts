@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LocalKind } from '../../machines/system-types.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { expectNamesItsSchema, expectValidOutput } from '../../test-support/output-schema.ts';
 import { baseVariantName } from '../../variants/variants.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
@@ -10,6 +11,7 @@ import {
   confirmDeadlockTrail,
   confirmLassoTrail,
   crossCheck,
+  crossCheckLine,
   crossCheckLiveness,
   trailsByCause,
   verifyFigures,
@@ -66,6 +68,10 @@ describe('the Promela export', () => {
     expect(check.verdicts).toHaveLength(safetyProperties.length);
     expect(check.liveness?.verdicts.every((v) => v.agrees)).toBe(true);
     expect(check.agrees).toBe(true);
+    // What crosscheck --json prints of it (one line per cross-check) validates against its committed schema.
+    const line = JSON.parse(JSON.stringify(crossCheckLine(check))) as { $schema?: unknown };
+    expectValidOutput('crosscheck', line);
+    expectNamesItsSchema('crosscheck', line, 'stdout');
   });
 
   it.skipIf(!withSpin)('can disagree on verdicts: without its judgements SPIN finds no violation', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { schemaRef } from '../cli/schema-ref.ts';
-import { parsePanOutput } from './spin.ts';
+import { panOptimization, parsePanOutput } from './spin.ts';
 
 /**
  * Swarm verification (Holzmann, Joshi, Groce): many bitstate runs of pan on one Promela model, each
@@ -123,7 +123,7 @@ export function runSwarm(
   try {
     writeFileSync(join(dir, 'model.pml'), promela);
     execFileSync('spin', ['-a', 'model.pml'], { cwd: dir, stdio: 'pipe' });
-    execFileSync('gcc', ['-O2', '-w', '-DBITSTATE', '-DNOREDUCE', '-o', 'pan', 'pan.c'], {
+    execFileSync('gcc', [panOptimization(), '-w', '-DBITSTATE', '-DNOREDUCE', '-o', 'pan', 'pan.c'], {
       cwd: dir,
       stdio: 'pipe',
     });

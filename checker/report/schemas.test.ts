@@ -1,20 +1,25 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
-import { runScript } from '../../test-support/run-command.ts';
+import { readSlice } from '../../scripts/swarm.ts';
+import { expectNamesItsSchema, expectValidOutput } from '../../test-support/output-schema.ts';
+import { runScript, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
-import { mutants, type Variant, variantByName } from '../../variants/variants.ts';
+import { baseVariantName, mutants, type Variant, variantByName } from '../../variants/variants.ts';
+import { UsageError } from '../cli/cli.ts';
 import { type OutputSchemaName, outputSchemaNames, schemaPath } from '../cli/schema-ref.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { benchCaseLine, caseResultSchema } from '../judging/bench-format.ts';
 import { check } from '../judging/check.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
+import { modelOf, promelaModel } from '../judging/promela.ts';
 import { spinAvailable } from '../judging/spin.ts';
+import { runSwarm, sliceRuns, swarmSlice } from '../judging/swarm.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
 import { counterexampleItf, lassoItf } from '../scenario/counterexample-itf.ts';
 import { alternativesJson, alternativesStamp, modelRow, runAlternatives } from './alternatives.ts';
@@ -38,18 +43,8 @@ beforeAll(async () => {
     committed.set(name, JSON.parse(await readFile(resolve(schemaPath(name)), 'utf8')) as object);
 });
 
-function validate(name: OutputSchemaName, data: unknown): void {
-  const schema = committed.get(name);
-  if (!schema) throw new Error(`no committed schema ${name}`);
-  const check = ajv.compile(schema);
-  expect(check(data), `${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
-}
-
-/** The file's `$schema` leads from `file` (absolute, or relative to the project root) to the committed schema. */
-function namesItsSchema(name: OutputSchemaName, json: { $schema?: unknown }, file: string): void {
-  expect(typeof json.$schema, `${file} has no $schema`).toBe('string');
-  expect(resolve(dirname(resolve(file)), json.$schema as string)).toBe(resolve(schemaPath(name)));
-}
+const validate = expectValidOutput;
+const namesItsSchema = expectNamesItsSchema;
 
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as { $schema?: unknown };
 
@@ -176,41 +171,31 @@ describe('every writer', () => {
     namesItsSchema('bench', line, 'stdout');
   }, 120_000);
 
+  // crosscheck --json prints crossCheckLine of each cross-check: checker/judging/promela.test.ts validates
+  // the line of the cross-check it runs on admin-finalize, so the SPIN search is not run twice.
   it.skipIf(!spinAvailable())(
-    'crosscheck --json and a swarm slice validate',
+    'a swarm slice validates, and --merge reads it back',
     async () => {
-      const cross = await runScript('scripts/crosscheck.ts', ['--scope', 'admin-finalize', '--json']);
-      expect(cross.code, cross.stderr).toBe(0);
-      const lines = cross.stdout.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      for (const text of lines) {
-        const line = JSON.parse(text) as { $schema?: unknown };
-        validate('crosscheck', line);
-        namesItsSchema('crosscheck', line, 'stdout');
-      }
+      // As swarm --scope admin-finalize --runs 1 --log2 20 --out FILE writes its slice.
+      const model = modelOf(baseVariantName, 'admin-finalize');
+      const runs = runSwarm(promelaModel(model, { variant: baseVariantName }).text, sliceRuns(1, 0, 1), {
+        log2Bits: 20,
+        maxDepth: 2_000_000,
+      });
       const slice = join(scratch(), 'slice.json');
-      const swarm = await runScript('scripts/swarm.ts', [
-        '--scope',
-        'admin-finalize',
-        '--runs',
-        '1',
-        '--log2',
-        '20',
-        '--out',
-        slice,
-      ]);
-      expect(swarm.code, swarm.stderr).toBe(10);
+      const json = swarmSlice(model.scope.name, baseVariantName, runs, relative(process.cwd(), slice));
+      await writeFile(slice, `${JSON.stringify(json, null, 2)}\n`);
       const written = await readJson(slice);
       validate('swarm', written);
       namesItsSchema('swarm', written, slice);
       // --merge reads it back through the same type, and names the field of a slice that is not one.
-      expect((await runScript('scripts/swarm.ts', ['--merge', slice])).code).toBe(10);
+      expect(readSlice(slice)).toEqual(written);
       const wrong = join(scratch(), 'wrong.json');
       await writeFile(wrong, JSON.stringify({ ...written, runs: [{ run: 'one' }] }));
-      const refused = await runScript('scripts/swarm.ts', ['--merge', wrong]);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/--merge: .*wrong\.json: runs\.0\.run: .*fix: /);
+      expect(thrownMessage(UsageError, () => readSlice(wrong))).toMatch(
+        /^--merge: .*wrong\.json: runs\.0\.run: .*fix: /,
+      );
     },
-    300_000,
+    120_000,
   );
 });

@@ -105,6 +105,8 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   // The mutation judge replays the committed scenarios, as verify does.
   'scripts/mutation/judge.ts': ['scenarios/'],
   'scripts/verify.ts': ['scenarios/', 'checker/judging/random.ts'],
+  // The committed JSON Schemas the tests validate written output against.
+  'test-support/output-schema.ts': ['schemas/'],
   'test-support/run-command.ts': [],
   'test-support/temp-dir.ts': [],
   'test-support/two-tenants.ts': [],

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
-import { runScript } from '../../test-support/run-command.ts';
+import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
+import { runCommandInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { check } from '../judging/check.ts';
@@ -15,6 +16,9 @@ import { lassoItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
 import { replayLasso } from './lasso-replay.ts';
 import { replayFile } from './replay.ts';
+
+/** replay's main in this process, on the command line given (its entry point is spawned in checker/cli/input-file.test.ts). */
+const replay = (argv: string[]) => runCommandInProcess(replayCommand, replayMain, argv);
 
 /**
  * A liveness counterexample is a lasso: written as ITF with `loop`, replayed step by step, its cycle
@@ -106,14 +110,14 @@ describe('lasso counterexamples as ITF', () => {
   it('replay --trace exits 13 when it confirms a lasso, and --to-scenario writes it as a scenario', async () => {
     const path = join(scratch(), 'lasso.itf.json');
     await writeFile(path, itf);
-    const confirmed = await runScript('scripts/replay.ts', ['--trace', path]);
+    const confirmed = await replay(['--trace', path]);
     expect(confirmed.code).toBe(13);
     expect(confirmed.stdout).toContain('cycle, repeated forever:');
     expect(confirmed.stdout).toMatch(
       /CONFIRMED: terminating-namespace-is-removed is violated for team-a on controller-never-finalizes/,
     );
     const out = join(scratch(), 'x.yaml');
-    const scenario = await runScript('scripts/replay.ts', ['--trace', path, '--to-scenario', out]);
+    const scenario = await replay(['--trace', path, '--to-scenario', out]);
     expect(scenario.code, scenario.stderr).toBe(13);
     expect(scenario.stdout).toContain(
       `wrote ${out}: a scenario whose \`eventually\` fails on controller-never-finalizes; it passes on the model`,

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
+import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
 import { quintTypecheck, traceModule } from '../../test-support/quint.ts';
-import { runScript } from '../../test-support/run-command.ts';
+import { runCommandInProcess, runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
@@ -127,10 +128,10 @@ describe('typed ITF and the Quint types of a scope', () => {
 
   it('a trace written as Quint writes one replays: confirmed on its variant, not a run of the model', async () => {
     const args = ['--trace', fixture, '--scope', 'quick', '--property', 'no-create-in-terminating'];
-    const [variant, model] = await Promise.all([
-      runScript('scripts/replay.ts', [...args, '--variant', 'create-in-terminating']),
-      runScript('scripts/replay.ts', args),
-    ]);
+    // replay's main in this process (its entry point is spawned in checker/cli/input-file.test.ts).
+    const replay = (argv: string[]) => runCommandInProcess(replayCommand, replayMain, argv);
+    const variant = await replay([...args, '--variant', 'create-in-terminating']);
+    const model = await replay(args);
     expect(variant.code, variant.stdout + variant.stderr).toBe(12);
     expect(variant.stdout).toMatch(
       /3\. ci-robot: create namespaces\/team-a\/configmaps\/app -> 201 Created {3}<- no-create-in-terminating breaks here/,

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { safetyProperties } from '../../properties/safety.ts';
-import { runScript, thrownMessage } from '../../test-support/run-command.ts';
+import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
+import { runCommandInProcess, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { UsageError } from '../cli/cli.ts';
@@ -11,6 +12,9 @@ import { check } from '../judging/check.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { canonicalItf, type ItfValue, itfEqual, parseItf } from './itf.ts';
 import { replayTrace } from './trace-replay.ts';
+
+/** replay's main in this process, on the command line given (its entry point is spawned in checker/cli/input-file.test.ts). */
+const replay = (argv: string[]) => runCommandInProcess(replayCommand, replayMain, argv);
 
 /**
  * A trace is judged by what it means in ITF, not by how it is spelt (set and map order, integers as
@@ -160,7 +164,7 @@ describe('every recorded response is checked', () => {
   it('replay --trace exits 14 on it, never CONFIRMED', async () => {
     const path = join(scratch(), 'edited.itf.json');
     await writeFile(path, edited());
-    const run = await runScript('scripts/replay.ts', ['--trace', path]);
+    const run = await replay(['--trace', path]);
     expect(run.code).toBe(14);
     expect(run.stdout).toContain('NOT REPLAYED at step 3');
     expect(run.stdout).not.toContain('CONFIRMED:');

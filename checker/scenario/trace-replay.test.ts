@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
-import { runScript, thrownMessage } from '../../test-support/run-command.ts';
+import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
+import { runCommandInProcess, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { UsageError } from '../cli/cli.ts';
@@ -16,6 +17,9 @@ import { replayFile } from './replay.ts';
 import { checkScenarioTarget } from './trace-command.ts';
 import { replayTrace } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
+
+/** replay's main in this process, on the command line given (its entry point is spawned in checker/cli/input-file.test.ts). */
+const replay = (argv: string[]) => runCommandInProcess(replayCommand, replayMain, argv);
 
 /**
  * Traces as data, on a seeded fault (create-in-terminating lets content be created in a terminating
@@ -74,15 +78,15 @@ describe('the command', () => {
   it('exits 12 when it confirms the violation, 14 when the trace is not a run of the variant, 2 on a bad file', async () => {
     const file = join(scratch(), `${propertyId}.itf.json`);
     await writeFile(file, itf);
-    const confirmed = await runScript('scripts/replay.ts', ['--trace', file]);
+    const confirmed = await replay(['--trace', file]);
     expect(confirmed.code, confirmed.stderr).toBe(12);
     expect(confirmed.stdout).toContain('<- no-create-in-terminating breaks here');
     expect(confirmed.stdout).toMatch(/^CONFIRMED: no-create-in-terminating is violated at step 3/m);
-    const onModel = await runScript('scripts/replay.ts', ['--trace', file, '--variant', 'model']);
+    const onModel = await replay(['--trace', file, '--variant', 'model']);
     expect(onModel.code).toBe(14);
     expect(onModel.stdout).toMatch(/^NOT REPLAYED at step 3: /m);
     await writeFile(join(scratch(), 'bad.itf.json'), '{"states": []}');
-    const bad = await runScript('scripts/replay.ts', ['--trace', join(scratch(), 'bad.itf.json')]);
+    const bad = await replay(['--trace', join(scratch(), 'bad.itf.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
