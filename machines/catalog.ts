@@ -26,6 +26,13 @@ export interface MachineEntry {
    */
   layout?: 'states' | 'decision';
   /**
+   * Who places the boxes: ELK by default; `dagre` for a chain of states whose notes ELK stacks past two
+   * screens (Mermaid's own layered layout keeps each note beside its state).
+   */
+  placement?: 'elk' | 'dagre';
+  /** Checked alone (its own search), not yet a part of the composed system: the overview leaves it out. */
+  checkedAlone?: boolean;
+  /**
    * Compound states drawn in diagrams of their own (each `<id>.mmd`), so no diagram grows past a
    * screen or two; the machine's own diagram draws each as one box.
    */
@@ -49,6 +56,7 @@ export const machineCatalog: MachineEntry[] = [
     legend:
       'One namespace as storage holds it: created Initializing when initializers are pending (else Active), Terminating once deleted, removed only with no finalizers left. Events arrive only after admission admitted the request.',
     machine: namespaceMachine,
+    placement: 'dagre',
   },
   {
     id: 'pipeline',
@@ -178,7 +186,19 @@ export const machineCatalog: MachineEntry[] = [
     legend:
       "One content object under seed 002's generic initializers: created with the initializers whose rules match its kind, hidden from reads that do not ask for uninitialized objects, visited through initialize/{name}, completed only if it passes strict validation (else deleted with an event); the creating POST is held until then or answered 504 at 5 s. Checked alone, exhaustively, against IN-9 and IN-10 (checker/judging/generic-initialization.ts); not yet a part of the composed system the scopes explore.",
     machine: genericInitializationMachine,
+    checkedAlone: true,
     layout: 'states',
+    placement: 'dagre',
+    parts: [
+      {
+        id: 'generic-initialization-initializing',
+        title: 'Generic initializers: an object not yet initialized (seed 002)',
+        legend:
+          'Stored with pending initializers: hidden from reads without includeUninitialized, visited through initialize/{name} in order, completed by the initialization controller once every initializer has visited; a held create answers 504 at its timeout (IN-9, IN-10).',
+        state: 'initializing',
+        layout: 'states',
+      },
+    ],
   },
 ];
 
@@ -214,7 +234,6 @@ export const actorOverview: ActorOverview = {
     { id: 'apiserver', title: 'API server' },
     { id: 'clock', title: 'Clock' },
     { id: 'faults', title: 'Faults the scope allows' },
-    { id: 'content-controllers', title: 'Initialization, replication, scheduler and quota controllers' },
   ],
   links: [
     {
@@ -263,13 +282,5 @@ export const actorOverview: ActorOverview = {
     { from: 'clock', to: 'config-sync', events: ['READ_SUCCEEDED', 'READ_FAILED'] },
     { from: 'faults', to: 'initializer-controller', events: ['CRASH', 'RESTART', 'PROVISIONING_FAILED'] },
     { from: 'failure-injector', to: 'apiserver', events: ['config reads fail'] },
-    // Seed 002's generic initializers, checked alone: requests reach the object's machine directly.
-    { from: 'users', to: 'generic-initialization', events: ['CREATE', 'READ', 'INITIALIZE'] },
-    { from: 'clock', to: 'generic-initialization', events: ['TICK'] },
-    {
-      from: 'content-controllers',
-      to: 'generic-initialization',
-      events: ['COMPLETE', 'REPLICATION_COUNTS', 'SCHEDULE', 'QUOTA_COUNTS'],
-    },
   ],
 };

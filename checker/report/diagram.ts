@@ -188,6 +188,7 @@ export interface DiagramEntry {
   legend: string;
   machine: AnyStateMachine;
   layout?: DiagramLayout;
+  placement?: 'elk' | 'dagre';
   /** Compound states drawn in diagrams of their own; the entry's diagram draws each as one box. */
   parts?: readonly { id: string; title: string; legend: string; state: string; layout?: DiagramLayout }[];
 }
@@ -200,6 +201,8 @@ export interface DiagramView {
   machine: AnyStateMachine;
   layout: DiagramLayout;
   scope: DiagramScope;
+  /** Mermaid's layout engine when not the page's ELK (front matter of this diagram only). */
+  placement?: 'dagre';
 }
 
 /** Every diagram of the entries, in catalog order: each machine, then each of its parts. */
@@ -218,6 +221,7 @@ export function diagramViews(entries: readonly DiagramEntry[]): DiagramView[] {
       machine: entry.machine,
       layout: entry.layout ?? chooseLayout(entry.machine),
       scope: { focus: null, collapsed: collapsedIn(null) },
+      ...(entry.placement === 'dagre' ? { placement: 'dagre' as const } : {}),
     };
     return [
       whole,
@@ -228,6 +232,7 @@ export function diagramViews(entries: readonly DiagramEntry[]): DiagramView[] {
         machine: entry.machine,
         layout: part.layout ?? chooseLayout(entry.machine),
         scope: { focus: part.state, collapsed: collapsedIn(part.state) },
+        ...(entry.placement === 'dagre' ? { placement: 'dagre' as const } : {}),
       })),
     ];
   });
@@ -258,7 +263,8 @@ export function viewHeads(view: DiagramView): string[] {
 
 /** The Mermaid source of one view. */
 export function viewMermaid(view: DiagramView): string {
-  return machineToMermaid(view.machine, view.layout, view.scope);
+  const source = machineToMermaid(view.machine, view.layout, view.scope);
+  return view.placement ? `---\nconfig:\n  layout: ${view.placement}\n---\n${source}` : source;
 }
 
 /** The file stem of the actor overview's diagram beside the machines' diagrams. */

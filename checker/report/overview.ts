@@ -12,6 +12,13 @@ export interface OverviewEntry {
   id: string;
   title: string;
   machine: Parameters<typeof outlineMachine>[0];
+  /** Checked alone, not a part of the composed system: the overview of who sends what leaves it out. */
+  checkedAlone?: boolean;
+}
+
+/** The entries the overview draws: the machines of the composed system. */
+export function composedEntries<E extends OverviewEntry>(entries: readonly E[]): E[] {
+  return entries.filter((entry) => !entry.checkedAlone);
 }
 
 /** Event types a machine reacts to, in document order: eventless and XState's internal events left out. */
@@ -26,7 +33,8 @@ export function acceptedEvents(machine: OverviewEntry['machine']): string[] {
  * Everything wrong with the overview data, one line each naming the field and the fix: unknown actors,
  * events a machine does not accept, events a machine accepts that no arrow brings.
  */
-export function overviewProblems(entries: readonly OverviewEntry[], overview: ActorOverview): string[] {
+export function overviewProblems(all: readonly OverviewEntry[], overview: ActorOverview): string[] {
+  const entries = composedEntries(all);
   const where = 'machines/catalog.ts actorOverview';
   const problems: string[] = [];
   const machines = new Map(entries.map((entry) => [entry.id, entry]));
@@ -74,8 +82,9 @@ function nodeId(id: string): string {
 }
 
 /** The overview as a Mermaid flowchart; throws the problems of `overviewProblems` when there are any. */
-export function overviewFlowchart(entries: readonly OverviewEntry[], overview: ActorOverview): string {
-  const problems = overviewProblems(entries, overview);
+export function overviewFlowchart(all: readonly OverviewEntry[], overview: ActorOverview): string {
+  const problems = overviewProblems(all, overview);
+  const entries = composedEntries(all);
   if (problems.length > 0) throw new Error(problems.join('\n'));
   const lines = ['flowchart TB'];
   for (const actor of overview.actors)
