@@ -90,7 +90,7 @@ describe('hidden until initialized (IN-9)', () => {
   it('keeps it hidden while only some initializers have visited, and after all until it is completed', () => {
     expect(run(create(['a', 'b']), initialize('a'), read(false)).context.outcome.kind).toBe('not-found');
     const emptied = run(create(['a']), initialize('a'), read(false));
-    expect(emptied.value).toBe('awaitingInitialize');
+    expect(emptied.value).toEqual({ initializing: 'awaitingInitialize' });
     expect(emptied.context.outcome.kind).toBe('not-found');
   });
 
@@ -125,7 +125,7 @@ describe('the initialize sub-resource (002, REST API Changes)', () => {
   });
 
   it('completes only an object whose list is empty; completing an initialized one errs', () => {
-    expect(run(create(['a']), { type: 'COMPLETE' }).value).toBe('uninitialized');
+    expect(run(create(['a']), { type: 'COMPLETE' }).value).toEqual({ initializing: 'uninitialized' });
     expect(run(create([]), { type: 'COMPLETE' }).context.outcome).toMatchObject({
       reason: 'already-initialized',
     });
@@ -168,7 +168,7 @@ describe('the create that waits (ALT-3; 5 s, doc 004)', () => {
     expect(run(create(['a'], true), tick, tick, tick, tick).context.outcome.kind).toBe('none');
     const timedOut = run(create(['a'], true), tick, tick, tick, tick, tick);
     expect(timedOut.context.outcome).toEqual({ kind: 'timeout', code: 504 });
-    expect(timedOut.value).toBe('uninitialized');
+    expect(timedOut.value).toEqual({ initializing: 'uninitialized' });
     expect(run(create(['a'], true), tick, tick, tick, tick, tick, read(true)).context.outcome).toEqual({
       kind: 'served',
       code: 200,

@@ -627,7 +627,7 @@ const genericInitializationChecks: RequirementCheck[] = [
     name: 'a create whose kind the rules match gets their initializers as metadata.initializers',
     run: () => {
       const walk = objectWalk(podCreate);
-      expect(walk.snapshot.value).toBe('uninitialized');
+      expect(walk.snapshot.value).toEqual({ initializing: 'uninitialized' });
       expect(walk.snapshot.context.pending).toEqual(['sizer']);
       return walk.transitions;
     },

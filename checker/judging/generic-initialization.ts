@@ -42,7 +42,8 @@ export interface GenericJudgement {
 
 type Snapshot = ReturnType<typeof getInitialSnapshot<AnyStateMachine>>;
 const seen = (s: Snapshot): ObjectSeen => ({
-  value: String(s.value),
+  // The phase by its innermost name: `uninitialized`, not the `initializing` state that holds it.
+  value: typeof s.value === 'string' ? s.value : String(Object.values(s.value)[0]),
   context: s.context as ObjectSeen['context'],
 });
 const keyOf = (s: Snapshot) => JSON.stringify([s.value, s.context]);
