@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import {
-  type GenericObjectEvent,
-  genericInitializationMachine,
-  initializersFor,
-} from './generic-initialization.ts';
+import { runGenericObject } from '../test-support/generic-object.ts';
+import { type GenericObjectEvent, initializersFor } from './generic-initialization.ts';
 
 /**
  * Seed 002 (Initializers in Kubernetes) and doc 004's 5 s default, case by case: every expectation is
  * a sentence of the seed, written out here, never computed by the machine's own guards.
  */
 
-const run = (...events: GenericObjectEvent[]) => {
-  const actor = createActor(genericInitializationMachine).start();
-  for (const e of events) actor.send(e);
-  const snapshot = actor.getSnapshot();
-  actor.stop();
-  return snapshot;
-};
+const run = runGenericObject;
 
 const sizer = {
   name: 'initial-sizer.example.com',

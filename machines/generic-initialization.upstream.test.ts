@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import {
-  type GenericObjectEvent,
-  genericInitializationMachine,
-  initializersFor,
-} from './generic-initialization.ts';
+import { runGenericObject } from '../test-support/generic-object.ts';
+import { type GenericObjectEvent, initializersFor } from './generic-initialization.ts';
 
 /**
  * Kubernetes' own initializer tests (1.7–1.13, alpha `admissionregistration.k8s.io/v1alpha1`),
@@ -13,13 +9,7 @@ import {
  * catalog (IN-9) deliberately differs from shipped Kubernetes, the case says so and asserts the seed.
  */
 
-const run = (...events: GenericObjectEvent[]) => {
-  const actor = createActor(genericInitializationMachine).start();
-  for (const e of events) actor.send(e);
-  const snapshot = actor.getSnapshot();
-  actor.stop();
-  return snapshot;
-};
+const run = runGenericObject;
 const configuration = (
   ...initializers: {
     name: string;
