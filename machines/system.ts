@@ -1,4 +1,5 @@
-import { ListedOutcomeMemo, PackedOutcomeMemo, ValueInterner } from '../checker/engine/outcome-memo.ts';
+import { packedKey } from '../checker/engine/outcome-memo.ts';
+import { RequestOutcomes } from '../checker/engine/request-outcomes.ts';
 import { StepTables } from '../checker/engine/step-tables.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { command, type RequestCommand } from './commands.ts';
@@ -19,6 +20,9 @@ import { SystemViews } from './system-views.ts';
 
 export { defaultMachines, type MachineSet } from './machine-set.ts';
 
+/** The global fields a configuration request writes. */
+type ConfigurationGlobals = Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'>;
+
 export * from './system-types.ts';
 
 /**
@@ -28,21 +32,31 @@ export * from './system-types.ts';
  */
 export class SystemModel extends SystemViews {
   readonly apiserver = new ApiServer(this);
-  /** Requests interned by all they hold (sender and whole body): the id their outcomes are remembered under. */
-  private readonly requestIds = new ValueInterner();
   /** Every command a principal of the scope may send, expanded once from the templates. */
   private readonly principalRequestTable: { command: RequestCommand; id: number }[];
-  /** Per request id: outcomes by what a namespaced request reads (namespace state, configuration copy, RoleBindings). */
-  private readonly outcomeTables = new PackedOutcomeMemo<{
-    event: SystemEvent;
-    namespace: NamespaceState | null;
-  }>([20, 16, 16]);
-
-  /** Per request id: configuration requests' outcomes by what they read (copy, faults, store, RoleBindings). */
-  private readonly configurationOutcomes = new ListedOutcomeMemo<{
-    event: SystemEvent;
-    globals: Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'> | null;
-  }>();
+  /**
+   * What a request reads and writes: a request into one namespace reads that namespace, the
+   * configuration copy and the RoleBindings, and writes that namespace; a configuration request reads
+   * the copy, faults, store and RoleBindings, and writes those global fields. Its outcome is
+   * remembered under these reads (checker/engine/request-outcomes.ts).
+   */
+  private readonly outcomes = new RequestOutcomes<
+    SystemState,
+    SystemEvent,
+    NamespaceState,
+    ConfigurationGlobals
+  >({
+    // Namespace states are interned below 2^20; the copy's lane and the RoleBinding mask below 2^16.
+    namespacedBits: [20, 16, 16],
+    namespacedReads: (s, ns) => [s.namespaces[ns].id, s.configSync, this.authorizer.roleBindingMask(s)],
+    namespaceOf: (s, ns) => s.namespaces[ns],
+    withNamespace: (s, ns, state) => this.withNamespaceState(s, ns, state),
+    globalReads: (s) => [s.configSync, s.faults, s.registeredConfigs, this.authorizer.roleBindingMask(s)],
+    globalsOf: ({ configSync, faults, registeredConfigs }) => ({ configSync, faults, registeredConfigs }),
+    withGlobals: (s, globals) => ({ ...s, ...globals }),
+    wroteOnlyGlobals: (before, after) =>
+      after.namespaces === before.namespaces && after.initializers === before.initializers,
+  });
 
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
@@ -97,11 +111,15 @@ export class SystemModel extends SystemViews {
     this.actions = systemActions(this);
   }
 
+  /** A state is its global lanes, its namespaces' interned states and its controllers' snapshots. */
   key(s: SystemState): string {
-    const parts: number[] = [s.configSync, s.faults, s.registeredConfigs];
-    for (const ns of s.namespaces) parts.push(ns.id);
-    for (const i of s.initializers) parts.push(i);
-    return String.fromCharCode(...parts);
+    return packedKey([
+      s.configSync,
+      s.faults,
+      s.registeredConfigs,
+      ...s.namespaces.map((ns) => ns.id),
+      ...s.initializers,
+    ]);
   }
 
   successors(s: SystemState, emit: (event: SystemEvent, next: SystemState) => void): void {
@@ -111,19 +129,7 @@ export class SystemModel extends SystemViews {
   /** Everything that can happen next, in a fixed order (determinism): each action of the list in turn. */
   enabled(s: SystemState): Enabled[] {
     const out: Enabled[] = [];
-    const tables = this.stepTables;
-    const context = tables.context(s);
-    let wide: string | undefined;
-    for (const a of this.actions) {
-      if (a.type === 'global') a.step(this, s, out);
-      else if (a.type === 'wide') {
-        wide ??= tables.wideContext(s, context);
-        tables.runWide(a.j, s, wide, a.step, out);
-      } else {
-        const own = a.controller < 0 ? context : tables.withController(context, s.initializers[a.controller]);
-        tables.run(a.kind, a.k, a.i, s, own, a.step, out);
-      }
-    }
+    this.stepTables.enabledSteps(this.actions, s, s.initializers, out);
     return out;
   }
 
@@ -142,61 +148,18 @@ export class SystemModel extends SystemViews {
     return this.enabled(s).map((e) => e.event);
   }
 
-  /**
-   * Performs a request and packages it as an event. A request into one namespace reads only that
-   * namespace, the configuration copy and the RoleBindings, so its outcome is memoized on those.
-   */
+  /** Performs a request and packages it as an event; its outcome is remembered under what it reads. */
   perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled {
     const { request, actor, actorKind } = command;
-    const requestId = knownId ?? this.requestId(request, actor, actorKind);
-    if (request.target === 'configuration') return this.performOnConfiguration(s, command, requestId);
-    if (request.namespace < 0) return this.performUncached(s, command);
-    const ns = s.namespaces[request.namespace];
-    const key = this.outcomeTables.key([ns.id, s.configSync, this.authorizer.roleBindingMask(s)]);
-    const memo = this.outcomeTables.get(requestId, key);
-    if (memo)
-      return {
-        event: memo.event,
-        next: memo.namespace ? this.withNamespaceState(s, request.namespace, memo.namespace) : s,
-      };
-    const performed = this.performUncached(s, command);
-    const changed = performed.next !== s;
-    this.outcomeTables.set(requestId, key, {
-      event: performed.event,
-      namespace: changed ? performed.next.namespaces[request.namespace] : null,
-    });
-    return performed;
-  }
-
-  /**
-   * A configuration request reads the global fields (copy, faults, store) and the RoleBindings, and
-   * writes only global fields: memoized on those. One that changed anything else is not remembered.
-   */
-  private performOnConfiguration(s: SystemState, command: RequestCommand, requestId: number): Enabled {
-    const key = this.configurationOutcomes.key(requestId, [
-      s.configSync,
-      s.faults,
-      s.registeredConfigs,
-      this.authorizer.roleBindingMask(s),
-    ]);
-    const memo = this.configurationOutcomes.get(key);
-    if (memo)
-      return {
-        event: memo.event,
-        next: memo.globals ? { ...s, ...memo.globals } : s,
-      };
-    const performed = this.performUncached(s, command);
-    const { next } = performed;
-    if (next.namespaces === s.namespaces && next.initializers === s.initializers) {
-      const { configSync, faults, registeredConfigs } = next;
-      const globals = next === s ? null : { configSync, faults, registeredConfigs };
-      this.configurationOutcomes.set(key, { event: performed.event, globals });
-    }
-    return performed;
+    const id = knownId ?? this.requestId(request, actor, actorKind);
+    const uncached = () => this.performUncached(s, command);
+    if (request.target === 'configuration') return this.outcomes.onGlobals(s, id, uncached);
+    if (request.namespace < 0) return uncached();
+    return this.outcomes.inNamespace(s, request.namespace, id, uncached);
   }
 
   private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
-    return this.requestIds.id({ actor, actorKind, request });
+    return this.outcomes.id({ actor, actorKind, request });
   }
 
   private performUncached(s: SystemState, command: RequestCommand): Enabled {

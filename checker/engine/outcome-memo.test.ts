@@ -15,6 +15,8 @@ describe('outcome memos', () => {
     expect(memo.key([1, 2])).toBe(1 * 16 + 2);
     expect(memo.key([2, 1])).not.toBe(memo.key([1, 2]));
     expect(memo.key([16, 0])).toBe(-1);
+    // A missing read would pack as NaN, one Map key for every such request: refused outright.
+    expect(() => memo.key([1])).toThrow('1 reads for 2 bounds');
     memo.set(0, memo.key([16, 0]), 'past');
     expect(memo.get(0, memo.key([16, 0]))).toBeUndefined();
     memo.set(3, memo.key([1, 2]), 'one-two');

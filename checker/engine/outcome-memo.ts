@@ -43,6 +43,9 @@ export class PackedOutcomeMemo<V> {
 
   /** The packed key of `reads`, or -1 when one is past its bound. */
   key(reads: readonly number[]): number {
+    // A missing read would pack as NaN, and every NaN key is the same Map key: refuse it.
+    if (reads.length !== this.bits.length)
+      throw new Error(`PackedOutcomeMemo: ${reads.length} reads for ${this.bits.length} bounds`);
     let key = 0;
     for (let i = 0; i < this.bits.length; i++) {
       const read = reads[i];
@@ -82,4 +85,9 @@ export class ListedOutcomeMemo<V> {
   set(key: string, value: V): void {
     this.table.set(key, value);
   }
+}
+
+/** Small numbers (each below 65,536) packed into one string key, one UTF-16 unit each: cheap to hash and compare. */
+export function packedKey(parts: readonly number[]): string {
+  return String.fromCharCode(...parts);
 }

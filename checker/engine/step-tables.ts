@@ -32,6 +32,12 @@ const computeAlways: readonly LocalStep<never, never>[] = Object.freeze([]);
 /** Most local actions do nothing in most states: they share one empty list. */
 const noSteps: readonly LocalStep<never, never>[] = Object.freeze([]);
 
+/** One action of a model's `Next` as the tables run it: on one slot, across every slot (a list), or global. */
+export type TabledAction<M, S, E> =
+  | { type: 'local'; kind: number; k: number; i: number; controller: number; step: LocalAction<M, S, E> }
+  | { type: 'wide'; j: number; step: LocalAction<M, S, E> }
+  | { type: 'global'; step: (m: M, s: S, out: Step<E, S>[]) => void };
+
 /**
  * Outcome tables for local actions, filled by running the machines' own step code the first time and
  * looked up after: per (action, actor, namespace slot), a map from (the namespace's interned state,
@@ -132,6 +138,30 @@ export class StepTables<M extends TabledModel<S, N>, S extends SlottedState<N>, 
       wide,
       unchanged ? out.slice(from).map(({ event }) => ({ event, namespace: null })) : computeAlways,
     );
+  }
+
+  /**
+   * Every step of `actions` from s, in their order (determinism): global actions run as written, local
+   * and list actions from the tables. `controllers` are the controllers' snapshots a local action may read.
+   */
+  enabledSteps(
+    actions: readonly TabledAction<M, S, E>[],
+    s: S,
+    controllers: readonly number[],
+    out: Step<E, S>[],
+  ): void {
+    const context = this.context(s);
+    let wide: string | undefined;
+    for (const a of actions) {
+      if (a.type === 'global') a.step(this.model, s, out);
+      else if (a.type === 'wide') {
+        wide ??= this.wideContext(s, context);
+        this.runWide(a.j, s, wide, a.step, out);
+      } else {
+        const own = a.controller < 0 ? context : this.withController(context, controllers[a.controller]);
+        this.run(a.kind, a.k, a.i, s, own, a.step, out);
+      }
+    }
   }
 
   /** Runs actor k's local action on slot i in s (context id `context`), from the table when it is known. */
