@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { act } from './transition.ts';
+import { act, when } from './transition.ts';
 
 /**
  * One namespace's lifecycle as the API server stores it: phase, ordered pending initializers,
@@ -269,22 +269,12 @@ export const namespaceMachine = setup({
           meta: { requirements: ['LC-6', 'LC-8'] },
         },
         PURGE: [
-          {
-            guard: 'noFinalizersLeft',
-            target: 'removed',
-            actions: 'forgetNamespace',
-            meta: { requirements: ['LC-7'] },
-          },
+          when('noFinalizersLeft', 'removed', 'forgetNamespace', ['LC-7']),
           // D-46: metadata finalizers remain; the DELETE's policy still sets them.
           act('noSpecFinalizersLeft', 'applyPropagationPolicy', ['LC-7']),
         ],
         SET_METADATA_FINALIZERS: [
-          {
-            guard: 'removesLastMetadataFinalizer',
-            target: 'removed',
-            actions: 'forgetNamespace',
-            meta: { requirements: ['LC-7'] },
-          },
+          when('removesLastMetadataFinalizer', 'removed', 'forgetNamespace', ['LC-7']),
           act('metadataFinalizersOnlyRemoved', 'replaceMetadataFinalizers', ['LC-7']),
         ],
       },
