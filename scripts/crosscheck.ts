@@ -9,7 +9,7 @@ import {
   SearchIncomplete,
 } from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
-import { spinAvailable } from '../checker/judging/spin.ts';
+import { PanFailed, spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants } from '../variants/variants.ts';
 import { type CommandLine, count, defineCommand, scopeOption, variantOption } from './entry.ts';
 
@@ -122,12 +122,13 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
         liveness: values['safety-only'] !== true,
       });
     } catch (error) {
-      if (!(error instanceof SearchIncomplete)) throw error;
+      if (!(error instanceof SearchIncomplete || error instanceof PanFailed)) throw error;
       // Not compared is never agreement; the other models are still cross-checked.
       agree = false;
-      // With --json, stdout stays one JSON object per line.
+      // With --json, stdout stays one JSON object per line. A pan that ended without its summary is
+      // shown with how it ended and the end of its output, every line, so its cause can be read.
       (values.json === true ? console.error : console.log)(
-        `${name} on ${scope}: NOT CROSS-CHECKED: ${error.message}`,
+        `${name} on ${scope}: NOT CROSS-CHECKED: ${error.message.split('\n').join('\n    ')}`,
       );
       continue;
     }

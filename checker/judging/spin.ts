@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,14 +68,81 @@ const count = (text: string, pattern: RegExp): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
-/** pan's summary figures, or an error when the output has none (pan did not finish). */
-export function parsePanOutput(output: string): Omit<PanFigures, 'trails' | 'output'> {
-  const states = count(output, /^\s*(\d+) states, stored/m);
-  const transitions = count(output, /^\s*(\d+) transitions \(= /m);
+/** How a pan process ended: its exit status, the signal that ended it, or why it could not run. */
+export interface PanExit {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started or was stopped by this process (e.g. ENOBUFS, ETIMEDOUT). */
+  error?: string;
+  seconds?: number;
+}
+
+/** A pan exit in words: "exit status 0", "ended by signal SIGKILL", "stopped: spawnSync ./pan ENOBUFS". */
+export function describePanExit(exit: PanExit): string {
+  const parts = [
+    exit.signal !== null ? `ended by signal ${exit.signal}` : `exit status ${exit.status ?? 'unknown'}`,
+  ];
+  if (exit.error !== undefined) parts.push(`stopped: ${exit.error}`);
+  if (exit.seconds !== undefined) parts.push(`after ${exit.seconds.toFixed(1)} s`);
+  return parts.join(', ');
+}
+
+/** Lines of pan's output a failure keeps: enough for its progress lines, its last words and any summary. */
+const failureTailLines = 60;
+
+/**
+ * pan ended without its summary (killed, out of memory, stopped by a limit): the error says how it
+ * ended and gives the end of its output, so the cause is visible where the error is printed.
+ */
+export class PanFailed extends Error {
+  constructor(
+    readonly exit: string,
+    readonly output: string,
+    /** Which run: "pan", or e.g. "pan -a for P on team-a". */
+    readonly run = 'pan',
+  ) {
+    const lines = output.trimEnd().split('\n');
+    const tail = lines.slice(-failureTailLines);
+    const shown =
+      output.trim() === ''
+        ? '(pan printed nothing)'
+        : `${lines.length > tail.length ? `(the last ${tail.length} of ${lines.length} lines)\n` : ''}${tail.join('\n')}`;
+    super(`${run} gave no summary (${exit}); its output:\n${shown}`);
+  }
+}
+
+/** pan's output and how its process ended, from spawnSync. */
+function panResult(pan: SpawnSyncReturns<string>, started: number): { output: string; exit: PanExit } {
+  const error = pan.error as (Error & { code?: string }) | undefined;
+  return {
+    output: `${pan.stdout ?? ''}${pan.stderr ?? ''}`,
+    exit: {
+      status: pan.status,
+      signal: pan.signal,
+      ...(error ? { error: error.code ?? error.message } : {}),
+      seconds: (performance.now() - started) / 1000,
+    },
+  };
+}
+
+/**
+ * Whether pan printed a count of states or transitions rounded: it prints them with %9.8g, exact below
+ * 10^8 and rounded to 8 significant digits from there on.
+ */
+export const panRounded = (printed: number): boolean => printed >= 1e8;
+
+/** A count as pan would print it: `n` rounded to 8 significant digits from 10^8 on. */
+export const asPanPrints = (n: number): number => (panRounded(n) ? Number(n.toPrecision(8)) : n);
+
+/** pan's summary figures, or a PanFailed error when the output has none (pan did not finish). */
+export function parsePanOutput(output: string, exit?: PanExit): Omit<PanFigures, 'trails' | 'output'> {
+  // pan prints these two with %9.8g: from 10^8 on in exponent form, rounded to 8 significant digits.
+  const states = count(output, /^\s*(\d+(?:\.\d+)?(?:e\+\d+)?) states, stored/m);
+  const transitions = count(output, /^\s*(\d+(?:\.\d+)?(?:e\+\d+)?) transitions \(= /m);
   const depth = count(output, /depth reached (\d+)/);
   const errors = count(output, /errors: (\d+)/);
   if (states === undefined || transitions === undefined || depth === undefined || errors === undefined)
-    throw new Error(`pan gave no summary:\n${output.slice(-2000)}`);
+    throw new PanFailed(exit ? describePanExit(exit) : 'how it ended is unknown', output);
   const incomplete = [
     /max search depth too small/,
     /pan: out of memory/,
@@ -101,6 +168,7 @@ export function parsePanOutput(output: string): Omit<PanFigures, 'trails' | 'out
 /** Generates, compiles and runs pan on `promela`; the folder is removed unless `keep`. */
 export function runSpin(promela: string, options: SpinOptions): SpinRun {
   const dir = mkdtempSync(join(tmpdir(), 'nsmodel-spin-'));
+  let kept = false;
   try {
     writeFileSync(join(dir, 'model.pml'), promela);
     const seconds = (started: number) => (performance.now() - started) / 1000;
@@ -115,19 +183,16 @@ export function runSpin(promela: string, options: SpinOptions): SpinRun {
     });
     const compileSeconds = seconds(started);
     // pan exits non-zero on some errors; its summary is what is read.
-    const pan = spawnSync('./pan', [`-m${options.maxDepth}`, '-n', ...(options.panFlags ?? [])], {
-      cwd: dir,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, ...options.env },
-    });
-    const output = `${pan.stdout}${pan.stderr}`;
+    const { output, exit } = runPan(dir, options.maxDepth, options.panFlags ?? [], options.env ?? {});
     const trails = readdirSync(dir)
       .filter((f) => f.endsWith('.trail'))
       .sort((a, b) => trailNumber(a) - trailNumber(b));
-    return { ...parsePanOutput(output), trails, output, generateSeconds, compileSeconds, dir };
+    const run = { ...parsePanOutput(output, exit), trails, output, generateSeconds, compileSeconds, dir };
+    kept = options.keep === true;
+    return run;
   } finally {
-    if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    // A failed run is never handed back, so its folder goes even when `keep` asked for it.
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -158,14 +223,25 @@ export function rerunPan(
   panFlags: string[],
   env: Record<string, string>,
 ): Omit<PanFigures, 'trails' | 'output'> & { output: string } {
+  const { output, exit } = runPan(run.dir, maxDepth, panFlags, env);
+  return { ...parsePanOutput(output, exit), output };
+}
+
+/** Runs the compiled pan in `dir`: its output (stdout then stderr) and how it ended. */
+function runPan(
+  dir: string,
+  maxDepth: number,
+  panFlags: readonly string[],
+  env: Record<string, string>,
+): { output: string; exit: PanExit } {
+  const started = performance.now();
   const pan = spawnSync('./pan', [`-m${maxDepth}`, '-n', ...panFlags], {
-    cwd: run.dir,
+    cwd: dir,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, ...env },
   });
-  const output = `${pan.stdout}${pan.stderr}`;
-  return { ...parsePanOutput(output), output };
+  return panResult(pan, started);
 }
 
 export function removeSpinRun(run: SpinRun): void {

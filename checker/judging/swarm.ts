@@ -135,7 +135,7 @@ export function runSwarm(
         maxBuffer: 64 * 1024 * 1024,
       });
       const output = `${pan.stdout}${pan.stderr}`;
-      const figures = parsePanOutput(output);
+      const figures = parsePanOutput(output, { status: pan.status, signal: pan.signal });
       const result: SwarmRun = {
         run,
         flags,
