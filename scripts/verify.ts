@@ -279,9 +279,12 @@ function announceEstimate(model: SystemModel, args: VerifyArgs, symmetryOrder: n
   return false;
 }
 
-/** A built-in scope's state count by its golden figures (explored, or measured for a slow scope). */
+/**
+ * A built-in scope's state count by its golden figures (explored, or measured for a slow scope). They
+ * are the count of the machines as written: a seeded fault's model has its own, which is estimated.
+ */
 function pinnedStates(args: VerifyArgs): number | undefined {
-  if (args.scopeSource.kind !== 'named') return undefined;
+  if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return undefined;
   try {
     const golden = goldenOf(args.scopeSource.name);
     return golden?.explored ? golden.states : golden?.measured?.states;

@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { compiledFor } from '../model/compiled.ts';
+import { exploreCompiled } from '../model/compiled-explore.ts';
 import { estimateLine, estimateStates, leastKept, machineCapacity } from './estimate.ts';
 import { goldenOf } from './manifest.ts';
+import { modelOf } from './promela.ts';
 
 /** The golden count a complete search found, from the scope's own file: the oracle the estimate is judged by. */
 const goldenStates = (name: string): number => {
@@ -89,6 +92,29 @@ describe('verify with a scope estimated past the process', () => {
     const run = await verify(['--scope', 'admin-finalize', '--max-states', '10', '--quiet', '--json']);
     expect(run.stderr).toContain(
       `nsmodel verify: scope admin-finalize, variant model: ${goldenStates('admin-finalize')} states by its golden figures`,
+    );
+  }, 60_000);
+
+  it("a seeded fault on a built-in scope is estimated on its own model, never given the scope's golden count", async () => {
+    const variant = 'removal-with-finalizers-left';
+    // The fault's own count, by a complete search of its model (admin-finalize has one namespace, so
+    // the estimate, global states times that namespace's factor, is exact there).
+    const searched = exploreCompiled(compiledFor(modelOf(variant, 'admin-finalize')));
+    expect(searched.complete).toBe(true);
+    expect(searched.states).not.toBe(goldenStates('admin-finalize'));
+    const run = await verify([
+      '--scope',
+      'admin-finalize',
+      '--variant',
+      variant,
+      '--max-states',
+      '10',
+      '--quiet',
+      '--json',
+    ]);
+    expect(run.stderr).not.toContain('by its golden figures');
+    expect(run.stderr).toContain(
+      `nsmodel verify: scope admin-finalize, variant ${variant}: estimated ~${searched.states} states`,
     );
   }, 60_000);
 });
