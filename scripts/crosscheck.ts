@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { writeFileAtomic } from '../checker/cli/fs-atomic.ts';
-import { resolveScope } from '../checker/cli/scope-file.ts';
+import { faultScopeFileOf, resolveScope } from '../checker/cli/scope-file.ts';
 import {
   type CrossCheck,
   crossCheck,
@@ -10,7 +10,7 @@ import {
 } from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
 import { PanFailed, spinAvailable } from '../checker/judging/spin.ts';
-import { baseVariantName, mutants } from '../variants/variants.ts';
+import { baseVariantName, mutants, variantByName } from '../variants/variants.ts';
 import { type CommandLine, count, defineCommand, scopeOption, variantOption } from './entry.ts';
 
 /**
@@ -24,7 +24,11 @@ export const command = {
   options: {
     scope: scopeOption(),
     variant: { ...variantOption(), multiple: true },
-    mutants: { type: 'boolean', description: 'the model and then every seeded fault, each cross-checked' },
+    mutants: {
+      type: 'boolean',
+      description:
+        'the model and then every seeded fault, each cross-checked (a fault with a scope of its own, scopes/faults/, on that scope)',
+    },
     except: {
       type: 'string',
       value: 'NAME',
@@ -112,13 +116,21 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
       : variants.length > 0
         ? variants
         : [baseVariantName];
-  const given = resolveScope(scope).scope;
   const trailsDir = values.trails;
   let agree = true;
+  const ownScopes: string[] = [];
   for (const name of names) {
+    // A fault with a scope of its own is searched on it in a sweep, and by --variant when no --scope is given.
+    const own = variantByName(name)?.sweepScope;
+    const scopeOf =
+      own !== undefined && (values.mutants === true || values.scope === undefined)
+        ? faultScopeFileOf(own)
+        : scope;
+    const given = resolveScope(scopeOf).scope;
+    if (scopeOf !== scope) ownScopes.push(`${name} on its own scope ${given.name}`);
     let check: CrossCheck;
     try {
-      check = crossCheck(modelOf(name, scope), name, [], given, {
+      check = crossCheck(modelOf(name, scopeOf), name, [], given, {
         liveness: values['safety-only'] !== true,
       });
     } catch (error) {
@@ -128,7 +140,7 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
       // With --json, stdout stays one JSON object per line. A pan that ended without its summary is
       // shown with how it ended and the end of its output, every line, so its cause can be read.
       (values.json === true ? console.error : console.log)(
-        `${name} on ${scope}: NOT CROSS-CHECKED: ${error.message.split('\n').join('\n    ')}`,
+        `${name} on ${given.name}: NOT CROSS-CHECKED: ${error.message.split('\n').join('\n    ')}`,
       );
       continue;
     }
@@ -152,7 +164,7 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
   if (values.json !== true)
     console.log(
       agree
-        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}${except.length > 0 ? ` (${except.length} seeded fault(s) left out by --except)` : ''}: states, transitions, depth, deadlocks and every ${values['safety-only'] === true ? 'safety' : 'safety and liveness'} verdict`
+        ? `SPIN agrees with verify on ${names.length} model(s) of ${scope}${ownScopes.length > 0 ? ` (${ownScopes.join(', ')})` : ''}${except.length > 0 ? ` (${except.length} seeded fault(s) left out by --except)` : ''}: states, transitions, depth, deadlocks and every ${values['safety-only'] === true ? 'safety' : 'safety and liveness'} verdict`
         : 'SPIN and verify disagree, or a model was not cross-checked (see DIFFERENT, NOT CONFIRMED or NOT CROSS-CHECKED above)',
     );
   return agree ? exitCodes.ok : exitCodes.crossCheckDiffers;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scopeByName } from '../checker/cli/scope-file.ts';
+import { faultScope, scopeByName } from '../checker/cli/scope-file.ts';
 import { check, type Trace } from '../checker/judging/check.ts';
 import { mutantProperties, type ShortestKill, shortestKill } from '../checker/report/mutants.ts';
 import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
@@ -132,6 +132,25 @@ describe('the variant registry', () => {
     }
   });
 
+  it('gives names-not-validated a scope of its own: quick with one namespace name that is no DNS label, not three', () => {
+    const own = variantByName('names-not-validated')?.sweepScope;
+    expect(own).toBeDefined();
+    const scope = faultScope(own as string);
+    // A DNS label (RFC 1123): lower-case letters, digits and '-', alphanumeric at both ends, 63 at most.
+    const label = (name: string) => name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+    const invalid = (names: string[]) => names.filter((n) => !label(n));
+    expect(invalid(quickScope.namespaces.map((n) => n.name))).toHaveLength(3);
+    expect(invalid(scope.namespaces.map((n) => n.name))).toEqual(['Team_C']);
+    // Everything else is quick's: the same valid namespaces, in the same order.
+    expect(scope.namespaces.filter((n) => label(n.name))).toEqual(
+      quickScope.namespaces.filter((n) => label(n.name)),
+    );
+    // Only that fault has one; every other is searched on the scope it is given.
+    expect(variants.filter((v) => v.sweepScope !== undefined).map((v) => v.name)).toEqual([
+      'names-not-validated',
+    ]);
+  });
+
   it('replaces machines without touching the base set', () => {
     const before = { ...defaultMachines };
     for (const v of variants) v.machines(defaultMachines, quickScope);
@@ -154,20 +173,22 @@ describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
 
 describe('every mutant is killed on the default scope by a shortest counterexample', () => {
   // One search per mutant, shared by its tests; no horizon past the first kill keeps it short.
-  const kills = new Map<string, { model: SystemModel; kill: ShortestKill | null }>();
+  const kills = new Map<string, { model: SystemModel; base: SystemModel; kill: ShortestKill | null }>();
   const killOf = (name: string) => {
     let found = kills.get(name);
     if (!found) {
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
-      const scope = variant.scope ? variant.scope(quickScope) : quickScope;
+      // A fault with a scope of its own is killed there, as the sweeps search it.
+      const given = variant.sweepScope ? faultScope(variant.sweepScope) : quickScope;
+      const scope = variant.scope ? variant.scope(given) : given;
       const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
-      found = { model, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
+      const base = new SystemModel(given);
+      found = { model, base, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }
     return found;
   };
-  const base = new SystemModel(quickScope);
 
   describe.each(Object.entries(killerOf))('%s', (name, propertyId) => {
     const property = mutantProperties.find((p) => p.id === propertyId) as Property;
@@ -194,7 +215,7 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
     });
 
     it('breaks nothing when the model as written receives the same requests', () => {
-      const { kill } = killOf(name);
+      const { kill, base } = killOf(name);
       if (!kill) throw new Error(`${name} survived`);
       const replayed = replayByLabel(base, kill.trace);
       // Either the model never offers one of the steps, or it takes them all and the property holds.

@@ -88,6 +88,14 @@ export function scopeFileByName(name: string): LoadedScopeFile {
   return loadScopeDocument(scopeFileOf(name), `scopes/${name}.yaml`);
 }
 
+/** The file of a seeded fault's own scope (`sweepScope` in variants/variants.ts): scopes/faults/NAME.yaml. */
+export const faultScopeFileOf = (name: string): string => `${scopesFolder}faults/${name}.yaml`;
+
+/** A seeded fault's own scope, read from scopes/faults/NAME.yaml (not a built-in scope: it has no golden figures). */
+export function faultScope(name: string): Scope {
+  return loadScopeDocument(faultScopeFileOf(name), `scopes/faults/${name}.yaml`).scope;
+}
+
 /** Reads a scope file and the files it extends; errors are UsageErrors of one line. */
 export function loadScopeDocument(path: string, shown = path): LoadedScopeFile {
   const text = readScopeText(path, shown);
