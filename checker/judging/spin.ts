@@ -77,7 +77,7 @@ export interface PanExit {
   seconds?: number;
 }
 
-/** A pan exit in words: "exit status 0", "ended by signal SIGKILL", "stopped: spawnSync ./pan ENOBUFS". */
+/** A pan exit in words: "exit status 0", "ended by signal SIGTERM, stopped: ENOBUFS, after 12.3 s". */
 export function describePanExit(exit: PanExit): string {
   const parts = [
     exit.signal !== null ? `ended by signal ${exit.signal}` : `exit status ${exit.status ?? 'unknown'}`,
