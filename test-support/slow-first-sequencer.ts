@@ -22,6 +22,12 @@ export const slowFirst = [
   'checker/scenario/fuzz.test.ts',
   'scripts/mutation/judge.test.ts',
   'checker/judging/estimate.test.ts',
+  'checker/cli/liveness-cli.test.ts',
+  'checker/report/stamp.test.ts',
+  'checker/model/por.test.ts',
+  'checker/scenario/lasso-scenario.test.ts',
+  'checker/judging/liveness-fly.test.ts',
+  'checker/model/symmetry.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
