@@ -62,6 +62,8 @@ interface Real {
   trace: Trace;
   /** What is judged after every step: every safety property, or the one a seeded fault must break. */
   properties: Property[];
+  /** The steps enabled in `state`, computed once: the model is pure, and the next step starts from them. */
+  enabled: Enabled[];
 }
 
 function failureReport(real: Real, violations: Violation[]): string {
@@ -90,14 +92,15 @@ function takeStep(
   choose: (enabled: Enabled[]) => Enabled,
 ): { before: SystemState; event: SystemEvent; after: SystemState } {
   const before = real.state;
-  const enabled = real.model.enabled(before);
+  const { enabled } = real;
   for (const step of enabled) judgeStep(real, before, step);
   // One of the steps judged just above.
   const taken = choose(enabled);
   const { event, next } = taken;
   real.trace.steps.push({ event, state: next });
   real.state = next;
-  model.enabled = new Set(real.model.enabled(next).map((e) => kindOf(e.event)));
+  real.enabled = real.model.enabled(next);
+  model.enabled = new Set(real.enabled.map((e) => kindOf(e.event)));
   return { before, event, after: next };
 }
 
@@ -220,12 +223,18 @@ function setup(
   return () => {
     const system = modelFor(scope, machines);
     const [initial] = system.initialStates();
-    const real: Real = { model: system, state: initial, trace: { initial, steps: [] }, properties: judged };
+    const real: Real = {
+      model: system,
+      state: initial,
+      trace: { initial, steps: [] },
+      properties: judged,
+      enabled: system.enabled(initial),
+    };
     const atStart = judge(system, judged, null, null, initial);
     if (atStart.length > 0) throw new Error(failureReport(real, atStart));
     const model: Abstract = {
       runner: system,
-      enabled: new Set(system.enabled(initial).map((e) => kindOf(e.event))),
+      enabled: new Set(real.enabled.map((e) => kindOf(e.event))),
       ticks: 0,
     };
     return { model, real };

@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
 const verifyScript = resolve('scripts/verify.ts');
-const tsx = resolve('node_modules/.bin/tsx');
 
-function verify(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      tsx,
-      [verifyScript, ...args],
-      { cwd, env: { ...process.env, NSMODEL_DEBUG: '' } },
-      (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const verify = (args: string[], cwd: string) => runScript(verifyScript, args, { cwd });
 
 describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
   const scratch = useTempDir('liveness');

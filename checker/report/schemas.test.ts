@@ -83,12 +83,24 @@ describe('every writer', () => {
 
   it('verify: report.json, the output folder manifest and --json validate', async () => {
     const out = join(scratch(), 'run');
-    const run = await runScript('scripts/verify.ts', ['--scope', 'quick', '--quiet', '--json', '--out', out]);
-    expect(run.code, run.stderr).toBe(0);
+    // The smallest built-in scope: its two pinned violations put counterexamples and whatBroke in the report too.
+    const run = await runScript('scripts/verify.ts', [
+      '--scope',
+      'admin-finalize',
+      '--quiet',
+      '--json',
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(12);
     const report = await readJson(join(out, 'report.json'));
     validate('report', report);
     namesItsSchema('report', report, join(out, 'report.json'));
-    const printed = JSON.parse(run.stdout) as { $schema?: unknown };
+    const printed = JSON.parse(run.stdout) as {
+      $schema?: unknown;
+      properties: { counterexample?: unknown }[];
+    };
+    expect(printed.properties.some((p) => p.counterexample !== undefined)).toBe(true);
     validate('report', printed);
     namesItsSchema('report', printed, 'stdout');
     const manifest = await readJson(join(out, '.nsmodel-written.json'));
