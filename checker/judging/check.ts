@@ -470,6 +470,7 @@ function createJudge(
     /** The current edge's open judgements in its settled class (undefined: not settled, judge all). */
     let open: readonly number[] | undefined;
     const rest: number[] = [];
+    const fired: number[] = [];
     return {
       onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
         if (pastFirstLevel(beforeIndex)) return edgeStop;
@@ -488,17 +489,29 @@ function createJudge(
         const settled = memo.settledLanes(id, addressedOf(id), from, to);
         open = settled;
         if (settled === undefined) return edgeDecoded;
+        if (settled.length === 0) return edgeHandled;
+        // A step like one the tables answered before: its witnesses, with no judgement looked up.
+        const handled = memo.handledLanes(beforeIndex, from, to);
+        if (handled !== undefined) {
+          for (let k = 0; k < handled.length; k++) stepWitnessCounts[handled[k]]++;
+          return edgeHandled;
+        }
         // The open judgements the global and refined tables answer need no decoded state either.
         rest.length = 0;
-        for (const j of settled) {
+        fired.length = 0;
+        for (let k = 0; k < settled.length; k++) {
+          const j = settled[k];
           const predicate = j < stepPredicates.length;
           if (predicate && stepViolated[j]) continue;
           const known = memo.knownLanes(j, beforeIndex, from, to);
           if (known < 0 || (predicate && known === 0)) rest.push(j);
-          else if (!predicate && known === 1) stepWitnessCounts[j - stepPredicates.length]++;
+          else if (!predicate && known === 1) fired.push(j - stepPredicates.length);
         }
+        for (let k = 0; k < fired.length; k++) stepWitnessCounts[fired[k]]++;
         open = rest;
-        return rest.length === 0 ? edgeHandled : edgeDecoded;
+        if (rest.length > 0) return edgeDecoded;
+        memo.rememberHandled(fired);
+        return edgeHandled;
       },
       onEdge: (before, event, after, beforeIndex) => {
         memo?.bind(before, event, after);

@@ -7,6 +7,8 @@ import type { Property } from '../../properties/types.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
+import { firstNamespaceLane, systemCodec } from './encoding.ts';
+import { StepMemo } from './step-memo.ts';
 
 const scope = scopeByName('quick');
 
@@ -83,6 +85,44 @@ describe('step judgements remembered per step class', () => {
     const witnesses = remembered.properties.map((p) => p.witnesses);
     expect(witnesses.every((n) => n > 0 && n < remembered.transitions)).toBe(true);
     expect(remembered).toEqual(everyEdge);
+  });
+});
+
+describe('steps whose open judgements the tables answered', () => {
+  const model = variantModel('model', scope);
+  const { width } = systemCodec(model);
+  /** Lanes with namespace slot 0 at `slot0` and the configuration copy (lane 0) at `config`. */
+  const lanes = (slot0: number, config = 0) => {
+    const out = new Uint32Array(width);
+    out[0] = config;
+    out[firstNamespaceLane] = slot0;
+    return out;
+  };
+
+  it('give back the witnesses filed for the same local class and lanes outside the slots, and no other', () => {
+    const memo = new StepMemo(model, 3, 1);
+    memo.enterLanes(7, -1, lanes(1), lanes(2));
+    expect(memo.handledLanes(0, lanes(1), lanes(2))).toBeUndefined();
+    memo.rememberHandled([1]);
+    // Another state with the same outside lanes and the same step on slot 0: the same pair.
+    memo.enterLanes(7, -1, lanes(1), lanes(2));
+    expect(memo.handledLanes(1, lanes(1), lanes(2))).toEqual([1]);
+    // Another local class (slot 0 moves elsewhere), another event, other outside lanes: nothing filed.
+    memo.enterLanes(7, -1, lanes(1), lanes(3));
+    expect(memo.handledLanes(2, lanes(1), lanes(3))).toBeUndefined();
+    memo.enterLanes(8, -1, lanes(1), lanes(2));
+    expect(memo.handledLanes(3, lanes(1), lanes(2))).toBeUndefined();
+    memo.enterLanes(7, -1, lanes(1, 5), lanes(2, 5));
+    expect(memo.handledLanes(4, lanes(1, 5), lanes(2, 5))).toBeUndefined();
+  });
+
+  it('file nothing for a step that changes the lanes outside the slots', () => {
+    const memo = new StepMemo(model, 3, 1);
+    memo.enterLanes(7, -1, lanes(1), lanes(2, 1));
+    expect(memo.handledLanes(0, lanes(1), lanes(2, 1))).toBeUndefined();
+    memo.rememberHandled([0]);
+    memo.enterLanes(7, -1, lanes(1), lanes(2, 1));
+    expect(memo.handledLanes(1, lanes(1), lanes(2, 1))).toBeUndefined();
   });
 });
 

@@ -131,6 +131,33 @@ class MemoTable {
   }
 }
 
+/**
+ * A `MemoTable`'s classes of the tuples (key, outside, outside), by direct index: most steps leave the
+ * lanes outside the namespace slots as they were, and their class is then two array reads instead of a
+ * hashed tuple. The key is an event id (global table) or a local class id (refined table).
+ */
+class SameOutsideClasses {
+  /** Per outside id: class offset + 1 by key (0: not yet looked up). */
+  private byOutside: Int32Array[] = [];
+
+  /** The class of (`head`, outside, outside) in `table`, remembered under `key` (a small number naming `head`). */
+  classOf(key: number, head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
+    let row = this.byOutside[outside];
+    if (row === undefined || key >= row.length) {
+      row = grown(row ?? new Int32Array(64), key);
+      this.byOutside[outside] = row;
+    }
+    const known = row[key];
+    if (known !== 0) return known - 1;
+    tuple[0] = head;
+    tuple[1] = outside;
+    tuple[2] = outside;
+    const at = table.classOf(tuple, 3);
+    row[key] = at + 1;
+    return at;
+  }
+}
+
 /** Settled classes: per class, the index of its lists (or -1), and its steps since it settled. */
 class Settlements {
   private lists = new Int32Array(1024).fill(-1);
@@ -182,6 +209,17 @@ export class StepMemo {
   /** The lane path's cache: the state last expanded (by index) and its outside id. */
   private laneFrom = -1;
   private laneFromOutside = -1;
+  /** Whether the last `outsideOfLanes` found the lanes outside the slots unchanged by the step. */
+  private outsideKept = false;
+  /** The global and refined classes of steps that leave the lanes outside the slots as they were, by direct index. */
+  private readonly globalSame = new SameOutsideClasses();
+  private readonly refinedSame = new SameOutsideClasses();
+  /** Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. */
+  private readonly handledRows: Int32Array[] = [];
+  private readonly handledLists: number[][] = [];
+  private readonly handledIds = new Map<string, number>();
+  private handledOutside = -1;
+  private handledLocal = 0;
   /** The first initializer controller's lane. */
   private readonly outsideFirst: number;
   private localAt = 0;
@@ -269,16 +307,31 @@ export class StepMemo {
     if (local !== Memo.Further) return answered(local);
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
-      this.globalAt = this.global.classOf(this.tuple, 3);
+      this.globalAt = this.outsideKept
+        ? this.globalSame.classOf(this.eventId, this.eventId, this.tuple[1], this.global, this.tuple)
+        : this.global.classOf(this.tuple, 3);
     }
     const global = this.global.code(this.globalAt + j);
     if (global !== Memo.Further) return answered(global);
     if (this.refinedAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
-      this.tuple[0] = this.localAt;
-      this.refinedAt = this.refined.classOf(this.tuple, 3);
+      this.refinedAt = this.outsideKept
+        ? this.refinedSame.classOf(
+            this.localAt / this.count,
+            this.localAt,
+            this.tuple[1],
+            this.refined,
+            this.tuple,
+          )
+        : this.refined.classOf(this.refinedTuple(), 3);
     }
     return answered(this.refined.code(this.refinedAt + j));
+  }
+
+  /** The tuple as the refined table keys it: the local class's offset in place of the event id. */
+  private refinedTuple(): Uint32Array {
+    this.tuple[0] = this.localAt;
+    return this.tuple;
   }
 
   /** Writes (event id, outside id before, outside id after) into the tuple, from lanes: as `outsideLanes`. */
@@ -294,6 +347,7 @@ export class StepMemo {
     this.tuple[0] = this.eventId;
     this.tuple[1] = this.laneFromOutside;
     this.tuple[2] = same ? this.laneFromOutside : this.outsideOfLaneArray(to);
+    this.outsideKept = same;
   }
 
   /** `outsideOf` on lanes: configuration copy, faults, registered configurations, initializer controllers. */
@@ -304,6 +358,44 @@ export class StepMemo {
     t[2] = lanes[2];
     for (let k = 3; k < t.length; k++) t[k] = lanes[this.outsideFirst + k - 3];
     return this.outsideIds.id(t, t.length);
+  }
+
+  /**
+   * The witnesses that fire on the step entered by `enterLanes` when the tables already answered every
+   * judgement open in its class, so the step is never decoded: undefined until `rememberHandled` filed
+   * them for its local class and the lanes outside the slots (only for steps that leave those as they
+   * were). Answers once given never change, and a predicate skipped because it is violated stays so,
+   * so the list stays right for every later step of the pair.
+   */
+  handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
+    this.outsideOfLanes(fromIndex, from, to);
+    if (!this.outsideKept) {
+      this.handledOutside = -1;
+      return undefined;
+    }
+    const outside = this.tuple[1];
+    const local = this.localAt / this.count;
+    this.handledOutside = outside;
+    this.handledLocal = local;
+    const row = this.handledRows[outside];
+    if (row === undefined || local >= row.length || row[local] === 0) return undefined;
+    return this.handledLists[row[local] - 1];
+  }
+
+  /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
+  rememberHandled(fired: readonly number[]): void {
+    const outside = this.handledOutside;
+    if (outside < 0) return;
+    const key = fired.join(',');
+    let list = this.handledIds.get(key);
+    if (list === undefined) {
+      list = this.handledLists.length;
+      this.handledLists.push([...fired]);
+      this.handledIds.set(key, list);
+    }
+    const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
+    this.handledRows[outside] = row;
+    row[this.handledLocal] = list + 1;
   }
 
   /** The decoded step entered by `enterLanes`, for the judgements that run. */
