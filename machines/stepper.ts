@@ -191,7 +191,8 @@ export class MachineStepper<M extends AnyStateMachine> {
 
   intern(snapshot: SnapshotFrom<M>): number {
     const s = snapshot as { value: unknown; context: unknown };
-    return this.interned.id(canonicalJson([s.value, s.context ?? null]), () => snapshot);
+    const key = canonicalJson([s.value, s.context ?? null]);
+    return this.interned.find(key) ?? this.interned.id(key, () => snapshot);
   }
 
   snapshot(id: number): SnapshotFrom<M> {
@@ -205,7 +206,8 @@ export class MachineStepper<M extends AnyStateMachine> {
 
   /** Steps snapshot `id` with `event`; `eventKey` must identify the event (defaults to its canonical JSON). */
   step(id: number, event: EventFromLogic<M>, eventKey?: string): StepResult<EmittedFrom<M>> {
-    return this.steps.get(`${id}|${eventKey ?? canonicalJson(event)}`, () => this.compute(id, event));
+    const key = `${id}|${eventKey ?? canonicalJson(event)}`;
+    return this.steps.find(key) ?? this.steps.set(key, this.compute(id, event));
   }
 
   /** Steps snapshot `id` with `event`, remembering nothing but the snapshot reached (for a memo kept outside). */

@@ -100,7 +100,10 @@ export class SystemSpace {
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
   namespaceState(lifecycle: number, content: number, external: number, timer: number): NamespaceState {
-    return this.namespaceStates.value(`${lifecycle},${content},${external},${timer}`, (id) => ({
+    const key = `${lifecycle},${content},${external},${timer}`;
+    const known = this.namespaceStates.find(key);
+    if (known !== undefined) return this.namespaceStates.values[known];
+    return this.namespaceStates.value(key, (id) => ({
       id,
       lifecycle,
       content,
@@ -172,7 +175,7 @@ export class SystemSpace {
 
   internEvent(e: SystemEvent): SystemEvent {
     const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.response?.message ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}`;
-    return this.events.get(key, () => e);
+    return this.events.find(key) ?? this.events.set(key, e);
   }
 
   initializerSpec(name: string): InitializerSpec | undefined {

@@ -130,7 +130,7 @@ export class SystemViews extends SystemSpace {
   }
 
   private fromCopy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {
-    return this.injected.get(s.configSync, () => this.injectedBy(s));
+    return this.injected.find(s.configSync) ?? this.injected.set(s.configSync, this.injectedBy(s));
   }
 
   private injectedBy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {

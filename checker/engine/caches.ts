@@ -23,6 +23,11 @@ export class Interner<T> {
     return id;
   }
 
+  /** The id interned under `key`, if any (a hot path's look-up without a closure). */
+  find(key: string): number | undefined {
+    return this.ids.get(key);
+  }
+
   /** The value interned under `key`, made by `make(id)` the first time. */
   value(key: string, make: (id: number) => T): T {
     return this.values[this.id(key, make)];
