@@ -1,3 +1,4 @@
+import { KeyedCache, memoByValue, ObjectCache } from '../checker/engine/caches.ts';
 import { ReadKeyedMemo } from '../checker/engine/read-memo.ts';
 import { afterPendingChange, readRepair, withArmedTimer, withoutTimer } from './actions/apiserver-timer.ts';
 import type { AdmissionFacts, AdmissionVerdict } from './admission.ts';
@@ -67,9 +68,26 @@ export interface Served {
  * namespace machine and the content store. Nothing changes when the request is refused.
  */
 export class ApiServer {
-  private readonly responses = new WeakMap<ApiRequest, Map<string, HttpOutcome>>();
-  /** Storage validation depends only on the names sent: computed once per distinct request body. */
-  private readonly validations = new Map<string, string[]>();
+  /** A refusal's answer per request object and the few state facts it names (the engine's caches). */
+  private readonly responses = new ObjectCache<ApiRequest, KeyedCache<string, HttpOutcome>>();
+  /**
+   * Storage validation: pure functions of what a request sends, each remembered by the value of its
+   * arguments (checker/engine/caches.ts), so no field of a body can be left out of the key.
+   */
+  private readonly validate = {
+    configuration: memoByValue(configurationRequestErrors),
+    create: memoByValue(createErrors),
+    statusPhase: memoByValue(validateNamespaceStatusPhase),
+    metadata: memoByValue(
+      (
+        labels: Readonly<Record<string, string>> | undefined,
+        annotations: Readonly<Record<string, string>> | undefined,
+      ) => validateMetadataMaps({ labels, annotations }),
+    ),
+    metadataFinalizers: memoByValue(validateMetadataFinalizers),
+    finalizers: memoByValue(validateFinalizerNames),
+    rbac: memoByValue(rbacSlotErrors),
+  };
 
   /**
    * The admission chain's and the pipeline's decisions, each remembered under the facts it read
@@ -89,15 +107,6 @@ export class ApiServer {
       (facts) => pipeline.compute(pipeline.initial, { type: 'SERVE', facts }),
       'the request pipeline',
     );
-  }
-
-  private validated(key: string, validate: () => string[]): string[] {
-    let errors = this.validations.get(key);
-    if (!errors) {
-      errors = validate();
-      this.validations.set(key, errors);
-    }
-    return errors;
   }
 
   describeRequest(s: SystemState, r: ApiRequest): string {
@@ -342,13 +351,11 @@ export class ApiServer {
       const kind = spec.kind ?? 'NamespaceInitializerConfiguration';
       const writes = r.verb === 'create' || r.verb === 'update';
       const errors = writes
-        ? this.validated(`configuration|${k}|${version}|${r.verb}`, () =>
-            configurationRequestErrors(
-              kind,
-              spec.name,
-              configurationEntries(spec, version),
-              r.verb === 'create' ? 'create' : 'update',
-            ),
+        ? this.validate.configuration(
+            kind,
+            spec.name,
+            configurationEntries(spec, version),
+            r.verb === 'create' ? 'create' : 'update',
           )
         : [];
       return { ...none, errors, configurationExists: this.system.storedVersion(s, k) !== null };
@@ -368,10 +375,7 @@ export class ApiServer {
       const initializing = nsView.value === 'initializing';
       return {
         ...none,
-        errors: this.validated(`status|${phase}|${+deleting}|${+initializing}|${metadataKey(r)}`, () => [
-          ...this.metadataErrors(r),
-          ...validateNamespaceStatusPhase(phase, deleting, initializing),
-        ]),
+        errors: [...this.metadataErrors(r), ...this.validate.statusPhase(phase, deleting, initializing)],
       };
     }
     const lifecycle = s.namespaces[r.namespace].lifecycle;
@@ -387,20 +391,7 @@ export class ApiServer {
         const errors =
           this.system.machines.storageChecks?.validNames === false
             ? []
-            : this.validated(
-                `create|${nsView.name}|${r.body?.generateName ?? ''}|${r.body?.extraFinalizers?.join(',')}|${r.body?.initializers?.join(',')}|${metadataKey(r)}|${r.body?.metadataFinalizers?.join(',') ?? ''}`,
-                () => [
-                  // ValidateObjectMeta: the prefix first, then the name generated from it (D-45).
-                  ...(r.body?.generateName !== undefined ? validateGenerateName(r.body.generateName) : []),
-                  ...validateNamespaceName(nsView.name),
-                  ...validateMetadataMaps(r.body ?? {}),
-                  ...validateMetadataFinalizers(r.body?.metadataFinalizers ?? []),
-                  ...(r.body?.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
-                  ...(r.body?.initializers ?? []).flatMap((name, k) =>
-                    validateInitializerName(name, `spec.initializers.pending[${k}].name`),
-                  ),
-                ],
-              );
+            : this.validate.create(nsView.name, r.body?.generateName, r.body ?? {});
         const pending =
           verdict.kind === 'admitted' && verdict.pending === 'asSent'
             ? [...(r.body?.initializers ?? [])]
@@ -452,9 +443,7 @@ export class ApiServer {
           const sorted = [...new Set(sentMetadataFinalizers)].sort();
           return {
             ...none,
-            errors: this.validated(`metadata-finalizers|${sentMetadataFinalizers.join(',')}`, () =>
-              validateMetadataFinalizers(sentMetadataFinalizers),
-            ),
+            errors: this.validate.metadataFinalizers(sentMetadataFinalizers),
             changed: sorted.filter((f) => !nsView.metadataFinalizers.includes(f)),
             step: step(
               { type: 'SET_METADATA_FINALIZERS', finalizers: sorted },
@@ -479,9 +468,7 @@ export class ApiServer {
         const finalizers = [...this.resolveFinalizers(s, r)].sort();
         return {
           ...none,
-          errors: this.validated(`finalize|${finalizers.join(',')}`, () =>
-            validateFinalizerNames(finalizers),
-          ),
+          errors: this.validate.finalizers(finalizers),
           changed: finalizers.filter((f) => !nsView.finalizers.includes(f)),
           step: step({ type: 'FINALIZE', finalizers }, `FINALIZE|${finalizers.join(',')}`),
         };
@@ -502,18 +489,14 @@ export class ApiServer {
     const ns = this.system.scope.namespaces[r.namespace]?.name ?? '';
     const definition = slot.byNamespace?.[ns] ?? slot;
     const sent = r.verb === 'update' ? r.body?.roleRef : undefined;
-    const own = this.validated(`rbac|${r.object}|${ns}|${sent ? `${sent.kind}/${sent.name}` : ''}`, () => [
-      ...(definition.roleBinding && sent ? validateRoleRefUnchanged(definition.roleBinding, sent) : []),
-      ...(definition.roleBinding ? validateRoleBindingSlot(definition.roleBinding) : []),
-      ...(definition.role ? validateRoleRules(definition.role.rules) : []),
-    ]);
+    const own = this.validate.rbac(definition.roleBinding, definition.role?.rules, sent);
     return [...metadata, ...own];
   }
 
   /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */
   private metadataErrors(r: ApiRequest): string[] {
     if ((r.verb !== 'create' && r.verb !== 'update') || (!r.body?.labels && !r.body?.annotations)) return [];
-    return this.validated(`metadata|${metadataKey(r)}`, () => validateMetadataMaps(r.body ?? {}));
+    return this.validate.metadata(r.body?.labels, r.body?.annotations);
   }
 
   /** The change a whole pending list sent by an update asks for; null when the update sends none. */
@@ -595,17 +578,11 @@ export class ApiServer {
   ): HttpOutcome {
     const nsView = r.namespace >= 0 ? this.system.view(s, r.namespace) : null;
     const key = `${refusal}|${nsView?.pending[0] ?? ''}|${nsView?.deletedSecondsAgo ?? ''}|${storage.changed.join(',')}|${storage.errors.length}|${detail}`;
-    let byRequest = this.responses.get(r);
-    if (!byRequest) {
-      byRequest = new Map();
-      this.responses.set(r, byRequest);
-    }
-    let response = byRequest.get(key);
-    if (!response) {
-      response = responseFor(refusal, { ...this.subject(s, r, storage), ...(detail ? { detail } : {}) });
-      byRequest.set(key, response);
-    }
-    return response;
+    return this.responses
+      .get(r, () => new KeyedCache())
+      .get(key, () =>
+        responseFor(refusal, { ...this.subject(s, r, storage), ...(detail ? { detail } : {}) }),
+      );
   }
 
   /** Everything a response's text names for this request (http.ts RequestSubject). */
@@ -738,8 +715,34 @@ function escalationDetail(user: ApiRequest['principal'], verdict: EscalationVerd
   return '';
 }
 
-/** The labels and annotations a request sends, as a cache key. */
-const metadataKey = (r: ApiRequest): string =>
-  r.body?.labels || r.body?.annotations
-    ? JSON.stringify([r.body.labels ?? {}, r.body.annotations ?? {}])
-    : '';
+/** Storage's field errors of a namespace create: the prefix, the name, metadata, finalizers and initializers sent. */
+function createErrors(
+  name: string,
+  generateName: string | undefined,
+  body: NonNullable<ApiRequest['body']>,
+): string[] {
+  return [
+    // ValidateObjectMeta: the prefix first, then the name generated from it (D-45).
+    ...(generateName !== undefined ? validateGenerateName(generateName) : []),
+    ...validateNamespaceName(name),
+    ...validateMetadataMaps(body),
+    ...validateMetadataFinalizers(body.metadataFinalizers ?? []),
+    ...(body.extraFinalizers ?? []).flatMap((f) => validateFinalizerName(f)),
+    ...(body.initializers ?? []).flatMap((name, k) =>
+      validateInitializerName(name, `spec.initializers.pending[${k}].name`),
+    ),
+  ];
+}
+
+/** Field errors of a RoleBinding's or Role's slot as the scope defines it, and of the roleRef an update sends (RB-4). */
+function rbacSlotErrors(
+  roleBinding: Parameters<typeof validateRoleBindingSlot>[0] | undefined,
+  rules: Parameters<typeof validateRoleRules>[0] | undefined,
+  sent: Parameters<typeof validateRoleRefUnchanged>[1] | undefined,
+): string[] {
+  return [
+    ...(roleBinding && sent ? validateRoleRefUnchanged(roleBinding, sent) : []),
+    ...(roleBinding ? validateRoleBindingSlot(roleBinding) : []),
+    ...(rules ? validateRoleRules(rules) : []),
+  ];
+}

@@ -36,34 +36,11 @@ const upward: Record<string, string> = {
 };
 
 /**
- * The caches, interning tables and key builders machines/ still holds, each with what it keys; checked
- * below, so a new one fails (memos, step tables and keys belong to the engine, which derives a key from
- * what a step reads: checker/engine/read-memo.ts, step-tables.ts) and an entry goes once it has moved.
+ * The caches, interning tables and key builders machines/ may hold: none. Memos, interning, step tables
+ * and keys belong to the engine (checker/engine/caches.ts, read-memo.ts, step-tables.ts), which the
+ * machines' pure code is wrapped in; an entry here needs a reason a reviewer accepts.
  */
-const knownCaches: Record<string, string> = {
-  'machines/apiserver.ts: responses': "a refusal's text per request object and the few state facts it names",
-  'machines/apiserver.ts: validations':
-    'storage validation per distinct request body (a pure function of the names sent)',
-  'machines/apiserver.ts: metadataKey()': 'the labels and annotations a request sends, in the validation key',
-  'machines/rbac.ts: userKey()': 'the rule index of a user subject (an index, not a memo)',
-  'machines/rbac.ts: groupKey()': 'the rule index of a group subject (an index, not a memo)',
-  'machines/reference/namespace-reference-product.ts: keyBySnapshot':
-    'the reference model interns its own snapshots to be compared with the product',
-  'machines/request-authorization.ts: compiled': 'compiled RBAC rules per RoleBindings mask',
-  'machines/request-authorization.ts: decisions': 'RBAC decisions per request and RoleBindings context',
-  'machines/request-authorization.ts: escalations': 'escalation verdicts per author, namespace and object',
-  'machines/request-authorization.ts: contextIds':
-    'RBAC contexts interned to the mask roleBindingMask returns',
-  'machines/stepper.ts: ids': 'machine snapshots interned to ids (the state vector holds ids)',
-  'machines/stepper.ts: memo':
-    'a machine step per (snapshot id, event key); the key is the canonical JSON unless given',
-  'machines/stepper.ts: indexCache': 'transition ids per machine definition',
-  'machines/system-space.ts: events': 'events interned (successors compare them by identity)',
-  'machines/system-space.ts: namespaceStateIds': 'namespace states interned to ids',
-  'machines/system-space.ts: mergedEvents': 'events merged with extra transitions, interned',
-  'machines/system-views.ts: injected': 'the pending list injected per configuration copy',
-  'machines/system-views.ts: readKey()': 'a configuration read, keyed by names and versions',
-};
+const knownCaches: Record<string, string> = {};
 
 /**
  * What the cache scan finds in a source: class fields and module constants that hold a Map or WeakMap

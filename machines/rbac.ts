@@ -1,3 +1,4 @@
+import { KeyedCache, ObjectCache } from '../checker/engine/caches.ts';
 import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
 import type {
   ClusterRole,
@@ -333,8 +334,6 @@ export interface CompiledAuthorizer {
   readonly policy: RbacPolicy;
 }
 
-const userKey = (name: string) => `u\u0000${name}`;
-const groupKey = (name: string) => `g\u0000${name}`;
 const memoLimit = 1 << 20;
 
 /**
@@ -343,6 +342,9 @@ const memoLimit = 1 << 20;
  * the arguments (the policy is treated as immutable).
  */
 export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
+  // The grants by subject, users and groups apart: the index's own entry names.
+  const userKey = (name: string) => `u\u0000${name}`;
+  const groupKey = (name: string) => `g\u0000${name}`;
   const index = new Map<string, IndexedGrant[]>();
   const add = (key: string, grant: IndexedGrant) => {
     const grants = index.get(key);
@@ -377,9 +379,10 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
       if (key) add(key, grant);
   });
 
-  const principalKeys = new WeakMap<User, { key: string; lookups: string[] }>();
+  // Answers are remembered in the engine's caches (checker/engine/caches.ts).
+  const principalKeys = new ObjectCache<User, { key: string; lookups: string[] }>();
   const principal = (user: User) => {
-    let cached = principalKeys.get(user);
+    let cached = principalKeys.find(user);
     if (!cached) {
       // Anonymous requests are in system:unauthenticated only, never system:authenticated.
       const groups =
@@ -394,8 +397,8 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
     }
     return cached;
   };
-  const sourcesMemo = new Map<string, GrantSources>();
-  const decisionMemo = new Map<string, AuthorizationResult>();
+  const sourcesMemo = new KeyedCache<string, GrantSources>();
+  const decisionMemo = new KeyedCache<string, AuthorizationResult>();
   const attrsKey = (attrs: AuthorizationAttributes) =>
     `${attrs.verb}\u0001${attrs.apiGroup ?? ''}\u0001${attrs.resource}\u0001${attrs.subresource ?? ''}\u0001${attrs.namespace ?? ''}\u0001${attrs.name ?? ''}`;
 
@@ -435,7 +438,7 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
   const sourcesFor = (user: User, attrs: AuthorizationAttributes): [string, GrantSources] => {
     const who = principal(user);
     const key = `${who.key}\u0000${attrsKey(attrs)}`;
-    let sources = sourcesMemo.get(key);
+    let sources = sourcesMemo.find(key);
     if (!sources) {
       if (sourcesMemo.size >= memoLimit) sourcesMemo.clear();
       sources = computeSources(user, who.lookups, attrs);
@@ -446,7 +449,7 @@ export function compileAuthorizer(policy: RbacPolicy): CompiledAuthorizer {
 
   const decide = (user: User, attrs: AuthorizationAttributes): AuthorizationResult => {
     const [key, sources] = sourcesFor(user, attrs);
-    let decision = decisionMemo.get(key);
+    let decision = decisionMemo.find(key);
     if (!decision) {
       if (decisionMemo.size >= memoLimit) decisionMemo.clear();
       decision = decisionFromGrants(sources, user, attrs);

@@ -1,3 +1,4 @@
+import { Interner, KeyedCache } from '../checker/engine/caches.ts';
 import { type AuthorizationMachine, authorizationFacts, authorizationMachine } from './authorization.ts';
 import { clusterAdminBinding, resolveClusterRoles } from './bootstrap-rbac.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject } from './k8s-types.ts';
@@ -114,14 +115,14 @@ export class RequestAuthorizer {
   private readonly staticBindings: ClusterRoleBinding[];
   /** The object slots that are Roles or RoleBindings: bit (namespace * count + k) of the mask. */
   private readonly rbacSlots: { slot: number; object: ObjectSlot }[];
-  private readonly compiled = new Map<number, CompiledAuthorizer>();
-  private readonly decisions = new Map<string, { allowed: boolean; transitions: string[] }>();
-  private readonly escalations = new Map<string, EscalationVerdict>();
+  // Memoized by the engine's caches (checker/engine/caches.ts), keyed by the RBAC context and the question.
+  private readonly compiled = new KeyedCache<number, CompiledAuthorizer>();
+  private readonly decisions = new KeyedCache<string, { allowed: boolean; transitions: string[] }>();
+  private readonly escalations = new KeyedCache<string, EscalationVerdict>();
   /** Per namespace, the mask bits of RoleBindings with a `$creator` subject there (0: none). */
   private readonly creatorBits: number[];
   /** Interned RBAC contexts, when some binding names `$creator`: the id is what `roleBindingMask` returns. */
-  private readonly contexts: RbacContext[] = [];
-  private readonly contextIds = new Map<string, number>();
+  private readonly contexts = new Interner<RbacContext>();
   private readonly creatorOf: CreatorOf;
   /** Some RoleBinding names `$creator`: contexts are then interned ids, else the mask itself. */
   private readonly namesCreator: boolean;
@@ -176,19 +177,12 @@ export class RequestAuthorizer {
     const creators = this.creatorBits.map((bitsOf, i) =>
       (mask & bitsOf) === 0 ? undefined : this.creatorOf(s.namespaces[i], i),
     );
-    const key = `${mask}|${creators.join(',')}`;
-    let id = this.contextIds.get(key);
-    if (id === undefined) {
-      id = this.contexts.length;
-      this.contexts.push({ mask, creators });
-      this.contextIds.set(key, id);
-    }
-    return id;
+    return this.contexts.id(`${mask}|${creators.join(',')}`, () => ({ mask, creators }));
   }
 
   /** The RBAC context an id of `roleBindingMask` stands for. */
   private contextOf(id: number): RbacContext {
-    return this.namesCreator ? this.contexts[id] : { mask: id, creators: [] };
+    return this.namesCreator ? this.contexts.values[id] : { mask: id, creators: [] };
   }
 
   /** Which Roles and RoleBindings exist: bit (namespace * count + k) for the k-th RBAC object slot. */
@@ -244,7 +238,7 @@ export class RequestAuthorizer {
   }
 
   private compiledFor(mask: number): CompiledAuthorizer {
-    let compiled = this.compiled.get(mask);
+    let compiled = this.compiled.find(mask);
     if (compiled) return compiled;
     compiled = compileAuthorizer(this.policyFor(this.contextOf(mask)));
     this.compiled.set(mask, compiled);
@@ -275,7 +269,7 @@ export class RequestAuthorizer {
     attrs: AuthorizationAttributes,
   ): { allowed: boolean; transitions: string[] } {
     const key = `${mask}|${user.name}|${user.groups.join(',')}|${attrs.verb}|${attrs.apiGroup ?? ''}|${attrs.resource}|${attrs.subresource ?? ''}|${attrs.namespace ?? ''}|${attrs.name ?? ''}`;
-    let decision = this.decisions.get(key);
+    let decision = this.decisions.find(key);
     if (decision) return decision;
     const facts = authorizationFacts(this.compiledFor(mask), user, attrs);
     const step = this.stepper.step(this.stepper.initial, { type: 'AUTHORIZE', facts });
@@ -297,7 +291,7 @@ export class RequestAuthorizer {
     if (!rb && !definition.role) return allowedEscalation;
     const mask = this.roleBindingMask(s);
     const key = `${mask}|${user.name}|${user.groups.join(',')}|${namespaceSlot}|${objectSlot}`;
-    let verdict = this.escalations.get(key);
+    let verdict = this.escalations.find(key);
     if (verdict) return verdict;
     const policy = this.compiledFor(mask).policy;
     const roleRef: RoleRef | undefined = rb

@@ -7,6 +7,7 @@ import {
   type SnapshotFrom,
   transition,
 } from 'xstate';
+import { Interner, KeyedCache, memoByObject } from '../checker/engine/caches.ts';
 
 /** A transition of a machine definition, named for coverage and traceability. */
 export interface TransitionInfo {
@@ -81,11 +82,10 @@ export function listTransitions(machine: AnyStateMachine): TransitionInfo[] {
   return [...transitionIndex(machine).values()];
 }
 
-const indexCache = new WeakMap<AnyStateMachine, Map<object, TransitionInfo>>();
+/** Each definition's transitions by definition object, built once per machine (checker/engine/caches.ts). */
+const transitionIndex = memoByObject(indexTransitions);
 
-function transitionIndex(machine: AnyStateMachine): Map<object, TransitionInfo> {
-  const cached = indexCache.get(machine);
-  if (cached) return cached;
+function indexTransitions(machine: AnyStateMachine): Map<object, TransitionInfo> {
   const index = new Map<object, TransitionInfo>();
   const visit = (node: AnyStateNode) => {
     const source = node.path.join('.') || '(root)';
@@ -124,7 +124,6 @@ function transitionIndex(machine: AnyStateMachine): Map<object, TransitionInfo> 
     for (const child of Object.values(node.states)) visit(child as AnyStateNode);
   };
   visit(machine.root);
-  indexCache.set(machine, index);
   return index;
 }
 
@@ -172,9 +171,11 @@ export function canonicalJson(value: unknown): string {
  * transitions become table look-ups, which is what makes the product search fast.
  */
 export class MachineStepper<M extends AnyStateMachine> {
-  readonly snapshots: SnapshotFrom<M>[] = [];
-  private readonly ids = new Map<string, number>();
-  private readonly memo = new Map<string, StepResult<EmittedFrom<M>>>();
+  /** Snapshots interned by value and context (the engine's interning, checker/engine/caches.ts). */
+  private readonly interned = new Interner<SnapshotFrom<M>>();
+  /** Every snapshot interned so far, by id. */
+  readonly snapshots: readonly SnapshotFrom<M>[] = this.interned.values;
+  private readonly steps = new KeyedCache<string, StepResult<EmittedFrom<M>>>();
   readonly initial: number;
 
   constructor(
@@ -191,13 +192,7 @@ export class MachineStepper<M extends AnyStateMachine> {
   intern(snapshot: SnapshotFrom<M>): number {
     const s = snapshot as { value: unknown; context: unknown };
     const key = canonicalJson([s.value, s.context ?? null]);
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.snapshots.length;
-      this.snapshots.push(snapshot);
-      this.ids.set(key, id);
-    }
-    return id;
+    return this.interned.find(key) ?? this.interned.id(key, () => snapshot);
   }
 
   snapshot(id: number): SnapshotFrom<M> {
@@ -212,11 +207,7 @@ export class MachineStepper<M extends AnyStateMachine> {
   /** Steps snapshot `id` with `event`; `eventKey` must identify the event (defaults to its canonical JSON). */
   step(id: number, event: EventFromLogic<M>, eventKey?: string): StepResult<EmittedFrom<M>> {
     const key = `${id}|${eventKey ?? canonicalJson(event)}`;
-    const hit = this.memo.get(key);
-    if (hit) return hit;
-    const result = this.compute(id, event);
-    this.memo.set(key, result);
-    return result;
+    return this.steps.find(key) ?? this.steps.set(key, this.compute(id, event));
   }
 
   /** Steps snapshot `id` with `event`, remembering nothing but the snapshot reached (for a memo kept outside). */

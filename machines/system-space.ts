@@ -1,3 +1,4 @@
+import { Interner, KeyedCache, ObjectCache } from '../checker/engine/caches.ts';
 import type { admissionMachine } from './admission.ts';
 import type { configSyncMachine } from './config-sync.ts';
 import type { failureInjectorMachine } from './failure-injector.ts';
@@ -42,11 +43,11 @@ export class SystemSpace {
   readonly initializers: InitializerSpec[];
   /** Where the stored versions start in `registeredConfigs`; -1 when no configuration has updates. */
   protected readonly configurationVersionBits: number;
-  private readonly events = new Map<string, SystemEvent>();
-  private readonly namespaceStates: NamespaceState[] = [];
-  private readonly namespaceStateIds = new Map<string, number>();
-  protected readonly viewCache: WeakMap<NamespaceState, NamespaceView>[];
-  private readonly mergedEvents = new WeakMap<SystemEvent, WeakMap<readonly string[], SystemEvent>>();
+  // Interning and caches are the engine's (checker/engine/caches.ts); this class says only what identifies a value.
+  private readonly events = new KeyedCache<string, SystemEvent>();
+  private readonly namespaceStates = new Interner<NamespaceState>();
+  protected readonly viewCache: ObjectCache<NamespaceState, NamespaceView>[];
+  private readonly mergedEvents = new ObjectCache<SystemEvent, ObjectCache<readonly string[], SystemEvent>>();
 
   constructor(
     readonly scope: Scope,
@@ -94,23 +95,25 @@ export class SystemSpace {
         (ns.lifecycle === undefined ? null : this.namespaceStepper.snapshot(ns.lifecycle).context.creator) ??
         scope.namespaces[i].creator,
     );
-    this.viewCache = scope.namespaces.map(() => new WeakMap());
+    this.viewCache = scope.namespaces.map(() => new ObjectCache());
   }
 
   /** The one object for this namespace state (equal states share it, so identity is equality). */
   namespaceState(lifecycle: number, content: number, external: number, timer: number): NamespaceState {
     const key = `${lifecycle},${content},${external},${timer}`;
-    let id = this.namespaceStateIds.get(key);
-    if (id === undefined) {
-      id = this.namespaceStates.length;
-      this.namespaceStates.push({ id, lifecycle, content, external, timer });
-      this.namespaceStateIds.set(key, id);
-    }
-    return this.namespaceStates[id];
+    const known = this.namespaceStates.find(key);
+    if (known !== undefined) return this.namespaceStates.values[known];
+    return this.namespaceStates.value(key, (id) => ({
+      id,
+      lifecycle,
+      content,
+      external,
+      timer,
+    }));
   }
   /** The interned namespace state with this id (a packed state names its namespaces by id). */
   namespaceStateById(id: number): NamespaceState {
-    const ns = this.namespaceStates[id];
+    const ns = this.namespaceStates.values[id];
     if (ns === undefined) throw new RangeError(`no namespace state with id ${id}`);
     return ns;
   }
@@ -172,12 +175,7 @@ export class SystemSpace {
 
   internEvent(e: SystemEvent): SystemEvent {
     const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.response?.message ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}`;
-    let found = this.events.get(key);
-    if (!found) {
-      found = e;
-      this.events.set(key, e);
-    }
-    return found;
+    return this.events.find(key) ?? this.events.set(key, e);
   }
 
   initializerSpec(name: string): InitializerSpec | undefined {
@@ -201,16 +199,9 @@ export class SystemSpace {
 
   /** The controller's own transitions join the request's; cached by identity (both are interned). */
   withExtraTransitions(e: Enabled, extra: readonly string[]): Enabled {
-    let byExtra = this.mergedEvents.get(e.event);
-    if (!byExtra) {
-      byExtra = new WeakMap();
-      this.mergedEvents.set(e.event, byExtra);
-    }
-    let merged = byExtra.get(extra);
-    if (!merged) {
-      merged = this.internEvent({ ...e.event, transitions: [...extra, ...e.event.transitions] });
-      byExtra.set(extra, merged);
-    }
+    const merged = this.mergedEvents
+      .get(e.event, () => new ObjectCache())
+      .get(extra, () => this.internEvent({ ...e.event, transitions: [...extra, ...e.event.transitions] }));
     return { next: e.next, event: merged };
   }
 }

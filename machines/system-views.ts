@@ -1,3 +1,4 @@
+import { KeyedCache } from '../checker/engine/caches.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { NamespaceStateValue } from './namespace.ts';
 import { anyRuleMatches } from './rules.ts';
@@ -8,11 +9,15 @@ import type { TimerContext, TimerStateValue } from './timer.ts';
 
 /** What properties, replay and reports read: each namespace and the system by name, never a mask or an id. */
 export class SystemViews extends SystemSpace {
-  private readonly injected = new Map<number, { names: string[]; inForce: Map<string, InitializerSpec> }>();
+  /** The pending list injected per configuration copy (remembered by the engine's cache). */
+  private readonly injected = new KeyedCache<
+    number,
+    { names: string[]; inForce: Map<string, InitializerSpec> }
+  >();
 
   view(s: SystemState, index: number): NamespaceView {
     const ns = s.namespaces[index];
-    const cached = this.viewCache[index].get(ns);
+    const cached = this.viewCache[index].find(ns);
     if (cached) return cached;
     const snapshot = this.namespaceStepper.snapshot(ns.lifecycle);
     const spec = this.scope.namespaces[index];
@@ -34,8 +39,7 @@ export class SystemViews extends SystemSpace {
       timerLost: this.timerValue(ns) === 'lost',
       system: spec.system === true,
     };
-    this.viewCache[index].set(ns, view);
-    return view;
+    return this.viewCache[index].set(ns, view);
   }
 
   views(s: SystemState): NamespaceView[] {
@@ -126,8 +130,10 @@ export class SystemViews extends SystemSpace {
   }
 
   private fromCopy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {
-    let found = this.injected.get(s.configSync);
-    if (found) return found;
+    return this.injected.find(s.configSync) ?? this.injected.set(s.configSync, this.injectedBy(s));
+  }
+
+  private injectedBy(s: SystemState): { names: string[]; inForce: Map<string, InitializerSpec> } {
     const { configurations, versions } = this.configSyncStepper.snapshot(s.configSync).context;
     const read = new Set(configurations);
     const chosen = this.scope.configurations
@@ -149,9 +155,7 @@ export class SystemViews extends SystemSpace {
         })),
       })),
     ).map((i) => i.name);
-    found = { names, inForce };
-    this.injected.set(s.configSync, found);
-    return found;
+    return { names, inForce };
   }
 
   /** The version of configuration k in the store, or null when it is not stored. */
@@ -189,25 +193,14 @@ export class SystemViews extends SystemSpace {
   /** Admission reads the store (AC-2): the config-sync machine's step on a successful read of what is stored now. */
   readStore(s: SystemState) {
     const { configurations, versions } = this.storedConfigurations(s);
-    return this.configSyncStepper.step(
-      s.configSync,
-      { type: 'READ_SUCCEEDED', configurations, versions },
-      readKey(configurations, versions),
-    );
+    // Remembered under the event's canonical JSON: the names read and the versions updates gave them.
+    return this.configSyncStepper.step(s.configSync, { type: 'READ_SUCCEEDED', configurations, versions });
   }
 
   objectName(slot: number): string {
     const o = this.objects[slot];
     return `${o.resource}/${o.name}`;
   }
-}
-
-/** The stepper key of a successful read: names, and the versions updates gave some of them. */
-function readKey(configurations: readonly string[], versions: Record<string, number>): string {
-  const updated = Object.entries(versions)
-    .map(([name, v]) => `${name}@${v}`)
-    .sort();
-  return `S|${configurations.join(',')}|${updated.join(',')}`;
 }
 
 /**

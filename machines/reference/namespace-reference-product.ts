@@ -1,4 +1,5 @@
 import { fromTransition, initialTransition, type SnapshotFrom, transition } from 'xstate';
+import { memoByObject } from '../../checker/engine/caches.ts';
 import { canonicalJson } from '../stepper.ts';
 import { type ReferenceEvent, referenceEvents, referenceNamespaceMachine } from './namespace-reference.ts';
 
@@ -41,18 +42,12 @@ export function referenceProductLogic(copies: number) {
   );
 }
 
-const keyBySnapshot = new WeakMap<ReferenceSnapshot, string>();
+/** A copy's canonical key, remembered per snapshot object (copies share them) by the engine's cache. */
+const keyOfSnapshot = memoByObject((namespace: ReferenceSnapshot) =>
+  canonicalJson([namespace.value, namespace.context ?? null]),
+);
 
 /** `serializeState` for `getAdjacencyMap`: canonical per-copy keys, cached per snapshot object (copies share them). */
 export function serializeReferenceProduct(snapshot: { context: readonly ReferenceSnapshot[] }): string {
-  return snapshot.context
-    .map((namespace) => {
-      let key = keyBySnapshot.get(namespace);
-      if (key === undefined) {
-        key = canonicalJson([namespace.value, namespace.context ?? null]);
-        keyBySnapshot.set(namespace, key);
-      }
-      return key;
-    })
-    .join('|');
+  return snapshot.context.map(keyOfSnapshot).join('|');
 }
