@@ -21,7 +21,8 @@ import { orElse, otherwise, route, when } from './transition.ts';
  */
 export interface PipelineFacts {
   operation: Operation;
-  target: 'namespace' | 'content' | 'configuration';
+  /** `cluster-object`: a ClusterRole or ClusterRoleBinding (D-23), stored like content, by name. */
+  target: 'namespace' | 'content' | 'configuration' | 'cluster-object';
   /** `namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec. */
   status: boolean;
   /** RBAC allowed the request (the authorization machine decided). */
