@@ -1188,6 +1188,14 @@ function compileRequest(
   }
 }
 
+/** What a cluster object grants, as text: its rules, or its ClusterRole and subjects. */
+const definitionText = (o: ClusterObjectSpec): string =>
+  JSON.stringify(
+    o.kind === 'ClusterRole'
+      ? (o.rules ?? []).map((r) => [r.apiGroups, r.resources, r.verbs, r.resourceNames ?? []])
+      : [o.clusterRole, (o.subjects ?? []).map((s) => [s.kind, s.name, s.namespace ?? ''])],
+  );
+
 /**
  * A ClusterRole or ClusterRoleBinding request (D-23): the object is the scope's cluster object of that
  * kind and name, defined by the first body that names it; the model stores one definition per name.
@@ -1239,7 +1247,7 @@ function clusterObjectPlan(
     clusterObjects.push(definition);
     return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
   }
-  if (writes && body !== undefined && JSON.stringify(clusterObjects[slot]) !== JSON.stringify(definition))
+  if (writes && body !== undefined && definitionText(clusterObjects[slot]) !== definitionText(definition))
     return unsupported(`${kind} ${name} written with a second definition: the model stores one per name`);
   return planned({ type: 'cluster-object', verb, slot });
 }
