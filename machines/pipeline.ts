@@ -280,7 +280,8 @@ const namespaceStorage = {
 
 /** A content object or a list of content: one presence bit per object (NS-3). */
 const contentStorage = {
-  description: 'The content store: one presence bit per object (NS-3).',
+  description:
+    'The content store: one presence bit per object (NS-3), ClusterRoles and ClusterRoleBindings too (D-23).',
   always: [
     when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
     when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
