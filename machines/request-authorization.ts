@@ -151,7 +151,6 @@ export class RequestAuthorizer {
   /** ClusterRoles and ClusterRoleBindings users may request (D-23): contexts are then interned ids too. */
   private readonly clusterObjects: readonly ClusterObjectSpec[];
   private readonly interned: boolean;
-  private readonly clusterEscalations = new Map<string, EscalationVerdict>();
 
   constructor(
     readonly scope: Scope,
@@ -381,10 +380,6 @@ export class RequestAuthorizer {
   clusterEscalation(s: WithContent, user: User, slot: number): EscalationVerdict {
     const object = this.clusterObjects[slot];
     if (!object) return allowedEscalation;
-    const mask = this.roleBindingMask(s);
-    const key = `${mask}|${user.name}|${user.groups.join(',')}|${slot}`;
-    let verdict = this.clusterEscalations.get(key);
-    if (verdict) return verdict;
     const roleRef: RoleRef | undefined =
       object.kind === 'ClusterRoleBinding'
         ? { apiGroup: rbacGroup, kind: 'ClusterRole', name: object.clusterRole ?? '' }
@@ -397,15 +392,14 @@ export class RequestAuthorizer {
       name: roleRef ? roleRef.name : object.name,
       namespaceSlot: -1,
     }).allowed;
-    verdict = escalationVerdict(
-      this.compiledFor(mask).policy,
+    // Not remembered here: a cluster object request is performed each time (machines/system.ts).
+    return escalationVerdict(
+      this.policyAt(s),
       user,
       '',
       roleRef ? { roleRef } : { rules: object.rules ?? [] },
       mayBindOrEscalate,
     );
-    this.clusterEscalations.set(key, verdict);
-    return verdict;
   }
 
   /** The caller holds `initialize` on this namespace (IN-3, IN-6; RB-3 grants it cluster-wide). */
