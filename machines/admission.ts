@@ -14,7 +14,7 @@ export type Operation = 'create' | 'get' | 'list' | 'update' | 'delete' | 'final
 export interface AdmissionFacts {
   operation: Operation;
   /** What the request addresses: a namespace object, content inside a namespace, or a configuration. */
-  target: 'namespace' | 'content' | 'configuration';
+  target: 'namespace' | 'content' | 'configuration' | 'cluster-object';
   /** The admission configuration was read successfully within the last 5 s (AC-2; D-9: writes only). */
   configurationFresh: boolean;
   /** The namespace named by the request exists in storage. */

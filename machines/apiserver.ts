@@ -20,9 +20,16 @@ import { kubernetesFinalizer } from './namespace-controller.ts';
 import { type PipelineFacts, type PipelineOutcome, type RequestRefusal, responseFor } from './pipeline.ts';
 import { apiGroupOfResource, qualifiedKindOfResource, splitResourceId } from './rbac.ts';
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
-import { validateRoleBindingSlot, validateRoleRefUnchanged, validateRoleRules } from './rbac-validation.ts';
+import {
+  rbacGroupName,
+  validateRoleBindingSlot,
+  validateRoleRefUnchanged,
+  validateRoleRules,
+  validateSubject,
+} from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
 import {
+  type ClusterObjectSpec,
   type ConfigurationSpec,
   configurationEntries,
   configurationResource,
@@ -30,6 +37,12 @@ import {
 } from './scope.ts';
 import type { StepResult } from './stepper.ts';
 import type { ApiRequest, NamespaceView, SystemState } from './system-types.ts';
+
+/** The resource of each requestable cluster RBAC object's kind (D-23). */
+const clusterObjectResource = {
+  ClusterRole: 'clusterroles',
+  ClusterRoleBinding: 'clusterrolebindings',
+} as const satisfies Record<ClusterObjectSpec['kind'], string>;
 
 /** The name a removal of the first pending initializer resolves to when none is pending. */
 export const nonePending = '(none)';
@@ -110,6 +123,8 @@ export class ApiServer {
   }
 
   describeRequest(s: SystemState, r: ApiRequest): string {
+    const cluster = this.clusterObjectOf(r);
+    if (cluster) return `${r.verb} ${clusterObjectResource[cluster.kind]}/${cluster.name}`;
     const configuration = this.configurationOf(r);
     if (configuration) {
       const { spec, version } = configuration;
@@ -155,6 +170,12 @@ export class ApiServer {
     if (r.target !== 'configuration' || !r.configuration) return null;
     const k = r.configuration.slot;
     return { spec: this.system.scope.configurations[k], k, version: r.configuration.version };
+  }
+
+  /** The requestable ClusterRole or ClusterRoleBinding a request addresses (D-23). */
+  private clusterObjectOf(r: ApiRequest): ClusterObjectSpec | null {
+    if (r.target !== 'cluster-object') return null;
+    return this.system.scope.clusterObjects?.[r.object] ?? null;
   }
 
   private resolvePendingName(s: SystemState, r: ApiRequest): string {
@@ -203,10 +224,13 @@ export class ApiServer {
 
     // Computed for every request, so a variant that changes an earlier stage still finds them.
     const storage = this.storageFacts(s, r, verdict, nsView, exists, pendingChange);
+    const writes = (r.verb === 'create' || r.verb === 'update') && r.object >= 0;
     const escalation =
-      r.target === 'content' && (r.verb === 'create' || r.verb === 'update') && r.object >= 0
+      writes && r.target === 'content'
         ? this.system.authorizer.escalation(s, r.principal, r.namespace, r.object)
-        : allowedEscalation;
+        : writes && r.target === 'cluster-object'
+          ? this.system.authorizer.clusterEscalation(s, r.principal, r.object)
+          : allowedEscalation;
     const facts: PipelineFacts = {
       operation: r.verb,
       target: r.target,
@@ -299,10 +323,14 @@ export class ApiServer {
         // D-46: an update that leaves no finalizer on a terminating namespace removes it.
         return done(withoutTimer(this.system, s, i, stored(), transitions), ok());
       case 'createContent': {
+        if (r.target === 'cluster-object')
+          return done({ ...s, clusterObjects: (s.clusterObjects ?? 0) | (1 << r.object) }, ok(201));
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content | (1 << r.object) }), ok(201));
       }
       case 'deleteContent': {
+        if (r.target === 'cluster-object')
+          return done({ ...s, clusterObjects: (s.clusterObjects ?? 0) & ~(1 << r.object) }, ok());
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content & ~(1 << r.object) }), ok());
       }
@@ -345,6 +373,21 @@ export class ApiServer {
     pendingChange: PendingListChange | null,
   ): StorageFacts {
     const none = noStorageFacts;
+    const cluster = this.clusterObjectOf(r);
+    if (cluster) {
+      // Cluster-scoped RBAC objects: stored by name (one bit each), validated as ValidateClusterRole(Binding) does.
+      const present = ((s.clusterObjects ?? 0) & (1 << r.object)) !== 0;
+      const writes = r.verb === 'create' || r.verb === 'update';
+      const errors = writes
+        ? [
+            ...this.metadataErrors(r),
+            ...(cluster.kind === 'ClusterRole'
+              ? validateRoleRules(cluster.rules ?? [])
+              : (cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false))),
+          ]
+        : [];
+      return { ...none, errors, contentPresent: present };
+    }
     const configuration = this.configurationOf(r);
     if (configuration) {
       const { spec, k, version } = configuration;
@@ -603,19 +646,25 @@ export class ApiServer {
       ...(r.body?.data?.undecodable !== undefined ? { decodeError: r.body.data.undecodable } : {}),
       ...(nsView?.pending[0] ? { firstPending: nsView.pending[0] } : {}),
       changed: storage.changed,
-      ...(r.target === 'configuration'
-        ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
-        : r.target === 'content'
-          ? {
-              kind: declared ? `${declared}${group ? `.${group}` : ''}` : qualifiedKindOfResource(a.resource),
-            }
-          : {}),
+      ...(r.target === 'cluster-object'
+        ? { kind: `${this.clusterObjectOf(r)?.kind ?? 'ClusterRole'}.${rbacGroupName}` }
+        : r.target === 'configuration'
+          ? { kind: this.configurationOf(r)?.spec.kind ?? 'NamespaceInitializerConfiguration' }
+          : r.target === 'content'
+            ? {
+                kind: declared
+                  ? `${declared}${group ? `.${group}` : ''}`
+                  : qualifiedKindOfResource(a.resource),
+              }
+            : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
     };
   }
 
   private addressed(r: ApiRequest): Addressed {
+    const cluster = this.clusterObjectOf(r);
+    if (cluster) return { resource: clusterObjectResource[cluster.kind], name: cluster.name, namespace: '' };
     const configuration = this.configurationOf(r);
     if (configuration) {
       const kind = configuration.spec.kind ?? 'NamespaceInitializerConfiguration';
@@ -628,6 +677,17 @@ export class ApiServer {
   }
 
   authorizationRequest(r: ApiRequest): AuthorizationRequest {
+    const cluster = this.clusterObjectOf(r);
+    if (cluster)
+      // Cluster-scoped (D-23): only a cluster-wide grant allows it (RB-6); a create names no object.
+      return {
+        user: r.principal,
+        verb: r.verb,
+        resource: clusterObjectResource[cluster.kind],
+        apiGroup: rbacGroupName,
+        ...(r.verb === 'create' ? {} : { name: cluster.name }),
+        namespaceSlot: -1,
+      };
     const configuration = this.configurationOf(r);
     if (configuration) {
       // Cluster-scoped: only a cluster-wide grant allows it (RB-6); the create names no object.

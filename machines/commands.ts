@@ -146,6 +146,8 @@ function wireRequest(c: RequestCommandData): ApiRequest {
       };
     case 'delete-collection':
       return { ...base, verb: 'delete', target: 'content', resource: c.resource, collection: true };
+    case 'cluster-object':
+      return { ...base, verb: c.verb, target: 'cluster-object', object: c.slot };
     case 'configuration':
       return {
         ...base,
@@ -158,7 +160,7 @@ function wireRequest(c: RequestCommandData): ApiRequest {
 
 /** What a command needs of the system it runs on; the composition (SystemModel) provides it. */
 export interface CommandRunner {
-  readonly scope: { namespaces: readonly unknown[] };
+  readonly scope: { namespaces: readonly unknown[]; clusterObjects?: readonly unknown[] };
   readonly objects: readonly unknown[];
   perform(s: SystemState, command: RequestCommand): Enabled;
 }
@@ -171,6 +173,8 @@ const addressable = (c: RequestCommandData, m: CommandRunner): true | string => 
   if (c.namespace >= m.scope.namespaces.length) return `no namespace slot ${c.namespace} in the scope`;
   if ('object' in c && (c.object < 0 || c.object >= m.objects.length))
     return `no object slot ${c.object} in the scope`;
+  if (c.kind === 'cluster-object' && (c.slot < 0 || c.slot >= (m.scope.clusterObjects?.length ?? 0)))
+    return `no cluster object slot ${c.slot} in the scope`;
   return true;
 };
 

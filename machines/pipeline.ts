@@ -21,7 +21,8 @@ import { orElse, otherwise, route, when } from './transition.ts';
  */
 export interface PipelineFacts {
   operation: Operation;
-  target: 'namespace' | 'content' | 'configuration';
+  /** `cluster-object`: a ClusterRole or ClusterRoleBinding (D-23), stored like content, by name. */
+  target: 'namespace' | 'content' | 'configuration' | 'cluster-object';
   /** `namespaces/NAME/status` (NS-5, D-16): read and written like the namespace, never its spec. */
   status: boolean;
   /** RBAC allowed the request (the authorization machine decided). */
@@ -279,7 +280,8 @@ const namespaceStorage = {
 
 /** A content object or a list of content: one presence bit per object (NS-3). */
 const contentStorage = {
-  description: 'The content store: one presence bit per object (NS-3).',
+  description:
+    'The content store: one presence bit per object (NS-3), ClusterRoles and ClusterRoleBindings too (D-23).',
   always: [
     when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
     when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),

@@ -12,7 +12,7 @@ import {
   type User,
 } from './rbac.ts';
 import { type EscalationVerdict, escalationVerdict } from './rbac-escalation.ts';
-import type { NamespaceSpec, ObjectSlot, Scope, SubjectSpec } from './scope.ts';
+import type { ClusterObjectSpec, NamespaceSpec, ObjectSlot, Scope, SubjectSpec } from './scope.ts';
 import { MachineStepper } from './stepper.ts';
 
 /** One request as RBAC sees it, plus the namespace slot it addresses (-1: cluster-wide). */
@@ -56,6 +56,8 @@ function outcomeOf(snapshot: { status: string; value: unknown; context: { grante
 /** The part of a system state authorization reads: which content objects each namespace holds. */
 interface WithContent {
   namespaces: readonly NamespaceContent[];
+  /** The scope's requestable ClusterRoles and ClusterRoleBindings stored, bit k for slot k (D-23). */
+  clusterObjects?: number;
 }
 /** One namespace as authorization reads it: its content and, in the system model, its lifecycle snapshot. */
 interface NamespaceContent {
@@ -72,6 +74,8 @@ export type CreatorOf = (ns: NamespaceContent, index: number) => string | undefi
 /** The RBAC input of a decision besides the scope's fixed part: RBAC objects present, and `$creator`s. */
 interface RbacContext {
   mask: number;
+  /** The requestable cluster objects stored (bit k: the scope's `clusterObjects[k]`). */
+  cluster: number;
   /** Per namespace, who `$creator` names there (only where a `$creator` binding is present). */
   creators: readonly (string | undefined)[];
 }
@@ -88,6 +92,25 @@ function toSubject(s: SubjectSpec, ns?: NamespaceSpec, creator?: string): Subjec
     return namespace ? { kind: 'ServiceAccount', name, namespace } : { kind: 'ServiceAccount', name };
   }
   return { kind: s.kind, apiGroup: rbacGroup, name };
+}
+
+/** A requestable ClusterRole as RBAC evaluates it. */
+function clusterRoleOf(o: ClusterObjectSpec): ClusterRole {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: o.name },
+    rules: o.rules ?? [],
+  };
+}
+
+/** A requestable ClusterRoleBinding as RBAC evaluates it (a ServiceAccount subject names its namespace). */
+function clusterRoleBindingOf(o: ClusterObjectSpec): ClusterRoleBinding {
+  return clusterRoleBinding(
+    o.name,
+    o.clusterRole ?? '',
+    (o.subjects ?? []).flatMap((s) => toSubject(s) ?? []),
+  );
 }
 
 /** The subjects of a RoleBinding slot, in manifest order. */
@@ -126,6 +149,9 @@ export class RequestAuthorizer {
   private readonly creatorOf: CreatorOf;
   /** Some RoleBinding names `$creator`: contexts are then interned ids, else the mask itself. */
   private readonly namesCreator: boolean;
+  /** ClusterRoles and ClusterRoleBindings users may request (D-23): contexts are then interned ids too. */
+  private readonly clusterObjects: readonly ClusterObjectSpec[];
+  private readonly interned: boolean;
 
   constructor(
     readonly scope: Scope,
@@ -164,6 +190,18 @@ export class RequestAuthorizer {
       }, 0),
     );
     this.namesCreator = this.creatorBits.some((b) => b !== 0);
+    this.clusterObjects = scope.clusterObjects ?? [];
+    for (const o of this.clusterObjects) {
+      const fixed =
+        o.kind === 'ClusterRole'
+          ? this.clusterRoles.some((r) => r.metadata.name === o.name)
+          : this.staticBindings.some((b) => b.metadata.name === o.name);
+      if (fixed)
+        throw new Error(
+          `scope ${scope.name}: cluster object ${o.kind}/${o.name} has the name of a fixed ${o.kind}; give the requestable one its own name`,
+        );
+    }
+    this.interned = this.namesCreator || this.clusterObjects.length > 0;
   }
 
   /**
@@ -173,16 +211,17 @@ export class RequestAuthorizer {
    */
   roleBindingMask(s: WithContent): number {
     const mask = this.presentMask(s);
-    if (!this.namesCreator) return mask;
+    if (!this.interned) return mask;
     const creators = this.creatorBits.map((bitsOf, i) =>
       (mask & bitsOf) === 0 ? undefined : this.creatorOf(s.namespaces[i], i),
     );
-    return this.contexts.id(`${mask}|${creators.join(',')}`, () => ({ mask, creators }));
+    const cluster = s.clusterObjects ?? 0;
+    return this.contexts.id(`${mask}|${cluster}|${creators.join(',')}`, () => ({ mask, cluster, creators }));
   }
 
   /** The RBAC context an id of `roleBindingMask` stands for. */
   private contextOf(id: number): RbacContext {
-    return this.namesCreator ? this.contexts.values[id] : { mask: id, creators: [] };
+    return this.interned ? this.contexts.values[id] : { mask: id, cluster: 0, creators: [] };
   }
 
   /** Which Roles and RoleBindings exist: bit (namespace * count + k) for the k-th RBAC object slot. */
@@ -200,7 +239,7 @@ export class RequestAuthorizer {
   }
 
   /** The RBAC objects in force for a context, as manifests: what RBAC evaluates. */
-  policyFor({ mask, creators }: RbacContext): RbacPolicy {
+  policyFor({ mask, cluster, creators }: RbacContext): RbacPolicy {
     const roles: Role[] = [];
     const roleBindings: RoleBinding[] = [];
     const count = this.rbacSlots.length;
@@ -229,10 +268,18 @@ export class RequestAuthorizer {
         );
       });
     });
+    // The requestable cluster objects stored (D-23) count like the fixed ones.
+    const stored = this.clusterObjects.filter((_, k) => (cluster & (1 << k)) !== 0);
     return {
-      clusterRoles: this.clusterRoles,
+      clusterRoles: [
+        ...this.clusterRoles,
+        ...stored.flatMap((o) => (o.kind === 'ClusterRole' ? [clusterRoleOf(o)] : [])),
+      ],
       roles,
-      clusterRoleBindings: this.staticBindings,
+      clusterRoleBindings: [
+        ...this.staticBindings,
+        ...stored.flatMap((o) => (o.kind === 'ClusterRoleBinding' ? [clusterRoleBindingOf(o)] : [])),
+      ],
       roleBindings,
     };
   }
@@ -316,6 +363,37 @@ export class RequestAuthorizer {
     );
     this.escalations.set(key, verdict);
     return verdict;
+  }
+
+  /**
+   * RB-4, RB-5 (D-23) at the cluster scope: the escalation check of a create or update of the scope's
+   * cluster object `slot`, as shipped clusterrole/clusterrolebinding policybased storage runs it: the
+   * author must hold every rule granted (cluster-wide grants only), or may `escalate` clusterroles (a
+   * ClusterRole) or `bind` the ClusterRole a binding names.
+   */
+  clusterEscalation(s: WithContent, user: User, slot: number): EscalationVerdict {
+    const object = this.clusterObjects[slot];
+    if (!object) return allowedEscalation;
+    const roleRef: RoleRef | undefined =
+      object.kind === 'ClusterRoleBinding'
+        ? { apiGroup: rbacGroup, kind: 'ClusterRole', name: object.clusterRole ?? '' }
+        : undefined;
+    const mayBindOrEscalate = this.authorize(s, {
+      user,
+      verb: roleRef ? 'bind' : 'escalate',
+      apiGroup: rbacGroup,
+      resource: 'clusterroles',
+      name: roleRef ? roleRef.name : object.name,
+      namespaceSlot: -1,
+    }).allowed;
+    // Not remembered here: a cluster object request is performed each time (machines/system.ts).
+    return escalationVerdict(
+      this.policyAt(s),
+      user,
+      '',
+      roleRef ? { roleRef } : { rules: object.rules ?? [] },
+      mayBindOrEscalate,
+    );
   }
 
   /** The caller holds `initialize` on this namespace (IN-3, IN-6; RB-3 grants it cluster-wide). */

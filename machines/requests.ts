@@ -118,6 +118,21 @@ export function expandTemplate(
             ]
           : [];
       });
+    case 'create-cluster-object':
+    case 'update-cluster-object':
+    case 'delete-cluster-object': {
+      const verb =
+        template === 'create-cluster-object'
+          ? 'create'
+          : template === 'update-cluster-object'
+            ? 'update'
+            : 'delete';
+      return (scope.clusterObjects ?? []).flatMap((o, slot) =>
+        !o.requestedBy || o.requestedBy.includes(principal.name)
+          ? [new RequestCommand({ ...sender, kind: 'cluster-object', namespace: -1, verb, slot })]
+          : [],
+      );
+    }
     case 'list-content-all-namespaces':
       return resources.map(
         (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: -1, resource }),

@@ -147,7 +147,11 @@ export type RequestTemplate =
   | 'fail-initialization'
   /** Creates content whose body names another namespace of the scope than the path (NS-4). */
   | 'create-content-naming-another-namespace'
-  | 'update-finalizers-naming-another-namespace';
+  | 'update-finalizers-naming-another-namespace'
+  /** POST, PUT and DELETE of each of the scope's requestable cluster RBAC objects (`clusterObjects`, D-23). */
+  | 'create-cluster-object'
+  | 'update-cluster-object'
+  | 'delete-cluster-object';
 
 export interface PrincipalSpec {
   /** User name, or system:serviceaccount:NS:NAME. */
@@ -159,6 +163,25 @@ export interface PrincipalSpec {
   namespaces?: string[];
   /** A member of one community: tenant isolation (RB-5) forbids it any access to other creators' namespaces. */
   tenant?: boolean;
+}
+
+/**
+ * A ClusterRole or ClusterRoleBinding users may create, update and delete during the run (D-23):
+ * cluster-scoped, stored by name, one presence bit each. While it exists RBAC evaluates it like the
+ * scope's fixed ones.
+ */
+export interface ClusterObjectSpec {
+  kind: 'ClusterRole' | 'ClusterRoleBinding';
+  name: string;
+  /** A ClusterRole's rules. */
+  rules?: PolicyRule[];
+  /** A ClusterRoleBinding's roleRef (always a ClusterRole) and subjects. */
+  clusterRole?: string;
+  subjects?: SubjectSpec[];
+  /** Stored from the start. */
+  initially?: boolean;
+  /** Only these principals' templates address it; absent: every principal's do. */
+  requestedBy?: string[];
 }
 
 export interface ClusterRoleBindingSpec {
@@ -209,6 +232,8 @@ export interface Scope {
   clusterRoles?: ClusterRole[];
   /** Content tenants may create in namespaces (initializers' objects are added from their specs). */
   content: ObjectSlot[];
+  /** ClusterRoles and ClusterRoleBindings users may request (D-23); absent: the cluster's RBAC objects are fixed. */
+  clusterObjects?: ClusterObjectSpec[];
   /**
    * Content kinds the scope declares besides the built-in seven; their objects are in `content`, with
    * the resource `RESOURCE` (core) or `RESOURCE.GROUP` and the declared Kind.

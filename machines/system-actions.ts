@@ -49,6 +49,9 @@ export function systemActions(m: Composition): SystemAction[] {
   });
   const actions: SystemAction[] = m.principalCommands().map(({ command }, j): SystemAction => {
     const i = command.request.namespace;
+    // A ClusterRole or ClusterRoleBinding request (D-23) writes the global `clusterObjects` lane.
+    if (command.request.target === 'cluster-object')
+      return global('none', (model, s, out) => sendsCommand(model, s, j, -1, out));
     return i >= 0
       ? { type: 'local', kind: LocalKind.Command, k: j, i, controller: -1, step: sendsCommand }
       : { type: 'wide', j, step: sendsCommand };

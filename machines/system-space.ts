@@ -85,6 +85,10 @@ export class SystemSpace {
         `scope ${scope.name}: ${objects.length} content objects (${objects.map((o) => `${o.resource}/${o.name}`).join(', ')}); the content mask holds ${maxContentObjects} — use fewer objects or initializers with shared objects`,
       );
     this.objects = objects;
+    if ((scope.clusterObjects?.length ?? 0) > 30)
+      throw new Error(
+        `scope ${scope.name}: ${scope.clusterObjects?.length} cluster objects; their presence mask holds 30 — declare fewer`,
+      );
     // `$creator` names who sent the namespace's create, as its lifecycle records it (D-34); a binding
     // orphaned by a removal (only after an LC-9 violation) keeps naming the declared creator.
     this.authorizer = new RequestAuthorizer(
@@ -152,6 +156,15 @@ export class SystemSpace {
             : this.namespaceState(this.namespaceStepper.initial, 0, 0, this.timerStepper.initial),
         ),
         initializers: this.initializers.map(() => this.initializerStepper.initial),
+        // A scope without requestable cluster objects keeps the field out of its states (and keys).
+        ...(this.scope.clusterObjects?.length
+          ? {
+              clusterObjects: this.scope.clusterObjects.reduce(
+                (mask, o, k) => (o.initially ? mask | (1 << k) : mask),
+                0,
+              ),
+            }
+          : {}),
       },
     ];
   }

@@ -34,18 +34,23 @@ export interface SystemState {
   namespaces: NamespaceState[];
   /** Interned snapshots of the initializer controllers, one per initializer. */
   initializers: number[];
+  /**
+   * The scope's requestable ClusterRoles and ClusterRoleBindings stored, bit k for `clusterObjects[k]`
+   * (D-23); absent when the scope has none, so it is no part of such a scope's key.
+   */
+  clusterObjects?: number;
 }
 
 /** One API request, in the model's own terms. */
 export interface ApiRequest {
   principal: { name: string; groups: string[] };
   verb: Operation;
-  target: 'namespace' | 'content' | 'configuration';
-  /** Namespace slot; -1 for a list across all namespaces, and for configurations (cluster-scoped). */
+  target: 'namespace' | 'content' | 'configuration' | 'cluster-object';
+  /** Namespace slot; -1 for a list across all namespaces, and for configurations and cluster objects (cluster-scoped). */
   namespace: number;
   /** Configuration requests: the scope's configuration slot, and the version a create or update sends (FP-3). */
   configuration?: { slot: number; version: number };
-  /** Object slot for content requests; -1 for a list. */
+  /** Object slot for content requests; -1 for a list. For a cluster object, its slot in the scope's `clusterObjects`. */
   object: number;
   /** Resource for lists across namespaces or within one. */
   resource?: string;
@@ -261,6 +266,8 @@ export type RequestCommandData =
   | (Namespaced & { kind: 'list-content'; resource: string; watch?: true })
   /** DELETE of a collection (`namespaces/NS/RESOURCE`): every object of the resource there (RBAC verb deletecollection). */
   | (Namespaced & { kind: 'delete-collection'; resource: string })
+  /** POST, GET, PUT or DELETE of the scope's cluster object `slot`, a ClusterRole or ClusterRoleBinding (D-23). */
+  | (Namespaced & { kind: 'cluster-object'; verb: 'create' | 'get' | 'update' | 'delete'; slot: number })
   | (Namespaced & {
       kind: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';

@@ -119,6 +119,8 @@ export class SystemModel extends SystemViews {
       s.registeredConfigs,
       ...s.namespaces.map((ns) => ns.id),
       ...s.initializers,
+      // Only in a scope with requestable cluster objects (D-23): other scopes' keys stay as they were.
+      ...(s.clusterObjects === undefined ? [] : [s.clusterObjects]),
     ]);
   }
 
@@ -154,6 +156,8 @@ export class SystemModel extends SystemViews {
     const id = knownId ?? this.requestId(request, actor, actorKind);
     const uncached = () => this.performUncached(s, command);
     if (request.target === 'configuration') return this.outcomes.onGlobals(s, id, uncached);
+    // A cluster object request reads the RBAC context and writes only `clusterObjects`: not remembered.
+    if (request.target === 'cluster-object') return uncached();
     if (request.namespace < 0) return uncached();
     return this.outcomes.inNamespace(s, request.namespace, id, uncached);
   }

@@ -6,8 +6,8 @@ import { onStep, stepProperty } from './declare.ts';
 import { succeeded } from './steps.ts';
 
 /**
- * RB-4, RB-5 (D-23): nobody outside system:masters gains, through a Role or RoleBinding they write, a
- * permission they did not hold. Judged from the RBAC objects as the scope and the namespace hold them
+ * RB-4, RB-5 (D-23): nobody outside system:masters gains, through a Role or RoleBinding (or a
+ * ClusterRole or ClusterRoleBinding) they write, a permission they did not hold. Judged from the RBAC objects as the scope and the namespace hold them
  * before the step, with this file's own reading of rules and subjects: never the escalation check or
  * the RBAC decision code it judges.
  */
@@ -116,6 +116,50 @@ function rulesAround(model: SystemModel, before: SystemState, i: number, object:
   return { held, granted, delegated: held.some((r) => includes(r, delegation)), namespace: view.name };
 }
 
+/**
+ * At the cluster scope (D-23): the rules the principal holds through ClusterRoleBindings, the scope's
+ * fixed ones and the requestable ones stored before the step, and what the written ClusterRole or
+ * ClusterRoleBinding grants. A binding to a ClusterRole that is not stored grants nothing.
+ */
+function clusterRulesAround(model: SystemModel, before: SystemState, slot: number, who: Principal) {
+  const requestable = model.scope.clusterObjects ?? [];
+  const stored = requestable.filter((_, k) => ((before.clusterObjects ?? 0) & (1 << k)) !== 0);
+  const fixedRoles = resolveClusterRoles(model.scope.clusterRoles);
+  const clusterRole = (name: string): PolicyRule[] =>
+    fixedRoles.find((r) => r.metadata.name === name)?.rules ??
+    stored.find((o) => o.kind === 'ClusterRole' && o.name === name)?.rules ??
+    [];
+  const bindings = [
+    ...model.scope.clusterRoleBindings,
+    ...stored.flatMap((o) =>
+      o.kind === 'ClusterRoleBinding'
+        ? [{ clusterRole: o.clusterRole ?? '', subjects: o.subjects ?? [] }]
+        : [],
+    ),
+  ];
+  const held: PolicyRule[] = [];
+  // A ServiceAccount subject of a ClusterRoleBinding names its namespace, or no one.
+  const applies = (s: SubjectSpec) =>
+    (s.kind !== 'ServiceAccount' || s.namespace !== undefined) && names(s, who, s.namespace ?? '', null);
+  for (const b of bindings) if (b.subjects.some(applies)) held.push(...clusterRole(b.clusterRole));
+  const written = requestable[slot];
+  const granted =
+    written.kind === 'ClusterRole' ? (written.rules ?? []) : clusterRole(written.clusterRole ?? '');
+  const delegation: Permission =
+    written.kind === 'ClusterRole'
+      ? { group: rbacGroup, resource: 'clusterroles', verb: 'escalate', name: written.name }
+      : { group: rbacGroup, resource: 'clusterroles', verb: 'bind', name: written.clusterRole ?? '' };
+  return { held, granted, delegated: held.some((r) => includes(r, delegation)) };
+}
+
+/** A successful create or update of a ClusterRole or ClusterRoleBinding by someone outside system:masters. */
+function clusterWrite(event: SystemEvent) {
+  const r = event.request;
+  if (r?.target !== 'cluster-object' || (r.verb !== 'create' && r.verb !== 'update')) return null;
+  if (r.principal.groups.includes(masters) || !succeeded(event)) return null;
+  return r;
+}
+
 /** A successful create or update of a Role or RoleBinding by someone outside system:masters. */
 function rbacWrite(model: SystemModel, event: SystemEvent) {
   const r = event.request;
@@ -128,8 +172,18 @@ function rbacWrite(model: SystemModel, event: SystemEvent) {
 
 export const noEscalationThroughBindings = stepProperty('no-escalation-through-bindings', ['RB-4', 'RB-5'], {
   statement:
-    'A Role or RoleBinding written by anyone outside system:masters grants, in its namespace, only permissions its author held there before, unless the author may bind that role (or escalate roles).',
+    'A Role or RoleBinding written by anyone outside system:masters grants, in its namespace, only permissions its author held there before, unless the author may bind that role (or escalate roles); a ClusterRole or ClusterRoleBinding grants only what its author held cluster-wide, unless it may escalate clusterroles or bind that ClusterRole.',
   predicate: (model, before, event) => {
+    const c = clusterWrite(event);
+    if (c) {
+      const { held, granted, delegated } = clusterRulesAround(model, before, c.object, c.principal);
+      if (delegated) return true;
+      const gained = permissionsOf(granted).find((p) => !held.some((rule) => includes(rule, p)));
+      const o = model.scope.clusterObjects?.[c.object];
+      return gained
+        ? `${c.principal.name} wrote ${o?.kind}/${o?.name}, granting ${gained.verb} on ${gained.group || 'core'}/${gained.resource}${gained.name ? `/${gained.name}` : ''} cluster-wide, which it did not hold`
+        : true;
+    }
     const r = rbacWrite(model, event);
     if (!r) return true;
     const { held, granted, delegated, namespace } = rulesAround(
@@ -146,7 +200,7 @@ export const noEscalationThroughBindings = stepProperty('no-escalation-through-b
       : true;
   },
   witness: onStep(
-    'someone outside system:masters creates or updates a Role or RoleBinding',
-    (model, _b, event) => rbacWrite(model, event) !== null,
+    'someone outside system:masters creates or updates a Role, RoleBinding, ClusterRole or ClusterRoleBinding',
+    (model, _b, event) => rbacWrite(model, event) !== null || clusterWrite(event) !== null,
   ),
 });

@@ -49,6 +49,7 @@ const killerOf: Record<string, string> = {
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'escalation-check-skipped': 'no-escalation-through-bindings',
+  'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
 };
 
@@ -57,6 +58,7 @@ const onlyKilledBy: Record<string, string> = {
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
+  'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */
@@ -162,7 +164,9 @@ describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
   it(`breaks ${propertyId} and no other safety property`, () => {
     const variant = variantByName(name);
     if (!variant) throw new Error(`no mutant ${name}`);
-    const model = new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
+    // A data fault (a cluster RBAC attempt added, D-23) applies to the scope it runs on.
+    const scope = variant.scope ? variant.scope(quickScope) : quickScope;
+    const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
     const result = check(model, mutantProperties);
     expect(result.complete).toBe(true);
     expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([

@@ -128,6 +128,51 @@ const configuredInitializers = (scope: Scope): string[] =>
       .map((c) => ({ metadata: { name: c.name }, initializers: c.initializers })),
   ).map((i) => i.name);
 
+/**
+ * The scope with an RBAC manager who may write ClusterRoleBindings (and nothing it could grant) trying
+ * to bind cluster-admin to itself (D-23): refused by escalation prevention, so the model adds no state.
+ */
+function withClusterAdminBindingAttempt(scope: Scope): Scope {
+  const manager = 'rbac-manager';
+  return {
+    ...scope,
+    principals: [
+      ...scope.principals,
+      { name: manager, groups: ['system:authenticated'], requests: ['create-cluster-object'] },
+    ],
+    clusterRoles: [
+      ...(scope.clusterRoles ?? []),
+      {
+        metadata: { name: 'cluster-binding-writer' },
+        rules: [
+          { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterrolebindings'], verbs: ['create'] },
+        ],
+      },
+    ],
+    clusterRoleBindings: [
+      ...scope.clusterRoleBindings,
+      {
+        name: 'cluster-binding-writer',
+        clusterRole: 'cluster-binding-writer',
+        subjects: [{ kind: 'User', name: manager }],
+      },
+    ],
+    clusterObjects: [
+      ...(scope.clusterObjects ?? []),
+      {
+        kind: 'ClusterRoleBinding',
+        name: 'rbac-manager-is-cluster-admin',
+        clusterRole: 'cluster-admin',
+        subjects: [{ kind: 'User', name: manager }],
+        requestedBy: [manager],
+      },
+    ],
+    ...(scope.intent
+      ? { intent: { ...scope.intent, clusterWide: [...scope.intent.clusterWide, manager] } }
+      : {}),
+  };
+}
+
 /** The merge of IN-1 without its sort: entries concatenated in list order, a repeated name kept once. */
 function mergeInListOrder(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
   const merged = configs.flatMap((c) => mergeInitializerConfigurations([c]));
@@ -497,6 +542,18 @@ const seededFaults: FaultRow[] = [
     ['RB-4', 'RB-5'],
     'Storage writes a RoleBinding or Role that grants more than its author holds: an admin of a namespace binds cluster-admin there (no ConfirmNoEscalation, D-23).',
     providing('pipeline', { guards: { grantsBeyondCallersPermissions: () => false } }),
+  ],
+  [
+    'cluster-escalation-check-skipped',
+    ['RB-4', 'RB-5'],
+    'Storage writes a ClusterRole or ClusterRoleBinding that grants more than its author holds cluster-wide (no ConfirmNoEscalation in clusterrole/clusterrolebinding policybased storage, D-23); Roles and RoleBindings are still checked. The scope gains an RBAC manager who may write ClusterRoleBindings and tries to bind cluster-admin to itself, always refused by the model.',
+    providing('pipeline', {
+      guards: {
+        grantsBeyondCallersPermissions: ({ event }) =>
+          event.facts.escalation === 'forbidden' && event.facts.target !== 'cluster-object',
+      },
+    }),
+    withClusterAdminBindingAttempt,
   ],
   [
     'namespace-creator-updates-default',

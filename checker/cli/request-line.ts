@@ -29,11 +29,13 @@ export const namespacedResources = [
   'networkpolicies',
 ] as const;
 
-/** Cluster-scoped resources besides namespaces: initializer and webhook configurations (docs 000, 004). */
+/** Cluster-scoped resources besides namespaces: initializer and webhook configurations (docs 000, 004), ClusterRoles and ClusterRoleBindings (D-23). */
 export const clusterResources = [
   'namespaceinitializerconfigurations',
   'initializerconfigurations',
   'externaladmissionhookconfigurations',
+  'clusterroles',
+  'clusterrolebindings',
 ] as const;
 
 export type ParsedPath =

@@ -109,7 +109,7 @@ describe('a mistake in extends', () => {
 
   it('an unknown base names the scopes there are and the likely one', () => {
     expect(refused(extending('defualt'))).toThrow(
-      /^derived\.yaml:1: extends: unknown scope "defualt"; fix: did you mean "default"\? use one of admin-finalize, creators-delete, declared-kinds, default, /,
+      /^derived\.yaml:1: extends: unknown scope "defualt"; fix: did you mean "default"\? use one of admin-finalize, cluster-rbac, creators-delete, declared-kinds, default, /,
     );
   });
 

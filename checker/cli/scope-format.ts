@@ -75,6 +75,9 @@ export const requestTemplates = [
   'fail-initialization',
   'create-content-naming-another-namespace',
   'update-finalizers-naming-another-namespace',
+  'create-cluster-object',
+  'update-cluster-object',
+  'delete-cluster-object',
 ] as const;
 
 /** Content kinds a scope may name, with their resource (the path segment). */
@@ -301,6 +304,19 @@ export const scopeDocumentSchema = z.strictObject({
   ),
   /** ClusterRoles, ClusterRoleBindings and NamespaceInitializerConfigurations, as kubectl apply reads them. */
   manifests: z.array(z.record(z.string(), z.unknown())),
+  /**
+   * ClusterRoles and ClusterRoleBindings users may create, update and delete during the run (D-23),
+   * each a manifest, stored from the start when `initially`, addressed only by `requestedBy` when given.
+   */
+  clusterObjects: z
+    .array(
+      z.strictObject({
+        manifest: z.record(z.string(), z.unknown()),
+        initially: z.boolean().optional(),
+        requestedBy: names.optional(),
+      }),
+    )
+    .optional(),
   /** NamespaceInitializerConfigurations a cluster admin creates during the run (AC-3); the others exist from the start. */
   registeredLater: names.optional(),
   /** FP-3: contents a cluster admin may update a configuration to during the run, by configuration name. */

@@ -50,3 +50,78 @@ describe('RBAC in scope files', () => {
     );
   });
 });
+
+/** D-23: requestable ClusterRoles and ClusterRoleBindings (`clusterObjects`), and their mistakes. */
+describe('cluster objects in scope files', () => {
+  const base = scopeToYaml(scopeByName('admin-finalize'));
+  const withObjects = (entries: string) => `${base}clusterObjects:\n${entries}`;
+
+  it('reads a ClusterRole and a ClusterRoleBinding with their flags', () => {
+    const scope = parseScope(
+      withObjects(
+        [
+          '  - manifest:',
+          '      apiVersion: rbac.authorization.k8s.io/v1',
+          '      kind: ClusterRole',
+          '      metadata: { name: pod-reader }',
+          '      rules: [{ apiGroups: [""], resources: [pods], verbs: [get] }]',
+          '    initially: true',
+          '  - manifest:',
+          '      apiVersion: rbac.authorization.k8s.io/v1',
+          '      kind: ClusterRoleBinding',
+          '      metadata: { name: alice-pod-reader }',
+          '      roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-reader }',
+          '      subjects: [{ kind: User, apiGroup: rbac.authorization.k8s.io, name: alice }]',
+          '    requestedBy: [carol]',
+          '',
+        ].join('\n'),
+      ),
+      'objects.yaml',
+    );
+    expect(scope.clusterObjects).toEqual([
+      {
+        kind: 'ClusterRole',
+        name: 'pod-reader',
+        rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+        initially: true,
+      },
+      {
+        kind: 'ClusterRoleBinding',
+        name: 'alice-pod-reader',
+        clusterRole: 'pod-reader',
+        subjects: [{ kind: 'User', name: 'alice' }],
+        requestedBy: ['carol'],
+      },
+    ]);
+  });
+
+  it('refuses another kind, and a binding to a ClusterRole nobody defines, in one line each', () => {
+    const role = withObjects(
+      [
+        '  - manifest:',
+        '      apiVersion: rbac.authorization.k8s.io/v1',
+        '      kind: Role',
+        '      metadata: { name: r, namespace: team-a }',
+        '      rules: []',
+        '',
+      ].join('\n'),
+    );
+    expect(() => parseScope(role, 'role.yaml')).toThrow(
+      /^role\.yaml:\d+: clusterObjects\[0\]\.manifest\.kind: a requestable cluster object is a ClusterRole or ClusterRoleBinding, not "Role"; fix: use kind: ClusterRole or kind: ClusterRoleBinding$/,
+    );
+    const binding = withObjects(
+      [
+        '  - manifest:',
+        '      apiVersion: rbac.authorization.k8s.io/v1',
+        '      kind: ClusterRoleBinding',
+        '      metadata: { name: b }',
+        '      roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: pod-readr }',
+        '      subjects: [{ kind: User, apiGroup: rbac.authorization.k8s.io, name: alice }]',
+        '',
+      ].join('\n'),
+    );
+    expect(() => parseScope(binding, 'binding.yaml')).toThrow(
+      /^binding\.yaml:\d+: clusterObjects\[0\]\.manifest\.roleRef\.name: no ClusterRole "pod-readr"; fix: /,
+    );
+  });
+});

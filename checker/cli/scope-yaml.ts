@@ -2,6 +2,7 @@ import { Document, isScalar, isSeq, visit } from 'yaml';
 import { bootstrapClusterRoles } from '../../machines/bootstrap-rbac.ts';
 import type { ClusterRole } from '../../machines/k8s-types.ts';
 import type {
+  ClusterObjectSpec,
   ClusterRoleBindingSpec,
   ConfigurationSpec,
   InitializerSpec,
@@ -148,6 +149,63 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
         break;
     }
   }
+  // ---- cluster RBAC objects users may request (D-23)
+  const clusterObjects: ClusterObjectSpec[] = [];
+  (doc.clusterObjects ?? []).forEach((entry, i) => {
+    const path = ['clusterObjects', i, 'manifest'];
+    const raw = entry.manifest;
+    if (raw.kind !== 'ClusterRole' && raw.kind !== 'ClusterRoleBinding') {
+      issue(
+        [...path, 'kind'],
+        `a requestable cluster object is a ClusterRole or ClusterRoleBinding, not ${JSON.stringify(raw.kind ?? null)}`,
+        'use kind: ClusterRole or kind: ClusterRoleBinding',
+      );
+      return;
+    }
+    const parsed = manifestSchemas[raw.kind].safeParse(raw);
+    if (!parsed.success) {
+      issues.push(issueOfZod(parsed.error.issues, raw, path));
+      return;
+    }
+    const manifest = parsed.data;
+    const key = `${manifest.kind}/${manifest.metadata.name}`;
+    if (seen.has(key))
+      issue([...path, 'metadata', 'name'], `${key} is defined twice`, 'give each a distinct name');
+    seen.add(key);
+    const extra = {
+      ...(entry.initially ? { initially: true } : {}),
+      ...(entry.requestedBy ? { requestedBy: [...entry.requestedBy] } : {}),
+    };
+    if (manifest.kind === 'ClusterRole') {
+      clusterObjects.push({
+        kind: 'ClusterRole',
+        name: manifest.metadata.name,
+        rules: manifest.rules.map(copyRule),
+        ...extra,
+      });
+      return;
+    }
+    if (manifest.kind !== 'ClusterRoleBinding') return;
+    const roles = [
+      ...knownClusterRoles,
+      ...(doc.clusterObjects ?? []).flatMap((o) =>
+        o.manifest.kind === 'ClusterRole' ? [String((o.manifest.metadata as { name?: unknown })?.name)] : [],
+      ),
+    ];
+    if (!roles.includes(manifest.roleRef.name))
+      issue(
+        [...path, 'roleRef', 'name'],
+        `no ClusterRole "${manifest.roleRef.name}"`,
+        suggest(manifest.roleRef.name, roles),
+      );
+    clusterObjects.push({
+      kind: 'ClusterRoleBinding',
+      name: manifest.metadata.name,
+      clusterRole: manifest.roleRef.name,
+      subjects: manifest.subjects.map(toSubjectSpec),
+      ...extra,
+    });
+  });
   const configurationNames = configurations.map((c) => c.name);
   for (const field of ['registeredLater', 'deletableConfigurations'] as const)
     (doc[field] ?? []).forEach((named, i) => {
@@ -390,6 +448,7 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
     clusterRoleBindings,
     ...(clusterRoles.length > 0 ? { clusterRoles } : {}),
     content,
+    ...(clusterObjects.length > 0 ? { clusterObjects } : {}),
     ...(doc.kinds && doc.kinds.length > 0
       ? { kinds: doc.kinds.map(({ objects: _objects, ...k }) => ({ ...k })) }
       : {}),
@@ -555,6 +614,29 @@ export function scopeToDocument(scope: Scope): ScopeDocument {
         }
       : {}),
     ...(deletable.length > 0 ? { deletableConfigurations: deletable } : {}),
+    ...(scope.clusterObjects && scope.clusterObjects.length > 0
+      ? {
+          clusterObjects: scope.clusterObjects.map((o) => ({
+            manifest:
+              o.kind === 'ClusterRole'
+                ? {
+                    apiVersion: `${rbacGroup}/v1`,
+                    kind: 'ClusterRole',
+                    metadata: { name: o.name },
+                    rules: o.rules ?? [],
+                  }
+                : {
+                    apiVersion: `${rbacGroup}/v1`,
+                    kind: 'ClusterRoleBinding',
+                    metadata: { name: o.name },
+                    roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: o.clusterRole ?? '' },
+                    subjects: (o.subjects ?? []).map(subjectOut),
+                  },
+            ...(o.initially ? { initially: true } : {}),
+            ...(o.requestedBy ? { requestedBy: o.requestedBy } : {}),
+          })),
+        }
+      : {}),
     initializers,
     content: scope.content.filter((o) => o.kind === undefined).map(definitionOf),
     ...(scope.kinds && scope.kinds.length > 0

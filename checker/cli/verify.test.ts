@@ -76,7 +76,7 @@ describe('parseVerifyArgs', () => {
       /^--property: unknown property "nope"; use one of no-access-before-ready/,
     );
     expect(usageError(['--scope', 'nope'])).toMatch(
-      /^--scope: unknown scope "nope"; use one of admin-finalize, creators-delete, declared-kinds, default, large, quick, wide/,
+      /^--scope: unknown scope "nope"; use one of admin-finalize, cluster-rbac, creators-delete, declared-kinds, default, large, quick, wide/,
     );
     expect(usageError(['--max-states', '1e3'])).toMatch(
       /^--max-states needs a whole number at least 1, got "1e3"/,

@@ -121,6 +121,8 @@ export class CompiledSystem {
 
   private readonly eventIds = new Map<SystemEvent, number>();
   private readonly namespaces: number;
+  /** The lane of the stored cluster RBAC objects, or -1 when the scope requests none. */
+  private readonly clusterLane: number;
   private readonly kinds: Int8Array;
   private readonly lanes: Int32Array;
   private readonly controllerLanes: Int32Array;
@@ -183,6 +185,7 @@ export class CompiledSystem {
   constructor(readonly model: SystemModel) {
     this.codec = systemCodec(model);
     this.width = this.codec.width;
+    this.clusterLane = (model.scope.clusterObjects?.length ?? 0) > 0 ? this.width - 1 : -1;
     this.namespaces = model.scope.namespaces.length;
     const actions = model.actions;
     this.kinds = Int8Array.from(actions, (a) =>
@@ -290,7 +293,9 @@ export class CompiledSystem {
   private begin(current: Uint32Array): void {
     this.current = current;
     this.wide = -1;
-    const global = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
+    const lanes = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
+    // The stored cluster RBAC objects (D-23) are part of the global context: RBAC reads them.
+    const global = this.clusterLane < 0 ? lanes : this.globals.id(lanes, current[this.clusterLane]);
     this.global = global;
     let rbac = 0;
     for (let i = 0; i < this.namespaces; i++) {

@@ -6,14 +6,17 @@ export const firstNamespaceLane = 3;
 
 /**
  * The system state's lanes, in the order of `SystemModel.key`: configuration copy, faults, registered
- * configurations, one interned id per namespace, one interned snapshot per initializer controller.
+ * configurations, one interned id per namespace, one interned snapshot per initializer controller,
+ * and, only in a scope with requestable cluster RBAC objects, the mask of those stored.
  * Namespace ids name the model's own interned `NamespaceState` objects, so decoding allocates only the
  * state object and its two arrays.
  */
 export function systemCodec(model: SystemModel): StateCodec<SystemState> {
   const namespaces = model.scope.namespaces.length;
   const initializers = model.initializers.length;
-  const width = 3 + namespaces + initializers;
+  // A scope with requestable ClusterRoles or ClusterRoleBindings (D-23) has one more lane, last.
+  const cluster = (model.scope.clusterObjects?.length ?? 0) > 0;
+  const width = 3 + namespaces + initializers + (cluster ? 1 : 0);
   return {
     width,
     encode(s, out, offset) {
@@ -22,6 +25,7 @@ export function systemCodec(model: SystemModel): StateCodec<SystemState> {
       out[offset + 2] = s.registeredConfigs;
       for (let i = 0; i < namespaces; i++) out[offset + 3 + i] = s.namespaces[i].id;
       for (let k = 0; k < initializers; k++) out[offset + 3 + namespaces + k] = s.initializers[k];
+      if (cluster) out[offset + width - 1] = s.clusterObjects ?? 0;
     },
     decode(lanes, offset) {
       const ns: NamespaceState[] = new Array(namespaces);
@@ -34,6 +38,7 @@ export function systemCodec(model: SystemModel): StateCodec<SystemState> {
         registeredConfigs: lanes[offset + 2],
         namespaces: ns,
         initializers: inits,
+        ...(cluster ? { clusterObjects: lanes[offset + width - 1] } : {}),
       };
     },
     // SystemModel.key writes the same lanes as UTF-16 code units.

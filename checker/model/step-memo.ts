@@ -243,7 +243,7 @@ export class StepMemo {
   ) {
     const slots = model.scope.namespaces.length;
     this.tuple = new Uint32Array(1 + 3 * slots);
-    this.outsideTuple = new Uint32Array(3 + model.initializers.length);
+    this.outsideTuple = new Uint32Array(4 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
     this.outsideFirst = firstNamespaceLane + slots;
     this.local = new MemoTable(count);
@@ -442,11 +442,18 @@ export class StepMemo {
     lanes[n++] = s.faults;
     lanes[n++] = s.registeredConfigs;
     for (let k = 0; k < s.initializers.length; k++) lanes[n++] = s.initializers[k];
+    // The stored cluster RBAC objects (D-23), in a scope that requests any.
+    if (s.clusterObjects !== undefined) lanes[n++] = s.clusterObjects;
     return this.outsideIds.id(lanes, n);
   }
 
   private sameOutside(a: SystemState, b: SystemState): boolean {
-    if (a.configSync !== b.configSync || a.faults !== b.faults || a.registeredConfigs !== b.registeredConfigs)
+    if (
+      a.configSync !== b.configSync ||
+      a.faults !== b.faults ||
+      a.registeredConfigs !== b.registeredConfigs ||
+      a.clusterObjects !== b.clusterObjects
+    )
       return false;
     for (let k = 0; k < a.initializers.length; k++) if (a.initializers[k] !== b.initializers[k]) return false;
     return true;

@@ -5,6 +5,7 @@ import type { PropagationPolicy } from '../../machines/namespace.ts';
 import { anonymousUser, unauthenticatedGroup } from '../../machines/rbac.ts';
 import {
   builtInActorBindings,
+  type ClusterObjectSpec,
   type ClusterRoleBindingSpec,
   type ConfigurationKind,
   type ConfigurationSpec,
@@ -120,6 +121,12 @@ export type RequestPlan =
       /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (sent as the request's `body.data`). */
       refusedData?: RefusedData;
     } & SentMetadata)
+  | {
+      /** A ClusterRole or ClusterRoleBinding: the scope's `clusterObjects` slot (D-23). */
+      type: 'cluster-object';
+      verb: 'create' | 'get' | 'update' | 'delete';
+      slot: number;
+    }
   | {
       type: 'configuration';
       verb: 'create' | 'get' | 'update' | 'delete';
@@ -520,6 +527,8 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     (inline?.clusterRoles ?? []).map((r) => [r.metadata.name, r]),
   );
   const configurations: ConfigurationSpec[] = [...(inline?.configurations ?? [])];
+  // ClusterRoles and ClusterRoleBindings the steps write (D-23), each stored once a create succeeds.
+  const clusterObjects: ClusterObjectSpec[] = [...(inline?.clusterObjects ?? [])];
   const initialContent = new Map<string, string[]>();
   const contentPaths = new Map<string, FieldPath>();
   const addContent = (namespace: string, resource: string, name: string, path: FieldPath) => {
@@ -714,6 +723,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           principal,
           configurations,
           initializerSpec,
+          clusterObjects,
         );
         if (line.verb === 'create' && request.plan?.type === 'namespace' && request.plan.namespace >= 0) {
           const name = [...builder.namespaces.keys()][request.plan.namespace];
@@ -844,6 +854,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
     clusterRoleBindings,
     ...(clusterRoles.size > 0 ? { clusterRoles: [...clusterRoles.values()] } : {}),
     content: builder.objects,
+    ...(clusterObjects.length > 0 ? { clusterObjects } : {}),
     finalizerOwners: builder.finalizerOwners,
     faults,
     clock: { readRepairTimeoutSeconds: inline?.clock.readRepairTimeoutSeconds ?? 600 },
@@ -928,6 +939,7 @@ function compileRequest(
   _principal: Principal,
   configurations: ConfigurationSpec[],
   initializerSpec: (entry: EntryInput, path: FieldPath) => InitializerSpec,
+  clusterObjects: ClusterObjectSpec[],
 ): { plan: RequestPlan | null; unsupported?: string } {
   // The model has no PATCH: a patch is served as the update it amounts to; a watch starts as the list it
   // amounts to, authorized with its own verb.
@@ -1128,6 +1140,8 @@ function compileRequest(
         plan: { type: 'content', verb: 'list', namespace: -1, object: -1, resource: path.resource, ...watch },
       };
     case 'cluster': {
+      if (path.resource === 'clusterroles' || path.resource === 'clusterrolebindings')
+        return clusterObjectPlan(path.resource, path.name, modelVerb, body, bodyPath, clusterObjects);
       const kind = configurationKinds.find((k) => configurationResource[k] === path.resource);
       if (!kind) return unsupported(`${path.resource}: not a configuration resource the model stores`);
       if (modelVerb !== 'create' && modelVerb !== 'get' && modelVerb !== 'update' && modelVerb !== 'delete')
@@ -1172,6 +1186,70 @@ function compileRequest(
       return { plan: { type: 'configuration', verb: modelVerb, slot, version: c.updates.length } };
     }
   }
+}
+
+/** What a cluster object grants, as text: its rules, or its ClusterRole and subjects. */
+const definitionText = (o: ClusterObjectSpec): string =>
+  JSON.stringify(
+    o.kind === 'ClusterRole'
+      ? (o.rules ?? []).map((r) => [r.apiGroups, r.resources, r.verbs, r.resourceNames ?? []])
+      : [o.clusterRole, (o.subjects ?? []).map((s) => [s.kind, s.name, s.namespace ?? ''])],
+  );
+
+/**
+ * A ClusterRole or ClusterRoleBinding request (D-23): the object is the scope's cluster object of that
+ * kind and name, defined by the first body that names it; the model stores one definition per name.
+ */
+function clusterObjectPlan(
+  resource: 'clusterroles' | 'clusterrolebindings',
+  pathName: string | undefined,
+  verb: string,
+  body: Record<string, unknown> | undefined,
+  bodyPath: FieldPath,
+  clusterObjects: ClusterObjectSpec[],
+): { plan: RequestPlan | null; unsupported?: string } {
+  if (verb !== 'create' && verb !== 'get' && verb !== 'update' && verb !== 'delete')
+    return unsupported(
+      `${verb} ${resource}: ClusterRoles and ClusterRoleBindings are created, read, updated and deleted`,
+    );
+  const parsed = validateBody<ContentBody>('content', body ?? {}, bodyPath);
+  const name = pathName ?? parsed.metadata?.name;
+  if (!name)
+    throw new ScenarioFieldError(
+      [...bodyPath, 'metadata', 'name'],
+      'missing',
+      `name the object in the path or body.metadata.name`,
+    );
+  const kind = resource === 'clusterroles' ? ('ClusterRole' as const) : ('ClusterRoleBinding' as const);
+  const definition: ClusterObjectSpec =
+    kind === 'ClusterRole'
+      ? { kind, name, rules: toRules(parsed.rules ?? []) }
+      : {
+          kind,
+          name,
+          clusterRole: parsed.roleRef?.name ?? '',
+          subjects: (parsed.subjects ?? []).map(toSubjectSpec),
+        };
+  const writes = verb === 'create' || verb === 'update';
+  const slot = clusterObjects.findIndex((o) => o.kind === kind && o.name === name);
+  if (slot < 0) {
+    if (
+      kind === 'ClusterRoleBinding' &&
+      writes &&
+      parsed.roleRef?.kind !== undefined &&
+      parsed.roleRef.kind !== 'ClusterRole'
+    )
+      throw new ScenarioFieldError(
+        [...bodyPath, 'roleRef', 'kind'],
+        'a ClusterRoleBinding binds a ClusterRole',
+        'use kind: ClusterRole',
+      );
+    clusterObjects.push(definition);
+    return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
+  }
+  if (writes && body !== undefined && definitionText(clusterObjects[slot]) !== definitionText(definition))
+    return unsupported(`${kind} ${name} written with a second definition: the model stores one per name`);
+  return planned({ type: 'cluster-object', verb, slot });
 }
 
 /** The labels and annotations a body's metadata carries, when it carries any. */

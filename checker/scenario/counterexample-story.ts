@@ -37,6 +37,12 @@ export function httpLine(model: SystemModel, r: ApiRequest): string {
     const base = `/apis/admissionregistration.k8s.io/v1alpha1/${configurationResource[c.kind ?? 'NamespaceInitializerConfiguration']}`;
     return r.verb === 'create' ? `${verb} ${base} (${c.name})` : `${verb} ${base}/${c.name}`;
   }
+  const cluster = r.target === 'cluster-object' ? model.scope.clusterObjects?.[r.object] : undefined;
+  if (cluster) {
+    // Cluster-scoped, in rbac.authorization.k8s.io (D-23).
+    const base = `/apis/rbac.authorization.k8s.io/v1/${cluster.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}`;
+    return r.verb === 'create' ? `${verb} ${base} (${cluster.name})` : `${verb} ${base}/${cluster.name}`;
+  }
   if (r.target === 'namespace') {
     if (r.verb === 'list' || !ns) return `${verb} /api/v1/namespaces`;
     if (r.verb === 'create') return `${verb} /api/v1/namespaces (${ns})`;

@@ -57,7 +57,12 @@ export const enumTags = {
     delete: 'DeleteVerb',
     finalize: 'FinalizeVerb',
   },
-  Target: { namespace: 'NamespaceTarget', content: 'ContentTarget', configuration: 'ConfigurationTarget' },
+  Target: {
+    namespace: 'NamespaceTarget',
+    content: 'ContentTarget',
+    configuration: 'ConfigurationTarget',
+    'cluster-object': 'ClusterObjectTarget',
+  },
   RoleKind: { ClusterRole: 'ClusterRole', Role: 'Role' },
 } as const;
 

@@ -282,7 +282,7 @@ class Replay {
   /** The model's command for a plan, resolving an update's pending list against the current state. */
   private commandFor(
     principal: Principal,
-    plan: Exclude<RequestPlan, { type: 'configuration' }>,
+    plan: Exclude<RequestPlan, { type: 'configuration' | 'cluster-object' }>,
   ): RequestCommand | string {
     const sender = {
       actor: principal.name,
@@ -384,7 +384,17 @@ class Replay {
     let items: readonly string[] | undefined;
     let namespace = -1;
     const before = this.state;
-    if (step.plan.type === 'configuration') {
+    if (step.plan.type === 'cluster-object') {
+      const result = this.model.handle(this.state, {
+        principal: step.principal,
+        verb: step.plan.verb,
+        target: 'cluster-object',
+        namespace: -1,
+        object: step.plan.slot,
+      });
+      response = result.response;
+      this.state = result.state;
+    } else if (step.plan.type === 'configuration') {
       const { verb, slot, version } = step.plan;
       const result = this.model.handle(this.state, {
         principal: step.principal,

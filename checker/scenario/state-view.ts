@@ -52,6 +52,16 @@ function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, u
  * A step's action as data, by names rather than slots: who sent which request with which body, or
  * which fault or configuration it was. `replay --trace` finds the step by this, never by the label.
  */
+/** The object a request addresses as RESOURCE/NAME: a content object, or a ClusterRole or ClusterRoleBinding (D-23). */
+function objectPath(model: SystemModel, r: NonNullable<SystemEvent['request']>): string | null {
+  if (r.object < 0) return null;
+  if (r.target === 'cluster-object') {
+    const o = model.scope.clusterObjects?.[r.object];
+    return o ? `${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.name}` : null;
+  }
+  return `${model.objects[r.object].resource}/${model.objects[r.object].name}`;
+}
+
 export function actionData(model: SystemModel, event: SystemEvent): Record<string, unknown> {
   const r = event.request;
   const namespace = (slot: number) => (slot >= 0 ? (model.scope.namespaces[slot]?.name ?? null) : null);
@@ -69,8 +79,7 @@ export function actionData(model: SystemModel, event: SystemEvent): Record<strin
             verb: r.verb,
             target: r.target,
             namespace: namespace(r.namespace),
-            object:
-              r.object >= 0 ? `${model.objects[r.object].resource}/${model.objects[r.object].name}` : null,
+            object: objectPath(model, r),
             ...(r.resource ? { resource: r.resource } : {}),
             ...(r.body ? { body: JSON.parse(JSON.stringify(r.body)) } : {}),
           },

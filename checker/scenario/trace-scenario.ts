@@ -136,6 +136,33 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
   }
 }
 
+/** A ClusterRole or ClusterRoleBinding request (D-23) in scenario words: its path, and the object as the body. */
+function clusterObjectStep(model: SystemModel, r: ApiRequest): ScenarioStep | null {
+  const o = r.target === 'cluster-object' ? model.scope.clusterObjects?.[r.object] : undefined;
+  if (!o) return null;
+  const rbac = 'rbac.authorization.k8s.io';
+  const step: ScenarioStep = {
+    as: r.principal.name,
+    groups: r.principal.groups,
+    do: `${r.verb} ${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.name}`,
+  };
+  if (r.verb !== 'create' && r.verb !== 'update') return step;
+  return {
+    ...step,
+    body:
+      o.kind === 'ClusterRole'
+        ? { rules: o.rules ?? [] }
+        : {
+            roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: o.clusterRole ?? '' },
+            subjects: (o.subjects ?? []).map((s) =>
+              s.kind === 'ServiceAccount'
+                ? { kind: s.kind, name: s.name, ...(s.namespace ? { namespace: s.namespace } : {}) }
+                : { kind: s.kind, apiGroup: rbac, name: s.name },
+            ),
+          },
+  };
+}
+
 /** A configuration request (the cluster admin's create, get, update or delete, D-32) in scenario words. */
 function configurationStep(model: SystemModel, r: ApiRequest): ScenarioStep | null {
   if (!r.configuration) return null;
@@ -194,7 +221,13 @@ export function onTheModel(result: Pick<Replayed, 'scope' | 'initial' | 'model' 
   steps: ScenarioStep[];
   end: End;
 } {
-  const scope = result.scope;
+  // ClusterRoles and ClusterRoleBindings a variant's data adds are what its requests address (D-23): the
+  // model is sent the same requests, so it knows them too (a scenario step's body defines them).
+  const added = result.model.scope.clusterObjects;
+  const scope =
+    added && added !== result.scope.clusterObjects
+      ? { ...result.scope, clusterObjects: added }
+      : result.scope;
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
   const model = new SystemModel(scope, machines);
@@ -206,7 +239,10 @@ export function onTheModel(result: Pick<Replayed, 'scope' | 'initial' | 'model' 
     stamps.see(model, state);
     if (event.actorKind === 'clock') stamps.tick();
     if (event.request && event.actorKind === 'principal') {
-      const step = configurationStep(model, event.request) ?? requestStep(model, state, event.request);
+      const step =
+        clusterObjectStep(model, event.request) ??
+        configurationStep(model, event.request) ??
+        requestStep(model, state, event.request);
       const answer = model.handle(state, event.request);
       steps.push({ ...step, expect: expectOf(answer.response) });
       state = answer.state;

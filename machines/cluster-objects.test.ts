@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { scopeByName } from '../checker/cli/scope-file.ts';
+import { type ApiRequest, SystemModel, type SystemState } from './system.ts';
+
+/**
+ * ClusterRoles and ClusterRoleBindings as requests (D-23), on the scope `cluster-rbac`: the expected
+ * answers are written out from D-23 and the scope's manifests (the RBAC manager holds configmap reads,
+ * create/update/delete on both kinds and `bind` on `view`), never computed by the code under test.
+ */
+const manager = { name: 'rbac-manager', groups: ['system:authenticated'] };
+const labeller = { name: 'labeller', groups: ['system:authenticated'] };
+
+describe('a scope without cluster objects', () => {
+  it('keeps them out of its states and keys', () => {
+    const model = new SystemModel(scopeByName('quick'));
+    const [initial] = model.initialStates();
+    expect('clusterObjects' in initial).toBe(false);
+    // One key lane per global field, namespace and initializer controller (quick: 3 + 5 + 3).
+    expect(model.key(initial)).toHaveLength(11);
+  });
+});
+
+describe('cluster objects through the pipeline', () => {
+  const model = new SystemModel(scopeByName('cluster-rbac'));
+  const [initial] = model.initialStates();
+  const slot = (name: string) => (model.scope.clusterObjects ?? []).findIndex((o) => o.name === name);
+  const send = (s: SystemState, principal: ApiRequest['principal'], verb: ApiRequest['verb'], name: string) =>
+    model.handle(s, { principal, verb, target: 'cluster-object', namespace: -1, object: slot(name) });
+  const team = model.scope.namespaces.findIndex((ns) => ns.name === 'team-b');
+
+  it('starts with none stored and lengthens the key by one lane', () => {
+    expect(initial.clusterObjects).toBe(0);
+    expect(model.key(initial)).toHaveLength(12);
+  });
+
+  it('stores a ClusterRole whose rules its author holds, once (409 the second time)', () => {
+    const created = send(initial, manager, 'create', 'configmap-reader');
+    expect(created.response.code).toBe(201);
+    expect(created.state.clusterObjects).toBe(1 << slot('configmap-reader'));
+    const again = send(created.state, manager, 'create', 'configmap-reader');
+    expect(again.response.code).toBe(409);
+    const deleted = send(created.state, manager, 'delete', 'configmap-reader');
+    expect(deleted.response.code).toBe(200);
+    expect(deleted.state.clusterObjects).toBe(0);
+    expect(send(initial, manager, 'delete', 'configmap-reader').response.code).toBe(404);
+  });
+
+  it('refuses a ClusterRole granting a rule its author lacks, naming the rule (403)', () => {
+    const refused = send(initial, manager, 'create', 'secret-reader');
+    expect(refused.response.code).toBe(403);
+    expect(refused.response.message).toBe(
+      'clusterroles.rbac.authorization.k8s.io "secret-reader" is forbidden: user "rbac-manager" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}',
+    );
+    expect(refused.state).toBe(initial);
+  });
+
+  it('refuses a cluster-admin binding for its author, and lets it bind view', () => {
+    expect(send(initial, manager, 'create', 'rbac-manager-cluster-admin').response.code).toBe(403);
+    expect(send(initial, manager, 'create', 'labeller-view').response.code).toBe(201);
+  });
+
+  it('forbids a user no ClusterRoleBinding lets write them', () => {
+    expect(send(initial, labeller, 'create', 'configmap-reader').response.code).toBe(403);
+  });
+
+  it('has RBAC decide on the bindings stored: the labeller reads only while view is bound', () => {
+    const get: ApiRequest = {
+      principal: labeller,
+      verb: 'list',
+      target: 'content',
+      namespace: team,
+      object: -1,
+      resource: 'configmaps',
+    };
+    expect(model.handle(initial, get).response.code).toBe(403);
+    const bound = send(initial, manager, 'create', 'labeller-view').state;
+    expect(model.handle(bound, get).response.code).toBe(200);
+    const unbound = send(bound, manager, 'delete', 'labeller-view').state;
+    expect(model.handle(unbound, get).response.code).toBe(403);
+  });
+});
