@@ -19,15 +19,11 @@ export interface ObjectSeen {
   };
 }
 
+/** What was asked, as far as the properties read it: a read's ask for uninitialized objects, initialize's name. */
 export type ObjectRequest =
-  | { type: 'CREATE'; initializers: string[]; strictlyValid: boolean; wait: boolean }
   | { type: 'READ'; includeUninitialized: boolean }
-  | { type: 'INITIALIZE'; initializer: string; strictlyValid: boolean }
-  | { type: 'COMPLETE' }
-  | { type: 'TICK' }
-  | { type: 'REPLICATION_COUNTS' }
-  | { type: 'SCHEDULE' }
-  | { type: 'QUOTA_COUNTS' };
+  | { type: 'INITIALIZE'; initializer: string }
+  | { type: 'CREATE' | 'COMPLETE' | 'TICK' | 'REPLICATION_COUNTS' | 'SCHEDULE' | 'QUOTA_COUNTS' };
 
 export interface ObjectStep {
   before: ObjectSeen;
