@@ -219,7 +219,7 @@ export const genericInitializationMachine = setup({
       description:
         'Stored but not yet initialized (IN-9): hidden from reads that do not ask for uninitialized objects.',
       initial: 'uninitialized',
-      // Both inner states answer reads, ticks and consumers alike; each handles INITIALIZE and COMPLETE its own way.
+      // Both inner states answer reads, initialize/{name}, ticks and consumers alike; each completes its own way.
       on: {
         READ: [
           act('clientAsksForUninitialized', 'answerObject', ['IN-9']),
@@ -228,6 +228,11 @@ export const genericInitializationMachine = setup({
         TICK: [
           act('tickReachesCreateTimeout', 'answerTimeout', ['ALT-3']),
           act('createIsHeld', 'waitOneSecond', ['ALT-3']),
+        ],
+        // A name not pending is refused (in awaitingInitialize none is); any other but the last is removed.
+        INITIALIZE: [
+          act('initializerNotPending', 'refuseNotPending', ['IN-9']),
+          { actions: 'removeInitializer', meta: { requirements: ['IN-9'] } },
         ],
         REPLICATION_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
         SCHEDULE: { actions: 'skipUninitialized', meta: { requirements: ['IN-10'] } },
@@ -238,11 +243,8 @@ export const genericInitializationMachine = setup({
           description:
             'metadata.initializers names initializers still to visit: hidden from clients that do not ask for uninitialized objects.',
           on: {
-            INITIALIZE: [
-              act('initializerNotPending', 'refuseNotPending', ['IN-9']),
-              when('removesLastPending', 'awaitingInitialize', 'removeInitializer', ['IN-9']),
-              { actions: 'removeInitializer', meta: { requirements: ['IN-9'] } },
-            ],
+            // Tried before initializing's INITIALIZE: the last pending name moves on to awaitingInitialize.
+            INITIALIZE: when('removesLastPending', 'awaitingInitialize', 'removeInitializer', ['IN-9']),
             COMPLETE: { actions: 'refuseNotInitializing', meta: { requirements: ['IN-9'] } },
           },
         },
@@ -250,7 +252,6 @@ export const genericInitializationMachine = setup({
           description:
             'Every initializer has visited; still uninitialized until the initialization controller completes it.',
           on: {
-            INITIALIZE: { actions: 'refuseNotPending', meta: { requirements: ['IN-9'] } },
             COMPLETE: [
               when('passesStrictValidation', '#generic-initialization.initialized', 'releaseHeldCreate', [
                 'IN-9',

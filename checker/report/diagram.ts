@@ -336,6 +336,8 @@ const readingGuide = [
   '  a note beside it, under `stays in STATE`.',
   '- Transitions between the same two states share one arrow whose label lists each of them, so none hides',
   '  under another.',
+  "- A compound state's own transitions (arrows from its border, or the note beside it) apply in every state",
+  '  inside it, for an event that state has no transition of its own to take.',
   '- `done` is taken when a compound or parallel state reaches its final state(s).',
   '',
   'In a decision flowchart:',
