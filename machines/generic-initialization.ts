@@ -219,52 +219,45 @@ export const genericInitializationMachine = setup({
       description:
         'Stored but not yet initialized (IN-9): hidden from reads that do not ask for uninitialized objects.',
       initial: 'uninitialized',
+      // Both inner states answer reads, initialize/{name}, ticks and consumers alike; each completes its own way.
+      on: {
+        READ: [
+          act('clientAsksForUninitialized', 'answerObject', ['IN-9']),
+          { actions: 'answerNotFound', meta: { requirements: ['IN-9'] } },
+        ],
+        TICK: [
+          act('tickReachesCreateTimeout', 'answerTimeout', ['ALT-3']),
+          act('createIsHeld', 'waitOneSecond', ['ALT-3']),
+        ],
+        // A name not pending is refused (in awaitingInitialize none is); any other but the last is removed.
+        INITIALIZE: [
+          act('initializerNotPending', 'refuseNotPending', ['IN-9']),
+          { actions: 'removeInitializer', meta: { requirements: ['IN-9'] } },
+        ],
+        REPLICATION_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
+        SCHEDULE: { actions: 'skipUninitialized', meta: { requirements: ['IN-10'] } },
+        QUOTA_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
+      },
       states: {
         uninitialized: {
           description:
             'metadata.initializers names initializers still to visit: hidden from clients that do not ask for uninitialized objects.',
           on: {
-            READ: [
-              act('clientAsksForUninitialized', 'answerObject', ['IN-9']),
-              { actions: 'answerNotFound', meta: { requirements: ['IN-9'] } },
-            ],
-            INITIALIZE: [
-              act('initializerNotPending', 'refuseNotPending', ['IN-9']),
-              when('removesLastPending', 'awaitingInitialize', 'removeInitializer', ['IN-9']),
-              { actions: 'removeInitializer', meta: { requirements: ['IN-9'] } },
-            ],
+            // Tried before initializing's INITIALIZE: the last pending name moves on to awaitingInitialize.
+            INITIALIZE: when('removesLastPending', 'awaitingInitialize', 'removeInitializer', ['IN-9']),
             COMPLETE: { actions: 'refuseNotInitializing', meta: { requirements: ['IN-9'] } },
-            TICK: [
-              act('tickReachesCreateTimeout', 'answerTimeout', ['ALT-3']),
-              act('createIsHeld', 'waitOneSecond', ['ALT-3']),
-            ],
-            REPLICATION_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
-            SCHEDULE: { actions: 'skipUninitialized', meta: { requirements: ['IN-10'] } },
-            QUOTA_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
           },
         },
         awaitingInitialize: {
           description:
             'Every initializer has visited; still uninitialized until the initialization controller completes it.',
           on: {
-            READ: [
-              act('clientAsksForUninitialized', 'answerObject', ['IN-9']),
-              { actions: 'answerNotFound', meta: { requirements: ['IN-9'] } },
-            ],
-            INITIALIZE: { actions: 'refuseNotPending', meta: { requirements: ['IN-9'] } },
             COMPLETE: [
               when('passesStrictValidation', '#generic-initialization.initialized', 'releaseHeldCreate', [
                 'IN-9',
               ]),
               orElse('#generic-initialization.deleted', 'recordFailedInitialization', ['IN-9']),
             ],
-            TICK: [
-              act('tickReachesCreateTimeout', 'answerTimeout', ['ALT-3']),
-              act('createIsHeld', 'waitOneSecond', ['ALT-3']),
-            ],
-            REPLICATION_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
-            SCHEDULE: { actions: 'skipUninitialized', meta: { requirements: ['IN-10'] } },
-            QUOTA_COUNTS: { actions: 'countObject', meta: { requirements: ['IN-10'] } },
           },
         },
       },

@@ -160,26 +160,15 @@ describe('test/e2e/apimachinery/initializers.go (1.8–1.13)', () => {
   // source: test/e2e/apimachinery/initializers.go, "will be set to nil if a patch removes the last pending initializer", Kubernetes 1.9–1.13 (read at commit 12d73c3)
   it('will be set to nil if a patch removes the last pending initializer', () => {
     // The create of a pod nobody initializes ends in a timeout error.
-    const timedOut = run(
+    const heldFiveSeconds: GenericObjectEvent[] = [
       { type: 'CREATE', initializers: ['Test'], strictlyValid: true, wait: true },
-      tick,
-      tick,
-      tick,
-      tick,
-      tick,
-    );
+      ...Array<GenericObjectEvent>(5).fill(tick),
+    ];
+    const timedOut = run(...heldFiveSeconds);
     expect(timedOut.context.outcome).toEqual({ kind: 'timeout', code: 504 });
     expect(timedOut.context.pending).toEqual(['Test']);
     // Removing the last pending initializer empties the list.
-    const patched = run(
-      { type: 'CREATE', initializers: ['Test'], strictlyValid: true, wait: true },
-      tick,
-      tick,
-      tick,
-      tick,
-      tick,
-      { type: 'INITIALIZE', initializer: 'Test', strictlyValid: true },
-    );
+    const patched = run(...heldFiveSeconds, { type: 'INITIALIZE', initializer: 'Test', strictlyValid: true });
     expect(patched.context.pending).toEqual([]);
     expect(patched.context.outcome).toEqual({ kind: 'served', code: 200 });
     // Seed 002 differs from shipped Kubernetes here: the object becomes initialized only when the

@@ -58,21 +58,21 @@ describe('request pipeline: the order of checks (docs/decisions.md)', () => {
     expect(effect({ ...namespaceRequest, namespaceInitialized: false })).toBe('200 readNamespace');
   });
 
-  it('NS-4 (D-14): then a body whose namespace differs from the path: 400, before admission', () => {
-    expect(
-      refusal({ bodyNamespaceMatchesPath: false, ...refusedByAdmission('refuseConfigurationUnavailable') }),
-    ).toBe('refuseNamespaceMismatch');
-  });
-
-  it('NS-4 (D-38): a body whose name differs from the path is refused first, as shipped checkName does', () => {
-    expect(
-      refusal({
-        operation: 'update',
-        bodyNameMatchesPath: false,
-        bodyNamespaceMatchesPath: false,
-        ...refusedByAdmission('refuseConfigurationUnavailable'),
-      }),
-    ).toBe('refuseNameMismatch');
+  // A body that disagrees with its path is refused before admission, which would refuse it too.
+  const admissionRefuses = refusedByAdmission('refuseConfigurationUnavailable');
+  it.each<[string, Partial<PipelineFacts>, string]>([
+    [
+      'NS-4 (D-14): then a body whose namespace differs from the path: 400, before admission',
+      { bodyNamespaceMatchesPath: false },
+      'refuseNamespaceMismatch',
+    ],
+    [
+      'NS-4 (D-38): a body whose name differs from the path is refused first, as shipped checkName does',
+      { operation: 'update', bodyNameMatchesPath: false, bodyNamespaceMatchesPath: false },
+      'refuseNameMismatch',
+    ],
+  ])('%s', (_title, body, first) => {
+    expect(refusal({ ...body, ...admissionRefuses })).toBe(first);
   });
 
   it('NS-4: a body that does not decode (a Secret data value not base64) is 400 after authorization, before the name check and admission', () => {

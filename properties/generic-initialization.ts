@@ -19,15 +19,11 @@ export interface ObjectSeen {
   };
 }
 
+/** What was asked, as far as the properties read it: a read's ask for uninitialized objects, initialize's name. */
 export type ObjectRequest =
-  | { type: 'CREATE'; initializers: string[]; strictlyValid: boolean; wait: boolean }
   | { type: 'READ'; includeUninitialized: boolean }
-  | { type: 'INITIALIZE'; initializer: string; strictlyValid: boolean }
-  | { type: 'COMPLETE' }
-  | { type: 'TICK' }
-  | { type: 'REPLICATION_COUNTS' }
-  | { type: 'SCHEDULE' }
-  | { type: 'QUOTA_COUNTS' };
+  | { type: 'INITIALIZE'; initializer: string }
+  | { type: 'CREATE' | 'COMPLETE' | 'TICK' | 'REPLICATION_COUNTS' | 'SCHEDULE' | 'QUOTA_COUNTS' };
 
 export interface ObjectStep {
   before: ObjectSeen;
@@ -49,6 +45,8 @@ export interface ObjectProperty {
 const isInitialized = (o: ObjectSeen) => o.value === 'initialized';
 /** Stored: created and not (yet) deleted. */
 const isStored = (o: ObjectSeen) => o.value !== 'absent' && o.value !== 'deleted';
+/** Stored and not yet initialized: what IN-9 hides and IN-10's scheduler leaves alone. */
+const isUninitialized = (o: ObjectSeen) => isStored(o) && !isInitialized(o);
 const servedOk = (o: ObjectSeen) => o.context.outcome.kind === 'served' && o.context.outcome.code === 200;
 
 export const uninitializedHiddenAndInitializeRules: ObjectProperty = {
@@ -58,7 +56,7 @@ export const uninitializedHiddenAndInitializeRules: ObjectProperty = {
     'An uninitialized object is served to a read only when the client asks for uninitialized objects; initialize/{name} errs, changing nothing, when the object is already initialized or the name is not pending, and otherwise removes exactly that name; an object becomes initialized only once its list is empty and it passes strict validation, and one that fails strict validation then is deleted with an event recorded.',
   predicate: ({ before, event, after }) => {
     if (event.type === 'READ') {
-      if (!event.includeUninitialized && isStored(before) && !isInitialized(before) && servedOk(after))
+      if (!event.includeUninitialized && isUninitialized(before) && servedOk(after))
         return `a read without includeUninitialized was served the uninitialized object (${before.value})`;
       if (event.includeUninitialized && isStored(before) && !servedOk(after))
         return `a read with includeUninitialized was not served the stored object (${before.value})`;
@@ -79,14 +77,13 @@ export const uninitializedHiddenAndInitializeRules: ObjectProperty = {
       if (isInitialized(after)) return `initialize/${event.initializer} itself initialized the object`;
       return true;
     }
-    if (isStored(before) && !isInitialized(before) && isInitialized(after)) {
+    if (isUninitialized(before) && isInitialized(after)) {
       if (event.type !== 'COMPLETE' || before.context.pending.length > 0 || !before.context.strictlyValid)
         return `the object became initialized by ${event.type} with [${before.context.pending.join(', ')}] pending, strictly valid: ${before.context.strictlyValid}`;
     }
     if (
       event.type === 'COMPLETE' &&
-      isStored(before) &&
-      !isInitialized(before) &&
+      isUninitialized(before) &&
       before.context.pending.length === 0 &&
       !before.context.strictlyValid
     ) {
@@ -97,7 +94,7 @@ export const uninitializedHiddenAndInitializeRules: ObjectProperty = {
     return true;
   },
   witness: ({ before, event }) =>
-    event.type === 'READ' && !event.includeUninitialized && isStored(before) && !isInitialized(before),
+    event.type === 'READ' && !event.includeUninitialized && isUninitialized(before),
 };
 
 export const consumersLeaveUninitializedAlone: ObjectProperty = {
@@ -120,7 +117,7 @@ export const consumersLeaveUninitializedAlone: ObjectProperty = {
     }
     return true;
   },
-  witness: ({ before, event }) => event.type === 'SCHEDULE' && isStored(before) && !isInitialized(before),
+  witness: ({ before, event }) => event.type === 'SCHEDULE' && isUninitialized(before),
 };
 
 export const genericInitializationProperties: readonly ObjectProperty[] = [

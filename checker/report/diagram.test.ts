@@ -229,6 +229,37 @@ describe('the fixture diagram', () => {
     expect(source).not.toContain('review__state --> review__state');
   });
 
+  it("draws a compound state's own transitions in its part's diagram, from a box around its inside", async () => {
+    // `open` answers PING and leaves on STOP from both of its inner states.
+    const open = {
+      initial: 'a',
+      on: { PING: { actions: 'answer' }, STOP: { target: 'closed' } },
+      states: { a: { on: { NEXT: { target: 'b' } } }, b: {} },
+    };
+    const machine = createMachine({ id: 'parted', initial: 'open', states: { open, closed: {} } });
+    const [whole, part] = diagramViews([
+      {
+        id: 'parted',
+        title: 'Parted',
+        legend: '',
+        machine,
+        layout: 'states',
+        parts: [{ id: 'parted-open', title: 'Open', legend: '', state: 'open', layout: 'states' }],
+      },
+    ]);
+    if (!whole || !part) throw new Error('two views expected');
+    const triggers = (view: typeof whole) => viewTransitions(view).map((t) => `${t.source} ${t.trigger}`);
+    // The whole machine draws `open` as one box; its part draws every transition leaving or inside it.
+    expect(triggers(whole)).toEqual([]);
+    expect(triggers(part).sort()).toEqual(['open PING', 'open STOP', 'open.a NEXT']);
+    const source = viewMermaid(part);
+    expect(source).toContain('note right of open\n    stays in open<br/>PING<br/>/ answer\n  end note');
+    expect(source).toContain('open --> closed : STOP');
+    const parsed = await parseDiagram(source);
+    expect(parsed.parentOf.get('open__a')).toBe('open');
+    expect(parsed.parentOf.get('open__b')).toBe('open');
+  });
+
   it('lists every requirement the machine cites, in catalog order', () => {
     expect(machineRequirements(fixtureMachine)).toEqual([
       'FP-2',

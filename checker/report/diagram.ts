@@ -132,10 +132,19 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
   const staysIn = new Map<string, string[]>();
   let notesDrawn = 0;
   const noted = new Set<string>();
-  for (const transition of scopeTransitions(outline, scope)) {
+  const transitions = scopeTransitions(outline, scope);
+  // A part whose compound state has transitions of its own draws that state around its inside, so they
+  // leave its border (and what it does while it stays is a note beside it, as for an atomic state).
+  const framed =
+    scope.focus !== null &&
+    outline.states.some((state) => state.path === scope.focus && state.type !== 'atomic') &&
+    transitions.some((transition) => transition.source === scope.focus)
+      ? scope.focus
+      : null;
+  for (const transition of transitions) {
     const loops = transition.targets.length === 0 || transition.targets.every((t) => t === transition.source);
     const node = outline.states.find((state) => state.path === transition.source);
-    if (!loops || node?.type !== 'atomic') continue;
+    if (!node || !loops || (node.type !== 'atomic' && transition.source !== framed)) continue;
     const stays = staysIn.get(transition.source) ?? [escapeTransitionLabel(`stays in ${node.key}`)];
     stays.push(diagramLabel(transition, true));
     staysIn.set(transition.source, stays);
@@ -146,6 +155,13 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
     lines.push(`  state "${escapeStateLabel(machine.root.key)}" as ${rootDiagramId} {`);
     emitChildren(machine.root, 2);
     lines.push('  }');
+  } else if (framed !== null) {
+    const id = idOfPath.get(framed) ?? '';
+    lines.push(`  state "${escapeStateLabel(stateLabel(top))}" as ${id} {`);
+    emitChildren(top, 2);
+    lines.push('  }');
+    const stays = staysIn.get(framed);
+    if (stays) lines.push(`  note right of ${id}`, `    ${stays.join('<br/>')}`, '  end note');
   } else {
     emitChildren(top, 1);
   }
@@ -153,7 +169,7 @@ export function stateDiagram(machine: AnyStateMachine, scope: DiagramScope = who
   const shownAs = (path: string) => collapsedAround(scope, path) ?? path;
   const outside = new Set<string>();
   const edges = new Map<string, { from: string; to: string; labels: string[] }>();
-  for (const transition of scopeTransitions(outline, scope)) {
+  for (const transition of transitions) {
     const from = idOfPath.get(transition.source);
     if (!from || noted.has(transition.id)) continue;
     const targets = transition.targets.length > 0 ? transition.targets : [transition.source];
@@ -320,6 +336,8 @@ const readingGuide = [
   '  a note beside it, under `stays in STATE`.',
   '- Transitions between the same two states share one arrow whose label lists each of them, so none hides',
   '  under another.',
+  "- A compound state's own transitions (arrows from its border, or the note beside it) apply in every state",
+  '  inside it, for an event that state has no transition of its own to take.',
   '- `done` is taken when a compound or parallel state reaches its final state(s).',
   '',
   'In a decision flowchart:',

@@ -233,10 +233,14 @@ export function scopeStates(outline: MachineOutline, scope: DiagramScope): Outli
   );
 }
 
-/** The transitions a scope draws: those leaving a state it draws (or the root), but not a collapsed one. */
+/**
+ * The transitions a scope draws: those leaving a state it draws (or the root), but not a collapsed one. A
+ * part draws its compound state's own transitions too, those taken from every state inside it: the
+ * diagram that collapses the state into a box draws none of them.
+ */
 export function scopeTransitions(outline: MachineOutline, scope: DiagramScope): OutlineTransition[] {
   const drawn = new Set(scopeStates(outline, scope).map((state) => state.path));
-  if (scope.focus === null) drawn.add(rootPath);
+  drawn.add(scope.focus ?? rootPath);
   for (const { state } of scope.collapsed) drawn.delete(state);
   return outline.transitions.filter((transition) => drawn.has(transition.source));
 }

@@ -36,6 +36,13 @@ function expectPassed(report: ReturnType<typeof replayFile>): void {
   expect(report.status).toBe('passed');
 }
 
+/** The scenario with one more given manifest, an Event named e in team of the given apiVersion. */
+const withEvent = (text: string, apiVersion: string) =>
+  text.replace(
+    '  manifests:\n',
+    `  manifests:\n    - { apiVersion: ${apiVersion}, kind: Event, metadata: { name: e, namespace: team } }\n`,
+  );
+
 const get = (path: string, code: number) => `  - as: ann\n    do: get ${path}\n    expect: ${code}\n`;
 
 describe('content kinds declared in a scenario', () => {
@@ -51,20 +58,14 @@ describe('content kinds declared in a scenario', () => {
   });
 
   it('a given manifest of a declared kind exists from the start, in its own group only', () => {
-    const text = scenario(twoGroups, get('namespaces/team/events.events.k8s.io/e', 200)).replace(
-      '  manifests:\n',
-      '  manifests:\n    - { apiVersion: events.k8s.io/v1, kind: Event, metadata: { name: e, namespace: team } }\n',
-    );
-    const report = replayFile('given.yaml', text);
+    const text = scenario(twoGroups, get('namespaces/team/events.events.k8s.io/e', 200));
+    const report = replayFile('given.yaml', withEvent(text, 'events.k8s.io/v1'));
     expectPassed(report);
   });
 
   it('a given manifest of a declared Kind but an undeclared apiVersion is refused on its apiVersion', () => {
-    const text = scenario(twoGroups, get('namespaces/team/events/e', 403)).replace(
-      '  manifests:\n',
-      '  manifests:\n    - { apiVersion: events.k8s.io/v1beta1, kind: Event, metadata: { name: e, namespace: team } }\n',
-    );
-    const report = replayFile('version.yaml', text);
+    const text = scenario(twoGroups, get('namespaces/team/events/e', 403));
+    const report = replayFile('version.yaml', withEvent(text, 'events.k8s.io/v1beta1'));
     expect(report.status).toBe('malformed');
     expect(formatReport(report)[0]).toMatch(
       /^MALFORMED version\.yaml:\d+: given\.manifests\[0\]\.apiVersion: no Event of apiVersion "events\.k8s\.io\/v1beta1" is declared .*declared: v1, events\.k8s\.io\/v1/,
