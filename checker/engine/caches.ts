@@ -38,27 +38,44 @@ export class Interner<T> {
   }
 }
 
-/** A value computed once per key. */
-export class KeyedCache<K, V> {
-  private readonly entries = new Map<K, V>();
+/** Where remembered values are kept: a Map by key, or a WeakMap by object identity. */
+interface ValueStore<K, V> {
+  get(key: K): V | undefined;
+  has(key: K): boolean;
+  set(key: K, value: V): unknown;
+}
+
+/** A value computed once per key of its store (undefined is remembered too). */
+class RememberedValues<K, V> {
+  constructor(private readonly store: ValueStore<K, V>) {}
 
   get(key: K, compute: () => V): V {
-    let value = this.entries.get(key);
-    if (value === undefined && !this.entries.has(key)) {
+    let value = this.store.get(key);
+    if (value === undefined && !this.store.has(key)) {
       value = compute();
-      this.entries.set(key, value);
+      this.store.set(key, value);
     }
     return value as V;
   }
 
   /** The value remembered for `key`, if any (a hot path's look-up without a closure). */
   find(key: K): V | undefined {
-    return this.entries.get(key);
+    return this.store.get(key);
   }
 
   set(key: K, value: V): V {
-    this.entries.set(key, value);
+    this.store.set(key, value);
     return value;
+  }
+}
+
+/** A value computed once per key. */
+export class KeyedCache<K, V> extends RememberedValues<K, V> {
+  private readonly entries: Map<K, V>;
+
+  constructor(entries = new Map<K, V>()) {
+    super(entries);
+    this.entries = entries;
   }
 
   /** Forgets every entry (a bounded memo starts again when full). */
@@ -72,26 +89,9 @@ export class KeyedCache<K, V> {
 }
 
 /** A value computed once per object, by identity, forgotten with the object. */
-export class ObjectCache<K extends object, V> {
-  private readonly entries = new WeakMap<K, V>();
-
-  get(key: K, compute: () => V): V {
-    let value = this.entries.get(key);
-    if (value === undefined && !this.entries.has(key)) {
-      value = compute();
-      this.entries.set(key, value);
-    }
-    return value as V;
-  }
-
-  /** The value remembered for `key`, if any (a hot path's look-up without a closure). */
-  find(key: K): V | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: K, value: V): V {
-    this.entries.set(key, value);
-    return value;
+export class ObjectCache<K extends object, V> extends RememberedValues<K, V> {
+  constructor() {
+    super(new WeakMap<K, V>());
   }
 }
 
