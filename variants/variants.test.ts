@@ -50,6 +50,7 @@ const killerOf: Record<string, string> = {
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'escalation-check-skipped': 'no-escalation-through-bindings',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
+  'watch-opens-before-ready': 'watch-before-ready',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -57,6 +58,7 @@ const onlyKilledBy: Record<string, string> = {
   'gate-opens-once-terminating': 'never-initialized-stays-closed',
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
+  'watch-opens-before-ready': 'watch-before-ready',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */
@@ -143,7 +145,8 @@ describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
   it(`breaks ${propertyId} and no other safety property`, () => {
     const variant = variantByName(name);
     if (!variant) throw new Error(`no mutant ${name}`);
-    const model = new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
+    const scope = variant.scope ? variant.scope(quickScope) : quickScope;
+    const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
     const result = check(model, mutantProperties);
     expect(result.complete).toBe(true);
     expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
