@@ -143,7 +143,7 @@ export class ApiServer {
   private describeOnPath(s: SystemState, r: ApiRequest, ns: string): string {
     if (r.target === 'namespace') {
       if (r.subresource) return `${r.verb} namespaces/${ns}/${r.subresource}`;
-      if (r.namespace < 0) return `${r.verb} namespaces`;
+      if (r.namespace < 0) return `${r.watch ? 'watch' : r.verb} namespaces`;
       if (r.verb === 'finalize')
         return `finalize namespaces/${ns} ${JSON.stringify(this.resolveFinalizers(s, r))}`;
       if (r.verb === 'update') {
@@ -158,9 +158,11 @@ export class ApiServer {
         return `create namespaces/${ns} (generateName ${r.body.generateName})`;
       return `${r.verb} namespaces/${ns}`;
     }
-    if (r.namespace < 0) return `list ${r.resource} (all namespaces)`;
+    // D-16: a watch reads as one, though it is served as the list it starts with.
+    const list = r.watch ? 'watch' : 'list';
+    if (r.namespace < 0) return `${list} ${r.resource} (all namespaces)`;
     if (r.collection) return `deletecollection namespaces/${ns}/${r.resource}`;
-    if (r.object < 0) return `list namespaces/${ns}/${r.resource}`;
+    if (r.object < 0) return `${list} namespaces/${ns}/${r.resource}`;
     const moved = r.body?.namespace && r.body.namespace !== ns ? ` (body namespace ${r.body.namespace})` : '';
     return `${r.verb} namespaces/${ns}/${this.system.objectName(r.object)}${moved}`;
   }
@@ -261,6 +263,7 @@ export class ApiServer {
         r.verb === 'update' &&
         !status &&
         r.body?.metadataFinalizers !== undefined,
+      watch: r.watch === true,
     };
     const pipeline = this.pipelineDecisions.get(facts);
     const outcome = this.system.pipelineStepper.snapshot(pipeline.next).context.outcome as PipelineOutcome;

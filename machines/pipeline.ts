@@ -65,6 +65,11 @@ export interface PipelineFacts {
   generatedName: boolean;
   /** A namespace update that sends metadata.finalizers (D-46). */
   metadataFinalizersSent: boolean;
+  /**
+   * A list sent as a watch (`?watch=true`, D-16). RBAC asks for the verb watch; every stage after it
+   * serves the watch as the list it starts with, so no guard of the model reads this.
+   */
+  watch: boolean;
 }
 
 /** What storage does for a served request; the composition applies it, one case per effect. */

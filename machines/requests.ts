@@ -57,9 +57,17 @@ export function expandTemplate(
         contentSlots.map((object) => new RequestCommand({ ...sender, kind: template, namespace: i, object })),
       );
     case 'list-content':
+    case 'watch-content':
       return namespaces.flatMap(({ i }) =>
         resources.map(
-          (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: i, resource }),
+          (resource) =>
+            new RequestCommand({
+              ...sender,
+              kind: 'list-content',
+              namespace: i,
+              resource,
+              ...(template === 'watch-content' ? { watch: true as const } : {}),
+            }),
         ),
       );
     case 'delete-collection':

@@ -133,6 +133,8 @@ export type RequestTemplate =
   | 'delete-collection'
   | 'get-content'
   | 'list-content'
+  /** GET namespaces/NS/RESOURCE?watch=true for each resource of the scope's content (RBAC verb watch, D-16). */
+  | 'watch-content'
   | 'list-content-all-namespaces'
   /** GET /api/v1/namespaces (NS-7). */
   | 'list-namespaces'

@@ -31,6 +31,7 @@ import {
 } from './steps.ts';
 import { timingProperties } from './timing.ts';
 import type { Property } from './types.ts';
+import { watchBeforeReady } from './watch.ts';
 
 /**
  * The safety properties of the namespace lifecycle and initializers, stated up front in words next to
@@ -461,6 +462,7 @@ export const systemNamespacesImmortal = invariant('system-namespaces-immortal', 
 export const safetyProperties: Property[] = [
   noAccessBeforeReady,
   neverInitializedStaysClosed,
+  watchBeforeReady,
   noRemovalWithFinalizers,
   noCreateInTerminating,
   deletecollectionWhileTerminating,

@@ -26,5 +26,6 @@ export const pipelineFacts = (overrides: Partial<PipelineFacts> = {}): PipelineF
   collection: false,
   generatedName: false,
   metadataFinalizersSent: false,
+  watch: false,
   ...overrides,
 });

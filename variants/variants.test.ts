@@ -51,6 +51,7 @@ const killerOf: Record<string, string> = {
   'escalation-check-skipped': 'no-escalation-through-bindings',
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
+  'watch-opens-before-ready': 'watch-before-ready',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -59,6 +60,7 @@ const onlyKilledBy: Record<string, string> = {
   'configurations-merged-in-list-order': 'pending-merged-in-name-order',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
+  'watch-opens-before-ready': 'watch-before-ready',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */
@@ -164,7 +166,7 @@ describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
   it(`breaks ${propertyId} and no other safety property`, () => {
     const variant = variantByName(name);
     if (!variant) throw new Error(`no mutant ${name}`);
-    // A data fault (a cluster RBAC attempt added, D-23) applies to the scope it runs on.
+    // A data fault (a cluster RBAC attempt or a watch added) applies to the scope it runs on.
     const scope = variant.scope ? variant.scope(quickScope) : quickScope;
     const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
     const result = check(model, mutantProperties);

@@ -596,6 +596,34 @@ const seededFaults: FaultRow[] = [
       },
     }),
   ],
+  [
+    'watch-opens-before-ready',
+    ['IN-6', 'NS-7'],
+    "The IN-6 gate answers a watch of a namespace not yet initialized 200 with an empty start instead of refusing it (as shipped generic initializers filtered uninitialized objects out of a watch): nothing shows yet, but the watch stays open on what the initializers create. The scope's tenants also watch their namespaces' content, so the fault is reachable.",
+    providing('pipeline', {
+      actions: {
+        refuseNamespaceInitializing: assign({
+          outcome: ({ event }) =>
+            event.facts.watch
+              ? {
+                  kind: 'served' as const,
+                  code: 200 as const,
+                  effect: 'readContent' as const,
+                  pending: 'none' as const,
+                }
+              : { kind: 'refused' as const, refusal: 'refuseNamespaceInitializing' as const },
+        }),
+      },
+    }),
+    (scope) => ({
+      ...scope,
+      principals: scope.principals.map((p) =>
+        p.tenant && p.requests.includes('list-content')
+          ? { ...p, requests: [...p.requests, 'watch-content' as const] }
+          : p,
+      ),
+    }),
+  ],
 ];
 
 export const variants: Variant[] = [

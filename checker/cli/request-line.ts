@@ -89,7 +89,58 @@ function editDistance(a: string, b: string): number {
 }
 
 const pathForms =
-  'paths: namespaces, namespaces/NAME, namespaces/NAME/finalize, namespaces/NAME/status, namespaces/NS/RESOURCE, namespaces/NS/RESOURCE/NAME, RESOURCE (all namespaces), RESOURCE/NAME (default namespace)';
+  'paths: namespaces, namespaces/NAME, namespaces/NAME/finalize, namespaces/NAME/status, namespaces/NS/RESOURCE, namespaces/NS/RESOURCE/NAME, RESOURCE (all namespaces), RESOURCE/NAME (default namespace), apis/GROUP/VERSION/namespaces/NS/RESOURCE[/NAME], apis/GROUP/VERSION/RESOURCE (all namespaces)';
+
+/** The built-in kinds served under a group, by `GROUP/RESOURCE`, with the one version the model serves. */
+const builtInGroupKinds: Readonly<Record<string, string>> = {
+  'networking.k8s.io/networkpolicies': 'v1',
+  'rbac.authorization.k8s.io/rolebindings': 'v1',
+  'rbac.authorization.k8s.io/roles': 'v1',
+};
+
+/**
+ * `apis/GROUP/VERSION/namespaces/NS/RESOURCE[/NAME]` and `apis/GROUP/VERSION/RESOURCE`, the paths shipped
+ * clients send for a kind of a named group: the resource named as the short form does (`RESOURCE.GROUP`
+ * for a declared kind, the bare resource for a built-in one), the version the one declared.
+ */
+function parseGroupPath(
+  path: string,
+  parts: string[],
+  declared: readonly string[],
+  versions: ReadonlyMap<string, string>,
+): ParsedPath {
+  const [, group, version, ...rest] = parts;
+  const namespaced = rest[0] === 'namespaces';
+  const segment = namespaced ? rest[2] : rest[0];
+  if (
+    group === undefined ||
+    version === undefined ||
+    segment === undefined ||
+    rest.length > (namespaced ? 4 : 1)
+  )
+    throw new RequestLineError(`bad path "${path}"`, pathForms);
+  const builtInVersion = builtInGroupKinds[`${group}/${segment}`];
+  const id = builtInVersion !== undefined ? segment : `${segment}.${group}`;
+  if (builtInVersion === undefined && !declared.includes(id))
+    throw new RequestLineError(
+      `resource "${segment}" in group "${group}" (${path}) is not a declared kind`,
+      didYouMean(
+        id,
+        declared,
+        `declare it under given.kinds (group: ${group}, version: ${version}, resource: ${segment}, kind)${declared.length > 0 ? `; declared: ${declared.join(', ')}` : ''}`,
+      ),
+    );
+  const served = builtInVersion ?? versions.get(id);
+  if (served !== undefined && served !== version)
+    throw new RequestLineError(
+      `${segment} in group "${group}" is served at version ${served}, not ${version} (${path})`,
+      `write apis/${group}/${served}/...`,
+    );
+  if (!namespaced) return { kind: 'all-namespaces', resource: id };
+  const namespace = rest[1];
+  if (rest.length === 3) return { kind: 'content-list', namespace, resource: id };
+  return { kind: 'content', namespace, resource: id, name: rest[3], legacy: false };
+}
 
 const didYouMean = (word: string, candidates: readonly string[], otherwise: string): string => {
   const guess = closest(word, candidates);
@@ -123,7 +174,11 @@ function resourceOf(segment: string, where: string, declared: readonly string[])
   );
 }
 
-function parsePath(path: string, declared: readonly string[]): ParsedPath {
+function parsePath(
+  path: string,
+  declared: readonly string[],
+  versions: ReadonlyMap<string, string>,
+): ParsedPath {
   if (path.startsWith('/') || path.endsWith('/') || path.includes('//'))
     throw new RequestLineError(
       `bad path "${path}"`,
@@ -135,6 +190,7 @@ function parsePath(path: string, declared: readonly string[]): ParsedPath {
       'leave out the /api/v1/ prefix: namespaces/NS/configmaps/NAME',
     );
   const parts = path.split('/');
+  if (parts[0] === 'apis') return parseGroupPath(path, parts, declared, versions);
   if (parts[0] === 'namespaces') {
     if (parts.length === 1) return { kind: 'namespaces' };
     if (parts.length === 2) return { kind: 'namespace', name: parts[1] };
@@ -177,7 +233,15 @@ const allowed: Record<ParsedPath['kind'], readonly Verb[]> = {
  * are the content kinds the scenario declares besides the built-in ones, by the resource segment a path
  * names them with: `events` in the core group, `RESOURCE.GROUP` (`events.events.k8s.io`) in another.
  */
-export function parseRequestLine(line: string, declared: readonly string[] = []): RequestLine {
+/**
+ * `declared` names the declared kinds as paths do (`RESOURCE` in core, `RESOURCE.GROUP` in a group);
+ * `versions` gives each its declared version, checked on an `apis/GROUP/VERSION/...` path.
+ */
+export function parseRequestLine(
+  line: string,
+  declared: readonly string[] = [],
+  versions: ReadonlyMap<string, string> = new Map(),
+): RequestLine {
   const words = line.trim().split(/\s+/);
   if (words.length !== 2)
     throw new RequestLineError(
@@ -191,7 +255,7 @@ export function parseRequestLine(line: string, declared: readonly string[] = [])
       didYouMean(verbWord, verbs, `verbs: ${verbs.join(', ')}`),
     );
   const verb = verbWord as Verb;
-  const path = parsePath(pathWord, declared);
+  const path = parsePath(pathWord, declared, versions);
   if (!allowed[path.kind].includes(verb))
     throw new RequestLineError(
       `"${verb}" does not apply to ${pathWord}`,

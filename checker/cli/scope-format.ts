@@ -66,6 +66,7 @@ export const requestTemplates = [
   'delete-collection',
   'get-content',
   'list-content',
+  'watch-content',
   'list-content-all-namespaces',
   'list-namespaces',
   'get-namespace-status',

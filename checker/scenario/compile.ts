@@ -345,6 +345,8 @@ class ScopeBuilder {
   private readonly draws = new Map<string, number>();
   /** Declared content kinds (given.kinds): the Kind of each by the resource segment paths name it with. */
   readonly declaredKinds = new Map<string, string>();
+  /** Each declared kind's version, for `apis/GROUP/VERSION/...` paths. */
+  readonly declaredVersions = new Map<string, string>();
 
   constructor(private readonly scenario: LoadedScenario) {
     this.namespace('default');
@@ -471,9 +473,10 @@ function requestLineAt(
   text: string,
   path: FieldPath,
   declared: readonly string[],
+  versions: ReadonlyMap<string, string>,
 ): ReturnType<typeof parseRequestLine> {
   try {
-    return parseRequestLine(text, declared);
+    return parseRequestLine(text, declared, versions);
   } catch (error) {
     if (error instanceof RequestLineError) throw new ScenarioFieldError(path, error.message, error.hint);
     throw error;
@@ -563,6 +566,7 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
           : 'declare each group and resource once',
       );
     builder.declaredKinds.set(resource, k.kind);
+    builder.declaredVersions.set(resource, k.version);
   });
 
   // ---- the world before step 1
@@ -713,7 +717,12 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
             ]),
           ],
         };
-        const line = requestLineAt(step.do, [...path, 'do'], [...builder.declaredKinds.keys()]);
+        const line = requestLineAt(
+          step.do,
+          [...path, 'do'],
+          [...builder.declaredKinds.keys()],
+          builder.declaredVersions,
+        );
         const request = compileRequest(
           builder,
           line.verb,

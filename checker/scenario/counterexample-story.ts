@@ -31,6 +31,8 @@ const method: Record<ApiRequest['verb'], string> = {
 export function httpLine(model: SystemModel, r: ApiRequest): string {
   const ns = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
   const verb = method[r.verb];
+  // D-16: a watch is the list's GET with ?watch=true.
+  const watch = r.watch ? '?watch=true' : '';
   if (r.target === 'configuration' && r.configuration) {
     // Cluster-scoped, in admissionregistration.k8s.io (D-32).
     const c = model.scope.configurations[r.configuration.slot];
@@ -44,7 +46,7 @@ export function httpLine(model: SystemModel, r: ApiRequest): string {
     return r.verb === 'create' ? `${verb} ${base} (${cluster.name})` : `${verb} ${base}/${cluster.name}`;
   }
   if (r.target === 'namespace') {
-    if (r.verb === 'list' || !ns) return `${verb} /api/v1/namespaces`;
+    if (r.verb === 'list' || !ns) return `${verb} /api/v1/namespaces${watch}`;
     if (r.verb === 'create') return `${verb} /api/v1/namespaces (${ns})`;
     return `${verb} /api/v1/namespaces/${ns}${r.verb === 'finalize' ? '/finalize' : ''}`;
   }
@@ -53,7 +55,7 @@ export function httpLine(model: SystemModel, r: ApiRequest): string {
   const base = ns
     ? `${prefixOf(resource)}/namespaces/${ns}/${resource}`
     : `${prefixOf(resource)}/${resource}`;
-  if (r.verb === 'list' || !object) return `${verb} ${base}`;
+  if (r.verb === 'list' || !object) return `${verb} ${base}${watch}`;
   return r.verb === 'create' ? `${verb} ${base} (${object.name})` : `${verb} ${base}/${object.name}`;
 }
 

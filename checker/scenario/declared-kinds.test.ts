@@ -110,4 +110,37 @@ describe('content kinds declared in a scenario', () => {
       /^MALFORMED undeclared\.yaml:\d+: steps\[0\]\.do: resource "deployments\.apps" in namespace team is not a declared kind .*declare it under given\.kinds/,
     );
   });
+
+  it('apis/GROUP/VERSION paths name the declared kind of that group, as the short form does', () => {
+    const report = replayFile(
+      'apis.yaml',
+      scenario(
+        twoGroups,
+        get('apis/events.k8s.io/v1/namespaces/team/events/e', 404) +
+          get('apis/events.k8s.io/v1/namespaces/team/events', 403).replace('get ', 'list ') +
+          get('namespaces/team/events/e', 403) +
+          get('apis/rbac.authorization.k8s.io/v1/namespaces/team/rolebindings/b', 403),
+      ),
+    );
+    expectPassed(report);
+  });
+
+  it('an apis path of a version or group not declared is refused, naming the step and the fix', () => {
+    const version = replayFile(
+      'apis-version.yaml',
+      scenario(twoGroups, get('apis/events.k8s.io/v1beta1/namespaces/team/events/e', 404)),
+    );
+    expect(version.status).toBe('malformed');
+    expect(formatReport(version)[0]).toMatch(
+      /^MALFORMED apis-version\.yaml:\d+: steps\[0\]\.do: events in group "events\.k8s\.io" is served at version v1, not v1beta1 .*write apis\/events\.k8s\.io\/v1\/\.\.\./,
+    );
+    const group = replayFile(
+      'apis-group.yaml',
+      scenario(twoGroups, get('apis/apps/v1/namespaces/team/deployments/d', 404)),
+    );
+    expect(group.status).toBe('malformed');
+    expect(formatReport(group)[0]).toMatch(
+      /^MALFORMED apis-group\.yaml:\d+: steps\[0\]\.do: resource "deployments" in group "apps" .* is not a declared kind .*declare it under given\.kinds \(group: apps, version: v1, resource: deployments, kind\)/,
+    );
+  });
 });

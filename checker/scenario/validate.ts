@@ -211,13 +211,14 @@ export function validateScenario(
   // ---- steps: what they create declares; what they only name must be declared
   const draws = new Map<string, number>();
   const declared = (given?.kinds ?? []).map(declaredResource);
+  const versions = new Map((given?.kinds ?? []).map((k) => [declaredResource(k), k.version]));
   steps.forEach((step, i) => {
     if (step.kind !== 'do') return;
     const path = ['steps', i];
     if (step.groups !== undefined || step.as.startsWith('system:')) principals.add(step.as);
     let line: ReturnType<typeof parseRequestLine>;
     try {
-      line = parseRequestLine(step.do, declared);
+      line = parseRequestLine(step.do, declared, versions);
     } catch (error) {
       if (error instanceof RequestLineError) return; // the compiler reports it with its hint
       throw error;
