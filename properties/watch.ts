@@ -15,12 +15,13 @@ import { exists, succeeded } from './steps.ts';
 
 type Request = NonNullable<SystemEvent['request']>;
 
-/** A list or watch of content addressed to one namespace that exists and was never initialized, by a principal not meant to hold initialize. */
+/** A list or watch of content addressed to one namespace that exists, is not terminating and was never initialized, by a principal not meant to hold initialize. */
 function readBeforeReady(model: SystemModel, before: SystemState, r: Request | undefined) {
   if (r?.target !== 'content' || r.verb !== 'list' || r.collection || r.namespace < 0) return null;
   if (meantToInitialize(intentOf(model.scope), r.principal.name)) return null;
   const view = model.view(before, r.namespace);
-  return exists(view) && !view.initialized ? { r, view } : null;
+  // One deleted before it was initialized will never be ready: never-initialized-stays-closed judges it.
+  return exists(view) && !view.initialized && view.value !== 'terminating' ? { r, view } : null;
 }
 
 export const watchBeforeReady = stepProperty('watch-before-ready', ['IN-6', 'NS-7'], {
