@@ -165,6 +165,7 @@ export const typeDeclarations: readonly TypeDeclaration[] = [
       namespace: option(str),
       object: option(str),
       resource: option(str),
+      watch: option(bool),
       body: option(ref('Body')),
     }),
   },
@@ -457,6 +458,7 @@ export function nondetPicks(data: Record<string, unknown>): ItfValue {
         namespace: optional(q.namespace, (x) => String(x)),
         object: optional(q.object, (x) => String(x)),
         resource: optional(q.resource, (x) => String(x)),
+        watch: optional(q.watch, (x) => x === true),
         body: optional(q.body, (b) => bodyValue(b as Record<string, unknown>, 'request.body')),
       };
     }),

@@ -81,6 +81,8 @@ export function actionData(model: SystemModel, event: SystemEvent): Record<strin
             namespace: namespace(r.namespace),
             object: objectPath(model, r),
             ...(r.resource ? { resource: r.resource } : {}),
+            // A watch is a list on the wire only until it stays open (D-16, D-47): replay must tell them apart.
+            ...(r.watch ? { watch: true } : {}),
             ...(r.body ? { body: JSON.parse(JSON.stringify(r.body)) } : {}),
           },
         }

@@ -52,12 +52,16 @@ function requestStep(model: SystemModel, state: SystemState, r: ApiRequest): Sce
     ...(Object.keys(body).length > 0 ? { body } : {}),
   });
   if (r.target === 'content') {
-    if (r.verb === 'list')
-      return { ...who, do: ns ? `list namespaces/${ns}/${r.resource}` : `list ${r.resource}` };
+    if (r.verb === 'list') {
+      // A watch is written as the verb it is; the scenario serves it as the list it starts with (D-16).
+      const verb = r.watch ? 'watch' : 'list';
+      return { ...who, do: ns ? `${verb} namespaces/${ns}/${r.resource}` : `${verb} ${r.resource}` };
+    }
     if (r.collection) return { ...who, do: `deletecollection namespaces/${ns}/${r.resource}` };
     return step(`${r.verb} namespaces/${ns}/${object?.resource}/${object?.name}`, named);
   }
-  if (r.verb === 'list' || ns === undefined) return { ...who, do: 'list namespaces' };
+  if (r.verb === 'list' || ns === undefined)
+    return { ...who, do: r.watch ? 'watch namespaces' : 'list namespaces' };
   // The status sub-resource carries no spec (NS-5).
   if (r.subresource) return step(`${r.verb} namespaces/${ns}/${r.subresource}`, named);
   const b = r.body ?? {};
