@@ -9,6 +9,7 @@ import {
   SearchIncomplete,
 } from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
+import { FootprintError } from '../checker/judging/promela-tables.ts';
 import { PanFailed, spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants, variantByName } from '../variants/variants.ts';
 import { type CommandLine, count, defineCommand, scopeOption, variantOption } from './entry.ts';
@@ -134,7 +135,10 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
         liveness: values['safety-only'] !== true,
       });
     } catch (error) {
-      if (!(error instanceof SearchIncomplete || error instanceof PanFailed)) throw error;
+      if (
+        !(error instanceof SearchIncomplete || error instanceof PanFailed || error instanceof FootprintError)
+      )
+        throw error;
       // Not compared is never agreement; the other models are still cross-checked.
       agree = false;
       // With --json, stdout stays one JSON object per line. A pan that ended without its summary is
