@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
+import { configMapList } from '../test-support/list-request.ts';
 import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
 
 // Both configurations from the start: these tests follow one namespace through both initializers.
@@ -173,14 +174,7 @@ describe('system model: validation and state keys', () => {
 });
 
 describe('system model: lists (NS-7, RB-6, D-15, D-19)', () => {
-  const list = (principal: ApiRequest['principal'], namespace: number): ApiRequest => ({
-    principal,
-    verb: 'list',
-    target: 'content',
-    namespace,
-    object: -1,
-    resource: 'configmaps',
-  });
+  const list = (principal: ApiRequest['principal'], namespace: number) => configMapList(principal, namespace);
 
   it('a cluster-wide grant lists every namespace; a list in a missing namespace is 200 with no items', () => {
     expect(model.handle(initial, list(carol, -1))).toMatchObject({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { initializerAccount } from '../machines/scope.ts';
 import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import { configMapList } from '../test-support/list-request.ts';
 import { stepVerdict } from '../test-support/step-verdict.ts';
 import { watchBeforeReady } from './watch.ts';
 
@@ -19,15 +20,8 @@ const alice = { name: 'alice', groups: ['teams@corp.com', 'system:authenticated'
 const carol = { name: 'carol', groups: ['system:masters', 'system:authenticated'] };
 const initializer = { name: initializerAccount, groups: ['system:serviceaccounts', 'system:authenticated'] };
 
-const watch = (principal: ApiRequest['principal'], namespace: number, watching = true): ApiRequest => ({
-  principal,
-  verb: 'list',
-  target: 'content',
-  namespace,
-  object: -1,
-  resource: 'configmaps',
-  ...(watching ? { watch: true as const } : {}),
-});
+const watch = (principal: ApiRequest['principal'], namespace: number, watching = true) =>
+  configMapList(principal, namespace, watching);
 const createTeamA: ApiRequest = {
   principal: alice,
   verb: 'create',

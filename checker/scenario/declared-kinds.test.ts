@@ -31,6 +31,15 @@ ${steps}`;
 const twoGroups = `    - { group: '', version: v1, resource: events, kind: Event }
     - { group: events.k8s.io, version: v1, resource: events, kind: Event }`;
 /** Every step matched its expectation: a mismatch is listed by name rather than hidden in the status. */
+/** A scenario over the two event groups whose one step gets `path`, expecting 404. */
+const getOnTwoGroups = (file: string, path: string) => replayFile(file, scenario(twoGroups, get(path, 404)));
+
+/** The scenario is refused as malformed, its first line saying where and why. */
+function expectMalformed(report: ReturnType<typeof replayFile>, first: RegExp): void {
+  expect(report.status).toBe('malformed');
+  expect(formatReport(report)[0]).toMatch(first);
+}
+
 function expectPassed(report: ReturnType<typeof replayFile>): void {
   expect(report.steps.filter((s) => !s.ok).map((s) => s.mismatch.join(' | '))).toEqual([]);
   expect(report.status).toBe('passed');
@@ -66,8 +75,8 @@ describe('content kinds declared in a scenario', () => {
   it('a given manifest of a declared Kind but an undeclared apiVersion is refused on its apiVersion', () => {
     const text = scenario(twoGroups, get('namespaces/team/events/e', 403));
     const report = replayFile('version.yaml', withEvent(text, 'events.k8s.io/v1beta1'));
-    expect(report.status).toBe('malformed');
-    expect(formatReport(report)[0]).toMatch(
+    expectMalformed(
+      report,
       /^MALFORMED version\.yaml:\d+: given\.manifests\[0\]\.apiVersion: no Event of apiVersion "events\.k8s\.io\/v1beta1" is declared .*declared: v1, events\.k8s\.io\/v1/,
     );
   });
@@ -80,8 +89,8 @@ describe('content kinds declared in a scenario', () => {
         get('namespaces/team/pods/p', 404),
       ),
     );
-    expect(report.status).toBe('malformed');
-    expect(formatReport(report)[0]).toMatch(
+    expectMalformed(
+      report,
       /^MALFORMED bad\.yaml:5: given\.kinds\[0\]\.group: .*lowercase DNS subdomain, like events\.k8s\.io/,
     );
   });
@@ -94,19 +103,16 @@ describe('content kinds declared in a scenario', () => {
         get('namespaces/team/pods/p', 404),
       ),
     );
-    expect(report.status).toBe('malformed');
-    expect(formatReport(report)[0]).toMatch(
+    expectMalformed(
+      report,
       /^MALFORMED again\.yaml:5: given\.kinds\[0\]\.resource: pods in group "" is a built-in kind .*leave it out of given\.kinds/,
     );
   });
 
   it('a path naming an undeclared kind of a group is refused, naming the step and the declaration to add', () => {
-    const report = replayFile(
-      'undeclared.yaml',
-      scenario(twoGroups, get('namespaces/team/deployments.apps/d', 404)),
-    );
-    expect(report.status).toBe('malformed');
-    expect(formatReport(report)[0]).toMatch(
+    const report = getOnTwoGroups('undeclared.yaml', 'namespaces/team/deployments.apps/d');
+    expectMalformed(
+      report,
       /^MALFORMED undeclared\.yaml:\d+: steps\[0\]\.do: resource "deployments\.apps" in namespace team is not a declared kind .*declare it under given\.kinds/,
     );
   });
@@ -126,20 +132,17 @@ describe('content kinds declared in a scenario', () => {
   });
 
   it('an apis path of a version or group not declared is refused, naming the step and the fix', () => {
-    const version = replayFile(
+    const version = getOnTwoGroups(
       'apis-version.yaml',
-      scenario(twoGroups, get('apis/events.k8s.io/v1beta1/namespaces/team/events/e', 404)),
+      'apis/events.k8s.io/v1beta1/namespaces/team/events/e',
     );
-    expect(version.status).toBe('malformed');
-    expect(formatReport(version)[0]).toMatch(
+    expectMalformed(
+      version,
       /^MALFORMED apis-version\.yaml:\d+: steps\[0\]\.do: events in group "events\.k8s\.io" is served at version v1, not v1beta1 .*write apis\/events\.k8s\.io\/v1\/\.\.\./,
     );
-    const group = replayFile(
-      'apis-group.yaml',
-      scenario(twoGroups, get('apis/apps/v1/namespaces/team/deployments/d', 404)),
-    );
-    expect(group.status).toBe('malformed');
-    expect(formatReport(group)[0]).toMatch(
+    const group = getOnTwoGroups('apis-group.yaml', 'apis/apps/v1/namespaces/team/deployments/d');
+    expectMalformed(
+      group,
       /^MALFORMED apis-group\.yaml:\d+: steps\[0\]\.do: resource "deployments" in group "apps" .* is not a declared kind .*declare it under given\.kinds \(group: apps, version: v1, resource: deployments, kind\)/,
     );
   });
