@@ -1,7 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './test-support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -26,8 +25,6 @@ export default defineConfig({
       // would cost more than the search it speeds up (-O0: 0.3 s). Figures and verdicts are the same.
       NSMODEL_PAN_OPTIMIZE: process.env.NSMODEL_PAN_OPTIMIZE ?? '-O0',
     },
-    // The longest files start first, so the run does not end on one core (test-support/slow-first-sequencer.ts).
-    sequence: { sequencer: SlowFirstSequencer },
     // The summary reporter runs last so `N passed, N failed` is the final line of every run.
     reporters: ['default', './test-support/summary-reporter.ts'],
   },
