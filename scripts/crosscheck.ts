@@ -9,7 +9,7 @@ import {
   SearchIncomplete,
 } from '../checker/judging/crosscheck.ts';
 import { modelOf } from '../checker/judging/promela.ts';
-import { FootprintError } from '../checker/judging/promela-tables.ts';
+import { ExportUnsupported } from '../checker/judging/promela-tables.ts';
 import { PanFailed, spinAvailable } from '../checker/judging/spin.ts';
 import { baseVariantName, mutants, variantByName } from '../variants/variants.ts';
 import { type CommandLine, count, defineCommand, scopeOption, variantOption } from './entry.ts';
@@ -136,7 +136,11 @@ async function main({ values }: CommandLine<typeof command.options>): Promise<nu
       });
     } catch (error) {
       if (
-        !(error instanceof SearchIncomplete || error instanceof PanFailed || error instanceof FootprintError)
+        !(
+          error instanceof SearchIncomplete ||
+          error instanceof PanFailed ||
+          error instanceof ExportUnsupported
+        )
       )
         throw error;
       // Not compared is never agreement; the other models are still cross-checked.

@@ -130,6 +130,8 @@ function everyPoint(sizes: readonly number[]): number[][] {
 
 /** Thrown when an action writes outside its footprint: such a step cannot be tabulated. */
 export class FootprintError extends Error {}
+/** The model holds something the tables do not encode yet: a refusal to export, not a fault of the model. */
+export class ExportUnsupported extends Error {}
 
 class Interned {
   readonly values: number[] = [];
@@ -149,8 +151,8 @@ class Interned {
 export function completeTables(model: SystemModel, properties: readonly Property[] = []): CompleteTables {
   // The lanes below are globals 0-2, namespaces, controllers; the cluster RBAC lane (D-23) has no table yet.
   if ((model.scope.clusterObjects?.length ?? 0) > 0)
-    throw new FootprintError(
-      `scope ${model.scope.name} declares clusterObjects (D-23): the Promela export does not tabulate their stored set yet; export or cross-check a scope without them, and search this one with npm run verify`,
+    throw new ExportUnsupported(
+      `scope ${model.scope.name} declares clusterObjects (D-23), which the Promela export does not tabulate yet; fix: export a scope without them (search this one with npm run verify)`,
     );
   const codec = systemCodec(model);
   const width = codec.width;
