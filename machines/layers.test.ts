@@ -31,8 +31,6 @@ const notRooms = ['checker/fixtures/', 'test-support/'];
 const upward: Record<string, string> = {
   'checker/cli/scope-file.ts -> checker/model/symmetry.ts':
     'a scope file is refused when its declared symmetry sets are not interchangeable',
-  'checker/judging/random.ts -> checker/report/counterexample.ts':
-    'a random walk that breaks a property is told as a counterexample',
 };
 
 /**

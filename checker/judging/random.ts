@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { RequestCommand } from '../../machines/commands.ts';
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import type { Property } from '../../properties/types.ts';
-import { type CounterexampleStep, traceSteps } from '../report/counterexample.ts';
+import { type CounterexampleStep, traceSteps } from '../scenario/counterexample-story.ts';
 import type { Trace } from './check.ts';
 import { requestCommandArb } from './random-commands.ts';
 

@@ -13,26 +13,7 @@ import {
 } from '../scenario/counterexample-story.ts';
 import { stateDiff, stateFacts } from '../scenario/describe.ts';
 
-/** One step of a counterexample as the report shows it. */
-export interface CounterexampleStep {
-  actor: string;
-  event: string;
-  summary: string;
-}
-
-export function traceSteps(model: SystemModel, trace: Trace): CounterexampleStep[] {
-  let previous = trace.initial;
-  return trace.steps.map(({ event, state }) => {
-    const changes = stateDiff(model, previous, state).filter(
-      (line) => !line.startsWith('clock:') || event.actorKind === 'clock',
-    );
-    previous = state;
-    const summary = [responseText(event), changes.length > 0 ? changes.join('; ') : 'nothing changed']
-      .filter(Boolean)
-      .join(' — ');
-    return { actor: event.actor, event: stepLine(model, event), summary };
-  });
-}
+export { type CounterexampleStep, traceSteps } from '../scenario/counterexample-story.ts';
 
 const participantOrder = [
   'principal',

@@ -2,7 +2,7 @@ import { subjectAppliesToUser } from '../../machines/rbac.ts';
 import { configurationResource, type Scope } from '../../machines/scope.ts';
 import type { TransitionInfo } from '../../machines/stepper.ts';
 import type { ApiRequest, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
-import { stateFacts } from './describe.ts';
+import { stateDiff, stateFacts } from './describe.ts';
 
 /**
  * A counterexample told for a Kubernetes reviewer: who is who in the scope, the initial state, each
@@ -202,4 +202,29 @@ export function stateSummary(model: SystemModel, state: SystemState): string[] {
     }),
     `- ${global.join(' · ')}`,
   ];
+}
+
+/** One step of a counterexample as the report shows it. */
+export interface CounterexampleStep {
+  actor: string;
+  event: string;
+  summary: string;
+}
+
+/** A trace told step by step: who acted, the request line, and what changed (what a judge of a walk needs, not the report). */
+export function traceSteps(
+  model: SystemModel,
+  trace: { initial: SystemState; steps: readonly { event: SystemEvent; state: SystemState }[] },
+): CounterexampleStep[] {
+  let previous = trace.initial;
+  return trace.steps.map(({ event, state }) => {
+    const changes = stateDiff(model, previous, state).filter(
+      (line) => !line.startsWith('clock:') || event.actorKind === 'clock',
+    );
+    previous = state;
+    const summary = [responseText(event), changes.length > 0 ? changes.join('; ') : 'nothing changed']
+      .filter(Boolean)
+      .join(' — ');
+    return { actor: event.actor, event: stepLine(model, event), summary };
+  });
 }
