@@ -29,7 +29,12 @@ import {
   type Verb,
 } from '../cli/request-line.ts';
 import { scopeFromData } from '../cli/scope-file.ts';
-import { builtInGroupResources, declaredResource } from '../cli/scope-format.ts';
+import {
+  accessReviewRefusal,
+  builtInGroupResources,
+  declaredResource,
+  isAccessReview,
+} from '../cli/scope-format.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import {
@@ -564,6 +569,12 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         builtIn
           ? 'leave it out of given.kinds: built-in kinds need no declaration'
           : 'declare each group and resource once',
+      );
+    if (isAccessReview(k))
+      throw new ScenarioFieldError(
+        ['given', 'kinds', i, 'resource'],
+        accessReviewRefusal(k),
+        'leave it out of given.kinds: a declared kind is content stored in a namespace',
       );
     builder.declaredKinds.set(resource, k.kind);
     builder.declaredVersions.set(resource, k.version);
