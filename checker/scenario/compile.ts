@@ -488,6 +488,18 @@ function requestLineAt(
   }
 }
 
+/**
+ * Fields of a namespace body that Kubernetes takes and the model deliberately has not: the refusal names
+ * the decision, so an upstream case that sends one meets the reason, not only an unknown field.
+ */
+const notModelledNamespaceFields: Readonly<Record<string, string>> = {
+  conditions:
+    'client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22',
+  deletionTimestamp: 'a body cannot set it; only a DELETE does, LC-3 and D-11',
+  uid: 'the model keeps no uid, D-46',
+  resourceVersion: 'the model keeps no resourceVersion, D-46',
+};
+
 function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, path: FieldPath): T {
   const result = bodySchemas[schemaName].safeParse(body ?? {});
   if (result.success) return result.data as T;
@@ -496,7 +508,7 @@ function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, pa
     throw new ScenarioFieldError(
       [...path, ...(issue.path as (string | number)[]), issue.keys[0]],
       `unknown field "${issue.keys[0]}" in a ${schemaName} body`,
-      undefined,
+      schemaName === 'namespace' ? notModelledNamespaceFields[issue.keys[0]] : undefined,
       issue.keys[0],
     );
   throw new ScenarioFieldError([...path, ...(issue.path as (string | number)[])], issue.message);

@@ -109,6 +109,16 @@ const cases: [string, string, string][] = [
     'x.yaml:9: steps[0].body.propagation: unknown field "propagation" in a deleteOptions body',
   ],
   [
+    'a client-written namespace condition, which D-30 leaves out',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: update namespaces/team-a/status\n    body: { status: { conditions: [{ type: StatusPatch, status: 'True' }] } }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.status.conditions: unknown field "conditions" in a namespace body (client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22)',
+  ],
+  [
+    'a deletionTimestamp sent in a namespace body',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: update namespaces/team-a/status\n    body: { metadata: { name: team-a, deletionTimestamp: '2017-01-01T00:00:00Z' }, status: { phase: Terminating } }\n    expect: 422\n`,
+    'x.yaml:9: steps[0].body.metadata.deletionTimestamp: unknown field "deletionTimestamp" in a namespace body (a body cannot set it; only a DELETE does, LC-3 and D-11)',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
