@@ -489,15 +489,22 @@ function requestLineAt(
 }
 
 /**
- * Fields of a namespace body that Kubernetes takes and the model deliberately has not: the refusal names
- * the decision, so an upstream case that sends one meets the reason, not only an unknown field.
+ * Fields of a body that Kubernetes takes and the model deliberately has not: the refusal names the
+ * decision, so an upstream case that sends one meets the reason, not only an unknown field.
  */
-const notModelledNamespaceFields: Readonly<Record<string, string>> = {
-  conditions:
-    'client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22',
-  deletionTimestamp: 'a body cannot set it; only a DELETE does, LC-3 and D-11',
-  uid: 'the model keeps no uid, D-46',
-  resourceVersion: 'the model keeps no resourceVersion, D-46',
+const notModelledFields: Partial<Record<keyof typeof bodySchemas, Readonly<Record<string, string>>>> = {
+  namespace: {
+    conditions:
+      'client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22',
+    deletionTimestamp: 'a body cannot set it; only a DELETE does, LC-3 and D-11',
+    uid: 'the model keeps no uid, D-46',
+    resourceVersion: 'the model keeps no resourceVersion, D-46',
+  },
+  deleteOptions: {
+    orphanDependents: 'deprecated and not in the vocabulary; send propagationPolicy: Orphan, D-46',
+    gracePeriodSeconds:
+      'a namespace has no graceful deletion, so Kubernetes ignores it there; leave it out, D-46 and D-11',
+  },
 };
 
 function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, path: FieldPath): T {
@@ -508,7 +515,7 @@ function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, pa
     throw new ScenarioFieldError(
       [...path, ...(issue.path as (string | number)[]), issue.keys[0]],
       `unknown field "${issue.keys[0]}" in a ${schemaName} body`,
-      schemaName === 'namespace' ? notModelledNamespaceFields[issue.keys[0]] : undefined,
+      notModelledFields[schemaName]?.[issue.keys[0]],
       issue.keys[0],
     );
   throw new ScenarioFieldError([...path, ...(issue.path as (string | number)[])], issue.message);

@@ -119,6 +119,11 @@ const cases: [string, string, string][] = [
     'x.yaml:9: steps[0].body.metadata.deletionTimestamp: unknown field "deletionTimestamp" in a namespace body (a body cannot set it; only a DELETE does, LC-3 and D-11)',
   ],
   [
+    'the deprecated orphanDependents of a DeleteOptions body (D-46)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a\n    body: { orphanDependents: true }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.orphanDependents: unknown field "orphanDependents" in a deleteOptions body (deprecated and not in the vocabulary; send propagationPolicy: Orphan, D-46)',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
