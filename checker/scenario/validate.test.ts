@@ -124,6 +124,11 @@ const cases: [string, string, string][] = [
     'x.yaml:9: steps[0].body.orphanDependents: unknown field "orphanDependents" in a deleteOptions body (deprecated and not in the vocabulary; send propagationPolicy: Orphan, D-46)',
   ],
   [
+    "a check of a namespace's labels, which are validated and never kept (D-1)",
+    `${header}steps:\n  - check: { namespace: default, labels: { a: b } }\n`,
+    'x.yaml:4: steps[0].check.labels: unknown field "labels" (a namespace\'s labels are validated and never kept, so nothing reads them back (D-1); fields here: namespace, exists',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
