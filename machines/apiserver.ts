@@ -297,9 +297,11 @@ export class ApiServer {
         return done(withArmedTimer(this.system, s, i, stored(), storage.pending, transitions), ok(201));
       case 'readNamespace':
         return done(readRepair(this.system, s, i, transitions), ok());
+      case 'listNamespaces':
+        // NS-7: a list of namespaces answers every namespace that exists, Initializing ones too (D-5).
+        return done(s, ok(), this.namespaceNames(s));
       case 'readStatus':
       case 'writeStatus':
-      case 'listNamespaces':
       case 'keepSpec':
       case 'readContent':
         return done(s, ok());
@@ -580,6 +582,16 @@ export class ApiServer {
       next = removal.next;
     }
     return { ...none, step: { next, actions: [], emitted: [], transitions }, changed: names };
+  }
+
+  /** The names of the namespaces that exist: created and not yet removed (LC-7). */
+  private namespaceNames(s: SystemState): string[] {
+    const names: string[] = [];
+    s.namespaces.forEach((_, i) => {
+      const v = this.system.view(s, i);
+      if (v.value !== 'absent' && v.value !== 'removed') names.push(v.name);
+    });
+    return names;
   }
 
   /**

@@ -115,6 +115,16 @@ export const kindDeclaration = z.strictObject({
 });
 export type KindDeclaration = z.infer<typeof kindDeclaration>;
 
+/**
+ * D-15: access reviews (`localsubjectaccessreviews`, `subjectaccessreviews`, ... of authorization.k8s.io)
+ * are answered and never stored, and NamespaceLifecycle lets a local one through in any namespace. A
+ * declared kind is content stored in a namespace, so an access review cannot be one.
+ */
+export const isAccessReview = (k: { group: string; resource: string }): boolean =>
+  k.group === 'authorization.k8s.io' && k.resource.endsWith('accessreviews');
+export const accessReviewRefusal = (k: { group: string; resource: string }): string =>
+  `${k.resource} in group "${k.group}" is an access review, answered and never stored, which the model does not have (D-15)`;
+
 /** The path segment and object-slot resource of a declared kind: `events` in core, `events.events.k8s.io` in its group. */
 export const declaredResource = (k: Pick<KindDeclaration, 'group' | 'resource'>): string =>
   k.group === '' ? k.resource : `${k.resource}.${k.group}`;

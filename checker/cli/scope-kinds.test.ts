@@ -38,6 +38,15 @@ describe('kinds declared in a scope', () => {
     );
   });
 
+  it('an access review declared as a kind is refused: it is never stored content (D-15)', () => {
+    const text = withKinds(
+      '  - { group: authorization.k8s.io, version: v1, resource: localsubjectaccessreviews, kind: LocalSubjectAccessReview, objects: [r] }\n',
+    );
+    expect(() => parseScope(text, 'probe.yaml')).toThrow(
+      /probe\.yaml:\d+: kinds\[0\]\.resource: localsubjectaccessreviews in group "authorization\.k8s\.io" is an access review.*\(D-15\).*leave it out of kinds/,
+    );
+  });
+
   it('a built-in kind declared again is refused: its objects go under content', () => {
     const text = withKinds(
       '  - { group: networking.k8s.io, version: v1, resource: networkpolicies, kind: NetworkPolicy, objects: [p] }\n',

@@ -12,8 +12,10 @@ import type {
 } from '../../machines/scope.ts';
 import { closest } from './request-line.ts';
 import {
+  accessReviewRefusal,
   builtInGroupResources,
   declaredResource,
+  isAccessReview,
   manifestSchemas,
   type ObjectDefinition,
   rbacGroup,
@@ -309,6 +311,12 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
         ['kinds', i, 'resource'],
         `${k.resource} in group "${k.group}" is a built-in kind`,
         'leave it out of kinds and list its objects under content',
+      );
+    else if (isAccessReview(k))
+      issue(
+        ['kinds', i, 'resource'],
+        accessReviewRefusal(k),
+        'leave it out of kinds: a declared kind is content stored in a namespace',
       );
     else if (declared.has(resource))
       issue(

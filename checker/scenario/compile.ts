@@ -29,7 +29,12 @@ import {
   type Verb,
 } from '../cli/request-line.ts';
 import { scopeFromData } from '../cli/scope-file.ts';
-import { builtInGroupResources, declaredResource } from '../cli/scope-format.ts';
+import {
+  accessReviewRefusal,
+  builtInGroupResources,
+  declaredResource,
+  isAccessReview,
+} from '../cli/scope-format.ts';
 import { loadDecisions, loadRequirements } from './catalog.ts';
 import { type FieldPath, formatFieldPath, type LoadedScenario, ScenarioFieldError } from './load.ts';
 import {
@@ -483,6 +488,25 @@ function requestLineAt(
   }
 }
 
+/**
+ * Fields of a body that Kubernetes takes and the model deliberately has not: the refusal names the
+ * decision, so an upstream case that sends one meets the reason, not only an unknown field.
+ */
+const notModelledFields: Partial<Record<keyof typeof bodySchemas, Readonly<Record<string, string>>>> = {
+  namespace: {
+    conditions:
+      'client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22',
+    deletionTimestamp: 'a body cannot set it; only a DELETE does, LC-3 and D-11',
+    uid: 'the model keeps no uid, D-46',
+    resourceVersion: 'the model keeps no resourceVersion, D-46',
+  },
+  deleteOptions: {
+    orphanDependents: 'deprecated and not in the vocabulary; send propagationPolicy: Orphan, D-46',
+    gracePeriodSeconds:
+      'a namespace has no graceful deletion, so Kubernetes ignores it there; leave it out, D-46 and D-11',
+  },
+};
+
 function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, path: FieldPath): T {
   const result = bodySchemas[schemaName].safeParse(body ?? {});
   if (result.success) return result.data as T;
@@ -491,7 +515,7 @@ function validateBody<T>(schemaName: keyof typeof bodySchemas, body: unknown, pa
     throw new ScenarioFieldError(
       [...path, ...(issue.path as (string | number)[]), issue.keys[0]],
       `unknown field "${issue.keys[0]}" in a ${schemaName} body`,
-      undefined,
+      notModelledFields[schemaName]?.[issue.keys[0]],
       issue.keys[0],
     );
   throw new ScenarioFieldError([...path, ...(issue.path as (string | number)[])], issue.message);
@@ -564,6 +588,12 @@ export function compileScenario(scenario: LoadedScenario): CompiledScenario {
         builtIn
           ? 'leave it out of given.kinds: built-in kinds need no declaration'
           : 'declare each group and resource once',
+      );
+    if (isAccessReview(k))
+      throw new ScenarioFieldError(
+        ['given', 'kinds', i, 'resource'],
+        accessReviewRefusal(k),
+        'leave it out of given.kinds: a declared kind is content stored in a namespace',
       );
     builder.declaredKinds.set(resource, k.kind);
     builder.declaredVersions.set(resource, k.version);

@@ -109,6 +109,20 @@ describe('content kinds declared in a scenario', () => {
     );
   });
 
+  it('an access review declared as a kind is refused: it is never stored content (D-15)', () => {
+    const report = replayFile(
+      'review.yaml',
+      scenario(
+        `    - { group: authorization.k8s.io, version: v1, resource: localsubjectaccessreviews, kind: LocalSubjectAccessReview }`,
+        get('namespaces/team/localsubjectaccessreviews.authorization.k8s.io/r', 404),
+      ),
+    );
+    expectMalformed(
+      report,
+      /^MALFORMED review\.yaml:5: given\.kinds\[0\]\.resource: localsubjectaccessreviews in group "authorization\.k8s\.io" is an access review, answered and never stored.*\(D-15\) \(leave it out of given\.kinds: a declared kind is content stored in a namespace\)$/,
+    );
+  });
+
   it('a path naming an undeclared kind of a group is refused, naming the step and the declaration to add', () => {
     const report = getOnTwoGroups('undeclared.yaml', 'namespaces/team/deployments.apps/d');
     expectMalformed(

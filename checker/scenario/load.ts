@@ -123,10 +123,15 @@ function fieldErrorFrom(
       const known = object instanceof z.ZodObject ? Object.keys(object.shape as object) : [];
       const key = issue.keys[0];
       const guess = closest(key, known);
+      // D-1: a namespace's labels and annotations are validated and never kept, so no check reads them.
+      const notKept =
+        path.at(-1) === 'check' && (key === 'labels' || key === 'annotations')
+          ? `a namespace's ${key} are validated and never kept, so nothing reads them back (D-1); `
+          : '';
       return new ScenarioFieldError(
         [...path, key],
         `unknown field "${key}"`,
-        `${guess ? `did you mean "${guess}"? ` : ''}fields here: ${known.join(', ')}`,
+        `${notKept}${guess ? `did you mean "${guess}"? ` : ''}fields here: ${known.join(', ')}`,
         key,
       );
     }

@@ -109,6 +109,26 @@ const cases: [string, string, string][] = [
     'x.yaml:9: steps[0].body.propagation: unknown field "propagation" in a deleteOptions body',
   ],
   [
+    'a client-written namespace condition, which D-30 leaves out',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: update namespaces/team-a/status\n    body: { status: { conditions: [{ type: StatusPatch, status: 'True' }] } }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.status.conditions: unknown field "conditions" in a namespace body (client-written conditions are not modelled; a namespace has only the conditions the model sets itself, D-30 and D-22)',
+  ],
+  [
+    'a deletionTimestamp sent in a namespace body',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: update namespaces/team-a/status\n    body: { metadata: { name: team-a, deletionTimestamp: '2017-01-01T00:00:00Z' }, status: { phase: Terminating } }\n    expect: 422\n`,
+    'x.yaml:9: steps[0].body.metadata.deletionTimestamp: unknown field "deletionTimestamp" in a namespace body (a body cannot set it; only a DELETE does, LC-3 and D-11)',
+  ],
+  [
+    'the deprecated orphanDependents of a DeleteOptions body (D-46)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a\n    body: { orphanDependents: true }\n    expect: 200\n`,
+    'x.yaml:9: steps[0].body.orphanDependents: unknown field "orphanDependents" in a deleteOptions body (deprecated and not in the vocabulary; send propagationPolicy: Orphan, D-46)',
+  ],
+  [
+    "a check of a namespace's labels, which are validated and never kept (D-1)",
+    `${header}steps:\n  - check: { namespace: default, labels: { a: b } }\n`,
+    'x.yaml:4: steps[0].check.labels: unknown field "labels" (a namespace\'s labels are validated and never kept, so nothing reads them back (D-1); fields here: namespace, exists',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',
