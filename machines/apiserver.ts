@@ -22,6 +22,7 @@ import { apiGroupOfResource, qualifiedKindOfResource, splitResourceId } from './
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
 import {
   rbacGroupName,
+  validateClusterRoleBindingRoleRef,
   validateRoleBindingSlot,
   validateRoleRefUnchanged,
   validateRoleRules,
@@ -386,7 +387,10 @@ export class ApiServer {
             ...this.metadataErrors(r),
             ...(cluster.kind === 'ClusterRole'
               ? validateRoleRules(cluster.rules ?? [])
-              : (cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false))),
+              : [
+                  ...validateClusterRoleBindingRoleRef(cluster.roleKind ?? 'ClusterRole'),
+                  ...(cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false)),
+                ]),
           ]
         : [];
       return { ...none, errors, contentPresent: present };

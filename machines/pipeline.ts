@@ -393,7 +393,8 @@ export const pipelineMachine = setup({
         refusal:
           event.facts.target === 'configuration'
             ? ('configurationInvalid' as const)
-            : event.facts.target === 'content'
+            : // Content and cluster RBAC objects are named by their kind, as NewInvalid names them (D-23).
+              event.facts.target === 'content' || event.facts.target === 'cluster-object'
               ? ('contentInvalid' as const)
               : event.facts.operation === 'finalize'
                 ? ('finalizerNamesInvalid' as const)

@@ -49,6 +49,14 @@ export function validateSubject(subject: SentSubject, index: number, namespaced:
   return errors;
 }
 
+/**
+ * ValidateClusterRoleBinding's roleRef check (RB-4): a ClusterRoleBinding may refer to a ClusterRole only;
+ * `Role` is NotSupported on roleRef.kind.
+ */
+export function validateClusterRoleBindingRoleRef(roleKind: 'ClusterRole' | 'Role'): string[] {
+  return roleKind === 'ClusterRole' ? [] : [notSupported('roleRef.kind', roleKind, ['ClusterRole'])];
+}
+
 /** Field errors of a RoleBinding slot's subjects, in manifest order (a RoleBinding is namespaced). */
 export function validateRoleBindingSlot(binding: NonNullable<ObjectSlot['roleBinding']>): string[] {
   const subjects: SentSubject[] = [

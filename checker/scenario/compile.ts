@@ -1237,22 +1237,13 @@ function clusterObjectPlan(
           kind,
           name,
           clusterRole: parsed.roleRef?.name ?? '',
+          // A roleRef of kind Role is sent as it is: the model answers it as Kubernetes does (422, D-23).
+          ...(parsed.roleRef?.kind === 'Role' ? { roleKind: 'Role' as const } : {}),
           subjects: (parsed.subjects ?? []).map(toSubjectSpec),
         };
   const writes = verb === 'create' || verb === 'update';
   const slot = clusterObjects.findIndex((o) => o.kind === kind && o.name === name);
   if (slot < 0) {
-    if (
-      kind === 'ClusterRoleBinding' &&
-      writes &&
-      parsed.roleRef?.kind !== undefined &&
-      parsed.roleRef.kind !== 'ClusterRole'
-    )
-      throw new ScenarioFieldError(
-        [...bodyPath, 'roleRef', 'kind'],
-        'a ClusterRoleBinding binds a ClusterRole',
-        'use kind: ClusterRole',
-      );
     clusterObjects.push(definition);
     return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
   }
