@@ -386,7 +386,7 @@ export class ApiServer {
         ? [
             ...this.metadataErrors(r),
             ...(cluster.kind === 'ClusterRole'
-              ? validateRoleRules(cluster.rules ?? [])
+              ? validateRoleRules(cluster.rules ?? [], false)
               : [
                   ...validateClusterRoleBindingRoleRef(cluster.roleKind ?? 'ClusterRole'),
                   ...(cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false)),
@@ -810,6 +810,6 @@ function rbacSlotErrors(
   return [
     ...(roleBinding && sent ? validateRoleRefUnchanged(roleBinding, sent) : []),
     ...(roleBinding ? validateRoleBindingSlot(roleBinding) : []),
-    ...(rules ? validateRoleRules(rules) : []),
+    ...(rules ? validateRoleRules(rules, true) : []),
   ];
 }

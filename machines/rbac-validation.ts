@@ -85,17 +85,43 @@ export function validateRoleRefUnchanged(
   ];
 }
 
-/** Field errors of a Role's rules (ValidatePolicyRule for resource rules). */
-export function validateRoleRules(rules: readonly PolicyRule[]): string[] {
-  return rules.flatMap((rule, i) => [
-    ...(rule.verbs.length === 0
-      ? [required(`rules[${i}].verbs`, 'verbs must contain at least one value')]
-      : []),
-    ...(rule.apiGroups.length === 0
-      ? [required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group')]
-      : []),
-    ...(rule.resources.length === 0
-      ? [required(`rules[${i}].resources`, 'resource rules must supply at least one resource')]
-      : []),
-  ]);
+/** Go's %#v of a []string, as field.Invalid renders such a value: `[]string{"/*"}`. */
+const goStringSlice = (values: readonly string[]): string =>
+  `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+
+/**
+ * Field errors of a Role's or ClusterRole's rules (ValidatePolicyRule, RB-4): verbs always; a rule naming
+ * non-resource URLs is for a ClusterRole only and names no group, resource or resource name; any other
+ * rule needs groups and resources.
+ */
+export function validateRoleRules(rules: readonly PolicyRule[], namespaced: boolean): string[] {
+  return rules.flatMap((rule, i) => {
+    const verbs =
+      rule.verbs.length === 0 ? [required(`rules[${i}].verbs`, 'verbs must contain at least one value')] : [];
+    const urls = rule.nonResourceURLs ?? [];
+    if (urls.length > 0) {
+      const path = `rules[${i}].nonResourceURLs`;
+      const value = goStringSlice(urls);
+      return [
+        ...verbs,
+        ...(namespaced
+          ? [`${path}: Invalid value: ${value}: namespaced rules cannot apply to non-resource URLs`]
+          : []),
+        ...(rule.apiGroups.length > 0 || rule.resources.length > 0 || (rule.resourceNames ?? []).length > 0
+          ? [
+              `${path}: Invalid value: ${value}: rules cannot apply to both regular resources and non-resource URLs`,
+            ]
+          : []),
+      ];
+    }
+    return [
+      ...verbs,
+      ...(rule.apiGroups.length === 0
+        ? [required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group')]
+        : []),
+      ...(rule.resources.length === 0
+        ? [required(`rules[${i}].resources`, 'resource rules must supply at least one resource')]
+        : []),
+    ];
+  });
 }

@@ -321,10 +321,11 @@ type RbacDefinition = Pick<ObjectSlot, 'roleBinding' | 'role'>;
 
 const toRules = (rules: readonly PolicyRuleInput[]): PolicyRule[] =>
   rules.map((r) => ({
-    apiGroups: [...r.apiGroups],
-    resources: [...r.resources],
+    apiGroups: [...(r.apiGroups ?? [])],
+    resources: [...(r.resources ?? [])],
     verbs: [...r.verbs],
     ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}),
+    ...(r.nonResourceURLs ? { nonResourceURLs: [...r.nonResourceURLs] } : {}),
   }));
 
 const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
@@ -1201,7 +1202,13 @@ function compileRequest(
 const definitionText = (o: ClusterObjectSpec): string =>
   JSON.stringify(
     o.kind === 'ClusterRole'
-      ? (o.rules ?? []).map((r) => [r.apiGroups, r.resources, r.verbs, r.resourceNames ?? []])
+      ? (o.rules ?? []).map((r) => [
+          r.apiGroups,
+          r.resources,
+          r.verbs,
+          r.resourceNames ?? [],
+          r.nonResourceURLs ?? [],
+        ])
       : [o.clusterRole, (o.subjects ?? []).map((s) => [s.kind, s.name, s.namespace ?? ''])],
   );
 

@@ -40,10 +40,12 @@ const roleRef = z.strictObject({
 });
 
 const policyRule = z.strictObject({
-  apiGroups: z.array(z.string()),
-  resources: names,
+  // A non-resource rule sends neither (ValidatePolicyRule decides what a rule must carry, 422).
+  apiGroups: z.array(z.string()).optional(),
+  resources: names.optional(),
   verbs: names,
   resourceNames: names.optional(),
+  nonResourceURLs: z.array(z.string()).optional(),
 });
 
 const rbacApiVersion = z.literal('rbac.authorization.k8s.io/v1');
