@@ -45,6 +45,20 @@ const clusterObjectResource = {
   ClusterRoleBinding: 'clusterrolebindings',
 } as const satisfies Record<ClusterObjectSpec['kind'], string>;
 
+/**
+ * Namespaced kinds whose shipped storage strategy creates the object a PUT names when none is stored
+ * (`AllowCreateOnUpdate` true), by `GROUP/RESOURCE`: LimitRange, Service, Endpoints and Event in core,
+ * and RBAC's Role and RoleBinding. Every other kind, built in or declared, answers such a PUT 404 (NS-2).
+ */
+const createsOnUpdate: ReadonlySet<string> = new Set([
+  '/limitranges',
+  '/services',
+  '/endpoints',
+  '/events',
+  'rbac.authorization.k8s.io/roles',
+  'rbac.authorization.k8s.io/rolebindings',
+]);
+
 /** The name a removal of the first pending initializer resolves to when none is pending. */
 export const nonePending = '(none)';
 
@@ -175,6 +189,14 @@ export class ApiServer {
     return { spec: this.system.scope.configurations[k], k, version: r.configuration.version };
   }
 
+  /** An update of content not stored, of a kind whose storage creates on update (NS-3, D-23). */
+  private createsOnUpdate(s: SystemState, r: ApiRequest): boolean {
+    if (r.target !== 'content' || r.verb !== 'update' || r.object < 0 || r.namespace < 0) return false;
+    if ((s.namespaces[r.namespace].content & (1 << r.object)) !== 0) return false;
+    const resource = this.system.objects[r.object].resource;
+    return createsOnUpdate.has(`${apiGroupOfResource(resource)}/${splitResourceId(resource).resource}`);
+  }
+
   /** The requestable ClusterRole or ClusterRoleBinding a request addresses (D-23). */
   private clusterObjectOf(r: ApiRequest): ClusterObjectSpec | null {
     if (r.target !== 'cluster-object') return null;
@@ -210,8 +232,14 @@ export class ApiServer {
 
     const authz = this.system.authorizer.authorize(s, this.authorizationRequest(r));
     const callerMayInitialize = this.system.authorizer.mayInitialize(s, r.principal, r.namespace);
+    // A PUT of content that is not stored, of a kind that creates on update: admission sees a create
+    // (shipped update handler, 1.11 on), and RBAC must also allow `create` on it (withAuthorization).
+    const createOnUpdate = this.createsOnUpdate(s, r);
+    const createOnUpdateAuthorized =
+      createOnUpdate &&
+      this.system.authorizer.authorize(s, { ...this.authorizationRequest(r), verb: 'create' }).allowed;
     const admissionFacts: AdmissionFacts = {
-      operation: r.verb,
+      operation: createOnUpdate ? 'create' : r.verb,
       target: r.target,
       configurationFresh: this.system.configurationFresh(s),
       namespaceExists: exists,
@@ -256,6 +284,8 @@ export class ApiServer {
       namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
+      createOnUpdate,
+      createOnUpdateAuthorized,
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
       generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
