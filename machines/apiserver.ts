@@ -22,10 +22,10 @@ import { apiGroupOfResource, qualifiedKindOfResource, splitResourceId } from './
 import { type EscalationVerdict, escalationMessage } from './rbac-escalation.ts';
 import {
   rbacGroupName,
-  validateClusterRoleBindingRoleRef,
   validateRoleBindingSlot,
   validateRoleRefUnchanged,
   validateRoleRules,
+  validateSentRbac,
   validateSubject,
 } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
@@ -418,7 +418,17 @@ export class ApiServer {
             ...(cluster.kind === 'ClusterRole'
               ? validateRoleRules(cluster.rules ?? [], false)
               : [
-                  ...validateClusterRoleBindingRoleRef(cluster.roleKind ?? 'ClusterRole'),
+                  // ValidateClusterRoleBinding: the roleRef as sent (a Role's is NotSupported), then each subject.
+                  ...validateSentRbac(
+                    {
+                      ...r.body?.sentRbac,
+                      roleRef: r.body?.sentRbac?.roleRef ?? {
+                        kind: cluster.roleKind ?? 'ClusterRole',
+                        name: cluster.clusterRole ?? '',
+                      },
+                    },
+                    true,
+                  ),
                   ...(cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false)),
                 ]),
           ]
@@ -570,7 +580,9 @@ export class ApiServer {
     const definition = slot.byNamespace?.[ns] ?? slot;
     const sent = r.verb === 'update' ? r.body?.roleRef : undefined;
     const own = this.validate.rbac(definition.roleBinding, definition.role?.rules, sent);
-    return [...metadata, ...own];
+    // A roleRef or subject kind the model does not keep comes first, as ValidateRoleBinding checks the roleRef first.
+    const sentRbac = r.body?.sentRbac ? validateSentRbac(r.body.sentRbac, false) : [];
+    return [...metadata, ...sentRbac, ...own];
   }
 
   /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */

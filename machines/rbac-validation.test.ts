@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { validateClusterRoleBindingRoleRef, validateRoleRules } from './rbac-validation.ts';
+import { validateRoleRules, validateSentRbac } from './rbac-validation.ts';
 
 /**
- * ValidateClusterRoleBinding's roleRef check (pkg/apis/rbac/validation/validation.go, RB-4): the expected
- * field errors are Kubernetes' own wording, written out here.
+ * ValidateRoleBinding's and ValidateClusterRoleBinding's roleRef and subject-kind checks
+ * (pkg/apis/rbac/validation/validation.go, RB-4): the expected field errors are Kubernetes' own wording.
  */
-describe('validateClusterRoleBindingRoleRef', () => {
-  it('accepts a ClusterRole', () => {
-    expect(validateClusterRoleBindingRoleRef('ClusterRole')).toEqual([]);
+describe('validateSentRbac', () => {
+  const ref = (kind: string, name = 'valid', apiGroup?: string) => ({
+    roleRef: { kind, name, ...(apiGroup !== undefined ? { apiGroup } : {}) },
   });
 
-  it('refuses a Role as NotSupported on roleRef.kind', () => {
-    expect(validateClusterRoleBindingRoleRef('Role')).toEqual([
+  it('accepts a ClusterRole anywhere and a Role in a RoleBinding', () => {
+    expect(validateSentRbac(ref('ClusterRole'), true)).toEqual([]);
+    expect(validateSentRbac(ref('Role'), false)).toEqual([]);
+  });
+
+  it('refuses a Role in a ClusterRoleBinding, another kind or group, and a missing name', () => {
+    expect(validateSentRbac(ref('Role'), true)).toEqual([
       'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
+    ]);
+    expect(validateSentRbac(ref('Type'), false)).toEqual([
+      'roleRef.kind: Unsupported value: "Type": supported values: "Role", "ClusterRole"',
+    ]);
+    expect(validateSentRbac(ref('ClusterRole', 'valid', 'rbac.GroupName'), false)).toEqual([
+      'roleRef.apiGroup: Unsupported value: "rbac.GroupName": supported values: "rbac.authorization.k8s.io"',
+    ]);
+    expect(validateSentRbac(ref('Role', ''), false)).toEqual(['roleRef.name: Required value']);
+  });
+
+  it('refuses a subject of no known kind', () => {
+    expect(validateSentRbac({ subjectKinds: [''] }, false)).toEqual([
+      'subjects[0].kind: Unsupported value: "": supported values: "ServiceAccount", "User", "Group"',
     ]);
   });
 });

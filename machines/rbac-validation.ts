@@ -49,12 +49,33 @@ export function validateSubject(subject: SentSubject, index: number, namespaced:
   return errors;
 }
 
+/** Subject kinds ValidateRoleBindingSubject knows, in its order. */
+const subjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
+
 /**
- * ValidateClusterRoleBinding's roleRef check (RB-4): a ClusterRoleBinding may refer to a ClusterRole only;
- * `Role` is NotSupported on roleRef.kind.
+ * Field errors of what a RoleBinding or ClusterRoleBinding sends beyond the shapes the model keeps
+ * (ValidateRoleBinding, ValidateClusterRoleBinding, RB-4): a roleRef of another group, of a kind the binding
+ * may not name (a ClusterRoleBinding names a ClusterRole only), or without a name; a subject of a kind no
+ * binding knows.
  */
-export function validateClusterRoleBindingRoleRef(roleKind: 'ClusterRole' | 'Role'): string[] {
-  return roleKind === 'ClusterRole' ? [] : [notSupported('roleRef.kind', roleKind, ['ClusterRole'])];
+export function validateSentRbac(
+  sent: { roleRef?: { apiGroup?: string; kind: string; name: string }; subjectKinds?: readonly string[] },
+  clusterScoped: boolean,
+): string[] {
+  const ref = sent.roleRef;
+  const kinds = clusterScoped ? ['ClusterRole'] : ['Role', 'ClusterRole'];
+  return [
+    ...(ref?.apiGroup !== undefined && ref.apiGroup !== rbacGroupName
+      ? [notSupported('roleRef.apiGroup', ref.apiGroup, [rbacGroupName])]
+      : []),
+    ...(ref && !kinds.includes(ref.kind) ? [notSupported('roleRef.kind', ref.kind, kinds)] : []),
+    ...(ref && ref.name === '' ? [required('roleRef.name')] : []),
+    ...(sent.subjectKinds ?? []).flatMap((kind, i) =>
+      (subjectKinds as readonly string[]).includes(kind)
+        ? []
+        : [notSupported(`subjects[${i}].kind`, kind, subjectKinds)],
+    ),
+  ];
 }
 
 /** Field errors of a RoleBinding slot's subjects, in manifest order (a RoleBinding is namespaced). */
