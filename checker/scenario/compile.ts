@@ -1,3 +1,4 @@
+import { bootstrapClusterRoles, clusterAdminBinding } from '../../machines/bootstrap-rbac.ts';
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { generatedName, isQualifiedFinalizerName } from '../../machines/names.ts';
@@ -1297,6 +1298,14 @@ function clusterObjectPlan(
       `name the object in the path or body.metadata.name`,
     );
   const kind = resource === 'clusterroles' ? ('ClusterRole' as const) : ('ClusterRoleBinding' as const);
+  const builtIn =
+    kind === 'ClusterRole'
+      ? bootstrapClusterRoles.some((r) => r.metadata.name === name)
+      : clusterAdminBinding.metadata.name === name;
+  if (builtIn)
+    return unsupported(
+      `${kind} ${name} is built in and fixed for the run (D-23): requests address only the scenario's own ClusterRoles and ClusterRoleBindings; give the requested one its own name`,
+    );
   const definition: ClusterObjectSpec =
     kind === 'ClusterRole'
       ? { kind, name, rules: toRules(parsed.rules ?? []) }
