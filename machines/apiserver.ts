@@ -25,6 +25,7 @@ import {
   validateRoleBindingSlot,
   validateRoleRefUnchanged,
   validateRoleRules,
+  validateSentRbac,
   validateSubject,
 } from './rbac-validation.ts';
 import type { AuthorizationRequest } from './request-authorization.ts';
@@ -43,6 +44,20 @@ const clusterObjectResource = {
   ClusterRole: 'clusterroles',
   ClusterRoleBinding: 'clusterrolebindings',
 } as const satisfies Record<ClusterObjectSpec['kind'], string>;
+
+/**
+ * Namespaced kinds whose shipped storage strategy creates the object a PUT names when none is stored
+ * (`AllowCreateOnUpdate` true), by `GROUP/RESOURCE`: LimitRange, Service, Endpoints and Event in core,
+ * and RBAC's Role and RoleBinding. Every other kind, built in or declared, answers such a PUT 404 (NS-2).
+ */
+const createsOnUpdate: ReadonlySet<string> = new Set([
+  '/limitranges',
+  '/services',
+  '/endpoints',
+  '/events',
+  'rbac.authorization.k8s.io/roles',
+  'rbac.authorization.k8s.io/rolebindings',
+]);
 
 /** The name a removal of the first pending initializer resolves to when none is pending. */
 export const nonePending = '(none)';
@@ -174,6 +189,14 @@ export class ApiServer {
     return { spec: this.system.scope.configurations[k], k, version: r.configuration.version };
   }
 
+  /** An update of content not stored, of a kind whose storage creates on update (NS-3, D-23). */
+  private createsOnUpdate(s: SystemState, r: ApiRequest): boolean {
+    if (r.target !== 'content' || r.verb !== 'update' || r.object < 0 || r.namespace < 0) return false;
+    if ((s.namespaces[r.namespace].content & (1 << r.object)) !== 0) return false;
+    const resource = this.system.objects[r.object].resource;
+    return createsOnUpdate.has(`${apiGroupOfResource(resource)}/${splitResourceId(resource).resource}`);
+  }
+
   /** The requestable ClusterRole or ClusterRoleBinding a request addresses (D-23). */
   private clusterObjectOf(r: ApiRequest): ClusterObjectSpec | null {
     if (r.target !== 'cluster-object') return null;
@@ -209,8 +232,14 @@ export class ApiServer {
 
     const authz = this.system.authorizer.authorize(s, this.authorizationRequest(r));
     const callerMayInitialize = this.system.authorizer.mayInitialize(s, r.principal, r.namespace);
+    // A PUT of content that is not stored, of a kind that creates on update: admission sees a create
+    // (shipped update handler, 1.11 on), and RBAC must also allow `create` on it (withAuthorization).
+    const createOnUpdate = this.createsOnUpdate(s, r);
+    const createOnUpdateAuthorized =
+      createOnUpdate &&
+      this.system.authorizer.authorize(s, { ...this.authorizationRequest(r), verb: 'create' }).allowed;
     const admissionFacts: AdmissionFacts = {
-      operation: r.verb,
+      operation: createOnUpdate ? 'create' : r.verb,
       target: r.target,
       configurationFresh: this.system.configurationFresh(s),
       namespaceExists: exists,
@@ -255,6 +284,8 @@ export class ApiServer {
       namespaceMachine: storage.step ? (storage.step.transitions.length > 0 ? 'accepts' : 'ignores') : 'none',
       initializerChange: storage.initializerChange,
       contentPresent: storage.contentPresent,
+      createOnUpdate,
+      createOnUpdateAuthorized,
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
       generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
@@ -387,8 +418,21 @@ export class ApiServer {
         ? [
             ...this.metadataErrors(r),
             ...(cluster.kind === 'ClusterRole'
-              ? validateRoleRules(cluster.rules ?? [])
-              : (cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false))),
+              ? validateRoleRules(cluster.rules ?? [], false)
+              : [
+                  // ValidateClusterRoleBinding: the roleRef as sent (a Role's is NotSupported), then each subject.
+                  ...validateSentRbac(
+                    {
+                      ...r.body?.sentRbac,
+                      roleRef: r.body?.sentRbac?.roleRef ?? {
+                        kind: cluster.roleKind ?? 'ClusterRole',
+                        name: cluster.clusterRole ?? '',
+                      },
+                    },
+                    true,
+                  ),
+                  ...(cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false)),
+                ]),
           ]
         : [];
       return { ...none, errors, contentPresent: present };
@@ -538,7 +582,9 @@ export class ApiServer {
     const definition = slot.byNamespace?.[ns] ?? slot;
     const sent = r.verb === 'update' ? r.body?.roleRef : undefined;
     const own = this.validate.rbac(definition.roleBinding, definition.role?.rules, sent);
-    return [...metadata, ...own];
+    // A roleRef or subject kind the model does not keep comes first, as ValidateRoleBinding checks the roleRef first.
+    const sentRbac = r.body?.sentRbac ? validateSentRbac(r.body.sentRbac, false) : [];
+    return [...metadata, ...sentRbac, ...own];
   }
 
   /** Field errors of the labels and annotations a create or update sends (ValidateObjectMeta). */
@@ -818,6 +864,6 @@ function rbacSlotErrors(
   return [
     ...(roleBinding && sent ? validateRoleRefUnchanged(roleBinding, sent) : []),
     ...(roleBinding ? validateRoleBindingSlot(roleBinding) : []),
-    ...(rules ? validateRoleRules(rules) : []),
+    ...(rules ? validateRoleRules(rules, true) : []),
   ];
 }

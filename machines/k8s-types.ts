@@ -26,6 +26,12 @@ export interface PolicyRule {
   verbs: string[];
   /** When present and non-empty, the rule only covers requests naming one of these objects. */
   resourceNames?: string[];
+  /**
+   * Non-resource URLs (`/apis`, `/healthz/*`): a rule naming them grants only its verbs on those paths,
+   * never a resource; valid in ClusterRoles only (ValidatePolicyRule). The model serves no such path:
+   * they matter to validation and escalation prevention (Covers), RB-4, RB-5.
+   */
+  nonResourceURLs?: string[];
 }
 
 export interface ClusterRole {

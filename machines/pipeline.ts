@@ -57,6 +57,13 @@ export interface PipelineFacts {
   initializerChange: 'notFirst' | 'completed' | 'none';
   /** The content object addressed is stored. */
   contentPresent: boolean;
+  /**
+   * An update of content that is not stored, of a kind whose storage creates on update (NS-3, D-23's
+   * AllowCreateOnUpdate table): admitted as a create, then authorized as a create before it is stored.
+   */
+  createOnUpdate: boolean;
+  /** RBAC allows the caller `create` on the object a create-on-update would make (withAuthorization). */
+  createOnUpdateAuthorized: boolean;
   /** The initializer or webhook configuration addressed is stored (AC-3, FP-3). */
   configurationExists: boolean;
   /** A DELETE of a collection (deletecollection): every object of its resource in the namespace. */
@@ -292,6 +299,8 @@ const contentStorage = {
     when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
     when('createOfContent', responded, 'createContent', ['NS-3']),
+    when('createOnUpdateUnauthorized', refused, 'refuseCreateOnUpdateForbidden', ['RB-4']),
+    when('createOnUpdate', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
     when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
     orElse(responded, 'readContent', ['NS-2']),
@@ -369,6 +378,9 @@ export const pipelineMachine = setup({
     createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
     createOfContent: (x) => op(x, 'create'),
     absentContent: (x) => !f(x).contentPresent,
+    // A PUT that would create is authorized as a create too, after validation (shipped withAuthorization).
+    createOnUpdateUnauthorized: (x) => f(x).createOnUpdate && !f(x).createOnUpdateAuthorized,
+    createOnUpdate: (x) => f(x).createOnUpdate,
     deleteOfContent: (x) => op(x, 'delete'),
     // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
     createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
@@ -393,7 +405,8 @@ export const pipelineMachine = setup({
         refusal:
           event.facts.target === 'configuration'
             ? ('configurationInvalid' as const)
-            : event.facts.target === 'content'
+            : // Content and cluster RBAC objects are named by their kind, as NewInvalid names them (D-23).
+              event.facts.target === 'content' || event.facts.target === 'cluster-object'
               ? ('contentInvalid' as const)
               : event.facts.operation === 'finalize'
                 ? ('finalizerNamesInvalid' as const)
@@ -414,6 +427,7 @@ export const pipelineMachine = setup({
     refuseMetadataFinalizerAdded: refuse('metadataFinalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
     refuseContentNotFound: refuse('contentNotFound'),
+    refuseCreateOnUpdateForbidden: refuse('createOnUpdateForbidden'),
     refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
     refuseConfigurationNotFound: refuse('configurationNotFound'),
     // One rule for the configuration store (a short chain keeps the diagram readable): the verb picks the effect.

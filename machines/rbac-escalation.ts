@@ -44,8 +44,18 @@ export function roleExists(policy: RbacPolicy, roleRef: RoleRef, namespace: stri
     : policy.roles.some((r) => r.metadata.namespace === namespace && r.metadata.name === roleRef.name);
 }
 
-/** BreakdownRule: one group, one resource, one verb (and one name) per subrule. */
+/**
+ * BreakdownRule: one group, one resource, one verb (and one name) per subrule; a non-resource URL
+ * combines with the verbs only.
+ */
 export function breakdownRule(rule: PolicyRule): PolicyRule[] {
+  const urls = (rule.nonResourceURLs ?? []).flatMap((url) =>
+    rule.verbs.map((verb) => ({ apiGroups: [], resources: [], verbs: [verb], nonResourceURLs: [url] })),
+  );
+  return [...resourceSubrules(rule), ...urls];
+}
+
+function resourceSubrules(rule: PolicyRule): PolicyRule[] {
   return rule.apiGroups.flatMap((group) =>
     rule.resources.flatMap((resource) =>
       rule.verbs.flatMap((verb) =>
@@ -74,14 +84,20 @@ function resourcesCovered(owner: readonly string[], wanted: readonly string[]): 
   });
 }
 
+/** nonResourceURLCovers: the same path, or an owner ending in `*` whose prefix the path starts with. */
+const urlCovers = (owner: string, path: string): boolean =>
+  owner === path || (owner.endsWith('*') && path.startsWith(owner.replace(/\*+$/, '')));
+
 /** ruleCovers of policy_comparator.go. */
 export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const names = owner.resourceNames ?? [];
   const wantedNames = sub.resourceNames ?? [];
+  const ownerUrls = owner.nonResourceURLs ?? [];
   return (
     (owner.verbs.includes('*') || hasAll(owner.verbs, sub.verbs)) &&
     (owner.apiGroups.includes('*') || hasAll(owner.apiGroups, sub.apiGroups)) &&
     resourcesCovered(owner.resources, sub.resources) &&
+    (sub.nonResourceURLs ?? []).every((path) => ownerUrls.some((o) => urlCovers(o, path))) &&
     (wantedNames.length === 0 ? names.length === 0 : names.length === 0 || hasAll(names, wantedNames))
   );
 }
@@ -117,6 +133,9 @@ export function compactString(rule: PolicyRule): string {
   const parts = [
     ...(rule.apiGroups.length > 0 ? [`APIGroups:${goQuoted(rule.apiGroups)}`] : []),
     ...(rule.resources.length > 0 ? [`Resources:${goQuoted(rule.resources)}`] : []),
+    ...(rule.nonResourceURLs && rule.nonResourceURLs.length > 0
+      ? [`NonResourceURLs:${goQuoted(rule.nonResourceURLs)}`]
+      : []),
     ...(rule.resourceNames && rule.resourceNames.length > 0
       ? [`ResourceNames:${goQuoted(rule.resourceNames)}`]
       : []),

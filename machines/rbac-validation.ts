@@ -49,6 +49,35 @@ export function validateSubject(subject: SentSubject, index: number, namespaced:
   return errors;
 }
 
+/** Subject kinds ValidateRoleBindingSubject knows, in its order. */
+const subjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
+
+/**
+ * Field errors of what a RoleBinding or ClusterRoleBinding sends beyond the shapes the model keeps
+ * (ValidateRoleBinding, ValidateClusterRoleBinding, RB-4): a roleRef of another group, of a kind the binding
+ * may not name (a ClusterRoleBinding names a ClusterRole only), or without a name; a subject of a kind no
+ * binding knows.
+ */
+export function validateSentRbac(
+  sent: { roleRef?: { apiGroup?: string; kind: string; name: string }; subjectKinds?: readonly string[] },
+  clusterScoped: boolean,
+): string[] {
+  const ref = sent.roleRef;
+  const kinds = clusterScoped ? ['ClusterRole'] : ['Role', 'ClusterRole'];
+  return [
+    ...(ref?.apiGroup !== undefined && ref.apiGroup !== rbacGroupName
+      ? [notSupported('roleRef.apiGroup', ref.apiGroup, [rbacGroupName])]
+      : []),
+    ...(ref && !kinds.includes(ref.kind) ? [notSupported('roleRef.kind', ref.kind, kinds)] : []),
+    ...(ref && ref.name === '' ? [required('roleRef.name')] : []),
+    ...(sent.subjectKinds ?? []).flatMap((kind, i) =>
+      (subjectKinds as readonly string[]).includes(kind)
+        ? []
+        : [notSupported(`subjects[${i}].kind`, kind, subjectKinds)],
+    ),
+  ];
+}
+
 /** Field errors of a RoleBinding slot's subjects, in manifest order (a RoleBinding is namespaced). */
 export function validateRoleBindingSlot(binding: NonNullable<ObjectSlot['roleBinding']>): string[] {
   const subjects: SentSubject[] = [
@@ -77,17 +106,43 @@ export function validateRoleRefUnchanged(
   ];
 }
 
-/** Field errors of a Role's rules (ValidatePolicyRule for resource rules). */
-export function validateRoleRules(rules: readonly PolicyRule[]): string[] {
-  return rules.flatMap((rule, i) => [
-    ...(rule.verbs.length === 0
-      ? [required(`rules[${i}].verbs`, 'verbs must contain at least one value')]
-      : []),
-    ...(rule.apiGroups.length === 0
-      ? [required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group')]
-      : []),
-    ...(rule.resources.length === 0
-      ? [required(`rules[${i}].resources`, 'resource rules must supply at least one resource')]
-      : []),
-  ]);
+/** Go's %#v of a []string, as field.Invalid renders such a value: `[]string{"/*"}`. */
+const goStringSlice = (values: readonly string[]): string =>
+  `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+
+/**
+ * Field errors of a Role's or ClusterRole's rules (ValidatePolicyRule, RB-4): verbs always; a rule naming
+ * non-resource URLs is for a ClusterRole only and names no group, resource or resource name; any other
+ * rule needs groups and resources.
+ */
+export function validateRoleRules(rules: readonly PolicyRule[], namespaced: boolean): string[] {
+  return rules.flatMap((rule, i) => {
+    const verbs =
+      rule.verbs.length === 0 ? [required(`rules[${i}].verbs`, 'verbs must contain at least one value')] : [];
+    const urls = rule.nonResourceURLs ?? [];
+    if (urls.length > 0) {
+      const path = `rules[${i}].nonResourceURLs`;
+      const value = goStringSlice(urls);
+      return [
+        ...verbs,
+        ...(namespaced
+          ? [`${path}: Invalid value: ${value}: namespaced rules cannot apply to non-resource URLs`]
+          : []),
+        ...(rule.apiGroups.length > 0 || rule.resources.length > 0 || (rule.resourceNames ?? []).length > 0
+          ? [
+              `${path}: Invalid value: ${value}: rules cannot apply to both regular resources and non-resource URLs`,
+            ]
+          : []),
+      ];
+    }
+    return [
+      ...verbs,
+      ...(rule.apiGroups.length === 0
+        ? [required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group')]
+        : []),
+      ...(rule.resources.length === 0
+        ? [required(`rules[${i}].resources`, 'resource rules must supply at least one resource')]
+        : []),
+    ];
+  });
 }

@@ -376,13 +376,13 @@ export class RequestAuthorizer {
     if (!object) return allowedEscalation;
     const roleRef: RoleRef | undefined =
       object.kind === 'ClusterRoleBinding'
-        ? { apiGroup: rbacGroup, kind: 'ClusterRole', name: object.clusterRole ?? '' }
+        ? { apiGroup: rbacGroup, kind: object.roleKind ?? 'ClusterRole', name: object.clusterRole ?? '' }
         : undefined;
     const mayBindOrEscalate = this.authorize(s, {
       user,
       verb: roleRef ? 'bind' : 'escalate',
       apiGroup: rbacGroup,
-      resource: 'clusterroles',
+      resource: roleRef?.kind === 'Role' ? 'roles' : 'clusterroles',
       name: roleRef ? roleRef.name : object.name,
       namespaceSlot: -1,
     }).allowed;

@@ -177,8 +177,13 @@ export interface ClusterObjectSpec {
   name: string;
   /** A ClusterRole's rules. */
   rules?: PolicyRule[];
-  /** A ClusterRoleBinding's roleRef (always a ClusterRole) and subjects. */
+  /** A ClusterRoleBinding's roleRef name and subjects. */
   clusterRole?: string;
+  /**
+   * A ClusterRoleBinding's roleRef kind when a request sends `Role`: never stored (ValidateClusterRoleBinding
+   * answers 422, roleRef.kind NotSupported), and its escalation check looks for a Role with no namespace.
+   */
+  roleKind?: 'Role';
   subjects?: SubjectSpec[];
   /** Stored from the start. */
   initially?: boolean;

@@ -31,6 +31,7 @@ export type StorageRefusal =
   | 'roleRefNotFound'
   | 'contentAlreadyExists'
   | 'contentNotFound'
+  | 'createOnUpdateForbidden'
   | 'configurationInvalid'
   | 'configurationAlreadyExists'
   | 'configurationNotFound';
@@ -101,6 +102,8 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   contentAlreadyExists: (s) => alreadyExists(`${qualified(s)} ${JSON.stringify(s.name)} already exists`),
   // NS-2 (D-15)
   contentNotFound: (s) => notFound(`${qualified(s)} ${JSON.stringify(s.name)} not found`),
+  // RB-4 (D-23): withAuthorization's NewForbidden with the RBAC authorizer's reason, empty on a plain deny.
+  createOnUpdateForbidden: (s) => forbidden(`${qualified(s)} ${JSON.stringify(s.name)} is forbidden: `),
   // FP-3 (D-7): one error per bad name or fail-closed entry, indexed.
   configurationInvalid: (s) =>
     invalidObject(

@@ -78,6 +78,12 @@ export interface ApiRequest {
     phase?: string;
     /** metadata.labels as sent: keys qualified names, values label values (422 otherwise). */
     labels?: Record<string, string>;
+    /**
+     * A RoleBinding's or ClusterRoleBinding's roleRef and subject kinds as sent, when they are not of the
+     * shapes the model keeps (another group, another kind, no name; a subject of no known kind): storage
+     * validates them (422, RB-4) and nothing of the kind is ever stored.
+     */
+    sentRbac?: SentRbac;
     /** metadata.annotations as sent: keys qualified names once lowercased (422 otherwise). */
     annotations?: Record<string, string>;
     /** What decoding and validating a Secret's or ConfigMap's data found; absent when it stands. */
@@ -217,6 +223,13 @@ export interface Sender {
   principal: ApiRequest['principal'];
 }
 
+/** What a binding's body sends beyond the shapes the model keeps (see ApiRequest's body.sentRbac). */
+export interface SentRbac {
+  roleRef?: { apiGroup?: string; kind: string; name: string };
+  /** Each subject's kind as sent, `''` when it sends none. */
+  subjectKinds?: string[];
+}
+
 type Namespaced = Sender & {
   namespace: number;
   /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
@@ -224,6 +237,8 @@ type Namespaced = Sender & {
   /** metadata.labels and metadata.annotations as sent; storage validates their keys and values. */
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** A binding's roleRef and subject kinds beyond the shapes the model keeps (RB-4). */
+  sentRbac?: SentRbac;
 };
 type OnObject = Namespaced & {
   object: number;

@@ -22,6 +22,8 @@ export const pipelineFacts = (overrides: Partial<PipelineFacts> = {}): PipelineF
   namespaceMachine: 'none',
   initializerChange: 'none',
   contentPresent: true,
+  createOnUpdate: false,
+  createOnUpdateAuthorized: false,
   configurationExists: false,
   collection: false,
   generatedName: false,

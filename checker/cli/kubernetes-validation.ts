@@ -124,26 +124,51 @@ function schemaCheck(kind: string, data: Record<string, unknown>, path: FieldPat
 }
 
 interface Rule {
-  apiGroups: string[];
-  resources: string[];
+  apiGroups?: string[] | undefined;
+  resources?: string[] | undefined;
   verbs: string[];
+  resourceNames?: string[] | undefined;
+  nonResourceURLs?: string[] | undefined;
 }
 
-/** Upstream's ValidatePolicyRule: a rule has verbs, and a resource rule has API groups and resources. */
-function ruleCheck(rule: Rule, path: FieldPath): void {
+/**
+ * Upstream's ValidatePolicyRule: a rule has verbs; a non-resource rule belongs to a ClusterRole (not
+ * `namespaced`) and names no group, resource or resource name; a resource rule has API groups and resources.
+ */
+function ruleCheck(rule: Rule, path: FieldPath, namespaced = false): void {
   if (rule.verbs.length === 0)
     refuse(
       [...path, 'verbs'],
       'Required value: verbs must contain at least one value',
       'list the verbs it grants, e.g. [get]',
     );
-  if (rule.apiGroups.length === 0)
+  const urls = rule.nonResourceURLs ?? [];
+  if (urls.length > 0) {
+    if (namespaced)
+      refuse(
+        [...path, 'nonResourceURLs'],
+        'Invalid value: namespaced rules cannot apply to non-resource URLs',
+        'grant non-resource URLs in a ClusterRole',
+      );
+    if (
+      (rule.apiGroups ?? []).length > 0 ||
+      (rule.resources ?? []).length > 0 ||
+      (rule.resourceNames ?? []).length > 0
+    )
+      refuse(
+        [...path, 'nonResourceURLs'],
+        'Invalid value: rules cannot apply to both regular resources and non-resource URLs',
+        'write the non-resource URLs in a rule of their own',
+      );
+    return;
+  }
+  if ((rule.apiGroups ?? []).length === 0)
     refuse(
       [...path, 'apiGroups'],
       'Required value: resource rules must supply at least one api group',
       'write [""] for the core group',
     );
-  if (rule.resources.length === 0)
+  if ((rule.resources ?? []).length === 0)
     refuse(
       [...path, 'resources'],
       'Required value: resource rules must supply at least one resource',
@@ -233,7 +258,7 @@ function objectCheck(definition: ObjectDefinition, path: FieldPath): void {
     if (definition.kind === 'Role')
       schemaCheck('Role', { metadata: { name: definition.name }, rules: body.rules ?? [] }, at);
     body.rules?.forEach((rule, i) => {
-      ruleCheck(rule, [...at, 'rules', i]);
+      ruleCheck(rule, [...at, 'rules', i], true);
     });
     body.subjects?.forEach((s, i) => {
       subjectCheck(s, [...at, 'subjects', i], false);
@@ -282,7 +307,7 @@ export function rbacManifestIssue(
   return firstIssue(() => {
     manifestSchemaCheck(manifest, kind, path);
     const rules = (manifest.rules ?? []) as Rule[];
-    for (const [i, rule] of rules.entries()) ruleCheck(rule, [...path, 'rules', i]);
+    for (const [i, rule] of rules.entries()) ruleCheck(rule, [...path, 'rules', i], kind === 'Role');
     const subjects = (manifest.subjects ?? []) as Subject[];
     for (const [i, subject] of subjects.entries())
       subjectCheck(subject, [...path, 'subjects', i], kind === 'ClusterRoleBinding');

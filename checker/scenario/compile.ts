@@ -1,3 +1,4 @@
+import { bootstrapClusterRoles, clusterAdminBinding } from '../../machines/bootstrap-rbac.ts';
 import { entriesField } from '../../machines/initializer-config.ts';
 import type { ClusterRole, OperationType, PolicyRule } from '../../machines/k8s-types.ts';
 import { generatedName, isQualifiedFinalizerName } from '../../machines/names.ts';
@@ -19,6 +20,7 @@ import {
   type SubjectSpec,
 } from '../../machines/scope.ts';
 import type { MachineSet } from '../../machines/system.ts';
+import type { SentRbac } from '../../machines/system-types.ts';
 import { baseVariantName, machinesFor, variantByName, variants } from '../../variants/variants.ts';
 import { dataVerdict } from '../cli/kubernetes-validation.ts';
 import {
@@ -53,6 +55,8 @@ import {
   type NamespaceBody,
   type PolicyRuleInput,
   type RoleRefInput,
+  type SentRoleRefInput,
+  type SentSubjectInput,
   type StepInput,
   type SubjectInput,
 } from './schema.ts';
@@ -82,6 +86,8 @@ export interface Expectation {
 interface SentMetadata {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** A binding's roleRef and subject kinds beyond the shapes the model keeps, for it to validate (RB-4). */
+  sentRbac?: SentRbac;
   /** A list sent as a watch (`?watch=true`): RBAC asks for the verb watch. */
   watch?: true;
 }
@@ -131,6 +137,8 @@ export type RequestPlan =
       type: 'cluster-object';
       verb: 'create' | 'get' | 'update' | 'delete';
       slot: number;
+      /** A ClusterRoleBinding's roleRef and subject kinds beyond the shapes the model keeps (RB-4). */
+      sentRbac?: SentRbac;
     }
   | {
       type: 'configuration';
@@ -326,10 +334,11 @@ type RbacDefinition = Pick<ObjectSlot, 'roleBinding' | 'role'>;
 
 const toRules = (rules: readonly PolicyRuleInput[]): PolicyRule[] =>
   rules.map((r) => ({
-    apiGroups: [...r.apiGroups],
-    resources: [...r.resources],
+    apiGroups: [...(r.apiGroups ?? [])],
+    resources: [...(r.resources ?? [])],
     verbs: [...r.verbs],
     ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}),
+    ...(r.nonResourceURLs ? { nonResourceURLs: [...r.nonResourceURLs] } : {}),
   }));
 
 const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
@@ -338,6 +347,48 @@ const toSubjectSpec = (s: SubjectInput): SubjectSpec => ({
   ...(s.namespace ? { namespace: s.namespace } : {}),
   ...(s.apiGroup !== undefined ? { apiGroup: s.apiGroup } : {}),
 });
+
+const keptSubjectKinds: readonly string[] = ['User', 'Group', 'ServiceAccount'];
+
+/**
+ * A binding body as the model keeps it, and what it sends beyond that for the model to validate (RB-4): a
+ * roleRef of another group or kind or without a name, subjects of no known kind. Such a body is refused
+ * (422) before anything is stored, so the kept roleRef and subjects only name the object's slot.
+ */
+function bindingSent(
+  body: { roleRef?: SentRoleRefInput; subjects?: SentSubjectInput[] },
+  path: FieldPath,
+): { roleRef?: RoleRefInput; subjects?: SubjectInput[]; sentRbac?: SentRbac } | { unsupported: string } {
+  const ref = body.roleRef;
+  const subjects = body.subjects ?? [];
+  const known = subjects.filter((s): s is SubjectInput => keptSubjectKinds.includes(s.kind ?? ''));
+  if (known.length > 0 && known.length < subjects.length)
+    return {
+      unsupported: `subjects of no known kind beside others (${formatFieldPath([...path, 'subjects'])}): the model validates such subjects only alone`,
+    };
+  const roleRefSent =
+    ref &&
+    ((ref.apiGroup !== undefined && ref.apiGroup !== 'rbac.authorization.k8s.io') ||
+      (ref.kind !== 'ClusterRole' && ref.kind !== 'Role') ||
+      !ref.name);
+  const sentRbac: SentRbac = {
+    ...(ref && roleRefSent
+      ? {
+          roleRef: {
+            ...(ref.apiGroup !== undefined ? { apiGroup: ref.apiGroup } : {}),
+            kind: ref.kind,
+            name: ref.name ?? '',
+          },
+        }
+      : {}),
+    ...(known.length < subjects.length ? { subjectKinds: subjects.map((s) => s.kind ?? '') } : {}),
+  };
+  return {
+    ...(ref ? { roleRef: { kind: ref.kind === 'Role' ? 'Role' : 'ClusterRole', name: ref.name ?? '' } } : {}),
+    ...(body.subjects ? { subjects: known } : {}),
+    ...(Object.keys(sentRbac).length > 0 ? { sentRbac } : {}),
+  };
+}
 
 class ScopeBuilder {
   readonly namespaces = new Map<string, NamespaceSpec>();
@@ -1146,7 +1197,13 @@ function compileRequest(
         bodyPath,
         path.resource,
       );
-      const rbac = builder.rbacOf(path.resource, parsed);
+      const sent = path.resource === 'rolebindings' ? bindingSent(parsed, bodyPath) : {};
+      if ('unsupported' in sent) return unsupported(sent.unsupported);
+      const rbac = builder.rbacOf(path.resource, {
+        ...(sent.roleRef ? { roleRef: sent.roleRef } : {}),
+        ...(sent.subjects ? { subjects: sent.subjects } : {}),
+        ...(parsed.rules ? { rules: parsed.rules } : {}),
+      });
       // An update naming another role than the stored binding's sends that roleRef; the stored one stays.
       const stored = builder.definitionIn(path.resource, name, namespaceName)?.roleBinding;
       const roleRef =
@@ -1172,6 +1229,9 @@ function compileRequest(
         ...renamed,
         ...(refusedData ? { refusedData } : {}),
         ...(modelVerb === 'create' || modelVerb === 'update' ? sentMetadata(parsed.metadata) : {}),
+        ...((modelVerb === 'create' || modelVerb === 'update') && sent.sentRbac
+          ? { sentRbac: sent.sentRbac }
+          : {}),
       });
     }
     case 'all-namespaces':
@@ -1231,7 +1291,13 @@ function compileRequest(
 const definitionText = (o: ClusterObjectSpec): string =>
   JSON.stringify(
     o.kind === 'ClusterRole'
-      ? (o.rules ?? []).map((r) => [r.apiGroups, r.resources, r.verbs, r.resourceNames ?? []])
+      ? (o.rules ?? []).map((r) => [
+          r.apiGroups,
+          r.resources,
+          r.verbs,
+          r.resourceNames ?? [],
+          r.nonResourceURLs ?? [],
+        ])
       : [o.clusterRole, (o.subjects ?? []).map((s) => [s.kind, s.name, s.namespace ?? ''])],
   );
 
@@ -1252,6 +1318,8 @@ function clusterObjectPlan(
       `${verb} ${resource}: ClusterRoles and ClusterRoleBindings are created, read, updated and deleted`,
     );
   const parsed = validateBody<ContentBody>('content', body ?? {}, bodyPath);
+  const sent = resource === 'clusterrolebindings' ? bindingSent(parsed, bodyPath) : {};
+  if ('unsupported' in sent) return unsupported(sent.unsupported);
   const name = pathName ?? parsed.metadata?.name;
   if (!name)
     throw new ScenarioFieldError(
@@ -1260,36 +1328,39 @@ function clusterObjectPlan(
       `name the object in the path or body.metadata.name`,
     );
   const kind = resource === 'clusterroles' ? ('ClusterRole' as const) : ('ClusterRoleBinding' as const);
+  const builtIn =
+    kind === 'ClusterRole'
+      ? bootstrapClusterRoles.some((r) => r.metadata.name === name)
+      : clusterAdminBinding.metadata.name === name;
+  if (builtIn)
+    return unsupported(
+      `${kind} ${name} is built in and fixed for the run (D-23): requests address only the scenario's own ClusterRoles and ClusterRoleBindings; give the requested one its own name`,
+    );
   const definition: ClusterObjectSpec =
     kind === 'ClusterRole'
       ? { kind, name, rules: toRules(parsed.rules ?? []) }
       : {
           kind,
           name,
-          clusterRole: parsed.roleRef?.name ?? '',
-          subjects: (parsed.subjects ?? []).map(toSubjectSpec),
+          clusterRole: sent.roleRef?.name ?? '',
+          // A roleRef of kind Role is sent as it is: the model answers it as Kubernetes does (422, D-23).
+          ...(sent.roleRef?.kind === 'Role' ? { roleKind: 'Role' as const } : {}),
+          subjects: (sent.subjects ?? []).map(toSubjectSpec),
         };
   const writes = verb === 'create' || verb === 'update';
   const slot = clusterObjects.findIndex((o) => o.kind === kind && o.name === name);
   if (slot < 0) {
-    if (
-      kind === 'ClusterRoleBinding' &&
-      writes &&
-      parsed.roleRef?.kind !== undefined &&
-      parsed.roleRef.kind !== 'ClusterRole'
-    )
-      throw new ScenarioFieldError(
-        [...bodyPath, 'roleRef', 'kind'],
-        'a ClusterRoleBinding binds a ClusterRole',
-        'use kind: ClusterRole',
-      );
     clusterObjects.push(definition);
-    return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
+    return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1, ...sentOf(verb, sent) });
   }
   if (writes && body !== undefined && definitionText(clusterObjects[slot]) !== definitionText(definition))
     return unsupported(`${kind} ${name} written with a second definition: the model stores one per name`);
-  return planned({ type: 'cluster-object', verb, slot });
+  return planned({ type: 'cluster-object', verb, slot, ...sentOf(verb, sent) });
 }
+
+/** What a write sends beyond the shapes the model keeps, for the model to validate (RB-4). */
+const sentOf = (verb: string, sent: { sentRbac?: SentRbac }): { sentRbac?: SentRbac } =>
+  (verb === 'create' || verb === 'update') && sent.sentRbac ? { sentRbac: sent.sentRbac } : {};
 
 /** The labels and annotations a body's metadata carries, when it carries any. */
 function sentMetadata(

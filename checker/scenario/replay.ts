@@ -292,6 +292,7 @@ class Replay {
       ...(plan.bodyName !== undefined ? { bodyName: plan.bodyName } : {}),
       ...(plan.labels ? { labels: plan.labels } : {}),
       ...(plan.annotations ? { annotations: plan.annotations } : {}),
+      ...(plan.sentRbac ? { sentRbac: plan.sentRbac } : {}),
     };
     if (plan.type === 'content') {
       if (plan.verb === 'list')
@@ -391,6 +392,7 @@ class Replay {
         target: 'cluster-object',
         namespace: -1,
         object: step.plan.slot,
+        ...(step.plan.sentRbac ? { body: { sentRbac: step.plan.sentRbac } } : {}),
       });
       response = result.response;
       this.state = result.state;

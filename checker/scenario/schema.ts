@@ -40,11 +40,24 @@ const roleRef = z.strictObject({
 });
 
 const policyRule = z.strictObject({
-  apiGroups: z.array(z.string()),
-  resources: names,
+  // A non-resource rule sends neither (ValidatePolicyRule decides what a rule must carry, 422).
+  apiGroups: z.array(z.string()).optional(),
+  resources: names.optional(),
   verbs: names,
   resourceNames: names.optional(),
+  nonResourceURLs: z.array(z.string()).optional(),
 });
+
+/**
+ * A roleRef and a subject as a request body sends them: any group, kind and name, which the model validates
+ * as Kubernetes does (422, RB-4). A given manifest keeps the strict shapes: it holds what was accepted.
+ */
+const sentRoleRef = z.strictObject({
+  apiGroup: z.string().optional(),
+  kind: z.string(),
+  name: z.string().optional(),
+});
+const sentSubject = subject.extend({ kind: z.string().optional() });
 
 const rbacApiVersion = z.literal('rbac.authorization.k8s.io/v1');
 
@@ -179,8 +192,8 @@ export const contentBodySchemas = {
   NetworkPolicy: z.strictObject({ ...contentMeta, spec: specMap.optional() }),
   RoleBinding: z.strictObject({
     ...contentMeta,
-    roleRef: roleRef.optional(),
-    subjects: z.array(subject).optional(),
+    roleRef: sentRoleRef.optional(),
+    subjects: z.array(sentSubject).optional(),
   }),
   Role: z.strictObject({ ...contentMeta, rules: z.array(policyRule).optional() }),
 } as const;
@@ -454,6 +467,8 @@ export type ManifestInput = { [K in ManifestKind]: z.infer<(typeof manifestSchem
 export type ContentManifestInput = z.infer<typeof contentManifest>;
 export type SubjectInput = z.infer<typeof subject>;
 export type RoleRefInput = z.infer<typeof roleRef>;
+export type SentRoleRefInput = z.infer<typeof sentRoleRef>;
+export type SentSubjectInput = z.infer<typeof sentSubject>;
 export type PolicyRuleInput = z.infer<typeof policyRule>;
 
 /**
@@ -514,8 +529,8 @@ export const bodySchemas = {
     apiVersion: z.string().optional(),
     kind: z.string().optional(),
     metadata: metadata.partial().optional(),
-    roleRef: roleRef.optional(),
-    subjects: z.array(subject).optional(),
+    roleRef: sentRoleRef.optional(),
+    subjects: z.array(sentSubject).optional(),
     rules: z.array(policyRule).optional(),
   }),
   configuration: z.strictObject({
