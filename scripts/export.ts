@@ -36,7 +36,7 @@ export const command = {
   },
 } as const;
 
-async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
+export async function main({ values }: CommandLine<typeof command.options>): Promise<number> {
   const promelaAsked = values.promela === true;
   const quintAsked = values['quint-types'] === true;
   if (promelaAsked === quintAsked)

@@ -53,13 +53,15 @@ import { count } from './entry.ts';
  * liveness property is violated, 18 a property never exercised or a transition never taken that the
  * scope does not declare, 2 bad arguments or input, 1 an internal error.
  */
-// Reports go under the working folder, as every generator's do (npm runs scripts from the project root).
-const outputRoot = process.cwd();
 const sourceRoot = fileURLToPath(new URL('..', import.meta.url));
 /** verify's command line, as --help prints it (checker/cli/verify-args.ts reads it). */
 export const spec = verifySpec;
 
-async function main(argv: readonly string[]): Promise<number> {
+/**
+ * verify on a command line: the exit code. Reports go under `outputRoot`, the working folder when run as a
+ * command, as every generator's do (npm runs scripts from the project root).
+ */
+export async function main(argv: readonly string[], outputRoot = process.cwd()): Promise<number> {
   const args = parseVerifyArgs(argv);
   if (args.help || args.version) {
     console.log(args.help ? helpText(verifySpec) : versionText());
@@ -82,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ? safetyProperties.filter((p) => args.properties.includes(p.id))
       : safetyProperties;
   if (args.random) return runRandom(model, properties, args.variant, args.random);
-  return runExhaustive(model, properties, args);
+  return runExhaustive(model, properties, args, outputRoot);
 }
 
 /** SIGINT/SIGTERM abort the search; the report of what was explored is still written. A second signal exits at once. */
@@ -106,7 +108,12 @@ function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-async function runExhaustive(model: SystemModel, properties: Property[], args: VerifyArgs): Promise<number> {
+async function runExhaustive(
+  model: SystemModel,
+  properties: Property[],
+  args: VerifyArgs,
+  outputRoot: string,
+): Promise<number> {
   // Only the full default run of the machines as written is the committed report; anything else is a side run.
   const canonical =
     args.scopeSource.kind === 'named' &&

@@ -37,8 +37,9 @@ export function runScript(
 
 /**
  * A command's `main` run in this process as its entry point runs it (runCommand: a UsageError becomes one
- * line on stderr and exit 2): the exit code and what went to stderr. For refusals that happen while the
- * command line is read, before anything is searched or written; a test of the entry point itself spawns it.
+ * line on stderr and exit 2): the exit code and what went to stdout and stderr, through console or written
+ * to the streams (a progress line). For what main decides: refusals, exit codes, printed verdicts and the
+ * files it writes; a test of the entry point itself (a missing file, a signal, a closed pipe) spawns it.
  */
 export async function runMainInProcess(
   command: string,
@@ -53,6 +54,16 @@ export async function runMainInProcess(
   const complained = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     err.push(line(args));
   });
+  const written = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  };
+  const wroteOut = vi.spyOn(process.stdout, 'write').mockImplementation(written(out));
+  const wroteErr = vi.spyOn(process.stderr, 'write').mockImplementation(written(err));
+  // Piped, as a spawned command's streams are: plain progress lines, no colour, whatever runs the tests.
+  const terminals = [process.stdout.isTTY, process.stderr.isTTY];
+  process.stdout.isTTY = false;
+  process.stderr.isTTY = false;
   const saved = process.exitCode;
   try {
     await runCommand(command, main);
@@ -60,6 +71,9 @@ export async function runMainInProcess(
   } finally {
     printed.mockRestore();
     complained.mockRestore();
+    wroteOut.mockRestore();
+    wroteErr.mockRestore();
+    [process.stdout.isTTY, process.stderr.isTTY] = terminals;
     process.exitCode = saved;
   }
 }

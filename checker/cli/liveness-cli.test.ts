@@ -1,14 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScript } from '../../test-support/run-command.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
+import { runMainInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { scopeToYaml } from './scope-yaml.ts';
 
-const verifyScript = resolve('scripts/verify.ts');
-
-const verify = (args: string[], cwd: string) => runScript(verifyScript, args, { cwd });
+/** verify's main as its entry runs it, writing under `cwd` (the entry itself is spawned in verify.test.ts). */
+const verify = (args: string[], cwd: string) => runMainInProcess('verify', () => verifyMain(args, cwd));
 
 describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
   const scratch = useTempDir('liveness');
@@ -22,7 +22,7 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
       ),
     };
     await writeFile(join(scratch(), 'owner.yaml'), scopeToYaml(scope));
-    const run = await verify(['--scope', 'owner.yaml'], scratch());
+    const run = await verify(['--scope', join(scratch(), 'owner.yaml')], scratch());
     expect(run.stderr).not.toContain('internal error');
     expect(run.code).toBe(13);
     expect(run.stdout).toMatch(/terminating-namespace-is-removed +violated/);
@@ -52,7 +52,7 @@ describe('verify exit codes for liveness and deadlock (TLC: 13 and 11)', () => {
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
     };
     await writeFile(join(scratch(), 'frozen.yaml'), scopeToYaml(scope));
-    const run = await verify(['--scope', 'frozen.yaml'], scratch());
+    const run = await verify(['--scope', join(scratch(), 'frozen.yaml')], scratch());
     expect(run.stderr).not.toContain('internal error');
     // Not 11: no deadlock. With no requests most properties are never exercised, which is exit 18.
     expect(run.code).toBe(18);

@@ -2,7 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScript, thrownMessage, tsxInOneProcess } from '../../test-support/run-command.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
+import { runMainInProcess, thrownMessage, tsxInOneProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -142,8 +143,11 @@ describe('atomic writes replace only a regular file', () => {
 });
 
 describe('verify --out', () => {
+  // verify's main as its entry runs it, from the project folder; the entry itself is spawned in verify.test.ts.
+  const verify = (args: string[]) => runMainInProcess('verify', () => verifyMain(args, project));
+
   it('refuses /dev/null before the search, in one line', async () => {
-    const run = await runScript('scripts/verify.ts', ['--scope', 'quick', '--out', '/dev/null']);
+    const run = await verify(['--scope', 'quick', '--out', '/dev/null']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       'verify: --out: "/dev/null" is a character device, not a folder; fix: give a folder of its own, e.g. --out runs/mine',
@@ -152,10 +156,10 @@ describe('verify --out', () => {
   });
 
   it('refuses / and the committed generated/ folder for a side run', async () => {
-    const root = await runScript('scripts/verify.ts', ['--scope', 'quick', '--out', '/']);
+    const root = await verify(['--scope', 'quick', '--out', '/']);
     expect(root.code).toBe(2);
     expect(root.stderr).toContain('is the root of the file system');
-    const committed = await runScript('scripts/verify.ts', ['--scope', 'quick', '--out', 'generated']);
+    const committed = await verify(['--scope', 'quick', '--out', 'generated']);
     expect(committed.code).toBe(2);
     expect(committed.stderr).toContain('is the committed generated/ folder');
   });

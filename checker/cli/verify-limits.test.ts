@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScript, thrownMessage } from '../../test-support/run-command.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
+import { runMainInProcess, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { parseVerifyArgs } from './verify-args.ts';
-
-const verifyScript = resolve('scripts/verify.ts');
 
 interface JsonReport {
   states: number;
@@ -17,7 +16,8 @@ interface JsonReport {
 
 describe('verify --max-memory and --bitstate', () => {
   const scratch = useTempDir('verify-limits');
-  const verify = (args: string[]) => runScript(verifyScript, args, { cwd: scratch() });
+  // verify's main as its entry runs it, writing under the scratch folder (the entry is spawned in verify.test.ts).
+  const verify = (args: string[]) => runMainInProcess('verify', () => verifyMain(args, scratch()));
 
   it('parses both, and refuses values out of range with the accepted range', () => {
     expect(parseVerifyArgs(['--max-memory', '64', '--bitstate', '20'])).toMatchObject({

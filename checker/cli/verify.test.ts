@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../machines/scope.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
 import {
   expectStoppedByMemoryGuard,
   runMainInProcess,
@@ -139,8 +140,11 @@ describe('parseVerifyArgs', () => {
 describe('npm run verify, as a command', () => {
   const scratch = useTempDir('verify');
   // Runs the CLI as a user would, in a scratch folder so nothing lands in the working tree.
-  const verify = (args: string[], env?: Record<string, string>) =>
+  const spawnVerify = (args: string[], env?: Record<string, string>) =>
     runScript(verifyScript, args, { cwd: scratch(), env });
+  // What main decides (exit code, output, the files it writes under the scratch folder), in this process;
+  // the entry point itself is started for a missing scope file, a signal and a small heap.
+  const verify = (args: string[]) => runMainInProcess('verify', () => verifyMain(args, scratch()));
 
   it('refuses bad arguments with exit 2 and one line, no stack trace', async () => {
     // The command itself once; the other refusals as its entry runs main, which reads its command line first.
@@ -149,7 +153,7 @@ describe('npm run verify, as a command', () => {
         parseVerifyArgs(argv);
         return 0;
       });
-    const spawned = await verify(['--scope', 'missing.yaml']);
+    const spawned = await spawnVerify(['--scope', 'missing.yaml']);
     expect(spawned.stdout).toBe('');
     const runs = [spawned, await inProcess(['--bogus']), await inProcess(['--variant', 'nope'])];
     for (const run of runs) {
@@ -268,7 +272,7 @@ describe('npm run verify, as a command', () => {
     'ends with a partial report, not a V8 abort, when the heap is 96 MB and the scope is large (NSMODEL_SLOW_SCOPES=1)',
     async () => {
       // Without symmetry the graph liveness needs is kept too; large's five namespaces and the compiled tables fill 96 MB by about 48,000 states alone (fewer beside other test files).
-      const run = await verify(['--scope', 'large', '--symmetry', 'off', '--json'], {
+      const run = await spawnVerify(['--scope', 'large', '--symmetry', 'off', '--json'], {
         NODE_OPTIONS: '--max-old-space-size=96',
       });
       // Liveness may find a lasso inside the explored part of the graph: then exit 13.

@@ -6,8 +6,9 @@ import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { readSlice } from '../../scripts/swarm.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
 import { expectNamesItsSchema, expectValidOutput } from '../../test-support/output-schema.ts';
-import { runScript, thrownMessage } from '../../test-support/run-command.ts';
+import { runMainInProcess, runScript, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { baseVariantName, mutants, type Variant, variantByName } from '../../variants/variants.ts';
@@ -84,14 +85,10 @@ describe('every writer', () => {
   it('verify: report.json, the output folder manifest and --json validate', async () => {
     const out = join(scratch(), 'run');
     // The smallest built-in scope: its two pinned violations put counterexamples and whatBroke in the report too.
-    const run = await runScript('scripts/verify.ts', [
-      '--scope',
-      'admin-finalize',
-      '--quiet',
-      '--json',
-      '--out',
-      out,
-    ]);
+    // verify's main as its entry runs it (the entry itself is spawned in checker/cli/verify.test.ts).
+    const run = await runMainInProcess('verify', () =>
+      verifyMain(['--scope', 'admin-finalize', '--quiet', '--json', '--out', out]),
+    );
     expect(run.code, run.stderr).toBe(12);
     const report = await readJson(join(out, 'report.json'));
     validate('report', report);

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runScript } from '../../test-support/run-command.ts';
+import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
+import { runCommandInProcess, runMainInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from '../cli/cli.ts';
 import { loadScopeFile, scopeByName } from '../cli/scope-file.ts';
@@ -308,7 +310,8 @@ describe('fuzzed scope files are refused with the file and a line', () => {
 
 describe('the commands refuse fuzzed input with exit 2 and start no search', () => {
   const scratch = useTempDir('fuzz-cli');
-  const run = (script: string, args: string[]) => runScript(script, args, { cwd: scratch() });
+  // The commands' mains as their entries run them (the entries are spawned in checker/cli/input-file.test.ts
+  // and verify.test.ts); nothing is written outside the scratch folder.
 
   it('replay: a sample of broken scenarios, exit 2 with one line each', async () => {
     const sample = fc.sample(cases, { numRuns: 8, seed: 12 });
@@ -319,7 +322,7 @@ describe('the commands refuse fuzzed input with exit 2 and start no search', () 
         return file;
       }),
     );
-    const result = await run('scripts/replay.ts', files);
+    const result = await runCommandInProcess(replayCommand, replayMain, files);
     expect(result.code, result.stdout).toBe(2);
     for (const file of files) expect(result.stdout).toContain(`MALFORMED ${file}:`);
     expect(result.stdout).toContain(`${files.length} malformed`);
@@ -329,7 +332,7 @@ describe('the commands refuse fuzzed input with exit 2 and start no search', () 
   it('verify: a broken scope file exits 2 before the search starts', async () => {
     const file = join(scratch(), 'broken.json');
     await writeFile(file, JSON.stringify({ ...scopeDocument, namespacse: [] }, null, 2));
-    const result = await run('scripts/verify.ts', ['--scope', file]);
+    const result = await runMainInProcess('verify', () => verifyMain(['--scope', file], scratch()));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^verify: --scope: ${file.replace(/[.]/g, '\\.')}:\\d+: `));
     expect(result.stderr).not.toContain('states');

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
+import { command as exportCommand, main as exportMain } from '../../scripts/export.ts';
 import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
+import { main as verifyMain } from '../../scripts/verify.ts';
 import { quintTypecheck, traceModule } from '../../test-support/quint.ts';
-import { runCommandInProcess, runScript } from '../../test-support/run-command.ts';
+import { runCommandInProcess, runMainInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
@@ -42,9 +44,16 @@ const lines: Record<string, [number, number]> = {};
 beforeAll(async () => {
   const dir = tempDir();
   const typesFile = join(dir, 'nsmodel_quick.qnt');
-  [exported, verified] = await Promise.all([
-    runScript('scripts/export.ts', ['--quint-types', '--scope', 'quick', '--out', typesFile]),
-    runScript('scripts/verify.ts', [
+  // Both commands' mains as their entries run them, one after the other (each captures the console).
+  exported = await runCommandInProcess(exportCommand, exportMain, [
+    '--quint-types',
+    '--scope',
+    'quick',
+    '--out',
+    typesFile,
+  ]);
+  verified = await runMainInProcess('verify', () =>
+    verifyMain([
       '--variant',
       'create-in-terminating',
       '--scope',
@@ -53,7 +62,7 @@ beforeAll(async () => {
       '--out',
       join(dir, 'run'),
     ]),
-  ]);
+  );
   const written = await readFile(
     join(dir, 'run', 'counterexamples', 'no-create-in-terminating.itf.json'),
     'utf8',
