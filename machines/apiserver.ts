@@ -36,7 +36,7 @@ import {
   immortalNamespaces,
 } from './scope.ts';
 import type { StepResult } from './stepper.ts';
-import type { ApiRequest, NamespaceView, SystemState } from './system-types.ts';
+import type { ApiRequest, DeletePreconditions, NamespaceView, SystemState } from './system-types.ts';
 
 /** The resource of each requestable cluster RBAC object's kind (D-23). */
 const clusterObjectResource = {
@@ -258,6 +258,10 @@ export class ApiServer {
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
       generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
+      preconditionUnmet:
+        r.verb === 'delete' && (r.target === 'namespace' || r.target === 'content')
+          ? unmetPrecondition(r.body?.preconditions)
+          : 'none',
       metadataFinalizersSent:
         r.target === 'namespace' &&
         r.verb === 'update' &&
@@ -662,6 +666,7 @@ export class ApiServer {
             : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
+      ...preconditionSubject(r.body?.preconditions),
     };
   }
 
@@ -808,4 +813,26 @@ function rbacSlotErrors(
     ...(roleBinding ? validateRoleBindingSlot(roleBinding) : []),
     ...(rules ? validateRoleRules(rules) : []),
   ];
+}
+
+/**
+ * D-46: the precondition of a DELETE the stored object does not meet, the uid's before the
+ * resourceVersion's as storage compares them. The model keeps neither value and no answer of it carries
+ * one, so a value a client sends was never read from the stored object: it names another incarnation, an
+ * older write or nothing at all, and is unmet. A precondition that would be met is the request without it
+ * (namespace storage fills in the object's own uid), and a scenario writes it so.
+ */
+export function unmetPrecondition(sent: DeletePreconditions | undefined): PipelineFacts['preconditionUnmet'] {
+  if (sent?.uid !== undefined) return 'uid';
+  if (sent?.resourceVersion !== undefined) return 'resourceVersion';
+  return 'none';
+}
+
+/** What a 409 for an unmet precondition names: the field and the value sent (D-46). */
+function preconditionSubject(sent: DeletePreconditions | undefined): Pick<RequestSubject, 'precondition'> {
+  const unmet = unmetPrecondition(sent);
+  if (unmet === 'uid') return { precondition: { field: 'UID', sent: sent?.uid ?? '' } };
+  if (unmet === 'resourceVersion')
+    return { precondition: { field: 'ResourceVersion', sent: sent?.resourceVersion ?? '' } };
+  return {};
 }

@@ -91,6 +91,7 @@ export function requestOf(c: RequestCommandData): ApiRequest {
     ...(c.bodyName !== undefined ? { name: c.bodyName } : {}),
     ...(c.labels ? { labels: c.labels } : {}),
     ...(c.annotations ? { annotations: c.annotations } : {}),
+    ...(c.preconditions ? { preconditions: c.preconditions } : {}),
   };
   return Object.keys(metadata).length === 0 ? r : { ...r, body: { ...r.body, ...metadata } };
 }

@@ -63,6 +63,11 @@ export interface PipelineFacts {
   collection: boolean;
   /** A namespace create whose name the server generated from metadata.generateName (D-45). */
   generatedName: boolean;
+  /**
+   * A DELETE's DeleteOptions precondition the stored object does not meet, the uid's first as storage
+   * compares them (D-46); `none` when every one sent is met, or none is sent.
+   */
+  preconditionUnmet: 'uid' | 'resourceVersion' | 'none';
   /** A namespace update that sends metadata.finalizers (D-46). */
   metadataFinalizersSent: boolean;
   /**
@@ -254,8 +259,10 @@ const namespaceStorage = {
       ],
     },
     deleting: {
-      description: 'D-10: a DELETE of a terminating namespace with no finalizers left removes it.',
+      description:
+        'D-46: preconditions first, as REST.Delete compares them after its Get; D-10: a DELETE of a terminating namespace with no finalizers left removes it.',
       always: [
+        when('preconditionUnmet', refused, 'refusePreconditionFailed', ['LC-3']),
         when('deleteOfTerminatingWithoutFinalizers', responded, 'purgeNamespace', ['LC-7']),
         when('deleteOfTerminating', responded, 'keepTerminating', ['LC-3']),
         orElse(responded, 'deleteNamespace', ['LC-3']),
@@ -293,6 +300,7 @@ const contentStorage = {
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
     when('createOfContent', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
+    when('deleteWithUnmetPrecondition', refused, 'refusePreconditionFailed', ['LC-5']),
     when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
     orElse(responded, 'readContent', ['NS-2']),
   ],
@@ -351,6 +359,8 @@ export const pipelineMachine = setup({
     deleteOfTerminatingWithoutFinalizers: (x) =>
       f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
     deleteOfTerminating: (x) => f(x).namespaceTerminating,
+    // D-46: namespace storage's REST.Delete, before the deletion timestamp and the finalizers are looked at.
+    preconditionUnmet: (x) => f(x).preconditionUnmet !== 'none',
     // Initializing and Active both take DELETE (LC-3, D-4): only the design that refuses it (D-4 a) adds this rule.
     deleteIgnoredByNamespace: (x) => f(x).namespaceMachine === 'ignores',
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
@@ -369,6 +379,8 @@ export const pipelineMachine = setup({
     createOfPresentContent: (x) => op(x, 'create') && f(x).contentPresent,
     createOfContent: (x) => op(x, 'create'),
     absentContent: (x) => !f(x).contentPresent,
+    // D-46: rest.BeforeDelete, before graceful deletion and finalizers are looked at.
+    deleteWithUnmetPrecondition: (x) => op(x, 'delete') && f(x).preconditionUnmet !== 'none',
     deleteOfContent: (x) => op(x, 'delete'),
     // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
     createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
@@ -413,6 +425,16 @@ export const pipelineMachine = setup({
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
     refuseMetadataFinalizerAdded: refuse('metadataFinalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
+    // D-46: one rule for both stores; each answers with its own text.
+    refusePreconditionFailed: assign({
+      outcome: ({ event }) => ({
+        kind: 'refused' as const,
+        refusal:
+          event.facts.target === 'namespace'
+            ? ('namespacePreconditionFailed' as const)
+            : ('contentPreconditionFailed' as const),
+      }),
+    }),
     refuseContentNotFound: refuse('contentNotFound'),
     refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
     refuseConfigurationNotFound: refuse('configurationNotFound'),

@@ -19,6 +19,7 @@ import {
   type SubjectSpec,
 } from '../../machines/scope.ts';
 import type { MachineSet } from '../../machines/system.ts';
+import type { DeletePreconditions } from '../../machines/system-types.ts';
 import { baseVariantName, machinesFor, variantByName, variants } from '../../variants/variants.ts';
 import { dataVerdict } from '../cli/kubernetes-validation.ts';
 import {
@@ -105,6 +106,8 @@ export type RequestPlan =
       metadataFinalizers?: string[];
       /** A DELETE's DeleteOptions.propagationPolicy (D-46). */
       propagationPolicy?: PropagationPolicy;
+      /** A DELETE's DeleteOptions.preconditions (D-46). */
+      preconditions?: DeletePreconditions;
     } & SentMetadata)
   | ({
       type: 'content';
@@ -120,6 +123,8 @@ export type RequestPlan =
       bodyName?: string;
       /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (sent as the request's `body.data`). */
       refusedData?: RefusedData;
+      /** A DELETE's DeleteOptions.preconditions (D-46). */
+      preconditions?: DeletePreconditions;
     } & SentMetadata)
   | {
       /** A ClusterRole or ClusterRoleBinding: the scope's `clusterObjects` slot (D-23). */
@@ -939,6 +944,18 @@ const unsupported = (reason: string): { plan: null; unsupported: string } => ({
 });
 const planned = (plan: RequestPlan): { plan: RequestPlan } => ({ plan });
 
+/** A DELETE's DeleteOptions.preconditions as sent, each value a string (D-46); nothing when it sends none. */
+function preconditionsSent(options: DeleteOptionsBody): { preconditions?: DeletePreconditions } {
+  const p = options.preconditions;
+  if (!p || (p.uid === undefined && p.resourceVersion === undefined)) return {};
+  return {
+    preconditions: {
+      ...(p.uid !== undefined ? { uid: p.uid } : {}),
+      ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
+    },
+  };
+}
+
 function compileRequest(
   builder: ScopeBuilder,
   verb: Verb,
@@ -1012,16 +1029,14 @@ function compileRequest(
       }
       if (modelVerb === 'delete' && path.kind === 'namespace') {
         // D-46: a namespace DELETE's body is DeleteOptions; its propagationPolicy sets metadata finalizers.
+        // Its preconditions are compared by storage with the stored namespace's (D-46).
         const options = validateBody<DeleteOptionsBody>('deleteOptions', body, bodyPath);
-        if (options.preconditions)
-          return unsupported(
-            'DeleteOptions.preconditions: the model keeps no uid or resourceVersion to compare them with (D-46)',
-          );
         return planned({
           type: 'namespace',
           verb: 'delete',
           namespace: builder.namespace(path.name),
           ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+          ...preconditionsSent(options),
         });
       }
       const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
@@ -1085,6 +1100,27 @@ function compileRequest(
     }
     case 'content-list':
     case 'content': {
+      // A content DELETE's body is DeleteOptions: its preconditions are compared by storage (D-46). One
+      // that sends neither preconditions nor a policy says nothing the model reads (decoding drops the rest).
+      const deleteOptionsSent = body?.preconditions !== undefined || body?.propagationPolicy !== undefined;
+      if (modelVerb === 'delete' && path.kind === 'content' && path.name && deleteOptionsSent) {
+        const options = validateBody<DeleteOptionsBody>('deleteOptions', body, bodyPath);
+        if (options.propagationPolicy)
+          return unsupported(
+            `DeleteOptions.propagationPolicy on ${path.resource}: the model keeps metadata finalizers on namespaces only (D-46)`,
+          );
+        return planned({
+          type: 'content',
+          verb: 'delete',
+          namespace: builder.namespace(path.namespace),
+          object: builder.object(path.resource, path.name, undefined, bodyPath, path.namespace),
+          ...preconditionsSent(options),
+        });
+      }
+      if (modelVerb === 'deletecollection' && body !== undefined)
+        return unsupported(
+          'DeleteOptions on deletecollection: each object is deleted as it is listed, with no options (D-46)',
+        );
       const parsed = validateBody<ContentBody>('content', body, bodyPath);
       const namespaceName = path.namespace;
       const bodyNamespace = parsed.metadata?.namespace;
