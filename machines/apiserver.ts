@@ -174,6 +174,20 @@ export class ApiServer {
     return { spec: this.system.scope.configurations[k], k, version: r.configuration.version };
   }
 
+  /**
+   * D-23: the slots of every version of the cluster object in `slot`, as a mask: the scope's cluster
+   * objects of one kind and name are versions of one object, of which storage holds at most one.
+   */
+  private clusterVersions(slot: number): number {
+    const objects = this.system.scope.clusterObjects ?? [];
+    const o = objects[slot];
+    if (!o) return 0;
+    return objects.reduce(
+      (mask, v, k) => (v.kind === o.kind && v.name === o.name ? mask | (1 << k) : mask),
+      0,
+    );
+  }
+
   /** The requestable ClusterRole or ClusterRoleBinding a request addresses (D-23). */
   private clusterObjectOf(r: ApiRequest): ClusterObjectSpec | null {
     if (r.target !== 'cluster-object') return null;
@@ -335,9 +349,21 @@ export class ApiServer {
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content | (1 << r.object) }), ok(201));
       }
+      case 'replaceClusterObject':
+        // D-23: the version the update sends replaces whichever version of the object is stored.
+        return done(
+          {
+            ...s,
+            clusterObjects: ((s.clusterObjects ?? 0) & ~this.clusterVersions(r.object)) | (1 << r.object),
+          },
+          ok(),
+        );
       case 'deleteContent': {
         if (r.target === 'cluster-object')
-          return done({ ...s, clusterObjects: (s.clusterObjects ?? 0) & ~(1 << r.object) }, ok());
+          return done(
+            { ...s, clusterObjects: (s.clusterObjects ?? 0) & ~this.clusterVersions(r.object) },
+            ok(),
+          );
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content & ~(1 << r.object) }), ok());
       }
@@ -382,15 +408,25 @@ export class ApiServer {
     const none = noStorageFacts;
     const cluster = this.clusterObjectOf(r);
     if (cluster) {
-      // Cluster-scoped RBAC objects: stored by name (one bit each), validated as ValidateClusterRole(Binding) does.
-      const present = ((s.clusterObjects ?? 0) & (1 << r.object)) !== 0;
+      // Cluster-scoped RBAC objects: stored by name, one bit per version (at most one of a name set),
+      // validated as ValidateClusterRole(Binding) and, on update, ValidateClusterRoleBindingUpdate do.
+      const stored = (s.clusterObjects ?? 0) & this.clusterVersions(r.object);
+      const present = stored !== 0;
       const writes = r.verb === 'create' || r.verb === 'update';
+      const storedVersion = present ? this.system.scope.clusterObjects?.[31 - Math.clz32(stored)] : undefined;
       const errors = writes
         ? [
             ...this.metadataErrors(r),
             ...(cluster.kind === 'ClusterRole'
               ? validateRoleRules(cluster.rules ?? [])
               : (cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false))),
+            // RB-4 (D-23): a ClusterRoleBinding's roleRef is immutable, as a RoleBinding's is.
+            ...(r.verb === 'update' && cluster.kind === 'ClusterRoleBinding' && storedVersion
+              ? validateRoleRefUnchanged(
+                  { clusterRole: storedVersion.clusterRole ?? '' },
+                  { kind: 'ClusterRole', name: cluster.clusterRole ?? '' },
+                )
+              : []),
           ]
         : [];
       return { ...none, errors, contentPresent: present };

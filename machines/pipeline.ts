@@ -95,6 +95,7 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
+  | 'replaceClusterObject'
   | 'deleteCollection'
   | 'listContent'
   | 'createConfiguration'
@@ -302,6 +303,7 @@ const contentStorage = {
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
     when('deleteWithUnmetPrecondition', refused, 'refusePreconditionFailed', ['LC-5']),
     when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
+    when('updateOfClusterObject', responded, 'replaceClusterObject', ['RB-4', 'RB-5']),
     orElse(responded, 'readContent', ['NS-2']),
   ],
 };
@@ -382,6 +384,8 @@ export const pipelineMachine = setup({
     // D-46: rest.BeforeDelete, before graceful deletion and finalizers are looked at.
     deleteWithUnmetPrecondition: (x) => op(x, 'delete') && f(x).preconditionUnmet !== 'none',
     deleteOfContent: (x) => op(x, 'delete'),
+    // D-23: a ClusterRole's or ClusterRoleBinding's update stores the version it sends.
+    updateOfClusterObject: (x) => op(x, 'update') && f(x).target === 'cluster-object',
     // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
     createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
     configurationMissing: (x) => !op(x, 'create') && !f(x).configurationExists,
@@ -405,7 +409,7 @@ export const pipelineMachine = setup({
         refusal:
           event.facts.target === 'configuration'
             ? ('configurationInvalid' as const)
-            : event.facts.target === 'content'
+            : event.facts.target === 'content' || event.facts.target === 'cluster-object'
               ? ('contentInvalid' as const)
               : event.facts.operation === 'finalize'
                 ? ('finalizerNamesInvalid' as const)
@@ -463,6 +467,7 @@ export const pipelineMachine = setup({
     listContent: serve('listContent'),
     createContent: serve('createContent', 201),
     deleteContent: serve('deleteContent'),
+    replaceClusterObject: serve('replaceClusterObject'),
     deleteCollection: serve('deleteCollection'),
     readContent: serve('readContent'),
   },

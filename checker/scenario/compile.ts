@@ -1243,7 +1243,7 @@ const definitionText = (o: ClusterObjectSpec): string =>
 
 /**
  * A ClusterRole or ClusterRoleBinding request (D-23): the object is the scope's cluster object of that
- * kind and name, defined by the first body that names it; the model stores one definition per name.
+ * kind and name; each body that defines it otherwise is another version of it, which an update stores.
  */
 function clusterObjectPlan(
   resource: 'clusterroles' | 'clusterrolebindings',
@@ -1292,9 +1292,15 @@ function clusterObjectPlan(
     clusterObjects.push(definition);
     return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
   }
-  if (writes && body !== undefined && definitionText(clusterObjects[slot]) !== definitionText(definition))
-    return unsupported(`${kind} ${name} written with a second definition: the model stores one per name`);
-  return planned({ type: 'cluster-object', verb, slot });
+  if (!writes || body === undefined) return planned({ type: 'cluster-object', verb, slot });
+  // Another definition of the name is another version of the object (D-23): an update stores it in place
+  // of the stored one, a create of it is refused while a version is stored.
+  const version = clusterObjects.findIndex(
+    (o) => o.kind === kind && o.name === name && definitionText(o) === definitionText(definition),
+  );
+  if (version >= 0) return planned({ type: 'cluster-object', verb, slot: version });
+  clusterObjects.push(definition);
+  return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1 });
 }
 
 /** The labels and annotations a body's metadata carries, when it carries any. */
