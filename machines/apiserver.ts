@@ -244,7 +244,11 @@ export class ApiServer {
     const escalation =
       writes && r.target === 'content'
         ? this.system.authorizer.escalation(s, r.principal, r.namespace, r.object)
-        : writes && r.target === 'cluster-object'
+        : writes &&
+            r.target === 'cluster-object' &&
+            // D-23: an update reads the stored object first (GuaranteedUpdate), so one not stored is 404
+            // before the policybased updated-object function checks escalation.
+            (r.verb === 'create' || ((s.clusterObjects ?? 0) & this.clusterVersions(r.object)) !== 0)
           ? this.system.authorizer.clusterEscalation(s, r.principal, r.object)
           : allowedEscalation;
     const facts: PipelineFacts = {
