@@ -37,7 +37,7 @@ import {
   immortalNamespaces,
 } from './scope.ts';
 import type { StepResult } from './stepper.ts';
-import type { ApiRequest, NamespaceView, SystemState } from './system-types.ts';
+import type { ApiRequest, DeletePreconditions, NamespaceView, SystemState } from './system-types.ts';
 
 /** The resource of each requestable cluster RBAC object's kind (D-23). */
 const clusterObjectResource = {
@@ -197,6 +197,20 @@ export class ApiServer {
     return createsOnUpdate.has(`${apiGroupOfResource(resource)}/${splitResourceId(resource).resource}`);
   }
 
+  /**
+   * D-23: the slots of every version of the cluster object in `slot`, as a mask: the scope's cluster
+   * objects of one kind and name are versions of one object, of which storage holds at most one.
+   */
+  private clusterVersions(slot: number): number {
+    const objects = this.system.scope.clusterObjects ?? [];
+    const o = objects[slot];
+    if (!o) return 0;
+    return objects.reduce(
+      (mask, v, k) => (v.kind === o.kind && v.name === o.name ? mask | (1 << k) : mask),
+      0,
+    );
+  }
+
   /** The requestable ClusterRole or ClusterRoleBinding a request addresses (D-23). */
   private clusterObjectOf(r: ApiRequest): ClusterObjectSpec | null {
     if (r.target !== 'cluster-object') return null;
@@ -259,7 +273,11 @@ export class ApiServer {
     const escalation =
       writes && r.target === 'content'
         ? this.system.authorizer.escalation(s, r.principal, r.namespace, r.object)
-        : writes && r.target === 'cluster-object'
+        : writes &&
+            r.target === 'cluster-object' &&
+            // D-23: an update reads the stored object first (GuaranteedUpdate), so one not stored is 404
+            // before the policybased updated-object function checks escalation.
+            (r.verb === 'create' || ((s.clusterObjects ?? 0) & this.clusterVersions(r.object)) !== 0)
           ? this.system.authorizer.clusterEscalation(s, r.principal, r.object)
           : allowedEscalation;
     const facts: PipelineFacts = {
@@ -289,6 +307,10 @@ export class ApiServer {
       configurationExists: storage.configurationExists,
       collection: r.collection === true,
       generatedName: r.target === 'namespace' && r.verb === 'create' && r.body?.generateName !== undefined,
+      preconditionUnmet:
+        r.verb === 'delete' && (r.target === 'namespace' || r.target === 'content')
+          ? unmetPrecondition(r.body?.preconditions)
+          : 'none',
       metadataFinalizersSent:
         r.target === 'namespace' &&
         r.verb === 'update' &&
@@ -364,9 +386,21 @@ export class ApiServer {
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content | (1 << r.object) }), ok(201));
       }
+      case 'replaceClusterObject':
+        // D-23: the version the update sends replaces whichever version of the object is stored.
+        return done(
+          {
+            ...s,
+            clusterObjects: ((s.clusterObjects ?? 0) & ~this.clusterVersions(r.object)) | (1 << r.object),
+          },
+          ok(),
+        );
       case 'deleteContent': {
         if (r.target === 'cluster-object')
-          return done({ ...s, clusterObjects: (s.clusterObjects ?? 0) & ~(1 << r.object) }, ok());
+          return done(
+            { ...s, clusterObjects: (s.clusterObjects ?? 0) & ~this.clusterVersions(r.object) },
+            ok(),
+          );
         const ns = s.namespaces[i];
         return done(this.system.withNamespace(s, i, { content: ns.content & ~(1 << r.object) }), ok());
       }
@@ -411,9 +445,12 @@ export class ApiServer {
     const none = noStorageFacts;
     const cluster = this.clusterObjectOf(r);
     if (cluster) {
-      // Cluster-scoped RBAC objects: stored by name (one bit each), validated as ValidateClusterRole(Binding) does.
-      const present = ((s.clusterObjects ?? 0) & (1 << r.object)) !== 0;
+      // Cluster-scoped RBAC objects: stored by name, one bit per version (at most one of a name set),
+      // validated as ValidateClusterRole(Binding) and, on update, ValidateClusterRoleBindingUpdate do.
+      const stored = (s.clusterObjects ?? 0) & this.clusterVersions(r.object);
+      const present = stored !== 0;
       const writes = r.verb === 'create' || r.verb === 'update';
+      const storedVersion = present ? this.system.scope.clusterObjects?.[31 - Math.clz32(stored)] : undefined;
       const errors = writes
         ? [
             ...this.metadataErrors(r),
@@ -433,6 +470,13 @@ export class ApiServer {
                   ),
                   ...(cluster.subjects ?? []).flatMap((subject, k) => validateSubject(subject, k, false)),
                 ]),
+            // RB-4 (D-23): a ClusterRoleBinding's roleRef is immutable, as a RoleBinding's is.
+            ...(r.verb === 'update' && cluster.kind === 'ClusterRoleBinding' && storedVersion
+              ? validateRoleRefUnchanged(
+                  { clusterRole: storedVersion.clusterRole ?? '' },
+                  { kind: 'ClusterRole', name: cluster.clusterRole ?? '' },
+                )
+              : []),
           ]
         : [];
       return { ...none, errors, contentPresent: present };
@@ -720,6 +764,7 @@ export class ApiServer {
             : {}),
       beingDeleted: nsView?.deletedSecondsAgo !== null && nsView?.deletedSecondsAgo !== undefined,
       ...(r.body?.name !== undefined ? { bodyName: r.body.name } : {}),
+      ...preconditionSubject(r.body?.preconditions),
     };
   }
 
@@ -866,4 +911,26 @@ function rbacSlotErrors(
     ...(roleBinding ? validateRoleBindingSlot(roleBinding) : []),
     ...(rules ? validateRoleRules(rules, true) : []),
   ];
+}
+
+/**
+ * D-46: the precondition of a DELETE the stored object does not meet, the uid's before the
+ * resourceVersion's as storage compares them. The model keeps neither value and no answer of it carries
+ * one, so a value a client sends was never read from the stored object: it names another incarnation, an
+ * older write or nothing at all, and is unmet. A precondition that would be met is the request without it
+ * (namespace storage fills in the object's own uid), and a scenario writes it so.
+ */
+export function unmetPrecondition(sent: DeletePreconditions | undefined): PipelineFacts['preconditionUnmet'] {
+  if (sent?.uid !== undefined) return 'uid';
+  if (sent?.resourceVersion !== undefined) return 'resourceVersion';
+  return 'none';
+}
+
+/** What a 409 for an unmet precondition names: the field and the value sent (D-46). */
+function preconditionSubject(sent: DeletePreconditions | undefined): Pick<RequestSubject, 'precondition'> {
+  const unmet = unmetPrecondition(sent);
+  if (unmet === 'uid') return { precondition: { field: 'UID', sent: sent?.uid ?? '' } };
+  if (unmet === 'resourceVersion')
+    return { precondition: { field: 'ResourceVersion', sent: sent?.resourceVersion ?? '' } };
+  return {};
 }

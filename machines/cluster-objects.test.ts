@@ -79,3 +79,81 @@ describe('cluster objects through the pipeline', () => {
     expect(model.handle(unbound, get).response.code).toBe(403);
   });
 });
+
+describe('versions of one cluster object: an update stores the one it sends (D-23)', () => {
+  const base = scopeByName('cluster-rbac');
+  const reader = (verbs: string[], extra: { resources: string[]; verbs: string[] }[] = []) => ({
+    kind: 'ClusterRole' as const,
+    name: 'reader',
+    rules: [
+      { apiGroups: [''], resources: ['configmaps'], verbs },
+      ...extra.map((r) => ({ apiGroups: [''], ...r })),
+    ],
+  });
+  const binding = (clusterRole: string, subject: string) => ({
+    kind: 'ClusterRoleBinding' as const,
+    name: 'labeller-reads',
+    clusterRole,
+    subjects: [{ kind: 'User' as const, name: subject }],
+  });
+  // Slots: 0-2 three versions of the ClusterRole reader, 3-4 two of one binding with different roleRefs.
+  const model = new SystemModel({
+    ...base,
+    clusterObjects: [
+      reader(['get', 'list']),
+      reader(['get'], [{ resources: ['secrets'], verbs: ['get'] }]),
+      reader(['get']),
+      binding('reader', 'labeller'),
+      binding('view', 'labeller'),
+    ],
+  });
+  const [initial] = model.initialStates();
+  const send = (s: SystemState, verb: ApiRequest['verb'], slot: number, principal = manager) =>
+    model.handle(s, { principal, verb, target: 'cluster-object', namespace: -1, object: slot });
+  const team = model.scope.namespaces.findIndex((ns) => ns.name === 'team-b');
+  const labellerList = (s: SystemState) =>
+    model.handle(s, {
+      principal: labeller,
+      verb: 'list',
+      target: 'content',
+      namespace: team,
+      object: -1,
+      resource: 'configmaps',
+    }).response.code;
+
+  it('replaces the stored version, refuses a create while any is stored, and deletes whichever is stored', () => {
+    expect(send(initial, 'update', 2).response.code).toBe(404);
+    const created = send(initial, 'create', 0).state;
+    expect(created.clusterObjects).toBe(0b1);
+    expect(send(created, 'create', 2).response.code).toBe(409);
+    const updated = send(created, 'update', 2);
+    expect(updated.response.code).toBe(200);
+    expect(updated.state.clusterObjects).toBe(0b100);
+    const deleted = send(updated.state, 'delete', 0);
+    expect(deleted.response.code).toBe(200);
+    expect(deleted.state.clusterObjects).toBe(0);
+  });
+
+  it('refuses a rule change granting what its author lacks (403) and keeps the stored rules', () => {
+    const created = send(initial, 'create', 0).state;
+    const refused = send(created, 'update', 1);
+    expect(refused.response.code).toBe(403);
+    expect(refused.state).toBe(created);
+  });
+
+  it('grants the new rules at once: the labeller lists configmaps only while reader says list', () => {
+    const bound = send(send(initial, 'create', 0).state, 'create', 3).state;
+    expect(labellerList(bound)).toBe(200);
+    expect(labellerList(send(bound, 'update', 2).state)).toBe(403);
+  });
+
+  it("never changes a ClusterRoleBinding's roleRef (422, after the escalation check passes on view)", () => {
+    const bound = send(send(initial, 'create', 0).state, 'create', 3).state;
+    const changed = send(bound, 'update', 4);
+    expect(changed.response.code).toBe(422);
+    expect(changed.response.message).toBe(
+      'ClusterRoleBinding.rbac.authorization.k8s.io "labeller-reads" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"view"}: cannot change roleRef',
+    );
+    expect(changed.state).toBe(bound);
+  });
+});

@@ -92,6 +92,7 @@ export function requestOf(c: RequestCommandData): ApiRequest {
     ...(c.labels ? { labels: c.labels } : {}),
     ...(c.annotations ? { annotations: c.annotations } : {}),
     ...(c.sentRbac ? { sentRbac: c.sentRbac } : {}),
+    ...(c.preconditions ? { preconditions: c.preconditions } : {}),
   };
   return Object.keys(metadata).length === 0 ? r : { ...r, body: { ...r.body, ...metadata } };
 }

@@ -35,6 +35,8 @@ export interface RequestSubject extends Addressed {
   bodyName?: string;
   /** Why the body does not decode (a 400's message), e.g. a Secret's data that is not base64. */
   decodeError?: string;
+  /** The DeleteOptions precondition storage found unmet (D-46): which field, and the value the client sent. */
+  precondition?: { field: 'UID' | 'ResourceVersion'; sent: string };
   /** The rest of a message the model composes elsewhere (D-23's missing rules, the missing role). */
   detail?: string;
 }

@@ -169,6 +169,50 @@ describe('request pipeline: storage of namespaces', () => {
     expect(refusal(ns({ operation: 'delete', namespaceExists: false }))).toBe('namespaceNotFound');
   });
 
+  it('LC-3, LC-5 (D-46): an unmet DELETE precondition is 409 after the 404 and before the delete itself', () => {
+    const del = { operation: 'delete' as const, preconditionUnmet: 'uid' as const };
+    // A namespace: after the existence check, before the deletion timestamp and D-10's finalizer check.
+    expect(refusal(ns({ ...del, namespaceExists: false }))).toBe('namespaceNotFound');
+    expect(refusal(ns({ ...del, namespaceMachine: 'accepts' }))).toBe('namespacePreconditionFailed');
+    expect(refusal(ns({ ...del, preconditionUnmet: 'resourceVersion', namespaceTerminating: true }))).toBe(
+      'namespacePreconditionFailed',
+    );
+    expect(effect(ns({ operation: 'delete', namespaceMachine: 'accepts' }))).toBe('200 deleteNamespace');
+    // Content: absent is 404 first; present, the precondition refuses the delete and only the delete.
+    expect(refusal({ ...del, contentPresent: false })).toBe('contentNotFound');
+    expect(refusal(del)).toBe('contentPreconditionFailed');
+    expect(effect({ operation: 'delete' })).toBe('200 deleteContent');
+    expect(effect({ operation: 'get', preconditionUnmet: 'uid' })).toBe('200 readContent');
+  });
+
+  it('D-46: the 409 names the field and the value sent, as each store words it', () => {
+    const uid = { field: 'UID' as const, sent: 'u-1' };
+    expect(
+      responseFor('namespacePreconditionFailed', {
+        resource: 'namespaces',
+        name: 'team-a',
+        namespace: '',
+        precondition: uid,
+      }),
+    ).toEqual({
+      code: 409,
+      reason: 'Conflict',
+      message:
+        'Operation cannot be fulfilled on namespaces "team-a": Precondition failed: UID in precondition: u-1, UID in object meta: <the stored object\'s UID>',
+    });
+    expect(
+      responseFor('contentPreconditionFailed', {
+        resource: 'rolebindings',
+        name: 'b',
+        namespace: 'team-a',
+        kind: 'RoleBinding.rbac.authorization.k8s.io',
+        precondition: { field: 'ResourceVersion', sent: '9' },
+      }).message,
+    ).toBe(
+      'Operation cannot be fulfilled on RoleBinding.rbac.authorization.k8s.io "b": the ResourceVersion in the precondition (9) does not match the ResourceVersion in record (<the stored object\'s ResourceVersion>). The object might have been modified',
+    );
+  });
+
   it('NS-5, IN-5 (D-16): the status sub-resource is read and written, never changing the spec', () => {
     expect(effect(ns({ status: true }))).toBe('200 readStatus');
     expect(effect(ns({ status: true, operation: 'update' }))).toBe('200 writeStatus');

@@ -70,6 +70,11 @@ export interface PipelineFacts {
   collection: boolean;
   /** A namespace create whose name the server generated from metadata.generateName (D-45). */
   generatedName: boolean;
+  /**
+   * A DELETE's DeleteOptions precondition the stored object does not meet, the uid's first as storage
+   * compares them (D-46); `none` when every one sent is met, or none is sent.
+   */
+  preconditionUnmet: 'uid' | 'resourceVersion' | 'none';
   /** A namespace update that sends metadata.finalizers (D-46). */
   metadataFinalizersSent: boolean;
   /**
@@ -97,6 +102,7 @@ export type PipelineEffect =
   | 'createContent'
   | 'readContent'
   | 'deleteContent'
+  | 'replaceClusterObject'
   | 'deleteCollection'
   | 'listContent'
   | 'createConfiguration'
@@ -261,8 +267,10 @@ const namespaceStorage = {
       ],
     },
     deleting: {
-      description: 'D-10: a DELETE of a terminating namespace with no finalizers left removes it.',
+      description:
+        'D-46: preconditions first, as REST.Delete compares them after its Get; D-10: a DELETE of a terminating namespace with no finalizers left removes it.',
       always: [
+        when('preconditionUnmet', refused, 'refusePreconditionFailed', ['LC-3']),
         when('deleteOfTerminatingWithoutFinalizers', responded, 'purgeNamespace', ['LC-7']),
         when('deleteOfTerminating', responded, 'keepTerminating', ['LC-3']),
         orElse(responded, 'deleteNamespace', ['LC-3']),
@@ -302,7 +310,9 @@ const contentStorage = {
     when('createOnUpdateUnauthorized', refused, 'refuseCreateOnUpdateForbidden', ['RB-4']),
     when('createOnUpdate', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
+    when('deleteWithUnmetPrecondition', refused, 'refusePreconditionFailed', ['LC-5']),
     when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
+    when('updateOfClusterObject', responded, 'replaceClusterObject', ['RB-4', 'RB-5']),
     orElse(responded, 'readContent', ['NS-2']),
   ],
 };
@@ -360,6 +370,8 @@ export const pipelineMachine = setup({
     deleteOfTerminatingWithoutFinalizers: (x) =>
       f(x).namespaceTerminating && f(x).namespaceMachine === 'accepts',
     deleteOfTerminating: (x) => f(x).namespaceTerminating,
+    // D-46: namespace storage's REST.Delete, before the deletion timestamp and the finalizers are looked at.
+    preconditionUnmet: (x) => f(x).preconditionUnmet !== 'none',
     // Initializing and Active both take DELETE (LC-3, D-4): only the design that refuses it (D-4 a) adds this rule.
     deleteIgnoredByNamespace: (x) => f(x).namespaceMachine === 'ignores',
     pendingChangeOutOfOrder: (x) => f(x).initializerChange === 'notFirst',
@@ -381,7 +393,11 @@ export const pipelineMachine = setup({
     // A PUT that would create is authorized as a create too, after validation (shipped withAuthorization).
     createOnUpdateUnauthorized: (x) => f(x).createOnUpdate && !f(x).createOnUpdateAuthorized,
     createOnUpdate: (x) => f(x).createOnUpdate,
+    // D-46: rest.BeforeDelete, before graceful deletion and finalizers are looked at.
+    deleteWithUnmetPrecondition: (x) => op(x, 'delete') && f(x).preconditionUnmet !== 'none',
     deleteOfContent: (x) => op(x, 'delete'),
+    // D-23: a ClusterRole's or ClusterRoleBinding's update stores the version it sends.
+    updateOfClusterObject: (x) => op(x, 'update') && f(x).target === 'cluster-object',
     // Configurations: cluster-scoped objects stored by name (AC-3, FP-3, D-32).
     createOfExistingConfiguration: (x) => op(x, 'create') && f(x).configurationExists,
     configurationMissing: (x) => !op(x, 'create') && !f(x).configurationExists,
@@ -426,6 +442,16 @@ export const pipelineMachine = setup({
     refuseFinalizerAddedWhileDeleting: refuse('finalizerAddedWhileDeleting'),
     refuseMetadataFinalizerAdded: refuse('metadataFinalizerAddedWhileDeleting'),
     refuseContentAlreadyExists: refuse('contentAlreadyExists'),
+    // D-46: one rule for both stores; each answers with its own text.
+    refusePreconditionFailed: assign({
+      outcome: ({ event }) => ({
+        kind: 'refused' as const,
+        refusal:
+          event.facts.target === 'namespace'
+            ? ('namespacePreconditionFailed' as const)
+            : ('contentPreconditionFailed' as const),
+      }),
+    }),
     refuseContentNotFound: refuse('contentNotFound'),
     refuseCreateOnUpdateForbidden: refuse('createOnUpdateForbidden'),
     refuseConfigurationAlreadyExists: refuse('configurationAlreadyExists'),
@@ -455,6 +481,7 @@ export const pipelineMachine = setup({
     listContent: serve('listContent'),
     createContent: serve('createContent', 201),
     deleteContent: serve('deleteContent'),
+    replaceClusterObject: serve('replaceClusterObject'),
     deleteCollection: serve('deleteCollection'),
     readContent: serve('readContent'),
   },

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   builtInActorBindings,
+  type ClusterObjectSpec,
   type ClusterRoleBindingSpec,
   type ConfigurationSpec,
   type FailurePolicy,
@@ -18,7 +19,9 @@ import {
  * spread over three configurations, three tenants whose RoleBindings and requests are drawn at random,
  * and every fault on. Every scope keeps the promises the properties rely on: tenants are bound only to
  * harmless roles cluster-wide, RoleBindings name only a namespace's creator or a non-tenant, and only
- * the namespace controller and the finalizer owners may finalize.
+ * the namespace controller and the finalizer owners may finalize. An RBAC manager writes ClusterRoles and
+ * ClusterRoleBindings (D-23) for the CI robot only, which already acts cluster-wide; escalation prevention
+ * refuses the versions that grant what the manager does not hold.
  */
 
 export const tenants = ['alice', 'bob', 'dave'] as const;
@@ -135,7 +138,7 @@ const contentArb: fc.Arbitrary<ObjectSlot[]> = fc
   )
   .map(([plain, binding]) => [...plain, ...(binding ? [binding] : [])]);
 
-/** Every tenant creates its namespaces and content; these vary. */
+/** Every tenant creates its namespaces and content; these vary. A watch starts as a list (D-16, D-47). */
 const tenantTemplates: RequestTemplate[] = [
   'create-namespace-with-initializers',
   'get-namespace',
@@ -143,6 +146,7 @@ const tenantTemplates: RequestTemplate[] = [
   'delete-content',
   'get-content',
   'list-content-all-namespaces',
+  'watch-content',
 ];
 
 /** A tenant's requests: a few templates, aimed at its own namespaces and some foreign ones. */
@@ -180,7 +184,8 @@ const operatorsArb = (namespaces: NamespaceSpec[]): fc.Arbitrary<PrincipalSpec[]
         name: 'ci-robot',
         groups: ['system:authenticated'],
         namespaces: robotNamespaces,
-        requests: ['create-content', ...robotRequests],
+        // Its watches are always among its requests: the random runs watch content (D-16, D-47).
+        requests: ['create-content', 'watch-content', ...robotRequests],
       },
       {
         name: 'auditor',
@@ -216,21 +221,97 @@ const clusterRoleBindingsArb: fc.Arbitrary<ClusterRoleBindingSpec[]> = fc
       : []),
   ]);
 
+/** The RBAC manager (D-23): it may write both kinds, bind `view`, and holds configmap reads, nothing more. */
+const rbacManager = 'rbac-manager';
+const rbacGroup = 'rbac.authorization.k8s.io';
+const rbacManagerRole = {
+  metadata: { name: rbacManager },
+  rules: [
+    {
+      apiGroups: [rbacGroup],
+      resources: ['clusterroles', 'clusterrolebindings'],
+      verbs: ['get', 'create', 'update', 'delete'],
+    },
+    { apiGroups: [rbacGroup], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['view'] },
+    { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+  ],
+};
+const rbacManagerBinding: ClusterRoleBindingSpec = {
+  name: rbacManager,
+  clusterRole: rbacManager,
+  subjects: [{ kind: 'User', name: rbacManager }],
+};
+
+/**
+ * What the RBAC manager may request (D-23): a ClusterRole `configmap-reader` in up to three versions
+ * (the reads it holds; a narrower one; one adding secrets, which escalation prevention refuses), the CI
+ * robot bound to it or to `view` (versions of one binding, so an update changing the roleRef is 422), and
+ * now and then the manager's own cluster-admin binding, always refused.
+ */
+const clusterObjectsArb: fc.Arbitrary<ClusterObjectSpec[]> = fc
+  .record({
+    narrower: fc.boolean(),
+    escalating: fc.boolean(),
+    rebinds: fc.boolean(),
+    selfAdmin: fc.boolean(),
+  })
+  .map(({ narrower, escalating, rebinds, selfAdmin }) => {
+    const reader = (extra: ClusterObjectSpec['rules'] = []): ClusterObjectSpec => ({
+      kind: 'ClusterRole',
+      name: 'configmap-reader',
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }, ...(extra ?? [])],
+    });
+    const robotBinding = (clusterRole: string): ClusterObjectSpec => ({
+      kind: 'ClusterRoleBinding',
+      name: 'ci-robot-reads',
+      clusterRole,
+      subjects: [{ kind: 'User', name: 'ci-robot' }],
+    });
+    return [
+      reader(),
+      ...(narrower
+        ? [{ ...reader(), rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] }]
+        : []),
+      ...(escalating ? [reader([{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])] : []),
+      robotBinding('configmap-reader'),
+      ...(rebinds ? [robotBinding('view')] : []),
+      ...(selfAdmin
+        ? [
+            {
+              kind: 'ClusterRoleBinding' as const,
+              name: 'rbac-manager-cluster-admin',
+              clusterRole: 'cluster-admin',
+              subjects: [{ kind: 'User' as const, name: rbacManager }],
+            },
+          ]
+        : []),
+    ];
+  });
+
+/** The RBAC manager sends every request on cluster objects: creates, updates to other versions, deletes. */
+const rbacManagerPrincipal: PrincipalSpec = {
+  name: rbacManager,
+  groups: ['system:authenticated'],
+  requests: ['create-cluster-object', 'update-cluster-object', 'delete-cluster-object'],
+};
+
 /** A scope for random runs: see the module comment for what it always keeps. */
 export const randomScopeArbitrary: fc.Arbitrary<Scope> = fc
-  .tuple(namespacesArb, configurationsArb, contentArb, clusterRoleBindingsArb)
-  .chain(([namespaces, configurations, content, clusterRoleBindings]) =>
+  .tuple(namespacesArb, configurationsArb, contentArb, clusterRoleBindingsArb, clusterObjectsArb)
+  .chain(([namespaces, configurations, content, clusterRoleBindings, clusterObjects]) =>
     fc
       .tuple(fc.tuple(...tenants.map((t) => tenantPrincipalArb(t, namespaces))), operatorsArb(namespaces))
       .map(
         ([tenantPrincipals, operators]): Scope => ({
           name: 'random',
           description:
-            'A random scope: five or six tenant namespaces besides default, four initializers in three configurations, three tenants, every fault.',
+            'A random scope: five or six tenant namespaces besides default, four initializers in three configurations, three tenants, an RBAC manager writing cluster RBAC objects, every fault.',
           namespaces,
           configurations,
-          principals: [...tenantPrincipals, ...operators],
-          clusterRoleBindings,
+          principals: [...tenantPrincipals, ...operators, rbacManagerPrincipal],
+          clusterRoleBindings: [...clusterRoleBindings, rbacManagerBinding],
+          clusterRoles: [rbacManagerRole],
+          clusterObjects,
           content,
           finalizerOwners,
           faults: { initializerCrash: true, configReadFailure: true, apiserverRestart: true },

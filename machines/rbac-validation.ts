@@ -97,7 +97,7 @@ export function validateRoleBindingSlot(binding: NonNullable<ObjectSlot['roleBin
  * the value is the sent roleRef as Go's %#v prints the internal type.
  */
 export function validateRoleRefUnchanged(
-  stored: NonNullable<ObjectSlot['roleBinding']>,
+  stored: Pick<NonNullable<ObjectSlot['roleBinding']>, 'clusterRole' | 'roleKind'>,
   sent: { kind: 'ClusterRole' | 'Role'; name: string },
 ): string[] {
   if ((stored.roleKind ?? 'ClusterRole') === sent.kind && stored.clusterRole === sent.name) return [];

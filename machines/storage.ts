@@ -20,6 +20,8 @@ export type StorageRefusal =
   | 'namespaceNameInvalid'
   | 'namespaceNotFound'
   | 'namespaceDeleteRefused'
+  | 'namespacePreconditionFailed'
+  | 'contentPreconditionFailed'
   | 'pendingNotFirst'
   | 'initializersImmutable'
   | 'failureWhileNotInitializing'
@@ -46,6 +48,12 @@ const qualified = (s: StorageSubject) => (s.group ? `${s.resource}.${s.group}` :
 const goStrings = (values: readonly string[]) =>
   `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 
+/**
+ * D-46: the model keeps no uid or resourceVersion, so a 409 for an unmet precondition names the stored
+ * value by what it is: one no answer of the model has told a client.
+ */
+const storedValue = (field: 'UID' | 'ResourceVersion') => `<the stored object's ${field}>`;
+
 /** How each storage refusal reads on the wire; a Record, so a refusal without its text fails the typecheck. */
 export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => HttpOutcome> = {
   // NS-3, D-15: Store.Create prefixes `object is being deleted: ` when the stored object is deleted.
@@ -64,6 +72,16 @@ export const storageResponse: Record<StorageRefusal, (s: StorageSubject) => Http
   // LC-3 (D-4): only a design where the namespace machine refuses DELETE reaches it (model-defined text).
   namespaceDeleteRefused: (s) =>
     conflict(`namespaces "${s.name}": the namespace refuses deletion in its phase`),
+  // LC-3 (D-46): namespace storage's REST.Delete compares the preconditions right after its Get.
+  namespacePreconditionFailed: (s) =>
+    conflict(
+      `Operation cannot be fulfilled on namespaces ${JSON.stringify(s.name)}: Precondition failed: ${s.precondition?.field ?? 'UID'} in precondition: ${s.precondition?.sent ?? ''}, ${s.precondition?.field ?? 'UID'} in object meta: ${storedValue(s.precondition?.field ?? 'UID')}`,
+    ),
+  // LC-5 (D-46): rest.BeforeDelete checks them first, named by the kind (GroupResource{group, Kind}).
+  contentPreconditionFailed: (s) =>
+    conflict(
+      `Operation cannot be fulfilled on ${s.kind ?? s.resource} ${JSON.stringify(s.name)}: the ${s.precondition?.field ?? 'UID'} in the precondition (${s.precondition?.sent ?? ''}) does not match the ${s.precondition?.field ?? 'UID'} in record (${storedValue(s.precondition?.field ?? 'UID')}). ${s.precondition?.field === 'ResourceVersion' ? 'The object might have been modified' : 'The object might have been deleted and then recreated'}`,
+    ),
   // IN-2 (D-18, model-defined)
   pendingNotFirst: (s) =>
     invalidObject('Namespace', s.name, [

@@ -102,6 +102,8 @@ export interface ApiRequest {
     metadataFinalizers?: string[];
     /** A DELETE's DeleteOptions.propagationPolicy (D-46). */
     propagationPolicy?: PropagationPolicy;
+    /** A DELETE's DeleteOptions.preconditions as sent (D-46): storage compares them with the stored object. */
+    preconditions?: DeletePreconditions;
     /** Finalizers a create asks for besides `kubernetes`. */
     extraFinalizers?: string[];
     /** metadata.generateName of a namespace create: the namespace slot is the name generated from it (D-45). */
@@ -230,8 +232,16 @@ export interface SentRbac {
   subjectKinds?: string[];
 }
 
+/** DeleteOptions.preconditions (D-46): the uid and resourceVersion a client expects the object to carry. */
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
 type Namespaced = Sender & {
   namespace: number;
+  /** A DELETE's DeleteOptions.preconditions, on a namespace or a content object (D-46). */
+  preconditions?: DeletePreconditions;
   /** metadata.name as sent in the body of a request whose path names the object (NS-4, D-38); absent when it names none. */
   bodyName?: string;
   /** metadata.labels and metadata.annotations as sent; storage validates their keys and values. */

@@ -32,6 +32,8 @@ function structure(model: SystemModel, s: SystemState) {
     registeredConfigs: s.registeredConfigs,
     namespaces: model.views(s).map((v) => ({ ...v })),
     initializers: s.initializers.map((id) => model.initializerStepper.value(id)),
+    // D-23: the cluster RBAC objects stored, in a scope that declares any (random scopes do).
+    clusterObjects: s.clusterObjects,
   };
 }
 

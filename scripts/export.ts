@@ -58,6 +58,7 @@ export async function main({ values }: CommandLine<typeof command.options>): Pro
         name: model.scope.name,
         namespaces: model.scope.namespaces.map((n) => n.name),
         initializers: model.initializers.map((i) => i.name),
+        clusterObjects: (model.scope.clusterObjects?.length ?? 0) > 0,
       }),
     );
     console.log(`wrote ${out}: module ${name}, the state type of scope ${model.scope.name}'s ITF traces`);

@@ -27,6 +27,7 @@ export const pipelineFacts = (overrides: Partial<PipelineFacts> = {}): PipelineF
   configurationExists: false,
   collection: false,
   generatedName: false,
+  preconditionUnmet: 'none',
   metadataFinalizersSent: false,
   watch: false,
   ...overrides,

@@ -318,6 +318,7 @@ export const scopeDocumentSchema = z.strictObject({
   /**
    * ClusterRoles and ClusterRoleBindings users may create, update and delete during the run (D-23),
    * each a manifest, stored from the start when `initially`, addressed only by `requestedBy` when given.
+   * Entries of one kind and name are versions of one object: an update stores the version it sends.
    */
   clusterObjects: z
     .array(

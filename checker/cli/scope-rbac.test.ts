@@ -124,4 +124,29 @@ describe('cluster objects in scope files', () => {
       /^binding\.yaml:\d+: clusterObjects\[0\]\.manifest\.roleRef\.name: no ClusterRole "pod-readr"; fix: /,
     );
   });
+
+  it('reads entries of one kind and name as versions of one object, at most one stored from the start', () => {
+    const version = (verbs: string, initially: boolean) =>
+      [
+        '  - manifest:',
+        '      apiVersion: rbac.authorization.k8s.io/v1',
+        '      kind: ClusterRole',
+        '      metadata: { name: pod-reader }',
+        `      rules: [{ apiGroups: [""], resources: [pods], verbs: [${verbs}] }]`,
+        ...(initially ? ['    initially: true'] : []),
+      ].join('\n');
+    const scope = parseScope(
+      withObjects(`${version('get', true)}\n${version('get, list', false)}\n`),
+      'v.yaml',
+    );
+    expect(scope.clusterObjects?.map((o) => [o.name, o.rules?.[0].verbs, o.initially ?? false])).toEqual([
+      ['pod-reader', ['get'], true],
+      ['pod-reader', ['get', 'list'], false],
+    ]);
+    expect(() =>
+      parseScope(withObjects(`${version('get', true)}\n${version('list', true)}\n`), 'two.yaml'),
+    ).toThrow(
+      /^two\.yaml:\d+: clusterObjects\[1\]\.manifest\.metadata\.name: two versions of ClusterRole\/pod-reader are stored from the start; fix: mark one version initially: true$/,
+    );
+  });
 });

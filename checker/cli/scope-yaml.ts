@@ -170,9 +170,17 @@ export function documentToScope(doc: ScopeDocument): { scope: Scope } | { issues
       return;
     }
     const manifest = parsed.data;
+    // D-23: entries of one kind and name are versions of one object (an update stores the one it sends);
+    // at most one of them is stored from the start.
     const key = `${manifest.kind}/${manifest.metadata.name}`;
-    if (seen.has(key))
+    if (seen.has(key) && !clusterObjects.some((o) => `${o.kind}/${o.name}` === key))
       issue([...path, 'metadata', 'name'], `${key} is defined twice`, 'give each a distinct name');
+    if (entry.initially && clusterObjects.some((o) => `${o.kind}/${o.name}` === key && o.initially))
+      issue(
+        [...path, 'metadata', 'name'],
+        `two versions of ${key} are stored from the start`,
+        'mark one version initially: true',
+      );
     seen.add(key);
     const extra = {
       ...(entry.initially ? { initially: true } : {}),

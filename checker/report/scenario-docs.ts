@@ -109,7 +109,9 @@ steps:
   suffix, \`bbbbb\` first (\`team-bbbbb\`, then \`team-bbbbc\`), and later steps name it so (D-45).
   A namespace create or update may send \`metadata.finalizers\`, and a namespace DELETE a DeleteOptions body
   \`{ propagationPolicy: Orphan | Background | Foreground }\`, which sets the garbage collector's \`orphan\` or
-  \`foregroundDeletion\` (D-46); \`preconditions\` are reported unsupported (the model keeps no uid).
+  \`foregroundDeletion\` (D-46). A DELETE of a namespace or a content object may send \`preconditions: { uid,
+  resourceVersion }\`: the model keeps neither, so any value sent is unmet and storage answers 409 Conflict
+  after the 404 of a missing object and before anything else the DELETE does (D-46).
 - \`items\` of a list inside a namespace are plain names, across namespaces \`NAMESPACE/NAME\`; compared as a
   set. \`finalizers\`, \`metadataFinalizers\` and \`objects\` are compared as sets, \`pending\` in order. \`deletionTimestamp\` is
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.

@@ -20,7 +20,7 @@ import {
   type SubjectSpec,
 } from '../../machines/scope.ts';
 import type { MachineSet } from '../../machines/system.ts';
-import type { SentRbac } from '../../machines/system-types.ts';
+import type { DeletePreconditions, SentRbac } from '../../machines/system-types.ts';
 import { baseVariantName, machinesFor, variantByName, variants } from '../../variants/variants.ts';
 import { dataVerdict } from '../cli/kubernetes-validation.ts';
 import {
@@ -116,6 +116,8 @@ export type RequestPlan =
       metadataFinalizers?: string[];
       /** A DELETE's DeleteOptions.propagationPolicy (D-46). */
       propagationPolicy?: PropagationPolicy;
+      /** A DELETE's DeleteOptions.preconditions (D-46). */
+      preconditions?: DeletePreconditions;
     } & SentMetadata)
   | ({
       type: 'content';
@@ -131,6 +133,8 @@ export type RequestPlan =
       bodyName?: string;
       /** A Secret's or ConfigMap's data the apiserver refuses, which the model does not hold (sent as the request's `body.data`). */
       refusedData?: RefusedData;
+      /** A DELETE's DeleteOptions.preconditions (D-46). */
+      preconditions?: DeletePreconditions;
     } & SentMetadata)
   | {
       /** A ClusterRole or ClusterRoleBinding: the scope's `clusterObjects` slot (D-23). */
@@ -1020,6 +1024,18 @@ const unsupported = (reason: string): { plan: null; unsupported: string } => ({
 });
 const planned = (plan: RequestPlan): { plan: RequestPlan } => ({ plan });
 
+/** A DELETE's DeleteOptions.preconditions as sent, each value a string (D-46); nothing when it sends none. */
+function preconditionsSent(options: DeleteOptionsBody): { preconditions?: DeletePreconditions } {
+  const p = options.preconditions;
+  if (!p || (p.uid === undefined && p.resourceVersion === undefined)) return {};
+  return {
+    preconditions: {
+      ...(p.uid !== undefined ? { uid: p.uid } : {}),
+      ...(p.resourceVersion !== undefined ? { resourceVersion: p.resourceVersion } : {}),
+    },
+  };
+}
+
 function compileRequest(
   builder: ScopeBuilder,
   verb: Verb,
@@ -1093,16 +1109,14 @@ function compileRequest(
       }
       if (modelVerb === 'delete' && path.kind === 'namespace') {
         // D-46: a namespace DELETE's body is DeleteOptions; its propagationPolicy sets metadata finalizers.
+        // Its preconditions are compared by storage with the stored namespace's (D-46).
         const options = validateBody<DeleteOptionsBody>('deleteOptions', body, bodyPath);
-        if (options.preconditions)
-          return unsupported(
-            'DeleteOptions.preconditions: the model keeps no uid or resourceVersion to compare them with (D-46)',
-          );
         return planned({
           type: 'namespace',
           verb: 'delete',
           namespace: builder.namespace(path.name),
           ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
+          ...preconditionsSent(options),
         });
       }
       const parsed = validateBody<NamespaceBody>('namespace', body, bodyPath);
@@ -1166,6 +1180,27 @@ function compileRequest(
     }
     case 'content-list':
     case 'content': {
+      // A content DELETE's body is DeleteOptions: its preconditions are compared by storage (D-46). One
+      // that sends neither preconditions nor a policy says nothing the model reads (decoding drops the rest).
+      const deleteOptionsSent = body?.preconditions !== undefined || body?.propagationPolicy !== undefined;
+      if (modelVerb === 'delete' && path.kind === 'content' && path.name && deleteOptionsSent) {
+        const options = validateBody<DeleteOptionsBody>('deleteOptions', body, bodyPath);
+        if (options.propagationPolicy)
+          return unsupported(
+            `DeleteOptions.propagationPolicy on ${path.resource}: the model keeps metadata finalizers on namespaces only (D-46)`,
+          );
+        return planned({
+          type: 'content',
+          verb: 'delete',
+          namespace: builder.namespace(path.namespace),
+          object: builder.object(path.resource, path.name, undefined, bodyPath, path.namespace),
+          ...preconditionsSent(options),
+        });
+      }
+      if (modelVerb === 'deletecollection' && body !== undefined)
+        return unsupported(
+          'DeleteOptions on deletecollection: each object is deleted as it is listed, with no options (D-46)',
+        );
       const parsed = validateBody<ContentBody>('content', body, bodyPath);
       const namespaceName = path.namespace;
       const bodyNamespace = parsed.metadata?.namespace;
@@ -1303,7 +1338,7 @@ const definitionText = (o: ClusterObjectSpec): string =>
 
 /**
  * A ClusterRole or ClusterRoleBinding request (D-23): the object is the scope's cluster object of that
- * kind and name, defined by the first body that names it; the model stores one definition per name.
+ * kind and name; each body that defines it otherwise is another version of it, which an update stores.
  */
 function clusterObjectPlan(
   resource: 'clusterroles' | 'clusterrolebindings',
@@ -1353,9 +1388,16 @@ function clusterObjectPlan(
     clusterObjects.push(definition);
     return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1, ...sentOf(verb, sent) });
   }
-  if (writes && body !== undefined && definitionText(clusterObjects[slot]) !== definitionText(definition))
-    return unsupported(`${kind} ${name} written with a second definition: the model stores one per name`);
-  return planned({ type: 'cluster-object', verb, slot, ...sentOf(verb, sent) });
+  if (!writes || body === undefined)
+    return planned({ type: 'cluster-object', verb, slot, ...sentOf(verb, sent) });
+  // Another definition of the name is another version of the object (D-23): an update stores it in place
+  // of the stored one, a create of it is refused while a version is stored.
+  const version = clusterObjects.findIndex(
+    (o) => o.kind === kind && o.name === name && definitionText(o) === definitionText(definition),
+  );
+  if (version >= 0) return planned({ type: 'cluster-object', verb, slot: version, ...sentOf(verb, sent) });
+  clusterObjects.push(definition);
+  return planned({ type: 'cluster-object', verb, slot: clusterObjects.length - 1, ...sentOf(verb, sent) });
 }
 
 /** What a write sends beyond the shapes the model keeps, for the model to validate (RB-4). */

@@ -18,10 +18,11 @@ export function mbtAction(model: SystemModel, event: SystemEvent): ItfMbtAction 
  * `params` (its name, and the whole scope as JSON text in the scope file format, so the trace replays
  * without the file it came from), and each step as an action name with its picks.
  */
-function typedOptions<E>(scope: Scope, step: (event: E) => ItfMbtAction) {
+function typedOptions<E>(scope: Scope, step: (event: E) => ItfMbtAction, model: SystemModel) {
   return {
     encodeView: typedState,
-    varTypes: varTypes(),
+    // The variables are the model's: a seeded fault's data may add cluster objects the given scope lacks.
+    varTypes: varTypes({ clusterObjects: (model.scope.clusterObjects?.length ?? 0) > 0 }),
     params: { scope: scope.name, scopeDocument: JSON.stringify(scopeToDocument(scope)) },
     mbt: { initial: { name: 'init', picks: noPicks }, step },
   };
@@ -69,7 +70,7 @@ export function counterexampleItf(
       view: (s) => readableState(model, s),
       action: (event) => stepAction(event, model),
       // A seeded fault in the scope's data is the variant's, applied again on replay.
-      ...typedOptions<SystemEvent>(givenScope, (event) => mbtAction(model, event)),
+      ...typedOptions<SystemEvent>(givenScope, (event) => mbtAction(model, event), model),
       meta: { ...propertyMeta('Counterexample to', result.property, variant), violation: v.message },
       ...(loopStart !== undefined ? { loopStart } : {}),
     }),
@@ -92,8 +93,10 @@ export function lassoItf(model: SystemModel, result: LivenessResult, variant: st
       {
         view: (s) => readableState(model, s),
         action: (event) => (event ? stepAction(event, model) : stutterAction),
-        ...typedOptions<SystemEvent | null>(model.scope, (event) =>
-          event ? mbtAction(model, event) : { name: stutterActionName, picks: noPicks },
+        ...typedOptions<SystemEvent | null>(
+          model.scope,
+          (event) => (event ? mbtAction(model, event) : { name: stutterActionName, picks: noPicks }),
+          model,
         ),
         meta: {
           ...propertyMeta('Lasso of', result.property, variant),

@@ -2,13 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
+import { scopeFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
 import { check, type PropertyResult } from '../judging/check.ts';
 import { stepperOf } from '../report/site/stepper.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfText, parseItf, traceToItf } from './itf.ts';
-import { typedState } from './itf-types.ts';
+import { typedState, varTypes } from './itf-types.ts';
 import { readableState, stepAction } from './state-view.ts';
 import { replayTrace } from './trace-replay.ts';
 
@@ -112,5 +113,50 @@ describe('typed ITF and the older shape', () => {
     expect(() => typedState({ ...view, namespaces })).toThrow(
       `ITF: namespaces[${existing[0]}].phase: "Pending" is no Phase (Initializing, Active, Terminating)`,
     );
+  });
+});
+
+/**
+ * D-23: a scope's cluster RBAC objects are a state variable of its traces, `clusterObjects`, each stored
+ * one by `clusterroles/NAME` or `clusterrolebindings/NAME` with the version stored; a scope without any
+ * has no such variable, so its traces keep their shape.
+ */
+describe('clusterObjects in the ITF state', () => {
+  const fault = 'cluster-escalation-check-skipped';
+  const quick = scopeByName('quick');
+  const faulty = variantModel(fault, scopeFor(fault, quick));
+  const escalation = check(
+    faulty,
+    safetyProperties.filter((p) => p.id === 'no-escalation-through-bindings'),
+    { stopOnFirst: true },
+  ).properties[0];
+  // Written as verify writes it: the scope as given, the seeded fault's data applied again on replay.
+  const text = counterexampleItf(faulty, escalation, fault, undefined, quick);
+
+  it('declares the variable with its type, and holds the binding once the fault stored it', () => {
+    const trace = JSON.parse(text);
+    expect(trace.vars).toContain('clusterObjects');
+    expect(trace['#meta'].varTypes.clusterObjects).toBe('(Str -> Int)');
+    expect(trace.states[0].clusterObjects).toEqual({ '#map': [] });
+    expect(trace.states.at(-1).clusterObjects).toEqual({
+      '#map': [['clusterrolebindings/rbac-manager-is-cluster-admin', { '#bigint': '0' }]],
+    });
+  });
+
+  it('replays on the fault, the stored objects compared state by state', () => {
+    expect(replayTrace(parseItf(text, 'c.itf.json'), 'c.itf.json')).toMatchObject({
+      replayed: true,
+      violatedAt: JSON.parse(text).states.length - 1,
+    });
+    const edited = JSON.parse(text);
+    edited.states.at(-1).clusterObjects = { '#map': [] };
+    expect(replayTrace(parseItf(JSON.stringify(edited), 'e.itf.json'), 'e.itf.json')).toMatchObject({
+      replayed: false,
+    });
+  });
+
+  it('is no variable of a scope without cluster objects', () => {
+    expect(varTypes()).not.toHaveProperty('clusterObjects');
+    expect(JSON.parse(typed).vars).not.toContain('clusterObjects');
   });
 });

@@ -4,16 +4,20 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
+import { safetyProperties } from '../../properties/safety.ts';
 import { command as exportCommand, main as exportMain } from '../../scripts/export.ts';
 import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
 import { main as verifyMain } from '../../scripts/verify.ts';
 import { quintTypecheck, traceModule } from '../../test-support/quint.ts';
 import { runCommandInProcess, runMainInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
-import { variantByName } from '../../variants/variants.ts';
+import { variantModel } from '../../test-support/variant-model.ts';
+import { scopeFor, variantByName } from '../../variants/variants.ts';
+import { scopeByName } from '../cli/scope-file.ts';
+import { check } from '../judging/check.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
-import { lassoItf } from './counterexample-itf.ts';
+import { counterexampleItf, lassoItf } from './counterexample-itf.ts';
 
 /**
  * Typed ITF, both ways, judged by Quint itself (its ITF loader and typechecker, not this project's code):
@@ -38,13 +42,17 @@ let trace: {
   '#meta': Record<string, unknown>;
 };
 let lasso: { loop: number; params?: string[]; vars: string[]; states: Record<string, unknown>[] };
+let cluster: { vars: string[]; states: Record<string, unknown>[] };
+let clusterTypes = { code: -1, stdout: '', stderr: '' };
+let clusterChecked = { code: -1, output: '' };
 let checked = { code: -1, output: '' };
 const lines: Record<string, [number, number]> = {};
 
 beforeAll(async () => {
   const dir = tempDir();
   const typesFile = join(dir, 'nsmodel_quick.qnt');
-  // Both commands' mains as their entries run them, one after the other (each captures the console).
+  const clusterTypesFile = join(dir, 'nsmodel_cluster_rbac.qnt');
+  // The commands' mains as their entries run them, one after the other (each captures the console).
   exported = await runCommandInProcess(exportCommand, exportMain, [
     '--quint-types',
     '--scope',
@@ -63,6 +71,14 @@ beforeAll(async () => {
       join(dir, 'run'),
     ]),
   );
+  // D-23: a scope with cluster RBAC objects has one more state variable, clusterObjects.
+  clusterTypes = await runCommandInProcess(exportCommand, exportMain, [
+    '--quint-types',
+    '--scope',
+    'cluster-rbac',
+    '--out',
+    clusterTypesFile,
+  ]);
   const written = await readFile(
     join(dir, 'run', 'counterexamples', 'no-create-in-terminating.itf.json'),
     'utf8',
@@ -79,23 +95,50 @@ beforeAll(async () => {
   lasso = JSON.parse(
     lassoItf(lassoModel, checkLiveness(lassoModel, removal).properties[0], 'controller-never-finalizes'),
   );
+  // A counterexample whose last state stores a ClusterRoleBinding (quick with the seeded fault's manager),
+  // and the same with the stored version written as a string.
+  const escalation = 'cluster-escalation-check-skipped';
+  const quick = scopeByName('quick');
+  const faulty = variantModel(escalation, scopeFor(escalation, quick));
+  const found = check(
+    faulty,
+    safetyProperties.filter((p) => p.id === 'no-escalation-through-bindings'),
+    { stopOnFirst: true },
+  ).properties[0];
+  const clusterText = counterexampleItf(faulty, found, escalation, undefined, quick);
+  cluster = JSON.parse(clusterText);
+  const clusterUntyped = JSON.parse(clusterText.replace(/\{\s*"#bigint": "0"\s*\}\s*\]\s*\]/, '"0"]]'));
   // One file: the types module, then one module per trace; quint names the line of every error.
   const modules: [string, string][] = [
     ['types', await readFile(typesFile, 'utf8')],
     ['verify', traceModule(trace, 'verifyTrace', 'nsmodel_quick', './nsmodel_quick')],
     ['quint', traceModule(quintTrace, 'quintTrace', 'nsmodel_quick', './nsmodel_quick')],
     ['lasso', traceModule(lasso, 'lassoTrace', 'nsmodel_quick', './nsmodel_quick')],
+    // Before the broken module: quint stops at the first module that fails.
+    ['clusterTypes', await readFile(clusterTypesFile, 'utf8')],
+    ['cluster', traceModule(cluster, 'clusterTrace', 'nsmodel_cluster_rbac', './nsmodel_cluster_rbac')],
     ['untyped', traceModule(untyped, 'untypedTrace', 'nsmodel_quick', './nsmodel_quick')],
   ];
   let text = '';
   for (const [name, body] of modules) {
-    const module = body.replace(/ from "\.\/nsmodel_quick"/, '');
+    const module = body.replace(/ from "\.\/nsmodel_(quick|cluster_rbac)"/, '');
     const first = text.split('\n').length;
     text += module;
     lines[name] = [first, text.split('\n').length - 1];
   }
   await writeFile(join(dir, 'all.qnt'), text);
-  checked = await quintTypecheck(join(dir, 'all.qnt'));
+  // Quint reports the first module that fails: the mistyped cluster trace is judged in a file of its own.
+  const clusterBad = [
+    await readFile(clusterTypesFile, 'utf8'),
+    traceModule(clusterUntyped, 'clusterUntypedTrace', 'nsmodel_cluster_rbac', './nsmodel_cluster_rbac'),
+  ]
+    .join('')
+    .replace(/ from "\.\/nsmodel_cluster_rbac"/, '');
+  await writeFile(join(dir, 'cluster-bad.qnt'), clusterBad);
+  [checked, clusterChecked] = await Promise.all([
+    quintTypecheck(join(dir, 'all.qnt')),
+    quintTypecheck(join(dir, 'cluster-bad.qnt')),
+  ]);
 }, 240_000);
 
 /** The lines quint reports an error at (`at FILE:LINE:COL`). */
@@ -129,6 +172,15 @@ describe('typed ITF and the Quint types of a scope', () => {
       at.filter((line) => !inModule('untyped')(line)),
       checked.output,
     ).toEqual([]);
+    // D-23: the cluster-rbac module declares clusterObjects, the trace storing a binding is of its type,
+    // and a version written as a string is not.
+    expect(clusterTypes.code, clusterTypes.stderr).toBe(0);
+    expect(cluster.vars).toContain('clusterObjects');
+    expect(JSON.stringify(cluster.states.at(-1))).toMatch(
+      /clusterrolebindings\/rbac-manager-is-cluster-admin/,
+    );
+    expect(clusterChecked.code, clusterChecked.output).not.toBe(0);
+    expect(clusterChecked.output).toMatch(/Couldn't unify (int and str|str and int)/);
     expect(checked.output).toMatch(/Couldn't unify (sum and str|str and sum)/);
     // Every module was there to be judged: the lasso's states, its cycle included.
     expect(lasso.loop).toBeGreaterThanOrEqual(0);

@@ -308,6 +308,7 @@ class Replay {
         ...sender,
         kind: contentKinds[plan.verb],
         object: plan.object,
+        ...(plan.preconditions ? { preconditions: plan.preconditions } : {}),
         ...(plan.bodyNamespace ? { bodyNamespace: plan.bodyNamespace } : {}),
         ...(plan.roleRef ? { roleRef: plan.roleRef } : {}),
         ...(plan.refusedData
@@ -362,6 +363,7 @@ class Replay {
           ...sender,
           kind: 'delete-namespace',
           ...(plan.propagationPolicy ? { propagationPolicy: plan.propagationPolicy } : {}),
+          ...(plan.preconditions ? { preconditions: plan.preconditions } : {}),
         });
       case 'list':
         return new RequestCommand({

@@ -23,7 +23,23 @@ export function readableState(model: SystemModel, s: SystemState): Record<string
       ]),
     ),
     namespaces: new Map(model.views(s).map((v) => [v.name, namespaceObject(model, v)])),
+    ...(model.scope.clusterObjects?.length ? { clusterObjects: storedClusterObjects(model, s) } : {}),
   };
+}
+
+/**
+ * D-23: the scope's cluster RBAC objects stored, `clusterroles/NAME` or `clusterrolebindings/NAME` to the
+ * version stored: its place among the scope's entries of that kind and name, from 0.
+ */
+function storedClusterObjects(model: SystemModel, s: SystemState): Map<string, number> {
+  const objects = model.scope.clusterObjects ?? [];
+  const stored = new Map<string, number>();
+  objects.forEach((o, k) => {
+    if (((s.clusterObjects ?? 0) & (1 << k)) === 0) return;
+    const version = objects.slice(0, k).filter((v) => v.kind === o.kind && v.name === o.name).length;
+    stored.set(`${o.kind === 'ClusterRole' ? 'clusterroles' : 'clusterrolebindings'}/${o.name}`, version);
+  });
+  return new Map([...stored].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function namespaceObject(model: SystemModel, v: NamespaceView): Record<string, unknown> {

@@ -129,6 +129,11 @@ const cases: [string, string, string][] = [
     'x.yaml:4: steps[0].check.labels: unknown field "labels" (a namespace\'s labels are validated and never kept, so nothing reads them back (D-1); fields here: namespace, exists',
   ],
   [
+    'a precondition DeleteOptions does not have, on a content delete (D-46)',
+    `${header}given:\n  namespaces: [{ name: team-a }]\nsteps:\n  - as: root\n    groups: [system:masters]\n    do: delete namespaces/team-a/configmaps/x\n    body: { preconditions: { generation: 3 } }\n    expect: 404\n`,
+    'x.yaml:9: steps[0].body.preconditions.generation: unknown field "generation"',
+  ],
+  [
     'a tick of a trillion seconds',
     `${header}steps:\n  - tick: 1000000000000\n`,
     'x.yaml:4: steps[0].tick: a tick is at most 3600 s; split a longer wait into several',

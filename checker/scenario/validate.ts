@@ -246,7 +246,8 @@ export function validateScenario(
       (line.verb === 'create' || line.verb === 'update')
     )
       addSlot(target.resource, target.name, [...path, 'do']);
-    if (target.kind === 'content' && step.body !== undefined) {
+    // A DELETE's body is DeleteOptions, which the compiler judges (D-46), not an object of the path's kind.
+    if (target.kind === 'content' && step.body !== undefined && line.verb !== 'delete') {
       const kind = Object.entries(contentKinds).find(([, k]) => k.resource === target.resource)?.[0] as
         | ContentKind
         | undefined;
