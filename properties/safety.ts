@@ -162,12 +162,15 @@ export const noOrphans = invariant('no-orphans', ['NS-2', 'LC-9'], {
   ),
 });
 
-export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-4'], {
+export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-4', 'IN-7'], {
   statement:
-    'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
+    'Once a namespace is initialized its pending list never grows again, it never returns to Initializing, and it never gains a failure result (IN-7: a result fails an initialization, which is over).',
   predicate: eachChanged(({ b, a }) => {
-    if (b.value !== 'active' && b.value !== 'terminating') return true;
     if (!exists(a)) return true;
+    // IN-4: an empty list without a result is initialized for good; IN-7's result belongs to an initialization under way.
+    if ((b.value === 'active' || b.initialized) && b.failure === null && a.failure !== null)
+      return `${b.name} was initialized, then gained failure result ${a.failure.reason}`;
+    if (b.value !== 'active' && b.value !== 'terminating') return true;
     if (a.value === 'initializing') return `${b.name} went from ${b.value} back to initializing`;
     if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;

@@ -53,6 +53,9 @@ const killerOf: Record<string, string> = {
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
   'watch-opens-before-ready': 'watch-before-ready',
+  'failure-result-after-initialized': 'initialized-is-forever',
+  'initializers-create-in-terminating': 'no-create-in-terminating',
+  'merge-keeps-last-listed': 'pending-merged-in-name-order',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -62,6 +65,7 @@ const onlyKilledBy: Record<string, string> = {
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'watch-opens-before-ready': 'watch-before-ready',
+  'failure-result-after-initialized': 'initialized-is-forever',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

@@ -88,7 +88,7 @@ type NamespaceStates = NonNullable<NamespaceConfig['states']>;
 function namespaceHandles(
   state: keyof NamespaceStates & string,
   event: string,
-  transition: { actions: string; meta: { requirements: string[] } },
+  transition: { target?: string; actions: string | string[]; meta: { requirements: string[] } },
 ): (base: MachineSet) => MachineSet {
   return (base) => ({
     ...base,
@@ -177,6 +177,53 @@ function withClusterAdminBindingAttempt(scope: Scope): Scope {
 function mergeInListOrder(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
   const merged = configs.flatMap((c) => mergeInitializerConfigurations([c]));
   return merged.filter((e, i) => merged.findIndex((f) => f.name === e.name) === i);
+}
+
+/**
+ * IN-1's merge with a name listed again taking the later entry, at its later place (a merge keyed by
+ * name that overwrites, where the documents keep the first).
+ */
+function mergeKeepingLastListed(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
+  const merged: EffectiveInitializer[] = [];
+  for (const c of [...configs].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
+    for (const entry of mergeInitializerConfigurations([c])) {
+      const earlier = merged.findIndex((e) => e.name === entry.name);
+      if (earlier >= 0) merged.splice(earlier, 1);
+      merged.push(entry);
+    }
+  }
+  return merged;
+}
+
+/**
+ * The scope with the initializer of the configuration that sorts last also listed, fail open (FP-3),
+ * first in the configuration that sorts first: a name listed twice, whose first place IN-1 keeps.
+ */
+function withInitializerListedTwice(scope: Scope): Scope {
+  const sorted = [...scope.configurations].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const first = sorted[0];
+  const again = sorted.at(-1)?.initializers[0];
+  if (!first || !again || sorted.length < 2) throw new Error('no two configurations to list a name twice');
+  return {
+    ...scope,
+    configurations: scope.configurations.map((c) =>
+      c.name === first.name
+        ? { ...c, initializers: [{ ...again, failurePolicy: 'Ignore' as const }, ...c.initializers] }
+        : c,
+    ),
+  };
+}
+
+/** The scope with the cluster admins (system:masters) also creating content where they delete namespaces. */
+function withClusterAdminsCreatingContent(scope: Scope): Scope {
+  return {
+    ...scope,
+    principals: scope.principals.map((p) =>
+      p.groups.includes('system:masters') && p.requests.includes('delete-namespace')
+        ? { ...p, requests: [...p.requests, 'create-content' as const] }
+        : p,
+    ),
+  };
 }
 
 /**
@@ -623,6 +670,38 @@ const seededFaults: FaultRow[] = [
           : p,
       ),
     }),
+  ],
+  [
+    'failure-result-after-initialized',
+    ['IN-4', 'IN-7'],
+    'Storage takes a failure result on an Active namespace and deletes it, as if its initialization were still under way: a holder of initialize (the cluster admin) fails a namespace long initialized.',
+    namespaceHandles('active', 'RECORD_FAILURE', {
+      target: 'terminating',
+      actions: ['recordFailureResult', 'setDeletionTimestamp'],
+      meta: { requirements: ['IN-7'] },
+    }),
+  ],
+  [
+    'initializers-create-in-terminating',
+    ['LC-4'],
+    "Admission lets a holder of initialize create content in a terminating namespace (an exemption meant for initializers still populating it). The scope's cluster admin also creates content where she deletes namespaces, so the fault is reachable.",
+    providing('admission', {
+      guards: {
+        createInTerminatingNamespace: ({ event }) =>
+          event.facts.target === 'content' &&
+          event.facts.operation === 'create' &&
+          event.facts.namespaceTerminating &&
+          !event.facts.callerMayInitialize,
+      },
+    }),
+    withClusterAdminsCreatingContent,
+  ],
+  [
+    'merge-keeps-last-listed',
+    ['IN-1'],
+    "Admission's merge keeps a name listed twice at its last place, with its last entry, not its first (D-21). The scope's first configuration also lists, first and fail open, the initializer of the last, so a name is listed twice.",
+    (base) => ({ ...base, configurationMerge: mergeKeepingLastListed }),
+    withInitializerListedTwice,
   ],
 ];
 
