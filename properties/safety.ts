@@ -232,12 +232,14 @@ export const pendingOnlyByInitializers = stepProperty(
   ['IN-3', 'FP-2', 'FP-4'],
   {
     statement:
-      'After creation, the pending list and result change only through a principal meant to hold initialize, a deletion that clears them, or the failure-policy timers and read-repair.',
+      'After creation, the pending list and result change only through a principal meant to hold initialize, a deletion that clears them, or the failure-policy timers and read-repair; and an initializer removes itself only once its work is done: what the scope says it creates is stored in the namespace.',
     predicate: (model, before, event, after) => {
       const holder =
         !!event.request && meantToInitialize(intentOf(model.scope), event.request.principal.name);
       for (const { b, a } of pairs(model, before, after)) {
         if (!exists(b) || !exists(a)) continue;
+        const unfinished = removedBeforeItsWork(model, event, b, a);
+        if (unfinished !== true) return unfinished;
         const changed =
           !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
         if (!changed) continue;
@@ -259,6 +261,28 @@ export const pendingOnlyByInitializers = stepProperty(
     ),
   },
 );
+
+/**
+ * IN-3: an initializer's own step that takes it off a namespace's pending list, without a failure
+ * result, while the object the scope says it creates (`populates`) is not stored there.
+ */
+function removedBeforeItsWork(
+  model: SystemModel,
+  event: SystemEvent,
+  b: NamespaceView,
+  a: NamespaceView,
+): true | string {
+  if (event.actorKind !== 'initializer' || a.failure !== null) return true;
+  if (!b.pending.includes(event.actor) || a.pending.includes(event.actor)) return true;
+  const spec = model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === event.actor);
+  if (!spec) return true;
+  const slot = model.objects.findIndex(
+    (o) => o.resource === spec.populates.resource && o.name === spec.populates.name,
+  );
+  return slot >= 0 && (a.content & (1 << slot)) !== 0
+    ? true
+    : `${event.actor} removed itself from ${b.name}'s pending list before creating ${spec.populates.resource}/${spec.populates.name} there`;
+}
 
 export const finalizersOnlyByFinalize = stepProperty('finalizers-only-by-finalize', ['LC-6', 'LC-8'], {
   statement:

@@ -56,6 +56,8 @@ const killerOf: Record<string, string> = {
   'failure-result-after-initialized': 'initialized-is-forever',
   'initializers-create-in-terminating': 'no-create-in-terminating',
   'merge-keeps-last-listed': 'pending-merged-in-name-order',
+  'initializer-completes-without-its-work': 'pending-only-by-initializers',
+  'cluster-object-delete-kept': 'content-changes-only-by-requests',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -66,6 +68,8 @@ const onlyKilledBy: Record<string, string> = {
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'watch-opens-before-ready': 'watch-before-ready',
   'failure-result-after-initialized': 'initialized-is-forever',
+  'initializer-completes-without-its-work': 'pending-only-by-initializers',
+  'cluster-object-delete-kept': 'content-changes-only-by-requests',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

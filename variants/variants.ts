@@ -227,6 +227,65 @@ function withClusterAdminsCreatingContent(scope: Scope): Scope {
 }
 
 /**
+ * The scope with an RBAC manager who may create and delete a ClusterRoleBinding of `view` to the
+ * labeller (D-23), as the cluster-rbac scope declares it: bindable (`bind` on view), so it is stored.
+ */
+function withDeletableClusterBinding(scope: Scope): Scope {
+  const manager = 'rbac-manager';
+  return {
+    ...scope,
+    principals: [
+      ...scope.principals,
+      {
+        name: manager,
+        groups: ['system:authenticated'],
+        requests: ['create-cluster-object', 'delete-cluster-object'],
+      },
+    ],
+    clusterRoles: [
+      ...(scope.clusterRoles ?? []),
+      {
+        metadata: { name: 'cluster-binding-manager' },
+        rules: [
+          {
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['clusterrolebindings'],
+            verbs: ['get', 'create', 'delete'],
+          },
+          {
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['clusterroles'],
+            verbs: ['bind'],
+            resourceNames: ['view'],
+          },
+        ],
+      },
+    ],
+    clusterRoleBindings: [
+      ...scope.clusterRoleBindings,
+      {
+        name: 'cluster-binding-manager',
+        clusterRole: 'cluster-binding-manager',
+        subjects: [{ kind: 'User', name: manager }],
+      },
+    ],
+    clusterObjects: [
+      ...(scope.clusterObjects ?? []),
+      {
+        kind: 'ClusterRoleBinding',
+        name: 'labeller-view',
+        clusterRole: 'view',
+        subjects: [{ kind: 'User', name: 'labeller' }],
+        requestedBy: [manager],
+      },
+    ],
+    ...(scope.intent
+      ? { intent: { ...scope.intent, clusterWide: [...scope.intent.clusterWide, manager] } }
+      : {}),
+  };
+}
+
+/**
  * The seeded faults, a row each in registry order: name, the requirements it breaks, what goes wrong, the
  * machines it changes and, for a fault in the scope's data, the scope it changes; last, for a fault
  * whose state space is past one machine on the usual scopes, the scope of its own the sweeps search it on.
@@ -702,6 +761,49 @@ const seededFaults: FaultRow[] = [
     "Admission's merge keeps a name listed twice at its last place, with its last entry, not its first (D-21). The scope's first configuration also lists, first and fail open, the initializer of the last, so a name is listed twice.",
     (base) => ({ ...base, configurationMerge: mergeKeepingLastListed }),
     withInitializerListedTwice,
+  ],
+  [
+    'initializer-completes-without-its-work',
+    ['IN-3', 'IN-7'],
+    "An initializer whose provisioning fails removes itself from the pending list instead of recording a failure result: the namespace becomes Active without what the initializer creates (the scope's quota). A holder of initialize completing it by hand reaches the same states, so only the step that took the namespace there shows it.",
+    (base) => ({
+      ...base,
+      initializerController: withDefinition(base.initializerController, (config) => {
+        const running = config.states?.running as { on: Record<string, object> };
+        return {
+          ...config,
+          states: {
+            ...config.states,
+            running: {
+              ...running,
+              on: {
+                ...running.on,
+                PROVISIONING_FAILED: { ...running.on.PROVISIONING_FAILED, actions: 'removeSelfFromPending' },
+              },
+            },
+          },
+        };
+      }),
+    }),
+  ],
+  [
+    'cluster-object-delete-kept',
+    ['RB-4', 'RB-5'],
+    "Storage answers 200 to the DELETE of a ClusterRole or ClusterRoleBinding but keeps it: a binding the RBAC manager deleted goes on granting (D-23). The scope gains the quick scope's RBAC manager and the ClusterRoleBinding it may create and delete (cluster-rbac's `labeller-view`), so the fault is reachable; the state space stays the same, a DELETE only loops.",
+    providing('pipeline', {
+      actions: {
+        deleteContent: assign({
+          outcome: ({ event }) => ({
+            kind: 'served' as const,
+            code: 200 as const,
+            effect:
+              event.facts.target === 'cluster-object' ? ('readContent' as const) : ('deleteContent' as const),
+            pending: 'none' as const,
+          }),
+        }),
+      },
+    }),
+    withDeletableClusterBinding,
   ],
 ];
 
