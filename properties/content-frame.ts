@@ -28,7 +28,12 @@ const collectionBits = (model: SystemModel, event: SystemEvent, slot: number): n
 /** The request's own object after a successful create or DELETE: stored after a create, gone after a DELETE. */
 function requestTookEffect(model: SystemModel, event: SystemEvent, after: SystemState): true | string {
   const r = event.request;
-  if (!r || !succeeded(event) || r.object < 0 || (r.verb !== 'create' && r.verb !== 'delete')) return true;
+  if (!r || !succeeded(event) || r.object < 0) return true;
+  // NS-4: the path names the namespace; a body naming another is refused, never stored in either.
+  const path = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
+  if (r.target === 'content' && path !== undefined && r.body?.namespace && r.body.namespace !== path)
+    return `"${event.label}" was answered ${event.response?.code}, though its body names namespace ${r.body.namespace}, not ${path}`;
+  if (r.verb !== 'create' && r.verb !== 'delete') return true;
   if (r.target === 'content' && r.namespace >= 0) {
     const v = model.view(after, r.namespace);
     const stored = (v.content & (1 << r.object)) !== 0;
@@ -94,10 +99,10 @@ const namespaceContentFramed = eachChanged(({ b, a, model, event }) => {
  */
 export const contentChangesOnlyByRequests = stepProperty(
   'content-changes-only-by-requests',
-  ['NS-2', 'LC-5', 'RB-4'],
+  ['NS-2', 'NS-4', 'LC-5', 'RB-4'],
   {
     statement:
-      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace. A request answered 2xx took effect: after a create its object is stored, after a DELETE it is gone. The same holds for the ClusterRoles and ClusterRoleBindings users may create and delete (D-23): a DELETE answered 200 leaves no binding granting.",
+      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace. A request answered 2xx took effect: after a create its object is stored, after a DELETE it is gone; and none was answered 2xx whose body names another namespace than its path (NS-4). The same holds for the ClusterRoles and ClusterRoleBindings users may create and delete (D-23): a DELETE answered 200 leaves no binding granting.",
     predicate: (model, before, event, after) => {
       const took = requestTookEffect(model, event, after);
       if (took !== true) return took;

@@ -58,6 +58,7 @@ const killerOf: Record<string, string> = {
   'merge-keeps-last-listed': 'pending-merged-in-name-order',
   'initializer-completes-without-its-work': 'pending-only-by-initializers',
   'cluster-object-delete-kept': 'content-changes-only-by-requests',
+  'body-namespace-ignored': 'content-changes-only-by-requests',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -70,6 +71,7 @@ const onlyKilledBy: Record<string, string> = {
   'failure-result-after-initialized': 'initialized-is-forever',
   'initializer-completes-without-its-work': 'pending-only-by-initializers',
   'cluster-object-delete-kept': 'content-changes-only-by-requests',
+  'body-namespace-ignored': 'content-changes-only-by-requests',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

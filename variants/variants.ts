@@ -805,6 +805,12 @@ const seededFaults: FaultRow[] = [
     }),
     withDeletableClusterBinding,
   ],
+  [
+    'body-namespace-ignored',
+    ['NS-4'],
+    "The decoder no longer compares a body's metadata.namespace with the request path: a manifest written for another namespace is stored in the path's (201 instead of 400 BadRequest).",
+    providing('pipeline', { guards: { bodyNamespaceDiffersFromPath: () => false } }),
+  ],
 ];
 
 export const variants: Variant[] = [
