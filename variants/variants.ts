@@ -9,6 +9,7 @@ import {
   type MergeableConfiguration,
   mergeInitializerConfigurations,
 } from '../machines/initializer-config.ts';
+import type { InitializerControllerEvent } from '../machines/initializer-controller.ts';
 import type { PolicyRule } from '../machines/k8s-types.ts';
 import type { NamespaceContext, NamespaceEvent, namespaceMachine } from '../machines/namespace.ts';
 import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
@@ -196,19 +197,19 @@ function mergeKeepingLastListed(configs: readonly MergeableConfiguration[]): Eff
 }
 
 /**
- * The scope with the initializer of the configuration that sorts last also listed, fail open (FP-3),
- * first in the configuration that sorts first: a name listed twice, whose first place IN-1 keeps.
+ * The scope with the first initializer of the configuration that sorts first also listed, fail open
+ * (FP-3), last in the configuration that sorts last: a name listed twice, whose first place IN-1 keeps.
  */
 function withInitializerListedTwice(scope: Scope): Scope {
   const sorted = [...scope.configurations].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const first = sorted[0];
-  const again = sorted.at(-1)?.initializers[0];
-  if (!first || !again || sorted.length < 2) throw new Error('no two configurations to list a name twice');
+  const again = sorted[0]?.initializers[0];
+  const last = sorted.at(-1);
+  if (!again || !last || sorted.length < 2) throw new Error('no two configurations to list a name twice');
   return {
     ...scope,
     configurations: scope.configurations.map((c) =>
-      c.name === first.name
-        ? { ...c, initializers: [{ ...again, failurePolicy: 'Ignore' as const }, ...c.initializers] }
+      c.name === last.name
+        ? { ...c, initializers: [...c.initializers, { ...again, failurePolicy: 'Ignore' as const }] }
         : c,
     ),
   };
@@ -758,32 +759,38 @@ const seededFaults: FaultRow[] = [
   [
     'merge-keeps-last-listed',
     ['IN-1'],
-    "Admission's merge keeps a name listed twice at its last place, with its last entry, not its first (D-21). The scope's first configuration also lists, first and fail open, the initializer of the last, so a name is listed twice.",
+    "Admission's merge keeps a name listed twice at its last place, with its last entry, not its first (D-21). The scope's last configuration also lists, after its own, the first initializer of the first, so a name is listed twice.",
     (base) => ({ ...base, configurationMerge: mergeKeepingLastListed }),
     withInitializerListedTwice,
   ],
   [
     'initializer-completes-without-its-work',
-    ['IN-3', 'IN-7'],
-    "An initializer whose provisioning fails removes itself from the pending list instead of recording a failure result: the namespace becomes Active without what the initializer creates (the scope's quota). A holder of initialize completing it by hand reaches the same states, so only the step that took the namespace there shows it.",
+    ['IN-3', 'RB-2'],
+    "An initializer that reconciles a namespace where it is first pending removes itself at once, without creating what it creates (as if a stale cache showed its object): the namespace becomes Active without its quota or its creator's RoleBinding. A holder of initialize completing it by hand reaches the same states, so only the step that took the namespace there shows it.",
     (base) => ({
       ...base,
-      initializerController: withDefinition(base.initializerController, (config) => {
-        const running = config.states?.running as { on: Record<string, object> };
-        return {
-          ...config,
-          states: {
-            ...config.states,
-            running: {
-              ...running,
-              on: {
-                ...running.on,
-                PROVISIONING_FAILED: { ...running.on.PROVISIONING_FAILED, actions: 'removeSelfFromPending' },
-              },
-            },
-          },
-        };
-      }),
+      initializerController: withDefinition(
+        base.initializerController,
+        (config) => {
+          const running = config.states?.running as { on: { RECONCILE: { guard?: unknown }[] } };
+          // The removal first, on a guard that no longer asks whether the object exists.
+          const RECONCILE = [
+            ...running.on.RECONCILE.filter((t) => t.guard === 'firstPendingAndPopulated').map((t) => ({
+              ...t,
+              guard: 'firstPendingWhateverItsWork',
+            })),
+            ...running.on.RECONCILE.filter((t) => t.guard !== 'firstPendingAndPopulated'),
+          ];
+          return {
+            ...config,
+            states: { ...config.states, running: { ...running, on: { ...running.on, RECONCILE } } },
+          };
+        },
+        {
+          firstPendingWhateverItsWork: ({ event }: { event: InitializerControllerEvent }) =>
+            event.type === 'RECONCILE' && event.observed.firstPendingIsMe,
+        },
+      ),
     }),
   ],
   [
