@@ -16,7 +16,11 @@ import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
 import type { PipelineFacts } from '../machines/pipeline.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type MachineSet } from '../machines/system.ts';
-import { designVariants, unorderedInitializers } from './design-variants.ts';
+import {
+  designVariants,
+  initializeHoldersCreateInTerminating,
+  unorderedInitializers,
+} from './design-variants.ts';
 import { providing, unchanged, withDefinition } from './machine-edit.ts';
 
 /**
@@ -744,16 +748,9 @@ const seededFaults: FaultRow[] = [
   [
     'initializers-create-in-terminating',
     ['LC-4'],
-    "Admission lets a holder of initialize create content in a terminating namespace (an exemption meant for initializers still populating it). The scope's cluster admin also creates content where she deletes namespaces, so the fault is reachable.",
-    providing('admission', {
-      guards: {
-        createInTerminatingNamespace: ({ event }) =>
-          event.facts.target === 'content' &&
-          event.facts.operation === 'create' &&
-          event.facts.namespaceTerminating &&
-          !event.facts.callerMayInitialize,
-      },
-    }),
+    "Admission lets a holder of initialize create content in a terminating namespace (D-3's option not taken: an exemption for initializers still populating it). The scope's cluster admin also creates content where she deletes namespaces, so the fault is reachable.",
+    // The same change as D-3's option not taken (open-initializers-create-in-terminating), seeded against LC-4.
+    initializeHoldersCreateInTerminating,
     withClusterAdminsCreatingContent,
   ],
   [
