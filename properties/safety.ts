@@ -320,30 +320,57 @@ export const failedNeverActive = invariant('failed-never-active', ['IN-7'], {
 
 export const phaseConsistency = stepProperty('phase-consistency', ['LC-3', 'IN-5', 'LC-1'], {
   statement:
-    'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set.',
-  predicate: eachChanged(({ b, a }) => {
-    if (!exists(a)) return true;
-    if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
-      return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
-    }
-    if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
-      return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
-    }
-    // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
-    if (
-      exists(b) &&
-      b.deletedSecondsAgo !== null &&
-      a.deletedSecondsAgo !== null &&
-      a.deletedSecondsAgo < b.deletedSecondsAgo
-    ) {
-      return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
-    }
-    return true;
-  }),
+    'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set; a status update that sends another phase than that is never answered 2xx (D-30).',
+  predicate: (model, before, event, after) => {
+    const written = statusPhaseAccepted(model, before, event);
+    return written === true ? phasesFollowTimestamps(model, before, event, after) : written;
+  },
   witness: onStep(
     'a namespace is deleted while it exists',
     someChanged(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
   ),
+});
+
+/**
+ * D-30 (NS-5): a status update's phase (absent: `Active`, v1's default) must be the one the namespace's
+ * deletion timestamp gives: `Terminating` with one, `Active` (or `Initializing` while it initializes) without.
+ */
+function statusPhaseAccepted(model: SystemModel, before: SystemState, event: SystemEvent): true | string {
+  const r = event.request;
+  if (r?.target !== 'namespace' || r.verb !== 'update' || r.subresource !== 'status') return true;
+  if (!succeeded(event) || r.namespace < 0) return true;
+  const v = model.view(before, r.namespace);
+  if (!exists(v)) return true;
+  const sent = r.body?.phase ?? 'Active';
+  const allowed =
+    v.deletedSecondsAgo !== null
+      ? ['Terminating']
+      : v.value === 'initializing'
+        ? ['Active', 'Initializing']
+        : ['Active'];
+  return allowed.includes(sent)
+    ? true
+    : `"${event.label}" was answered ${event.response?.code}, though it sets phase ${sent} on ${v.name}, which is ${v.value}`;
+}
+
+const phasesFollowTimestamps = eachChanged(({ b, a }) => {
+  if (!exists(a)) return true;
+  if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
+    return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
+  }
+  if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
+    return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
+  }
+  // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
+  if (
+    exists(b) &&
+    b.deletedSecondsAgo !== null &&
+    a.deletedSecondsAgo !== null &&
+    a.deletedSecondsAgo < b.deletedSecondsAgo
+  ) {
+    return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
+  }
+  return true;
 });
 
 export const tenantIsolation = stepProperty('tenant-isolation', ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'], {

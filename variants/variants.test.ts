@@ -59,6 +59,7 @@ const killerOf: Record<string, string> = {
   'initializer-completes-without-its-work': 'pending-only-by-initializers',
   'cluster-object-delete-kept': 'content-changes-only-by-requests',
   'body-namespace-ignored': 'content-changes-only-by-requests',
+  'status-phase-not-validated': 'phase-consistency',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -72,6 +73,7 @@ const onlyKilledBy: Record<string, string> = {
   'initializer-completes-without-its-work': 'pending-only-by-initializers',
   'cluster-object-delete-kept': 'content-changes-only-by-requests',
   'body-namespace-ignored': 'content-changes-only-by-requests',
+  'status-phase-not-validated': 'phase-consistency',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

@@ -815,6 +815,14 @@ const seededFaults: FaultRow[] = [
     "The decoder no longer compares a body's metadata.namespace with the request path: a manifest written for another namespace is stored in the path's (201 instead of 400 BadRequest).",
     providing('pipeline', { guards: { bodyNamespaceDiffersFromPath: () => false } }),
   ],
+  [
+    'status-phase-not-validated',
+    ['LC-3', 'IN-5'],
+    "Storage skips validation of a namespace status update: a phase that contradicts the deletion timestamp (v1's default `Active` on a Terminating namespace) is answered 200 instead of 422 (D-30); the model keeps the phase its timestamp gives, so only the answer shows it.",
+    providing('pipeline', {
+      guards: { objectInvalid: ({ event }) => !event.facts.objectValid && !event.facts.status },
+    }),
+  ],
 ];
 
 export const variants: Variant[] = [
