@@ -97,3 +97,50 @@ describe('content-changes-only-by-requests lets a deletecollection remove its re
     ).toMatch(/vanished from team-b without a successful DELETE of it/);
   });
 });
+
+describe('content-changes-only-by-requests: a 2xx took effect, and no body names another namespace (LC-5, NS-4)', () => {
+  const configmap = slotOf('configmaps');
+  const deleteConfigmap: ApiRequest = {
+    principal: carol,
+    verb: 'delete',
+    target: 'content',
+    namespace: teamB,
+    object: configmap,
+  };
+  const elsewhere: ApiRequest = {
+    principal: carol,
+    verb: 'create',
+    target: 'content',
+    namespace: teamB,
+    object: slotOf('resourcequotas'),
+    body: { namespace: 'team-a' },
+  };
+
+  it('holds where the model deletes the object it was asked to', () => {
+    const served = model.handle(initial, deleteConfigmap);
+    expect(served.response.code).toBe(200);
+    expect(model.view(served.state, teamB).content & (1 << configmap)).toBe(0);
+    expect(judged(contentChangesOnlyByRequests, initial, deleteConfigmap)).toBe(true);
+  });
+
+  it('fails on a DELETE answered 200 that leaves its object stored', () => {
+    expect(judged(contentChangesOnlyByRequests, initial, deleteConfigmap, { after: initial })).toMatch(
+      /was answered 200, yet configmaps\/app is still stored in team-b$/,
+    );
+  });
+
+  it('holds where the model refuses a body naming another namespace, and fails on a 201 for it', () => {
+    const refused = model.handle(initial, elsewhere);
+    expect(refused.response.code).toBe(400);
+    expect(judged(contentChangesOnlyByRequests, initial, elsewhere)).toBe(true);
+    const stored = model.withNamespace(initial, teamB, {
+      content: model.view(initial, teamB).content | (1 << slotOf('resourcequotas')),
+    });
+    expect(
+      judged(contentChangesOnlyByRequests, initial, elsewhere, {
+        response: { code: 201, reason: 'Created', message: '' },
+        after: stored,
+      }),
+    ).toMatch(/was answered 201, though its body names namespace team-a, not team-b$/);
+  });
+});

@@ -1,4 +1,4 @@
-import type { SystemEvent, SystemModel } from '../machines/system.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
 import { onStep, stepProperty } from './declare.ts';
 import { describeContent, eachChanged, someChanged, succeeded } from './steps.ts';
 
@@ -25,32 +25,91 @@ const collectionBits = (model: SystemModel, event: SystemEvent, slot: number): n
   return model.objects.reduce((mask, o, k) => (o.resource === r.resource ? mask | (1 << k) : mask), 0);
 };
 
+/** The request's own object after a successful create or DELETE: stored after a create, gone after a DELETE. */
+function requestTookEffect(model: SystemModel, event: SystemEvent, after: SystemState): true | string {
+  const r = event.request;
+  if (!r || !succeeded(event) || r.object < 0) return true;
+  // NS-4: the path names the namespace; a body naming another is refused, never stored in either.
+  const path = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
+  if (r.target === 'content' && path !== undefined && r.body?.namespace && r.body.namespace !== path)
+    return `"${event.label}" was answered ${event.response?.code}, though its body names namespace ${r.body.namespace}, not ${path}`;
+  if (r.verb !== 'create' && r.verb !== 'delete') return true;
+  if (r.target === 'content' && r.namespace >= 0) {
+    const v = model.view(after, r.namespace);
+    const stored = (v.content & (1 << r.object)) !== 0;
+    if (r.verb === 'create' ? stored : !stored) return true;
+    return `"${event.label}" was answered ${event.response?.code}, yet ${describeContent(model, 1 << r.object)} is ${stored ? 'still stored' : 'not stored'} in ${v.name}`;
+  }
+  if (r.target === 'cluster-object') {
+    const o = model.scope.clusterObjects?.[r.object];
+    const stored = ((after.clusterObjects ?? 0) & (1 << r.object)) !== 0;
+    if (r.verb === 'create' ? stored : !stored) return true;
+    return `"${event.label}" was answered ${event.response?.code}, yet ${o?.kind}/${o?.name} is ${stored ? 'still stored' : 'not stored'}`;
+  }
+  return true;
+}
+
+/** D-23: the requestable ClusterRoles and ClusterRoleBindings change only by a successful create or DELETE of the one changed. */
+function clusterObjectsFramed(
+  model: SystemModel,
+  before: SystemState,
+  event: SystemEvent,
+  after: SystemState,
+): true | string {
+  const b = before.clusterObjects ?? 0;
+  const a = after.clusterObjects ?? 0;
+  if (a === b) return true;
+  const r = event.request;
+  const bit = r?.target === 'cluster-object' && r.object >= 0 && succeeded(event) ? 1 << r.object : 0;
+  const name = (mask: number) =>
+    (model.scope.clusterObjects ?? [])
+      .filter((_, k) => (mask & (1 << k)) !== 0)
+      .map((o) => `${o.kind}/${o.name}`)
+      .join(', ');
+  const added = a & ~b;
+  const removed = b & ~a;
+  if (added !== 0 && (r?.verb !== 'create' || added !== bit))
+    return `${name(added)} was stored without a successful create of it ("${event.label}")`;
+  if (removed !== 0 && (r?.verb !== 'delete' || removed !== bit))
+    return `${name(removed)} was removed without a successful DELETE of it ("${event.label}")`;
+  return true;
+}
+
+const namespaceContentFramed = eachChanged(({ b, a, model, event }) => {
+  const slot = model.scope.namespaces.findIndex((ns) => ns.name === b.name);
+  const added = a.content & ~b.content;
+  const removed = b.content & ~a.content;
+  if (added !== 0 && added !== requestedBit(event, slot, 'create'))
+    return `${describeContent(model, added)} appeared in ${b.name} without a successful create of it`;
+  const collection = collectionBits(model, event, slot);
+  if (
+    removed !== 0 &&
+    (collection !== 0 ? (removed & ~collection) !== 0 : removed !== requestedBit(event, slot, 'delete'))
+  )
+    return `${describeContent(model, removed)} vanished from ${b.name} without a successful DELETE of it`;
+  if (removed !== 0 && event.actorKind === 'namespace-controller' && b.value !== 'terminating')
+    return `the namespace controller deleted ${describeContent(model, removed)} from ${b.name}, which is ${b.value}, not Terminating`;
+  return true;
+});
+
 /**
- * The frame condition of content (TLA+'s UNCHANGED, for a namespace's objects), judged from the step's
- * request and response as an API server's audit log shows them, never from the code that stored them.
+ * The frame condition of stored objects (TLA+'s UNCHANGED, for a namespace's objects and the
+ * requestable cluster RBAC objects), judged from the step's request and response as an API server's
+ * audit log shows them, never from the code that stored them.
  */
 export const contentChangesOnlyByRequests = stepProperty(
   'content-changes-only-by-requests',
-  ['NS-2', 'LC-5'],
+  ['NS-2', 'NS-4', 'LC-5', 'RB-4'],
   {
     statement:
-      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace.",
-    predicate: eachChanged(({ b, a, model, event }) => {
-      const slot = model.scope.namespaces.findIndex((ns) => ns.name === b.name);
-      const added = a.content & ~b.content;
-      const removed = b.content & ~a.content;
-      if (added !== 0 && added !== requestedBit(event, slot, 'create'))
-        return `${describeContent(model, added)} appeared in ${b.name} without a successful create of it`;
-      const collection = collectionBits(model, event, slot);
-      if (
-        removed !== 0 &&
-        (collection !== 0 ? (removed & ~collection) !== 0 : removed !== requestedBit(event, slot, 'delete'))
-      )
-        return `${describeContent(model, removed)} vanished from ${b.name} without a successful DELETE of it`;
-      if (removed !== 0 && event.actorKind === 'namespace-controller' && b.value !== 'terminating')
-        return `the namespace controller deleted ${describeContent(model, removed)} from ${b.name}, which is ${b.value}, not Terminating`;
-      return true;
-    }),
+      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace. A request answered 2xx took effect: after a create its object is stored, after a DELETE it is gone; and none was answered 2xx whose body names another namespace than its path (NS-4). The same holds for the ClusterRoles and ClusterRoleBindings users may create and delete (D-23): a DELETE answered 200 leaves no binding granting.",
+    predicate: (model, before, event, after) => {
+      const took = requestTookEffect(model, event, after);
+      if (took !== true) return took;
+      const cluster = clusterObjectsFramed(model, before, event, after);
+      if (cluster !== true) return cluster;
+      return namespaceContentFramed(model, before, event, after);
+    },
     witness: onStep(
       'a step removes content from a namespace',
       someChanged(({ b, a }) => (b.content & ~a.content) !== 0),

@@ -162,12 +162,15 @@ export const noOrphans = invariant('no-orphans', ['NS-2', 'LC-9'], {
   ),
 });
 
-export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-4'], {
+export const initializedIsForever = stepProperty('initialized-is-forever', ['IN-4', 'IN-7'], {
   statement:
-    'Once a namespace is initialized its pending list never grows again and it never returns to Initializing.',
+    'Once a namespace is initialized its pending list never grows again, it never returns to Initializing, and it never gains a failure result (IN-7: a result fails an initialization, which is over).',
   predicate: eachChanged(({ b, a }) => {
-    if (b.value !== 'active' && b.value !== 'terminating') return true;
     if (!exists(a)) return true;
+    // IN-4: an empty list without a result is initialized for good; IN-7's result belongs to an initialization under way.
+    if ((b.value === 'active' || b.initialized) && b.failure === null && a.failure !== null)
+      return `${b.name} was initialized, then gained failure result ${a.failure.reason}`;
+    if (b.value !== 'active' && b.value !== 'terminating') return true;
     if (a.value === 'initializing') return `${b.name} went from ${b.value} back to initializing`;
     if (a.pending.length > 0) return `${b.name} regained pending initializers ${JSON.stringify(a.pending)}`;
     return true;
@@ -229,12 +232,14 @@ export const pendingOnlyByInitializers = stepProperty(
   ['IN-3', 'FP-2', 'FP-4'],
   {
     statement:
-      'After creation, the pending list and result change only through a principal meant to hold initialize, a deletion that clears them, or the failure-policy timers and read-repair.',
+      'After creation, the pending list and result change only through a principal meant to hold initialize, a deletion that clears them, or the failure-policy timers and read-repair; and an initializer removes itself only once its work is done: what the scope says it creates is stored in the namespace.',
     predicate: (model, before, event, after) => {
       const holder =
         !!event.request && meantToInitialize(intentOf(model.scope), event.request.principal.name);
       for (const { b, a } of pairs(model, before, after)) {
         if (!exists(b) || !exists(a)) continue;
+        const unfinished = removedBeforeItsWork(model, event, b, a);
+        if (unfinished !== true) return unfinished;
         const changed =
           !sameList(a.pending, b.pending) || (a.failure?.reason ?? null) !== (b.failure?.reason ?? null);
         if (!changed) continue;
@@ -256,6 +261,28 @@ export const pendingOnlyByInitializers = stepProperty(
     ),
   },
 );
+
+/**
+ * IN-3: an initializer's own step that takes it off a namespace's pending list, without a failure
+ * result, while the object the scope says it creates (`populates`) is not stored there.
+ */
+function removedBeforeItsWork(
+  model: SystemModel,
+  event: SystemEvent,
+  b: NamespaceView,
+  a: NamespaceView,
+): true | string {
+  if (event.actorKind !== 'initializer' || a.failure !== null) return true;
+  if (!b.pending.includes(event.actor) || a.pending.includes(event.actor)) return true;
+  const spec = model.scope.configurations.flatMap((c) => c.initializers).find((i) => i.name === event.actor);
+  if (!spec) return true;
+  const slot = model.objects.findIndex(
+    (o) => o.resource === spec.populates.resource && o.name === spec.populates.name,
+  );
+  return slot >= 0 && (a.content & (1 << slot)) !== 0
+    ? true
+    : `${event.actor} removed itself from ${b.name}'s pending list before creating ${spec.populates.resource}/${spec.populates.name} there`;
+}
 
 export const finalizersOnlyByFinalize = stepProperty('finalizers-only-by-finalize', ['LC-6', 'LC-8'], {
   statement:
@@ -293,30 +320,57 @@ export const failedNeverActive = invariant('failed-never-active', ['IN-7'], {
 
 export const phaseConsistency = stepProperty('phase-consistency', ['LC-3', 'IN-5', 'LC-1'], {
   statement:
-    'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set.',
-  predicate: eachChanged(({ b, a }) => {
-    if (!exists(a)) return true;
-    if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
-      return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
-    }
-    if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
-      return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
-    }
-    // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
-    if (
-      exists(b) &&
-      b.deletedSecondsAgo !== null &&
-      a.deletedSecondsAgo !== null &&
-      a.deletedSecondsAgo < b.deletedSecondsAgo
-    ) {
-      return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
-    }
-    return true;
-  }),
+    'A namespace is Terminating exactly when it has a deletion timestamp, Initializing exactly when initializers are pending, and its deletion timestamp never changes once set; a status update that sends another phase than that is never answered 2xx (D-30).',
+  predicate: (model, before, event, after) => {
+    const written = statusPhaseAccepted(model, before, event);
+    return written === true ? phasesFollowTimestamps(model, before, event, after) : written;
+  },
   witness: onStep(
     'a namespace is deleted while it exists',
     someChanged(({ b, a }) => exists(b) && b.value !== 'terminating' && a.value === 'terminating'),
   ),
+});
+
+/**
+ * D-30 (NS-5): a status update's phase (absent: `Active`, v1's default) must be the one the namespace's
+ * deletion timestamp gives: `Terminating` with one, `Active` (or `Initializing` while it initializes) without.
+ */
+function statusPhaseAccepted(model: SystemModel, before: SystemState, event: SystemEvent): true | string {
+  const r = event.request;
+  if (r?.target !== 'namespace' || r.verb !== 'update' || r.subresource !== 'status') return true;
+  if (!succeeded(event) || r.namespace < 0) return true;
+  const v = model.view(before, r.namespace);
+  if (!exists(v)) return true;
+  const sent = r.body?.phase ?? 'Active';
+  const allowed =
+    v.deletedSecondsAgo !== null
+      ? ['Terminating']
+      : v.value === 'initializing'
+        ? ['Active', 'Initializing']
+        : ['Active'];
+  return allowed.includes(sent)
+    ? true
+    : `"${event.label}" was answered ${event.response?.code}, though it sets phase ${sent} on ${v.name}, which is ${v.value}`;
+}
+
+const phasesFollowTimestamps = eachChanged(({ b, a }) => {
+  if (!exists(a)) return true;
+  if ((a.value === 'terminating') !== (a.deletedSecondsAgo !== null)) {
+    return `${a.name} is ${a.value} with ${a.deletedSecondsAgo === null ? 'no deletion timestamp' : 'a deletion timestamp'}`;
+  }
+  if (a.value !== 'terminating' && (a.value === 'initializing') !== a.pending.length > 0) {
+    return `${a.name} is ${a.value} with pending ${JSON.stringify(a.pending)}`;
+  }
+  // Time is relative: a timestamp whose age drops back was stamped anew (docs/time.md).
+  if (
+    exists(b) &&
+    b.deletedSecondsAgo !== null &&
+    a.deletedSecondsAgo !== null &&
+    a.deletedSecondsAgo < b.deletedSecondsAgo
+  ) {
+    return `${a.name}'s deletion timestamp changed: it was ${b.deletedSecondsAgo}s old, now ${a.deletedSecondsAgo}s`;
+  }
+  return true;
 });
 
 export const tenantIsolation = stepProperty('tenant-isolation', ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'], {

@@ -199,6 +199,17 @@ export const alternativesSyncScope: DesignScope = {
 /** Every alternative is checked on both; a cell is violated when either scope breaks it. */
 export const alternativesScopes: DesignScope[] = [alternativesLifecycleScope, alternativesSyncScope];
 
+/** D-3's option not taken: holders of initialize may create content in a Terminating namespace (LC-4). */
+export const initializeHoldersCreateInTerminating = providing('admission', {
+  guards: {
+    createInTerminatingNamespace: ({ event }) =>
+      event.facts.target === 'content' &&
+      event.facts.operation === 'create' &&
+      event.facts.namespaceTerminating &&
+      !event.facts.callerMayInitialize,
+  },
+});
+
 /** Initializers complete in any order: each sets its own condition (ALT-1) or names itself (ALT-3's map). */
 export const unorderedInitializers = (base: MachineSet): MachineSet => ({
   ...base,
@@ -474,15 +485,7 @@ const alternatives: AlternativeRow[] = [
     'Principals holding initialize may still create content in a Terminating namespace, so an initializer that lost the race with a DELETE completes its work.',
     'catalog IN Open point ("may an initializer create content in a namespace that became Terminating?"); D-3',
     ['LC-4', 'IN-3'],
-    providing('admission', {
-      guards: {
-        createInTerminatingNamespace: ({ event }) =>
-          event.facts.target === 'content' &&
-          event.facts.operation === 'create' &&
-          event.facts.namespaceTerminating &&
-          !event.facts.callerMayInitialize,
-      },
-    }),
+    initializeHoldersCreateInTerminating,
   ],
   [
     'open-ac2-creates-only',

@@ -53,6 +53,13 @@ const killerOf: Record<string, string> = {
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
   'watch-opens-before-ready': 'watch-before-ready',
+  'failure-result-after-initialized': 'initialized-is-forever',
+  'initializers-create-in-terminating': 'no-create-in-terminating',
+  'merge-keeps-last-listed': 'pending-merged-in-name-order',
+  'initializer-completes-without-its-work': 'pending-only-by-initializers',
+  'cluster-object-delete-kept': 'content-changes-only-by-requests',
+  'body-namespace-ignored': 'content-changes-only-by-requests',
+  'status-phase-not-validated': 'phase-consistency',
 };
 
 /** Faults that closed a gap: no property but their own catches them, over the whole quick scope. */
@@ -62,6 +69,11 @@ const onlyKilledBy: Record<string, string> = {
   'deletecollection-deletes-nothing': 'deletecollection-while-terminating',
   'cluster-escalation-check-skipped': 'no-escalation-through-bindings',
   'watch-opens-before-ready': 'watch-before-ready',
+  'failure-result-after-initialized': 'initialized-is-forever',
+  'initializer-completes-without-its-work': 'pending-only-by-initializers',
+  'cluster-object-delete-kept': 'content-changes-only-by-requests',
+  'body-namespace-ignored': 'content-changes-only-by-requests',
+  'status-phase-not-validated': 'phase-consistency',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

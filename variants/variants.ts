@@ -9,13 +9,18 @@ import {
   type MergeableConfiguration,
   mergeInitializerConfigurations,
 } from '../machines/initializer-config.ts';
+import type { InitializerControllerEvent } from '../machines/initializer-controller.ts';
 import type { PolicyRule } from '../machines/k8s-types.ts';
 import type { NamespaceContext, NamespaceEvent, namespaceMachine } from '../machines/namespace.ts';
 import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
 import type { PipelineFacts } from '../machines/pipeline.ts';
 import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type MachineSet } from '../machines/system.ts';
-import { designVariants, unorderedInitializers } from './design-variants.ts';
+import {
+  designVariants,
+  initializeHoldersCreateInTerminating,
+  unorderedInitializers,
+} from './design-variants.ts';
 import { providing, unchanged, withDefinition } from './machine-edit.ts';
 
 /**
@@ -88,7 +93,7 @@ type NamespaceStates = NonNullable<NamespaceConfig['states']>;
 function namespaceHandles(
   state: keyof NamespaceStates & string,
   event: string,
-  transition: { actions: string; meta: { requirements: string[] } },
+  transition: { target?: string; actions: string | string[]; meta: { requirements: string[] } },
 ): (base: MachineSet) => MachineSet {
   return (base) => ({
     ...base,
@@ -177,6 +182,112 @@ function withClusterAdminBindingAttempt(scope: Scope): Scope {
 function mergeInListOrder(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
   const merged = configs.flatMap((c) => mergeInitializerConfigurations([c]));
   return merged.filter((e, i) => merged.findIndex((f) => f.name === e.name) === i);
+}
+
+/**
+ * IN-1's merge with a name listed again taking the later entry, at its later place (a merge keyed by
+ * name that overwrites, where the documents keep the first).
+ */
+function mergeKeepingLastListed(configs: readonly MergeableConfiguration[]): EffectiveInitializer[] {
+  const merged: EffectiveInitializer[] = [];
+  for (const c of [...configs].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))) {
+    for (const entry of mergeInitializerConfigurations([c])) {
+      const earlier = merged.findIndex((e) => e.name === entry.name);
+      if (earlier >= 0) merged.splice(earlier, 1);
+      merged.push(entry);
+    }
+  }
+  return merged;
+}
+
+/**
+ * The scope with the first initializer of the configuration that sorts first also listed, fail open
+ * (FP-3), last in the configuration that sorts last: a name listed twice, whose first place IN-1 keeps.
+ */
+function withInitializerListedTwice(scope: Scope): Scope {
+  const sorted = [...scope.configurations].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const again = sorted[0]?.initializers[0];
+  const last = sorted.at(-1);
+  if (!again || !last || sorted.length < 2) throw new Error('no two configurations to list a name twice');
+  return {
+    ...scope,
+    configurations: scope.configurations.map((c) =>
+      c.name === last.name
+        ? { ...c, initializers: [...c.initializers, { ...again, failurePolicy: 'Ignore' as const }] }
+        : c,
+    ),
+  };
+}
+
+/** The scope with the cluster admins (system:masters) also creating content where they delete namespaces. */
+function withClusterAdminsCreatingContent(scope: Scope): Scope {
+  return {
+    ...scope,
+    principals: scope.principals.map((p) =>
+      p.groups.includes('system:masters') && p.requests.includes('delete-namespace')
+        ? { ...p, requests: [...p.requests, 'create-content' as const] }
+        : p,
+    ),
+  };
+}
+
+/**
+ * The scope with an RBAC manager who may create and delete a ClusterRoleBinding of `view` to the
+ * labeller (D-23), as the cluster-rbac scope declares it: bindable (`bind` on view), so it is stored.
+ */
+function withDeletableClusterBinding(scope: Scope): Scope {
+  const manager = 'rbac-manager';
+  return {
+    ...scope,
+    principals: [
+      ...scope.principals,
+      {
+        name: manager,
+        groups: ['system:authenticated'],
+        requests: ['create-cluster-object', 'delete-cluster-object'],
+      },
+    ],
+    clusterRoles: [
+      ...(scope.clusterRoles ?? []),
+      {
+        metadata: { name: 'cluster-binding-manager' },
+        rules: [
+          {
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['clusterrolebindings'],
+            verbs: ['get', 'create', 'delete'],
+          },
+          {
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['clusterroles'],
+            verbs: ['bind'],
+            resourceNames: ['view'],
+          },
+        ],
+      },
+    ],
+    clusterRoleBindings: [
+      ...scope.clusterRoleBindings,
+      {
+        name: 'cluster-binding-manager',
+        clusterRole: 'cluster-binding-manager',
+        subjects: [{ kind: 'User', name: manager }],
+      },
+    ],
+    clusterObjects: [
+      ...(scope.clusterObjects ?? []),
+      {
+        kind: 'ClusterRoleBinding',
+        name: 'labeller-view',
+        clusterRole: 'view',
+        subjects: [{ kind: 'User', name: 'labeller' }],
+        requestedBy: [manager],
+      },
+    ],
+    ...(scope.intent
+      ? { intent: { ...scope.intent, clusterWide: [...scope.intent.clusterWide, manager] } }
+      : {}),
+  };
 }
 
 /**
@@ -622,6 +733,94 @@ const seededFaults: FaultRow[] = [
           ? { ...p, requests: [...p.requests, 'watch-content' as const] }
           : p,
       ),
+    }),
+  ],
+  [
+    'failure-result-after-initialized',
+    ['IN-4', 'IN-7'],
+    'Storage takes a failure result on an Active namespace and deletes it, as if its initialization were still under way: a holder of initialize (the cluster admin) fails a namespace long initialized.',
+    namespaceHandles('active', 'RECORD_FAILURE', {
+      target: 'terminating',
+      actions: ['recordFailureResult', 'setDeletionTimestamp'],
+      meta: { requirements: ['IN-7'] },
+    }),
+  ],
+  [
+    'initializers-create-in-terminating',
+    ['LC-4'],
+    "Admission lets a holder of initialize create content in a terminating namespace (D-3's option not taken: an exemption for initializers still populating it). The scope's cluster admin also creates content where she deletes namespaces, so the fault is reachable.",
+    // The same change as D-3's option not taken (open-initializers-create-in-terminating), seeded against LC-4.
+    initializeHoldersCreateInTerminating,
+    withClusterAdminsCreatingContent,
+  ],
+  [
+    'merge-keeps-last-listed',
+    ['IN-1'],
+    "Admission's merge keeps a name listed twice at its last place, with its last entry, not its first (D-21). The scope's last configuration also lists, after its own, the first initializer of the first, so a name is listed twice.",
+    (base) => ({ ...base, configurationMerge: mergeKeepingLastListed }),
+    withInitializerListedTwice,
+  ],
+  [
+    'initializer-completes-without-its-work',
+    ['IN-3', 'RB-2'],
+    "An initializer that reconciles a namespace where it is first pending removes itself at once, without creating what it creates (as if a stale cache showed its object): the namespace becomes Active without its quota or its creator's RoleBinding. A holder of initialize completing it by hand reaches the same states, so only the step that took the namespace there shows it.",
+    (base) => ({
+      ...base,
+      initializerController: withDefinition(
+        base.initializerController,
+        (config) => {
+          const running = config.states?.running as { on: { RECONCILE: { guard?: unknown }[] } };
+          // The removal first, on a guard that no longer asks whether the object exists.
+          const RECONCILE = [
+            ...running.on.RECONCILE.filter((t) => t.guard === 'firstPendingAndPopulated').map((t) => ({
+              ...t,
+              guard: 'firstPendingWhateverItsWork',
+            })),
+            ...running.on.RECONCILE.filter((t) => t.guard !== 'firstPendingAndPopulated'),
+          ];
+          return {
+            ...config,
+            states: { ...config.states, running: { ...running, on: { ...running.on, RECONCILE } } },
+          };
+        },
+        {
+          firstPendingWhateverItsWork: ({ event }: { event: InitializerControllerEvent }) =>
+            event.type === 'RECONCILE' && event.observed.firstPendingIsMe,
+        },
+      ),
+    }),
+  ],
+  [
+    'cluster-object-delete-kept',
+    ['RB-4', 'RB-5'],
+    "Storage answers 200 to the DELETE of a ClusterRole or ClusterRoleBinding but keeps it: a binding the RBAC manager deleted goes on granting (D-23). The scope gains the quick scope's RBAC manager and the ClusterRoleBinding it may create and delete (cluster-rbac's `labeller-view`), so the fault is reachable; the state space stays the same, a DELETE only loops.",
+    providing('pipeline', {
+      actions: {
+        deleteContent: assign({
+          outcome: ({ event }) => ({
+            kind: 'served' as const,
+            code: 200 as const,
+            effect:
+              event.facts.target === 'cluster-object' ? ('readContent' as const) : ('deleteContent' as const),
+            pending: 'none' as const,
+          }),
+        }),
+      },
+    }),
+    withDeletableClusterBinding,
+  ],
+  [
+    'body-namespace-ignored',
+    ['NS-4'],
+    "The decoder no longer compares a body's metadata.namespace with the request path: a manifest written for another namespace is stored in the path's (201 instead of 400 BadRequest).",
+    providing('pipeline', { guards: { bodyNamespaceDiffersFromPath: () => false } }),
+  ],
+  [
+    'status-phase-not-validated',
+    ['LC-3', 'IN-5'],
+    "Storage skips validation of a namespace status update: a phase that contradicts the deletion timestamp (v1's default `Active` on a Terminating namespace) is answered 200 instead of 422 (D-30); the model keeps the phase its timestamp gives, so only the answer shows it.",
+    providing('pipeline', {
+      guards: { objectInvalid: ({ event }) => !event.facts.objectValid && !event.facts.status },
     }),
   ],
 ];
