@@ -4,6 +4,7 @@ import { memoByPair } from '../checker/engine/memo.ts';
 import type { Trace } from '../checker/judging/check.ts';
 import { judge, type Violation } from '../checker/judging/random.ts';
 import { requestCommandArb } from '../checker/judging/random-commands.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { traceSteps } from '../checker/report/counterexample.ts';
 import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
@@ -13,7 +14,7 @@ import {
   type Enabled,
   type MachineSet,
   type SystemEvent,
-  SystemModel,
+  type SystemModel,
   type SystemState,
 } from '../machines/system.ts';
 import { variantByName } from '../variants/variants.ts';
@@ -211,8 +212,8 @@ const runArb = randomScopeArbitrary.chain((scope) => {
 const asWritten = () => defaultMachines;
 
 /** One model per (scope, machines): runs that shrink only their commands reuse it, its tables warm (the model is pure). */
-const modelFor = memoByPair(
-  (scope: Scope, machines: (scope: Scope) => MachineSet) => new SystemModel(scope, machines(scope)),
+const modelFor = memoByPair((scope: Scope, machines: (scope: Scope) => MachineSet) =>
+  systemModel(scope, machines(scope)),
 );
 
 function setup(

@@ -21,6 +21,7 @@ import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judgin
 import { writeTraceability } from '../checker/judging/traceability.ts';
 import type { LivenessRun } from '../checker/model/liveness-system.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import {
   buildReport,
   committedFolder,
@@ -39,7 +40,7 @@ import {
 } from '../checker/report/report.ts';
 import { buildSite } from '../checker/report/site/build.ts';
 import { sourceRoot as stampRoot, stampSources } from '../checker/report/stamp.ts';
-import { SystemModel } from '../machines/system.ts';
+import type { SystemModel } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
@@ -69,7 +70,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (!machines) throw new Error(`variant ${args.variant} has no machines`);
   let model: SystemModel;
   try {
-    model = new SystemModel(scopeFor(args.variant, args.scope), machines);
+    model = systemModel(scopeFor(args.variant, args.scope), machines);
   } catch (error) {
     if (args.scopeSource.kind !== 'file') throw error;
     console.error(

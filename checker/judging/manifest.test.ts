@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Enabled, SystemModel, type SystemState } from '../../machines/system.ts';
+import type { Enabled, SystemModel, SystemState } from '../../machines/system.ts';
 import { invariant, onState } from '../../properties/declare.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { parseScope, scopeByName, scopeNames } from '../cli/scope-file.ts';
 import { StateSymmetry, symmetryOf } from '../model/symmetry.ts';
+import { systemModel } from '../model/system-model.ts';
 import { buildReport, reportSchema } from '../report/report.ts';
 import { type CheckResult, check, systemTransitions } from './check.ts';
 import { expectationsFor } from './expectations.ts';
@@ -25,7 +26,7 @@ function modelOf(scopeName: string): SystemModel {
   const scope = scopeByName(scopeName);
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scope, machines);
+  return systemModel(scope, machines);
 }
 
 describe('the manifest', () => {

@@ -1,10 +1,11 @@
-import { type SystemEvent, SystemModel } from '../../machines/system.ts';
+import type { SystemEvent, SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { baseVariantName, machinesFor, scopeFor, variants } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { resolveScope } from '../cli/scope-file.ts';
 import { compileFairness } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import { aloneState, type CompleteTables, completeTables } from './promela-tables.ts';
 
 /**
@@ -499,5 +500,5 @@ export function modelOf(variant: string, scopeText: string): SystemModel {
   const { scope } = resolveScope(scopeText);
   const machines = machinesFor(variant, scope);
   if (!machines) throw new UsageError(`--variant: ${variant} has no machines`);
-  return new SystemModel(scopeFor(variant, scope), machines);
+  return systemModel(scopeFor(variant, scope), machines);
 }

@@ -3,7 +3,7 @@ import {
   defaultMachines,
   type Enabled,
   type SystemEvent,
-  SystemModel,
+  type SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
 import {
@@ -16,6 +16,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { type ExploreResult, explore } from '../engine/explore.ts';
 import { loadManifest } from '../judging/manifest.ts';
 import { CompiledSystem } from './compiled.ts';
+import { systemModel } from './system-model.ts';
 
 /**
  * The search engines against one another, on the same model: string keys against packed states
@@ -98,7 +99,7 @@ const golden = (name: string) => loadManifest().scopes.find((s) => s.name === na
 describe.each(['quick', 'admin-finalize'])('every engine on the %s scope', (name) => {
   let searches: Searches;
   beforeAll(() => {
-    searches = searchAll(new SystemModel(scopeByName(name)));
+    searches = searchAll(systemModel(scopeByName(name)));
   }, 240_000);
 
   it('finds the golden counts with packed states, and completes', () => {
@@ -121,7 +122,7 @@ describe.each(['quick', 'admin-finalize'])('every engine on the %s scope', (name
     expect(searches.warm.complete).toBe(true);
     // The search filled the tables: more than a model compiled and never searched holds.
     expect(searches.compiled.tableBytes).toBeGreaterThan(
-      new CompiledSystem(new SystemModel(scopeByName(name))).tableBytes,
+      new CompiledSystem(systemModel(scopeByName(name))).tableBytes,
     );
   });
 
@@ -138,7 +139,7 @@ describe.each(['create-in-terminating', 'initializer-out-of-order', 'stale-confi
       const variant = variantByName(mutant);
       if (!variant) throw new Error(`no mutant ${mutant}`);
       const scope = scopeFor(mutant, scopeByName('quick'));
-      searches = searchAll(new SystemModel(scope, variant.machines(defaultMachines, scope)), 4000);
+      searches = searchAll(systemModel(scope, variant.machines(defaultMachines, scope)), 4000);
     }, 240_000);
 
     it('explores it with string keys as with packed states', () => {

@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
 import type { Scope } from '../../machines/scope.ts';
-import { SystemModel } from '../../machines/system.ts';
+import type { SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
@@ -28,6 +28,7 @@ import {
 } from '../judging/outcome.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from '../judging/scenario-invariants.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import { counterexampleItf, counterexampleItfPath, lassoItf } from '../scenario/counterexample-itf.ts';
 import { stepCount } from '../scenario/counterexample-story.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
@@ -664,7 +665,7 @@ export function canonicalModel(): SystemModel {
   const scope = scopeByName('default');
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scope, machines);
+  return systemModel(scope, machines);
 }
 
 /** What the committed report is made of: everything its generator below can read (`npm run verify` writes the same bytes). */

@@ -1,15 +1,16 @@
 import { RequestCommand } from '../../machines/commands.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
-import {
-  type Enabled,
-  type FaultKind,
-  type HttpOutcome,
-  type SystemEvent,
+import type {
+  Enabled,
+  FaultKind,
+  HttpOutcome,
+  SystemEvent,
   SystemModel,
-  type SystemState,
+  SystemState,
 } from '../../machines/system.ts';
 import { scopeFor } from '../../variants/variants.ts';
+import { systemModel } from '../model/system-model.ts';
 import {
   type CompiledScenario,
   type CompiledStep,
@@ -199,7 +200,7 @@ class Replay {
   private readonly deletionStamps = new Map<number, number>();
 
   constructor(readonly scenario: CompiledScenario) {
-    this.model = new SystemModel(scenario.scope, scenario.machines);
+    this.model = systemModel(scenario.scope, scenario.machines);
     this.current = this.model.initialStates()[0];
     this.namespaceNames = scenario.scope.namespaces.map((n) => n.name);
   }
