@@ -4,7 +4,7 @@ import { memoByPair } from '../checker/engine/memo.ts';
 import type { Trace } from '../checker/judging/check.ts';
 import { judge, type Violation } from '../checker/judging/random.ts';
 import { requestCommandArb } from '../checker/judging/random-commands.ts';
-import { systemModel } from '../checker/model/system-model.ts';
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
 import { traceSteps } from '../checker/report/counterexample.ts';
 import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
@@ -14,7 +14,6 @@ import {
   type Enabled,
   type MachineSet,
   type SystemEvent,
-  type SystemModel,
   type SystemState,
 } from '../machines/system.ts';
 import { variantByName } from '../variants/variants.ts';
@@ -58,7 +57,7 @@ interface Abstract {
 }
 
 interface Real {
-  model: SystemModel;
+  model: CheckedSystemModel;
   state: SystemState;
   trace: Trace;
   /** What is judged after every step: every safety property, or the one a seeded fault must break. */

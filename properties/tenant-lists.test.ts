@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { systemModel } from '../checker/model/system-model.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
+import type { SystemEvent, SystemState } from '../machines/system.ts';
 import { machinesFor } from '../variants/variants.ts';
 import { tenantIsolation } from './safety.ts';
 
 const quickScope = scopeByName('quick');
 
 /** The first tenant list that returned items, breadth first, with the state before it. */
-function firstTenantListWithItems(model: SystemModel, maxStates: number) {
+function firstTenantListWithItems(model: CheckedSystemModel, maxStates: number) {
   const [initial] = model.initialStates();
   const seen = new Set([model.key(initial)]);
   const queue: SystemState[] = [initial];
@@ -29,7 +29,7 @@ function firstTenantListWithItems(model: SystemModel, maxStates: number) {
 }
 
 const judge = (
-  model: SystemModel,
+  model: CheckedSystemModel,
   step: { before: SystemState; event: SystemEvent; after: SystemState },
 ) => ({
   witnessed:

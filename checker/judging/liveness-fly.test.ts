@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultMachines,
-  type SystemEvent,
-  type SystemModel,
-  type SystemState,
-} from '../../machines/system.ts';
+import { defaultMachines, type SystemEvent, type SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import { variantByName } from '../../variants/variants.ts';
@@ -12,7 +7,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import type { Lasso } from '../engine/liveness.ts';
 import { GraphRecorder, type StateGraph } from '../engine/state-graph.ts';
 import { checkLiveness, type LivenessRun } from '../model/liveness-system.ts';
-import { systemModel } from '../model/system-model.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { check } from './check.ts';
 import { removalScope } from './liveness-fixtures.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
@@ -20,7 +15,7 @@ import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 const quickScope = scopeByName('quick');
 
 /** A lasso as comparable text: each step's event and the state it reaches, the cycle's start. */
-const lassoText = (model: SystemModel, lasso: Lasso<SystemState, SystemEvent> | undefined) =>
+const lassoText = (model: CheckedSystemModel, lasso: Lasso<SystemState, SystemEvent> | undefined) =>
   lasso === undefined
     ? undefined
     : {
@@ -30,7 +25,7 @@ const lassoText = (model: SystemModel, lasso: Lasso<SystemState, SystemEvent> | 
       };
 
 /** Everything a run reports, as comparable data. */
-const runText = (model: SystemModel, run: LivenessRun) => ({
+const runText = (model: CheckedSystemModel, run: LivenessRun) => ({
   states: run.states,
   transitions: run.transitions,
   complete: run.complete,
@@ -46,15 +41,15 @@ const runText = (model: SystemModel, run: LivenessRun) => ({
 });
 
 /** The graph verify's search records, on which the graph-based judge judges every property. */
-function graphOf(model: SystemModel, maxStates?: number): StateGraph<SystemState, SystemEvent> {
+function graphOf(model: CheckedSystemModel, maxStates?: number): StateGraph<SystemState, SystemEvent> {
   const recorder = new GraphRecorder<SystemState, SystemEvent>();
   check(model, [], { ...(maxStates === undefined ? {} : { maxStates }), recorder, memo: false });
   return recorder.graph();
 }
 
-let quickRun: { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } | undefined;
+let quickRun: { model: CheckedSystemModel; graph: StateGraph<SystemState, SystemEvent> } | undefined;
 /** The quick scope's model and its whole graph, recorded once for the tests that judge all of it. */
-function quick(): { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } {
+function quick(): { model: CheckedSystemModel; graph: StateGraph<SystemState, SystemEvent> } {
   if (quickRun === undefined) {
     const model = systemModel(quickScope);
     quickRun = { model, graph: graphOf(model) };
@@ -64,7 +59,7 @@ function quick(): { model: SystemModel; graph: StateGraph<SystemState, SystemEve
 
 /** The graph-based judge and the one without an edge list, on the same model: same report. */
 function compare(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: readonly LivenessProperty[],
   maxStates?: number,
   graph = graphOf(model, maxStates),

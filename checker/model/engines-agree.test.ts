@@ -3,7 +3,7 @@ import {
   defaultMachines,
   type Enabled,
   type SystemEvent,
-  type SystemModel,
+  SystemModel,
   type SystemState,
 } from '../../machines/system.ts';
 import {
@@ -16,7 +16,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { type ExploreResult, explore } from '../engine/explore.ts';
 import { loadManifest } from '../judging/manifest.ts';
 import { CompiledSystem } from './compiled.ts';
-import { systemModel } from './system-model.ts';
+import { type CheckedSystemModel, systemModel } from './system-model.ts';
 
 /**
  * The search engines against one another, on the same model: string keys against packed states
@@ -32,7 +32,7 @@ interface Searches extends CompiledSearches {
   keyed: ExploreResult<SystemState, SystemEvent>;
 }
 
-function searchAll(model: SystemModel, maxStates?: number): Searches {
+function searchAll(model: CheckedSystemModel, maxStates?: number): Searches {
   const compiled = compiledSearches(model, maxStates);
   return { ...compiled, keyed: explore(model, maxStates === undefined ? {} : { maxStates }) };
 }
@@ -155,3 +155,32 @@ describe.each(['create-in-terminating', 'initializer-out-of-order', 'stale-confi
     });
   },
 );
+
+describe.each(['admin-finalize'])('the %s scope without the engine', (name) => {
+  it('the specification alone (machines/system.ts: no step table, no request memo, no packed key) finds the same counts', () => {
+    const figures = golden(name);
+    if (!figures?.explored) throw new Error(`scopes/${name}.yaml: no explored golden figures`);
+    const spec = new SystemModel(scopeByName(name));
+    // Every lane of the state by value, its interned parts by id: equal states, equal texts.
+    const key = (s: SystemState) =>
+      JSON.stringify([
+        s.configSync,
+        s.faults,
+        s.registeredConfigs,
+        s.namespaces.map((ns) => ns.id),
+        s.initializers,
+        s.clusterObjects,
+      ]);
+    const result = explore({
+      initialStates: () => spec.initialStates(),
+      successors: (s, emit) => spec.successors(s, emit),
+      key,
+    });
+    expect(result).toMatchObject({
+      states: figures.states,
+      transitions: figures.transitions,
+      depth: figures.depth,
+      complete: true,
+    });
+  });
+});

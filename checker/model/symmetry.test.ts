@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { twoTenantsCrossed, twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
@@ -11,13 +11,13 @@ import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { fairnessWarnings, StateSymmetry, scopeSymmetry, symmetryOf } from './symmetry.ts';
-import { systemModel } from './system-model.ts';
+import { type CheckedSystemModel, systemModel } from './system-model.ts';
 
 const fixture = twoTenantsFixture;
 const text = readFileSync(fixture, 'utf8');
 const scope = parseScope(text, fixture);
 
-function run(variant: string, reduce: boolean): { model: SystemModel; result: CheckResult } {
+function run(variant: string, reduce: boolean): { model: CheckedSystemModel; result: CheckResult } {
   const variantScope = scopeFor(variant, scope);
   const machines = machinesFor(variant, variantScope);
   if (!machines) throw new Error(`no machines for ${variant}`);
@@ -37,7 +37,7 @@ const verdicts = (result: CheckResult) =>
 
 /** Every step of the trace is a step the model takes from the state before it: a concrete, replayable path. */
 function expectConcrete(
-  model: SystemModel,
+  model: CheckedSystemModel,
   trace: { initial: SystemState; steps: { event: unknown; state: SystemState }[] },
 ) {
   expect(model.initialStates().map((s) => model.key(s))).toContain(model.key(trace.initial));

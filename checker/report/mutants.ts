@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { sampleRandomScope } from '../../machines/random-scope.ts';
 import type { Scope } from '../../machines/scope.ts';
-import { defaultMachines, type SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
@@ -15,7 +15,7 @@ import { createProgressReporter, type ProgressOption } from '../engine/progress.
 import { check, type FirstViolation, type Trace } from '../judging/check.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from '../judging/liveness-fly.ts';
 import { randomRun, type Violation } from '../judging/random.ts';
-import { systemModel } from '../model/system-model.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import type { Generator } from './generator.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
@@ -53,7 +53,7 @@ export const defaultHorizonSteps = 3;
  * (complete, or cut by the limits) with every property holding.
  */
 export function shortestKill(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   limits: SearchLimits & { horizonSteps?: number; recorder?: LivenessCollector } = {},
 ): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
