@@ -16,8 +16,9 @@ export * from './system-types.ts';
  * The composed system, read like TLA+'s `Next`: a disjunction of named actions, each routed to the
  * module that takes it (machines/actions/*, the API server for requests). No rule of the documents
  * is decided here; the state space and its interning are SystemSpace's, the views SystemViews'.
- * Every step is computed as written: the engine's memos, step tables and state keys wrap this class
- * from outside (checker/model/system-model.ts), keyed by the footprints `actions` declares.
+ * Every step is computed as written, with no state key, step table or request memo: the checker's
+ * model wraps this class with those (checker/model/system-model.ts), its step tables laid out by the
+ * footprints `actions` declares.
  */
 export class SystemModel extends SystemViews {
   readonly apiserver = new ApiServer(this);
