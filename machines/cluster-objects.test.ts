@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { type ApiRequest, SystemModel, type SystemState } from './system.ts';
+import { systemModel } from '../checker/model/system-model.ts';
+import type { ApiRequest, SystemState } from './system.ts';
 
 /**
  * ClusterRoles and ClusterRoleBindings as requests (D-23), on the scope `cluster-rbac`: the expected
@@ -12,7 +13,7 @@ const labeller = { name: 'labeller', groups: ['system:authenticated'] };
 
 describe('a scope without cluster objects', () => {
   it('keeps them out of its states and keys', () => {
-    const model = new SystemModel(scopeByName('quick'));
+    const model = systemModel(scopeByName('quick'));
     const [initial] = model.initialStates();
     expect('clusterObjects' in initial).toBe(false);
     // One key lane per global field, namespace and initializer controller (quick: 3 + 5 + 3).
@@ -21,7 +22,7 @@ describe('a scope without cluster objects', () => {
 });
 
 describe('cluster objects through the pipeline', () => {
-  const model = new SystemModel(scopeByName('cluster-rbac'));
+  const model = systemModel(scopeByName('cluster-rbac'));
   const [initial] = model.initialStates();
   const slot = (name: string) => (model.scope.clusterObjects ?? []).findIndex((o) => o.name === name);
   const send = (s: SystemState, principal: ApiRequest['principal'], verb: ApiRequest['verb'], name: string) =>
@@ -97,7 +98,7 @@ describe('versions of one cluster object: an update stores the one it sends (D-2
     subjects: [{ kind: 'User' as const, name: subject }],
   });
   // Slots: 0-2 three versions of the ClusterRole reader, 3-4 two of one binding with different roleRefs.
-  const model = new SystemModel({
+  const model = systemModel({
     ...base,
     clusterObjects: [
       reader(['get', 'list']),

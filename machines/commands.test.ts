@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { RequestCommand, type RequestCommandData, requestOf } from './commands.ts';
 import { expandTemplate } from './requests.ts';
 
-import { SystemModel } from './system.ts';
-
 const quickScope = scopeByName('quick');
 
-const model = new SystemModel(quickScope);
+const model = systemModel(quickScope);
 const [initial] = model.initialStates();
 const alice = { name: 'alice', groups: ['system:authenticated'] };
 const sender = { actor: 'alice', actorKind: 'principal' as const, principal: alice, namespace: 1 };

@@ -10,11 +10,11 @@ import type { SystemViews } from './system-views.ts';
  */
 export interface Composition extends SystemViews {
   /** Serves a principal's command in s, packaged as an event with the state after it. */
-  perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled;
-  /** The scope's j-th principal request and its id. */
-  principalCommand(j: number): { command: RequestCommand; id: number };
+  perform(s: SystemState, command: RequestCommand): Enabled;
+  /** The scope's j-th principal request. */
+  principalCommand(j: number): { command: RequestCommand };
   /** Every principal request of the scope, in order. */
-  principalCommands(): readonly { command: RequestCommand; id: number }[];
+  principalCommands(): readonly { command: RequestCommand }[];
   /** Configuration slots the cluster admin manages. */
   managedConfigurations(): number[];
   /** The cluster admin's requests on configuration k, pushed onto out. */

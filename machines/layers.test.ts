@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,17 @@ const upward: Record<string, string> = {
   'checker/cli/scope-file.ts -> checker/model/symmetry.ts':
     'a scope file is refused when its declared symmetry sets are not interchangeable',
 };
+
+/**
+ * The engine's memo plumbing, which only the checker's model (checker/model/system-model.ts) wires to the
+ * specification: request outcome memos, step tables, packed keys. The generic caches of
+ * checker/engine/caches.ts and read-memo.ts stay open to machines/ (docs/layers.md says why).
+ */
+const enginePlumbing = [
+  'checker/engine/request-outcomes.ts',
+  'checker/engine/step-tables.ts',
+  'checker/engine/outcome-memo.ts',
+];
 
 /**
  * The caches, interning tables and key builders machines/ may hold: none. Memos, interning, step tables
@@ -174,6 +185,15 @@ describe('layers', () => {
       .filter(([, to]) => !to.startsWith('checker/engine/'))
       .map(([from, to]) => `${from} imports ${to}`);
     expect(offending).toEqual([]);
+  });
+
+  it("machines/ imports none of the engine's memos, step tables or key packing: the checker's model wraps it", () => {
+    // checker/model/system-model.ts fits the specification to these; machines/ computes every step as written.
+    const offending = importGraph(sources(machinesDir))
+      .filter(([, to]) => enginePlumbing.some((file) => to === file))
+      .map(([from, to]) => `${from} imports ${to}`);
+    expect(offending).toEqual([]);
+    expect(enginePlumbing.every((file) => existsSync(join(root, file)))).toBe(true);
   });
 
   it('no room imports a room above it, but for the listed exceptions', () => {

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { systemModel } from '../checker/model/system-model.ts';
 import { randomScopeArbitrary, sampleRandomScope, tenants } from './random-scope.ts';
-import { SystemModel } from './system.ts';
 
 describe('random scopes', () => {
   test.prop([randomScopeArbitrary])(
@@ -39,7 +39,7 @@ describe('random scopes', () => {
   test.prop([randomScopeArbitrary], { numRuns: 20 })(
     'build a system model with something enabled from the start',
     (scope) => {
-      const model = new SystemModel(scope);
+      const model = systemModel(scope);
       const [initial] = model.initialStates();
       expect(model.enabled(initial).length).toBeGreaterThan(0);
     },

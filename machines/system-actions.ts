@@ -76,6 +76,5 @@ export function systemActions(m: Composition): SystemAction[] {
 
 /** Principal request j of the scope, sent in s. */
 function sendsCommand(m: Composition, s: SystemState, j: number, _i: number, out: Enabled[]): void {
-  const { command, id } = m.principalCommand(j);
-  out.push(m.perform(s, command, id));
+  out.push(m.perform(s, m.principalCommand(j).command));
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { configMapList } from '../test-support/list-request.ts';
-import { type ApiRequest, maxContentObjects, SystemModel, type SystemState } from './system.ts';
+import { type ApiRequest, maxContentObjects, type SystemState } from './system.ts';
 
 // Both configurations from the start: these tests follow one namespace through both initializers.
 const loaded = scopeByName('quick');
@@ -10,7 +11,7 @@ const defaultScope = {
   configurations: loaded.configurations.map((c) => ({ ...c, registered: 'initially' as const })),
 };
 
-const model = new SystemModel(defaultScope);
+const model = systemModel(defaultScope);
 const [initial] = model.initialStates();
 
 const slot = (name: string) => defaultScope.namespaces.findIndex((ns) => ns.name === name);
@@ -260,7 +261,7 @@ describe('system model: scope limits', () => {
       resource: 'configmaps',
       name: `cm-${k}`,
     }));
-    expect(() => new SystemModel({ ...defaultScope, name: 'crowded', content })).toThrow(
+    expect(() => systemModel({ ...defaultScope, name: 'crowded', content })).toThrow(
       /^scope crowded: 3\d content objects .*the content mask holds 31/,
     );
   });

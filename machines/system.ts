@@ -1,6 +1,3 @@
-import { packedKey } from '../checker/engine/outcome-memo.ts';
-import { RequestOutcomes } from '../checker/engine/request-outcomes.ts';
-import { StepTables } from '../checker/engine/step-tables.ts';
 import { ApiServer, type Served } from './apiserver.ts';
 import { command, type RequestCommand } from './commands.ts';
 import { designOf } from './design-options.ts';
@@ -8,20 +5,10 @@ import { defaultMachines, type MachineSet } from './machine-set.ts';
 import { expandTemplate } from './requests.ts';
 import { configurationAdministrator, type Scope } from './scope.ts';
 import { type SystemAction, systemActions } from './system-actions.ts';
-import type {
-  ActorKind,
-  ApiRequest,
-  Enabled,
-  NamespaceState,
-  SystemEvent,
-  SystemState,
-} from './system-types.ts';
+import type { ApiRequest, Enabled, SystemEvent, SystemState } from './system-types.ts';
 import { SystemViews } from './system-views.ts';
 
 export { defaultMachines, type MachineSet } from './machine-set.ts';
-
-/** The global fields a configuration request writes. */
-type ConfigurationGlobals = Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'>;
 
 export * from './system-types.ts';
 
@@ -29,34 +16,14 @@ export * from './system-types.ts';
  * The composed system, read like TLA+'s `Next`: a disjunction of named actions, each routed to the
  * module that takes it (machines/actions/*, the API server for requests). No rule of the documents
  * is decided here; the state space and its interning are SystemSpace's, the views SystemViews'.
+ * Every step is computed as written, with no state key, step table or request memo: the checker's
+ * model wraps this class with those (checker/model/system-model.ts), its step tables laid out by the
+ * footprints `actions` declares.
  */
 export class SystemModel extends SystemViews {
   readonly apiserver = new ApiServer(this);
   /** Every command a principal of the scope may send, expanded once from the templates. */
-  private readonly principalRequestTable: { command: RequestCommand; id: number }[];
-  /**
-   * What a request reads and writes: a request into one namespace reads that namespace, the
-   * configuration copy and the RoleBindings, and writes that namespace; a configuration request reads
-   * the copy, faults, store and RoleBindings, and writes those global fields. Its outcome is
-   * remembered under these reads (checker/engine/request-outcomes.ts).
-   */
-  private readonly outcomes = new RequestOutcomes<
-    SystemState,
-    SystemEvent,
-    NamespaceState,
-    ConfigurationGlobals
-  >({
-    // Namespace states are interned below 2^20; the copy's lane and the RoleBinding mask below 2^16.
-    namespacedBits: [20, 16, 16],
-    namespacedReads: (s, ns) => [s.namespaces[ns].id, s.configSync, this.authorizer.roleBindingMask(s)],
-    namespaceOf: (s, ns) => s.namespaces[ns],
-    withNamespace: (s, ns, state) => this.withNamespaceState(s, ns, state),
-    globalReads: (s) => [s.configSync, s.faults, s.registeredConfigs, this.authorizer.roleBindingMask(s)],
-    globalsOf: ({ configSync, faults, registeredConfigs }) => ({ configSync, faults, registeredConfigs }),
-    withGlobals: (s, globals) => ({ ...s, ...globals }),
-    wroteOnlyGlobals: (before, after) =>
-      after.namespaces === before.namespaces && after.initializers === before.initializers,
-  });
+  private readonly principalRequestTable: { command: RequestCommand }[];
 
   /** Per configuration slot, the cluster admin's create, and its update and delete per version (FP-3). */
   private readonly configurationCommands: {
@@ -66,8 +33,6 @@ export class SystemModel extends SystemViews {
     delete: RequestCommand[];
   }[];
 
-  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (checker/engine/step-tables.ts). */
-  readonly stepTables: StepTables<SystemModel, SystemState, NamespaceState, SystemEvent>;
   /** `Next` as a fixed-order list of actions with their footprints (system-actions.ts). */
   readonly actions: readonly SystemAction[];
 
@@ -94,34 +59,11 @@ export class SystemModel extends SystemViews {
         expandTemplate(this.scope, this.objects, template, principal).map((command) => {
           const ready = command.check(this);
           if (ready !== true) throw new Error(`scope ${scope.name}: ${principal.name} ${template}: ${ready}`);
-          return { command, id: this.requestId(command.request, command.actor, command.actorKind) };
+          return { command };
         }),
       ),
     );
-    this.stepTables = new StepTables<SystemModel, SystemState, NamespaceState, SystemEvent>(
-      this,
-      [this.principalRequestTable.length, this.initializers.length, 1, scope.finalizerOwners.length, 1],
-      scope.namespaces.length,
-      (s) => this.authorizer.roleBindingMask(s),
-      // The initializer controllers' snapshots: each read by its own controller's actions only.
-      ['initializers'],
-      // A list across namespaces reads each one's lifecycle and content, not its timer.
-      (ns) => `${ns.lifecycle}.${ns.content}`,
-    );
     this.actions = systemActions(this);
-  }
-
-  /** A state is its global lanes, its namespaces' interned states and its controllers' snapshots. */
-  key(s: SystemState): string {
-    return packedKey([
-      s.configSync,
-      s.faults,
-      s.registeredConfigs,
-      ...s.namespaces.map((ns) => ns.id),
-      ...s.initializers,
-      // Only in a scope with requestable cluster objects (D-23): other scopes' keys stay as they were.
-      ...(s.clusterObjects === undefined ? [] : [s.clusterObjects]),
-    ]);
   }
 
   successors(s: SystemState, emit: (event: SystemEvent, next: SystemState) => void): void {
@@ -131,17 +73,21 @@ export class SystemModel extends SystemViews {
   /** Everything that can happen next, in a fixed order (determinism): each action of the list in turn. */
   enabled(s: SystemState): Enabled[] {
     const out: Enabled[] = [];
-    this.stepTables.enabledSteps(this.actions, s, s.initializers, out);
+    for (const a of this.actions) {
+      if (a.type === 'local') a.step(this, s, a.k, a.i, out);
+      else if (a.type === 'wide') a.step(this, s, a.j, -1, out);
+      else a.step(this, s, out);
+    }
     return out;
   }
 
-  /** The scope's j-th principal request and its id. */
-  principalCommand(j: number): { command: RequestCommand; id: number } {
+  /** The scope's j-th principal request. */
+  principalCommand(j: number): { command: RequestCommand } {
     return this.principalRequestTable[j];
   }
 
   /** Every principal request of the scope, in order. */
-  principalCommands(): readonly { command: RequestCommand; id: number }[] {
+  principalCommands(): readonly { command: RequestCommand }[] {
     return this.principalRequestTable;
   }
 
@@ -150,23 +96,8 @@ export class SystemModel extends SystemViews {
     return this.enabled(s).map((e) => e.event);
   }
 
-  /** Performs a request and packages it as an event; its outcome is remembered under what it reads. */
-  perform(s: SystemState, command: RequestCommand, knownId?: number): Enabled {
-    const { request, actor, actorKind } = command;
-    const id = knownId ?? this.requestId(request, actor, actorKind);
-    const uncached = () => this.performUncached(s, command);
-    if (request.target === 'configuration') return this.outcomes.onGlobals(s, id, uncached);
-    // A cluster object request reads the RBAC context and writes only `clusterObjects`: not remembered.
-    if (request.target === 'cluster-object') return uncached();
-    if (request.namespace < 0) return uncached();
-    return this.outcomes.inNamespace(s, request.namespace, id, uncached);
-  }
-
-  private requestId(request: ApiRequest, actor: string, actorKind: ActorKind): number {
-    return this.outcomes.id({ actor, actorKind, request });
-  }
-
-  private performUncached(s: SystemState, command: RequestCommand): Enabled {
+  /** Serves a request and packages it as an event with the state after it. */
+  perform(s: SystemState, command: RequestCommand): Enabled {
     const { request, actor, actorKind } = command;
     const result = this.handle(s, request);
     const event = this.internEvent({

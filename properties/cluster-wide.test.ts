@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { SystemModel } from '../machines/system.ts';
+import { systemModel } from '../checker/model/system-model.ts';
+import type { SystemModel } from '../machines/system.ts';
 import { machinesFor, scopeFor } from '../variants/variants.ts';
 import { clusterWideAsDeclared as property } from './cluster-wide.ts';
 
@@ -24,7 +25,7 @@ function judgedFirstSteps(model: SystemModel): Map<string, [boolean, true | stri
 
 describe('cluster-wide-as-declared (RB-1, RB-5, RB-6)', () => {
   it("on the quick scope: alice's update of `default` and her list across namespaces are its premise, refused, so it holds", () => {
-    const steps = judgedFirstSteps(new SystemModel(quickScope));
+    const steps = judgedFirstSteps(systemModel(quickScope));
     expect(steps.get('alice: update namespaces/default (finalizers [])')).toEqual([true, true]);
     const aliceLists = [...steps].filter(
       ([label]) => label.startsWith('alice: list') && label.includes('(all'),
@@ -34,7 +35,7 @@ describe('cluster-wide-as-declared (RB-1, RB-5, RB-6)', () => {
   });
 
   it('judges nobody the scope declares cluster-wide, nor a tenant on its own namespace object', () => {
-    const steps = judgedFirstSteps(new SystemModel(quickScope));
+    const steps = judgedFirstSteps(systemModel(quickScope));
     for (const [label, [witnessed]] of steps)
       if (/^(carol|auditor|ci-robot|labeller): /.test(label)) expect(witnessed, label).toBe(false);
     expect(steps.get('alice: create namespaces/team-a')?.[0]).toBe(false);
@@ -43,7 +44,7 @@ describe('cluster-wide-as-declared (RB-1, RB-5, RB-6)', () => {
   it('catches a creator granted update on `default`, which tenant isolation does not judge', () => {
     const name = 'namespace-creator-updates-default';
     const scope = scopeFor(name, quickScope);
-    const model = new SystemModel(scope, machinesFor(name, scope));
+    const model = systemModel(scope, machinesFor(name, scope));
     const [witnessed, verdict] =
       judgedFirstSteps(model).get('alice: update namespaces/default (finalizers [])') ?? [];
     expect(witnessed).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import { systemModel } from '../checker/model/system-model.ts';
+import type { ApiRequest, SystemState } from '../machines/system.ts';
 import { stepVerdict } from '../test-support/step-verdict.ts';
 import { deletecollectionWhileTerminating } from './collection.ts';
 import { contentChangesOnlyByRequests } from './content-frame.ts';
@@ -12,7 +13,7 @@ import type { Property } from './types.ts';
  * seen to fail.
  */
 const scope = scopeByName('quick');
-const model = new SystemModel(scope);
+const model = systemModel(scope);
 const [initial] = model.initialStates();
 const teamB = scope.namespaces.findIndex((ns) => ns.name === 'team-b');
 const carol = { name: 'carol', groups: ['system:masters', 'system:authenticated'] };

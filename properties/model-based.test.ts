@@ -4,6 +4,7 @@ import { memoByPair } from '../checker/engine/memo.ts';
 import type { Trace } from '../checker/judging/check.ts';
 import { judge, type Violation } from '../checker/judging/random.ts';
 import { requestCommandArb } from '../checker/judging/random-commands.ts';
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
 import { traceSteps } from '../checker/report/counterexample.ts';
 import type { CommandRunner, RequestCommand } from '../machines/commands.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
@@ -13,7 +14,6 @@ import {
   type Enabled,
   type MachineSet,
   type SystemEvent,
-  SystemModel,
   type SystemState,
 } from '../machines/system.ts';
 import { variantByName } from '../variants/variants.ts';
@@ -57,7 +57,7 @@ interface Abstract {
 }
 
 interface Real {
-  model: SystemModel;
+  model: CheckedSystemModel;
   state: SystemState;
   trace: Trace;
   /** What is judged after every step: every safety property, or the one a seeded fault must break. */
@@ -211,8 +211,8 @@ const runArb = randomScopeArbitrary.chain((scope) => {
 const asWritten = () => defaultMachines;
 
 /** One model per (scope, machines): runs that shrink only their commands reuse it, its tables warm (the model is pure). */
-const modelFor = memoByPair(
-  (scope: Scope, machines: (scope: Scope) => MachineSet) => new SystemModel(scope, machines(scope)),
+const modelFor = memoByPair((scope: Scope, machines: (scope: Scope) => MachineSet) =>
+  systemModel(scope, machines(scope)),
 );
 
 function setup(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import { systemModel } from '../checker/model/system-model.ts';
+import type { ApiRequest, SystemState } from '../machines/system.ts';
 import { stepVerdict } from '../test-support/step-verdict.ts';
 import { intentOf } from './intent.ts';
 import { tenantIsolation } from './safety.ts';
@@ -11,7 +12,7 @@ import { ownersOf } from './steps.ts';
  * admin. So tenant isolation judges a namespace as its creator's once created, the declared tenant's before.
  */
 const scope = scopeByName('quick');
-const model = new SystemModel(scope);
+const model = systemModel(scope);
 const [initial] = model.initialStates();
 const teamA = scope.namespaces.findIndex((ns) => ns.name === 'team-a');
 const bob = { name: 'bob', groups: ['teams@corp.com', 'system:authenticated'] };

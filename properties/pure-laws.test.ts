@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import {
   type MergeableConfiguration,
   mergeInitializerConfigurations,
@@ -11,7 +12,7 @@ import type { Rule } from '../machines/k8s-types.ts';
 import { dnsLabelErrors, isDnsLabel, isQualifiedFinalizerName } from '../machines/names.ts';
 import { randomScopeArbitrary } from '../machines/random-scope.ts';
 import { resourceEntryMatches, ruleMatches, validateRule } from '../machines/rules.ts';
-import { SystemModel, type SystemState } from '../machines/system.ts';
+import type { SystemModel, SystemState } from '../machines/system.ts';
 
 const quickScope = scopeByName('quick');
 
@@ -51,7 +52,7 @@ function statesAlong(model: SystemModel, choices: readonly number[]): SystemStat
 }
 
 const choicesArb = fc.array(fc.nat({ max: 0xffff }), { minLength: 1, maxLength: 25 });
-const quickModel = new SystemModel(quickScope);
+const quickModel = systemModel(quickScope);
 
 describe('canonical keys (checker/engine/model.ts contract)', () => {
   test.prop([choicesArb, choicesArb])(
@@ -71,7 +72,7 @@ describe('canonical keys (checker/engine/model.ts contract)', () => {
   test.prop([randomScopeArbitrary, choicesArb], { numRuns: 30 })(
     'and so do states of random scopes',
     (scope, choices) => {
-      const model = new SystemModel(scope);
+      const model = systemModel(scope);
       const states = statesAlong(model, choices);
       for (let i = 0; i < states.length; i++) {
         for (let j = i + 1; j < states.length; j++) {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../machines/system.ts';
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
+import type { SystemEvent, SystemState } from '../machines/system.ts';
 import { machinesFor } from '../variants/variants.ts';
 import { tenantIsolation } from './safety.ts';
 
 const quickScope = scopeByName('quick');
 
 /** The first tenant list that returned items, breadth first, with the state before it. */
-function firstTenantListWithItems(model: SystemModel, maxStates: number) {
+function firstTenantListWithItems(model: CheckedSystemModel, maxStates: number) {
   const [initial] = model.initialStates();
   const seen = new Set([model.key(initial)]);
   const queue: SystemState[] = [initial];
@@ -28,7 +29,7 @@ function firstTenantListWithItems(model: SystemModel, maxStates: number) {
 }
 
 const judge = (
-  model: SystemModel,
+  model: CheckedSystemModel,
   step: { before: SystemState; event: SystemEvent; after: SystemState },
 ) => ({
   witnessed:
@@ -40,7 +41,7 @@ const judge = (
 
 describe('tenant-isolation on lists (NS-7, RB-6)', () => {
   it('in the quick scope a tenant list returns her own items: witnessed, and it holds', () => {
-    const model = new SystemModel(quickScope);
+    const model = systemModel(quickScope);
     const step = firstTenantListWithItems(model, 200_000);
     expect(step).not.toBeNull();
     if (!step) return;
@@ -51,10 +52,7 @@ describe('tenant-isolation on lists (NS-7, RB-6)', () => {
   });
 
   it('the seeded list leak hands a tenant the other tenant’s item, and the property names it', () => {
-    const model = new SystemModel(
-      quickScope,
-      machinesFor('rolebinding-opens-cross-namespace-list', quickScope),
-    );
+    const model = systemModel(quickScope, machinesFor('rolebinding-opens-cross-namespace-list', quickScope));
     const step = firstTenantListWithItems(model, 10_000);
     expect(step?.event.items).toContain('team-b/app');
     if (!step) return;

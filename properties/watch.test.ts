@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { initializerAccount } from '../machines/scope.ts';
-import { type ApiRequest, SystemModel, type SystemState } from '../machines/system.ts';
+import type { ApiRequest, SystemState } from '../machines/system.ts';
 import { configMapList } from '../test-support/list-request.ts';
 import { stepVerdict } from '../test-support/step-verdict.ts';
 import { watchBeforeReady } from './watch.ts';
@@ -12,7 +13,7 @@ import { watchBeforeReady } from './watch.ts';
  * there. The verdicts are asked of the model's own answers and of a 200 put in their place.
  */
 const scope = scopeByName('quick');
-const model = new SystemModel(scope);
+const model = systemModel(scope);
 const [initial] = model.initialStates();
 const teamA = scope.namespaces.findIndex((ns) => ns.name === 'team-a');
 const teamB = scope.namespaces.findIndex((ns) => ns.name === 'team-b');

@@ -169,35 +169,37 @@ function runAdjacencyMap(copies: number, budgetSeconds: number): CaseResult {
 }
 
 // ─── Hook: the system model's named scopes ────────────────────────────────────────────────────
-// `scopes/*.yaml` hold the named scopes (read by checker/cli/scope-file.ts) and `machines/system.ts` exports
-// `SystemModel` (an ExplorableModel built from one scope). When both modules exist, each named
-// scope is benchmarked with the generic engine, bounded by --scope-seconds and --scope-max-states.
+// `scopes/*.yaml` hold the named scopes (read by checker/cli/scope-file.ts) and `checker/model/system-model.ts`
+// exports `systemModel` (the composed system fitted to the engine, built from one scope). When both exist, each
+// named scope is benchmarked with the generic engine, bounded by --scope-seconds and --scope-max-states.
 // They are imported dynamically so this script runs (and benches the reference model) without them.
 const scopesFolder = new URL('../scopes/', import.meta.url);
-const systemModule = new URL('../machines/system.ts', import.meta.url);
+const systemModule = new URL('../checker/model/system-model.ts', import.meta.url);
 
 interface SystemModules {
   scopes: Record<string, unknown>;
-  SystemModel: new (scope: unknown) => ExplorableModel<unknown, unknown>;
+  systemModel: (scope: unknown) => ExplorableModel<unknown, unknown>;
 }
 
 async function loadSystemModules(): Promise<SystemModules | string> {
-  if (!existsSync(scopesFolder) || !existsSync(systemModule)) return 'scopes/ or machines/system.ts absent';
+  if (!existsSync(scopesFolder) || !existsSync(systemModule))
+    return 'scopes/ or checker/model/system-model.ts absent';
   let scopes: unknown;
-  let SystemModel: unknown;
+  let systemModel: unknown;
   try {
     // The scope files every command reads (scopes/*.yaml), through the one loader.
     const loader = await import('../checker/cli/scope-file.ts');
     scopes = Object.fromEntries(loader.scopeNames().map((name) => [name, loader.scopeByName(name)]));
-    SystemModel = (await import(systemModule.href)).SystemModel;
+    systemModel = (await import(systemModule.href)).systemModel;
   } catch (error) {
     return `the system model does not load (${error instanceof Error ? error.message : String(error)})`;
   }
   if (typeof scopes !== 'object' || scopes === null) return 'scopes/ holds no scope files';
-  if (typeof SystemModel !== 'function') return 'machines/system.ts exports no `SystemModel` class';
+  if (typeof systemModel !== 'function')
+    return 'checker/model/system-model.ts exports no `systemModel` factory';
   return {
     scopes: scopes as SystemModules['scopes'],
-    SystemModel: SystemModel as SystemModules['SystemModel'],
+    systemModel: systemModel as SystemModules['systemModel'],
   };
 }
 
@@ -209,7 +211,7 @@ async function runSystemScope(
 ): Promise<CaseResult> {
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
-  const model = new modules.SystemModel(modules.scopes[name]);
+  const model = modules.systemModel(modules.scopes[name]);
   const codec = systemCodec(model as unknown as SystemModel);
   const limits = { maxStates, maxSeconds: budgetSeconds };
   return measureAround(engine, name, () => {
@@ -241,10 +243,10 @@ function symmetryGroup(modules: SystemModules): { title: string; cases: BenchCas
 async function runSymmetricScope(name: string, budgetSeconds: number): Promise<CaseResult> {
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
-  const { SystemModel } = await import('../machines/system.ts');
+  const { systemModel } = await import('../checker/model/system-model.ts');
   const { StateSymmetry, symmetryOf } = await import('../checker/model/symmetry.ts');
-  const scope = modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0];
-  const model = new SystemModel(scope);
+  const scope = modules.scopes[name] as Parameters<typeof systemModel>[0];
+  const model = systemModel(scope);
   const { CompiledSystem } = await import('../checker/model/compiled.ts');
   const { exploreCompiled } = await import('../checker/model/compiled-explore.ts');
   const symmetry = new StateSymmetry(model, symmetryOf(scope));
@@ -381,10 +383,10 @@ const warmRuns = 10;
 async function runCompiledScope(name: string, budgetSeconds: number): Promise<CaseResult> {
   const modules = await loadSystemModules();
   if (typeof modules === 'string') throw new Error(modules);
-  const { SystemModel } = await import('../machines/system.ts');
+  const { systemModel } = await import('../checker/model/system-model.ts');
   const { CompiledSystem } = await import('../checker/model/compiled.ts');
   const { exploreCompiled } = await import('../checker/model/compiled-explore.ts');
-  const model = new SystemModel(modules.scopes[name] as ConstructorParameters<typeof SystemModel>[0]);
+  const model = systemModel(modules.scopes[name] as Parameters<typeof systemModel>[0]);
   const compiled = new CompiledSystem(model);
   const cold = measureAround('system-compiled', name, () => {
     const result = exploreCompiled(compiled, { maxSeconds: budgetSeconds });

@@ -3,8 +3,8 @@ import { exitCodes, integerOption, isEntryPoint } from '../checker/cli/cli.ts';
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { check } from '../checker/judging/check.ts';
 import { fuzzInputs, judgeInput } from '../checker/judging/fuzz.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { counterexampleItf } from '../checker/scenario/counterexample-itf.ts';
-import { SystemModel } from '../machines/system.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import { machinesFor } from '../variants/variants.ts';
 import { defineCommand } from './entry.ts';
@@ -30,7 +30,7 @@ if (isEntryPoint(import.meta.url))
       integerOption(values, 'seed', { min: 0, max: 2 ** 31 - 1, example: '42' }) ?? Date.now() % 2 ** 31;
     const variant = 'create-in-terminating';
     const scope = scopeByName('quick');
-    const model = new SystemModel(scope, machinesFor(variant, scope));
+    const model = systemModel(scope, machinesFor(variant, scope));
     const property = safetyProperties.filter((p) => p.id === 'no-create-in-terminating');
     const trace = JSON.parse(
       counterexampleItf(model, check(model, property, { stopOnFirst: true }).properties[0], variant),

@@ -1,6 +1,6 @@
 import { exitCodes, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { loadScopeFile, scopeFileOf, scopeNames } from '../checker/cli/scope-file.ts';
-import { SystemModel } from '../machines/system.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { type CommandLine, defineCommand } from './entry.ts';
 
 /**
@@ -21,7 +21,7 @@ export const command = {
 function checkOne(path: string, shown: string): string {
   const scope = loadScopeFile(path, shown);
   try {
-    const model = new SystemModel(scope);
+    const model = systemModel(scope);
     return `scopes: ${shown}: ${scope.name}: ${scope.namespaces.length} namespaces, ${scope.principals.length} users, ${scope.configurations.length} configurations, ${model.initialStates().length} initial state(s)`;
   } catch (error) {
     throw new UsageError(

@@ -21,6 +21,7 @@ import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judgin
 import { writeTraceability } from '../checker/judging/traceability.ts';
 import type { LivenessRun } from '../checker/model/liveness-system.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
 import {
   buildReport,
   committedFolder,
@@ -39,7 +40,6 @@ import {
 } from '../checker/report/report.ts';
 import { buildSite } from '../checker/report/site/build.ts';
 import { sourceRoot as stampRoot, stampSources } from '../checker/report/stamp.ts';
-import { SystemModel } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
@@ -69,9 +69,9 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
   }
   const machines = machinesFor(args.variant, args.scope);
   if (!machines) throw new Error(`variant ${args.variant} has no machines`);
-  let model: SystemModel;
+  let model: CheckedSystemModel;
   try {
-    model = new SystemModel(scopeFor(args.variant, args.scope), machines);
+    model = systemModel(scopeFor(args.variant, args.scope), machines);
   } catch (error) {
     if (args.scopeSource.kind !== 'file') throw error;
     console.error(
@@ -109,7 +109,7 @@ function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
 }
 
 async function runExhaustive(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   args: VerifyArgs,
   outputRoot: string,
@@ -249,7 +249,7 @@ function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean):
  * The header before the search: the estimated state count and what this process holds. An unbounded
  * exact search estimated past that is refused unless --force: it would only end on the memory guard.
  */
-function announceEstimate(model: SystemModel, args: VerifyArgs, symmetryOrder: number): boolean {
+function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryOrder: number): boolean {
   const label = `nsmodel verify: scope ${model.scope.name}, variant ${args.variant}`;
   const capacity = machineCapacity(
     args.maxMemoryMb !== undefined ? args.maxMemoryMb * 1024 * 1024 : defaultMemoryLimitBytes(),
@@ -313,7 +313,7 @@ function hashCompactLine(h: NonNullable<CheckResult['hashCompact']>): string {
 }
 
 /** The scope's symmetry reduction unless `--symmetry off`; warns when a liveness property's fairness names a member. */
-function symmetryFor(model: SystemModel, args: VerifyArgs): StateSymmetry | undefined {
+function symmetryFor(model: CheckedSystemModel, args: VerifyArgs): StateSymmetry | undefined {
   if (!args.symmetry || !model.scope.symmetry) return undefined;
   const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
   if (symmetry.order === 1) return undefined;
@@ -361,7 +361,7 @@ function goldenStates(args: VerifyArgs): number | undefined {
 /** The part of `checker/judging/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */
 interface RandomModule {
   randomRun(
-    model: SystemModel,
+    model: CheckedSystemModel,
     properties: Property[],
     options: { runs: number; seed?: number; path?: string },
   ): { ok: boolean; runs: number; seed: number };
@@ -369,7 +369,7 @@ interface RandomModule {
 }
 
 async function runRandom(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   variantName: string,
   options: { runs: number; seed?: number; path?: string },

@@ -3,13 +3,14 @@ import { type ExploreResult, explore } from '../checker/engine/explore.ts';
 import { CompiledSystem } from '../checker/model/compiled.ts';
 import { exploreCompiled } from '../checker/model/compiled-explore.ts';
 import { systemCodec } from '../checker/model/encoding.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../machines/system.ts';
+import type { CheckedSystemModel } from '../checker/model/system-model.ts';
+import type { SystemEvent, SystemState } from '../machines/system.ts';
 
 type Result = ExploreResult<SystemState, SystemEvent>;
 
 /** One model searched by the compiled engine, cold then warm, and by the packed explorer between them. */
 export interface CompiledSearches {
-  model: SystemModel;
+  model: CheckedSystemModel;
   compiled: CompiledSystem;
   /** The compiled search on the fresh model, its tables empty; `coldMisses` is what it had to compute. */
   cold: Result;
@@ -21,7 +22,7 @@ export interface CompiledSearches {
 }
 
 /** Cold (tables empty, the model fresh), then the reference search, then warm. */
-export function compiledSearches(model: SystemModel, maxStates?: number): CompiledSearches {
+export function compiledSearches(model: CheckedSystemModel, maxStates?: number): CompiledSearches {
   const limits = maxStates === undefined ? {} : { maxStates };
   const compiled = new CompiledSystem(model);
   const cold = exploreCompiled(compiled, limits);
@@ -32,7 +33,7 @@ export function compiledSearches(model: SystemModel, maxStates?: number): Compil
 }
 
 /** Every state's key at its index, its depth, the counts and three shortest traces: one picture of a search. */
-function picture(model: SystemModel, result: Result) {
+function picture(model: CheckedSystemModel, result: Result) {
   const indices = [...Array(result.states).keys()];
   const traces = [result.states - 1, Math.floor(result.states / 2), 1].map((index) =>
     result.traceTo(index).steps.map(({ event, state }) => [event, model.key(state)]),

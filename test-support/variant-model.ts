@@ -1,10 +1,10 @@
+import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
 import type { Scope } from '../machines/scope.ts';
-import { SystemModel } from '../machines/system.ts';
 import { machinesFor } from '../variants/variants.ts';
 
 /** The system model of a seeded fault (or `model`) on a scope, as `verify --variant` builds it. */
-export function variantModel(variant: string, scope: Scope): SystemModel {
+export function variantModel(variant: string, scope: Scope): CheckedSystemModel {
   const machines = machinesFor(variant, scope);
   if (!machines) throw new Error(`no variant ${variant}`);
-  return new SystemModel(scope, machines);
+  return systemModel(scope, machines);
 }

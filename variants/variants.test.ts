@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { faultScope, scopeByName } from '../checker/cli/scope-file.ts';
 import { check, type Trace } from '../checker/judging/check.ts';
+import { systemModel } from '../checker/model/system-model.ts';
 import { mutantProperties, type ShortestKill, shortestKill } from '../checker/report/mutants.ts';
-import { defaultMachines, SystemModel, type SystemState } from '../machines/system.ts';
+import { defaultMachines, type SystemModel, type SystemState } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import type { Property } from '../properties/types.ts';
 import { baseVariantName, machinesFor, mutants, variantByName, variants } from './variants.ts';
@@ -181,7 +182,7 @@ describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
     if (!variant) throw new Error(`no mutant ${name}`);
     // A data fault (a cluster RBAC attempt or a watch added) applies to the scope it runs on.
     const scope = variant.scope ? variant.scope(quickScope) : quickScope;
-    const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
+    const model = systemModel(scope, variant.machines(defaultMachines, scope));
     const result = check(model, mutantProperties);
     expect(result.complete).toBe(true);
     expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
@@ -201,8 +202,8 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
       // A fault with a scope of its own is killed there, as the sweeps search it.
       const given = variant.sweepScope ? faultScope(variant.sweepScope) : quickScope;
       const scope = variant.scope ? variant.scope(given) : given;
-      const model = new SystemModel(scope, variant.machines(defaultMachines, scope));
-      const base = new SystemModel(given);
+      const model = systemModel(scope, variant.machines(defaultMachines, scope));
+      const base = systemModel(given);
       found = { model, base, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }

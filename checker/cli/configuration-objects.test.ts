@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../machines/scope.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { goalProperties } from '../../properties/goals.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { check } from '../judging/check.ts';
+import { systemModel } from '../model/system-model.ts';
 import { scopeByName } from './scope-file.ts';
 
 const quickScope = scopeByName('quick');
@@ -53,7 +53,7 @@ const scope: Scope = {
   faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
   intent: undefined,
 };
-const model = new SystemModel(scope);
+const model = systemModel(scope);
 const result = check(model, [...safetyProperties, ...goalProperties]);
 
 describe('configurations as objects in the system state (D-32, FP-3)', () => {

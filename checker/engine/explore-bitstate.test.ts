@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
+import { systemModel } from '../model/system-model.ts';
 import { completion } from '../report/report.ts';
 import { explore } from './explore.ts';
 import { exploreBitstate, exploreHashCompact } from './explore-bitstate.ts';
 
 describe('exploreBitstate', () => {
-  const model = new SystemModel(scopeByName('admin-finalize'));
+  const model = systemModel(scopeByName('admin-finalize'));
   const codec = systemCodec(model);
   const exact = explore(model, { codec });
 
@@ -63,10 +63,10 @@ describe('exploreBitstate', () => {
 });
 
 describe('exploreHashCompact', () => {
-  const model = new SystemModel(scopeByName('quick'));
+  const model = systemModel(scopeByName('quick'));
 
   it('finds every state of the exact search, yet never calls itself complete, with the chance of a miss', () => {
-    const small = new SystemModel(scopeByName('admin-finalize'));
+    const small = systemModel(scopeByName('admin-finalize'));
     const smallCodec = systemCodec(small);
     const exact = explore(small, { codec: smallCodec });
     const result = exploreHashCompact(small, { codec: smallCodec });
@@ -105,7 +105,7 @@ describe('exploreHashCompact', () => {
 
   it('judged by check: the verdicts of the exact search, the run not a proof', () => {
     // admin-finalize: some properties hold there and two are violated, so both kinds of verdict are compared.
-    const small = new SystemModel(scopeByName('admin-finalize'));
+    const small = systemModel(scopeByName('admin-finalize'));
     const exact = check(small, safetyProperties);
     expect(exact.properties.some((p) => p.status === 'violated')).toBe(true);
     const compact = check(small, safetyProperties, { hashCompact: true });

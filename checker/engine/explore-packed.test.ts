@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { systemCodec } from '../model/encoding.ts';
+import { systemModel } from '../model/system-model.ts';
 import { hashLanes } from './codec.ts';
 import { explore } from './explore.ts';
 import { PackedVisitedTable } from './visited.ts';
@@ -10,7 +10,7 @@ import { PackedVisitedTable } from './visited.ts';
 // The built-in scopes and three seeded faults, searched with both stores: checker/model/engines-agree.test.ts.
 describe('packed states (checker/model/encoding.ts) against string keys', () => {
   it('decodes what it encodes', () => {
-    const model = new SystemModel(scopeByName('quick'));
+    const model = systemModel(scopeByName('quick'));
     const codec = systemCodec(model);
     const result = explore(model, { maxStates: 500 });
     const lanes = new Uint32Array(codec.width);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { machinesFor } from '../../variants/variants.ts';
 import { builtInScopes } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import { check, type FirstViolation } from './check.ts';
 
 const scopes = builtInScopes();
 
 const variant = 'create-in-terminating';
-const model = new SystemModel(scopes.default, machinesFor(variant, scopes.default));
+const model = systemModel(scopes.default, machinesFor(variant, scopes.default));
 
 describe('fail fast on a seeded fault', () => {
   it('announces each first violation while the search runs, and stops at the end of its level', () => {
@@ -41,7 +41,7 @@ describe('fail fast on a seeded fault', () => {
   });
 
   it('does not stop on a model that breaks nothing, and then judges everything', () => {
-    const tiny = new SystemModel(
+    const tiny = systemModel(
       { ...scopes.default, name: 'tiny', principals: [] },
       machinesFor('model', scopes.default),
     );

@@ -1,5 +1,5 @@
 import { listTransitions, type TransitionInfo } from '../../machines/stepper.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { InvariantProperty, Property, StepProperty } from '../../properties/types.ts';
 import {
   type ExploreOptions,
@@ -30,6 +30,7 @@ import {
 import { systemCodec } from '../model/encoding.ts';
 import { type StepJudgement, StepMemo } from '../model/step-memo.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 
 /** A shortest path to a violation: the states along it and the steps between them. */
 export interface Trace {
@@ -121,7 +122,7 @@ export interface FirstViolation {
 }
 
 /** Every transition of every machine the system steps, for coverage. */
-export function systemTransitions(model: SystemModel): TransitionInfo[] {
+export function systemTransitions(model: CheckedSystemModel): TransitionInfo[] {
   const machines = [
     model.machines.namespace,
     model.machines.pipeline,
@@ -142,7 +143,11 @@ export function systemTransitions(model: SystemModel): TransitionInfo[] {
  * Explores the model breadth-first and judges every property on every state and step. The first
  * violation found of each property is the shortest one, because states are visited in BFS order.
  */
-export function check(model: SystemModel, properties: Property[], options: CheckOptions = {}): CheckResult {
+export function check(
+  model: CheckedSystemModel,
+  properties: Property[],
+  options: CheckOptions = {},
+): CheckResult {
   const search = searchFor(model, properties, options);
   if ('done' in search) return search.done;
   const { judge, recorder } = search;
@@ -155,7 +160,7 @@ export function check(model: SystemModel, properties: Property[], options: Check
 
 /** The compiled search's options: the judge's, with its edges judged from the lanes first. */
 function compiledOptions(
-  model: SystemModel,
+  model: CheckedSystemModel,
   judge: ReturnType<typeof createJudge>,
   recorder: CheckOptions['recorder'],
   options: CheckOptions,
@@ -172,7 +177,7 @@ function compiledOptions(
 }
 
 /** The scope's symmetry on the packed lanes of checker/model/encoding.ts (namespace ids from lane 3). */
-function lanesSymmetry(model: SystemModel, symmetry: StateSymmetry): LanesSymmetry {
+function lanesSymmetry(model: CheckedSystemModel, symmetry: StateSymmetry): LanesSymmetry {
   const count = model.scope.namespaces.length;
   return {
     canonical: (lanes, out) => symmetry.canonicalLanes(lanes, out, 3, count),
@@ -182,7 +187,7 @@ function lanesSymmetry(model: SystemModel, symmetry: StateSymmetry): LanesSymmet
 
 /** The judge of a search, or the finished result of a bitstate one (which keeps no graph to record). */
 function searchFor(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   options: CheckOptions,
 ): { done: CheckResult } | { judge: ReturnType<typeof createJudge>; recorder: CheckOptions['recorder'] } {
@@ -214,7 +219,7 @@ const compiles = (options: CheckOptions) => options.symmetry === undefined || op
 
 /** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
 function bitstateCheck(
-  model: SystemModel,
+  model: CheckedSystemModel,
   judge: ReturnType<typeof createJudge>,
   log2Bits: number,
 ): CheckResult {
@@ -225,7 +230,7 @@ function bitstateCheck(
 
 /** `check` on `exploreAsync`: SIGINT/SIGTERM handlers run during the search and can abort `options.signal`. */
 export async function checkAsync(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   options: CheckOptions = {},
 ): Promise<CheckResult> {
@@ -244,7 +249,7 @@ export async function checkAsync(
  * members, so it is rebuilt step by step from the initial state into a concrete one.
  */
 export function violatedResult(
-  model: SystemModel,
+  model: CheckedSystemModel,
   property: Property,
   witnesses: number,
   message: string,
@@ -274,7 +279,7 @@ export function violatedResult(
 }
 
 /** Coverage of the machines' transitions from the ids the search saw taken. */
-export function coverageOf(model: SystemModel, covered: ReadonlySet<string>): CheckResult['coverage'] {
+export function coverageOf(model: CheckedSystemModel, covered: ReadonlySet<string>): CheckResult['coverage'] {
   const all = systemTransitions(model);
   return {
     covered: all.filter((t) => covered.has(t.id)).map((t) => t.id),
@@ -284,7 +289,7 @@ export function coverageOf(model: SystemModel, covered: ReadonlySet<string>): Ch
 }
 
 function createJudge(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   options: CheckOptions,
 ): {

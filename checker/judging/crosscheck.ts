@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Scope } from '../../machines/scope.ts';
-import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { Enabled, SystemEvent, SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { schemaRef } from '../cli/schema-ref.ts';
@@ -9,6 +9,7 @@ import { compiledFor, type LaneSink } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
 import { checkLiveness, describeFairness, type LivenessStatus } from '../model/liveness-system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { counterexampleItf, lassoItf } from '../scenario/counterexample-itf.ts';
 import { parseItf } from '../scenario/itf.ts';
 import { replayLasso } from '../scenario/lasso-replay.ts';
@@ -77,7 +78,7 @@ function heapFigures(): string {
 }
 
 /** The `verify` figures the cross-check compares: the compiled search, and each state's successor count. */
-export function verifyFigures(model: SystemModel): CrossCheck['verify'] {
+export function verifyFigures(model: CheckedSystemModel): CrossCheck['verify'] {
   const started = performance.now();
   const compiled = compiledFor(model);
   const result = exploreCompiled(compiled);
@@ -126,7 +127,7 @@ function lanesOf(promela: PromelaModel, fields: readonly number[]): Uint32Array 
 }
 
 /** The steps action `a` of `model.actions` offers in `state`, in the order the tables number its outcomes. */
-function outcomesOf(model: SystemModel, a: number, state: SystemState): Enabled[] {
+function outcomesOf(model: CheckedSystemModel, a: number, state: SystemState): Enabled[] {
   const action = model.actions[a];
   const out: Enabled[] = [];
   if (action === undefined) return out;
@@ -145,7 +146,7 @@ function propertyTrail<P extends { id: string }>(
   properties: readonly P[],
   kind: string,
   propertyId: string,
-  model: SystemModel,
+  model: CheckedSystemModel,
   promela: PromelaModel,
   replay: string,
 ): { property: P; trace: TrailCheck['trace']; problem: string } {
@@ -156,7 +157,7 @@ function propertyTrail<P extends { id: string }>(
 
 /** Reads a trail's replay (`nsmodel-step` lines) and follows it on the model: each step must be a successor. */
 export function followTrail(
-  model: SystemModel,
+  model: CheckedSystemModel,
   promela: PromelaModel,
   replay: string,
 ): { trace: TrailCheck['trace']; problem: string } {
@@ -189,7 +190,7 @@ export function followTrail(
 
 /** A deadlock trail followed on the model: its last state must have no successor there. */
 export function confirmDeadlockTrail(
-  model: SystemModel,
+  model: CheckedSystemModel,
   promela: PromelaModel,
   file: string,
   replay: string,
@@ -209,7 +210,7 @@ export function confirmDeadlockTrail(
  * code, which must find the property violated on the model the trace names (its exit 12).
  */
 export function confirmPropertyTrail(
-  model: SystemModel,
+  model: CheckedSystemModel,
   promela: PromelaModel,
   file: string,
   replay: string,
@@ -314,7 +315,7 @@ export interface LassoCheck {
  * confirm a fair run that never reaches the goal after its premise.
  */
 export function confirmLassoTrail(
-  model: SystemModel,
+  model: CheckedSystemModel,
   promela: PromelaModel,
   replay: string,
   propertyId: string,
@@ -379,7 +380,11 @@ export interface LivenessCrossCheck {
  * The liveness verdicts: verify's (checker/model/liveness-system.ts on the state graph) against pan's
  * acceptance-cycle search (-a) with each goal's never claim, on the liveness build of the Promela.
  */
-export function crossCheckLiveness(model: SystemModel, variant: string, states: number): LivenessCrossCheck {
+export function crossCheckLiveness(
+  model: CheckedSystemModel,
+  variant: string,
+  states: number,
+): LivenessCrossCheck {
   // verify's search before the export, as in crossCheck: the tables are not live during the search.
   let started = performance.now();
   const judged = checkLiveness(model, spinLiveness);
@@ -462,7 +467,7 @@ export function crossCheckLiveness(model: SystemModel, variant: string, states: 
 
 /** Exports the model, runs SPIN on it and compares with `verify`'s search and verdicts. */
 export function crossCheck(
-  model: SystemModel,
+  model: CheckedSystemModel,
   variant: string,
   defines: string[] = [],
   /** The scope as given, before a seeded fault's change to it: what the ITF counterexamples embed. */
@@ -486,7 +491,7 @@ export function crossCheck(
 
 /** The figures, deadlocks and safety verdicts of `crossCheck`. */
 function crossCheckSafety(
-  model: SystemModel,
+  model: CheckedSystemModel,
   variant: string,
   defines: string[],
   givenScope: Scope,

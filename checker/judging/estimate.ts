@@ -1,8 +1,9 @@
 import type { Scope } from '../../machines/scope.ts';
-import { type MachineSet, SystemModel } from '../../machines/system.ts';
+import type { MachineSet } from '../../machines/system.ts';
 import { defaultMemoryLimitBytes } from '../engine/explore.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
+import { systemModel } from '../model/system-model.ts';
 
 /**
  * How many states a scope's search will find, estimated before the search from its namespaces one at a
@@ -56,7 +57,7 @@ function statesOf(
   machines: MachineSet | undefined,
   cap: number,
 ): { states: number; capped: boolean } {
-  const model = new SystemModel(scope, machines);
+  const model = systemModel(scope, machines);
   const result = exploreCompiled(compiledFor(model), { maxStates: cap });
   return { states: result.states, capped: !result.complete };
 }

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import type { z } from 'zod';
-import { SystemModel } from '../../machines/system.ts';
 import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { decodeInput, InputFileError } from '../cli/input-file.ts';
 import { parseScope, ScopeFileError, scopeByName } from '../cli/scope-file.ts';
 import { scopeDocumentSchema } from '../cli/scope-format.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
+import { systemModel } from '../model/system-model.ts';
 import { itfTraceSchema, parseItf } from '../scenario/itf.ts';
 import { ScenarioFileError } from '../scenario/load.ts';
 import { prepareScenario, replayCompiled } from '../scenario/replay.ts';
@@ -271,7 +271,7 @@ function judge(input: FuzzInput): Judgement {
     const text = decodeInput(file, input.bytes);
     if (input.kind === 'scope') {
       const scope = parseScope(text, file);
-      new SystemModel(scope, machinesFor(baseVariantName, scope));
+      systemModel(scope, machinesFor(baseVariantName, scope));
       return { outcome: 'accepted' };
     }
     if (input.kind === 'scenario') {

@@ -1,8 +1,8 @@
 import type { InitializerSpec, PrincipalSpec, Scope } from '../../machines/scope.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { explore } from '../engine/explore.ts';
 import { systemCodec } from '../model/encoding.ts';
+import { systemModel } from '../model/system-model.ts';
 
 /** One axis of growth: how many tenant namespaces, principals and initializers a scope has. */
 export interface GrowthShape {
@@ -91,7 +91,7 @@ export function measureGrowth(
   shape: GrowthShape,
   limits: { maxSeconds: number; maxStates: number },
 ): GrowthRow {
-  const model = new SystemModel(growthScope(shape));
+  const model = systemModel(growthScope(shape));
   const result = explore(model, { ...limits, codec: systemCodec(model) });
   return {
     axis,

@@ -1,7 +1,8 @@
 import type { Scope } from '../../machines/scope.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import type { Lasso } from '../engine/liveness.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 
 const quickScope = scopeByName('quick');
 
@@ -32,7 +33,10 @@ export const removalScope: Scope = {
  * Why a lasso is not a run of the model, or null when it is: every step is one the model takes from
  * the state before (or a stutter that stays), and the cycle returns to where the prefix ended.
  */
-export function lassoProblem(model: SystemModel, lasso: Lasso<SystemState, SystemEvent>): string | null {
+export function lassoProblem(
+  model: CheckedSystemModel,
+  lasso: Lasso<SystemState, SystemEvent>,
+): string | null {
   let at = lasso.initial;
   for (const [i, step] of lasso.steps.entries()) {
     if (step.event === null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import { defaultMachines, type SystemEvent, type SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import { variantByName } from '../../variants/variants.ts';
@@ -7,6 +7,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import type { Lasso } from '../engine/liveness.ts';
 import { GraphRecorder, type StateGraph } from '../engine/state-graph.ts';
 import { checkLiveness, type LivenessRun } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { check } from './check.ts';
 import { removalScope } from './liveness-fixtures.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
@@ -14,7 +15,7 @@ import { checkLivenessOnTheFly, LivenessCollector } from './liveness-fly.ts';
 const quickScope = scopeByName('quick');
 
 /** A lasso as comparable text: each step's event and the state it reaches, the cycle's start. */
-const lassoText = (model: SystemModel, lasso: Lasso<SystemState, SystemEvent> | undefined) =>
+const lassoText = (model: CheckedSystemModel, lasso: Lasso<SystemState, SystemEvent> | undefined) =>
   lasso === undefined
     ? undefined
     : {
@@ -24,7 +25,7 @@ const lassoText = (model: SystemModel, lasso: Lasso<SystemState, SystemEvent> | 
       };
 
 /** Everything a run reports, as comparable data. */
-const runText = (model: SystemModel, run: LivenessRun) => ({
+const runText = (model: CheckedSystemModel, run: LivenessRun) => ({
   states: run.states,
   transitions: run.transitions,
   complete: run.complete,
@@ -40,17 +41,17 @@ const runText = (model: SystemModel, run: LivenessRun) => ({
 });
 
 /** The graph verify's search records, on which the graph-based judge judges every property. */
-function graphOf(model: SystemModel, maxStates?: number): StateGraph<SystemState, SystemEvent> {
+function graphOf(model: CheckedSystemModel, maxStates?: number): StateGraph<SystemState, SystemEvent> {
   const recorder = new GraphRecorder<SystemState, SystemEvent>();
   check(model, [], { ...(maxStates === undefined ? {} : { maxStates }), recorder, memo: false });
   return recorder.graph();
 }
 
-let quickRun: { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } | undefined;
+let quickRun: { model: CheckedSystemModel; graph: StateGraph<SystemState, SystemEvent> } | undefined;
 /** The quick scope's model and its whole graph, recorded once for the tests that judge all of it. */
-function quick(): { model: SystemModel; graph: StateGraph<SystemState, SystemEvent> } {
+function quick(): { model: CheckedSystemModel; graph: StateGraph<SystemState, SystemEvent> } {
   if (quickRun === undefined) {
-    const model = new SystemModel(quickScope);
+    const model = systemModel(quickScope);
     quickRun = { model, graph: graphOf(model) };
   }
   return quickRun;
@@ -58,7 +59,7 @@ function quick(): { model: SystemModel; graph: StateGraph<SystemState, SystemEve
 
 /** The graph-based judge and the one without an edge list, on the same model: same report. */
 function compare(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: readonly LivenessProperty[],
   maxStates?: number,
   graph = graphOf(model, maxStates),
@@ -104,12 +105,12 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
   });
 
   it('on a search cut short: incomplete verdicts, lassos among the states explored', () => {
-    const run = compare(new SystemModel(quickScope), unfair, 500);
+    const run = compare(systemModel(quickScope), unfair, 500);
     expect(run.complete).toBe(false);
   });
 
   it('tells the caller after each property it judged, in order, so a long judgement is not silent', () => {
-    const model = new SystemModel(removalScope);
+    const model = systemModel(removalScope);
     const collector = new LivenessCollector(model, livenessProperties);
     check(model, [], { recorder: collector, memo: false });
     const told: string[] = [];
@@ -121,7 +122,7 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
   });
 
   it('on a model that declares a horizon and terminal states: the same verdicts and lassos', () => {
-    const model = new SystemModel(removalScope);
+    const model = systemModel(removalScope);
     // Terminating counts as where the clock stops, and a removed namespace as the end: both paths run.
     Object.assign(model, {
       atHorizon: (s: SystemState) => model.view(s, 0).value === 'terminating',
@@ -138,7 +139,7 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     'owner-reprovisions-while-terminating',
   ]) {
     it(`on the seeded fault ${name}: the same lasso`, () => {
-      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
+      const model = systemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
       const run = compare(model, livenessProperties);
       expect(run.properties.some((r) => r.status === 'violated')).toBe(true);
     });

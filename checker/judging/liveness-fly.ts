@@ -1,4 +1,4 @@
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult } from '../engine/explore.ts';
 import { IntList } from '../engine/int-list.ts';
@@ -20,6 +20,7 @@ import {
   systemHorizonDeclared,
   systemTerminalDeclared,
 } from '../model/liveness-system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { type CheckOptions, check } from './check.ts';
 
 /**
@@ -93,7 +94,7 @@ export class LivenessCollector {
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
 
   constructor(
-    readonly model: SystemModel,
+    readonly model: CheckedSystemModel,
     readonly properties: readonly LivenessProperty[],
   ) {
     const keys = new Map<string, number>();
@@ -703,7 +704,7 @@ function exactVerdict(
 
 /** Explores the model once (compiled, no safety property) and judges deadlock and `properties` on the fly. */
 export function checkLivenessOnTheFly(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: readonly LivenessProperty[],
   limits: Pick<CheckOptions, 'maxStates' | 'maxSeconds' | 'maxHeapBytes'> = {},
 ): LivenessRun {

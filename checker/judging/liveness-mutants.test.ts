@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import { runMutant } from '../report/mutants.ts';
 import { check } from './check.ts';
 import { lassoProblem, removalScope } from './liveness-fixtures.ts';
@@ -27,14 +28,14 @@ const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace
 
 describe('seeded liveness faults', () => {
   it('the machines as written survive: the property holds on the same scope', () => {
-    const model = new SystemModel(removalScope);
+    const model = systemModel(removalScope);
     const [result] = checkLiveness(model, removal).properties;
     expect(result.status).toBe('holds');
   });
 
   for (const name of terminationFaults) {
     it(`${name} is killed by terminating-namespace-is-removed with a lasso, and by no safety property`, () => {
-      const model = new SystemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
+      const model = systemModel(removalScope, mutant(name).machines(defaultMachines, removalScope));
       const [result] = checkLiveness(model, removal).properties;
       expect(result.status).toBe('violated');
       const lasso = result.lasso;
@@ -49,7 +50,7 @@ describe('seeded liveness faults', () => {
   }
 
   it('the re-provisioning owner livelocks: its cycle is real steps, not a stutter', () => {
-    const model = new SystemModel(
+    const model = systemModel(
       removalScope,
       mutant('owner-reprovisions-while-terminating').machines(defaultMachines, removalScope),
     );

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { terminatingNamespaceIsRemoved } from '../../properties/liveness.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import { removalScope } from './liveness-fixtures.ts';
 import { fairRandomRun } from './liveness-random.ts';
 
@@ -15,7 +16,7 @@ const choices = fc.array(fc.nat(), { minLength: runLength, maxLength: runLength 
 
 describe('fair random runs beyond the exhaustive bound', () => {
   it('every fair run of 200 steps on the default scope removes each terminating namespace in time', () => {
-    const model = new SystemModel(quickScope);
+    const model = systemModel(quickScope);
     let exercised = 0;
     fc.assert(
       fc.property(choices, (c) => {
@@ -31,7 +32,7 @@ describe('fair random runs beyond the exhaustive bound', () => {
   });
 
   it('a run that deletes a namespace exercises the property once and removes it', () => {
-    const model = new SystemModel(removalScope);
+    const model = systemModel(removalScope);
     const run = fairRandomRun(model, terminatingNamespaceIsRemoved, new Array(runLength).fill(0), options);
     expect(run.ok).toBe(true);
     expect(run.triggered).toBe(1);
@@ -43,7 +44,7 @@ describe('fair random runs beyond the exhaustive bound', () => {
   it('finds and shrinks a failing fair run when the controller never finalizes', () => {
     const mutant = variantByName('controller-never-finalizes');
     if (!mutant) throw new Error('missing mutant');
-    const model = new SystemModel(removalScope, mutant.machines(defaultMachines, removalScope));
+    const model = systemModel(removalScope, mutant.machines(defaultMachines, removalScope));
     const result = fc.check(
       fc.property(choices, (c) => fairRandomRun(model, terminatingNamespaceIsRemoved, c, options).ok),
       { numRuns: 100, seed: 13 },

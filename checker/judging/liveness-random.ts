@@ -1,6 +1,7 @@
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import { compileFairness } from '../model/liveness-system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 
 /**
  * Random runs longer than the exhaustive bound, scheduled fairly: choices come from the caller (so
@@ -24,7 +25,7 @@ export interface FairRunResult {
 }
 
 export function fairRandomRun(
-  model: SystemModel,
+  model: CheckedSystemModel,
   property: LivenessProperty,
   choices: readonly number[],
   options: FairRunOptions,

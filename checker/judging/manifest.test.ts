@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Enabled, SystemModel, type SystemState } from '../../machines/system.ts';
+import type { Enabled, SystemModel, SystemState } from '../../machines/system.ts';
 import { invariant, onState } from '../../properties/declare.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { parseScope, scopeByName, scopeNames } from '../cli/scope-file.ts';
 import { StateSymmetry, symmetryOf } from '../model/symmetry.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { buildReport, reportSchema } from '../report/report.ts';
 import { type CheckResult, check, systemTransitions } from './check.ts';
 import { expectationsFor } from './expectations.ts';
@@ -24,12 +25,12 @@ const explored = manifest.scopes.filter(
   (scope) => scope.explored && (scope.pinnedBy !== 'verify' || process.env.NSMODEL_SLOW_SCOPES === '1'),
 );
 
-function modelOf(scopeName: string): SystemModel {
+function modelOf(scopeName: string): CheckedSystemModel {
   // The scope files every command reads (scopes/NAME.yaml), so their figures are the ones pinned here.
   const scope = scopeByName(scopeName);
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scope, machines);
+  return systemModel(scope, machines);
 }
 
 describe('the manifest', () => {
@@ -90,8 +91,8 @@ describe('the manifest', () => {
 });
 
 /** One search per explored scope, shared by every test that judges it (here and the witnesses' below). */
-const searches = new Map<string, { model: SystemModel; result: CheckResult }>();
-function searchOf(name: string): { model: SystemModel; result: CheckResult } {
+const searches = new Map<string, { model: CheckedSystemModel; result: CheckResult }>();
+function searchOf(name: string): { model: CheckedSystemModel; result: CheckResult } {
   let searched = searches.get(name);
   if (!searched) {
     const model = modelOf(name);
@@ -105,7 +106,7 @@ describe.each(explored.map((scope) => [scope.name, scope] as const))(
   'scope %s, explored once',
   (name, scope) => {
     if (!scope.explored) throw new Error('unreachable: filtered to explored scopes');
-    let model: SystemModel;
+    let model: CheckedSystemModel;
     let result: CheckResult;
     // One full search per scope; admin-finalize takes over a minute on a loaded two-core machine.
     beforeAll(() => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { machinesFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { escapeMarkdownHtml, terminalText } from '../cli/text-safety.ts';
+import { systemModel } from '../model/system-model.ts';
 import { buildReport, judgedReport, reportMarkdown, reportSchema } from '../report/report.ts';
 import { type CheckResult, check } from './check.ts';
 import { failure, outcomeLines, outcomeOf } from './outcome.ts';
@@ -34,7 +34,7 @@ describe('the outcome of a verify run', () => {
 
   describe('in the report', () => {
     const scope = scopeByName('quick');
-    const model = new SystemModel(scope, machinesFor('model', scope));
+    const model = systemModel(scope, machinesFor('model', scope));
     let result: CheckResult;
     beforeAll(() => {
       result = check(

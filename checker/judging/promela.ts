@@ -1,10 +1,11 @@
-import { type SystemEvent, SystemModel } from '../../machines/system.ts';
+import type { SystemEvent } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { baseVariantName, machinesFor, scopeFor, variants } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { resolveScope } from '../cli/scope-file.ts';
 import { compileFairness } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { aloneState, type CompleteTables, completeTables } from './promela-tables.ts';
 
 /**
@@ -77,7 +78,7 @@ class Pool {
   }
 }
 
-export function promelaModel(model: SystemModel, options: PromelaOptions): PromelaModel {
+export function promelaModel(model: CheckedSystemModel, options: PromelaOptions): PromelaModel {
   const tables = completeTables(model, safetyProperties);
   const { namespaces: n, initializers: inits, globals, slotIds, controllerIds, tuples } = tables;
   const pool = new Pool();
@@ -490,7 +491,7 @@ function neverClaim(tables: CompleteTables): string[] {
 }
 
 /** The model of a variant on a scope (a name or a file), or a UsageError naming the known variants. */
-export function modelOf(variant: string, scopeText: string): SystemModel {
+export function modelOf(variant: string, scopeText: string): CheckedSystemModel {
   const known = [baseVariantName, ...variants.map((v) => v.name)];
   if (!known.includes(variant))
     throw new UsageError(
@@ -499,5 +500,5 @@ export function modelOf(variant: string, scopeText: string): SystemModel {
   const { scope } = resolveScope(scopeText);
   const machines = machinesFor(variant, scope);
   if (!machines) throw new UsageError(`--variant: ${variant} has no machines`);
-  return new SystemModel(scopeFor(variant, scope), machines);
+  return systemModel(scopeFor(variant, scope), machines);
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sampleRandomScope } from '../../machines/random-scope.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import { requestCommandArb } from './random-commands.ts';
 
 describe('requestCommandArb', () => {
@@ -10,7 +10,7 @@ describe('requestCommandArb', () => {
     ['the quick scope', scopeByName('quick')],
     ['a random scope', sampleRandomScope(5)],
   ])('draws only the commands the search expands on %s, and reaches every principal', (_, scope) => {
-    const model = new SystemModel(scope);
+    const model = systemModel(scope);
     const arb = requestCommandArb(scope, model.objects);
     if (!arb) throw new Error(`scope ${scope.name} sends no request`);
     const expanded = new Set(model.principalCommands().map(({ command }) => String(command)));
@@ -23,6 +23,6 @@ describe('requestCommandArb', () => {
   it('has nothing to draw on a scope whose principals send nothing', () => {
     const scope = scopeByName('quick');
     const silent = { ...scope, principals: scope.principals.map((p) => ({ ...p, requests: [] })) };
-    expect(requestCommandArb(silent, new SystemModel(scope).objects)).toBeNull();
+    expect(requestCommandArb(silent, systemModel(scope).objects)).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { randomScopeArbitrary, sampleRandomScope } from '../../machines/random-scope.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { onStep, stepProperty } from '../../properties/declare.ts';
 import { safetyProperties } from '../../properties/safety.ts';
+import { systemModel } from '../model/system-model.ts';
 import { walk, walkArb } from './random.ts';
 
 /**
@@ -39,7 +39,7 @@ describe('random scopes send watches and write cluster RBAC objects', () => {
     });
     const taken = { stored: 0, replaced: 0 };
     for (const seed of [1, 2, 3, 4]) {
-      const model = new SystemModel(sampleRandomScope(seed));
+      const model = systemModel(sampleRandomScope(seed));
       for (const steps of fc.sample(walkArb(model, 60), { seed, numRuns: 25 })) {
         const w = walk(model, [...safetyProperties, spy], steps);
         expect(w.violations).toEqual([]);

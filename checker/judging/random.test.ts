@@ -1,20 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import { traceSteps } from '../report/counterexample.ts';
 import { randomFailureText, randomRun, walk, walkArb } from './random.ts';
 
 const quickScope = scopeByName('quick');
 
 const properties = safetyProperties;
-const model = new SystemModel(quickScope);
+const model = systemModel(quickScope);
 const mutantModel = (name: string) => {
   const variant = variantByName(name);
   if (!variant) throw new Error(`no variant ${name}`);
-  return new SystemModel(quickScope, variant.machines(defaultMachines, quickScope));
+  return systemModel(quickScope, variant.machines(defaultMachines, quickScope));
 };
 
 describe('walk', () => {

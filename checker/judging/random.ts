@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { RequestCommand } from '../../machines/commands.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { Property } from '../../properties/types.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { type CounterexampleStep, traceSteps } from '../scenario/counterexample-story.ts';
 import type { Trace } from './check.ts';
 import { requestCommandArb } from './random-commands.ts';
@@ -71,7 +72,7 @@ type Step = Trace['steps'][number];
 
 /** Judges the invariants on a state and the step properties on the step into it (none for an initial state). */
 export function judge(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   before: SystemState | null,
   event: Step['event'] | null,
@@ -100,7 +101,7 @@ const isOther = (e: SystemEvent) => e.actorKind !== 'principal' || e.command?.ki
  * lead to. A step that changes nothing is judged but not recorded, so every recorded step moves.
  * Stops at the first violation, whose step ends the trace, or when the steps run out. Deterministic.
  */
-export function walk(model: SystemModel, properties: Property[], steps: readonly WalkStep[]): Walk {
+export function walk(model: CheckedSystemModel, properties: Property[], steps: readonly WalkStep[]): Walk {
   const [initial] = model.initialStates();
   const trace: Trace = { initial, steps: [] };
   const atStart = judge(model, properties, null, null, initial);
@@ -140,7 +141,7 @@ export function walk(model: SystemModel, properties: Property[], steps: readonly
 }
 
 /** A walk's steps: the scope's request commands and choices among the other steps, mixed. */
-export function walkArb(model: SystemModel, maxSteps: number): fc.Arbitrary<WalkStep[]> {
+export function walkArb(model: CheckedSystemModel, maxSteps: number): fc.Arbitrary<WalkStep[]> {
   const requests = requestCommandArb(model.scope, model.objects);
   const choice = fc.nat({ max: 0xffff });
   const step: fc.Arbitrary<WalkStep> = requests ? fc.oneof(requests, choice) : choice;
@@ -149,7 +150,7 @@ export function walkArb(model: SystemModel, maxSteps: number): fc.Arbitrary<Walk
 
 /** Random walks with shrinking; the first failing walk is shrunk and reported with its seed and path. */
 export function randomRun(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   options: RandomRunOptions = {},
 ): RandomRunResult {

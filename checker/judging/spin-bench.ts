@@ -1,6 +1,6 @@
-import type { SystemModel } from '../../machines/system.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { promelaModel } from './promela.ts';
 import { runSpin } from './spin.ts';
 import { expectedMisses } from './swarm.ts';
@@ -33,7 +33,11 @@ const mib = 1024 * 1024;
 const memory = (output: string, label: RegExp): number => Number(label.exec(output)?.[1] ?? Number.NaN);
 
 /** Runs every engine on the model; `fresh` builds a new model (verify's search must not find warm tables). */
-export function spinBench(scope: string, fresh: () => SystemModel, onRow: (row: SpinBenchRow) => void): void {
+export function spinBench(
+  scope: string,
+  fresh: () => CheckedSystemModel,
+  onRow: (row: SpinBenchRow) => void,
+): void {
   const model = fresh();
   let started = performance.now();
   const compiled = compiledFor(model);

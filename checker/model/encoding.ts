@@ -5,7 +5,7 @@ import type { StateCodec } from '../engine/codec.ts';
 export const firstNamespaceLane = 3;
 
 /**
- * The system state's lanes, in the order of `SystemModel.key`: configuration copy, faults, registered
+ * The system state's lanes, in the order of `CheckedSystemModel.key` (system-model.ts): configuration copy, faults, registered
  * configurations, one interned id per namespace, one interned snapshot per initializer controller,
  * and, only in a scope with requestable cluster RBAC objects, the mask of those stored.
  * Namespace ids name the model's own interned `NamespaceState` objects, so decoding allocates only the
@@ -41,7 +41,7 @@ export function systemCodec(model: SystemModel): StateCodec<SystemState> {
         ...(cluster ? { clusterObjects: lanes[offset + width - 1] } : {}),
       };
     },
-    // SystemModel.key writes the same lanes as UTF-16 code units.
+    // CheckedSystemModel.key writes the same lanes as UTF-16 code units.
     lanesOfKey(key) {
       if (key.length !== width) return undefined;
       const lanes = new Uint32Array(width);

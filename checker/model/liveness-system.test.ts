@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import {
   livenessProperties,
   readRepairUnblocks,
@@ -10,11 +9,12 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { buildStateGraph } from '../engine/state-graph.ts';
 import { lassoProblem, removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness, compileFairness, systemHorizon } from './liveness-system.ts';
+import { systemModel } from './system-model.ts';
 
 const quickScope = scopeByName('quick');
 
 describe('liveness on the system model', () => {
-  const model = new SystemModel(removalScope);
+  const model = systemModel(removalScope);
 
   it('a terminating namespace is removed when the controller and the finalizer owner are fair', () => {
     const run = checkLiveness(model, [terminatingNamespaceIsRemoved]);
@@ -63,13 +63,13 @@ describe('liveness on the system model', () => {
   });
 
   it('expands per-namespace fairness into one condition per namespace slot', () => {
-    const conditions = compileFairness(new SystemModel(quickScope), terminatingNamespaceIsRemoved.fairness);
+    const conditions = compileFairness(systemModel(quickScope), terminatingNamespaceIsRemoved.fairness);
     expect(conditions).toHaveLength(2 * quickScope.namespaces.length);
     expect(conditions[0].name).toMatch(/^WF\(every namespace-controller steps on team-a\)/);
   });
 
   it('time never runs out: a system where nobody acts still ticks, so nothing is a deadlock', () => {
-    const frozen = new SystemModel({
+    const frozen = systemModel({
       ...removalScope,
       principals: [],
       faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
@@ -86,7 +86,7 @@ describe('liveness on the system model', () => {
 });
 
 describe('liveness on the default scope, with relative time', () => {
-  const model = new SystemModel(quickScope);
+  const model = systemModel(quickScope);
   const graph = buildStateGraph(model);
 
   it('every liveness property holds, each with its premise exercised, and nothing deadlocks', () => {
@@ -101,7 +101,7 @@ describe('liveness on the default scope, with relative time', () => {
 
   it('D-27: after a restart, a namespace nobody reads stays Initializing: read-repair needs a GET (FP-4)', () => {
     // The default scope without carol's GET: nobody polls team-a.
-    const unread = new SystemModel({
+    const unread = systemModel({
       ...quickScope,
       principals: quickScope.principals.map((p) =>
         p.name === 'carol' ? { ...p, requests: p.requests.filter((r) => r !== 'get-namespace') } : p,

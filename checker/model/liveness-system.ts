@@ -10,6 +10,7 @@ import {
 } from '../engine/liveness.ts';
 import type { StopReason } from '../engine/model.ts';
 import { buildStateGraph, type StateGraph } from '../engine/state-graph.ts';
+import type { CheckedSystemModel } from './system-model.ts';
 
 /**
  * Liveness and deadlock verdicts on the system model: each property's fairness data compiled to event
@@ -187,7 +188,7 @@ export function combineSlots(
 
 /** Explores the model once, then judges deadlock and every liveness property on the graph. */
 export function checkLiveness(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: LivenessProperty[],
   options: SearchLimits & { graph?: StateGraph<SystemState, SystemEvent> } = {},
 ): LivenessRun {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { actionKind, commutationCensus, dependent, laneFootprints } from './por.ts';
+import { systemModel } from './system-model.ts';
 
-const model = new SystemModel(scopeByName('quick'));
+const model = systemModel(scopeByName('quick'));
 const footprints = laneFootprints(model);
 const kinds = model.actions.map((_, a) => actionKind(model, a));
 const indices = [...model.actions.keys()];

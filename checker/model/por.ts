@@ -1,4 +1,5 @@
-import type { Enabled, SystemModel, SystemState } from '../../machines/system.ts';
+import type { Enabled, SystemState } from '../../machines/system.ts';
+import type { CheckedSystemModel } from './system-model.ts';
 
 /**
  * What partial-order reduction would need to know of the system model, and what it finds: which
@@ -32,7 +33,7 @@ export interface LaneFootprint {
  * nothing; a global action reads and writes the global lanes and its controller, and the clock and the
  * apiserver restart every slot too.
  */
-export function laneFootprints(model: SystemModel): LaneFootprint[] {
+export function laneFootprints(model: CheckedSystemModel): LaneFootprint[] {
   const n = model.scope.namespaces.length;
   const globals = [0, 1, 2];
   const slots = Array.from({ length: n }, (_, i) => 3 + i);
@@ -57,7 +58,7 @@ export function dependent(a: LaneFootprint, b: LaneFootprint): boolean {
 }
 
 /** A name for an action's kind, for the census: namespace actions by slot, global ones by what they do. */
-export function actionKind(model: SystemModel, a: number): string {
+export function actionKind(model: CheckedSystemModel, a: number): string {
   const action = model.actions[a];
   if (action.type === 'local') return 'namespace';
   if (action.type === 'wide') return 'list';
@@ -81,7 +82,7 @@ export interface Commutation {
  * not of the same slot (a list changes nothing and is left out), both changing the state: do a then b
  * and b then a reach the same states? Counted by kind of pair, in order of first appearance.
  */
-export function commutationCensus(model: SystemModel, states: Iterable<SystemState>): Commutation[] {
+export function commutationCensus(model: CheckedSystemModel, states: Iterable<SystemState>): Commutation[] {
   const counts = new Map<string, Commutation>();
   const run = (a: number, s: SystemState): Enabled[] => {
     const action = model.actions[a];

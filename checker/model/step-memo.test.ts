@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
@@ -9,6 +8,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
 import { firstNamespaceLane, systemCodec } from './encoding.ts';
 import { StepMemo } from './step-memo.ts';
+import type { CheckedSystemModel } from './system-model.ts';
 
 const scope = scopeByName('quick');
 
@@ -27,7 +27,7 @@ const verdicts = (r: CheckResult) => ({
 });
 
 /** The same search judged once per step class and judged on every edge. */
-function bothWays(model: SystemModel, properties: Property[], options: CheckOptions = {}) {
+function bothWays(model: CheckedSystemModel, properties: Property[], options: CheckOptions = {}) {
   return {
     remembered: verdicts(check(model, properties, options)),
     everyEdge: verdicts(check(model, properties, { ...options, memo: false })),

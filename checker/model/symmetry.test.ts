@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SystemModel, type SystemState } from '../../machines/system.ts';
+import type { SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { twoTenantsCrossed, twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
@@ -11,16 +11,17 @@ import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
 import { fairnessWarnings, StateSymmetry, scopeSymmetry, symmetryOf } from './symmetry.ts';
+import { type CheckedSystemModel, systemModel } from './system-model.ts';
 
 const fixture = twoTenantsFixture;
 const text = readFileSync(fixture, 'utf8');
 const scope = parseScope(text, fixture);
 
-function run(variant: string, reduce: boolean): { model: SystemModel; result: CheckResult } {
+function run(variant: string, reduce: boolean): { model: CheckedSystemModel; result: CheckResult } {
   const variantScope = scopeFor(variant, scope);
   const machines = machinesFor(variant, variantScope);
   if (!machines) throw new Error(`no machines for ${variant}`);
-  const model = new SystemModel(variantScope, machines);
+  const model = systemModel(variantScope, machines);
   const symmetry = reduce ? new StateSymmetry(model, symmetryOf(model.scope)) : undefined;
   return { model, result: check(model, safetyProperties, symmetry ? { symmetry } : {}) };
 }
@@ -36,7 +37,7 @@ const verdicts = (result: CheckResult) =>
 
 /** Every step of the trace is a step the model takes from the state before it: a concrete, replayable path. */
 function expectConcrete(
-  model: SystemModel,
+  model: CheckedSystemModel,
   trace: { initial: SystemState; steps: { event: unknown; state: SystemState }[] },
 ) {
   expect(model.initialStates().map((s) => model.key(s))).toContain(model.key(trace.initial));
@@ -69,7 +70,7 @@ describe('a scope that declares interchangeable tenants', () => {
   ])(
     'maps every state of an orbit to one representative, and the representative to itself (%s)',
     (_, scope) => {
-      const model = new SystemModel(scope);
+      const model = systemModel(scope);
       const symmetry = new StateSymmetry(model, symmetryOf(scope));
       const seen: SystemState[] = [];
       let frontier = model.initialStates();
@@ -126,7 +127,7 @@ describe('the search with and without symmetry reduction', () => {
   });
 
   it('keeps the same representatives, in the same order, on the compiled lanes as on decoded states', () => {
-    const model = new SystemModel(scope, machinesFor(baseVariantName, scope) ?? fail());
+    const model = systemModel(scope, machinesFor(baseVariantName, scope) ?? fail());
     const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
     const generic = explore(model, { codec: systemCodec(model), canonical: symmetry.canonical });
     const count = model.scope.namespaces.length;

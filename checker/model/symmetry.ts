@@ -1,9 +1,10 @@
 import { validateNamespaceName } from '../../machines/names.ts';
 import { immortalNamespaces, type Scope } from '../../machines/scope.ts';
 import { canonicalJson } from '../../machines/stepper.ts';
-import type { NamespaceState, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { NamespaceState, SystemEvent, SystemState } from '../../machines/system.ts';
 import { intentOf } from '../../properties/intent.ts';
 import type { FieldPath, ScopeIssue } from '../cli/scope-issues.ts';
+import type { CheckedSystemModel } from './system-model.ts';
 
 /**
  * Symmetry reduction (TLC's SYMMETRY) for a scope that declares interchangeable namespaces and users.
@@ -283,7 +284,7 @@ export class StateSymmetry {
   private readonly rank: string[] = [];
 
   constructor(
-    private readonly model: SystemModel,
+    private readonly model: CheckedSystemModel,
     readonly symmetry: ScopeSymmetry,
   ) {
     this.elements = symmetry.slotPermutations
@@ -481,7 +482,7 @@ interface Path {
  * none does, the declared symmetry is not one, and the error says so.
  */
 export function concreteTrace(
-  model: SystemModel,
+  model: CheckedSystemModel,
   canonical: (s: SystemState) => SystemState,
   path: Path,
   last: (before: SystemState, event: SystemEvent, after: SystemState) => boolean,

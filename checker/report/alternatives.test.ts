@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { goalNotApplicable, goalProperties } from '../../properties/goals.ts';
 import { alternativesScopes, designVariants } from '../../variants/design-variants.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { check } from '../judging/check.ts';
+import { systemModel } from '../model/system-model.ts';
 import { replayFile } from '../scenario/replay.ts';
 import {
   alternatives,
@@ -62,7 +63,7 @@ describe('the design variants', () => {
 describe('the goal properties', () => {
   it('hold on the model on both alternatives scopes, each with a witness or a stated reason', () => {
     for (const scope of alternativesScopes) {
-      const result = check(new SystemModel(scope, defaultMachines), goalProperties);
+      const result = check(systemModel(scope, defaultMachines), goalProperties);
       expect(result.complete).toBe(true);
       for (const p of result.properties) {
         expect(p.status, `${p.property.id} on ${scope.name}`).not.toBe('violated');
@@ -71,7 +72,7 @@ describe('the goal properties', () => {
     // Every goal that applies is witnessed on one scope at least.
     const witnessed = new Set(
       alternativesScopes.flatMap((scope) =>
-        check(new SystemModel(scope, defaultMachines), goalProperties)
+        check(systemModel(scope, defaultMachines), goalProperties)
           .properties.filter((p) => p.status === 'holds')
           .map((p) => p.property.id),
       ),

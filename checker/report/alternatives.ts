@@ -2,7 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
 import type { DesignScope } from '../../machines/design-options.ts';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { goalNotApplicable, goalProperties } from '../../properties/goals.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { Property } from '../../properties/types.ts';
@@ -12,6 +12,7 @@ import { schemaRef } from '../cli/schema-ref.ts';
 import { check, type PropertyResult } from '../judging/check.ts';
 import { LivenessCollector } from '../judging/liveness-fly.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { counterexampleMarkdown } from './counterexample.ts';
 import type { Generator } from './generator.ts';
 import { lassoMarkdown } from './liveness-report.ts';
@@ -130,7 +131,7 @@ const fileName = (variant: string, property: string, scope: string) =>
   `alternatives/${variant}--${property}--${scope}.md`;
 
 function safetyCell(
-  model: SystemModel,
+  model: CheckedSystemModel,
   result: PropertyResult,
   variant: string,
   complete: boolean,
@@ -153,7 +154,7 @@ function safetyCell(
 }
 
 function livenessCell(
-  model: SystemModel,
+  model: CheckedSystemModel,
   run: LivenessRun,
   id: string,
   variant: string,
@@ -195,7 +196,7 @@ export function runAlternative(
   let complete = true;
   for (const base of alternativesScopes) {
     const scope: DesignScope = alt.scope ? alt.scope(base) : base;
-    const model = new SystemModel(scope, alt.machines(defaultMachines));
+    const model = systemModel(scope, alt.machines(defaultMachines));
     const recorder = new LivenessCollector(model, livenessProperties);
     const safety = check(model, [...goalProperties, ...safetyColumns], {
       recorder,

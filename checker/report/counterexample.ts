@@ -1,7 +1,7 @@
-import type { SystemModel } from '../../machines/system.ts';
 import { escapeMarkdownHtml } from '../cli/text-safety.ts';
 import type { PropertyResult, Trace } from '../judging/check.ts';
 import { systemTransitions } from '../judging/check.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import {
   noteworthy,
   responseText,
@@ -26,7 +26,7 @@ const participantOrder = [
 ];
 
 /** The trace as a Mermaid sequence diagram between principals, admission, the store and controllers. */
-export function sequenceDiagram(model: SystemModel, trace: Trace, breaks?: string): string {
+export function sequenceDiagram(model: CheckedSystemModel, trace: Trace, breaks?: string): string {
   const actors = new Map<string, string>();
   const alias = (name: string) => {
     let id = actors.get(name);
@@ -97,7 +97,7 @@ function sanitize(text: string): string {
 }
 
 /** One plain line: which property broke, where, on which request, and what the state shows. */
-export function whatBroke(model: SystemModel, result: PropertyResult): string {
+export function whatBroke(model: CheckedSystemModel, result: PropertyResult): string {
   const v = result.violation;
   if (!v) throw new Error(`property ${result.property.id} has no violation`);
   const n = v.trace.steps.length;
@@ -113,7 +113,11 @@ export function whatBroke(model: SystemModel, result: PropertyResult): string {
  * state, one line per step with only what changed and the rule that decided it, the sequence diagram
  * with the breaking step marked, and every state in full one click away.
  */
-export function counterexampleMarkdown(model: SystemModel, result: PropertyResult, variant: string): string {
+export function counterexampleMarkdown(
+  model: CheckedSystemModel,
+  result: PropertyResult,
+  variant: string,
+): string {
   const v = result.violation;
   if (!v) throw new Error(`property ${result.property.id} has no violation`);
   const transitions = new Map(systemTransitions(model).map((t) => [t.id, t]));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { terminatingNamespaceIsRemoved } from '../../properties/liveness.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import {
   backTo,
   lassoDiagram,
@@ -27,7 +27,7 @@ describe('liveness report', () => {
     expect(backTo(0)).toBe('back to the initial state');
   });
 
-  const model = new SystemModel(removalScope);
+  const model = systemModel(removalScope);
   const run = checkLiveness(model, [{ ...terminatingNamespaceIsRemoved, fairness: [] }]);
   const lasso = run.properties[0].lasso;
 

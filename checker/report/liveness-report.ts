@@ -1,9 +1,10 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { escapeMarkdownHtml } from '../cli/text-safety.ts';
 import type { Lasso } from '../engine/liveness.ts';
 import { type LivenessRun, type LivenessStatus, needsTime } from '../model/liveness-system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { stateFacts } from '../scenario/describe.ts';
 import { type CounterexampleStep, sequenceDiagram, traceSteps } from './counterexample.ts';
 
@@ -64,7 +65,10 @@ export const stutterStep: CounterexampleStep = {
 };
 
 /** Lasso steps as the report shows them; a stutter is its own step. */
-export function lassoSteps(model: SystemModel, lasso: Lasso<SystemState, SystemEvent>): CounterexampleStep[] {
+export function lassoSteps(
+  model: CheckedSystemModel,
+  lasso: Lasso<SystemState, SystemEvent>,
+): CounterexampleStep[] {
   const out: CounterexampleStep[] = [];
   let before = lasso.initial;
   for (const s of lasso.steps) {
@@ -92,7 +96,7 @@ export function lassoLines(steps: CounterexampleStep[], loopStart: number, inden
 }
 
 /** The lasso as a Mermaid sequence diagram: the prefix, then the cycle in a `loop` block. */
-export function lassoDiagram(model: SystemModel, lasso: Lasso<SystemState, SystemEvent>): string {
+export function lassoDiagram(model: CheckedSystemModel, lasso: Lasso<SystemState, SystemEvent>): string {
   const real = (steps: Lasso<SystemState, SystemEvent>['steps']) =>
     steps.flatMap((s) => (s.event === null ? [] : [{ event: s.event, state: s.state }]));
   const prefix = sequenceDiagram(model, {
@@ -116,7 +120,7 @@ export function lassoDiagram(model: SystemModel, lasso: Lasso<SystemState, Syste
 }
 
 /** The report.json part, counterexample file paths under `outDir`. */
-export function livenessReport(run: LivenessRun, model: SystemModel, outDir: string): LivenessReport {
+export function livenessReport(run: LivenessRun, model: CheckedSystemModel, outDir: string): LivenessReport {
   return {
     complete: run.complete,
     deadlock: {
@@ -237,7 +241,12 @@ export function livenessSummary(report: LivenessReport, written: boolean): strin
 }
 
 /** One lasso file: the property, its fairness, the numbered steps with the loop, the diagram, the loop state. */
-export function lassoMarkdown(model: SystemModel, run: LivenessRun, id: string, variant: string): string {
+export function lassoMarkdown(
+  model: CheckedSystemModel,
+  run: LivenessRun,
+  id: string,
+  variant: string,
+): string {
   const result = run.properties.find((r) => r.property.id === id);
   const lasso = result?.lasso;
   if (!result || !lasso) throw new Error(`liveness property ${id} has no lasso`);

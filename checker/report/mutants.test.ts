@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { type Variant, variantByName } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import {
   type MutantResult,
   mutantProperties,
@@ -38,12 +39,12 @@ const harmless: Variant = {
 
 describe('shortestKill', () => {
   it('finds nothing on the model as written, and says when the bound cut the search', () => {
-    const result = shortestKill(new SystemModel(quickScope), mutantProperties, { maxStates: 500 });
+    const result = shortestKill(systemModel(quickScope), mutantProperties, { maxStates: 500 });
     expect(result).toEqual({ kill: null, statesExplored: 500, complete: false });
   });
 
   it('looks past the first kill to the horizon, recording each property at its own shortest length', () => {
-    const model = new SystemModel(
+    const model = systemModel(
       quickScope,
       mutant('create-in-terminating').machines(defaultMachines, quickScope),
     );

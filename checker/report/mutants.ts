@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { sampleRandomScope } from '../../machines/random-scope.ts';
 import type { Scope } from '../../machines/scope.ts';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
@@ -15,6 +15,7 @@ import { createProgressReporter, type ProgressOption } from '../engine/progress.
 import { check, type FirstViolation, type Trace } from '../judging/check.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from '../judging/liveness-fly.ts';
 import { randomRun, type Violation } from '../judging/random.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { type CounterexampleStep, traceSteps } from './counterexample.ts';
 import type { Generator } from './generator.ts';
 import { backTo, lassoSteps } from './liveness-report.ts';
@@ -52,7 +53,7 @@ export const defaultHorizonSteps = 3;
  * (complete, or cut by the limits) with every property holding.
  */
 export function shortestKill(
-  model: SystemModel,
+  model: CheckedSystemModel,
   properties: Property[],
   limits: SearchLimits & { horizonSteps?: number; recorder?: LivenessCollector } = {},
 ): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
@@ -144,7 +145,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   const scope = variant.scope ? variant.scope(baseScope) : baseScope;
   const properties = options.properties ?? mutantProperties;
   const machines = variant.machines(defaultMachines, scope);
-  const model = new SystemModel(scope, machines);
+  const model = systemModel(scope, machines);
   const base = { mutant: variant.name, description: variant.description, requirements: variant.requirements };
   // The graph of a complete search with no kill is where the liveness properties look for a lasso.
   const recorder = options.properties ? undefined : new LivenessCollector(model, livenessProperties);
@@ -193,7 +194,7 @@ export function runMutant(variant: Variant, options: MutantRunOptions = {}): Mut
   }
   for (const seed of options.randomScopeSeeds ?? defaultRandomScopeSeeds) {
     const sampled = sampleRandomScope(seed);
-    const randomModel = new SystemModel(variant.scope ? variant.scope(sampled) : sampled, machines);
+    const randomModel = systemModel(variant.scope ? variant.scope(sampled) : sampled, machines);
     const run = randomRun(randomModel, properties, { runs: options.randomRuns ?? 500, seed });
     if (run.failure) {
       return {

@@ -5,12 +5,12 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import mermaid from 'mermaid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { machinesFor } from '../../variants/variants.ts';
 import { builtInScopes } from '../cli/scope-file.ts';
 import { type CheckResult, check } from '../judging/check.ts';
+import { systemModel } from '../model/system-model.ts';
 import { sequenceDiagram } from './counterexample.ts';
 import {
   buildReport,
@@ -32,7 +32,7 @@ const variant = 'create-in-terminating';
 const propertyId = 'no-create-in-terminating';
 
 describe(`the ${variant} mutant`, () => {
-  const model = new SystemModel(scopes.default, machinesFor(variant, scopes.default));
+  const model = systemModel(scopes.default, machinesFor(variant, scopes.default));
   const outDir = reportFolder(false, variant, 'default');
   let result: CheckResult;
   beforeAll(() => {

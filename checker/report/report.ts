@@ -2,7 +2,6 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { z } from 'zod';
 import type { Scope } from '../../machines/scope.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
@@ -28,6 +27,7 @@ import {
 } from '../judging/outcome.ts';
 import { checkScenarioInvariants, committedScenarioFiles } from '../judging/scenario-invariants.ts';
 import type { LivenessRun } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { counterexampleItf, counterexampleItfPath, lassoItf } from '../scenario/counterexample-itf.ts';
 import { stepCount } from '../scenario/counterexample-story.ts';
 import { type CounterexampleStep, counterexampleMarkdown, traceSteps, whatBroke } from './counterexample.ts';
@@ -241,7 +241,7 @@ export const unexplainedNote =
   'not taken and not declared: add it with its reason under `expectations.untaken` in the scope file, or widen the scope';
 
 export interface ReportContext {
-  model: SystemModel;
+  model: CheckedSystemModel;
   variant: string;
   /** Folder (relative to the project root, POSIX) the report and counterexamples go to. */
   outDir: string;
@@ -417,7 +417,7 @@ const reportHeader =
 export function reportMarkdown(
   report: VerifyReport,
   result: CheckResult,
-  model: SystemModel,
+  model: CheckedSystemModel,
   outDir: string,
   liveness?: LivenessRun,
 ): string {
@@ -660,11 +660,11 @@ export function maskVolatile(path: string, text: string): string {
 }
 
 /** The canonical run: default scope, the machines as written, every safety property. */
-export function canonicalModel(): SystemModel {
+export function canonicalModel(): CheckedSystemModel {
   const scope = scopeByName('default');
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  return new SystemModel(scope, machines);
+  return systemModel(scope, machines);
 }
 
 /** What the committed report is made of: everything its generator below can read (`npm run verify` writes the same bytes). */

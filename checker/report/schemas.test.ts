@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { readSlice } from '../../scripts/swarm.ts';
@@ -22,6 +22,7 @@ import { modelOf, promelaModel } from '../judging/promela.ts';
 import { spinAvailable } from '../judging/spin.ts';
 import { runSwarm, sliceRuns, swarmSlice } from '../judging/swarm.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import { counterexampleItf, lassoItf } from '../scenario/counterexample-itf.ts';
 import { alternativesJson, alternativesStamp, modelRow, runAlternatives } from './alternatives.ts';
 import { mutantsJson, mutantsJsonPath, mutantsStamp, runMutant } from './mutants.ts';
@@ -114,7 +115,7 @@ describe('every writer', () => {
     ).properties;
     validate('itf', JSON.parse(counterexampleItf(model, violated, 'create-in-terminating')));
     const fault = variantByName('controller-never-finalizes') as Variant;
-    const lassoModel = new SystemModel(removalScope, fault.machines(defaultMachines, removalScope));
+    const lassoModel = systemModel(removalScope, fault.machines(defaultMachines, removalScope));
     const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
     const [lasso] = checkLiveness(lassoModel, removal).properties;
     const written = JSON.parse(lassoItf(lassoModel, lasso, 'controller-never-finalizes')) as {

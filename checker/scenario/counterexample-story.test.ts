@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { scopeByName } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import { httpLine } from './counterexample-story.ts';
 
 /** D-16: a counterexample writes a watch as the GET it is on the wire, with ?watch=true; a list without it. */
 const scope = scopeByName('quick');
-const model = new SystemModel(scope);
+const model = systemModel(scope);
 const teamA = scope.namespaces.findIndex((ns) => ns.name === 'team-a');
 const alice = { name: 'alice', groups: ['system:authenticated'] };
 const list = { principal: alice, verb: 'list' as const, object: -1 };

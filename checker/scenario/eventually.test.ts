@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemState } from '../../machines/system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import type { CompiledStep } from './compile.ts';
 import { judgeEventually } from './eventually.ts';
 import { ScenarioFileError } from './load.ts';
@@ -76,7 +77,7 @@ describe('a scenario that states eventually', () => {
   it('is never a pass when the search stops before it has seen every continuation', () => {
     const prepared = prepareScenario('x.yaml', removal(removed('namespace-controller, finalizer-owners')));
     if (prepared instanceof ScenarioFileError) throw prepared;
-    let reached: { model: SystemModel; state: SystemState } | undefined;
+    let reached: { model: CheckedSystemModel; state: SystemState } | undefined;
     replayCompiled(prepared, (model, state, step) => {
       if (step?.kind === 'request') reached = { model, state };
     });

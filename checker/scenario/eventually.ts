@@ -1,11 +1,12 @@
 import { phaseOf } from '../../machines/namespace.ts';
-import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { staleAfterSeconds } from '../../properties/steps.ts';
 import type { Fairness } from '../../properties/types.ts';
 import { checkGoal, type Lasso } from '../engine/liveness.ts';
 import type { ExplorableModel } from '../engine/model.ts';
 import { buildStateGraph } from '../engine/state-graph.ts';
 import { compileFairness, describeFairness } from '../model/liveness-system.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import type { EventualConditionInput, EventuallyInput, FairnessWord } from './schema.ts';
 
 /**
@@ -57,7 +58,7 @@ export const fairnessOfWord: Record<FairnessWord, Fairness> = {
 
 /** Whether one condition holds in `state`; `slot` is its namespace's slot (-1 for none). */
 export function conditionHolds(
-  model: SystemModel,
+  model: CheckedSystemModel,
   state: SystemState,
   c: EventualConditionInput,
   slot: number,
@@ -96,7 +97,7 @@ export type EventuallyVerdict =
   | { status: 'incomplete'; states: number; reason: string };
 
 /** The reached state as the only initial state of the same model: what can happen from here on. */
-function from(model: SystemModel, state: SystemState): ExplorableModel<SystemState, SystemEvent> {
+function from(model: CheckedSystemModel, state: SystemState): ExplorableModel<SystemState, SystemEvent> {
   return {
     initialStates: () => [state],
     key: (s) => model.key(s),
@@ -105,7 +106,7 @@ function from(model: SystemModel, state: SystemState): ExplorableModel<SystemSta
 }
 
 export function judgeEventually(
-  model: SystemModel,
+  model: CheckedSystemModel,
   state: SystemState,
   expectation: EventuallyInput,
   slots: readonly number[],

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
 import { check, type PropertyResult } from '../judging/check.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import { stepperOf } from '../report/site/stepper.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfText, parseItf, traceToItf } from './itf.ts';
@@ -20,7 +20,7 @@ import { replayTrace } from './trace-replay.ts';
  * declare is refused naming where it is.
  */
 const variant = 'create-in-terminating';
-let model: SystemModel;
+let model: CheckedSystemModel;
 let result: PropertyResult;
 let typed = '';
 let older = '';

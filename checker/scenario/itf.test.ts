@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { machinesFor, mutants } from '../../variants/variants.ts';
 import { builtInScopes } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
+import { systemModel } from '../model/system-model.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import {
   actionVariable,
@@ -169,7 +169,7 @@ describe('a seeded fault as ITF', () => {
     const machines = machinesFor('create-in-terminating', scopes.default);
     expect(mutants.some((m) => m.name === 'create-in-terminating')).toBe(true);
     if (!machines) throw new Error('no machines for create-in-terminating');
-    const model = new SystemModel(scopes.default, machines);
+    const model = systemModel(scopes.default, machines);
     const property = safetyProperties.filter((p) => p.id === 'no-create-in-terminating');
     const result = check(model, property, { stopWhenAllViolated: true });
     const violated = result.properties[0];

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
@@ -11,6 +11,7 @@ import { variantByName } from '../../variants/variants.ts';
 import { check } from '../judging/check.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness, type LivenessRun } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import { buildReport, writeReport } from '../report/report.ts';
 import { lassoItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
@@ -27,14 +28,14 @@ const replay = (argv: string[]) => runCommandInProcess(replayCommand, replayMain
  */
 const variant = 'controller-never-finalizes';
 const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
-let model: SystemModel;
+let model: CheckedSystemModel;
 let run: LivenessRun;
 let itf = '';
 
 beforeAll(() => {
   const fault = variantByName(variant);
   if (!fault) throw new Error(`no variant ${variant}`);
-  model = new SystemModel(removalScope, fault.machines(defaultMachines, removalScope));
+  model = systemModel(removalScope, fault.machines(defaultMachines, removalScope));
   run = checkLiveness(model, removal);
   itf = lassoItf(model, run.properties[0], variant);
 });

@@ -1,10 +1,11 @@
 import type { Scope } from '../../machines/scope.ts';
-import { type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import { baseVariantName } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { compileFairness, needsTime, systemHorizon } from '../model/liveness-system.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import type { ItfTrace } from './itf.ts';
 import { stepAction } from './state-view.ts';
 import {
@@ -43,7 +44,7 @@ export type LassoReplay =
       loop: number;
       /** The scope as the trace gives it, the variant's model of it, and the initial state replayed. */
       scope: Scope;
-      model: SystemModel;
+      model: CheckedSystemModel;
       initial: SystemState;
       steps: LassoStepReplay[];
       namespace?: string;
@@ -78,7 +79,7 @@ export function replayLasso(
   const variant = overrides.variant ?? (typeof meta.variant === 'string' ? meta.variant : baseVariantName);
   const scope = overrides.scope ?? traceScope(trace, file);
   const machines = traceMachines(file, variant, scope, Boolean(overrides.variant));
-  const model = new SystemModel(scope, machines);
+  const model = systemModel(scope, machines);
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : undefined;
   const slot = namespace === undefined ? -1 : model.scope.namespaces.findIndex((n) => n.name === namespace);
   if (property.perNamespace && slot < 0)
@@ -144,7 +145,7 @@ export function replayLasso(
 
 /** The liveness verdict on a replayed lasso: `confirmed` or `unconfirmed`, each with its reason. */
 function judgeLasso(
-  model: SystemModel,
+  model: CheckedSystemModel,
   property: LivenessProperty,
   slot: number,
   states: readonly SystemState[],

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { mutants, scopeFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { buildStateGraph } from '../engine/state-graph.ts';
 import { checkLivenessOnTheFly } from '../judging/liveness-fly.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import type { MutantResult } from '../report/mutants.ts';
 import { projectRoot } from './catalog.ts';
 import { lassoItf } from './counterexample-itf.ts';
@@ -63,7 +64,7 @@ describe('every liveness property, in scenario words', () => {
     };
     // A goal's words depend on the property, the namespace and the initializer, not on the state: made once each.
     const words = new Map<string, ReturnType<typeof eventuallyOf>>();
-    const holds = (m: SystemModel, s: SystemState, slot: number, id: string, first?: string) => {
+    const holds = (m: CheckedSystemModel, s: SystemState, slot: number, id: string, first?: string) => {
       const at = `${id} ${slot} ${first}`;
       let e = words.get(at);
       if (!e) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultMachines, SystemModel } from '../../machines/system.ts';
+import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { command as exportCommand, main as exportMain } from '../../scripts/export.ts';
@@ -17,6 +17,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { check } from '../judging/check.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
+import { systemModel } from '../model/system-model.ts';
 import { counterexampleItf, lassoItf } from './counterexample-itf.ts';
 
 /**
@@ -90,7 +91,7 @@ beforeAll(async () => {
   // A lasso of a liveness property (controller-never-finalizes leaves team-a Terminating forever).
   const fault = variantByName('controller-never-finalizes');
   if (!fault) throw new Error('no variant controller-never-finalizes');
-  const lassoModel = new SystemModel(removalScope, fault.machines(defaultMachines, removalScope));
+  const lassoModel = systemModel(removalScope, fault.machines(defaultMachines, removalScope));
   const removal = livenessProperties.filter((p) => p.id === 'terminating-namespace-is-removed');
   lasso = JSON.parse(
     lassoItf(lassoModel, checkLiveness(lassoModel, removal).properties[0], 'controller-never-finalizes'),

@@ -1,15 +1,9 @@
 import { RequestCommand } from '../../machines/commands.ts';
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import { subjectAppliesToUser } from '../../machines/rbac.ts';
-import {
-  type Enabled,
-  type FaultKind,
-  type HttpOutcome,
-  type SystemEvent,
-  SystemModel,
-  type SystemState,
-} from '../../machines/system.ts';
+import type { Enabled, FaultKind, HttpOutcome, SystemEvent, SystemState } from '../../machines/system.ts';
 import { scopeFor } from '../../variants/variants.ts';
+import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
 import {
   type CompiledScenario,
   type CompiledStep,
@@ -139,7 +133,7 @@ const blankReport = (step: CompiledStep): StepReport => ({
  * The API server's timers that fire once the clock has advanced, in order: they fire as soon as they
  * expire (FP-2), being part of the server, not a controller. `replay --to-scenario` follows them too.
  */
-export function expiredTimers(model: SystemModel, state: SystemState): Enabled[] {
+export function expiredTimers(model: CheckedSystemModel, state: SystemState): Enabled[] {
   const fired: Enabled[] = [];
   let current = state;
   for (let n = 0; n < runLimit; n++) {
@@ -156,7 +150,7 @@ export function expiredTimers(model: SystemModel, state: SystemState): Enabled[]
 
 /** The enabled events of one actor, without the failure results the replayer never chooses on its own. */
 function actorEvents(
-  model: SystemModel,
+  model: CheckedSystemModel,
   state: SystemState,
   actor: string,
   kinds: readonly string[],
@@ -178,7 +172,7 @@ function actorEvents(
  * undefined when it has nothing to do. `replay --to-scenario` follows the model through it too.
  */
 export function controllerStep(
-  model: SystemModel,
+  model: CheckedSystemModel,
   state: SystemState,
   actor: string,
   kinds: readonly string[],
@@ -190,7 +184,7 @@ export function controllerStep(
 }
 
 class Replay {
-  readonly model: SystemModel;
+  readonly model: CheckedSystemModel;
   private current: SystemState;
   private readonly namespaceNames: string[];
   /** Seconds the scenario has ticked: the model keeps only ages, so absolute times are derived here for display. */
@@ -199,7 +193,7 @@ class Replay {
   private readonly deletionStamps = new Map<number, number>();
 
   constructor(readonly scenario: CompiledScenario) {
-    this.model = new SystemModel(scenario.scope, scenario.machines);
+    this.model = systemModel(scenario.scope, scenario.machines);
     this.current = this.model.initialStates()[0];
     this.namespaceNames = scenario.scope.namespaces.map((n) => n.name);
   }
@@ -751,7 +745,11 @@ class Replay {
 }
 
 /** Sees each state a replay reaches: the initial one (step null), then the one after every step. */
-export type ReplayObserver = (model: SystemModel, state: SystemState, step: CompiledStep | null) => void;
+export type ReplayObserver = (
+  model: CheckedSystemModel,
+  state: SystemState,
+  step: CompiledStep | null,
+) => void;
 
 /** Replays a compiled scenario to the end; every step runs even after a mismatch. */
 export function replayCompiled(scenario: CompiledScenario, observe?: ReplayObserver): ScenarioReport {

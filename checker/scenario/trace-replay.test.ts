@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SystemModel } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
 import { runCommandInProcess, thrownMessage } from '../../test-support/run-command.ts';
@@ -11,6 +10,7 @@ import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { modelRun } from '../fixtures/model-run.ts';
 import { check } from '../judging/check.ts';
+import { systemModel } from '../model/system-model.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
 import { itfTraceSchema, parseItf } from './itf.ts';
 import { replayFile } from './replay.ts';
@@ -157,7 +157,7 @@ describe('replay --trace --to-scenario with a body naming another object', () =>
   ] as const)(
     'keeps the %s the body carries, so the scenario gets the answer the step got',
     async (_what, field) => {
-      const model = new SystemModel(scopeByName('quick'));
+      const model = systemModel(scopeByName('quick'));
       const [initial] = model.initialStates();
       // Carol's update naming team-b, ci-robot's create with team-b's namespace: both refused with 400.
       const taken = model

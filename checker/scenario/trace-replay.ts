@@ -1,12 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Scope } from '../../machines/scope.ts';
-import { type MachineSet, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import type { MachineSet, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { extraProperties } from '../../properties/extra.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { fieldOf, scopeByName, scopeFromData } from '../cli/scope-file.ts';
+import { systemModel } from '../model/system-model.ts';
 import {
   actionVariable,
   encodeItfValue,
@@ -239,7 +240,7 @@ export function replayTrace(
 ): TraceReplay {
   const { property, variant, scope } = traceSubject(trace, file, overrides);
   const machines = traceMachines(file, variant, scope, Boolean(overrides.variant));
-  const model = new SystemModel(scopeFor(variant, scope), machines);
+  const model = systemModel(scopeFor(variant, scope), machines);
   const typed = isTypedTrace(trace);
   const initial = recordedInitial(model, trace);
   if (!initial) return noRecordedInitial(variant);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { expandTemplate } from '../../machines/requests.ts';
-import type { ApiRequest, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import type { ApiRequest, SystemEvent, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { runScript, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
@@ -15,6 +15,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { requestTemplates } from '../cli/scope-format.ts';
 import { modelRun } from '../fixtures/model-run.ts';
 import { check } from '../judging/check.ts';
+import type { CheckedSystemModel } from '../model/system-model.ts';
 import type { MutantResult } from '../report/mutants.ts';
 import { projectRoot } from './catalog.ts';
 import { counterexampleItf } from './counterexample-itf.ts';
@@ -149,7 +150,7 @@ describe('every seeded fault, as a scenario from its counterexample', () => {
 });
 
 /** A removal of an initializer that is not pending while others are: no pending list says that. */
-const inexpressible = (model: SystemModel, state: SystemState, e: SystemEvent): boolean => {
+const inexpressible = (model: CheckedSystemModel, state: SystemState, e: SystemEvent): boolean => {
   const name = e.command?.kind === 'remove-pending' ? e.command.name : undefined;
   if (e.actorKind !== 'principal' || name === undefined) return false;
   const v = model.view(state, e.namespace);

@@ -6,12 +6,18 @@ import { initializerConfigurationApiVersion } from '../../machines/k8s-types.ts'
 import { conditionsOf, phaseOf } from '../../machines/namespace.ts';
 import type { Scope } from '../../machines/scope.ts';
 import { configurationEntries, configurationResource } from '../../machines/scope.ts';
-import type { ApiRequest, HttpOutcome, SystemEvent, SystemState } from '../../machines/system.ts';
-import { SystemModel } from '../../machines/system.ts';
+import type {
+  ApiRequest,
+  HttpOutcome,
+  SystemEvent,
+  SystemModel,
+  SystemState,
+} from '../../machines/system.ts';
 import type { ActorKind } from '../../machines/system-types.ts';
 import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
+import { systemModel } from '../model/system-model.ts';
 import { controllerStep, expiredTimers } from './replay.ts';
 import { actionData } from './state-view.ts';
 import type { TraceReplay } from './trace-replay.ts';
@@ -234,7 +240,7 @@ export function onTheModel(result: Pick<Replayed, 'scope' | 'initial' | 'model' 
       : result.scope;
   const machines = machinesFor(baseVariantName, scope);
   if (!machines) throw new Error(`no machines for ${baseVariantName}`);
-  const model = new SystemModel(scope, machines);
+  const model = systemModel(scope, machines);
   let state =
     model.initialStates().find((s) => isDeepStrictEqual(s, result.initial)) ?? model.initialStates()[0];
   const steps: ScenarioStep[] = [];

@@ -2,10 +2,10 @@ import { scopeByName } from '../../checker/cli/scope-file.ts';
 import { checkAsync } from '../../checker/judging/check.ts';
 import { LivenessCollector } from '../../checker/judging/liveness-fly.ts';
 import { goldenDifferences, goldenOf, manifestVerdicts } from '../../checker/judging/manifest.ts';
+import { systemModel } from '../../checker/model/system-model.ts';
 import { buildReport, committedScenarios, verifyFailures } from '../../checker/report/report.ts';
 import { scenarioFilesUnder } from '../../checker/scenario/catalog.ts';
 import { replayFile, type ScenarioReport } from '../../checker/scenario/replay.ts';
-import { SystemModel } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.ts';
@@ -25,7 +25,7 @@ export async function verifyVerdict(scopeName: string, variant = baseVariantName
   const given = scopeByName(scopeName);
   const machines = machinesFor(variant, given);
   if (!machines) throw new Error(`variant ${variant} has no machines`);
-  const model = new SystemModel(scopeFor(variant, given), machines);
+  const model = systemModel(scopeFor(variant, given), machines);
   if (model.scope.symmetry)
     throw new Error(
       `scope ${scopeName} declares symmetry, under which verify judges no liveness; judge mutants on a scope without it`,

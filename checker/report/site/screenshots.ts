@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
-import { SystemModel } from '../../../machines/system.ts';
 import { safetyProperties } from '../../../properties/safety.ts';
 import { machinesFor } from '../../../variants/variants.ts';
 import { scopeByName } from '../../cli/scope-file.ts';
 import { check } from '../../judging/check.ts';
+import { systemModel } from '../../model/system-model.ts';
 import { diagramsFolder } from '../diagram.ts';
 import type { Generator } from '../generator.ts';
 import { mutantsJsonPath } from '../mutants.ts';
@@ -56,7 +56,7 @@ export async function faultFixture(projectRoot: string, root: string): Promise<v
   const scope = scopeByName('default');
   const machines = machinesFor(screenshotFault.variant, scope);
   if (!machines) throw new Error(`no machines for ${screenshotFault.variant}`);
-  const model = new SystemModel(scope, machines);
+  const model = systemModel(scope, machines);
   const result = check(
     model,
     safetyProperties.filter((p) => p.id === screenshotFault.property),

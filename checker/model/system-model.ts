@@ -1,0 +1,116 @@
+import type { RequestCommand } from '../../machines/commands.ts';
+import type { Scope } from '../../machines/scope.ts';
+import {
+  defaultMachines,
+  type Enabled,
+  type MachineSet,
+  type NamespaceState,
+  type SystemEvent,
+  SystemModel,
+  type SystemState,
+} from '../../machines/system.ts';
+import type { ExplorableModel } from '../engine/model.ts';
+import { packedKey } from '../engine/outcome-memo.ts';
+import { RequestOutcomes } from '../engine/request-outcomes.ts';
+import { StepTables } from '../engine/step-tables.ts';
+
+/** The global fields a configuration request writes. */
+type ConfigurationGlobals = Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'>;
+
+/**
+ * The composed system (machines/system.ts) fitted to the engine: the same rules and the same successors
+ * in the same order, with a state key for the stores, the local actions' outcomes in step tables and the
+ * requests' outcomes in memos (checker/engine/), each keyed by what the step reads. The specification
+ * computes every step as written; only this class remembers.
+ */
+export class CheckedSystemModel extends SystemModel implements ExplorableModel<SystemState, SystemEvent> {
+  /**
+   * What a request reads and writes: a request into one namespace reads that namespace, the
+   * configuration copy and the RoleBindings, and writes that namespace; a configuration request reads
+   * the copy, faults, store and RoleBindings, and writes those global fields. Its outcome is
+   * remembered under these reads (checker/engine/request-outcomes.ts). Keyed instead by the whole
+   * global context the action footprints declare (the step tables' `context`), the same counts came
+   * with a quick search about half as slow again: a request reads less than its action's footprint.
+   */
+  private readonly outcomes = new RequestOutcomes<
+    SystemState,
+    SystemEvent,
+    NamespaceState,
+    ConfigurationGlobals
+  >({
+    // Namespace states are interned below 2^20; the copy's lane and the RoleBinding mask below 2^16.
+    namespacedBits: [20, 16, 16],
+    namespacedReads: (s, ns) => [s.namespaces[ns].id, s.configSync, this.authorizer.roleBindingMask(s)],
+    namespaceOf: (s, ns) => s.namespaces[ns],
+    withNamespace: (s, ns, state) => this.withNamespaceState(s, ns, state),
+    globalReads: (s) => [s.configSync, s.faults, s.registeredConfigs, this.authorizer.roleBindingMask(s)],
+    globalsOf: ({ configSync, faults, registeredConfigs }) => ({ configSync, faults, registeredConfigs }),
+    withGlobals: (s, globals) => ({ ...s, ...globals }),
+    wroteOnlyGlobals: (before, after) =>
+      after.namespaces === before.namespaces && after.initializers === before.initializers,
+  });
+  /** Each command's memo id: equal requests from the same actor share one (checker/engine/outcome-memo.ts). */
+  private readonly requestIds = new WeakMap<RequestCommand, number>();
+
+  /** Each local action's outcomes, memoized by (its namespace's state, the global context) (checker/engine/step-tables.ts). */
+  readonly stepTables: StepTables<CheckedSystemModel, SystemState, NamespaceState, SystemEvent>;
+
+  constructor(scope: Scope, machines: MachineSet = defaultMachines) {
+    super(scope, machines);
+    // A table per local action the list declares: per kind, as many actors as its highest index says.
+    const actors: number[] = [];
+    for (const a of this.actions)
+      if (a.type === 'local') actors[a.kind] = Math.max(actors[a.kind] ?? 0, a.k + 1);
+    this.stepTables = new StepTables<CheckedSystemModel, SystemState, NamespaceState, SystemEvent>(
+      this,
+      Array.from(actors, (count) => count ?? 0),
+      scope.namespaces.length,
+      (s) => this.authorizer.roleBindingMask(s),
+      // The initializer controllers' snapshots: each read by its own controller's actions only.
+      ['initializers'],
+      // A list across namespaces reads each one's lifecycle and content, not its timer.
+      (ns) => `${ns.lifecycle}.${ns.content}`,
+    );
+  }
+
+  /** A state is its global lanes, its namespaces' interned states and its controllers' snapshots. */
+  key(s: SystemState): string {
+    return packedKey([
+      s.configSync,
+      s.faults,
+      s.registeredConfigs,
+      ...s.namespaces.map((ns) => ns.id),
+      ...s.initializers,
+      // Only in a scope with requestable cluster objects (D-23): other scopes' keys stay as they were.
+      ...(s.clusterObjects === undefined ? [] : [s.clusterObjects]),
+    ]);
+  }
+
+  /** The same successors as the specification's, in its order, local and list actions from the step tables. */
+  override enabled(s: SystemState): Enabled[] {
+    const out: Enabled[] = [];
+    this.stepTables.enabledSteps(this.actions, s, s.initializers, out);
+    return out;
+  }
+
+  /** Performs a request as the specification does; its outcome is remembered under what it reads. */
+  override perform(s: SystemState, command: RequestCommand): Enabled {
+    const { request } = command;
+    const uncached = () => super.perform(s, command);
+    // A cluster object request reads the RBAC context and writes only `clusterObjects`: not remembered.
+    if (request.target === 'cluster-object') return uncached();
+    if (request.target !== 'configuration' && request.namespace < 0) return uncached();
+    let id = this.requestIds.get(command);
+    if (id === undefined) {
+      id = this.outcomes.id({ actor: command.actor, actorKind: command.actorKind, request });
+      this.requestIds.set(command, id);
+    }
+    if (request.target === 'configuration') return this.outcomes.onGlobals(s, id, uncached);
+    return this.outcomes.inNamespace(s, request.namespace, id, uncached);
+  }
+}
+
+/** The composed system as the checker explores it, for a scope and (by default) the machines as written. */
+export function systemModel(scope: Scope, machines: MachineSet = defaultMachines): CheckedSystemModel {
+  return new CheckedSystemModel(scope, machines);
+}
