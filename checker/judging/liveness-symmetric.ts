@@ -155,6 +155,9 @@ interface SearchAccess {
   indexOfLanes: (lanes: Uint32Array) => number;
 }
 
+/** A bit of Tarjan's taken mask: the component has an edge inside it (the global entries use the low bits). */
+const anyEdge = 1 << 30;
+
 /** Namespace ids start at lane 3 of the packed state (checker/model/encoding.ts). */
 const firstNamespaceLane = 3;
 
@@ -243,16 +246,37 @@ class Quotient {
       successors: (u: number, emit: (event: number, target: number) => void) => this.edges(u, follow, emit),
       events: this.access.events,
     };
-    const noClasses = { eventMask: () => 0 };
+    // Tarjan gathers the global conditions taken inside each component, and whether it has an edge at all.
+    let masks = new Int32Array(0);
+    const classes = {
+      eventMask: (id: number) => {
+        if (id >= masks.length) {
+          const grown = new Int32Array(Math.max(id + 1, masks.length * 2)).fill(-1);
+          grown.set(masks);
+          masks = grown;
+        }
+        if (masks[id] === -1) {
+          let m = anyEdge;
+          const e = this.access.events[id];
+          entries.forEach((entry, k) => {
+            if (!entry.perNamespace && this.c.conditions[entry.bits[0]].matches(e)) m |= 1 << k;
+          });
+          masks[id] = m;
+        }
+        return masks[id];
+      },
+    };
     const fair: Int32Array[] = [];
     const work: { roots: ArrayLike<number>; inside: (u: number) => boolean }[] = [
       { roots, inside: this.pendingPair(property, follow, inClass) },
     ];
     while (work.length > 0) {
       const set = work.pop() as (typeof work)[number];
-      for (const component of tarjan(walk, noClasses, set.roots, set.inside, this.scratch)) {
+      for (const component of tarjan(walk, classes, set.roots, set.inside, this.scratch)) {
         this.pairsWalked += component.states.length;
-        const judged = this.threads(component.states, entries, follow);
+        const judged =
+          this.decided(component.states, component.taken, entries) ??
+          this.threads(component.states, entries, follow);
         if (judged.rest !== undefined) {
           if (judged.rest.length === 0) continue;
           const stamp = ++this.scratch.stamp;
@@ -260,6 +284,60 @@ class Quotient {
           work.push({ roots: judged.rest, inside: (u) => this.scratch.mark[u] === stamp });
         } else if (judged.fair) fair.push(component.states);
       }
+    }
+    return { fair };
+  }
+
+  /**
+   * A component judged without walking its edges again, when its global conditions (taken as Tarjan
+   * gathered them) or its lack of any edge decide it; undefined when its threads must be read.
+   */
+  private decided(
+    states: Int32Array,
+    taken: number,
+    entries: readonly FairnessEntry[],
+  ): { fair: boolean; rest?: number[] } | undefined {
+    const { n, c } = this;
+    let some = 0;
+    let all = -1;
+    for (const u of states) {
+      const r = Math.floor(u / n);
+      entries.forEach((entry, k) => {
+        if (entry.perNamespace) return;
+        if (c.enabled(entry.bits[0], r)) some |= 1 << k;
+        else all &= ~(1 << k);
+      });
+    }
+    const strongUntaken =
+      entries.reduce(
+        (m, entry, k) => (!entry.perNamespace && entry.kind === 'strong' ? m | (1 << k) : m),
+        0,
+      ) &
+      some &
+      ~taken;
+    if (strongUntaken !== 0) {
+      const rest: number[] = [];
+      for (const u of states) {
+        const r = Math.floor(u / n);
+        if (!entries.some((entry, k) => (strongUntaken >>> k) & 1 && c.enabled(entry.bits[0], r)))
+          rest.push(u);
+      }
+      return { fair: false, rest };
+    }
+    const weakFails = entries.some(
+      (entry, k) =>
+        !entry.perNamespace && entry.kind === 'weak' && ((taken >>> k) & 1) === 0 && ((all >>> k) & 1) === 1,
+    );
+    if (weakFails) return { fair: false };
+    if ((taken & anyEdge) !== 0) return undefined;
+    // One pair and no edge: a stutter, whose threads are single: each slot's condition must be disabled.
+    const r = Math.floor(states[0] / n);
+    let fair = true;
+    for (const entry of entries) {
+      if (!entry.perNamespace) continue;
+      const enabledAt = entry.bits.some((bit) => c.enabled(bit, r));
+      if (enabledAt && entry.kind === 'strong') return { fair: false, rest: [] };
+      if (enabledAt) fair = false;
     }
     return { fair };
   }
