@@ -106,15 +106,24 @@ export function judgeUnderSymmetry(
       lanesOf(s, lanes);
       stuckStates += symmetry.orbitSizeOfLanes(lanes, 3, q.n);
     }
+  // Every class of slots judged once for all the properties that follow it (shared searches, below).
+  const verdicts = new Map<string, ClassVerdict>();
+  const classes = new Map<number, number[]>();
+  for (let slot = -1; slot < q.n; slot++) {
+    const members = q.classOf(slot);
+    classes.set(members[0], members);
+  }
+  for (const members of classes.values()) {
+    const following = c.properties.flatMap((p, i) => (members[0] >= 0 === p.perNamespace ? [i] : []));
+    for (const [i, verdict] of q.judgeClasses(following, members))
+      verdicts.set(`${i}@${members[0]}`, verdict);
+  }
   const properties = c.properties.map((property, i) => {
-    const byClass = new Map<number, ClassVerdict>();
     const verdict = combineSlots(model, property, search.complete, (slot) => {
       const members = q.classOf(slot);
-      let known = byClass.get(members[0]);
-      if (known === undefined) {
-        known = q.judgeClass(i, members);
-        byClass.set(members[0], known);
-      }
+      const known = verdicts.get(`${i}@${members[0]}`);
+      if (known === undefined)
+        throw new Error('liveness under symmetry: a class left unjudged (internal error)');
       const triggers = q.concreteTriggers(i, slot, members);
       if (known.fair.length === 0) return { triggers, onlyAtHorizon: false };
       return { triggers, onlyAtHorizon: false, lasso: q.lasso(i, slot, members, known) };
@@ -232,20 +241,127 @@ class Quotient {
     return roots;
   }
 
+  /**
+   * The fair sets of each property's pairs on one class of slots. Properties pending on exactly the same
+   * pairs share one Tarjan search from all their triggers (its components are those of each one's own
+   * search, and more): one none of whose components is fair for it has none reachable from its own
+   * triggers and holds; any other is searched alone, as `checker/judging/liveness-fly.ts` shares goals.
+   */
+  judgeClasses(properties: readonly number[], members: readonly number[]): Map<number, ClassVerdict> {
+    const result = new Map<number, ClassVerdict>();
+    const follow = members[0] >= 0;
+    const inClass = new Uint8Array(this.n);
+    for (const i of members) if (i >= 0) inClass[i] = 1;
+    const pairs = this.c.search.states * this.n;
+    const pendingSets = properties.map((p) => {
+      const pending = this.pendingPair(p, follow, inClass);
+      const set = new Uint8Array(pairs);
+      for (let u = 0; u < pairs; u++) if (pending(u)) set[u] = 1;
+      return set;
+    });
+    const same = (a: Uint8Array, b: Uint8Array) => {
+      for (let u = 0; u < a.length; u++) if (a[u] !== b[u]) return false;
+      return true;
+    };
+    const groups: number[][] = [];
+    properties.forEach((_, k) => {
+      const group = groups.find((g) => same(pendingSets[g[0]], pendingSets[k]));
+      if (group) group.push(k);
+      else groups.push([k]);
+    });
+    for (const group of groups) {
+      const ids = group.map((k) => properties[k]);
+      if (ids.length === 1) {
+        result.set(ids[0], this.judgeClass(ids[0], members));
+        continue;
+      }
+      const roots = [...new Set(ids.flatMap((p) => this.triggerPairs(p, members)))].sort((a, b) => a - b);
+      if (roots.length === 0) {
+        for (const p of ids) result.set(p, { fair: [] });
+        continue;
+      }
+      // The global conditions of every property of the group, each one bit of Tarjan's taken mask.
+      const globalBits = new Map<number, number>();
+      const entriesOf = ids.map((p) => this.c.fairnessOf(p));
+      for (const entries of entriesOf)
+        for (const entry of entries)
+          if (!entry.perNamespace && !globalBits.has(entry.bits[0]))
+            globalBits.set(entry.bits[0], globalBits.size);
+      if (globalBits.size > 29) {
+        for (const p of ids) result.set(p, this.judgeClass(p, members));
+        continue;
+      }
+      const inside = (u: number) => pendingSets[group[0]][u] === 1;
+      const components = tarjan(
+        this.walk(follow),
+        { eventMask: this.maskOf([...globalBits.keys()]) },
+        roots,
+        inside,
+        this.scratch,
+      );
+      ids.forEach((p, k) => {
+        const entries = entriesOf[k];
+        const toOwn = (taken: number) => {
+          let m = taken & anyEdge;
+          entries.forEach((entry, bit) => {
+            if (!entry.perNamespace && (taken >>> (globalBits.get(entry.bits[0]) as number)) & 1)
+              m |= 1 << bit;
+          });
+          return m;
+        };
+        const open = components.some((component) => {
+          const judged =
+            this.decided(component.states, toOwn(component.taken), entries) ??
+            this.threads(component.states, entries, follow);
+          return judged.fair || (judged.rest !== undefined && judged.rest.length > 0);
+        });
+        this.pairsWalked += components.reduce((sum, component) => sum + component.states.length, 0);
+        result.set(p, open ? this.judgeClass(p, members) : { fair: [] });
+      });
+    }
+    return result;
+  }
+
+  /** The pairs as Tarjan walks them. */
+  private walk(follow: boolean) {
+    return {
+      size: this.c.search.states * this.n,
+      expanded: this.c.search.states * this.n,
+      successors: (u: number, emit: (event: number, target: number) => void) => this.edges(u, follow, emit),
+      events: this.access.events,
+    };
+  }
+
+  /** Tarjan's taken mask of an event: bit k for the k-th of `conditions` it matches, and `anyEdge`. */
+  private maskOf(conditions: readonly number[]): (id: number) => number {
+    let masks = new Int32Array(0);
+    return (id) => {
+      if (id >= masks.length) {
+        const grown = new Int32Array(Math.max(id + 1, masks.length * 2)).fill(-1);
+        grown.set(masks);
+        masks = grown;
+      }
+      if (masks[id] === -1) {
+        let m = anyEdge;
+        const e = this.access.events[id];
+        conditions.forEach((condition, k) => {
+          if (this.c.conditions[condition].matches(e)) m |= 1 << k;
+        });
+        masks[id] = m;
+      }
+      return masks[id];
+    };
+  }
+
   /** The fair sets of pairs reachable from the class's triggers through pending pairs. */
-  judgeClass(property: number, members: readonly number[]): ClassVerdict {
+  private judgeClass(property: number, members: readonly number[]): ClassVerdict {
     const follow = members[0] >= 0;
     const inClass = new Uint8Array(this.n);
     for (const i of members) if (i >= 0) inClass[i] = 1;
     const roots = this.triggerPairs(property, members);
     if (roots.length === 0) return { fair: [] };
     const entries = this.c.fairnessOf(property);
-    const walk = {
-      size: this.c.search.states * this.n,
-      expanded: this.c.search.states * this.n,
-      successors: (u: number, emit: (event: number, target: number) => void) => this.edges(u, follow, emit),
-      events: this.access.events,
-    };
+    const walk = this.walk(follow);
     // Tarjan gathers the global conditions taken inside each component, and whether it has an edge at all.
     let masks = new Int32Array(0);
     const classes = {
