@@ -20,7 +20,7 @@ import { symmetricLivenessRefusal } from '../checker/judging/liveness-symmetric.
 import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/judging/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judging/outcome.ts';
 import { writeTraceability } from '../checker/judging/traceability.ts';
-import type { LivenessRun } from '../checker/model/liveness-system.ts';
+import { type LivenessRun, systemHorizonDeclared } from '../checker/model/liveness-system.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
 import {
   buildReport,
@@ -141,7 +141,9 @@ async function runExhaustive(model: SystemModel, properties: Property[], args: V
     return exitCodes.usage;
   }
   // Under symmetry liveness is judged on orbits paired with the slot a property follows, unless a property cannot be.
-  const refusal = symmetry ? symmetricLivenessRefusal(symmetry, livenessProperties) : undefined;
+  const refusal = symmetry
+    ? symmetricLivenessRefusal(symmetry, livenessProperties, systemHorizonDeclared(model) !== undefined)
+    : undefined;
   const recorder =
     args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && refusal === undefined
       ? new LivenessCollector(model, livenessProperties, symmetry)
