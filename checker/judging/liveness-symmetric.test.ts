@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../../machines/scope.ts';
 import { defaultMachines, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
+import { runScript } from '../../test-support/run-command.ts';
+import { useTempDir } from '../../test-support/temp-dir.ts';
 import { twoTenantsCrossed, twoTenantsFixture } from '../../test-support/two-tenants.ts';
 import { variantByName } from '../../variants/variants.ts';
 import { parseScope } from '../cli/scope-file.ts';
@@ -136,4 +139,37 @@ describe('liveness judged under symmetry (orbit x followed slot)', () => {
     expect(symmetricLivenessRefusal(symmetry, named)).toMatch(/assumes fairness for alice alone/);
     expect(symmetricLivenessRefusal(symmetry, livenessProperties)).toBeUndefined();
   });
+
+  const scratch = useTempDir('symmetric-liveness');
+  it("verify judges liveness under the scope's symmetry, says how, and kills a seeded fault with the lasso --symmetry off shows", async () => {
+    const run = (symmetry: string) =>
+      runScript(
+        resolve('scripts/verify.ts'),
+        [
+          '--scope',
+          resolve(twoTenantsFixture),
+          '--variant',
+          'controller-never-finalizes',
+          '--symmetry',
+          symmetry,
+          '--quiet',
+        ],
+        { cwd: scratch() },
+      );
+    const [on, off] = [await run('on'), await run('off')];
+    expect(on.stderr).toContain('verify: liveness is judged under symmetry reduction (a group of 2)');
+    expect(on.stdout).toMatch(
+      /judged under symmetry reduction \(a group of 2\): each property on the \d+ orbit/,
+    );
+    expect(off.stdout).not.toContain('judged under symmetry');
+    expect([on.code, off.code]).toEqual([13, 13]);
+    const liveness = (text: string) => text.slice(text.indexOf('Liveness ('), text.indexOf('Report:'));
+    const lines = (text: string) =>
+      liveness(text)
+        .split('\n')
+        .filter((l) => !l.includes('judged under'));
+    expect(lines(on.stdout)).toEqual(lines(off.stdout));
+    expect(liveness(on.stdout)).toMatch(/terminating-namespace-is-removed +violated/);
+    expect(liveness(on.stdout)).toContain('-- cycle, repeated forever --');
+  }, 120_000);
 });
