@@ -254,9 +254,11 @@ class Quotient {
     for (const i of members) if (i >= 0) inClass[i] = 1;
     const pairs = this.c.search.states * this.n;
     const pendingSets = properties.map((p) => {
-      const pending = this.pendingPair(p, follow, inClass);
       const set = new Uint8Array(pairs);
-      for (let u = 0; u < pairs; u++) if (pending(u)) set[u] = 1;
+      for (const i of members) {
+        const goal = this.c.goalOf(p, i);
+        for (let r = 0; r < this.c.expanded; r++) if (this.c.pending(goal, r)) set[this.node(r, i)] = 1;
+      }
       return set;
     });
     const same = (a: Uint8Array, b: Uint8Array) => {
