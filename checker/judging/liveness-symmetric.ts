@@ -38,6 +38,9 @@ import { TarjanScratch, tarjan } from './liveness-fly.ts';
  * the concrete initial state with its group element tracked step by step, then the concrete states over
  * that set reachable from where the path ends are built (at most the group's order times its pairs) and
  * judged by `checkGoal` with the property's own conditions, which finds the fair cycle.
+ *
+ * Cost: the pairs are walked by recomputing the representatives' successors, so a representative is
+ * expanded once per pair of it that a search reaches; properties pending on the same pairs share a search.
  */
 
 /** What a `LivenessCollector` recorded, as this judge reads it. */
@@ -250,8 +253,6 @@ class Quotient {
   judgeClasses(properties: readonly number[], members: readonly number[]): Map<number, ClassVerdict> {
     const result = new Map<number, ClassVerdict>();
     const follow = members[0] >= 0;
-    const inClass = new Uint8Array(this.n);
-    for (const i of members) if (i >= 0) inClass[i] = 1;
     const pairs = this.c.search.states * this.n;
     const pendingSets = properties.map((p) => {
       const set = new Uint8Array(pairs);
