@@ -16,10 +16,11 @@ import {
   type StateEstimate,
 } from '../checker/judging/estimate.ts';
 import { LivenessCollector } from '../checker/judging/liveness-fly.ts';
+import { symmetricLivenessRefusal } from '../checker/judging/liveness-symmetric.ts';
 import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/judging/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judging/outcome.ts';
 import { writeTraceability } from '../checker/judging/traceability.ts';
-import type { LivenessRun } from '../checker/model/liveness-system.ts';
+import { type LivenessRun, systemHorizonDeclared } from '../checker/model/liveness-system.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
 import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
 import {
@@ -146,14 +147,21 @@ async function runExhaustive(
     interrupt.dispose();
     return exitCodes.usage;
   }
-  // The reduced graph exchanges namespaces along its paths, so a per-namespace liveness property cannot follow one there.
+  // Under symmetry liveness is judged on orbits paired with the slot a property follows, unless a property cannot be.
+  const refusal = symmetry
+    ? symmetricLivenessRefusal(symmetry, livenessProperties, systemHorizonDeclared(model) !== undefined)
+    : undefined;
   const recorder =
-    args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && !symmetry
-      ? new LivenessCollector(model, livenessProperties)
+    args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && refusal === undefined
+      ? new LivenessCollector(model, livenessProperties, symmetry)
       : undefined;
-  if (symmetry)
+  if (refusal !== undefined)
     console.error(
-      'verify: liveness is not judged under symmetry reduction (its paths exchange the namespaces a per-namespace property follows); add --symmetry off to judge it',
+      `verify: liveness is not judged under symmetry reduction: ${refusal}; add --symmetry off to judge it`,
+    );
+  else if (symmetry && recorder)
+    console.error(
+      `verify: liveness is judged under symmetry reduction (a group of ${symmetry.order}): on orbits paired with the namespace slot each property follows`,
     );
   const stopRules = {
     stopWhenAllViolated: true,

@@ -90,9 +90,10 @@ export interface ExploreResult<S, E> extends SearchSummary {
   structureBytes?: number;
   /**
    * The compiled search only: recomputes the successors of state `index` in the order the search saw
-   * them, each as an event id (into `events`) and the target's index (-1 when the search never added it).
+   * them, each as an event id (into `events`) and the target's index (-1 when the search never added it);
+   * under symmetry also the group element that took the successor to the representative stored (0: none).
    */
-  successors?: (index: number, emit: (event: number, target: number) => void) => void;
+  successors?: (index: number, emit: (event: number, target: number, element: number) => void) => void;
   /** The events `successors` names by id (it may add some). */
   events?: readonly E[];
 }

@@ -213,9 +213,13 @@ const withFigures = (
 
 /**
  * The compiled model (checker/model/compiled.ts) serves every search, symmetry's too (representatives
- * chosen on the lanes), but a graph recorder under symmetry: its edges would need the permutations.
+ * chosen on the lanes, and liveness's collector, which walks them again with their permutations), but a
+ * graph recorder under symmetry: its edges would need the permutations.
  */
-const compiles = (options: CheckOptions) => options.symmetry === undefined || options.recorder === undefined;
+const compiles = (options: CheckOptions) =>
+  options.symmetry === undefined ||
+  options.recorder === undefined ||
+  options.recorder.eventEdge !== undefined;
 
 /** A bitstate search keeps no graph: it refuses a recorder rather than record a graph with holes. */
 function bitstateCheck(

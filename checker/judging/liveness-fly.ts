@@ -20,8 +20,10 @@ import {
   systemHorizonDeclared,
   systemTerminalDeclared,
 } from '../model/liveness-system.ts';
+import type { StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 import { type CheckOptions, check } from './check.ts';
+import { type CollectedLiveness, judgeUnderSymmetry } from './liveness-symmetric.ts';
 
 /**
  * Liveness and deadlock without a stored edge list. During the search a `LivenessCollector` keeps a few
@@ -93,9 +95,14 @@ export class LivenessCollector {
   private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
 
+  /**
+   * Under symmetry (`symmetry`: the search keeps one state per orbit) `judge` judges on the orbits times
+   * the slot a property follows (checker/judging/liveness-symmetric.ts).
+   */
   constructor(
     readonly model: CheckedSystemModel,
     readonly properties: readonly LivenessProperty[],
+    readonly symmetry?: StateSymmetry,
   ) {
     const keys = new Map<string, number>();
     this.propertyConditions = properties.map((property) => {
@@ -226,6 +233,8 @@ export class LivenessCollector {
   judge(onJudged?: (judged: number, total: number, propertyId: string) => void): LivenessRun {
     const search = this.search;
     if (search === undefined) throw new Error('LivenessCollector: the search has not finished');
+    if (this.symmetry !== undefined && this.symmetry.order > 1)
+      return judgeUnderSymmetry(this.collected(search), this.symmetry, onJudged);
     const { successors, events } = search;
     if (successors === undefined || events === undefined)
       throw new Error('LivenessCollector: the search cannot recompute successors (use the compiled search)');
@@ -277,6 +286,44 @@ export class LivenessCollector {
         ...(stuck.length > 0 ? { trace: search.traceTo(stuck[0]) } : {}),
       },
       properties: results,
+    };
+  }
+
+  /** The recorded words as the judge under symmetry reads them. */
+  private collected(search: ExploreResult<SystemState, SystemEvent>): CollectedLiveness {
+    const expanded = search.complete ? this.expansions : Math.max(0, this.expansions - 1);
+    const n = this.model.scope.namespaces.length;
+    const goalStart = this.properties.map((_, i) =>
+      this.properties.slice(0, i).reduce((sum, p) => sum + (p.perNamespace ? n : 1), 0),
+    );
+    const base = 1 + this.goalWords;
+    return {
+      model: this.model,
+      properties: this.properties,
+      search,
+      expanded,
+      horizonDeclared: this.horizon !== undefined,
+      goalOf: (property, slot) => goalStart[property] + Math.max(slot, 0),
+      pending: (g, s) =>
+        s < expanded && ((this.words.get(s, 1 + ((2 * g) >>> 5)) >>> ((2 * g) & 31)) & 1) === 1,
+      triggered: (g, s) =>
+        s < expanded && ((this.words.get(s, 1 + ((2 * g) >>> 5)) >>> (((2 * g) & 31) + 1)) & 1) === 1,
+      enabled: (c, s) => ((this.words.get(s, base + (c >>> 5)) >>> (c & 31)) & 1) === 1,
+      stuck: (s) => {
+        const flags = this.words.get(s, 0);
+        return (flags & hasSuccessor) === 0 && (flags & terminalBit) === 0;
+      },
+      conditions: this.conditions,
+      fairnessOf: (i) => {
+        const { global } = this.propertyConditions[i];
+        let at = 0;
+        return this.properties[i].fairness.map((f) => {
+          const width = f.perNamespace ? n : 1;
+          const bits = global.slice(at, at + width);
+          at += width;
+          return { kind: f.kind, perNamespace: f.perNamespace === true, bits };
+        });
+      },
     };
   }
 
@@ -479,7 +526,7 @@ export class LivenessCollector {
 type Walk = SuccessorWalk<SystemEvent>;
 
 /** Tarjan's per-state arrays, allocated once per judgement and reset by the states each walk touched. */
-class TarjanScratch {
+export class TarjanScratch {
   readonly index: Int32Array;
   readonly low: Int32Array;
   readonly onStack: Uint8Array;
@@ -511,7 +558,7 @@ class TarjanScratch {
  * taken on its own edges (iterative Tarjan; successors recomputed once per state and kept only while the
  * state is on the call stack).
  */
-function tarjan(
+export function tarjan(
   walk: Walk,
   fair: Pick<Fair, 'eventMask'>,
   roots: ArrayLike<number>,

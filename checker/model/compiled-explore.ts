@@ -68,8 +68,8 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
 
 /** Symmetry on lanes (checker/model/symmetry.ts, `StateSymmetry.canonicalLanes`). */
 export interface LanesSymmetry {
-  /** Writes the orbit's representative of `lanes` into `out`. */
-  canonical(lanes: Uint32Array, out: Uint32Array): void;
+  /** Writes the orbit's representative of `lanes` into `out`; returns the group element applied (0: none). */
+  canonical(lanes: Uint32Array, out: Uint32Array): number;
   /** States in the orbit of `lanes`. */
   orbitSize(lanes: Uint32Array): number;
 }
@@ -85,6 +85,10 @@ export type CompiledResult = ExploreResult<SystemState, SystemEvent> & {
   hashCompact?: HashCompactFigures;
   /** Under symmetry: the states and transitions the orbits stand for. */
   represented?: { states: number; transitions: number };
+  /** The lanes of stored state `index`, copied into `out` (not after hash compaction). */
+  lanesOf?: (index: number, out: Uint32Array) => void;
+  /** The index of the stored state with exactly these lanes, or -1. */
+  indexOfLanes?: (lanes: Uint32Array) => number;
 };
 
 /** Lanes by state index in chunks, each chunk dropped once every state in it has been expanded. */
@@ -320,6 +324,12 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
       successors: revisit,
       events,
+      lanesOf: (index, out) => {
+        const chunk = visited.chunkOf(index);
+        const offset = visited.offsetOf(index);
+        for (let k = 0; k < width; k++) out[k] = chunk[offset + k];
+      },
+      indexOfLanes: (lanes) => visited.indexOf(lanes, hashLanes(lanes, 0, width)),
       ...(symmetry !== undefined ? { represented: { ...represented } } : {}),
     };
   };
@@ -390,30 +400,37 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const from = new Uint32Array(width);
   const to = new Uint32Array(width);
   let fromIndex = -1;
-  let emitEdge: (event: number, target: number) => void = () => {};
+  let emitEdge: (event: number, target: number, element: number) => void = () => {};
   const findCanon = new Uint32Array(width);
+  // Under symmetry: the group element that took the last successor found to its representative.
+  let applied = 0;
   const find = (lanes: Uint32Array) => {
     if (symmetry === undefined) return visited.indexOf(lanes, hashLanes(lanes, 0, width));
-    symmetry.canonical(lanes, findCanon);
+    applied = symmetry.canonical(lanes, findCanon);
     return visited.indexOf(findCanon, hashLanes(findCanon, 0, width));
   };
   const revisitSink: LaneSink = {
     eachSelfLoop: true,
     selfLoops() {},
-    self: (event) => emitEdge(event, fromIndex),
+    self: (event) => emitEdge(event, fromIndex, 0),
     change(event, lane, value) {
-      if (value === from[lane]) return emitEdge(event, fromIndex);
+      if (value === from[lane]) return emitEdge(event, fromIndex, 0);
       to.set(from);
       to[lane] = value;
-      emitEdge(event, find(to));
+      applied = 0;
+      const target = find(to);
+      emitEdge(event, target, applied);
     },
     whole(event, lanes) {
       let same = true;
       for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
-      emitEdge(event, same ? fromIndex : find(lanes));
+      applied = 0;
+      const target = same ? fromIndex : find(lanes);
+      emitEdge(event, target, applied);
     },
   };
-  function revisit(index: number, emit: (event: number, target: number) => void): void {
+  /** Under symmetry `emit` also gets the element that took the concrete successor to its representative. */
+  function revisit(index: number, emit: (event: number, target: number, element: number) => void): void {
     const chunk = visited.chunkOf(index);
     const offset = visited.offsetOf(index);
     for (let k = 0; k < width; k++) from[k] = chunk[offset + k];

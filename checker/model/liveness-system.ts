@@ -47,6 +47,11 @@ export interface LivenessRun {
   stopReason?: StopReason;
   deadlock: DeadlockResult;
   properties: LivenessResult[];
+  /**
+   * Under symmetry reduction: judged on pairs (orbit representative, slot a property follows), the group's
+   * order, the orbits and the pairs the judgements walked (checker/judging/liveness-symmetric.ts).
+   */
+  judgedOn?: { kind: 'symmetry'; order: number; orbits: number; pairs: number };
 }
 
 /** A model that declares where its bounded clock stops; runs that stall there may only be out of time. */

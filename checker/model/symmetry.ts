@@ -399,19 +399,81 @@ export class StateSymmetry {
    * `canonical` on packed lanes (checker/model/encoding.ts: the namespace ids from lane `first`, `count`
    * of them): writes the least image of `lanes` into `out` (lanes outside the namespaces copied), with no
    * object per state, so the compiled search can keep one representative per orbit. The same
-   * representative as `canonical` on the decoded state.
+   * representative as `canonical` on the decoded state. Returns the element applied (`slotImage`'s numbering).
    */
-  canonicalLanes(lanes: Uint32Array, out: Uint32Array, first: number, count: number): void {
+  canonicalLanes(lanes: Uint32Array, out: Uint32Array, first: number, count: number): number {
     out.set(lanes);
-    for (const element of this.elements) {
+    let chosen = 0;
+    for (let g = 0; g < this.elements.length; g++) {
+      const element = this.elements[g];
       let order = 0;
       for (let j = 0; j < count && order === 0; j++)
         order = this.compareIds(this.imageId(lanes[first + element.inverse[j]], element), out[first + j]);
-      if (order < 0)
+      if (order < 0) {
+        chosen = g + 1;
         for (let j = 0; j < count; j++)
           out[first + j] = this.imageId(lanes[first + element.inverse[j]], element);
+      }
     }
+    return chosen;
   }
+
+  /**
+   * The group's elements by number, as `canonicalLanes` names the one it applied: 0 is the identity,
+   * `g` (1 .. order - 1) the others. `slotImage(g, i)` is the slot where element g moves slot i.
+   */
+  slotImage(g: number, slot: number): number {
+    if (g === 0 || slot < 0) return slot;
+    return this.forward(g)[slot];
+  }
+
+  /** Element g's slot permutation as `from -> to`. */
+  private forward(g: number): number[] {
+    let p = this.forwards[g];
+    if (p === undefined) {
+      const { inverse } = this.elements[g - 1];
+      p = new Array<number>(inverse.length);
+      inverse.forEach((from, to) => {
+        (p as number[])[from] = to;
+      });
+      this.forwards[g] = p;
+    }
+    return p;
+  }
+  private readonly forwards: number[][] = [];
+
+  /** Writes the image of `lanes` under element g into `out` (lanes outside the namespaces copied). */
+  applyLanes(g: number, lanes: Uint32Array, out: Uint32Array, first: number, count: number): void {
+    out.set(lanes);
+    if (g === 0) return;
+    const element = this.elements[g - 1];
+    for (let j = 0; j < count; j++) out[first + j] = this.imageId(lanes[first + element.inverse[j]], element);
+  }
+
+  /** The element that applies `b`, then `a` (so `slotImage(compose(a, b), i)` is `slotImage(a, slotImage(b, i))`). */
+  compose(a: number, b: number): number {
+    if (a === 0) return b;
+    if (b === 0) return a;
+    const key = a * this.order + b;
+    const known = this.composed.get(key);
+    if (known !== undefined) return known;
+    const n = this.elements[0].inverse.length;
+    const userOf = (g: number, u: string) => (g === 0 ? u : (this.elements[g - 1].users.get(u) ?? u));
+    const users = new Set<string>();
+    for (const e of this.elements) for (const [from, to] of e.users) users.add(from).add(to);
+    for (let h = 0; h < this.order; h++) {
+      let same = true;
+      for (let i = 0; i < n && same; i++)
+        same = this.slotImage(h, i) === this.slotImage(a, this.slotImage(b, i));
+      for (const u of users) if (same) same = userOf(h, u) === userOf(a, userOf(b, u));
+      if (same) {
+        this.composed.set(key, h);
+        return h;
+      }
+    }
+    throw new Error('symmetry: the declared group is not closed under composition (internal error)');
+  }
+  private readonly composed = new Map<number, number>();
 
   /** `orbitSize` on packed lanes: the distinct images of the namespace ids among the group's elements. */
   orbitSizeOfLanes(lanes: Uint32Array, first: number, count: number): number {

@@ -30,6 +30,8 @@ export interface LivenessReport {
   complete: boolean;
   deadlock: { count: number; atHorizon: number; steps?: CounterexampleStep[] };
   properties: LivenessReportProperty[];
+  /** How liveness was judged when not on every state (under symmetry reduction), in one sentence. */
+  judgedOn?: string;
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -56,6 +58,7 @@ export const livenessReportSchema: z.ZodType<LivenessReport> = z.strictObject({
         .optional(),
     }),
   ),
+  judgedOn: z.string().optional(),
 });
 
 export const stutterStep: CounterexampleStep = {
@@ -123,6 +126,7 @@ export function lassoDiagram(model: CheckedSystemModel, lasso: Lasso<SystemState
 export function livenessReport(run: LivenessRun, model: CheckedSystemModel, outDir: string): LivenessReport {
   return {
     complete: run.complete,
+    ...(run.judgedOn ? { judgedOn: judgedOnText(run.judgedOn) } : {}),
     deadlock: {
       count: run.deadlock.count,
       atHorizon: run.deadlock.atHorizon,
@@ -149,6 +153,12 @@ export function livenessReport(run: LivenessRun, model: CheckedSystemModel, outD
   };
 }
 
+/** How a run under symmetry judged liveness, in one sentence. */
+export function judgedOnText(on: NonNullable<LivenessRun['judgedOn']>): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `under symmetry reduction (a group of ${on.order}): each property on the ${n(on.orbits)} orbit representatives paired with the namespace slot it follows (${n(on.pairs)} pending pairs walked), per-namespace fairness followed slot by slot through each cycle's permutations; trigger and deadlock counts are of concrete states, lassos replayed concretely (docs/liveness.md)`;
+}
+
 const statusText: Record<LivenessStatus, string> = {
   holds: 'holds',
   violated: '**violated**',
@@ -172,6 +182,7 @@ export function horizonStopsNote(count: number): string {
 export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDir: string): string[] {
   const lines = ['## Liveness', ''];
   if (!report.complete) lines.push(`**Warning.** ${incompleteWarning}`, '');
+  if (report.judgedOn) lines.push(`Judged ${report.judgedOn}.`, '');
   lines.push(
     'Each property holds on every run its fairness allows; runs may stutter, so what a property does not assume fair may stop forever. A violation is a lasso: a shortest prefix, then a cycle repeated forever.',
     '',
@@ -215,6 +226,7 @@ export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDi
 export function livenessSummary(report: LivenessReport, written: boolean): string[] {
   const lines = ['', 'Liveness (fairness as stated per property; runs may stutter):'];
   if (!report.complete) lines.push(`  warning: ${incompleteWarning}`);
+  if (report.judgedOn) lines.push(`  judged ${report.judgedOn}`);
   const width = Math.max(8, ...report.properties.map((p) => p.id.length));
   for (const p of report.properties) {
     lines.push(`  ${p.id.padEnd(width)}  ${p.status.padEnd(19)}  ${p.requirements.join(', ')}`);

@@ -28,7 +28,7 @@ export async function verifyVerdict(scopeName: string, variant = baseVariantName
   const model = systemModel(scopeFor(variant, given), machines);
   if (model.scope.symmetry)
     throw new Error(
-      `scope ${scopeName} declares symmetry, under which verify judges no liveness; judge mutants on a scope without it`,
+      `scope ${scopeName} declares symmetry, and this judge searches every state as a scope without it; judge mutants on a scope without it`,
     );
   const recorder = new LivenessCollector(model, livenessProperties);
   const result = await checkAsync(model, safetyProperties, {
