@@ -2,7 +2,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scope } from '../../machines/scope.ts';
-import { scopeSymmetry } from '../model/symmetry.ts';
 import { UsageError } from './cli.ts';
 import { InputFileError, inputCaps, readInputText, refusedValue } from './input-file.ts';
 import { kubernetesIssue } from './kubernetes-validation.ts';
@@ -10,6 +9,7 @@ import { closest } from './request-line.ts';
 import { ExtendsIssue, mergeScopeDocuments, type Origins, pathInPatch } from './scope-extends.ts';
 import { type ScopeDocument, scopeDocumentSchema } from './scope-format.ts';
 import { type FieldPath, issueOfZod, type ScopeIssue } from './scope-issues.ts';
+import { scopeSymmetry } from './scope-symmetry.ts';
 import { documentToScope } from './scope-yaml.ts';
 import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from './yaml-document.ts';
 

@@ -3,12 +3,12 @@ import type { Fairness, LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult, Trace } from '../engine/explore.ts';
 import { checkGoal, type FairnessCondition, type GoalVerdict } from '../engine/liveness.ts';
 import type { StateGraph } from '../engine/state-graph.ts';
+import { TarjanScratch, tarjan } from '../engine/tarjan.ts';
 import { type CompiledSystem, compiledFor, type LaneSink } from '../model/compiled.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
 import { combineSlots, compileFairness, type LivenessRun } from '../model/liveness-system.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
-import { TarjanScratch, tarjan } from './liveness-fly.ts';
 
 /**
  * Liveness and deadlock on a search that kept one state per orbit of the scope's symmetry (the annotated

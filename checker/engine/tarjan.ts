@@ -1,0 +1,115 @@
+import { IntList } from './int-list.ts';
+import type { FairMasks as Fair, SuccessorWalk } from './liveness.ts';
+
+/** Tarjan's per-state arrays, allocated once per judgement and reset by the states each walk touched. */
+export class TarjanScratch {
+  readonly index: Int32Array;
+  readonly low: Int32Array;
+  readonly onStack: Uint8Array;
+  readonly taken: Int32Array;
+  /** Membership of the sets searched again (strong fairness), by a stamp per set. */
+  readonly mark: Int32Array;
+  stamp = 0;
+  readonly touched = new IntList(1024);
+  constructor(size: number) {
+    this.index = new Int32Array(size).fill(-1);
+    this.low = new Int32Array(size);
+    this.onStack = new Uint8Array(size);
+    this.taken = new Int32Array(size);
+    this.mark = new Int32Array(size);
+  }
+  reset(): void {
+    const { data, length } = this.touched;
+    for (let i = 0; i < length; i++) {
+      const s = data[i];
+      this.index[s] = -1;
+      this.taken[s] = 0;
+    }
+    this.touched.length = 0;
+  }
+}
+
+/**
+ * Strongly connected components reachable from `roots` inside `inside`, each with the fairness classes
+ * taken on its own edges (iterative Tarjan; successors recomputed once per state and kept only while the
+ * state is on the call stack).
+ */
+export function tarjan<E>(
+  walk: SuccessorWalk<E>,
+  fair: Pick<Fair, 'eventMask'>,
+  roots: ArrayLike<number>,
+  inside: (s: number) => boolean,
+  scratch: TarjanScratch,
+): { states: Int32Array; taken: number }[] {
+  const { index, low, onStack, taken } = scratch;
+  const stack = new IntList(1024);
+  const frameState = new IntList(1024);
+  const frameCursor = new IntList(1024);
+  const frameEnd = new IntList(1024);
+  const edges = new IntList(1024);
+  const components: { states: Int32Array; taken: number }[] = [];
+  let counter = 0;
+  // One emitter for every expansion: no closure per state.
+  const keep = (event: number, target: number) => {
+    if (target < 0 || !inside(target)) return;
+    edges.push(target);
+    edges.push(event);
+  };
+  const open = (s: number) => {
+    index[s] = low[s] = counter++;
+    scratch.touched.push(s);
+    stack.push(s);
+    onStack[s] = 1;
+    const start = edges.length;
+    walk.successors(s, keep);
+    frameState.push(s);
+    frameCursor.push(start);
+    frameEnd.push(edges.length);
+  };
+  for (let r = 0; r < roots.length; r++) {
+    const root = roots[r];
+    if (index[root] !== -1 || !inside(root)) continue;
+    open(root);
+    while (frameState.length > 0) {
+      const top = frameState.length - 1;
+      const v = frameState.data[top];
+      const k = frameCursor.data[top];
+      if (k < frameEnd.data[top]) {
+        frameCursor.data[top] = k + 2;
+        const w = edges.data[k];
+        if (index[w] === -1) open(w);
+        else if (onStack[w] === 1) {
+          if (index[w] < low[v]) low[v] = index[w];
+          taken[v] |= fair.eventMask(edges.data[k + 1]);
+        }
+        continue;
+      }
+      frameState.length--;
+      frameCursor.length--;
+      frameEnd.length--;
+      if (low[v] === index[v]) {
+        let size = 0;
+        while (stack.data[stack.length - 1 - size] !== v) size++;
+        size++;
+        const states = stack.data.slice(stack.length - size, stack.length);
+        stack.length -= size;
+        let componentTaken = 0;
+        for (const s of states) {
+          onStack[s] = 0;
+          componentTaken |= taken[s];
+        }
+        components.push({ states, taken: componentTaken });
+      }
+      if (frameState.length > 0) {
+        const parent = frameState.data[frameState.length - 1];
+        if (low[v] < low[parent]) low[parent] = low[v];
+        // The tree edge to v lies inside the parent's component when v is still on Tarjan's stack.
+        if (onStack[v] === 1)
+          taken[parent] |= fair.eventMask(edges.data[frameCursor.data[frameState.length - 1] - 1]);
+      }
+      edges.length = frameState.length > 0 ? frameEnd.data[frameState.length - 1] : 0;
+    }
+  }
+  scratch.reset();
+  return components;
+}
