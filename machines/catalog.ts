@@ -98,6 +98,14 @@ export const machineCatalog: MachineEntry[] = [
         layout: 'decision',
       },
       {
+        id: 'pipeline-content-updates',
+        title: 'Request pipeline: updates of content',
+        legend:
+          'An update of content or of a ClusterRole or ClusterRoleBinding: a PUT of an object not stored creates it where its storage allows (NS-3, D-23), else 404; a cluster RBAC object takes the version sent (D-23).',
+        state: 'contentUpdates',
+        layout: 'decision',
+      },
+      {
         id: 'pipeline-configurations',
         title: 'Request pipeline: storing configurations',
         legend:

@@ -307,11 +307,21 @@ const contentStorage = {
     when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
     when('createOfContent', responded, 'createContent', ['NS-3']),
-    when('createOnUpdateUnauthorized', refused, 'refuseCreateOnUpdateForbidden', ['RB-4']),
-    when('createOnUpdate', responded, 'createContent', ['NS-3']),
     when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
     when('deleteWithUnmetPrecondition', refused, 'refusePreconditionFailed', ['LC-5']),
     when('deleteOfContent', responded, 'deleteContent', ['LC-5']),
+    orElse(responded, 'readContent', ['NS-2']),
+  ],
+};
+
+/** An update of content or of a cluster RBAC object: its own store chain, so each diagram stays short. */
+const contentUpdateStorage = {
+  description:
+    'An update in the content store: a PUT that creates (NS-3, D-23), 404 for an object not stored, a cluster RBAC object replaced by the version sent (D-23).',
+  always: [
+    when('createOnUpdateUnauthorized', refused, 'refuseCreateOnUpdateForbidden', ['RB-4']),
+    when('createOnUpdate', responded, 'createContent', ['NS-3']),
+    when('absentContent', refused, 'refuseContentNotFound', ['NS-2']),
     when('updateOfClusterObject', responded, 'replaceClusterObject', ['RB-4', 'RB-5']),
     orElse(responded, 'readContent', ['NS-2']),
   ],
@@ -354,6 +364,8 @@ export const pipelineMachine = setup({
     // Storage by target: each store's chain tries only requests for it.
     namespaceRequest: (x) => isNamespace(x),
     configurationRequest: (x) => isConfiguration(x),
+    // Content and cluster RBAC objects left: an update has a chain of its own (a PUT may create, D-23).
+    contentUpdate: (x) => op(x, 'update'),
     // Namespace objects, by verb: the namespace machine is the storage of record.
     createOfNamespace: (x) => op(x, 'create'),
     listOfNamespaces: (x) => op(x, 'list'),
@@ -538,15 +550,17 @@ export const pipelineMachine = setup({
       ],
     },
     storing: {
-      description: 'Storage by target: the namespace machine, the configuration store or the content store.',
+      description: 'Storage by target: the namespace machine, the configuration store or the content store (updates apart).',
       always: [
         route('namespaceRequest', 'namespaces', ['NS-5']),
         route('configurationRequest', 'configurations', ['AC-3']),
+        route('contentUpdate', 'contentUpdates', ['NS-2', 'NS-3']),
         otherwise('content', ['NS-2', 'NS-3']),
       ],
     },
     namespaces: namespaceStorage,
     content: contentStorage,
+    contentUpdates: contentUpdateStorage,
     configurations: configurationStorage,
     responded: { type: 'final' },
     refused: { type: 'final' },
