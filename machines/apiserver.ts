@@ -139,7 +139,13 @@ export class ApiServer {
 
   describeRequest(s: SystemState, r: ApiRequest): string {
     const cluster = this.clusterObjectOf(r);
-    if (cluster) return `${r.verb} ${clusterObjectResource[cluster.kind]}/${cluster.name}`;
+    if (cluster) {
+      const path = `${r.verb} ${clusterObjectResource[cluster.kind]}/${cluster.name}`;
+      // D-23: where a name has several versions, a write says which one it sends.
+      const versions = this.clusterVersions(r.object);
+      const written = r.verb === 'create' || r.verb === 'update';
+      return written && (versions & (versions - 1)) !== 0 ? `${path} [${clusterVersionText(cluster)}]` : path;
+    }
     const configuration = this.configurationOf(r);
     if (configuration) {
       const { spec, version } = configuration;
@@ -933,4 +939,17 @@ function preconditionSubject(sent: DeletePreconditions | undefined): Pick<Reques
   if (unmet === 'resourceVersion')
     return { precondition: { field: 'ResourceVersion', sent: sent?.resourceVersion ?? '' } };
   return {};
+}
+
+/** What a version of a ClusterRole or ClusterRoleBinding holds, in a request's label (D-23). */
+function clusterVersionText(o: ClusterObjectSpec): string {
+  if (o.kind === 'ClusterRoleBinding')
+    return `roleRef ${o.roleKind ?? 'ClusterRole'}/${o.clusterRole ?? ''}; subjects ${(o.subjects ?? []).map((x) => x.name).join(', ')}`;
+  return (o.rules ?? [])
+    .map((rule) => {
+      const on = rule.nonResourceURLs?.length ? rule.nonResourceURLs : rule.resources;
+      const names = rule.resourceNames?.length ? ` (${rule.resourceNames.join(', ')})` : '';
+      return `${on.join(', ')}${names}: ${rule.verbs.join(', ')}`;
+    })
+    .join('; ');
 }

@@ -187,7 +187,7 @@ export class SystemSpace {
   }
 
   internEvent(e: SystemEvent): SystemEvent {
-    const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.response?.message ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}`;
+    const key = `${e.actor}|${e.label}|${e.response?.code ?? ''}|${e.response?.cause ?? ''}|${e.response?.message ?? ''}|${e.transitions.join(',')}|${e.items?.join(',') ?? ''}|${e.request?.callerMayInitialize ?? ''}|${e.command?.kind ?? ''}|${e.request?.object ?? ''}`;
     return this.events.find(key) ?? this.events.set(key, e);
   }
 

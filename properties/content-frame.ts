@@ -42,14 +42,35 @@ function requestTookEffect(model: SystemModel, event: SystemEvent, after: System
   }
   if (r.target === 'cluster-object') {
     const o = model.scope.clusterObjects?.[r.object];
-    const stored = ((after.clusterObjects ?? 0) & (1 << r.object)) !== 0;
+    const a = after.clusterObjects ?? 0;
+    // D-23: a create stores the version it sends; a DELETE leaves no version of the name stored.
+    const stored = r.verb === 'create' ? (a & (1 << r.object)) !== 0 : (a & sameName(model, r.object)) !== 0;
     if (r.verb === 'create' ? stored : !stored) return true;
     return `"${event.label}" was answered ${event.response?.code}, yet ${o?.kind}/${o?.name} is ${stored ? 'still stored' : 'not stored'}`;
   }
   return true;
 }
 
-/** D-23: the requestable ClusterRoles and ClusterRoleBindings change only by a successful create or DELETE of the one changed. */
+/** D-23: the scope's entries of one kind and name are versions of one object, as a mask of their slots. */
+function sameName(model: SystemModel, slot: number): number {
+  const objects = model.scope.clusterObjects ?? [];
+  const o = objects[slot];
+  return objects.reduce(
+    (mask, v, k) => (o && v.kind === o.kind && v.name === o.name ? mask | (1 << k) : mask),
+    0,
+  );
+}
+
+/** The names (kind/name) stored in a mask of cluster object slots. */
+function storedNames(model: SystemModel, mask: number): Set<string> {
+  const names = new Set<string>();
+  (model.scope.clusterObjects ?? []).forEach((o, k) => {
+    if ((mask & (1 << k)) !== 0) names.add(`${o.kind}/${o.name}`);
+  });
+  return names;
+}
+
+/** D-23: the requestable ClusterRoles and ClusterRoleBindings change only by a successful create or DELETE of the one changed, or an update storing the version it sends. */
 function clusterObjectsFramed(
   model: SystemModel,
   before: SystemState,
@@ -60,18 +81,29 @@ function clusterObjectsFramed(
   const a = after.clusterObjects ?? 0;
   if (a === b) return true;
   const r = event.request;
-  const bit = r?.target === 'cluster-object' && r.object >= 0 && succeeded(event) ? 1 << r.object : 0;
-  const name = (mask: number) =>
-    (model.scope.clusterObjects ?? [])
-      .filter((_, k) => (mask & (1 << k)) !== 0)
-      .map((o) => `${o.kind}/${o.name}`)
-      .join(', ');
-  const added = a & ~b;
-  const removed = b & ~a;
-  if (added !== 0 && (r?.verb !== 'create' || added !== bit))
-    return `${name(added)} was stored without a successful create of it ("${event.label}")`;
-  if (removed !== 0 && (r?.verb !== 'delete' || removed !== bit))
-    return `${name(removed)} was removed without a successful DELETE of it ("${event.label}")`;
+  const own = r?.target === 'cluster-object' && r.object >= 0 && succeeded(event) ? r : undefined;
+  const named = own ? storedNames(model, 1 << own.object) : new Set<string>();
+  const was = storedNames(model, b);
+  const is = storedNames(model, a);
+  const added = [...is].filter((n) => !was.has(n));
+  const removed = [...was].filter((n) => !is.has(n));
+  const only = (names: string[]) => names.length === 1 && named.has(names[0]);
+  if (added.length > 0 && (own?.verb !== 'create' || !only(added)))
+    return `${added.join(', ')} was stored without a successful create of it ("${event.label}")`;
+  if (removed.length > 0 && (own?.verb !== 'delete' || !only(removed)))
+    return `${removed.join(', ')} was removed without a successful DELETE of it ("${event.label}")`;
+  // A name kept with another version stored: only a successful update of that name replaces it (D-23).
+  const replaced = (a & ~b) !== 0 || (b & ~a) !== 0;
+  if (replaced && added.length === 0 && removed.length === 0) {
+    const changed = storedNames(model, (a & ~b) | (b & ~a));
+    if (
+      own?.verb !== 'update' ||
+      changed.size !== 1 ||
+      !named.has([...changed][0]) ||
+      (a & (1 << own.object)) === 0
+    )
+      return `${[...changed].join(', ')} changed version without a successful update sending that version ("${event.label}")`;
+  }
   return true;
 }
 
@@ -102,7 +134,7 @@ export const contentChangesOnlyByRequests = stepProperty(
   ['NS-2', 'NS-4', 'LC-5', 'RB-4'],
   {
     statement:
-      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace. A request answered 2xx took effect: after a create its object is stored, after a DELETE it is gone; and none was answered 2xx whose body names another namespace than its path (NS-4). The same holds for the ClusterRoles and ClusterRoleBindings users may create and delete (D-23): a DELETE answered 200 leaves no binding granting.",
+      "A namespace's content changes only by one successful request: a create adds the object it names, a DELETE removes the object it names, a deletecollection only objects of its resource, nothing else appears or vanishes; and the namespace controller deletes content only from a Terminating namespace. A request answered 2xx took effect: after a create its object is stored, after a DELETE it is gone; and none was answered 2xx whose body names another namespace than its path (NS-4). The same holds for the ClusterRoles and ClusterRoleBindings users may create and delete (D-23), whose versions of one name are one object: a create stores the version it sends, an update answered 200 replaces the stored version by the one it sends, and a DELETE answered 200 leaves no version of the name stored, so no binding granting.",
     predicate: (model, before, event, after) => {
       const took = requestTookEffect(model, event, after);
       if (took !== true) return took;
