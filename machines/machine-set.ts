@@ -24,8 +24,11 @@ export interface MachineSet {
   timer: typeof timerMachine;
   failureInjector: typeof failureInjectorMachine;
   authorization: AuthorizationMachine;
-  /** Storage's own checks (NS-1, LC-2, NS-3), on unless a seeded fault turns one off. */
-  storageChecks?: { uniqueNames: boolean; validNames: boolean };
+  /**
+   * Storage's own checks (NS-1, LC-2, NS-3), on unless a seeded fault turns one off: `validNames` on a
+   * create, `finalizeNames` (absent: on) the finalizer names a finalize sends.
+   */
+  storageChecks?: { uniqueNames: boolean; validNames: boolean; finalizeNames?: boolean };
   /** How admission merges the configurations it read into a pending list (IN-1, D-21); a seeded fault replaces it. */
   configurationMerge?: (configs: readonly MergeableConfiguration[]) => EffectiveInitializer[];
 }

@@ -1,5 +1,13 @@
 import { type CommandFields, RequestCommand } from './commands.ts';
-import type { ObjectSlot, PrincipalSpec, RequestTemplate, Scope } from './scope.ts';
+import type { NamespaceSpec, ObjectSlot, PrincipalSpec, RequestTemplate, Scope } from './scope.ts';
+
+/** A finalizer name neither standard nor qualified (no `prefix/`): what `finalize-with-unqualified-name` adds (LC-2). */
+export const unqualifiedFinalizerName = 'unqualified';
+
+/** The spec.finalizers a namespace of the scope is created with (or starts with). */
+function finalizersAsCreated(ns: NamespaceSpec): string[] {
+  return ns.initialFinalizers ?? ['kubernetes', ...(ns.extraFinalizers ?? [])];
+}
 
 /** The commands a principal's template stands for, one per namespace (and object) it may address. */
 export function expandTemplate(
@@ -83,9 +91,12 @@ export function expandTemplate(
     case 'update-namespace-status':
       return onEach(namespaces, () => ({ kind: 'update-status' }));
     case 'finalize-as-created':
+      return onEach(namespaces, (ns) => ({ kind: 'finalize', finalizers: finalizersAsCreated(ns) }));
+    case 'finalize-with-unqualified-name':
+      // LC-2: a name without a `/` prefix that is not a standard finalizer name; validation answers 422.
       return onEach(namespaces, (ns) => ({
         kind: 'finalize',
-        finalizers: ns.initialFinalizers ?? ['kubernetes', ...(ns.extraFinalizers ?? [])],
+        finalizers: [...finalizersAsCreated(ns), unqualifiedFinalizerName],
       }));
     case 'complete-each-initializer': {
       const names = [...new Set(scope.configurations.flatMap((c) => c.initializers.map((i) => i.name)))];
@@ -142,8 +153,16 @@ export function expandTemplate(
       );
     }
     case 'list-content-all-namespaces':
+    case 'watch-content-all-namespaces':
       return resources.map(
-        (resource) => new RequestCommand({ ...sender, kind: 'list-content', namespace: -1, resource }),
+        (resource) =>
+          new RequestCommand({
+            ...sender,
+            kind: 'list-content',
+            namespace: -1,
+            resource,
+            ...(template === 'watch-content-all-namespaces' ? { watch: true as const } : {}),
+          }),
       );
   }
 }

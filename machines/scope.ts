@@ -136,6 +136,8 @@ export type RequestTemplate =
   /** GET namespaces/NS/RESOURCE?watch=true for each resource of the scope's content (RBAC verb watch, D-16). */
   | 'watch-content'
   | 'list-content-all-namespaces'
+  /** GET /api/v1/RESOURCE?watch=true for each resource of the scope's content, across all namespaces (RBAC verb watch, D-16). */
+  | 'watch-content-all-namespaces'
   /** GET /api/v1/namespaces (NS-7). */
   | 'list-namespaces'
   /** GET and PUT namespaces/NAME/status (NS-5). */
@@ -143,6 +145,8 @@ export type RequestTemplate =
   | 'update-namespace-status'
   /** PUT /finalize with the finalizers the namespace was created with: a no-op while live, adding back a removed one once terminating (LC-6). */
   | 'finalize-as-created'
+  /** PUT /finalize with the finalizers the namespace was created with plus `unqualified`, a name neither standard nor qualified (LC-2: 422). */
+  | 'finalize-with-unqualified-name'
   /** Removes each initializer by name, whether first pending or not (IN-2, IN-3, IN-4). */
   | 'complete-each-initializer'
   /** Records a failure result (IN-7). */

@@ -31,6 +31,7 @@ const killerOf: Record<string, string> = {
   'kubernetes-finalizer-not-added': 'kubernetes-finalizer-on-create',
   'owner-removes-foreign-finalizer': 'owners-remove-only-their-own',
   'immortal-namespace-deletable': 'system-namespaces-immortal',
+  'finalize-names-not-validated': 'valid-names',
   'deletion-timestamp-reset': 'phase-consistency',
   'delete-clears-finalizers': 'finalizers-only-by-finalize',
   'timer-never-armed': 'timer-runs-for-first-pending',

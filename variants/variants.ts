@@ -639,6 +639,12 @@ const seededFaults: FaultRow[] = [
     (base) => ({ ...base, storageChecks: { uniqueNames: false, validNames: true } }),
   ],
   [
+    'finalize-names-not-validated',
+    ['LC-2'],
+    'Storage takes the finalizers a finalize sends without validating their names (no 422 for a name neither standard nor qualified); a create still validates them.',
+    (base) => ({ ...base, storageChecks: { uniqueNames: true, validNames: true, finalizeNames: false } }),
+  ],
+  [
     'names-not-validated',
     ['NS-1', 'LC-2'],
     'Storage stores a namespace without validating its name or finalizers (no 422 for `Team_C`).',

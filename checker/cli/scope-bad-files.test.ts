@@ -87,7 +87,7 @@ const expected: [string, string][] = [
   ['22-wrong-type-description.yaml', '2: description: expected a string, got a list; fix: write a string'],
   [
     '23-unknown-request.yaml',
-    '14: users[0].requests[1]: "create-contents" is not allowed here; fix: did you mean "create-content"? use one of create-namespace, create-namespace-with-initializers, get-namespace, delete-namespace, complete-first-initializer, update-finalizers, finalize-remove-kubernetes, create-content, delete-content, delete-collection, get-content, list-content, watch-content, list-content-all-namespaces, list-namespaces, get-namespace-status, update-namespace-status, finalize-as-created, complete-each-initializer, fail-initialization, create-content-naming-another-namespace, update-finalizers-naming-another-namespace, create-cluster-object, update-cluster-object, delete-cluster-object',
+    '14: users[0].requests[1]: "create-contents" is not allowed here; fix: did you mean "create-content"? use one of create-namespace, create-namespace-with-initializers, get-namespace, delete-namespace, complete-first-initializer, update-finalizers, finalize-remove-kubernetes, create-content, delete-content, delete-collection, get-content, list-content, watch-content, list-content-all-namespaces, watch-content-all-namespaces, list-namespaces, get-namespace-status, update-namespace-status, finalize-as-created, finalize-with-unqualified-name, complete-each-initializer, fail-initialization, create-content-naming-another-namespace, update-finalizers-naming-another-namespace, create-cluster-object, update-cluster-object, delete-cluster-object',
   ],
   [
     '24-unknown-failure-policy.yaml',

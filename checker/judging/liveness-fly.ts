@@ -165,10 +165,10 @@ export class LivenessCollector {
   eventEdge(event: number, events: readonly SystemEvent[]): void {
     const s = this.expansions - 1;
     const words = this.conditionWords;
-    if (event >= this.idKnown.length) {
-      this.idKnown = grown(this.idKnown, event);
-      this.idBits = grown(this.idBits, (event + 1) * words - 1);
-    }
+    // Each array grows on its own: idKnown doubles past the event, so a later event below its length
+    // may still lie past idBits' last word.
+    this.idKnown = grown(this.idKnown, event);
+    this.idBits = grown(this.idBits, (event + 1) * words - 1);
     if (this.idKnown[event] === 0) {
       this.idBits.set(this.bitsOf(events[event]), event * words);
       this.idKnown[event] = 1;
