@@ -704,6 +704,8 @@ export class ApiServer {
       const v = this.system.view(s, i);
       const inNamespace: PipelineFacts = {
         ...facts,
+        // D-16: a watch starts with the items a list shows, so the gate is asked as for a list.
+        watch: false,
         namespaceExists: v.value !== 'absent' && v.value !== 'removed',
         namespaceInitialized: v.initialized,
         callerMayInitialize: this.system.authorizer.mayInitialize(s, r.principal, i),
