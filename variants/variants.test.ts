@@ -177,20 +177,29 @@ describe('the variant registry', () => {
   });
 });
 
-describe.each(Object.entries(onlyKilledBy))('%s', (name, propertyId) => {
-  it(`breaks ${propertyId} and no other safety property`, () => {
-    const variant = variantByName(name);
-    if (!variant) throw new Error(`no mutant ${name}`);
-    // A data fault (a cluster RBAC attempt or a watch added) applies to the scope it runs on.
-    const scope = variant.scope ? variant.scope(quickScope) : quickScope;
-    const model = systemModel(scope, variant.machines(defaultMachines, scope));
-    const result = check(model, mutantProperties);
-    expect(result.complete).toBe(true);
-    expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
-      propertyId,
-    ]);
-  }, 120_000);
-});
+/**
+ * A whole search of quick per fault (about 45 s of CPU for ten faults), so in the nightly run
+ * (NSMODEL_SLOW_SCOPES=1); every run still checks each of these faults is killed by its property below.
+ */
+const wholeSearches = process.env.NSMODEL_SLOW_SCOPES === '1';
+
+describe.skipIf(!wholeSearches).each(Object.entries(onlyKilledBy))(
+  '%s (NSMODEL_SLOW_SCOPES=1)',
+  (name, propertyId) => {
+    it(`breaks ${propertyId} and no other safety property`, () => {
+      const variant = variantByName(name);
+      if (!variant) throw new Error(`no mutant ${name}`);
+      // A data fault (a cluster RBAC attempt or a watch added) applies to the scope it runs on.
+      const scope = variant.scope ? variant.scope(quickScope) : quickScope;
+      const model = systemModel(scope, variant.machines(defaultMachines, scope));
+      const result = check(model, mutantProperties);
+      expect(result.complete).toBe(true);
+      expect(result.properties.filter((p) => p.status === 'violated').map((p) => p.property.id)).toEqual([
+        propertyId,
+      ]);
+    }, 120_000);
+  },
+);
 
 describe('every mutant is killed on the default scope by a shortest counterexample', () => {
   // One search per mutant, shared by its tests; no horizon past the first kill keeps it short.
