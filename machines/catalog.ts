@@ -102,7 +102,7 @@ export const machineCatalog: MachineEntry[] = [
         title: 'Request pipeline: updates of content',
         legend:
           'An update of content or of a ClusterRole or ClusterRoleBinding: a PUT of an object not stored creates it where its storage allows (NS-3, D-23), else 404; a cluster RBAC object takes the version sent (D-23).',
-        state: 'contentUpdates',
+        state: 'updates',
         layout: 'decision',
       },
       {

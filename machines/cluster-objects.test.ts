@@ -16,8 +16,8 @@ describe('a scope without cluster objects', () => {
     const model = systemModel(scopeByName('quick'));
     const [initial] = model.initialStates();
     expect('clusterObjects' in initial).toBe(false);
-    // One key lane per global field, namespace and initializer controller (quick: 3 + 5 + 3).
-    expect(model.key(initial)).toHaveLength(11);
+    // One key lane per global field, namespace and initializer controller (quick: 3 + 6 + 3).
+    expect(model.key(initial)).toHaveLength(12);
   });
 });
 
@@ -31,7 +31,7 @@ describe('cluster objects through the pipeline', () => {
 
   it('starts with none stored and lengthens the key by one lane', () => {
     expect(initial.clusterObjects).toBe(0);
-    expect(model.key(initial)).toHaveLength(12);
+    expect(model.key(initial)).toHaveLength(13);
   });
 
   it('stores a ClusterRole whose rules its author holds, once (409 the second time)', () => {

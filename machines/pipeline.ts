@@ -303,6 +303,7 @@ const contentStorage = {
   description:
     'The content store: one presence bit per object (NS-3), ClusterRoles and ClusterRoleBindings too (D-23).',
   always: [
+    route('contentUpdate', 'updates', ['NS-2', 'NS-3']),
     when('listOfContent', responded, 'listContent', ['NS-7', 'IN-6']),
     when('deleteOfCollection', responded, 'deleteCollection', ['LC-5']),
     when('createOfPresentContent', refused, 'refuseContentAlreadyExists', ['NS-3']),
@@ -364,8 +365,6 @@ export const pipelineMachine = setup({
     // Storage by target: each store's chain tries only requests for it.
     namespaceRequest: (x) => isNamespace(x),
     configurationRequest: (x) => isConfiguration(x),
-    // Content and cluster RBAC objects left: an update has a chain of its own (a PUT may create, D-23).
-    contentUpdate: (x) => op(x, 'update'),
     // Namespace objects, by verb: the namespace machine is the storage of record.
     createOfNamespace: (x) => op(x, 'create'),
     listOfNamespaces: (x) => op(x, 'list'),
@@ -395,7 +394,8 @@ export const pipelineMachine = setup({
     // D-46: metadata.finalizers as sent, which the namespace machine takes unless one is new while deleting.
     setsMetadataFinalizers: (x) => f(x).metadataFinalizersSent && f(x).namespaceMachine === 'accepts',
     metadataFinalizerAddedWhileDeleting: (x) => f(x).metadataFinalizersSent && f(x).namespaceTerminating,
-    // Content: one presence bit per object (NS-3).
+    // Content: one presence bit per object (NS-3); an update has a chain of its own (a PUT may create, D-23).
+    contentUpdate: (x) => op(x, 'update'),
     listOfContent: (x) => op(x, 'list'),
     // Shipped Store.DeleteCollection: deletes what a list of the collection finds, none an error.
     deleteOfCollection: (x) => op(x, 'delete') && f(x).collection,
@@ -550,18 +550,17 @@ export const pipelineMachine = setup({
       ],
     },
     storing: {
-      description: 'Storage by target: the namespace machine, the configuration store or the content store (updates apart).',
+      description: 'Storage by target: the namespace machine, the configuration store or the content store.',
       always: [
         route('namespaceRequest', 'namespaces', ['NS-5']),
         route('configurationRequest', 'configurations', ['AC-3']),
-        route('contentUpdate', 'contentUpdates', ['NS-2', 'NS-3']),
         otherwise('content', ['NS-2', 'NS-3']),
       ],
     },
     namespaces: namespaceStorage,
     content: contentStorage,
-    contentUpdates: contentUpdateStorage,
     configurations: configurationStorage,
+    updates: contentUpdateStorage,
     responded: { type: 'final' },
     refused: { type: 'final' },
   },

@@ -88,8 +88,8 @@ describe('names and the scope’s own world', () => {
     ],
     [
       'kube-system declared as an ordinary namespace',
-      '  - name: default\n    system: true\n',
-      '  - name: default\n    system: true\n  - name: kube-system\n    creator: alice\n',
+      '  - name: kube-system\n    system: true\n',
+      '  - name: kube-system\n    creator: alice\n',
       /namespaces\[7\]\.system: kube-system is a system namespace \(LC-10\), never an ordinary one; fix: add system: true$/,
     ],
     [

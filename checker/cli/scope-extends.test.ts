@@ -57,7 +57,7 @@ describe('a scope that extends another', () => {
         '    creator: alice',
         'users:',
         '  - name: carol',
-        '    namespaces: [team-a, default]',
+        '    namespaces: [team-a, default, kube-system]',
         '    requests: [get-namespace]',
         '  - name: alice',
         '    namespaces: [Team_C, team.c, team-c-with-a-name-one-character-longer-than-any-dns-label-12345]',
@@ -77,9 +77,9 @@ describe('a scope that extends another', () => {
     const base = scopeByName('quick');
     const names = (s: typeof scope) => s.namespaces.map((ns) => ns.name);
     expect(names(scope)).toEqual([...names(base).filter((n) => n !== 'Team_C'), 'team-d']);
-    // carol's entry for team-a and default keeps its place and groups; its requests are replaced whole.
+    // carol's entry for team-a, default and kube-system keeps its place and groups; its requests are replaced whole.
     const entry = (s: typeof scope) =>
-      s.principals.findIndex((p) => p.name === 'carol' && p.namespaces?.join() === 'team-a,default');
+      s.principals.findIndex((p) => p.name === 'carol' && p.namespaces?.join() === 'team-a,default,kube-system');
     // One entry before it, alice's for Team_C, is deleted.
     expect(entry(scope)).toBe(entry(base) - 1);
     expect(scope.principals[entry(scope)]).toEqual({
