@@ -121,18 +121,24 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     );
   });
 
-  it('keeps the classes of every event id the declared-kinds search meets', () => {
-    // With several words of fairness conditions per event, an id below the grown id table's length
-    // once lay past the end of the classes table (RangeError in the middle of the search).
-    const model = systemModel(scopeByName('declared-kinds'));
-    const collector = new LivenessCollector(model, livenessProperties);
-    const search = check(model, [], { recorder: collector, memo: false });
-    expect(search.complete).toBe(true);
-    const run = collector.judge();
-    expect(run.properties.map((r) => r.property.id)).toEqual(
-      expect.arrayContaining(livenessProperties.map((p) => p.id)),
-    );
-  }, 120_000);
+  // A whole declared-kinds search with liveness (8 s): `.ci/run` verifies declared-kinds on every change
+  // through this collector, so the suite repeats it only in the nightly run.
+  it.skipIf(process.env.NSMODEL_SLOW_SCOPES !== '1')(
+    'keeps the classes of every event id the declared-kinds search meets',
+    () => {
+      // With several words of fairness conditions per event, an id below the grown id table's length
+      // once lay past the end of the classes table (RangeError in the middle of the search).
+      const model = systemModel(scopeByName('declared-kinds'));
+      const collector = new LivenessCollector(model, livenessProperties);
+      const search = check(model, [], { recorder: collector, memo: false });
+      expect(search.complete).toBe(true);
+      const run = collector.judge();
+      expect(run.properties.map((r) => r.property.id)).toEqual(
+        expect.arrayContaining(livenessProperties.map((p) => p.id)),
+      );
+    },
+    120_000,
+  );
 
   it('on a model that declares a horizon and terminal states: the same verdicts and lassos', () => {
     const model = systemModel(removalScope);
