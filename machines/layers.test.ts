@@ -28,8 +28,7 @@ const rooms: { name: string; folder: string }[] = [
 const notRooms = ['checker/fixtures/', 'test-support/'];
 
 /** Imports that run up a floor, each with why it stays; checked below, so an entry goes once it is not needed. */
-const upward: Record<string, string> = {
-};
+const upward: Record<string, string> = {};
 
 /**
  * The engine's memo plumbing, which only the checker's model (checker/model/system-model.ts) wires to the

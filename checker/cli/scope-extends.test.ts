@@ -79,7 +79,9 @@ describe('a scope that extends another', () => {
     expect(names(scope)).toEqual([...names(base).filter((n) => n !== 'Team_C'), 'team-d']);
     // carol's entry for team-a, default and kube-system keeps its place and groups; its requests are replaced whole.
     const entry = (s: typeof scope) =>
-      s.principals.findIndex((p) => p.name === 'carol' && p.namespaces?.join() === 'team-a,default,kube-system');
+      s.principals.findIndex(
+        (p) => p.name === 'carol' && p.namespaces?.join() === 'team-a,default,kube-system',
+      );
     // One entry before it, alice's for Team_C, is deleted.
     expect(entry(scope)).toBe(entry(base) - 1);
     expect(scope.principals[entry(scope)]).toEqual({
