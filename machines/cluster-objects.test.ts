@@ -10,6 +10,15 @@ import type { ApiRequest, SystemState } from './system.ts';
  */
 const manager = { name: 'rbac-manager', groups: ['system:authenticated'] };
 const labeller = { name: 'labeller', groups: ['system:authenticated'] };
+/** The labeller's list of ConfigMaps in a namespace: what a ClusterRoleBinding to it grants or not. */
+const labellerListIn = (namespace: number): ApiRequest => ({
+  principal: labeller,
+  verb: 'list',
+  target: 'content',
+  namespace,
+  object: -1,
+  resource: 'configmaps',
+});
 
 describe('a scope without cluster objects', () => {
   it('keeps them out of its states and keys', () => {
@@ -65,14 +74,7 @@ describe('cluster objects through the pipeline', () => {
   });
 
   it('has RBAC decide on the bindings stored: the labeller reads only while view is bound', () => {
-    const get: ApiRequest = {
-      principal: labeller,
-      verb: 'list',
-      target: 'content',
-      namespace: team,
-      object: -1,
-      resource: 'configmaps',
-    };
+    const get = labellerListIn(team);
     expect(model.handle(initial, get).response.code).toBe(403);
     const bound = send(initial, manager, 'create', 'labeller-view').state;
     expect(model.handle(bound, get).response.code).toBe(200);
@@ -112,15 +114,7 @@ describe('versions of one cluster object: an update stores the one it sends (D-2
   const send = (s: SystemState, verb: ApiRequest['verb'], slot: number, principal = manager) =>
     model.handle(s, { principal, verb, target: 'cluster-object', namespace: -1, object: slot });
   const team = model.scope.namespaces.findIndex((ns) => ns.name === 'team-b');
-  const labellerList = (s: SystemState) =>
-    model.handle(s, {
-      principal: labeller,
-      verb: 'list',
-      target: 'content',
-      namespace: team,
-      object: -1,
-      resource: 'configmaps',
-    }).response.code;
+  const labellerList = (s: SystemState) => model.handle(s, labellerListIn(team)).response.code;
 
   it('replaces the stored version, refuses a create while any is stored, and deletes whichever is stored', () => {
     expect(send(initial, 'update', 2).response.code).toBe(404);

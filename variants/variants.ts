@@ -138,37 +138,45 @@ const configuredInitializers = (scope: Scope): string[] =>
  * to bind cluster-admin to itself (D-23): refused by escalation prevention, so the model adds no state.
  */
 function withClusterAdminBindingAttempt(scope: Scope): Scope {
+  return withRbacManager(
+    scope,
+    ['create-cluster-object'],
+    {
+      name: 'cluster-binding-writer',
+      rules: [
+        { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterrolebindings'], verbs: ['create'] },
+      ],
+    },
+    { name: 'rbac-manager-is-cluster-admin', clusterRole: 'cluster-admin', subject: 'rbac-manager' },
+  );
+}
+
+/**
+ * The scope with an RBAC manager (D-23): its requests, a ClusterRole of the rules it holds bound to it,
+ * and the one ClusterRoleBinding its requests write; it is cluster-wide in the scope's intent.
+ */
+function withRbacManager(
+  scope: Scope,
+  requests: Scope['principals'][number]['requests'],
+  role: { name: string; rules: PolicyRule[] },
+  writes: { name: string; clusterRole: string; subject: string },
+): Scope {
   const manager = 'rbac-manager';
   return {
     ...scope,
-    principals: [
-      ...scope.principals,
-      { name: manager, groups: ['system:authenticated'], requests: ['create-cluster-object'] },
-    ],
-    clusterRoles: [
-      ...(scope.clusterRoles ?? []),
-      {
-        metadata: { name: 'cluster-binding-writer' },
-        rules: [
-          { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterrolebindings'], verbs: ['create'] },
-        ],
-      },
-    ],
+    principals: [...scope.principals, { name: manager, groups: ['system:authenticated'], requests }],
+    clusterRoles: [...(scope.clusterRoles ?? []), { metadata: { name: role.name }, rules: role.rules }],
     clusterRoleBindings: [
       ...scope.clusterRoleBindings,
-      {
-        name: 'cluster-binding-writer',
-        clusterRole: 'cluster-binding-writer',
-        subjects: [{ kind: 'User', name: manager }],
-      },
+      { name: role.name, clusterRole: role.name, subjects: [{ kind: 'User', name: manager }] },
     ],
     clusterObjects: [
       ...(scope.clusterObjects ?? []),
       {
         kind: 'ClusterRoleBinding',
-        name: 'rbac-manager-is-cluster-admin',
-        clusterRole: 'cluster-admin',
-        subjects: [{ kind: 'User', name: manager }],
+        name: writes.name,
+        clusterRole: writes.clusterRole,
+        subjects: [{ kind: 'User', name: writes.subject }],
         requestedBy: [manager],
       },
     ],
@@ -236,58 +244,27 @@ function withClusterAdminsCreatingContent(scope: Scope): Scope {
  * labeller (D-23), as the cluster-rbac scope declares it: bindable (`bind` on view), so it is stored.
  */
 function withDeletableClusterBinding(scope: Scope): Scope {
-  const manager = 'rbac-manager';
-  return {
-    ...scope,
-    principals: [
-      ...scope.principals,
-      {
-        name: manager,
-        groups: ['system:authenticated'],
-        requests: ['create-cluster-object', 'delete-cluster-object'],
-      },
-    ],
-    clusterRoles: [
-      ...(scope.clusterRoles ?? []),
-      {
-        metadata: { name: 'cluster-binding-manager' },
-        rules: [
-          {
-            apiGroups: ['rbac.authorization.k8s.io'],
-            resources: ['clusterrolebindings'],
-            verbs: ['get', 'create', 'delete'],
-          },
-          {
-            apiGroups: ['rbac.authorization.k8s.io'],
-            resources: ['clusterroles'],
-            verbs: ['bind'],
-            resourceNames: ['view'],
-          },
-        ],
-      },
-    ],
-    clusterRoleBindings: [
-      ...scope.clusterRoleBindings,
-      {
-        name: 'cluster-binding-manager',
-        clusterRole: 'cluster-binding-manager',
-        subjects: [{ kind: 'User', name: manager }],
-      },
-    ],
-    clusterObjects: [
-      ...(scope.clusterObjects ?? []),
-      {
-        kind: 'ClusterRoleBinding',
-        name: 'labeller-view',
-        clusterRole: 'view',
-        subjects: [{ kind: 'User', name: 'labeller' }],
-        requestedBy: [manager],
-      },
-    ],
-    ...(scope.intent
-      ? { intent: { ...scope.intent, clusterWide: [...scope.intent.clusterWide, manager] } }
-      : {}),
-  };
+  return withRbacManager(
+    scope,
+    ['create-cluster-object', 'delete-cluster-object'],
+    {
+      name: 'cluster-binding-manager',
+      rules: [
+        {
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['clusterrolebindings'],
+          verbs: ['get', 'create', 'delete'],
+        },
+        {
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['clusterroles'],
+          verbs: ['bind'],
+          resourceNames: ['view'],
+        },
+      ],
+    },
+    { name: 'labeller-view', clusterRole: 'view', subject: 'labeller' },
+  );
 }
 
 /**

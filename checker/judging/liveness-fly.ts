@@ -17,6 +17,7 @@ import {
   combineSlots,
   compileFairness,
   type LivenessRun,
+  searchFigures,
   systemHorizonDeclared,
   systemTerminalDeclared,
 } from '../model/liveness-system.ts';
@@ -275,11 +276,7 @@ export class LivenessCollector {
       return verdict;
     });
     return {
-      states: search.states,
-      transitions: search.transitions,
-      durationMs: performance.now() - started,
-      complete: search.complete,
-      ...(search.stopReason ? { stopReason: search.stopReason } : {}),
+      ...searchFigures(search, started),
       deadlock: {
         count: stuck.length,
         atHorizon: horizonStops,

@@ -6,7 +6,7 @@ import type { StateGraph } from '../engine/state-graph.ts';
 import { TarjanScratch, tarjan } from '../engine/tarjan.ts';
 import { type CompiledSystem, compiledFor, type LaneSink } from '../model/compiled.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
-import { combineSlots, compileFairness, type LivenessRun } from '../model/liveness-system.ts';
+import { combineSlots, compileFairness, type LivenessRun, searchFigures } from '../model/liveness-system.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 
@@ -140,11 +140,7 @@ export function judgeUnderSymmetry(
       ? concreteTrace(model, symmetry.canonical, search.traceTo(stuck[0]), () => true)
       : undefined;
   return {
-    states: search.states,
-    transitions: search.transitions,
-    durationMs: performance.now() - started,
-    complete: search.complete,
-    ...(search.stopReason ? { stopReason: search.stopReason } : {}),
+    ...searchFigures(search, started),
     deadlock: { count: stuckStates, atHorizon: 0, ...(deadlockTrace ? { trace: deadlockTrace } : {}) },
     properties,
     judgedOn: {
@@ -338,6 +334,11 @@ class Quotient {
 
   /** Tarjan's taken mask of an event: bit k for the k-th of `conditions` it matches, and `anyEdge`. */
   private maskOf(conditions: readonly number[]): (id: number) => number {
+    return this.masksBy(conditions.map((condition) => (e) => this.c.conditions[condition].matches(e)));
+  }
+
+  /** An event id's mask, computed once: `anyEdge` and bit k for the k-th test the event passes. */
+  private masksBy(tests: readonly ((e: SystemEvent) => boolean)[]): (id: number) => number {
     let masks = new Int32Array(0);
     return (id) => {
       if (id >= masks.length) {
@@ -348,8 +349,8 @@ class Quotient {
       if (masks[id] === -1) {
         let m = anyEdge;
         const e = this.access.events[id];
-        conditions.forEach((condition, k) => {
-          if (this.c.conditions[condition].matches(e)) m |= 1 << k;
+        tests.forEach((test, k) => {
+          if (test(e)) m |= 1 << k;
         });
         masks[id] = m;
       }
@@ -367,24 +368,10 @@ class Quotient {
     const entries = this.c.fairnessOf(property);
     const walk = this.walk(follow);
     // Tarjan gathers the global conditions taken inside each component, and whether it has an edge at all.
-    let masks = new Int32Array(0);
     const classes = {
-      eventMask: (id: number) => {
-        if (id >= masks.length) {
-          const grown = new Int32Array(Math.max(id + 1, masks.length * 2)).fill(-1);
-          grown.set(masks);
-          masks = grown;
-        }
-        if (masks[id] === -1) {
-          let m = anyEdge;
-          const e = this.access.events[id];
-          entries.forEach((entry, k) => {
-            if (!entry.perNamespace && this.c.conditions[entry.bits[0]].matches(e)) m |= 1 << k;
-          });
-          masks[id] = m;
-        }
-        return masks[id];
-      },
+      eventMask: this.masksBy(
+        entries.map((entry) => (e) => !entry.perNamespace && this.c.conditions[entry.bits[0]].matches(e)),
+      ),
     };
     const fair: Int32Array[] = [];
     const work: { roots: ArrayLike<number>; inside: (u: number) => boolean }[] = [

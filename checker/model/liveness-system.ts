@@ -54,6 +54,20 @@ export interface LivenessRun {
   judgedOn?: { kind: 'symmetry'; order: number; orbits: number; pairs: number };
 }
 
+/** What a liveness run says of the search it judged: its size, time and whether it finished. */
+export function searchFigures(
+  search: { states: number; transitions: number; complete: boolean; stopReason?: StopReason },
+  started: number,
+): Pick<LivenessRun, 'states' | 'transitions' | 'durationMs' | 'complete' | 'stopReason'> {
+  return {
+    states: search.states,
+    transitions: search.transitions,
+    durationMs: performance.now() - started,
+    complete: search.complete,
+    ...(search.stopReason ? { stopReason: search.stopReason } : {}),
+  };
+}
+
 /** A model that declares where its bounded clock stops; runs that stall there may only be out of time. */
 export interface HorizonAware<S> {
   atHorizon(state: S): boolean;

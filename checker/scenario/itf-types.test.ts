@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { safetyProperties } from '../../properties/safety.ts';
+import { escalationCounterexampleItf } from '../../test-support/escalation-itf.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
-import { scopeFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { scopeToDocument } from '../cli/scope-yaml.ts';
 import { check, type PropertyResult } from '../judging/check.ts';
@@ -122,16 +122,7 @@ describe('typed ITF and the older shape', () => {
  * has no such variable, so its traces keep their shape.
  */
 describe('clusterObjects in the ITF state', () => {
-  const fault = 'cluster-escalation-check-skipped';
-  const quick = scopeByName('quick');
-  const faulty = variantModel(fault, scopeFor(fault, quick));
-  const escalation = check(
-    faulty,
-    safetyProperties.filter((p) => p.id === 'no-escalation-through-bindings'),
-    { stopOnFirst: true },
-  ).properties[0];
-  // Written as verify writes it: the scope as given, the seeded fault's data applied again on replay.
-  const text = counterexampleItf(faulty, escalation, fault, undefined, quick);
+  const text = escalationCounterexampleItf();
 
   it('declares the variable with its type, and holds the binding once the fault stored it', () => {
     const trace = JSON.parse(text);

@@ -4,21 +4,18 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMachines } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
-import { safetyProperties } from '../../properties/safety.ts';
 import { command as exportCommand, main as exportMain } from '../../scripts/export.ts';
 import { command as replayCommand, main as replayMain } from '../../scripts/replay.ts';
 import { main as verifyMain } from '../../scripts/verify.ts';
+import { escalationCounterexampleItf } from '../../test-support/escalation-itf.ts';
 import { quintTypecheck, traceModule } from '../../test-support/quint.ts';
 import { runCommandInProcess, runMainInProcess } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
-import { variantModel } from '../../test-support/variant-model.ts';
-import { scopeFor, variantByName } from '../../variants/variants.ts';
-import { scopeByName } from '../cli/scope-file.ts';
-import { check } from '../judging/check.ts';
+import { variantByName } from '../../variants/variants.ts';
 import { removalScope } from '../judging/liveness-fixtures.ts';
 import { checkLiveness } from '../model/liveness-system.ts';
 import { systemModel } from '../model/system-model.ts';
-import { counterexampleItf, lassoItf } from './counterexample-itf.ts';
+import { lassoItf } from './counterexample-itf.ts';
 
 /**
  * Typed ITF, both ways, judged by Quint itself (its ITF loader and typechecker, not this project's code):
@@ -98,15 +95,7 @@ beforeAll(async () => {
   );
   // A counterexample whose last state stores a ClusterRoleBinding (quick with the seeded fault's manager),
   // and the same with the stored version written as a string.
-  const escalation = 'cluster-escalation-check-skipped';
-  const quick = scopeByName('quick');
-  const faulty = variantModel(escalation, scopeFor(escalation, quick));
-  const found = check(
-    faulty,
-    safetyProperties.filter((p) => p.id === 'no-escalation-through-bindings'),
-    { stopOnFirst: true },
-  ).properties[0];
-  const clusterText = counterexampleItf(faulty, found, escalation, undefined, quick);
+  const clusterText = escalationCounterexampleItf();
   cluster = JSON.parse(clusterText);
   const clusterUntyped = JSON.parse(clusterText.replace(/\{\s*"#bigint": "0"\s*\}\s*\]\s*\]/, '"0"]]'));
   // One file: the types module, then one module per trace; quint names the line of every error.
