@@ -930,7 +930,7 @@ function rbacSlotErrors(
  * older write or nothing at all, and is unmet. A precondition that would be met is the request without it
  * (namespace storage fills in the object's own uid), and a scenario writes it so.
  */
-export function unmetPrecondition(sent: DeletePreconditions | undefined): PipelineFacts['preconditionUnmet'] {
+function unmetPrecondition(sent: DeletePreconditions | undefined): PipelineFacts['preconditionUnmet'] {
   if (sent?.uid !== undefined) return 'uid';
   if (sent?.resourceVersion !== undefined) return 'resourceVersion';
   return 'none';

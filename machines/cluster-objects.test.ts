@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scopeByName } from '../checker/cli/scope-file.ts';
 import { systemModel } from '../checker/model/system-model.ts';
+import { contentChangesOnlyByRequests } from '../properties/content-frame.ts';
+import { stepVerdict } from '../test-support/step-verdict.ts';
 import type { ApiRequest, SystemState } from './system.ts';
 
 /**
@@ -127,6 +129,30 @@ describe('versions of one cluster object: an update stores the one it sends (D-2
     const deleted = send(updated.state, 'delete', 0);
     expect(deleted.response.code).toBe(200);
     expect(deleted.state.clusterObjects).toBe(0);
+  });
+
+  it('keeps content-changes-only-by-requests on versions, which fails on an update that stores another', () => {
+    const update = {
+      principal: manager,
+      verb: 'update',
+      target: 'cluster-object',
+      namespace: -1,
+      object: 2,
+    } as const;
+    const created = send(initial, 'create', 0).state;
+    const updated = send(created, 'update', 2).state;
+    const verdict = (s: SystemState, r: ApiRequest, after?: SystemState) =>
+      stepVerdict(model, contentChangesOnlyByRequests, s, r, after ? { after } : {});
+    expect(verdict(created, update)).toBe(true);
+    // A DELETE of the name removes whichever version is stored.
+    expect(verdict(updated, { ...update, verb: 'delete', object: 0 })).toBe(true);
+    // Answered 200, yet the old version kept, or a version not sent stored.
+    expect(verdict(created, update, created)).toMatch(/not stored as sent/);
+    expect(verdict(created, update, { ...created, clusterObjects: 0b10 })).toMatch(/not stored as sent/);
+    // A read that changes the stored version.
+    expect(verdict(created, { ...update, verb: 'get' }, updated)).toMatch(
+      /changed version without a successful update/,
+    );
   });
 
   it('refuses a rule change granting what its author lacks (403) and keeps the stored rules', () => {

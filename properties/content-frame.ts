@@ -25,7 +25,7 @@ const collectionBits = (model: SystemModel, event: SystemEvent, slot: number): n
   return model.objects.reduce((mask, o, k) => (o.resource === r.resource ? mask | (1 << k) : mask), 0);
 };
 
-/** The request's own object after a successful create or DELETE: stored after a create, gone after a DELETE. */
+/** The request's own object after a successful create or DELETE (or update of a cluster RBAC object): stored as sent, or gone. */
 function requestTookEffect(model: SystemModel, event: SystemEvent, after: SystemState): true | string {
   const r = event.request;
   if (!r || !succeeded(event) || r.object < 0) return true;
@@ -33,20 +33,21 @@ function requestTookEffect(model: SystemModel, event: SystemEvent, after: System
   const path = r.namespace >= 0 ? model.scope.namespaces[r.namespace].name : undefined;
   if (r.target === 'content' && path !== undefined && r.body?.namespace && r.body.namespace !== path)
     return `"${event.label}" was answered ${event.response?.code}, though its body names namespace ${r.body.namespace}, not ${path}`;
+  if (r.target === 'cluster-object') {
+    if (r.verb !== 'create' && r.verb !== 'update' && r.verb !== 'delete') return true;
+    const o = model.scope.clusterObjects?.[r.object];
+    const a = after.clusterObjects ?? 0;
+    // D-23: a create or an update stores the version it sends; a DELETE leaves no version of the name stored.
+    if (r.verb === 'delete' ? (a & sameName(model, r.object)) === 0 : (a & (1 << r.object)) !== 0)
+      return true;
+    return `"${event.label}" was answered ${event.response?.code}, yet ${o?.kind}/${o?.name} is ${r.verb === 'delete' ? 'still stored' : 'not stored as sent'}`;
+  }
   if (r.verb !== 'create' && r.verb !== 'delete') return true;
   if (r.target === 'content' && r.namespace >= 0) {
     const v = model.view(after, r.namespace);
     const stored = (v.content & (1 << r.object)) !== 0;
     if (r.verb === 'create' ? stored : !stored) return true;
     return `"${event.label}" was answered ${event.response?.code}, yet ${describeContent(model, 1 << r.object)} is ${stored ? 'still stored' : 'not stored'} in ${v.name}`;
-  }
-  if (r.target === 'cluster-object') {
-    const o = model.scope.clusterObjects?.[r.object];
-    const a = after.clusterObjects ?? 0;
-    // D-23: a create stores the version it sends; a DELETE leaves no version of the name stored.
-    const stored = r.verb === 'create' ? (a & (1 << r.object)) !== 0 : (a & sameName(model, r.object)) !== 0;
-    if (r.verb === 'create' ? stored : !stored) return true;
-    return `"${event.label}" was answered ${event.response?.code}, yet ${o?.kind}/${o?.name} is ${stored ? 'still stored' : 'not stored'}`;
   }
   return true;
 }
@@ -92,10 +93,9 @@ function clusterObjectsFramed(
     return `${added.join(', ')} was stored without a successful create of it ("${event.label}")`;
   if (removed.length > 0 && (own?.verb !== 'delete' || !only(removed)))
     return `${removed.join(', ')} was removed without a successful DELETE of it ("${event.label}")`;
-  // A name kept with another version stored: only a successful update of that name replaces it (D-23).
-  const replaced = (a & ~b) !== 0 || (b & ~a) !== 0;
-  if (replaced && added.length === 0 && removed.length === 0) {
-    const changed = storedNames(model, (a & ~b) | (b & ~a));
+  // Names kept, so a version changed: only a successful update of that name, sending it, replaces it (D-23).
+  if (added.length === 0 && removed.length === 0) {
+    const changed = storedNames(model, a ^ b);
     if (
       own?.verb !== 'update' ||
       changed.size !== 1 ||
