@@ -685,9 +685,8 @@ export class ApiServer {
   /** The names of the namespaces that exist: created and not yet removed (LC-7). */
   private namespaceNames(s: SystemState): string[] {
     const names: string[] = [];
-    s.namespaces.forEach((_, i) => {
-      const v = this.system.view(s, i);
-      if (v.value !== 'absent' && v.value !== 'removed') names.push(v.name);
+    s.namespaces.forEach((ns, i) => {
+      if (this.system.listing(ns).exists) names.push(this.system.scope.namespaces[i].name);
     });
     return names;
   }
@@ -700,14 +699,15 @@ export class ApiServer {
     const resource = r.resource ?? '';
     const items: string[] = [];
     s.namespaces.forEach((ns, i) => {
-      if (ns.content === 0 || (r.namespace >= 0 && i !== r.namespace)) return;
-      const v = this.system.view(s, i);
+      // Only the namespace's listing: what a list may read of each namespace (NamespaceListing).
+      const listed = this.system.listing(ns);
+      if (listed.content === 0 || (r.namespace >= 0 && i !== r.namespace)) return;
       const inNamespace: PipelineFacts = {
         ...facts,
         // D-16: a watch starts with the items a list shows, so the gate is asked as for a list.
         watch: false,
-        namespaceExists: v.value !== 'absent' && v.value !== 'removed',
-        namespaceInitialized: v.initialized,
+        namespaceExists: listed.exists,
+        namespaceInitialized: listed.initialized,
         callerMayInitialize: this.system.authorizer.mayInitialize(s, r.principal, i),
       };
       const gate = this.pipelineDecisions.get(inNamespace);
@@ -716,7 +716,7 @@ export class ApiServer {
       )
         return;
       this.system.objects.forEach((o, slot) => {
-        if (o.resource === resource && ns.content & (1 << slot))
+        if (o.resource === resource && listed.content & (1 << slot))
           items.push(`${this.system.scope.namespaces[i].name}/${o.name}`);
       });
     });

@@ -24,7 +24,7 @@ export type SystemAction =
       controller: number;
       step: LocalAction<Composition>;
     }
-  /** Principal command j across every namespace (a list): reads the context and each slot's list view; writes nothing. */
+  /** Principal command j across every namespace (a list): reads the context and each slot's listing (NamespaceListing); writes nothing. */
   | { type: 'wide'; j: number; step: LocalAction<Composition> }
   /**
    * Reads and writes the global lanes (and initializer `controller`'s snapshot, or -1). `footprint` says how

@@ -168,6 +168,18 @@ export interface NamespaceView extends NamespaceContext {
   system: boolean;
 }
 
+/**
+ * What a request across every namespace (a list or watch of content or of namespaces) reads of one
+ * namespace: whether it exists, whether it finished initializing (IN-6, D-19) and its content. This is
+ * such a request's whole footprint on a namespace: the list code reads namespaces only through it, and
+ * the checker remembers a list's outcome under each namespace's listing and the RBAC and global context.
+ */
+export interface NamespaceListing {
+  exists: boolean;
+  initialized: boolean;
+  content: number;
+}
+
 /** What the whole system shows besides its namespaces: admission's copy, the faults, the controllers. */
 export interface SystemView {
   /** Seconds since the last successful configuration read, capped at the 5 s staleness bound (AC-2). */

@@ -1,10 +1,16 @@
-import { KeyedCache } from '../checker/engine/caches.ts';
+import { KeyedCache, ObjectCache } from '../checker/engine/caches.ts';
 import { mergeInitializerConfigurations } from './initializer-config.ts';
 import type { NamespaceStateValue } from './namespace.ts';
 import { anyRuleMatches } from './rules.ts';
 import { type ConfigurationSpec, configurationEntries, type InitializerSpec } from './scope.ts';
 import { SystemSpace } from './system-space.ts';
-import type { NamespaceState, NamespaceView, SystemState, SystemView } from './system-types.ts';
+import type {
+  NamespaceListing,
+  NamespaceState,
+  NamespaceView,
+  SystemState,
+  SystemView,
+} from './system-types.ts';
 import type { TimerContext, TimerStateValue } from './timer.ts';
 
 /** What properties, replay and reports read: each namespace and the system by name, never a mask or an id. */
@@ -14,6 +20,7 @@ export class SystemViews extends SystemSpace {
     number,
     { names: string[]; inForce: Map<string, InitializerSpec> }
   >();
+  private readonly listings = new ObjectCache<NamespaceState, NamespaceListing>();
 
   view(s: SystemState, index: number): NamespaceView {
     const ns = s.namespaces[index];
@@ -40,6 +47,19 @@ export class SystemViews extends SystemSpace {
       system: spec.system === true,
     };
     return this.viewCache[index].set(ns, view);
+  }
+
+  /** What a request across every namespace reads of this one (NamespaceListing), the same in every slot. */
+  listing(ns: NamespaceState): NamespaceListing {
+    return this.listings.get(ns, () => {
+      const snapshot = this.namespaceStepper.snapshot(ns.lifecycle);
+      const value = snapshot.value as NamespaceStateValue;
+      return {
+        exists: value !== 'absent' && value !== 'removed',
+        initialized: snapshot.context.initialized,
+        content: ns.content,
+      };
+    });
   }
 
   views(s: SystemState): NamespaceView[] {

@@ -101,8 +101,8 @@ export class StepTables<M extends TabledModel<S, N>, S extends SlottedState<N>, 
   }
 
   /**
-   * The context of a request across every namespace (a list): the global context and each namespace's
-   * lifecycle snapshot and content, what such a request reads of them (not their timers or external content).
+   * The context of a request across every namespace (a list): the global context and what the model says
+   * such a request reads of each namespace (`listView`), not its timers or external content.
    */
   wideContext(s: S, context: number): string {
     let key = `${context}`;

@@ -412,12 +412,12 @@ export class CompiledSystem {
     for (let at = entry - 1; at < end; at++) sink.self(pool[at]);
   }
 
-  /** What a list reads of a namespace: its lifecycle and content, not its timer or external content. */
+  /** What a list reads of a namespace: its listing (machines/system-types.ts `NamespaceListing`), no more. */
   private listView(id: number): number {
     if (id >= this.listViews.length) this.listViews = grown(this.listViews, id, -1);
     if (this.listViews[id] < 0) {
-      const ns = this.model.namespaceStateById(id);
-      const packed = ns.lifecycle * 4294967296 + (ns.content >>> 0);
+      const { exists, initialized, content } = this.model.listing(this.model.namespaceStateById(id));
+      const packed = ((exists ? 2 : 0) + (initialized ? 1 : 0)) * 4294967296 + (content >>> 0);
       if (!this.listViewIds.has(packed)) this.listViewIds.set(packed, this.listViewIds.size);
       this.listViews[id] = this.listViewIds.get(packed) ?? -1;
     }

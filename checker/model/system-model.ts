@@ -68,8 +68,11 @@ export class CheckedSystemModel extends SystemModel implements ExplorableModel<S
       (s) => this.authorizer.roleBindingMask(s),
       // The initializer controllers' snapshots: each read by its own controller's actions only.
       ['initializers'],
-      // A list across namespaces reads each one's lifecycle and content, not its timer.
-      (ns) => `${ns.lifecycle}.${ns.content}`,
+      // A list across namespaces reads each one's listing (NamespaceListing), not its timer or pending list.
+      (ns) => {
+        const { exists, initialized, content } = this.listing(ns);
+        return `${+exists}${+initialized}.${content}`;
+      },
     );
   }
 
