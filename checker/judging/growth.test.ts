@@ -24,6 +24,20 @@ describe('growth scopes (docs/performance.md)', () => {
     expect(one.states).toBeGreaterThan(1);
     expect(two.states).toBe(one.states ** 2);
   });
+
+  it("under the tenants' symmetry, n interchangeable namespaces of L local states give the multisets: C(L + n - 1, n) orbits", () => {
+    const one = measureGrowth('namespaces', { namespaces: 1, principals: 1, initializers: 1 }, limits);
+    const local = one.states;
+    const three = measureGrowth('namespaces', { namespaces: 3, principals: 1, initializers: 1 }, limits);
+    expect(three.reduced).toMatchObject({
+      order: 6,
+      complete: true,
+      // Each orbit is a multiset of three local states; together they stand for every state.
+      orbits: ((local + 2) * (local + 1) * local) / 6,
+      represents: local ** 3,
+    });
+    expect(three.states).toBe(local ** 3);
+  });
 });
 
 const limits = { maxSeconds: 60, maxStates: 100_000 };

@@ -1,7 +1,8 @@
 import type { InitializerSpec, PrincipalSpec, Scope } from '../../machines/scope.ts';
 import { scopeByName } from '../cli/scope-file.ts';
-import { explore } from '../engine/explore.ts';
-import { systemCodec } from '../model/encoding.ts';
+import { CompiledSystem } from '../model/compiled.ts';
+import { exploreCompiled } from '../model/compiled-explore.ts';
+import { StateSymmetry, symmetryOf } from '../model/symmetry.ts';
 import { systemModel } from '../model/system-model.ts';
 
 /** One axis of growth: how many tenant namespaces, principals and initializers a scope has. */
@@ -63,15 +64,25 @@ export function growthScope(shape: GrowthShape): Scope {
     finalizerOwners: [],
     faults: { initializerCrash: false, configReadFailure: false, apiserverRestart: false },
     intent: undefined,
-    symmetry: undefined,
+    // The tenants differ only in name (same creator, same rights): interchangeable, so declared.
+    symmetry: shape.namespaces > 1 ? { namespaces: [names] } : undefined,
   };
 }
 
-/** The three axes, each from 1 to `upTo` with the other two held at their base (2 namespaces, 1 principal, 1 initializer). */
-export function growthShapes(upTo = 4): { axis: keyof GrowthShape; shape: GrowthShape }[] {
+/**
+ * The three axes, each from 1 to `upTo` (namespaces to `namespacesUpTo`, where symmetry shows) with the
+ * other two held at their base (2 namespaces, 1 principal, 1 initializer).
+ */
+export function growthShapes(
+  upTo = 4,
+  namespacesUpTo = upTo,
+): { axis: keyof GrowthShape; shape: GrowthShape }[] {
   const base: GrowthShape = { namespaces: 2, principals: 1, initializers: 1 };
   return (['namespaces', 'principals', 'initializers'] as const).flatMap((axis) =>
-    Array.from({ length: upTo }, (_, i) => ({ axis, shape: { ...base, [axis]: i + 1 } })),
+    Array.from({ length: axis === 'namespaces' ? namespacesUpTo : upTo }, (_, i) => ({
+      axis,
+      shape: { ...base, [axis]: i + 1 },
+    })),
   );
 }
 
@@ -82,24 +93,41 @@ export interface GrowthRow {
   transitions: number;
   depth: number;
   complete: boolean;
+  /** The cold compiled search of every state, in seconds. */
   seconds: number;
+  /** The same scope under its declared symmetry: orbits searched, the states they stand for, seconds. */
+  reduced: { orbits: number; represents: number; order: number; complete: boolean; seconds: number };
 }
 
-/** Explores one growth scope with packed states within the limits. */
+/** Explores one growth scope on the compiled engine within the limits, without and with its symmetry. */
 export function measureGrowth(
   axis: keyof GrowthShape,
   shape: GrowthShape,
   limits: { maxSeconds: number; maxStates: number },
 ): GrowthRow {
-  const model = systemModel(growthScope(shape));
-  const result = explore(model, { ...limits, codec: systemCodec(model) });
+  const scope = growthScope(shape);
+  const full = exploreCompiled(new CompiledSystem(systemModel(scope)), limits);
+  // A fresh model, so the reduced search pays for its own tables (cold) as the full one did.
+  const model = systemModel(scope);
+  const symmetry = new StateSymmetry(model, symmetryOf(scope));
+  const reduced = exploreCompiled(new CompiledSystem(model), {
+    ...limits,
+    lanesSymmetry: symmetry.onLanes(),
+  });
   return {
     axis,
     shape,
-    states: result.states,
-    transitions: result.transitions,
-    depth: result.depth,
-    complete: result.complete,
-    seconds: result.durationMs / 1000,
+    states: full.states,
+    transitions: full.transitions,
+    depth: full.depth,
+    complete: full.complete,
+    seconds: full.durationMs / 1000,
+    reduced: {
+      orbits: reduced.states,
+      represents: reduced.represented?.states ?? reduced.states,
+      order: symmetry.order,
+      complete: reduced.complete,
+      seconds: reduced.durationMs / 1000,
+    },
   };
 }

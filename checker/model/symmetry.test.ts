@@ -7,6 +7,7 @@ import { baseVariantName, machinesFor, scopeFor } from '../../variants/variants.
 import { parseScope, scopeByName } from '../cli/scope-file.ts';
 import { explore } from '../engine/explore.ts';
 import { type CheckResult, check } from '../judging/check.ts';
+import { growthScope } from '../judging/growth.ts';
 import { compiledFor } from './compiled.ts';
 import { exploreCompiled } from './compiled-explore.ts';
 import { systemCodec } from './encoding.ts';
@@ -232,5 +233,33 @@ describe('fairness that names a member of a symmetry set', () => {
     ]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/alice-progresses assumes fairness for alice, a member of a symmetry set/);
+  });
+});
+
+describe('a group that only permutes namespaces (every permutation of one set): sorted, not searched', () => {
+  it('picks the same representative and orbit size as trying every element, on every state of four tenants', () => {
+    const model = systemModel(growthScope({ namespaces: 4, principals: 1, initializers: 1 }));
+    const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
+    expect(symmetry.order).toBe(24);
+    const full = exploreCompiled(compiledFor(model));
+    expect(full.complete).toBe(true);
+    const codec = systemCodec(model);
+    const width = codec.width;
+    const lanes = new Uint32Array(width);
+    const out = new Uint32Array(width);
+    const moved = new Uint32Array(width);
+    let differing: unknown;
+    for (let index = 0; index < full.states && differing === undefined; index++) {
+      const s = full.stateAt(index);
+      codec.encode(s, lanes, 0);
+      const g = symmetry.canonicalLanes(lanes, out, 3, 4);
+      // The oracle tries every element on decoded states (`canonical`, `orbitSize`).
+      const least = model.key(symmetry.canonical(s));
+      symmetry.applyLanes(g, lanes, moved, 3, 4);
+      const seen = [model.key(codec.decode(out, 0)), symmetry.orbitSizeOfLanes(lanes, 3, 4), [...moved]];
+      const expected = [least, symmetry.orbitSize(s), [...out]];
+      if (JSON.stringify(seen) !== JSON.stringify(expected)) differing = { index, seen, expected };
+    }
+    expect(differing).toBeUndefined();
   });
 });

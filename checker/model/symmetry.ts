@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../machines/stepper.ts';
 import type { NamespaceState, SystemEvent, SystemState } from '../../machines/system.ts';
 import type { ScopeSymmetry } from '../cli/scope-symmetry.ts';
+import type { LanesSymmetry } from './compiled-explore.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 export { type ScopeSymmetry, scopeSymmetry, symmetryOf } from '../cli/scope-symmetry.ts';
@@ -60,7 +61,40 @@ export class StateSymmetry {
         });
         return { inverse, users, renamed: new Map() };
       });
+    this.sortedSets = this.fullSymmetricSets();
   }
+
+  private fullSymmetricSets(): number[][] | undefined {
+    if (this.elements.length === 0 || this.elements.some((e) => e.users.size > 0)) return undefined;
+    const slotOf = new Map(this.model.scope.namespaces.map((n, i) => [n.name, i]));
+    const sets = this.symmetry.namespaces.map((set) =>
+      set.map((name) => slotOf.get(name) ?? -1).sort((a, b) => a - b),
+    );
+    const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+    if (sets.some((set) => set.includes(-1))) return undefined;
+    if (sets.reduce((n, set) => n * factorial(set.length), 1) !== this.order) return undefined;
+    const count = this.model.scope.namespaces.length;
+    this.elements.forEach((e, g) => {
+      this.elementByInverse.set(this.inverseCode(e.inverse, count), g + 1);
+    });
+    return sets;
+  }
+
+  /** A slot mapping as one number (base `count` digits), to find the element it is. */
+  private inverseCode(inverse: ArrayLike<number>, count: number): number {
+    let code = 0;
+    for (let j = 0; j < count; j++) code = code * count + inverse[j];
+    return code;
+  }
+
+  /**
+   * When the group is every permutation of each declared namespace set and renames no user, its slots
+   * by set: a state's least image is then each set's namespace ids sorted (no element tried), and the
+   * orbit's size a multinomial. Undefined for any other group (users renamed with their namespaces).
+   */
+  private readonly sortedSets: number[][] | undefined;
+  /** Under `sortedSets`: each element's number by its slot mapping (`inverse` in base `count`). */
+  private readonly elementByInverse = new Map<number, number>();
 
   /** Elements of the group acting on states (1: no reduction). */
   get order(): number {
@@ -158,6 +192,15 @@ export class StateSymmetry {
     return x === y ? 0 : x < y ? -1 : 1;
   }
 
+  /** The group acting on the compiled model's lanes (checker/model/encoding.ts: namespace ids from lane 3). */
+  onLanes(): LanesSymmetry {
+    const count = this.model.scope.namespaces.length;
+    return {
+      canonical: (lanes, out) => this.canonicalLanes(lanes, out, 3, count),
+      orbitSize: (lanes) => this.orbitSizeOfLanes(lanes, 3, count),
+    };
+  }
+
   /**
    * `canonical` on packed lanes (checker/model/encoding.ts: the namespace ids from lane `first`, `count`
    * of them): writes the least image of `lanes` into `out` (lanes outside the namespaces copied), with no
@@ -166,6 +209,7 @@ export class StateSymmetry {
    */
   canonicalLanes(lanes: Uint32Array, out: Uint32Array, first: number, count: number): number {
     out.set(lanes);
+    if (this.sortedSets !== undefined) return this.sortLanes(lanes, out, first, count, this.sortedSets);
     let chosen = 0;
     for (let g = 0; g < this.elements.length; g++) {
       const element = this.elements[g];
@@ -180,6 +224,43 @@ export class StateSymmetry {
     }
     return chosen;
   }
+
+  /**
+   * `canonicalLanes` for a full symmetric group on each set: each set's ids sorted into its slots (insertion
+   * sort, stable, so equal namespaces keep their order); returns the element that moves them so.
+   */
+  private sortLanes(
+    lanes: Uint32Array,
+    out: Uint32Array,
+    first: number,
+    count: number,
+    sets: readonly number[][],
+  ): number {
+    const from = this.sortFrom.length >= count ? this.sortFrom : new Int32Array(count);
+    this.sortFrom = from;
+    for (let j = 0; j < count; j++) from[j] = j;
+    let moved = false;
+    for (const set of sets)
+      for (let k = 1; k < set.length; k++) {
+        const source = from[set[k]];
+        const id = lanes[first + source];
+        let at = k;
+        while (at > 0 && this.compareIds(id, lanes[first + from[set[at - 1]]]) < 0) {
+          from[set[at]] = from[set[at - 1]];
+          at--;
+        }
+        if (at !== k) {
+          from[set[at]] = source;
+          moved = true;
+        }
+      }
+    if (!moved) return 0;
+    for (let j = 0; j < count; j++) out[first + j] = lanes[first + from[j]];
+    const g = this.elementByInverse.get(this.inverseCode(from, count));
+    if (g === undefined) throw new Error('symmetry: a sorted image outside the group (internal error)');
+    return g;
+  }
+  private sortFrom = new Int32Array(0);
 
   /**
    * The group's elements by number, as `canonicalLanes` names the one it applied: 0 is the identity,
@@ -242,6 +323,7 @@ export class StateSymmetry {
   orbitSizeOfLanes(lanes: Uint32Array, first: number, count: number): number {
     const n = this.elements.length;
     if (n === 0) return 1;
+    if (this.sortedSets !== undefined) return this.arrangements(lanes, first, this.sortedSets);
     const images = this.scratch.length >= (n + 1) * count ? this.scratch : new Uint32Array((n + 1) * count);
     this.scratch = images;
     for (let j = 0; j < count; j++) images[j] = lanes[first + j];
@@ -263,6 +345,22 @@ export class StateSymmetry {
   }
 
   private scratch = new Uint32Array(0);
+
+  /** The orbit's size under full symmetric groups: per set, its distinct arrangements (a multinomial). */
+  private arrangements(lanes: Uint32Array, first: number, sets: readonly number[][]): number {
+    let size = 1;
+    for (const set of sets) {
+      // n! / (m1! m2! ...) built up one slot at a time: the k-th slot with r earlier equals multiplies by k / (r + 1).
+      let ways = 1;
+      for (let k = 0; k < set.length; k++) {
+        let equal = 0;
+        for (let e = 0; e < k; e++) if (lanes[first + set[e]] === lanes[first + set[k]]) equal++;
+        ways = (ways * (k + 1)) / (equal + 1);
+      }
+      size *= Math.round(ways);
+    }
+    return size;
+  }
 
   /** How many distinct states the orbit of `s` holds: what one canonical state stands for. */
   orbitSize(s: SystemState): number {
