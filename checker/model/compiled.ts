@@ -1,6 +1,12 @@
 import { restartEvent, restartGlobal, restartSlot } from '../../machines/actions/apiserver-timer.ts';
 import { blocksTime, clockEvent, clockGlobal, clockSlot } from '../../machines/actions/clock.ts';
-import type { Enabled, SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
+import {
+  type Enabled,
+  LocalKind,
+  type SystemEvent,
+  type SystemModel,
+  type SystemState,
+} from '../../machines/system.ts';
 import type { StateCodec } from '../engine/codec.ts';
 import { grown } from '../engine/state-store.ts';
 import { systemCodec } from './encoding.ts';
@@ -126,6 +132,8 @@ export class CompiledSystem {
   private readonly kinds: Int8Array;
   private readonly lanes: Int32Array;
   private readonly controllerLanes: Int32Array;
+  /** Per action: 1 for a principal's request into one namespace, keyed by what a request reads (`requestContext`). */
+  private readonly requestKeyed: Uint8Array;
   /** Per local action, per namespace id: the entry by context id (what fills the bundles). */
   private readonly localRows: (Int32Array | undefined)[][];
   /** Per local action: its namespace slot, and its position among that slot's local actions. */
@@ -180,6 +188,9 @@ export class CompiledSystem {
   private readonly written: Uint32Array;
   private global = 0;
   private context = 0;
+  /** What a request into one namespace reads besides it: the configuration copy and the RBAC context (with the cluster's objects). */
+  private requestContext = 0;
+  private readonly requestContexts = new PairIds();
   private wide = -1;
 
   constructor(readonly model: SystemModel) {
@@ -202,6 +213,9 @@ export class CompiledSystem {
     this.lanes = Int32Array.from(actions, (a) => (a.type === 'local' ? 3 + a.i : -1));
     this.controllerLanes = Int32Array.from(actions, (a) =>
       a.type === 'wide' || a.controller < 0 ? -1 : 3 + this.namespaces + a.controller,
+    );
+    this.requestKeyed = Uint8Array.from(actions, (a) =>
+      a.type === 'local' && a.kind === LocalKind.Command ? 1 : 0,
     );
     this.localRows = actions.map(() => []);
     this.slotActions = model.scope.namespaces.map(() => []);
@@ -228,6 +242,7 @@ export class CompiledSystem {
       this.roleBindingTuples,
       this.controllerContexts,
       this.fullContexts,
+      this.requestContexts,
     ])
       bytes += ids.bytes;
     for (const ids of [this.wideChain, this.clockChain, this.restartChain]) bytes += ids.bytes;
@@ -305,6 +320,8 @@ export class CompiledSystem {
       rbac = this.roleBindingTuples.id(rbac, part);
     }
     this.context = this.contexts.id(global, rbac);
+    const cluster = this.clusterLane < 0 ? 0 : current[this.clusterLane];
+    this.requestContext = this.requestContexts.id(this.requestContexts.id(current[0], cluster), rbac);
     const first = 3 + this.namespaces;
     let full = this.context;
     for (let k = 0; k < this.model.initializers.length; k++)
@@ -362,7 +379,8 @@ export class CompiledSystem {
   /** Local action a's entry for namespace id `id` in this state's context, run and recorded on a miss. */
   private localEntry(a: number, lane: number, id: number): number {
     const controller = this.controllerLanes[a];
-    const key = this.keyOf(controller);
+    // A request reads less than the action footprint's whole context (CheckedSystemModel's request memo, `namespacedReads`).
+    const key = this.requestKeyed[a] === 1 ? this.requestContext : this.keyOf(controller);
     const row = this.localRows[a][id];
     const entry = row !== undefined && key < row.length ? row[key] : unknown;
     if (entry !== unknown) return entry;
