@@ -49,8 +49,15 @@ export function tarjan<E>(
   const edges = new IntList(1024);
   const components: { states: Int32Array; taken: number }[] = [];
   let counter = 0;
+  // The state being expanded: its self-loops lie inside its own component, whatever Tarjan finds later.
+  let opening = -1;
   // One emitter for every expansion: no closure per state.
   const keep = (event: number, target: number) => {
+    if (target === opening) {
+      // Most edges of a state are self-loops: their classes are taken at once, never pushed to `edges`.
+      taken[target] |= fair.eventMask(event);
+      return;
+    }
     if (target < 0 || !inside(target)) return;
     edges.push(target);
     edges.push(event);
@@ -61,7 +68,9 @@ export function tarjan<E>(
     stack.push(s);
     onStack[s] = 1;
     const start = edges.length;
+    opening = s;
     walk.successors(s, keep);
+    opening = -1;
     frameState.push(s);
     frameCursor.push(start);
     frameEnd.push(edges.length);
