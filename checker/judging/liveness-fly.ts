@@ -110,7 +110,7 @@ export class LivenessCollector {
   /** Per compiled event id: whether its classes are known, and its condition words. */
   private idKnown = new Uint8Array(0);
   private idBits = new Uint32Array(0);
-  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet). */
+  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet), from the word of condition 0 on. */
   private gathered: Uint32Array;
   private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
@@ -151,7 +151,7 @@ export class LivenessCollector {
     this.conditionBase = pendingBit(this.goals.length);
     this.stride = Math.ceil((this.conditionBase + this.conditions.length) / 32);
     this.words = new StateWords(this.stride);
-    this.gathered = new Uint32Array(this.stride);
+    this.gathered = new Uint32Array(this.stride - (this.conditionBase >>> 5));
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
@@ -183,13 +183,15 @@ export class LivenessCollector {
   /** An edge of the compiled search by its event's id: as `edge`, with the event's classes kept by id. */
   eventEdge(event: number, events: readonly SystemEvent[]): void {
     const s = this.expansions - 1;
-    const words = this.stride;
+    // Only the words that hold conditions' bits (2 on default, not the state's 5).
+    const first = this.conditionBase >>> 5;
+    const words = this.stride - first;
     // Each array grows on its own: idKnown doubles past the event, so a later event below its length
     // may still lie past idBits' last word.
     this.idKnown = grown(this.idKnown, event);
     this.idBits = grown(this.idBits, (event + 1) * words - 1);
     if (this.idKnown[event] === 0) {
-      this.idBits.set(this.bitsOf(events[event]), event * words);
+      this.idBits.set(this.bitsOf(events[event]).subarray(first), event * words);
       this.idKnown[event] = 1;
     }
     // Gathered per expansion, written when the next one starts (or the search ends).
@@ -205,8 +207,9 @@ export class LivenessCollector {
     if (s < 0) return;
     this.words.or(s, 0, hasSuccessor);
     const gathered = this.gathered;
+    const first = this.conditionBase >>> 5;
     for (let w = 0; w < gathered.length; w++) {
-      if (gathered[w] !== 0) this.words.or(s, w, gathered[w]);
+      if (gathered[w] !== 0) this.words.or(s, first + w, gathered[w]);
       gathered[w] = 0;
     }
     this.gatheredFor = -1;
