@@ -1,22 +1,28 @@
 import { IntList } from './int-list.ts';
 import type { FairMasks as Fair, SuccessorWalk } from './liveness.ts';
 
-/** Tarjan's per-state arrays, allocated once per judgement and reset by the states each walk touched. */
+/** Tarjan's per-state arrays (13 B per state), allocated once per judgement and reset by the states each walk touched. */
 export class TarjanScratch {
   readonly index: Int32Array;
   readonly low: Int32Array;
   readonly onStack: Uint8Array;
   readonly taken: Int32Array;
-  /** Membership of the sets searched again (strong fairness), by a stamp per set. */
-  readonly mark: Int32Array;
+  private marks: Int32Array | undefined;
   stamp = 0;
   readonly touched = new IntList(1024);
-  constructor(size: number) {
+  constructor(private readonly size: number) {
     this.index = new Int32Array(size).fill(-1);
     this.low = new Int32Array(size);
     this.onStack = new Uint8Array(size);
     this.taken = new Int32Array(size);
-    this.mark = new Int32Array(size);
+  }
+  /**
+   * Membership of the sets searched again (strong fairness, a violated goal's components), by a stamp
+   * per set; allocated on first use, since a judgement where every goal holds under weak fairness needs none.
+   */
+  get mark(): Int32Array {
+    this.marks ??= new Int32Array(this.size);
+    return this.marks;
   }
   reset(): void {
     const { data, length } = this.touched;
@@ -49,8 +55,15 @@ export function tarjan<E>(
   const edges = new IntList(1024);
   const components: { states: Int32Array; taken: number }[] = [];
   let counter = 0;
+  // The state being expanded: its self-loops lie inside its own component, whatever Tarjan finds later.
+  let opening = -1;
   // One emitter for every expansion: no closure per state.
   const keep = (event: number, target: number) => {
+    if (target === opening) {
+      // Most edges of a state are self-loops: their classes are taken at once, never pushed to `edges`.
+      taken[target] |= fair.eventMask(event);
+      return;
+    }
     if (target < 0 || !inside(target)) return;
     edges.push(target);
     edges.push(event);
@@ -61,7 +74,9 @@ export function tarjan<E>(
     stack.push(s);
     onStack[s] = 1;
     const start = edges.length;
+    opening = s;
     walk.successors(s, keep);
+    opening = -1;
     frameState.push(s);
     frameCursor.push(start);
     frameEnd.push(edges.length);

@@ -56,6 +56,15 @@ class StateWords {
     this.chunk(state)[(state & (chunkSize - 1)) * this.stride + word] |= bits;
   }
 
+  /** Bit `bit` of the state's words, counted across them (bit 32 is bit 0 of word 1). */
+  bit(state: number, bit: number): boolean {
+    return ((this.get(state, bit >>> 5) >>> (bit & 31)) & 1) === 1;
+  }
+
+  set(state: number, bit: number): void {
+    this.or(state, bit >>> 5, 1 << (bit & 31));
+  }
+
   get bytes(): number {
     return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
   }
@@ -67,9 +76,17 @@ interface Goal {
   slot: number;
 }
 
+/**
+ * A state's bits, packed across its words with no word left half empty: bits 0 to 2 the flags below,
+ * then two per goal (goal g: bit `pendingBit(g)` its goal pending, the next its premise with it), then
+ * one per fairness condition (from `conditionBase`). On default 3 + 2 × 57 + 36 = 153 bits: 5 words.
+ */
 const hasSuccessor = 1;
 const terminalBit = 2;
 const horizonBit = 4;
+const flagBits = 3;
+const pendingBit = (goal: number) => flagBits + 2 * goal;
+const triggerBit = (goal: number) => flagBits + 2 * goal + 1;
 
 /**
  * What liveness needs of a search, recorded as it runs: pass it to `check` as its `recorder`, then call
@@ -83,15 +100,17 @@ export class LivenessCollector {
   private readonly propertyConditions: { conditions: FairnessCondition<SystemEvent>[]; global: number[] }[];
   private readonly eventBits = new Map<SystemEvent, Uint32Array>();
   private readonly words: StateWords;
-  private readonly goalWords: number;
-  private readonly conditionWords: number;
+  /** Bit of condition 0 in a state's words. */
+  private readonly conditionBase: number;
+  /** Words per state. */
+  private readonly stride: number;
   private readonly terminal: ((state: SystemState) => boolean) | undefined;
   private readonly horizon: ((state: SystemState) => boolean) | undefined;
   private expansions = 0;
   /** Per compiled event id: whether its classes are known, and its condition words. */
   private idKnown = new Uint8Array(0);
   private idBits = new Uint32Array(0);
-  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet). */
+  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet), from the word of condition 0 on. */
   private gathered: Uint32Array;
   private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
@@ -129,10 +148,10 @@ export class LivenessCollector {
         ? model.scope.namespaces.map((_, slot) => ({ property, slot }))
         : [{ property, slot: -1 }],
     );
-    this.goalWords = Math.ceil((this.goals.length * 2) / 32);
-    this.conditionWords = Math.ceil(this.conditions.length / 32);
-    this.words = new StateWords(1 + this.goalWords + this.conditionWords);
-    this.gathered = new Uint32Array(this.conditionWords);
+    this.conditionBase = pendingBit(this.goals.length);
+    this.stride = Math.ceil((this.conditionBase + this.conditions.length) / 32);
+    this.words = new StateWords(this.stride);
+    this.gathered = new Uint32Array(this.stride - (this.conditionBase >>> 5));
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
@@ -158,20 +177,21 @@ export class LivenessCollector {
     const s = this.expansions - 1;
     this.words.or(s, 0, hasSuccessor);
     const bits = this.bitsOf(event);
-    const base = 1 + this.goalWords;
-    for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) this.words.or(s, base + w, bits[w]);
+    for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) this.words.or(s, w, bits[w]);
   }
 
   /** An edge of the compiled search by its event's id: as `edge`, with the event's classes kept by id. */
   eventEdge(event: number, events: readonly SystemEvent[]): void {
     const s = this.expansions - 1;
-    const words = this.conditionWords;
+    // Only the words that hold conditions' bits (2 on default, not the state's 5).
+    const first = this.conditionBase >>> 5;
+    const words = this.stride - first;
     // Each array grows on its own: idKnown doubles past the event, so a later event below its length
     // may still lie past idBits' last word.
     this.idKnown = grown(this.idKnown, event);
     this.idBits = grown(this.idBits, (event + 1) * words - 1);
     if (this.idKnown[event] === 0) {
-      this.idBits.set(this.bitsOf(events[event]), event * words);
+      this.idBits.set(this.bitsOf(events[event]).subarray(first), event * words);
       this.idKnown[event] = 1;
     }
     // Gathered per expansion, written when the next one starts (or the search ends).
@@ -186,10 +206,10 @@ export class LivenessCollector {
     const s = this.gatheredFor;
     if (s < 0) return;
     this.words.or(s, 0, hasSuccessor);
-    const base = 1 + this.goalWords;
     const gathered = this.gathered;
+    const first = this.conditionBase >>> 5;
     for (let w = 0; w < gathered.length; w++) {
-      if (gathered[w] !== 0) this.words.or(s, base + w, gathered[w]);
+      if (gathered[w] !== 0) this.words.or(s, first + w, gathered[w]);
       gathered[w] = 0;
     }
     this.gatheredFor = -1;
@@ -205,10 +225,8 @@ export class LivenessCollector {
     for (let j = 0; j < this.goals.length; j++) {
       const { property, slot } = this.goals[j];
       if (property.q(model, state, slot)) continue;
-      const at = 2 * j;
-      let bits = 1 << (at & 31);
-      if (property.p === undefined || property.p(model, state, slot)) bits |= 1 << ((at & 31) + 1);
-      this.words.or(index, 1 + (at >>> 5), bits);
+      this.words.set(index, pendingBit(j));
+      if (property.p === undefined || property.p(model, state, slot)) this.words.set(index, triggerBit(j));
     }
   }
 
@@ -221,9 +239,12 @@ export class LivenessCollector {
   private bitsOf(event: SystemEvent): Uint32Array {
     let bits = this.eventBits.get(event);
     if (bits === undefined) {
-      bits = new Uint32Array(this.conditionWords);
-      for (let c = 0; c < this.conditions.length; c++)
-        if (this.conditions[c].matches(event)) bits[c >>> 5] |= 1 << (c & 31);
+      // The event's conditions where they lie in a state's words.
+      bits = new Uint32Array(this.stride);
+      for (let c = 0; c < this.conditions.length; c++) {
+        const at = this.conditionBase + c;
+        if (this.conditions[c].matches(event)) bits[at >>> 5] |= 1 << (at & 31);
+      }
       this.eventBits.set(event, bits);
     }
     return bits;
@@ -293,7 +314,7 @@ export class LivenessCollector {
     const goalStart = this.properties.map((_, i) =>
       this.properties.slice(0, i).reduce((sum, p) => sum + (p.perNamespace ? n : 1), 0),
     );
-    const base = 1 + this.goalWords;
+    const base = this.conditionBase;
     return {
       model: this.model,
       properties: this.properties,
@@ -301,11 +322,9 @@ export class LivenessCollector {
       expanded,
       horizonDeclared: this.horizon !== undefined,
       goalOf: (property, slot) => goalStart[property] + Math.max(slot, 0),
-      pending: (g, s) =>
-        s < expanded && ((this.words.get(s, 1 + ((2 * g) >>> 5)) >>> ((2 * g) & 31)) & 1) === 1,
-      triggered: (g, s) =>
-        s < expanded && ((this.words.get(s, 1 + ((2 * g) >>> 5)) >>> (((2 * g) & 31) + 1)) & 1) === 1,
-      enabled: (c, s) => ((this.words.get(s, base + (c >>> 5)) >>> (c & 31)) & 1) === 1,
+      pending: (g, s) => s < expanded && this.words.bit(s, pendingBit(g)),
+      triggered: (g, s) => s < expanded && this.words.bit(s, triggerBit(g)),
+      enabled: (c, s) => this.words.bit(s, base + c),
       stuck: (s) => {
         const flags = this.words.get(s, 0);
         return (flags & hasSuccessor) === 0 && (flags & terminalBit) === 0;
@@ -339,28 +358,30 @@ export class LivenessCollector {
   ): Uint8Array {
     const cleared = new Uint8Array(this.goals.length);
     const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
-    const pendingWord = (g: number) => 1 + ((2 * g) >>> 5);
-    const pending = (g: number, s: number) =>
-      ((this.words.get(s, pendingWord(g)) >>> ((2 * g) & 31)) & 1) === 1;
-    const triggered = (g: number, s: number) =>
-      ((this.words.get(s, pendingWord(g)) >>> (((2 * g) & 31) + 1)) & 1) === 1;
+    const pending = (g: number, s: number) => this.words.bit(s, pendingBit(g));
+    const triggered = (g: number, s: number) => this.words.bit(s, triggerBit(g));
     // Goals by their pending states: a count and a hash first, then compared state by state.
     const byPrint = new Map<string, number[][]>();
     const goals = this.goals.length;
     const counts = new Int32Array(goals);
     const hashes = new Int32Array(goals);
     const triggers = new Int32Array(goals);
+    const end = this.conditionBase;
     for (let s = 0; s < walk.expanded; s++)
-      for (let w = 0; w < this.goalWords; w++) {
-        const word = this.words.get(s, 1 + w);
-        if (word === 0) continue;
-        // Bits 2j and 2j + 1 of the word: goal 16w + j pending, and triggered.
-        for (let j = 0; j < 16; j++) {
-          const bits = (word >>> (2 * j)) & 3;
-          if (bits === 0) continue;
-          const g = 16 * w + j;
-          if ((bits & 2) !== 0) triggers[g]++;
-          if ((bits & 1) === 0) continue;
+      for (let w = 0; w < end; w += 32) {
+        let word = this.words.get(s, w >>> 5);
+        // Only the goals' bits: not the flags, not the conditions.
+        if (w === 0) word &= ~((1 << flagBits) - 1);
+        if (end - w < 32) word &= (1 << (end - w)) - 1;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const at = w + 31 - Math.clz32(low) - flagBits;
+          const g = at >>> 1;
+          if ((at & 1) === 1) {
+            triggers[g]++;
+            continue;
+          }
           counts[g]++;
           hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
         }
@@ -435,10 +456,8 @@ export class LivenessCollector {
       }
       return masks[id];
     };
-    const first = batch[0];
-    const word = 1 + ((2 * first) >>> 5);
-    const bit = (2 * first) & 31;
-    const inside = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> bit) & 1) === 1;
+    const bit = pendingBit(batch[0]);
+    const inside = (s: number) => s < walk.expanded && this.words.bit(s, bit);
     const roots: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
     const components = tarjan(walk, { eventMask }, roots, inside, scratch);
@@ -463,7 +482,7 @@ export class LivenessCollector {
       else strong |= 1 << bit;
     });
     let masks = new Int32Array(0);
-    const base = 1 + this.goalWords;
+    const base = this.conditionBase;
     return {
       weak,
       strong,
@@ -484,10 +503,8 @@ export class LivenessCollector {
       },
       enabledMask: (s) => {
         let m = 0;
-        for (let bit = 0; bit < global.length; bit++) {
-          const g = global[bit];
-          if ((this.words.get(s, base + (g >>> 5)) >>> (g & 31)) & 1) m |= 1 << bit;
-        }
+        for (let bit = 0; bit < global.length; bit++)
+          if (this.words.bit(s, base + global[bit])) m |= 1 << bit;
         return m;
       },
     };
@@ -501,10 +518,9 @@ export class LivenessCollector {
     scratch: TarjanScratch,
     cleared: Uint8Array,
   ): GoalVerdict<SystemState, SystemEvent> {
-    const word = 1 + ((2 * goal) >>> 5);
-    const bit = (2 * goal) & 31;
-    const notQ = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> bit) & 1) === 1;
-    const trigger = (s: number) => s < walk.expanded && ((this.words.get(s, word) >>> (bit + 1)) & 1) === 1;
+    const pending = pendingBit(goal);
+    const notQ = (s: number) => s < walk.expanded && this.words.bit(s, pending);
+    const trigger = (s: number) => s < walk.expanded && this.words.bit(s, pending + 1);
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
     if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };
