@@ -12,7 +12,11 @@ import { firstNamespaceLane } from './encoding.ts';
  *   configurations, initializer controllers), before and after: it holds for every step with that event
  *   and those lanes (the *global* class);
  * - both: it holds for the local class refined by those lanes;
- * - another namespace slot, or a model method not known to read only these: not remembered.
+ * - the event and namespace slots the step neither changed nor addressed (`view` of such a slot, or
+ *   `views`), and nothing outside the slots: it holds for every step with that event and the same
+ *   namespace slots before and after (the *slots* class);
+ * - other slots and the lanes outside them, or a model method not known to read only these: not
+ *   remembered.
  * A deterministic judgement gives the same answer wherever what it read is the same, so remembering is
  * exact: same verdicts, same witness counts, same first violations (tests compare with `memo: false`).
  * Properties read states only through the model's methods (a test holds them to it), or tracking would
@@ -27,6 +31,8 @@ enum Memo {
   Always = 3,
   /** In the local table: the judgement read the lanes outside the slots; see the global, then the refined table. */
   Further = 4,
+  /** In the local table: the judgement read namespace slots the step did not fix; see the slots table. */
+  Slots = 5,
 }
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
@@ -194,8 +200,11 @@ export class StepMemo {
   private readonly tuple: Uint32Array;
   /** The namespace slots the current step fixes (changed or addressed). */
   private readonly fixed: Uint8Array;
+  private readonly slotsTable: MemoTable;
   private readLocal = false;
   private readGlobal = false;
+  /** A namespace slot the step did not fix was read (`view` of it, or `views`). */
+  private readOther = false;
   private readOutside = false;
   private readonly tracking: SystemModel;
   private before!: SystemState;
@@ -231,6 +240,11 @@ export class StepMemo {
   /** The current step's global and refined classes, computed when first needed (-1: not yet). */
   private globalAt = -1;
   private refinedAt = -1;
+  /** The current step's slots class (-1: not yet), and its key: event id, then each slot's id before and after. */
+  private slotsAt = -1;
+  private readonly slotsTuple: Uint32Array;
+  /** Whether `knownLanes` answered from the slots table since the last `enterLanes`: the answer reads other slots. */
+  private slotsAnswered = false;
 
   /**
    * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
@@ -249,6 +263,8 @@ export class StepMemo {
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
     this.refined = new MemoTable(count);
+    this.slotsTable = new MemoTable(count);
+    this.slotsTuple = new Uint32Array(1 + 2 * slots);
     this.tracking = this.trackingModel();
   }
 
@@ -269,6 +285,8 @@ export class StepMemo {
     this.localAt = this.local.classOf(tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
+    this.slotsAt = -1;
+    this.slotsAnswered = false;
   }
 
   /**
@@ -295,6 +313,8 @@ export class StepMemo {
     this.localAt = this.local.classOf(tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
+    this.slotsAt = -1;
+    this.slotsAnswered = false;
   }
 
   /**
@@ -304,6 +324,11 @@ export class StepMemo {
    */
   knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
     const local = this.local.code(this.localAt + j);
+    if (local === Memo.Slots) {
+      if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(from, to);
+      this.slotsAnswered = true;
+      return answered(this.slotsTable.code(this.slotsAt + j));
+    }
     if (local !== Memo.Further) return answered(local);
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
@@ -326,6 +351,31 @@ export class StepMemo {
         : this.refined.classOf(this.refinedTuple(), 3);
     }
     return answered(this.refined.code(this.refinedAt + j));
+  }
+
+  /** The slots class from lanes: the event id, then each namespace slot's id before and after. */
+  private slotsClassOfLanes(from: Uint32Array, to: Uint32Array): number {
+    const t = this.slotsTuple;
+    t[0] = this.eventId;
+    for (let i = 0, n = 1; i < this.fixed.length; i++) {
+      t[n++] = from[firstNamespaceLane + i];
+      t[n++] = to[firstNamespaceLane + i];
+    }
+    return this.slotsTable.classOf(t, t.length);
+  }
+
+  /** The slots class of the decoded step. */
+  private slotsClass(): number {
+    if (this.slotsAt < 0) {
+      const t = this.slotsTuple;
+      t[0] = this.eventId;
+      for (let i = 0, n = 1; i < this.fixed.length; i++) {
+        t[n++] = this.before.namespaces[i].id;
+        t[n++] = this.after.namespaces[i].id;
+      }
+      this.slotsAt = this.slotsTable.classOf(t, t.length);
+    }
+    return this.slotsAt;
   }
 
   /** The tuple as the refined table keys it: the local class's offset in place of the event id. */
@@ -385,7 +435,8 @@ export class StepMemo {
   /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
   rememberHandled(fired: readonly number[]): void {
     const outside = this.handledOutside;
-    if (outside < 0) return;
+    // An answer from the slots table holds for these slots only, not for the whole local class.
+    if (outside < 0 || this.slotsAnswered) return;
     const key = fired.join(',');
     let list = this.handledIds.get(key);
     if (list === undefined) {
@@ -547,7 +598,12 @@ export class StepMemo {
     if (known === Memo.True) return true;
     if (known === Memo.False) return false;
     if (known === Memo.Always) return run(this.model, this.before, this.event, this.after);
-    if (known === Memo.Further) {
+    if (known === Memo.Slots) {
+      const slots = this.slotsTable.code(this.slotsClass() + j);
+      if (slots === Memo.True) return true;
+      if (slots === Memo.False) return false;
+      if (slots === Memo.Always) return run(this.model, this.before, this.event, this.after);
+    } else if (known === Memo.Further) {
       const global = this.global.code(this.globalClass() + j);
       if (global === Memo.True) return true;
       if (global === Memo.False) return false;
@@ -561,26 +617,48 @@ export class StepMemo {
     return this.remember(j, this.tracked(run));
   }
 
-  /** Files a tracked run's outcome in the tables its reads allow; every other table learns where to look. */
+  /**
+   * Files a tracked run's outcome in the finest table whose key covers everything it read, and points
+   * the local (and global) table there. A true or false code is only ever filed under a key that fixes
+   * all the run read, so it holds for every step that looks it up, whichever way it came.
+   */
   private remember(j: number, outcome: boolean): boolean {
     const code = outcome ? Memo.True : Memo.False;
-    if (!this.readGlobal) {
-      this.local.set(this.localAt + j, this.readOutside ? Memo.Always : code);
+    const { readLocal, readGlobal, readOther, readOutside } = this;
+    if (readOutside || (readOther && readGlobal)) {
+      // Not remembered: where this step looked, it is judged every time.
+      if (this.local.code(this.localAt + j) === Memo.Slots)
+        this.slotsTable.set(this.slotsClass() + j, Memo.Always);
+      else if (readGlobal) {
+        this.local.set(this.localAt + j, Memo.Further);
+        this.global.set(this.globalClass() + j, Memo.Further);
+        this.refined.set(this.refinedClass() + j, Memo.Always);
+      } else this.local.set(this.localAt + j, Memo.Always);
+      return outcome;
+    }
+    if (readOther) {
+      this.local.set(this.localAt + j, Memo.Slots);
+      this.slotsTable.set(this.slotsClass() + j, code);
+      return outcome;
+    }
+    if (!readGlobal) {
+      this.local.set(this.localAt + j, code);
       return outcome;
     }
     this.local.set(this.localAt + j, Memo.Further);
-    if (!this.readLocal && !this.readOutside) {
+    if (!readLocal) {
       this.global.set(this.globalClass() + j, code);
       return outcome;
     }
     this.global.set(this.globalClass() + j, Memo.Further);
-    this.refined.set(this.refinedClass() + j, this.readOutside ? Memo.Always : code);
+    this.refined.set(this.refinedClass() + j, code);
     return outcome;
   }
 
   private tracked(run: StepJudgement<boolean>): boolean {
     this.readLocal = false;
     this.readGlobal = false;
+    this.readOther = false;
     this.readOutside = false;
     const outcome = run(this.tracking, this.before, this.event, this.after);
     return outcome;
@@ -588,19 +666,19 @@ export class StepMemo {
 
   /**
    * The model as a judgement sees it, noting what it reads: `view` of a fixed slot and `changedSlots` are
-   * local; the methods of `globalReads` read the lanes outside the slots; `view` of another slot, `views`,
-   * or any other method or object is a read beyond the class.
+   * local; `view` of another slot and `views` read other slots; the methods of `globalReads` read the
+   * lanes outside the slots; any other method or object is a read beyond every class.
    */
   private trackingModel(): SystemModel {
     const { model } = this;
     const view: SystemModel['view'] = (s, i) => {
       if (this.fixed[i] === 1) this.readLocal = true;
-      else this.readOutside = true;
+      else this.readOther = true;
       return model.view(s, i);
     };
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
-      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOutside = true;
+      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
       return model.views(s);
     };
     const changedSlots: SystemModel['changedSlots'] = (b, a) => {
