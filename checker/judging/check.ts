@@ -495,7 +495,11 @@ function createJudge(
           open = undefined;
           return edgeDecoded;
         }
-        const settled = memo.settledLanes(id, addressedOf(id), from, to);
+        // A self-loop's successor is the very lanes expanded: its class is found by a pair.
+        const settled =
+          from === to
+            ? memo.settledSelfLoop(id, addressedOf(id), from)
+            : memo.settledLanes(id, addressedOf(id), from, to);
         open = settled;
         if (settled === undefined) return edgeDecoded;
         if (settled.length === 0) return edgeHandled;

@@ -107,6 +107,51 @@ class TupleIds {
   }
 }
 
+/** A number filed under a pair of small non-negative integers: open addressing on typed arrays. */
+class PairTable {
+  private events = new Int32Array(1 << 12).fill(-1);
+  private values = new Int32Array(1 << 12);
+  /** The number filed, per slot. */
+  private classes = new Int32Array(1 << 12);
+  private size = 0;
+
+  private static slotOf(event: number, value: number, mask: number): number {
+    const hash = Math.imul(event, 0x9e3779b1) ^ Math.imul(value ^ (value >>> 16), 0x85ebca6b);
+    return (hash ^ (hash >>> 15)) & mask;
+  }
+
+  /** The number filed under the pair, or -1. */
+  get(event: number, value: number): number {
+    const mask = this.events.length - 1;
+    for (let slot = PairTable.slotOf(event, value, mask); ; slot = (slot + 1) & mask) {
+      const e = this.events[slot];
+      if (e < 0) return -1;
+      if (e === event && this.values[slot] === value) return this.classes[slot];
+    }
+  }
+
+  set(event: number, value: number, at: number): void {
+    if ((this.size + 1) * 2 > this.events.length) this.rehash();
+    const mask = this.events.length - 1;
+    let slot = PairTable.slotOf(event, value, mask);
+    while (this.events[slot] >= 0) slot = (slot + 1) & mask;
+    this.events[slot] = event;
+    this.values[slot] = value;
+    this.classes[slot] = at;
+    this.size++;
+  }
+
+  private rehash(): void {
+    const { events, values, classes } = this;
+    this.events = new Int32Array(events.length * 2).fill(-1);
+    this.values = new Int32Array(events.length * 2);
+    this.classes = new Int32Array(events.length * 2);
+    this.size = 0;
+    for (let slot = 0; slot < events.length; slot++)
+      if (events[slot] >= 0) this.set(events[slot], values[slot], classes[slot]);
+  }
+}
+
 /** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
 export type StepJudgement<V> = (
   model: SystemModel,
@@ -194,12 +239,23 @@ class Settlements {
  */
 export class StepMemo {
   private readonly eventIds = new Map<SystemEvent, number>();
+  /**
+   * Self-loops' local classes (offsets) by (event id, the id of the slot its request addresses + 1, or 0):
+   * a self-loop's pair fixes its local class.
+   */
+  private readonly selfLoops = new PairTable();
+  /** Handled lists (`handledLanes`) by (slots class offset, outside id), for steps some of whose answers came from the slots table. */
+  private readonly handledBySlots = new PairTable();
+  /** Per local class id: 1 once a step of it was filed in `handledBySlots`. */
+  private handledNeedsSlots = new Uint8Array(1024);
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
   private readonly tuple: Uint32Array;
   /** The namespace slots the current step fixes (changed or addressed). */
   private readonly fixed: Uint8Array;
+  /** Whether `fixed` is still to be written for the step entered (by `settledSelfLoop`, until `bind`). */
+  private fixedStale = false;
   private readonly slotsTable: MemoTable;
   private readLocal = false;
   private readGlobal = false;
@@ -228,6 +284,8 @@ export class StepMemo {
   private readonly handledLists: number[][] = [];
   private readonly handledIds = new Map<string, number>();
   private handledOutside = -1;
+  /** The list `rememberHandled` filed last. */
+  private lastHandled = 0;
   private handledLocal = 0;
   /** The first initializer controller's lane. */
   private readonly outsideFirst: number;
@@ -287,6 +345,7 @@ export class StepMemo {
     this.refinedAt = -1;
     this.slotsAt = -1;
     this.slotsAnswered = false;
+    this.fixedStale = false;
   }
 
   /**
@@ -315,6 +374,7 @@ export class StepMemo {
     this.refinedAt = -1;
     this.slotsAt = -1;
     this.slotsAnswered = false;
+    this.fixedStale = false;
   }
 
   /**
@@ -391,9 +451,10 @@ export class StepMemo {
       this.laneFromOutside = this.outsideOfLaneArray(from);
     }
     const { outsideFirst, outsideTuple } = this;
-    let same = from[0] === to[0] && from[1] === to[1] && from[2] === to[2];
-    for (let k = outsideFirst; same && k < outsideFirst + outsideTuple.length - 3; k++)
-      same = from[k] === to[k];
+    let same = from === to || (from[0] === to[0] && from[1] === to[1] && from[2] === to[2]);
+    if (from !== to)
+      for (let k = outsideFirst; same && k < outsideFirst + outsideTuple.length - 3; k++)
+        same = from[k] === to[k];
     this.tuple[0] = this.eventId;
     this.tuple[1] = this.laneFromOutside;
     this.tuple[2] = same ? this.laneFromOutside : this.outsideOfLaneArray(to);
@@ -413,8 +474,8 @@ export class StepMemo {
   /**
    * The witnesses that fire on the step entered by `enterLanes` when the tables already answered every
    * judgement open in its class, so the step is never decoded: undefined until `rememberHandled` filed
-   * them for its local class and the lanes outside the slots (only for steps that leave those as they
-   * were). Answers once given never change, and a predicate skipped because it is violated stays so,
+   * them for its local class (its slots class, when an answer came from the slots table) and the lanes
+   * outside the slots (only for steps that leave those as they were). Answers once given never change, and a predicate skipped because it is violated stays so,
    * so the list stays right for every later step of the pair.
    */
   handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
@@ -428,21 +489,35 @@ export class StepMemo {
     this.handledOutside = outside;
     this.handledLocal = local;
     const row = this.handledRows[outside];
-    if (row === undefined || local >= row.length || row[local] === 0) return undefined;
-    return this.handledLists[row[local] - 1];
+    if (row !== undefined && local < row.length && row[local] !== 0) return this.handledLists[row[local] - 1];
+    if (local >= this.handledNeedsSlots.length || this.handledNeedsSlots[local] === 0) return undefined;
+    if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(from, to);
+    const list = this.handledBySlots.get(this.slotsAt, outside);
+    return list < 0 ? undefined : this.handledLists[list];
   }
 
   /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
   rememberHandled(fired: readonly number[]): void {
     const outside = this.handledOutside;
-    // An answer from the slots table holds for these slots only, not for the whole local class.
-    if (outside < 0 || this.slotsAnswered) return;
-    const key = fired.join(',');
-    let list = this.handledIds.get(key);
-    if (list === undefined) {
-      list = this.handledLists.length;
-      this.handledLists.push([...fired]);
-      this.handledIds.set(key, list);
+    if (outside < 0) return;
+    let list = this.lastHandled;
+    const last = this.handledLists[list];
+    // Most steps filed in a row fire the same witnesses: compared before a key is built.
+    if (last === undefined || last.length !== fired.length || last.some((w, k) => w !== fired[k])) {
+      const key = fired.join(',');
+      list = this.handledIds.get(key) ?? this.handledLists.length;
+      if (list === this.handledLists.length) {
+        this.handledLists.push([...fired]);
+        this.handledIds.set(key, list);
+      }
+      this.lastHandled = list;
+    }
+    if (this.slotsAnswered) {
+      // An answer from the slots table holds for these slots only: filed by slots class, not local class.
+      this.handledBySlots.set(this.slotsAt, outside, list);
+      this.handledNeedsSlots = grown(this.handledNeedsSlots, this.handledLocal);
+      this.handledNeedsSlots[this.handledLocal] = 1;
+      return;
     }
     const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
     this.handledRows[outside] = row;
@@ -454,6 +529,34 @@ export class StepMemo {
     this.before = before;
     this.event = event;
     this.after = after;
+    if (this.fixedStale) {
+      // Entered by `settledSelfLoop`'s pair: a self-loop fixes the addressed slot alone.
+      const addressed = event.request?.namespace ?? -1;
+      for (let i = 0; i < this.fixed.length; i++) this.fixed[i] = i === addressed ? 1 : 0;
+      this.fixedStale = false;
+    }
+  }
+
+  /**
+   * `settledLanes` for a self-loop (the successor is `from` itself): its class is fixed by the event and
+   * the addressed slot's id, so it is looked up by that pair instead of a hashed tuple.
+   */
+  settledSelfLoop(eventId: number, addressed: number, from: Uint32Array): readonly number[] | undefined {
+    const value = addressed < 0 ? 0 : from[firstNamespaceLane + addressed] + 1;
+    const at = this.selfLoops.get(eventId, value);
+    if (at < 0) {
+      this.enterLanes(eventId, addressed, from, from);
+      this.selfLoops.set(eventId, value, this.localAt);
+    } else {
+      this.eventId = eventId;
+      this.localAt = at;
+      this.globalAt = -1;
+      this.refinedAt = -1;
+      this.slotsAt = -1;
+      this.slotsAnswered = false;
+      this.fixedStale = true;
+    }
+    return this.settledHere();
   }
 
   /** `settledStep` on lanes (`enterLanes`): the judgements open in the step's settled class, or undefined. */
