@@ -116,8 +116,10 @@ class PairTable {
   private size = 0;
 
   private static slotOf(event: number, value: number, mask: number): number {
-    const hash = Math.imul(event, 0x9e3779b1) ^ Math.imul(value ^ (value >>> 16), 0x85ebca6b);
-    return (hash ^ (hash >>> 15)) & mask;
+    let hash = Math.imul(event, 0x9e3779b1) ^ value;
+    hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+    hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+    return (hash ^ (hash >>> 16)) & mask;
   }
 
   /** The number filed under the pair, or -1. */
@@ -244,10 +246,6 @@ export class StepMemo {
    * a self-loop's pair fixes its local class.
    */
   private readonly selfLoops = new PairTable();
-  /** Handled lists (`handledLanes`) by (slots class offset, outside id), for steps some of whose answers came from the slots table. */
-  private readonly handledBySlots = new PairTable();
-  /** Per local class id: 1 once a step of it was filed in `handledBySlots`. */
-  private handledNeedsSlots = new Uint8Array(1024);
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
@@ -301,6 +299,11 @@ export class StepMemo {
   /** The current step's slots class (-1: not yet), and its key: event id, then each slot's id before and after. */
   private slotsAt = -1;
   private readonly slotsTuple: Uint32Array;
+  /** Self-loops' slots classes by (event id, the id of the namespace slots' ids), and that id of the state last asked. */
+  private readonly selfSlots = new PairTable();
+  private readonly slotIds = new TupleIds();
+  private slotsFrom = -1;
+  private slotsFromId = 0;
   /** Whether `knownLanes` answered from the slots table since the last `enterLanes`: the answer reads other slots. */
   private slotsAnswered = false;
 
@@ -385,7 +388,7 @@ export class StepMemo {
   knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
     const local = this.local.code(this.localAt + j);
     if (local === Memo.Slots) {
-      if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(from, to);
+      if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, to);
       this.slotsAnswered = true;
       return answered(this.slotsTable.code(this.slotsAt + j));
     }
@@ -414,7 +417,19 @@ export class StepMemo {
   }
 
   /** The slots class from lanes: the event id, then each namespace slot's id before and after. */
-  private slotsClassOfLanes(from: Uint32Array, to: Uint32Array): number {
+  private slotsClassOfLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): number {
+    // A self-loop's: by the event and the id of the expanded state's slots, found once per state.
+    if (from === to && fromIndex >= 0) {
+      if (fromIndex !== this.slotsFrom) {
+        this.slotsFrom = fromIndex;
+        this.slotsFromId = this.slotIds.id(from.subarray(firstNamespaceLane), this.fixed.length);
+      }
+      const known = this.selfSlots.get(this.eventId, this.slotsFromId);
+      if (known >= 0) return known;
+      const at = this.slotsClassOfLanes(-1, from, to);
+      this.selfSlots.set(this.eventId, this.slotsFromId, at);
+      return at;
+    }
     const t = this.slotsTuple;
     t[0] = this.eventId;
     for (let i = 0, n = 1; i < this.fixed.length; i++) {
@@ -474,8 +489,8 @@ export class StepMemo {
   /**
    * The witnesses that fire on the step entered by `enterLanes` when the tables already answered every
    * judgement open in its class, so the step is never decoded: undefined until `rememberHandled` filed
-   * them for its local class (its slots class, when an answer came from the slots table) and the lanes
-   * outside the slots (only for steps that leave those as they were). Answers once given never change, and a predicate skipped because it is violated stays so,
+   * them for its local class and the lanes outside the slots (only for steps that leave those as they
+   * were, and none answered from the slots table). Answers once given never change, and a predicate skipped because it is violated stays so,
    * so the list stays right for every later step of the pair.
    */
   handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
@@ -489,17 +504,16 @@ export class StepMemo {
     this.handledOutside = outside;
     this.handledLocal = local;
     const row = this.handledRows[outside];
-    if (row !== undefined && local < row.length && row[local] !== 0) return this.handledLists[row[local] - 1];
-    if (local >= this.handledNeedsSlots.length || this.handledNeedsSlots[local] === 0) return undefined;
-    if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(from, to);
-    const list = this.handledBySlots.get(this.slotsAt, outside);
-    return list < 0 ? undefined : this.handledLists[list];
+    if (row === undefined || local >= row.length || row[local] === 0) return undefined;
+    return this.handledLists[row[local] - 1];
   }
 
   /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
   rememberHandled(fired: readonly number[]): void {
     const outside = this.handledOutside;
-    if (outside < 0) return;
+    // An answer from the slots table holds for these slots only, not for the whole local class (and a
+    // slots class with the lanes outside the slots is about one state: not worth filing).
+    if (outside < 0 || this.slotsAnswered) return;
     let list = this.lastHandled;
     const last = this.handledLists[list];
     // Most steps filed in a row fire the same witnesses: compared before a key is built.
@@ -511,13 +525,6 @@ export class StepMemo {
         this.handledIds.set(key, list);
       }
       this.lastHandled = list;
-    }
-    if (this.slotsAnswered) {
-      // An answer from the slots table holds for these slots only: filed by slots class, not local class.
-      this.handledBySlots.set(this.slotsAt, outside, list);
-      this.handledNeedsSlots = grown(this.handledNeedsSlots, this.handledLocal);
-      this.handledNeedsSlots[this.handledLocal] = 1;
-      return;
     }
     const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
     this.handledRows[outside] = row;
