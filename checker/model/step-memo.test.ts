@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SystemModel, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
@@ -110,6 +111,20 @@ describe('step judgements remembered per step class', () => {
       step(
         'a-namespace-initializing-with-a-copy-read',
         (m, b) => m.views(b).some(initializing) && m.secondsSinceConfigRead(b) > 0,
+      ),
+      // Invariants and state witnesses: the slots of the state alone, then with the configuration copy.
+      ...[
+        (m: SystemModel, s: SystemState) => m.view(s, teamA).content !== 0 && m.views(s).some(initializing),
+        (m: SystemModel, s: SystemState) => m.views(s).some(initializing) && m.secondsSinceConfigRead(s) > 0,
+      ].map(
+        (test, k): Property => ({
+          id: `state-${k}`,
+          statement: 'at most one namespace initializes at a time',
+          requirements: [],
+          kind: 'invariant',
+          predicate: (m, s) => m.views(s).filter(initializing).length < 2 || 'two namespaces initialize',
+          witness: { on: 'state', description: `state witness ${k}`, test },
+        }),
       ),
     ];
     const { remembered, everyEdge } = bothWays(model, properties, { maxStates: 6_000 });

@@ -813,3 +813,60 @@ export class StepMemo {
     });
   }
 }
+
+/** A state judgement: an invariant's predicate or a state witness test, true when it holds (or fires). */
+export type StateJudgement = (model: SystemModel, state: SystemState) => boolean;
+
+/**
+ * State judgements (invariants, state witness tests) remembered per *slots class* of a state: the ids of
+ * its namespace slots. A judgement runs on a tracking copy of the model that notes what it reads; when
+ * it read nothing but namespace slots (`view`, `views`) and the scope's data, its answer holds for every
+ * state with the same slots, and is remembered; any other read (the lanes outside the slots, or a model
+ * method not known to read only slots) and that judgement runs on every state of the class. Exact for a
+ * deterministic judgement, as the step memo is (tests compare with `memo: false`).
+ */
+export class StateMemo {
+  private readonly table: MemoTable;
+  private readonly tuple: Uint32Array;
+  private readonly tracking: SystemModel;
+  private readBeyond = false;
+  private at = 0;
+  private state!: SystemState;
+
+  constructor(
+    private readonly model: SystemModel,
+    count: number,
+  ) {
+    this.table = new MemoTable(count);
+    this.tuple = new Uint32Array(model.scope.namespaces.length);
+    const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
+    this.tracking = new Proxy(model, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key, target);
+        if (!scopeOnly(key) && (typeof value === 'function' || (typeof value === 'object' && value !== null)))
+          this.readBeyond = true;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  /** Enters the slots class of `state`; every `judge` until the next `enter` is about it. */
+  enter(state: SystemState): void {
+    this.state = state;
+    const { tuple } = this;
+    for (let i = 0; i < tuple.length; i++) tuple[i] = state.namespaces[i].id;
+    this.at = this.table.classOf(tuple, tuple.length);
+  }
+
+  /** Judgement `j` of the state entered: remembered, or run (and remembered when it read only slots). */
+  judge(j: number, run: StateJudgement): boolean {
+    const known = this.table.code(this.at + j);
+    if (known === Memo.True) return true;
+    if (known === Memo.False) return false;
+    if (known === Memo.Always) return run(this.model, this.state);
+    this.readBeyond = false;
+    const outcome = run(this.tracking, this.state);
+    this.table.set(this.at + j, this.readBeyond ? Memo.Always : outcome ? Memo.True : Memo.False);
+    return outcome;
+  }
+}
