@@ -28,7 +28,7 @@ import {
   type LanesSymmetry,
 } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
-import { type StepJudgement, StepMemo } from '../model/step-memo.ts';
+import { type StateJudgement, StateMemo, type StepJudgement, StepMemo } from '../model/step-memo.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 
@@ -329,6 +329,10 @@ function createJudge(
     options.memo === false
       ? undefined
       : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
+  // Invariants and state witness tests as booleans, remembered per state's namespace slots unless turned off.
+  const stateMemo =
+    options.memo === false ? undefined : new StateMemo(model, invariants.length + stateWitnesses.length);
+  const invariantHolds: StateJudgement[] = invariants.map((p) => (m, s) => p.predicate(m, s) === true);
   const seenEvents = new Set<SystemEvent>();
   // First index of each BFS level, from onState's depth: the depth of a step's before-state, on demand.
   const layerStarts: number[] = [];
@@ -414,18 +418,23 @@ function createJudge(
       if (depth === layerStarts.length) layerStarts.push(index);
       statesSoFar = index + 1;
       if (symmetry) represented.states += symmetry.orbitSize(state);
+      stateMemo?.enter(state);
       for (let j = 0; j < invariants.length; j++) {
         const p = invariants[j];
         if (invariantViolated[j]) continue;
+        if (stateMemo ? stateMemo.judge(j, invariantHolds[j]) : invariantHolds[j](model, state)) continue;
+        // Only the first violation of a property is kept: its message is worth one more run.
         const verdict = p.predicate(model, state);
-        if (verdict !== true) {
-          invariantViolated[j] = true;
-          violations.set(p.id, { message: verdict, stateIndex: index });
-          found(p.id, verdict, depth);
-        }
+        const message = verdict === true ? `${p.id} judged differently on a second run` : verdict;
+        invariantViolated[j] = true;
+        violations.set(p.id, { message, stateIndex: index });
+        found(p.id, message, depth);
       }
-      for (let w = 0; w < stateWitnesses.length; w++)
-        if (stateWitnesses[w].test(model, state)) stateWitnessCounts[w]++;
+      for (let w = 0; w < stateWitnesses.length; w++) {
+        const test = stateWitnesses[w].test;
+        if (stateMemo ? stateMemo.judge(invariants.length + w, test) : test(model, state))
+          stateWitnessCounts[w]++;
+      }
       return !allViolated();
     },
     onEdge: (before, event, after, beforeIndex, afterIndex) => {
@@ -495,7 +504,11 @@ function createJudge(
           open = undefined;
           return edgeDecoded;
         }
-        const settled = memo.settledLanes(id, addressedOf(id), from, to);
+        // A self-loop's successor is the very lanes expanded: its class is found by a pair.
+        const settled =
+          from === to
+            ? memo.settledSelfLoop(id, addressedOf(id), from)
+            : memo.settledLanes(id, addressedOf(id), from, to);
         open = settled;
         if (settled === undefined) return edgeDecoded;
         if (settled.length === 0) return edgeHandled;

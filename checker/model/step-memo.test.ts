@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SystemModel, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
@@ -86,6 +87,60 @@ describe('step judgements remembered per step class', () => {
     expect(witnesses.every((n) => n > 0 && n < remembered.transitions)).toBe(true);
     expect(remembered).toEqual(everyEdge);
   });
+
+  it('key a judgement that reads other namespace slots by every slot before and after, and nothing coarser', () => {
+    // The default scope: two namespaces initialize at once (in quick, team-b never moves).
+    const wider = scopeByName('default');
+    const model = variantModel('model', wider);
+    const teamA = wider.namespaces.findIndex((ns) => ns.name === 'team-a');
+    const step = (id: string, test: Extract<Property['witness'], { on: 'step' }>['test']): Property => ({
+      id,
+      statement: id,
+      requirements: [],
+      kind: 'step',
+      predicate: () => true,
+      witness: { on: 'step', description: id, test },
+    });
+    const initializing = (v: { value: string }) => v.value === 'initializing';
+    const properties = [
+      // Reads team-a before and after the step, also when the step neither moves nor addresses it.
+      step('team-a-content-moves', (m, b, _e, a) => m.view(a, teamA).content !== m.view(b, teamA).content),
+      // Reads every slot after the step: one that moves a namespace and one that does not are other classes.
+      step('a-namespace-initializing-after', (m, _b, _e, a) => m.views(a).some(initializing)),
+      // Reads the slots and the configuration copy: neither the slots nor the outside lanes alone fix it.
+      step(
+        'a-namespace-initializing-with-a-copy-read',
+        (m, b) => m.views(b).some(initializing) && m.secondsSinceConfigRead(b) > 0,
+      ),
+      // Invariants and state witnesses: the slots of the state alone, then with the configuration copy.
+      ...[
+        (m: SystemModel, s: SystemState) => m.view(s, teamA).content !== 0 && m.views(s).some(initializing),
+        (m: SystemModel, s: SystemState) => m.views(s).some(initializing) && m.secondsSinceConfigRead(s) > 0,
+      ].map(
+        (test, k): Property => ({
+          id: `state-${k}`,
+          statement: 'at most one namespace initializes at a time',
+          requirements: [],
+          kind: 'invariant',
+          predicate: (m, s) => m.views(s).filter(initializing).length < 2 || 'two namespaces initialize',
+          witness: { on: 'state', description: `state witness ${k}`, test },
+        }),
+      ),
+    ];
+    const { remembered, everyEdge } = bothWays(model, properties, { maxStates: 6_000 });
+    const witnesses = remembered.properties.map((p) => p.witnesses);
+    expect(witnesses.every((n) => n > 0 && n < remembered.transitions)).toBe(true);
+    expect(remembered).toEqual(everyEdge);
+  });
+
+  it.each(['initialize-check-skipped', 'configuration-copy-never-updated'])(
+    'judge the whole search of seeded fault %s as judging every edge does, witnesses of every property included',
+    (variant) => {
+      const { remembered, everyEdge } = bothWays(variantModel(variant, scope), safetyProperties);
+      expect(remembered.properties.some((p) => p.status === 'violated')).toBe(true);
+      expect(remembered).toEqual(everyEdge);
+    },
+  );
 });
 
 describe('steps whose open judgements the tables answered', () => {

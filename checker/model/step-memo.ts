@@ -12,7 +12,11 @@ import { firstNamespaceLane } from './encoding.ts';
  *   configurations, initializer controllers), before and after: it holds for every step with that event
  *   and those lanes (the *global* class);
  * - both: it holds for the local class refined by those lanes;
- * - another namespace slot, or a model method not known to read only these: not remembered.
+ * - the event and namespace slots the step neither changed nor addressed (`view` of such a slot, or
+ *   `views`), and nothing outside the slots: it holds for every step with that event and the same
+ *   namespace slots before and after (the *slots* class);
+ * - other slots and the lanes outside them, or a model method not known to read only these: not
+ *   remembered.
  * A deterministic judgement gives the same answer wherever what it read is the same, so remembering is
  * exact: same verdicts, same witness counts, same first violations (tests compare with `memo: false`).
  * Properties read states only through the model's methods (a test holds them to it), or tracking would
@@ -27,6 +31,8 @@ enum Memo {
   Always = 3,
   /** In the local table: the judgement read the lanes outside the slots; see the global, then the refined table. */
   Further = 4,
+  /** In the local table: the judgement read namespace slots the step did not fix; see the slots table. */
+  Slots = 5,
 }
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
@@ -98,6 +104,53 @@ class TupleIds {
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = id + 1;
     }
+  }
+}
+
+/** A number filed under a pair of small non-negative integers: open addressing on typed arrays. */
+class PairTable {
+  private events = new Int32Array(1 << 12).fill(-1);
+  private values = new Int32Array(1 << 12);
+  /** The number filed, per slot. */
+  private classes = new Int32Array(1 << 12);
+  private size = 0;
+
+  private static slotOf(event: number, value: number, mask: number): number {
+    let hash = Math.imul(event, 0x9e3779b1) ^ value;
+    hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+    hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+    return (hash ^ (hash >>> 16)) & mask;
+  }
+
+  /** The number filed under the pair, or -1. */
+  get(event: number, value: number): number {
+    const mask = this.events.length - 1;
+    for (let slot = PairTable.slotOf(event, value, mask); ; slot = (slot + 1) & mask) {
+      const e = this.events[slot];
+      if (e < 0) return -1;
+      if (e === event && this.values[slot] === value) return this.classes[slot];
+    }
+  }
+
+  set(event: number, value: number, at: number): void {
+    if ((this.size + 1) * 2 > this.events.length) this.rehash();
+    const mask = this.events.length - 1;
+    let slot = PairTable.slotOf(event, value, mask);
+    while (this.events[slot] >= 0) slot = (slot + 1) & mask;
+    this.events[slot] = event;
+    this.values[slot] = value;
+    this.classes[slot] = at;
+    this.size++;
+  }
+
+  private rehash(): void {
+    const { events, values, classes } = this;
+    this.events = new Int32Array(events.length * 2).fill(-1);
+    this.values = new Int32Array(events.length * 2);
+    this.classes = new Int32Array(events.length * 2);
+    this.size = 0;
+    for (let slot = 0; slot < events.length; slot++)
+      if (events[slot] >= 0) this.set(events[slot], values[slot], classes[slot]);
   }
 }
 
@@ -188,14 +241,24 @@ class Settlements {
  */
 export class StepMemo {
   private readonly eventIds = new Map<SystemEvent, number>();
+  /**
+   * Self-loops' local classes (offsets) by (event id, the id of the slot its request addresses + 1, or 0):
+   * a self-loop's pair fixes its local class.
+   */
+  private readonly selfLoops = new PairTable();
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
   private readonly tuple: Uint32Array;
   /** The namespace slots the current step fixes (changed or addressed). */
   private readonly fixed: Uint8Array;
+  /** Whether `fixed` is still to be written for the step entered (by `settledSelfLoop`, until `bind`). */
+  private fixedStale = false;
+  private readonly slotsTable: MemoTable;
   private readLocal = false;
   private readGlobal = false;
+  /** A namespace slot the step did not fix was read (`view` of it, or `views`). */
+  private readOther = false;
   private readOutside = false;
   private readonly tracking: SystemModel;
   private before!: SystemState;
@@ -219,6 +282,8 @@ export class StepMemo {
   private readonly handledLists: number[][] = [];
   private readonly handledIds = new Map<string, number>();
   private handledOutside = -1;
+  /** The list `rememberHandled` filed last. */
+  private lastHandled = 0;
   private handledLocal = 0;
   /** The first initializer controller's lane. */
   private readonly outsideFirst: number;
@@ -231,6 +296,16 @@ export class StepMemo {
   /** The current step's global and refined classes, computed when first needed (-1: not yet). */
   private globalAt = -1;
   private refinedAt = -1;
+  /** The current step's slots class (-1: not yet), and its key: event id, then each slot's id before and after. */
+  private slotsAt = -1;
+  private readonly slotsTuple: Uint32Array;
+  /** Self-loops' slots classes by (event id, the id of the namespace slots' ids), and that id of the state last asked. */
+  private readonly selfSlots = new PairTable();
+  private readonly slotIds = new TupleIds();
+  private slotsFrom = -1;
+  private slotsFromId = 0;
+  /** Whether `knownLanes` answered from the slots table since the last `enterLanes`: the answer reads other slots. */
+  private slotsAnswered = false;
 
   /**
    * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
@@ -249,6 +324,8 @@ export class StepMemo {
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
     this.refined = new MemoTable(count);
+    this.slotsTable = new MemoTable(count);
+    this.slotsTuple = new Uint32Array(1 + 2 * slots);
     this.tracking = this.trackingModel();
   }
 
@@ -269,6 +346,9 @@ export class StepMemo {
     this.localAt = this.local.classOf(tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
+    this.slotsAt = -1;
+    this.slotsAnswered = false;
+    this.fixedStale = false;
   }
 
   /**
@@ -295,6 +375,9 @@ export class StepMemo {
     this.localAt = this.local.classOf(tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
+    this.slotsAt = -1;
+    this.slotsAnswered = false;
+    this.fixedStale = false;
   }
 
   /**
@@ -304,6 +387,11 @@ export class StepMemo {
    */
   knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
     const local = this.local.code(this.localAt + j);
+    if (local === Memo.Slots) {
+      if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, to);
+      this.slotsAnswered = true;
+      return answered(this.slotsTable.code(this.slotsAt + j));
+    }
     if (local !== Memo.Further) return answered(local);
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
@@ -328,6 +416,43 @@ export class StepMemo {
     return answered(this.refined.code(this.refinedAt + j));
   }
 
+  /** The slots class from lanes: the event id, then each namespace slot's id before and after. */
+  private slotsClassOfLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): number {
+    // A self-loop's: by the event and the id of the expanded state's slots, found once per state.
+    if (from === to && fromIndex >= 0) {
+      if (fromIndex !== this.slotsFrom) {
+        this.slotsFrom = fromIndex;
+        this.slotsFromId = this.slotIds.id(from.subarray(firstNamespaceLane), this.fixed.length);
+      }
+      const known = this.selfSlots.get(this.eventId, this.slotsFromId);
+      if (known >= 0) return known;
+      const at = this.slotsClassOfLanes(-1, from, to);
+      this.selfSlots.set(this.eventId, this.slotsFromId, at);
+      return at;
+    }
+    const t = this.slotsTuple;
+    t[0] = this.eventId;
+    for (let i = 0, n = 1; i < this.fixed.length; i++) {
+      t[n++] = from[firstNamespaceLane + i];
+      t[n++] = to[firstNamespaceLane + i];
+    }
+    return this.slotsTable.classOf(t, t.length);
+  }
+
+  /** The slots class of the decoded step. */
+  private slotsClass(): number {
+    if (this.slotsAt < 0) {
+      const t = this.slotsTuple;
+      t[0] = this.eventId;
+      for (let i = 0, n = 1; i < this.fixed.length; i++) {
+        t[n++] = this.before.namespaces[i].id;
+        t[n++] = this.after.namespaces[i].id;
+      }
+      this.slotsAt = this.slotsTable.classOf(t, t.length);
+    }
+    return this.slotsAt;
+  }
+
   /** The tuple as the refined table keys it: the local class's offset in place of the event id. */
   private refinedTuple(): Uint32Array {
     this.tuple[0] = this.localAt;
@@ -341,9 +466,10 @@ export class StepMemo {
       this.laneFromOutside = this.outsideOfLaneArray(from);
     }
     const { outsideFirst, outsideTuple } = this;
-    let same = from[0] === to[0] && from[1] === to[1] && from[2] === to[2];
-    for (let k = outsideFirst; same && k < outsideFirst + outsideTuple.length - 3; k++)
-      same = from[k] === to[k];
+    let same = from === to || (from[0] === to[0] && from[1] === to[1] && from[2] === to[2]);
+    if (from !== to)
+      for (let k = outsideFirst; same && k < outsideFirst + outsideTuple.length - 3; k++)
+        same = from[k] === to[k];
     this.tuple[0] = this.eventId;
     this.tuple[1] = this.laneFromOutside;
     this.tuple[2] = same ? this.laneFromOutside : this.outsideOfLaneArray(to);
@@ -364,7 +490,7 @@ export class StepMemo {
    * The witnesses that fire on the step entered by `enterLanes` when the tables already answered every
    * judgement open in its class, so the step is never decoded: undefined until `rememberHandled` filed
    * them for its local class and the lanes outside the slots (only for steps that leave those as they
-   * were). Answers once given never change, and a predicate skipped because it is violated stays so,
+   * were, and none answered from the slots table). Answers once given never change, and a predicate skipped because it is violated stays so,
    * so the list stays right for every later step of the pair.
    */
   handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
@@ -385,13 +511,20 @@ export class StepMemo {
   /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
   rememberHandled(fired: readonly number[]): void {
     const outside = this.handledOutside;
-    if (outside < 0) return;
-    const key = fired.join(',');
-    let list = this.handledIds.get(key);
-    if (list === undefined) {
-      list = this.handledLists.length;
-      this.handledLists.push([...fired]);
-      this.handledIds.set(key, list);
+    // An answer from the slots table holds for these slots only, not for the whole local class (and a
+    // slots class with the lanes outside the slots is about one state: not worth filing).
+    if (outside < 0 || this.slotsAnswered) return;
+    let list = this.lastHandled;
+    const last = this.handledLists[list];
+    // Most steps filed in a row fire the same witnesses: compared before a key is built.
+    if (last === undefined || last.length !== fired.length || last.some((w, k) => w !== fired[k])) {
+      const key = fired.join(',');
+      list = this.handledIds.get(key) ?? this.handledLists.length;
+      if (list === this.handledLists.length) {
+        this.handledLists.push([...fired]);
+        this.handledIds.set(key, list);
+      }
+      this.lastHandled = list;
     }
     const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
     this.handledRows[outside] = row;
@@ -403,6 +536,34 @@ export class StepMemo {
     this.before = before;
     this.event = event;
     this.after = after;
+    if (this.fixedStale) {
+      // Entered by `settledSelfLoop`'s pair: a self-loop fixes the addressed slot alone.
+      const addressed = event.request?.namespace ?? -1;
+      for (let i = 0; i < this.fixed.length; i++) this.fixed[i] = i === addressed ? 1 : 0;
+      this.fixedStale = false;
+    }
+  }
+
+  /**
+   * `settledLanes` for a self-loop (the successor is `from` itself): its class is fixed by the event and
+   * the addressed slot's id, so it is looked up by that pair instead of a hashed tuple.
+   */
+  settledSelfLoop(eventId: number, addressed: number, from: Uint32Array): readonly number[] | undefined {
+    const value = addressed < 0 ? 0 : from[firstNamespaceLane + addressed] + 1;
+    const at = this.selfLoops.get(eventId, value);
+    if (at < 0) {
+      this.enterLanes(eventId, addressed, from, from);
+      this.selfLoops.set(eventId, value, this.localAt);
+    } else {
+      this.eventId = eventId;
+      this.localAt = at;
+      this.globalAt = -1;
+      this.refinedAt = -1;
+      this.slotsAt = -1;
+      this.slotsAnswered = false;
+      this.fixedStale = true;
+    }
+    return this.settledHere();
   }
 
   /** `settledStep` on lanes (`enterLanes`): the judgements open in the step's settled class, or undefined. */
@@ -547,7 +708,12 @@ export class StepMemo {
     if (known === Memo.True) return true;
     if (known === Memo.False) return false;
     if (known === Memo.Always) return run(this.model, this.before, this.event, this.after);
-    if (known === Memo.Further) {
+    if (known === Memo.Slots) {
+      const slots = this.slotsTable.code(this.slotsClass() + j);
+      if (slots === Memo.True) return true;
+      if (slots === Memo.False) return false;
+      if (slots === Memo.Always) return run(this.model, this.before, this.event, this.after);
+    } else if (known === Memo.Further) {
       const global = this.global.code(this.globalClass() + j);
       if (global === Memo.True) return true;
       if (global === Memo.False) return false;
@@ -561,26 +727,48 @@ export class StepMemo {
     return this.remember(j, this.tracked(run));
   }
 
-  /** Files a tracked run's outcome in the tables its reads allow; every other table learns where to look. */
+  /**
+   * Files a tracked run's outcome in the finest table whose key covers everything it read, and points
+   * the local (and global) table there. A true or false code is only ever filed under a key that fixes
+   * all the run read, so it holds for every step that looks it up, whichever way it came.
+   */
   private remember(j: number, outcome: boolean): boolean {
     const code = outcome ? Memo.True : Memo.False;
-    if (!this.readGlobal) {
-      this.local.set(this.localAt + j, this.readOutside ? Memo.Always : code);
+    const { readLocal, readGlobal, readOther, readOutside } = this;
+    if (readOutside || (readOther && readGlobal)) {
+      // Not remembered: where this step looked, it is judged every time.
+      if (this.local.code(this.localAt + j) === Memo.Slots)
+        this.slotsTable.set(this.slotsClass() + j, Memo.Always);
+      else if (readGlobal) {
+        this.local.set(this.localAt + j, Memo.Further);
+        this.global.set(this.globalClass() + j, Memo.Further);
+        this.refined.set(this.refinedClass() + j, Memo.Always);
+      } else this.local.set(this.localAt + j, Memo.Always);
+      return outcome;
+    }
+    if (readOther) {
+      this.local.set(this.localAt + j, Memo.Slots);
+      this.slotsTable.set(this.slotsClass() + j, code);
+      return outcome;
+    }
+    if (!readGlobal) {
+      this.local.set(this.localAt + j, code);
       return outcome;
     }
     this.local.set(this.localAt + j, Memo.Further);
-    if (!this.readLocal && !this.readOutside) {
+    if (!readLocal) {
       this.global.set(this.globalClass() + j, code);
       return outcome;
     }
     this.global.set(this.globalClass() + j, Memo.Further);
-    this.refined.set(this.refinedClass() + j, this.readOutside ? Memo.Always : code);
+    this.refined.set(this.refinedClass() + j, code);
     return outcome;
   }
 
   private tracked(run: StepJudgement<boolean>): boolean {
     this.readLocal = false;
     this.readGlobal = false;
+    this.readOther = false;
     this.readOutside = false;
     const outcome = run(this.tracking, this.before, this.event, this.after);
     return outcome;
@@ -588,19 +776,19 @@ export class StepMemo {
 
   /**
    * The model as a judgement sees it, noting what it reads: `view` of a fixed slot and `changedSlots` are
-   * local; the methods of `globalReads` read the lanes outside the slots; `view` of another slot, `views`,
-   * or any other method or object is a read beyond the class.
+   * local; `view` of another slot and `views` read other slots; the methods of `globalReads` read the
+   * lanes outside the slots; any other method or object is a read beyond every class.
    */
   private trackingModel(): SystemModel {
     const { model } = this;
     const view: SystemModel['view'] = (s, i) => {
       if (this.fixed[i] === 1) this.readLocal = true;
-      else this.readOutside = true;
+      else this.readOther = true;
       return model.view(s, i);
     };
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
-      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOutside = true;
+      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
       return model.views(s);
     };
     const changedSlots: SystemModel['changedSlots'] = (b, a) => {
@@ -623,5 +811,62 @@ export class StepMemo {
         return value;
       },
     });
+  }
+}
+
+/** A state judgement: an invariant's predicate or a state witness test, true when it holds (or fires). */
+export type StateJudgement = (model: SystemModel, state: SystemState) => boolean;
+
+/**
+ * State judgements (invariants, state witness tests) remembered per *slots class* of a state: the ids of
+ * its namespace slots. A judgement runs on a tracking copy of the model that notes what it reads; when
+ * it read nothing but namespace slots (`view`, `views`) and the scope's data, its answer holds for every
+ * state with the same slots, and is remembered; any other read (the lanes outside the slots, or a model
+ * method not known to read only slots) and that judgement runs on every state of the class. Exact for a
+ * deterministic judgement, as the step memo is (tests compare with `memo: false`).
+ */
+export class StateMemo {
+  private readonly table: MemoTable;
+  private readonly tuple: Uint32Array;
+  private readonly tracking: SystemModel;
+  private readBeyond = false;
+  private at = 0;
+  private state!: SystemState;
+
+  constructor(
+    private readonly model: SystemModel,
+    count: number,
+  ) {
+    this.table = new MemoTable(count);
+    this.tuple = new Uint32Array(model.scope.namespaces.length);
+    const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
+    this.tracking = new Proxy(model, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key, target);
+        if (!scopeOnly(key) && (typeof value === 'function' || (typeof value === 'object' && value !== null)))
+          this.readBeyond = true;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+
+  /** Enters the slots class of `state`; every `judge` until the next `enter` is about it. */
+  enter(state: SystemState): void {
+    this.state = state;
+    const { tuple } = this;
+    for (let i = 0; i < tuple.length; i++) tuple[i] = state.namespaces[i].id;
+    this.at = this.table.classOf(tuple, tuple.length);
+  }
+
+  /** Judgement `j` of the state entered: remembered, or run (and remembered when it read only slots). */
+  judge(j: number, run: StateJudgement): boolean {
+    const known = this.table.code(this.at + j);
+    if (known === Memo.True) return true;
+    if (known === Memo.False) return false;
+    if (known === Memo.Always) return run(this.model, this.state);
+    this.readBeyond = false;
+    const outcome = run(this.tracking, this.state);
+    this.table.set(this.at + j, this.readBeyond ? Memo.Always : outcome ? Memo.True : Memo.False);
+    return outcome;
   }
 }
