@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { exitCodes, helpText, isEntryPoint, runCommand, versionText } from '../checker/cli/cli.ts';
 import { checkOutputFolder, checkOwnFolder, recordOutputs } from '../checker/cli/output-folder.ts';
 import { terminalText } from '../checker/cli/text-safety.ts';
@@ -88,6 +90,22 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
   return runExhaustive(model, properties, args, outputRoot);
 }
 
+/**
+ * A full garbage collection, run between verify's phases (model loaded, search, liveness, report). Each
+ * phase leaves tens of megabytes of garbage (decoded states, the judge's step memo, Tarjan's arrays, the
+ * report's strings) that V8 would otherwise collect only once the next phase has grown the heap past it,
+ * so the peak held both. Node's documented way to reach `gc` without a command-line flag (docs/performance.md,
+ * *Where verify's memory goes*); a few tens of milliseconds each.
+ */
+function collectGarbage(): void {
+  if (fullCollection === undefined) {
+    setFlagsFromString('--expose-gc');
+    fullCollection = runInNewContext('gc') as () => void;
+  }
+  fullCollection();
+}
+let fullCollection: (() => void) | undefined;
+
 /** SIGINT/SIGTERM abort the search; the report of what was explored is still written. A second signal exits at once. */
 function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
@@ -140,6 +158,7 @@ async function runExhaustive(
     mode: args.quiet ? 'silent' : 'auto',
     ...(expectedStates !== undefined ? { expectedStates } : {}),
   });
+  collectGarbage();
   const interrupt = interruptOnSignals();
   // Hash compaction replays concrete states for its traces, as bitstate does: it searches without symmetry.
   const symmetry = args.hashCompact ? undefined : symmetryFor(model, args);
@@ -181,6 +200,7 @@ async function runExhaustive(
     ...stopRules,
   });
   reporter.finish(finalProgress(result));
+  collectGarbage();
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
   if (result.hashCompact) console.error(hashCompactLine(result.hashCompact));
   // A search cut short (memory guard, signal) is never the committed report: it goes to the side folder.
@@ -188,6 +208,7 @@ async function runExhaustive(
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
   const liveness: LivenessRun | undefined = recorder?.judge();
+  collectGarbage();
   const context = {
     model,
     variant: args.variant,

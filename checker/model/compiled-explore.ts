@@ -141,7 +141,10 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const { codec, width, events } = compiled;
   const clock = new SearchClock(options);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
-  const { onState, onEdge, signal, onExpand, onLaneEdge } = options;
+  const { signal } = options;
+  // The judge's hooks: let go once the search is over, so that what they hold (the step memo, decoded
+  // states) is not kept alive by the result's closures, which share this scope, through liveness and the reports.
+  let { onState, onEdge, onExpand, onLaneEdge } = options;
   const compact = options.hashCompact === true;
   const visited = new PackedVisitedTable(width, hashLanes);
   const fingerprints = new FingerprintTable();
@@ -231,7 +234,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     }
     // The state stored is the representative: that is what `onState` sees, as in the generic explorer.
     const state = symmetry !== undefined && stateNew ? codec.decode(canon, 0) : after;
-    if (stateNew && onState(state, index, childDepth) === false) tally.stopReason = 'stopped';
+    if (stateNew && onState?.(state, index, childDepth) === false) tally.stopReason = 'stopped';
   };
 
   const sink: LaneSink = {
@@ -303,6 +306,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const result = (): CompiledResult => {
     const { durationMs } = at;
     if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
+    onState = onEdge = onExpand = onLaneEdge = undefined;
+    before = undefined;
     const count = stored();
     if (compact) return compactResult(count, durationMs);
     const stateAt = (index: number) => codec.decode(visited.chunkOf(index), visited.offsetOf(index));
