@@ -66,6 +66,11 @@ export class SystemViews extends SystemSpace {
     return s.namespaces.map((_, i) => this.view(s, i));
   }
 
+  /** The stored cluster RBAC objects (D-23): one bit per version the scope may request; 0 in a scope with none. */
+  storedClusterObjects(s: SystemState): number {
+    return s.clusterObjects ?? 0;
+  }
+
   configurationFresh(s: SystemState): boolean {
     return this.configSyncStepper.value(s.configSync) === 'fresh';
   }

@@ -36,7 +36,7 @@ function requestTookEffect(model: SystemModel, event: SystemEvent, after: System
   if (r.target === 'cluster-object') {
     if (r.verb !== 'create' && r.verb !== 'update' && r.verb !== 'delete') return true;
     const o = model.scope.clusterObjects?.[r.object];
-    const a = after.clusterObjects ?? 0;
+    const a = model.storedClusterObjects(after);
     // D-23: a create or an update stores the version it sends; a DELETE leaves no version of the name stored.
     if (r.verb === 'delete' ? (a & sameName(model, r.object)) === 0 : (a & (1 << r.object)) !== 0)
       return true;
@@ -78,8 +78,8 @@ function clusterObjectsFramed(
   event: SystemEvent,
   after: SystemState,
 ): true | string {
-  const b = before.clusterObjects ?? 0;
-  const a = after.clusterObjects ?? 0;
+  const b = model.storedClusterObjects(before);
+  const a = model.storedClusterObjects(after);
   if (a === b) return true;
   const r = event.request;
   const own = r?.target === 'cluster-object' && r.object >= 0 && succeeded(event) ? r : undefined;

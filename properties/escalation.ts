@@ -123,7 +123,7 @@ function rulesAround(model: SystemModel, before: SystemState, i: number, object:
  */
 function clusterRulesAround(model: SystemModel, before: SystemState, slot: number, who: Principal) {
   const requestable = model.scope.clusterObjects ?? [];
-  const stored = requestable.filter((_, k) => ((before.clusterObjects ?? 0) & (1 << k)) !== 0);
+  const stored = requestable.filter((_, k) => (model.storedClusterObjects(before) & (1 << k)) !== 0);
   const fixedRoles = resolveClusterRoles(model.scope.clusterRoles);
   const clusterRole = (name: string): PolicyRule[] =>
     fixedRoles.find((r) => r.metadata.name === name)?.rules ??

@@ -189,7 +189,7 @@ describe('properties read states only through the model', () => {
 
   it.each(sources)('$file reads no lane of a state directly', ({ text }) => {
     const direct = text.match(
-      /\b(?:before|after|state|s)\.(?:namespaces|initializers|configSync|faults|registeredConfigs)\b/g,
+      /\b(?:before|after|state|s)\.(?:namespaces|initializers|configSync|faults|registeredConfigs|clusterObjects)\b/g,
     );
     expect(direct ?? []).toEqual([]);
     // Whether a step moved at all depends on lanes no class may fix: ask the model which slots changed.

@@ -52,6 +52,7 @@ const globalReads = new Set<PropertyKey>([
   'storedVersion',
   'storedConfigurations',
   'sameConfigurationCopy',
+  'storedClusterObjects',
 ]);
 
 /** Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys. */
