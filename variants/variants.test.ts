@@ -4,6 +4,7 @@ import { faultScope, scopeByName } from '../checker/cli/scope-file.ts';
 import { check, type Trace } from '../checker/judging/check.ts';
 import { systemModel } from '../checker/model/system-model.ts';
 import { mutantProperties, type ShortestKill, shortestKill } from '../checker/report/mutants.ts';
+import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type SystemModel, type SystemState } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import type { Property } from '../properties/types.ts';
@@ -204,6 +205,16 @@ describe.skipIf(!wholeSearches).each(Object.entries(onlyKilledBy))(
 describe('every mutant is killed on the default scope by a shortest counterexample', () => {
   // One search per mutant, shared by its tests; no horizon past the first kill keeps it short.
   const kills = new Map<string, { model: SystemModel; base: SystemModel; kill: ShortestKill | null }>();
+  // The model as written, one per scope the faults are given (the model is pure): every replay reads it.
+  const bases = new Map<Scope, SystemModel>();
+  const baseOn = (given: Scope) => {
+    let base = bases.get(given);
+    if (!base) {
+      base = systemModel(given);
+      bases.set(given, base);
+    }
+    return base;
+  };
   const killOf = (name: string) => {
     let found = kills.get(name);
     if (!found) {
@@ -213,7 +224,7 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
       const given = variant.sweepScope ? faultScope(variant.sweepScope) : quickScope;
       const scope = variant.scope ? variant.scope(given) : given;
       const model = systemModel(scope, variant.machines(defaultMachines, scope));
-      const base = systemModel(given);
+      const base = baseOn(given);
       found = { model, base, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
       kills.set(name, found);
     }
