@@ -1,7 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import HeavyFirstSequencer from './test-support/heavy-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -26,8 +25,6 @@ export default defineConfig({
       // would cost more than the search it speeds up (-O0: 0.3 s). Figures and verdicts are the same.
       NSMODEL_PAN_OPTIMIZE: process.env.NSMODEL_PAN_OPTIMIZE ?? '-O0',
     },
-    // The longest files first, so neither worker is left alone with one at the end (test-support/heavy-first-sequencer.ts).
-    sequence: { sequencer: HeavyFirstSequencer },
     // The summary reporter runs last so `N passed, N failed` is the final line of every run.
     reporters: ['default', './test-support/summary-reporter.ts'],
   },
