@@ -1,9 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { faultScope, scopeByName } from '../checker/cli/scope-file.ts';
-import { check, type Trace } from '../checker/judging/check.ts';
+import { check, type PropertyResult, type Trace } from '../checker/judging/check.ts';
 import { systemModel } from '../checker/model/system-model.ts';
-import { mutantProperties, type ShortestKill, shortestKill } from '../checker/report/mutants.ts';
+import {
+  type MutantResult,
+  mutantProperties,
+  type ShortestKill,
+  shortestKill,
+} from '../checker/report/mutants.ts';
+import { counterexampleItf } from '../checker/scenario/counterexample-itf.ts';
+import { parseItf } from '../checker/scenario/itf.ts';
+import { replayFile } from '../checker/scenario/replay.ts';
+import { replayTrace } from '../checker/scenario/trace-replay.ts';
+import { traceToScenario } from '../checker/scenario/trace-scenario.ts';
+import type { Scope } from '../machines/scope.ts';
 import { defaultMachines, type SystemModel, type SystemState } from '../machines/system.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import type { Property } from '../properties/types.ts';
@@ -142,6 +153,20 @@ describe('the variant registry', () => {
     for (const id of Object.values(livenessKillerOf)) expect(liveness).toContain(id);
   });
 
+  it('names as killed by a safety property exactly the faults npm run mutants finds so (their scenarios round-trip below)', () => {
+    const written = JSON.parse(readFileSync(new URL('../generated/mutants.json', import.meta.url), 'utf8')) as
+      | { mutants: MutantResult[] }
+      | MutantResult[];
+    // mutants.json is `{ $schema, mutants }`; a file written before it carried its schema is the bare list.
+    const table = Array.isArray(written) ? written : written.mutants;
+    expect(
+      table
+        .filter((r) => r.search === 'exhaustive')
+        .map((r) => r.mutant)
+        .sort(),
+    ).toEqual(Object.keys(killerOf).sort());
+  });
+
   it('resolves the model and each variant by name, and nothing else', () => {
     expect(machinesFor(baseVariantName, quickScope)).toBe(defaultMachines);
     expect(machinesFor('no-such-variant', quickScope)).toBeUndefined();
@@ -202,22 +227,49 @@ describe.skipIf(!wholeSearches).each(Object.entries(onlyKilledBy))(
 );
 
 describe('every mutant is killed on the default scope by a shortest counterexample', () => {
-  // One search per mutant, shared by its tests; no horizon past the first kill keeps it short.
-  const kills = new Map<string, { model: SystemModel; base: SystemModel; kill: ShortestKill | null }>();
-  const killOf = (name: string) => {
-    let found = kills.get(name);
+  // One search per mutant and scope, shared by its tests; no horizon past the first kill keeps it short.
+  interface Search {
+    model: SystemModel;
+    base: SystemModel;
+    kill: ShortestKill | null;
+    violated: PropertyResult[];
+  }
+  const searches = new Map<string, Search>();
+  // The model as written, one per scope the faults are given (the model is pure): every replay reads it.
+  const bases = new Map<Scope, SystemModel>();
+  const baseOn = (given: Scope) => {
+    let base = bases.get(given);
+    if (!base) {
+      base = systemModel(given);
+      bases.set(given, base);
+    }
+    return base;
+  };
+  const searchOn = (name: string, given: Scope): Search => {
+    const key = `${name} on ${given.name}`;
+    let found = searches.get(key);
     if (!found) {
       const variant = variantByName(name);
       if (!variant) throw new Error(`no mutant ${name}`);
-      // A fault with a scope of its own is killed there, as the sweeps search it.
-      const given = variant.sweepScope ? faultScope(variant.sweepScope) : quickScope;
       const scope = variant.scope ? variant.scope(given) : given;
       const model = systemModel(scope, variant.machines(defaultMachines, scope));
-      const base = systemModel(given);
-      found = { model, base, kill: shortestKill(model, mutantProperties, { horizonSteps: 0 }).kill };
-      kills.set(name, found);
+      const { kill, violated } = shortestKill(model, mutantProperties, { horizonSteps: 0 });
+      found = { model, base: baseOn(given), kill, violated };
+      searches.set(key, found);
     }
     return found;
+  };
+  // A fault with a scope of its own is killed there, as the sweeps search it.
+  const sweepScopes = new Map<string, Scope>();
+  const killOf = (name: string) => {
+    const own = variantByName(name)?.sweepScope;
+    if (!own) return searchOn(name, quickScope);
+    let scope = sweepScopes.get(own);
+    if (!scope) {
+      scope = faultScope(own);
+      sweepScopes.set(own, scope);
+    }
+    return searchOn(name, scope);
   };
 
   describe.each(Object.entries(killerOf))('%s', (name, propertyId) => {
@@ -250,6 +302,26 @@ describe('every mutant is killed on the default scope by a shortest counterexamp
       const replayed = replayByLabel(base, kill.trace);
       // Either the model never offers one of the steps, or it takes them all and the property holds.
       if (replayed) expect(breaksAtEnd(base, property, replayed)).toBe(false);
+    });
+
+    // `replay --trace FILE --to-scenario OUT` on each counterexample `verify --variant NAME --scope quick`
+    // writes (the search above, on quick for every fault): the scenario is a regression test of its trace.
+    it('has counterexamples that, written as scenarios, pass on the model and fail on the mutant', () => {
+      const { model, violated } = searchOn(name, quickScope);
+      expect(violated.length).toBeGreaterThan(0);
+      for (const p of violated) {
+        const file = `${p.property.id}.itf.json`;
+        const itf = counterexampleItf(model, p, name, undefined, quickScope);
+        const trace = replayTrace(parseItf(itf, file), file);
+        if (!trace.replayed) throw new Error(`${file} does not replay on ${name}: ${trace.problem}`);
+        expect(trace.violatedAt).toBe(trace.steps.length);
+        const text = traceToScenario(trace, file);
+        const onModel = replayFile(`${p.property.id}.yaml`, text, 'model');
+        expect(onModel.status, JSON.stringify(onModel.steps.filter((s) => !s.ok))).toBe('passed');
+        const onFault = replayFile(`${p.property.id}.yaml`, text);
+        expect(onFault.variant).toBe(name);
+        expect(onFault.status, p.property.id).toBe('failed');
+      }
     });
   });
 });

@@ -40,7 +40,7 @@ const harmless: Variant = {
 describe('shortestKill', () => {
   it('finds nothing on the model as written, and says when the bound cut the search', () => {
     const result = shortestKill(systemModel(quickScope), mutantProperties, { maxStates: 500 });
-    expect(result).toEqual({ kill: null, statesExplored: 500, complete: false });
+    expect(result).toEqual({ kill: null, statesExplored: 500, complete: false, violated: [] });
   });
 
   it('looks past the first kill to the horizon, recording each property at its own shortest length', () => {

@@ -12,7 +12,7 @@ import { schemaRef } from '../cli/schema-ref.ts';
 import { faultScope, scopeByName } from '../cli/scope-file.ts';
 import type { SearchLimits } from '../engine/explore.ts';
 import { createProgressReporter, type ProgressOption } from '../engine/progress.ts';
-import { check, type FirstViolation, type Trace } from '../judging/check.ts';
+import { check, type FirstViolation, type PropertyResult, type Trace } from '../judging/check.ts';
 import { checkLivenessOnTheFly, LivenessCollector } from '../judging/liveness-fly.ts';
 import { randomRun, type Violation } from '../judging/random.ts';
 import { type CheckedSystemModel, systemModel } from '../model/system-model.ts';
@@ -56,7 +56,13 @@ export function shortestKill(
   model: CheckedSystemModel,
   properties: Property[],
   limits: SearchLimits & { horizonSteps?: number; recorder?: LivenessCollector } = {},
-): { kill: ShortestKill | null; statesExplored: number; complete: boolean } {
+): {
+  kill: ShortestKill | null;
+  statesExplored: number;
+  complete: boolean;
+  /** Every property the search found broken, with its own shortest trace: what verify --variant writes. */
+  violated: PropertyResult[];
+} {
   const { horizonSteps = defaultHorizonSteps, recorder, ...search } = limits;
   // verify's own search and judging (compiled model, step classes), in discovery order of first violations.
   const found: FirstViolation[] = [];
@@ -68,8 +74,9 @@ export function shortestKill(
     stopWhenAllViolated: true,
     onViolation: (v) => found.push(v),
   });
+  const violated = result.properties.filter((p) => p.violation !== undefined);
   const first = found[0];
-  if (!first) return { kill: null, statesExplored: result.states, complete: result.complete };
+  if (!first) return { kill: null, statesExplored: result.states, complete: result.complete, violated };
   const trace = result.properties.find((p) => p.property.id === first.propertyId)?.violation?.trace;
   if (!trace) throw new Error(`shortestKill: ${first.propertyId} was reported violated without a trace`);
   const depthOf = new Map(found.map((v) => [v.propertyId, v.depth]));
@@ -87,6 +94,7 @@ export function shortestKill(
     },
     statesExplored: result.states,
     complete: false,
+    violated,
   };
 }
 

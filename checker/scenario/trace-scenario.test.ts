@@ -9,19 +9,16 @@ import { safetyProperties } from '../../properties/safety.ts';
 import { runScript, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
-import { mutants, scopeFor } from '../../variants/variants.ts';
+import { mutants } from '../../variants/variants.ts';
 import { UsageError } from '../cli/cli.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { requestTemplates } from '../cli/scope-format.ts';
 import { modelRun } from '../fixtures/model-run.ts';
-import { check } from '../judging/check.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 import type { MutantResult } from '../report/mutants.ts';
 import { projectRoot } from './catalog.ts';
-import { counterexampleItf } from './counterexample-itf.ts';
-import { parseItf } from './itf.ts';
 import { replayFile } from './replay.ts';
-import { replayTrace, type TraceReplay } from './trace-replay.ts';
+import type { TraceReplay } from './trace-replay.ts';
 import { traceToScenario } from './trace-scenario.ts';
 
 /**
@@ -111,8 +108,10 @@ describe.skipIf(!slowScopes)("the README's tour for spec authors (NSMODEL_SLOW_S
 
 /**
  * The faults `npm run mutants` kills, each searched as `verify --variant` does on the quick scope (where
- * each is caught): with the safety properties, every counterexample it writes becomes a scenario. The
- * faults caught by a liveness property round-trip as lassos in lasso-scenario.test.ts.
+ * each is caught): with the safety properties, every counterexample it writes becomes a scenario that
+ * passes on the model and fails on the fault. That round trip runs in variants/variants.test.ts, beside
+ * the tests of the same search's shortest kill (one search per fault for both). The faults caught by a
+ * liveness property round-trip as lassos in lasso-scenario.test.ts.
  */
 const written = JSON.parse(readFileSync(join(projectRoot, 'generated/mutants.json'), 'utf8')) as
   | { mutants: MutantResult[] }
@@ -126,26 +125,6 @@ describe('every seeded fault, as a scenario from its counterexample', () => {
   it('covers every fault of npm run mutants', () => {
     expect([...bySafety, ...byLiveness].map((m) => m.name).sort()).toEqual(mutants.map((m) => m.name).sort());
     expect(bySafety.length).toBeGreaterThan(byLiveness.length);
-  });
-
-  it.each(bySafety.map((m) => m.name))('%s: passes on the model, fails on the fault', (name) => {
-    const given = scopeByName('quick');
-    const model = variantModel(name, scopeFor(name, given));
-    const result = check(model, safetyProperties, { stopOnFirst: true, stopWhenAllViolated: true });
-    const violated = result.properties.filter((p) => p.violation);
-    expect(violated.length).toBeGreaterThan(0);
-    for (const p of violated) {
-      const file = `${p.property.id}.itf.json`;
-      const trace = replayTrace(parseItf(counterexampleItf(model, p, name, undefined, given), file), file);
-      if (!trace.replayed) throw new Error(`${file} does not replay on ${name}: ${trace.problem}`);
-      expect(trace.violatedAt).toBe(trace.steps.length);
-      const text = traceToScenario(trace, file);
-      const onModel = replayFile(`${p.property.id}.yaml`, text, 'model');
-      expect(onModel.status, JSON.stringify(onModel.steps.filter((s) => !s.ok))).toBe('passed');
-      const onFault = replayFile(`${p.property.id}.yaml`, text);
-      expect(onFault.variant).toBe(name);
-      expect(onFault.status, p.property.id).toBe('failed');
-    }
   });
 });
 
