@@ -78,6 +78,8 @@ function clusterObjectsFramed(
   event: SystemEvent,
   after: SystemState,
 ): true | string {
+  // A scope with no requestable cluster objects stores none: nothing to read (nor for the memo to key by).
+  if ((model.scope.clusterObjects?.length ?? 0) === 0) return true;
   const b = model.storedClusterObjects(before);
   const a = model.storedClusterObjects(after);
   if (a === b) return true;
