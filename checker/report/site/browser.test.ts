@@ -6,12 +6,9 @@ import type { Browser, Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineCatalog } from '../../../machines/catalog.ts';
 import { listTransitions } from '../../../machines/stepper.ts';
-import { builtInScopes } from '../../cli/scope-file.ts';
 import { diagramsFolder, diagramViews, viewHeads, viewTransitions } from '../diagram.ts';
 import { buildSite } from './build.ts';
 import { faultFixture, launchChromium, openPage, renderedStep } from './screenshots.ts';
-
-const _scopes = builtInScopes();
 
 /**
  * The report in a real browser: the system Chromium opens the page from disk (file://, no server),
