@@ -332,7 +332,6 @@ export class StepMemo {
 
   /** Enters the class of this step; every `judge` call until the next `enter` is about it. */
   enter(before: SystemState, event: SystemEvent, after: SystemState): void {
-    const { tuple } = this;
     this.before = before;
     this.event = event;
     this.after = after;
@@ -341,10 +340,14 @@ export class StepMemo {
       eventId = this.eventIds.size;
       this.eventIds.set(event, eventId);
     }
+    this.enterLocal(eventId, this.slotLanes(1));
+  }
+
+  /** Enters the local class of event `eventId` with the fixed slots written into the tuple (length `n`). */
+  private enterLocal(eventId: number, n: number): void {
+    this.tuple[0] = eventId;
     this.eventId = eventId;
-    const n = this.slotLanes(1);
-    tuple[0] = eventId;
-    this.localAt = this.local.classOf(tuple, n);
+    this.localAt = this.local.classOf(this.tuple, n);
     this.globalAt = -1;
     this.refinedAt = -1;
     this.slotsAt = -1;
@@ -371,14 +374,7 @@ export class StepMemo {
       tuple[n++] = b;
       tuple[n++] = a;
     }
-    tuple[0] = eventId;
-    this.eventId = eventId;
-    this.localAt = this.local.classOf(tuple, n);
-    this.globalAt = -1;
-    this.refinedAt = -1;
-    this.slotsAt = -1;
-    this.slotsAnswered = false;
-    this.fixedStale = false;
+    this.enterLocal(eventId, n);
   }
 
   /**
