@@ -96,7 +96,8 @@ function permutations<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
+/** n! (the renamings of a set of n). */
+export const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
 
 /**
  * The scope's symmetry group, checked: every declared set must be interchangeable (each member reached

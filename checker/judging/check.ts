@@ -25,7 +25,6 @@ import {
   edgeStop,
   exploreCompiled,
   exploreCompiledAsync,
-  type LanesSymmetry,
 } from '../model/compiled-explore.ts';
 import { systemCodec } from '../model/encoding.ts';
 import { type StateJudgement, StateMemo, type StepJudgement, StepMemo } from '../model/step-memo.ts';
@@ -172,16 +171,7 @@ function compiledOptions(
     ...judge.lanes(compiledFor(model).events),
     onExpand: () => recorder?.expanding(),
     hashCompact: options.hashCompact === true,
-    ...(options.symmetry ? { lanesSymmetry: lanesSymmetry(model, options.symmetry) } : {}),
-  };
-}
-
-/** The scope's symmetry on the packed lanes of checker/model/encoding.ts (namespace ids from lane 3). */
-function lanesSymmetry(model: CheckedSystemModel, symmetry: StateSymmetry): LanesSymmetry {
-  const count = model.scope.namespaces.length;
-  return {
-    canonical: (lanes, out) => symmetry.canonicalLanes(lanes, out, 3, count),
-    orbitSize: (lanes) => symmetry.orbitSizeOfLanes(lanes, 3, count),
+    ...(options.symmetry ? { lanesSymmetry: options.symmetry.onLanes() } : {}),
   };
 }
 

@@ -519,8 +519,9 @@ export class LivenessCollector {
     cleared: Uint8Array,
   ): GoalVerdict<SystemState, SystemEvent> {
     const pending = pendingBit(goal);
+    const premise = triggerBit(goal);
     const notQ = (s: number) => s < walk.expanded && this.words.bit(s, pending);
-    const trigger = (s: number) => s < walk.expanded && this.words.bit(s, pending + 1);
+    const trigger = (s: number) => s < walk.expanded && this.words.bit(s, premise);
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
     if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };

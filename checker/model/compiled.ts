@@ -8,6 +8,7 @@ import {
   type SystemState,
 } from '../../machines/system.ts';
 import type { StateCodec } from '../engine/codec.ts';
+import { PairIds } from '../engine/pair-ids.ts';
 import { grown } from '../engine/state-store.ts';
 import { systemCodec } from './encoding.ts';
 
@@ -29,60 +30,6 @@ export interface LaneSink {
 const unknown = 0;
 const always = 1;
 const action = { local: 0, wide: 1, global: 2, clock: 3, restart: 4 } as const;
-
-const pairHash = (a: number, b: number): number => {
-  const hash = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ (b >>> 16), 0x85ebca6b);
-  return hash ^ (hash >>> 15);
-};
-
-/** Small integer ids for pairs of 32-bit integers: open addressing on typed arrays (no strings, no boxed keys). */
-class PairIds {
-  private first: Int32Array = new Int32Array(256);
-  private second: Int32Array = new Int32Array(256);
-  /** id + 1 per slot; 0 marks an empty slot. */
-  private ids: Int32Array = new Int32Array(256);
-  size = 0;
-
-  id(x: number, y: number): number {
-    // As stored: a lane of 2^31 or more reads back negative from the Int32Array.
-    const a = x | 0;
-    const b = y | 0;
-    const mask = this.ids.length - 1;
-    for (let slot = pairHash(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const id = this.ids[slot];
-      if (id === 0) {
-        this.place(slot, a, b, ++this.size);
-        if (this.size * 2 > this.ids.length) this.grow();
-        return this.size - 1;
-      }
-      if (this.first[slot] === a && this.second[slot] === b) return id - 1;
-    }
-  }
-
-  private place(slot: number, a: number, b: number, entry: number): void {
-    this.first[slot] = a;
-    this.second[slot] = b;
-    this.ids[slot] = entry;
-  }
-
-  private grow(): void {
-    const { first, second, ids } = this;
-    this.first = new Int32Array(ids.length * 2);
-    this.second = new Int32Array(ids.length * 2);
-    this.ids = new Int32Array(ids.length * 2);
-    const mask = this.ids.length - 1;
-    for (let old = 0; old < ids.length; old++) {
-      if (ids[old] === 0) continue;
-      let slot = pairHash(first[old], second[old]) & mask;
-      while (this.ids[slot] !== 0) slot = (slot + 1) & mask;
-      this.place(slot, first[old], second[old], ids[old]);
-    }
-  }
-
-  get bytes(): number {
-    return this.ids.byteLength * 3;
-  }
-}
 
 /** The event of a per-slot action (clock, restart) by its chain id: the global part and each slot's transitions. */
 class ChainEvents {

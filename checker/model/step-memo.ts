@@ -1,5 +1,6 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { hashLanes } from '../engine/codec.ts';
+import { PairValues } from '../engine/pair-ids.ts';
 import { grown } from '../engine/state-store.ts';
 import { firstNamespaceLane } from './encoding.ts';
 
@@ -108,53 +109,6 @@ class TupleIds {
   }
 }
 
-/** A number filed under a pair of small non-negative integers: open addressing on typed arrays. */
-class PairTable {
-  private events = new Int32Array(1 << 12).fill(-1);
-  private values = new Int32Array(1 << 12);
-  /** The number filed, per slot. */
-  private classes = new Int32Array(1 << 12);
-  private size = 0;
-
-  private static slotOf(event: number, value: number, mask: number): number {
-    let hash = Math.imul(event, 0x9e3779b1) ^ value;
-    hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-    hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-    return (hash ^ (hash >>> 16)) & mask;
-  }
-
-  /** The number filed under the pair, or -1. */
-  get(event: number, value: number): number {
-    const mask = this.events.length - 1;
-    for (let slot = PairTable.slotOf(event, value, mask); ; slot = (slot + 1) & mask) {
-      const e = this.events[slot];
-      if (e < 0) return -1;
-      if (e === event && this.values[slot] === value) return this.classes[slot];
-    }
-  }
-
-  set(event: number, value: number, at: number): void {
-    if ((this.size + 1) * 2 > this.events.length) this.rehash();
-    const mask = this.events.length - 1;
-    let slot = PairTable.slotOf(event, value, mask);
-    while (this.events[slot] >= 0) slot = (slot + 1) & mask;
-    this.events[slot] = event;
-    this.values[slot] = value;
-    this.classes[slot] = at;
-    this.size++;
-  }
-
-  private rehash(): void {
-    const { events, values, classes } = this;
-    this.events = new Int32Array(events.length * 2).fill(-1);
-    this.values = new Int32Array(events.length * 2);
-    this.classes = new Int32Array(events.length * 2);
-    this.size = 0;
-    for (let slot = 0; slot < events.length; slot++)
-      if (events[slot] >= 0) this.set(events[slot], values[slot], classes[slot]);
-  }
-}
-
 /** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
 export type StepJudgement<V> = (
   model: SystemModel,
@@ -246,7 +200,7 @@ export class StepMemo {
    * Self-loops' local classes (offsets) by (event id, the id of the slot its request addresses + 1, or 0):
    * a self-loop's pair fixes its local class.
    */
-  private readonly selfLoops = new PairTable();
+  private readonly selfLoops = new PairValues();
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
@@ -301,7 +255,7 @@ export class StepMemo {
   private slotsAt = -1;
   private readonly slotsTuple: Uint32Array;
   /** Self-loops' slots classes by (event id, the id of the namespace slots' ids), and that id of the state last asked. */
-  private readonly selfSlots = new PairTable();
+  private readonly selfSlots = new PairValues();
   private readonly slotIds = new TupleIds();
   private slotsFrom = -1;
   private slotsFromId = 0;
@@ -346,8 +300,13 @@ export class StepMemo {
   /** Enters the local class of event `eventId` with the fixed slots written into the tuple (length `n`). */
   private enterLocal(eventId: number, n: number): void {
     this.tuple[0] = eventId;
+    this.enteredClass(eventId, this.local.classOf(this.tuple, n));
+  }
+
+  /** The step entered is of event `eventId` and local class `localAt`: the classes found later start unknown. */
+  private enteredClass(eventId: number, localAt: number): void {
     this.eventId = eventId;
-    this.localAt = this.local.classOf(this.tuple, n);
+    this.localAt = localAt;
     this.globalAt = -1;
     this.refinedAt = -1;
     this.slotsAt = -1;
@@ -552,12 +511,7 @@ export class StepMemo {
       this.enterLanes(eventId, addressed, from, from);
       this.selfLoops.set(eventId, value, this.localAt);
     } else {
-      this.eventId = eventId;
-      this.localAt = at;
-      this.globalAt = -1;
-      this.refinedAt = -1;
-      this.slotsAt = -1;
-      this.slotsAnswered = false;
+      this.enteredClass(eventId, at);
       this.fixedStale = true;
     }
     return this.settledHere();

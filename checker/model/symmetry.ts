@@ -1,7 +1,8 @@
 import { canonicalJson } from '../../machines/stepper.ts';
 import type { NamespaceState, SystemEvent, SystemState } from '../../machines/system.ts';
-import type { ScopeSymmetry } from '../cli/scope-symmetry.ts';
+import { factorial, type ScopeSymmetry } from '../cli/scope-symmetry.ts';
 import type { LanesSymmetry } from './compiled-explore.ts';
+import { firstNamespaceLane } from './encoding.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 export { type ScopeSymmetry, scopeSymmetry, symmetryOf } from '../cli/scope-symmetry.ts';
@@ -70,7 +71,6 @@ export class StateSymmetry {
     const sets = this.symmetry.namespaces.map((set) =>
       set.map((name) => slotOf.get(name) ?? -1).sort((a, b) => a - b),
     );
-    const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 1));
     if (sets.some((set) => set.includes(-1))) return undefined;
     if (sets.reduce((n, set) => n * factorial(set.length), 1) !== this.order) return undefined;
     const count = this.model.scope.namespaces.length;
@@ -192,12 +192,12 @@ export class StateSymmetry {
     return x === y ? 0 : x < y ? -1 : 1;
   }
 
-  /** The group acting on the compiled model's lanes (checker/model/encoding.ts: namespace ids from lane 3). */
+  /** The group acting on the compiled model's lanes (checker/model/encoding.ts: namespace ids from `firstNamespaceLane`). */
   onLanes(): LanesSymmetry {
     const count = this.model.scope.namespaces.length;
     return {
-      canonical: (lanes, out) => this.canonicalLanes(lanes, out, 3, count),
-      orbitSize: (lanes) => this.orbitSizeOfLanes(lanes, 3, count),
+      canonical: (lanes, out) => this.canonicalLanes(lanes, out, firstNamespaceLane, count),
+      orbitSize: (lanes) => this.orbitSizeOfLanes(lanes, firstNamespaceLane, count),
     };
   }
 
