@@ -494,16 +494,17 @@ function createJudge(
           open = undefined;
           return edgeDecoded;
         }
-        // A self-loop's successor is the very lanes expanded: its class is found by a pair.
-        const settled =
-          from === to
-            ? memo.settledSelfLoop(id, addressedOf(id), from)
-            : memo.settledLanes(id, addressedOf(id), from, to);
+        // A self-loop's successor is the very lanes expanded: its class is found by a pair, and a step
+        // like one the tables answered before is counted by the memo (empty: nothing left to judge).
+        const self = from === to;
+        const settled = self
+          ? memo.selfLoop(id, addressedOf(id), beforeIndex, from)
+          : memo.settledLanes(id, addressedOf(id), from, to);
         open = settled;
         if (settled === undefined) return edgeDecoded;
         if (settled.length === 0) return edgeHandled;
         // A step like one the tables answered before: its witnesses, with no judgement looked up.
-        const handled = memo.handledLanes(beforeIndex, from, to);
+        const handled = self ? undefined : memo.handledLanes(beforeIndex, from, to);
         if (handled !== undefined) {
           for (let k = 0; k < handled.length; k++) stepWitnessCounts[handled[k]]++;
           return edgeHandled;

@@ -36,6 +36,12 @@ enum Memo {
   Slots = 5,
 }
 
+/** Self-loop pairs whose addressed slot's id + 1 is below this are found by direct index (a row per event). */
+const selfDirect = 4096;
+
+/** A settled class's step with nothing left to judge. */
+const noneOpen: readonly number[] = Object.freeze([]);
+
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
 
@@ -198,9 +204,13 @@ export class StepMemo {
   private readonly eventIds = new Map<SystemEvent, number>();
   /**
    * Self-loops' local classes (offsets) by (event id, the id of the slot its request addresses + 1, or 0):
-   * a self-loop's pair fixes its local class.
+   * a self-loop's pair fixes its local class. Pairs whose second number is below `selfDirect` are read
+   * from `selfRows` (per event id, offset + 1 by that number, 0 while unknown), the rest from `selfLoops`.
    */
   private readonly selfLoops = new PairValues();
+  private readonly selfRows: Int32Array[] = [];
+  /** Per handled list (`rememberHandled`): the self-loops counted toward its witnesses by `selfLoop`. */
+  private handledHits = new Float64Array(16);
   private readonly local: MemoTable;
   private readonly global: MemoTable;
   private readonly refined: MemoTable;
@@ -479,6 +489,7 @@ export class StepMemo {
       if (list === this.handledLists.length) {
         this.handledLists.push([...fired]);
         this.handledIds.set(key, list);
+        this.handledHits = grown(this.handledHits, list);
       }
       this.lastHandled = list;
     }
@@ -505,16 +516,65 @@ export class StepMemo {
    * the addressed slot's id, so it is looked up by that pair instead of a hashed tuple.
    */
   settledSelfLoop(eventId: number, addressed: number, from: Uint32Array): readonly number[] | undefined {
+    this.enterSelfLoop(eventId, addressed, from);
+    return this.settledHere();
+  }
+
+  /**
+   * A self-loop of the compiled search, judged by table reads alone where the tables allow: as
+   * `settledSelfLoop`, and when its settled class's open judgements were all answered before for this
+   * local class and these lanes outside the slots (`handledLanes`), the step counts toward the witnesses
+   * filed there and the answer is an empty list (nothing left to judge). Otherwise the open judgements,
+   * with `rememberHandled` ready to file the step, or undefined while the class is not settled.
+   * `fromIndex` names the state expanded (its lanes outside the slots are looked up once).
+   */
+  selfLoop(
+    eventId: number,
+    addressed: number,
+    fromIndex: number,
+    from: Uint32Array,
+  ): readonly number[] | undefined {
+    this.enterSelfLoop(eventId, addressed, from);
+    const open = this.settledHere();
+    if (open === undefined || open.length === 0) return open;
+    if (fromIndex !== this.laneFrom || fromIndex < 0) {
+      this.laneFrom = fromIndex;
+      this.laneFromOutside = this.outsideOfLaneArray(from);
+    }
+    const outside = this.laneFromOutside;
+    const local = this.localAt / this.count;
+    this.handledOutside = outside;
+    this.handledLocal = local;
+    const row = this.handledRows[outside];
+    if (row === undefined || local >= row.length || row[local] === 0) return open;
+    this.handledHits[row[local] - 1]++;
+    return noneOpen;
+  }
+
+  /** Enters a self-loop's local class by its pair (event id, addressed slot's id + 1, or 0). */
+  private enterSelfLoop(eventId: number, addressed: number, from: Uint32Array): void {
     const value = addressed < 0 ? 0 : from[firstNamespaceLane + addressed] + 1;
-    const at = this.selfLoops.get(eventId, value);
-    if (at < 0) {
-      this.enterLanes(eventId, addressed, from, from);
-      this.selfLoops.set(eventId, value, this.localAt);
-    } else {
+    const direct = value < selfDirect;
+    const row = direct ? this.selfRows[eventId] : undefined;
+    const at = direct
+      ? row !== undefined && value < row.length
+        ? row[value] - 1
+        : -1
+      : this.selfLoops.get(eventId, value);
+    if (at >= 0) {
       this.enteredClass(eventId, at);
       this.fixedStale = true;
+      return;
     }
-    return this.settledHere();
+    this.enterLanes(eventId, addressed, from, from);
+    if (!direct) {
+      this.selfLoops.set(eventId, value, this.localAt);
+      return;
+    }
+    while (this.selfRows.length <= eventId) this.selfRows.push(new Int32Array(0));
+    const grownRow = grown(this.selfRows[eventId], value);
+    grownRow[value] = this.localAt + 1;
+    this.selfRows[eventId] = grownRow;
   }
 
   /** `settledStep` on lanes (`enterLanes`): the judgements open in the step's settled class, or undefined. */
@@ -650,6 +710,8 @@ export class StepMemo {
   settledWitnessCounts(): number[] {
     const totals = new Array<number>(this.count - this.witnessesFrom).fill(0);
     this.settledLocal.addTo(totals, this.firedLists);
+    for (let list = 0; list < this.handledLists.length; list++)
+      for (const w of this.handledLists[list]) totals[w] += this.handledHits[list];
     return totals;
   }
 
