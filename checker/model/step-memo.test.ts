@@ -181,6 +181,53 @@ describe('steps whose open judgements the tables answered', () => {
   });
 });
 
+describe('self-loops judged by their pair', () => {
+  const model = variantModel('model', scope);
+  const { width } = systemCodec(model);
+  const lanes = (slot0: number, config = 0) => {
+    const out = new Uint32Array(width);
+    out[0] = config;
+    out[firstNamespaceLane] = slot0;
+    return out;
+  };
+  /** A memo of one predicate and one witness test, with event `event`'s self-loop on `from` settled: the test left open. */
+  const settledOn = (event: number, addressed: number, from: Uint32Array) => {
+    const memo = new StepMemo(model, 2, 1);
+    expect(memo.selfLoop(event, addressed, 0, from)).toBeUndefined();
+    memo.judge(0, () => true);
+    // Asks the model for something no class fixes: judged on every step, so open in the settled class.
+    memo.judge(1, (m) => typeof m.listing === 'function');
+    memo.settle(() => false);
+    return memo;
+  };
+
+  it('count a self-loop as handled only for the local class and outside lanes filed, and once', () => {
+    const memo = settledOn(7, -1, lanes(1));
+    expect(memo.selfLoop(7, -1, 1, lanes(1))).toEqual([1]);
+    memo.rememberHandled([0]);
+    // The same pair and outside lanes in another state: handled, counted toward witness 0.
+    expect(memo.selfLoop(7, -1, 2, lanes(2))).toEqual([]);
+    // Other outside lanes: the open judgement again, nothing counted.
+    expect(memo.selfLoop(7, -1, 3, lanes(1, 5))).toEqual([1]);
+    // Another event's self-loop: a class not yet settled.
+    expect(memo.selfLoop(8, -1, 4, lanes(1))).toBeUndefined();
+    expect(memo.settledWitnessCounts()).toEqual([1]);
+  });
+
+  it.each([
+    ['by direct index', 1, 2],
+    ['past the direct rows', 5_000, 5_001],
+  ])('key a self-loop by the id of the slot it addresses (%s)', (_how, id, other) => {
+    const memo = settledOn(7, 0, lanes(id));
+    expect(memo.selfLoop(7, 0, 1, lanes(id, 3))).toEqual([1]);
+    // The addressed slot elsewhere: another local class, not settled.
+    expect(memo.selfLoop(7, 0, 2, lanes(other))).toBeUndefined();
+    // Not addressed, the slot does not key the class: the pair (7, none) is its own class.
+    expect(memo.selfLoop(7, -1, 3, lanes(id))).toBeUndefined();
+    expect(memo.selfLoop(7, 0, 4, lanes(id))).toEqual([1]);
+  });
+});
+
 describe('properties read states only through the model', () => {
   // The memo tracks reads through the model's methods; a direct read of a state's lanes would escape it.
   const sources = readdirSync('properties')
