@@ -479,6 +479,7 @@ function createJudge(
     let open: readonly number[] | undefined;
     const rest: number[] = [];
     const fired: number[] = [];
+    const slotsAsked: number[] = [];
     return {
       onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
         if (pastFirstLevel(beforeIndex)) return edgeStop;
@@ -503,27 +504,33 @@ function createJudge(
         open = settled;
         if (settled === undefined) return edgeDecoded;
         if (settled.length === 0) return edgeHandled;
-        // A step like one the tables answered before: its witnesses, with no judgement looked up.
-        const handled = self ? undefined : memo.handledLanes(beforeIndex, from, to);
-        if (handled !== undefined) {
-          for (let k = 0; k < handled.length; k++) stepWitnessCounts[handled[k]]++;
-          return edgeHandled;
-        }
-        // The open judgements the global and refined tables answer need no decoded state either.
+        // A step like one the tables answered before: its filed witnesses counted by the memo, and only
+        // the judgements the slots table answered then asked again (none: the step is done).
+        const asked = self ? (memo.filed ? settled : undefined) : memo.handledLanes(beforeIndex, from, to);
+        const filed = asked !== undefined;
+        const judged = asked ?? settled;
+        // The open judgements the tables answer need no decoded state either.
         rest.length = 0;
         fired.length = 0;
-        for (let k = 0; k < settled.length; k++) {
-          const j = settled[k];
+        slotsAsked.length = 0;
+        for (let k = 0; k < judged.length; k++) {
+          const j = judged[k];
           const predicate = j < stepPredicates.length;
           if (predicate && stepViolated[j]) continue;
           const known = memo.knownLanes(j, beforeIndex, from, to);
+          // An answer of the slots table is counted here and never filed: it holds for these slots only.
+          const again = filed || memo.answeredFromSlots;
+          if (!filed && memo.answeredFromSlots) slotsAsked.push(j);
           if (known < 0 || (predicate && known === 0)) rest.push(j);
-          else if (!predicate && known === 1) fired.push(j - stepPredicates.length);
+          else if (!predicate && known === 1) {
+            if (again) stepWitnessCounts[j - stepPredicates.length]++;
+            else fired.push(j - stepPredicates.length);
+          }
         }
         for (let k = 0; k < fired.length; k++) stepWitnessCounts[fired[k]]++;
         open = rest;
         if (rest.length > 0) return edgeDecoded;
-        memo.rememberHandled(fired);
+        if (!filed) memo.rememberHandled(fired, slotsAsked);
         return edgeHandled;
       },
       onEdge: (before, event, after, beforeIndex) => {

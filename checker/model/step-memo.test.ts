@@ -154,14 +154,15 @@ describe('steps whose open judgements the tables answered', () => {
     return out;
   };
 
-  it('give back the witnesses filed for the same local class and lanes outside the slots, and no other', () => {
+  it('count the witnesses filed for the same local class and lanes outside the slots, and no other', () => {
     const memo = new StepMemo(model, 3, 1);
     memo.enterLanes(7, -1, lanes(1), lanes(2));
     expect(memo.handledLanes(0, lanes(1), lanes(2))).toBeUndefined();
     memo.rememberHandled([1]);
-    // Another state with the same outside lanes and the same step on slot 0: the same pair.
+    // Another state with the same outside lanes and the same step on slot 0: the same pair, nothing to ask.
     memo.enterLanes(7, -1, lanes(1), lanes(2));
-    expect(memo.handledLanes(1, lanes(1), lanes(2))).toEqual([1]);
+    expect(memo.handledLanes(1, lanes(1), lanes(2))).toEqual([]);
+    expect(memo.settledWitnessCounts()).toEqual([0, 1]);
     // Another local class (slot 0 moves elsewhere), another event, other outside lanes: nothing filed.
     memo.enterLanes(7, -1, lanes(1), lanes(3));
     expect(memo.handledLanes(2, lanes(1), lanes(3))).toBeUndefined();
@@ -169,6 +170,21 @@ describe('steps whose open judgements the tables answered', () => {
     expect(memo.handledLanes(3, lanes(1), lanes(2))).toBeUndefined();
     memo.enterLanes(7, -1, lanes(1, 5), lanes(2, 5));
     expect(memo.handledLanes(4, lanes(1, 5), lanes(2, 5))).toBeUndefined();
+    expect(memo.settledWitnessCounts()).toEqual([0, 1]);
+  });
+
+  it('ask again, on every step of the pair, the judgements the slots table answered', () => {
+    const memo = new StepMemo(model, 3, 1);
+    memo.enterLanes(7, -1, lanes(1), lanes(2));
+    expect(memo.handledLanes(0, lanes(1), lanes(2))).toBeUndefined();
+    // Witness 0 (judgement 1) fired by a class's answer; judgement 2 was answered for these slots only.
+    memo.rememberHandled([0], [2]);
+    for (const state of [1, 2]) {
+      memo.enterLanes(7, -1, lanes(1), lanes(2));
+      expect(memo.handledLanes(state, lanes(1), lanes(2))).toEqual([2]);
+    }
+    // Witness 1 (judgement 2) is the caller's to count, from the slots table, each time.
+    expect(memo.settledWitnessCounts()).toEqual([2, 0]);
   });
 
   it('file nothing for a step that changes the lanes outside the slots', () => {

@@ -39,8 +39,9 @@ enum Memo {
 /** Self-loop pairs whose addressed slot's id + 1 is below this are found by direct index (a row per event). */
 const selfDirect = 4096;
 
-/** A settled class's step with nothing left to judge. */
-const noneOpen: readonly number[] = Object.freeze([]);
+/** Whether two lists of judgements are the same. */
+const sameList = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((x, k) => x === b[k]);
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
@@ -245,6 +246,8 @@ export class StepMemo {
   /** Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. */
   private readonly handledRows: Int32Array[] = [];
   private readonly handledLists: number[][] = [];
+  /** Per handled list: the judgements the slots table answered, asked again on every step of the pair. */
+  private readonly handledAsk: number[][] = [];
   private readonly handledIds = new Map<string, number>();
   private handledOutside = -1;
   /** The list `rememberHandled` filed last. */
@@ -269,8 +272,13 @@ export class StepMemo {
   private readonly slotIds = new TupleIds();
   private slotsFrom = -1;
   private slotsFromId = 0;
-  /** Whether `knownLanes` answered from the slots table since the last `enterLanes`: the answer reads other slots. */
-  private slotsAnswered = false;
+  /**
+   * Whether the last `knownLanes` answered from the slots table: that answer holds for these slots only,
+   * not for the step's local class, so it is never filed as handled (`rememberHandled` asks it again).
+   */
+  answeredFromSlots = false;
+  /** Whether the last `selfLoop` found its step filed (`rememberHandled`): it answered the judgements to ask again. */
+  filed = false;
 
   /**
    * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
@@ -320,7 +328,6 @@ export class StepMemo {
     this.globalAt = -1;
     this.refinedAt = -1;
     this.slotsAt = -1;
-    this.slotsAnswered = false;
     this.fixedStale = false;
   }
 
@@ -353,9 +360,9 @@ export class StepMemo {
    */
   knownLanes(j: number, fromIndex: number, from: Uint32Array, to: Uint32Array): number {
     const local = this.local.code(this.localAt + j);
+    this.answeredFromSlots = local === Memo.Slots;
     if (local === Memo.Slots) {
       if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, to);
-      this.slotsAnswered = true;
       return answered(this.slotsTable.code(this.slotsAt + j));
     }
     if (local !== Memo.Further) return answered(local);
@@ -453,11 +460,13 @@ export class StepMemo {
   }
 
   /**
-   * The witnesses that fire on the step entered by `enterLanes` when the tables already answered every
-   * judgement open in its class, so the step is never decoded: undefined until `rememberHandled` filed
-   * them for its local class and the lanes outside the slots (only for steps that leave those as they
-   * were, and none answered from the slots table). Answers once given never change, and a predicate skipped because it is violated stays so,
-   * so the list stays right for every later step of the pair.
+   * A step entered by `enterLanes` like one whose open judgements the tables all answered before: undefined
+   * until `rememberHandled` filed that step for its local class and the lanes outside the slots (only
+   * steps that leave those as they were). Once filed, the step counts toward the witnesses filed there,
+   * and the answer is the judgements answered then from the slots table, to be asked again (they hold for
+   * those slots only); empty, nothing is left to judge. Answers of the other tables once given never
+   * change (each is filed under a key that fixes all its run read), and a predicate skipped because it is
+   * violated stays so, so the filing stays right for every later step of the pair.
    */
   handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
     this.outsideOfLanes(fromIndex, from, to);
@@ -471,23 +480,29 @@ export class StepMemo {
     this.handledLocal = local;
     const row = this.handledRows[outside];
     if (row === undefined || local >= row.length || row[local] === 0) return undefined;
-    return this.handledLists[row[local] - 1];
+    this.handledHits[row[local] - 1]++;
+    return this.handledAsk[row[local] - 1];
   }
 
-  /** Files the witnesses that fired on the step last passed to `handledLanes`, all of whose open judgements the tables answered. */
-  rememberHandled(fired: readonly number[]): void {
+  /**
+   * Files the step last passed to `handledLanes` (or `selfLoop`), all of whose open judgements the tables
+   * answered: the witnesses that fired by the answers of the local, global and refined tables, and the
+   * judgements the slots table answered (`asked`), which later steps of the pair ask again (and a
+   * slots class with the lanes outside the slots is about one state: not worth filing).
+   */
+  rememberHandled(fired: readonly number[], asked: readonly number[] = []): void {
     const outside = this.handledOutside;
-    // An answer from the slots table holds for these slots only, not for the whole local class (and a
-    // slots class with the lanes outside the slots is about one state: not worth filing).
-    if (outside < 0 || this.slotsAnswered) return;
+    if (outside < 0) return;
     let list = this.lastHandled;
     const last = this.handledLists[list];
+    const lastAsked = this.handledAsk[list];
     // Most steps filed in a row fire the same witnesses: compared before a key is built.
-    if (last === undefined || last.length !== fired.length || last.some((w, k) => w !== fired[k])) {
-      const key = fired.join(',');
+    if (last === undefined || !sameList(last, fired) || !sameList(lastAsked, asked)) {
+      const key = `${fired.join(',')}|${asked.join(',')}`;
       list = this.handledIds.get(key) ?? this.handledLists.length;
       if (list === this.handledLists.length) {
         this.handledLists.push([...fired]);
+        this.handledAsk.push([...asked]);
         this.handledIds.set(key, list);
         this.handledHits = grown(this.handledHits, list);
       }
@@ -522,9 +537,9 @@ export class StepMemo {
 
   /**
    * A self-loop of the compiled search, judged by table reads alone where the tables allow: as
-   * `settledSelfLoop`, and when its settled class's open judgements were all answered before for this
-   * local class and these lanes outside the slots (`handledLanes`), the step counts toward the witnesses
-   * filed there and the answer is an empty list (nothing left to judge). Otherwise the open judgements,
+   * `settledSelfLoop`, and when a step of its local class with these lanes outside the slots was filed
+   * (`handledLanes`, `filed` is then true), the step counts toward the witnesses filed there and the
+   * answer is the judgements to ask again (empty: nothing left to judge). Otherwise the open judgements,
    * with `rememberHandled` ready to file the step, or undefined while the class is not settled.
    * `fromIndex` names the state expanded (its lanes outside the slots are looked up once).
    */
@@ -536,6 +551,7 @@ export class StepMemo {
   ): readonly number[] | undefined {
     this.enterSelfLoop(eventId, addressed, from);
     const open = this.settledHere();
+    this.filed = false;
     if (open === undefined || open.length === 0) return open;
     if (fromIndex !== this.laneFrom || fromIndex < 0) {
       this.laneFrom = fromIndex;
@@ -548,7 +564,8 @@ export class StepMemo {
     const row = this.handledRows[outside];
     if (row === undefined || local >= row.length || row[local] === 0) return open;
     this.handledHits[row[local] - 1]++;
-    return noneOpen;
+    this.filed = true;
+    return this.handledAsk[row[local] - 1];
   }
 
   /** Enters a self-loop's local class by its pair (event id, addressed slot's id + 1, or 0). */
