@@ -218,7 +218,7 @@ export class StepMemo {
   private readonly tuple: Uint32Array;
   /** The namespace slots the current step fixes (changed or addressed). */
   private readonly fixed: Uint8Array;
-  /** Whether `fixed` is still to be written for the step entered (by `settledSelfLoop`, until `bind`). */
+  /** Whether `fixed` is still to be written for the step entered (by `selfLoop`, until `bind`). */
   private fixedStale = false;
   private readonly slotsTable: MemoTable;
   private readLocal = false;
@@ -519,7 +519,7 @@ export class StepMemo {
     this.event = event;
     this.after = after;
     if (this.fixedStale) {
-      // Entered by `settledSelfLoop`'s pair: a self-loop fixes the addressed slot alone.
+      // Entered by `selfLoop`'s pair: a self-loop fixes the addressed slot alone.
       const addressed = event.request?.namespace ?? -1;
       for (let i = 0; i < this.fixed.length; i++) this.fixed[i] = i === addressed ? 1 : 0;
       this.fixedStale = false;
@@ -527,21 +527,14 @@ export class StepMemo {
   }
 
   /**
-   * `settledLanes` for a self-loop (the successor is `from` itself): its class is fixed by the event and
-   * the addressed slot's id, so it is looked up by that pair instead of a hashed tuple.
-   */
-  settledSelfLoop(eventId: number, addressed: number, from: Uint32Array): readonly number[] | undefined {
-    this.enterSelfLoop(eventId, addressed, from);
-    return this.settledHere();
-  }
-
-  /**
-   * A self-loop of the compiled search, judged by table reads alone where the tables allow: as
-   * `settledSelfLoop`, and when a step of its local class with these lanes outside the slots was filed
-   * (`handledLanes`, `filed` is then true), the step counts toward the witnesses filed there and the
-   * answer is the judgements to ask again (empty: nothing left to judge). Otherwise the open judgements,
-   * with `rememberHandled` ready to file the step, or undefined while the class is not settled.
-   * `fromIndex` names the state expanded (its lanes outside the slots are looked up once).
+   * A self-loop of the compiled search (the successor is `from` itself), judged by table reads alone where
+   * the tables allow. Its local class is fixed by the event and the addressed slot's id, so it is found by
+   * that pair instead of a hashed tuple. Undefined while the class is not settled; once it is, when a step
+   * of its local class with these lanes outside the slots was filed (`handledLanes`; `filed` is then
+   * true), the step counts toward the witnesses filed there and the answer is the judgements to ask again
+   * (empty: nothing left to judge); otherwise the judgements open in the class, with `rememberHandled`
+   * ready to file the step. `fromIndex` names the state expanded (its lanes outside the slots are looked
+   * up once).
    */
   selfLoop(
     eventId: number,
