@@ -82,8 +82,25 @@ export interface Commutation {
  * not of the same slot (a list changes nothing and is left out), both changing the state: do a then b
  * and b then a reach the same states? Counted by kind of pair, in order of first appearance.
  */
-export function commutationCensus(model: CheckedSystemModel, states: Iterable<SystemState>): Commutation[] {
+export function commutationCensus(
+  model: CheckedSystemModel,
+  states: Iterable<SystemState>,
+  /** Only pairs of these kinds (`namespace × KIND`, `KIND` as actionKind names it) are tried; all when absent. */
+  kinds?: ReadonlySet<string>,
+): Commutation[] {
   const counts = new Map<string, Commutation>();
+  const kindOf = model.actions.map((_, b) => actionKind(model, b));
+  const tried = kindOf.map((kind) => kinds === undefined || kinds.has(kind));
+  // Keys of the states one step from the current state, each computed once for all pairs it is in.
+  const keys = new Map<SystemState, string>();
+  const keyOf = (state: SystemState) => {
+    let key = keys.get(state);
+    if (key === undefined) {
+      key = model.key(state);
+      keys.set(state, key);
+    }
+    return key;
+  };
   const run = (a: number, s: SystemState): Enabled[] => {
     const action = model.actions[a];
     const out: Enabled[] = [];
@@ -102,7 +119,7 @@ export function commutationCensus(model: CheckedSystemModel, states: Iterable<Sy
   const ends = (firsts: Enabled[], second: number) =>
     firsts
       .flatMap((first) => {
-        const from = model.key(first.next);
+        const from = keyOf(first.next);
         return run(second, first.next)
           .map((e) => model.key(e.next))
           .filter((to) => to !== from);
@@ -110,16 +127,20 @@ export function commutationCensus(model: CheckedSystemModel, states: Iterable<Sy
       .sort()
       .join('\n');
   for (const s of states) {
+    keys.clear();
     const key = model.key(s);
-    const moving = model.actions.map((_, a) => run(a, s).filter((e) => model.key(e.next) !== key));
+    // Firsts are namespace actions; a global action is run only when its pairs are tried.
+    const moving = model.actions.map((action, a) =>
+      action.type === 'local' || tried[a] ? run(a, s).filter((e) => keyOf(e.next) !== key) : [],
+    );
     for (let a = 0; a < moving.length; a++) {
       const first = model.actions[a];
       if (first.type !== 'local' || moving[a].length === 0) continue;
       for (let b = 0; b < moving.length; b++) {
         const second = model.actions[b];
-        if (moving[b].length === 0 || second.type === 'wide') continue;
+        if (moving[b].length === 0 || second.type === 'wide' || !tried[b]) continue;
         if (second.type === 'local' && (second.i === first.i || b < a)) continue;
-        const pair = `namespace × ${actionKind(model, b)}`;
+        const pair = `namespace × ${kindOf[b]}`;
         const count = counts.get(pair) ?? { pair, commute: 0, differ: 0 };
         if (ends(moving[a], b) === ends(moving[b], a)) count.commute++;
         else count.differ++;
