@@ -11,6 +11,7 @@ import type { StateCodec } from '../engine/codec.ts';
 import { PairIds } from '../engine/pair-ids.ts';
 import { grown } from '../engine/state-store.ts';
 import { systemCodec } from './encoding.ts';
+import { CheckedSystemModel, CopyReads } from './system-model.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {
@@ -135,13 +136,18 @@ export class CompiledSystem {
   private readonly written: Uint32Array;
   private global = 0;
   private context = 0;
-  /** What a request into one namespace reads besides it: the configuration copy and the RBAC context (with the cluster's objects). */
+  /**
+   * What a request into one namespace reads besides it: what requests read of the configuration copy
+   * (`CopyReads`: not its age) and the RBAC context (with the cluster's objects).
+   */
   private requestContext = 0;
+  private readonly copyReads: CopyReads;
   private readonly requestContexts = new PairIds();
   private wide = -1;
 
   constructor(readonly model: SystemModel) {
     this.codec = systemCodec(model);
+    this.copyReads = model instanceof CheckedSystemModel ? model.copyReads : new CopyReads(model);
     this.width = this.codec.width;
     this.clusterLane = (model.scope.clusterObjects?.length ?? 0) > 0 ? this.width - 1 : -1;
     this.namespaces = model.scope.namespaces.length;
@@ -268,7 +274,9 @@ export class CompiledSystem {
     }
     this.context = this.contexts.id(global, rbac);
     const cluster = this.clusterLane < 0 ? 0 : current[this.clusterLane];
-    this.requestContext = this.requestContexts.id(this.requestContexts.id(current[0], cluster), rbac);
+    let copy = this.copyReads.known(current[0]);
+    if (copy < 0) copy = this.copyReads.id(this.state());
+    this.requestContext = this.requestContexts.id(this.requestContexts.id(copy, cluster), rbac);
     const first = 3 + this.namespaces;
     let full = this.context;
     for (let k = 0; k < this.model.initializers.length; k++)
