@@ -11,7 +11,7 @@ import type { StateCodec } from '../engine/codec.ts';
 import { PairIds } from '../engine/pair-ids.ts';
 import { grown } from '../engine/state-store.ts';
 import { systemCodec } from './encoding.ts';
-import { CheckedSystemModel, CopyReads } from './system-model.ts';
+import { CheckedSystemModel, CopyReads, requestsReadOwnRoleBindings } from './system-model.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {
@@ -138,16 +138,25 @@ export class CompiledSystem {
   private context = 0;
   /**
    * What a request into one namespace reads besides it: what requests read of the configuration copy
-   * (`CopyReads`: not its age) and the RBAC context (with the cluster's objects).
+   * (`CopyReads`: not its age) and the cluster's objects, with the RBAC context unless the request reads
+   * only its own namespace's RBAC objects (`requestsReadOwnRoleBindings`: its namespace id holds them).
    */
   private requestContext = 0;
+  /**
+   * What a request across namespaces (a list or watch) reads besides each namespace's listing: what
+   * requests read of the copy, the cluster's objects and the whole RBAC context; not the faults or
+   * the stored configurations, which the global context adds.
+   */
+  private listContext = 0;
   private readonly copyReads: CopyReads;
+  private readonly ownRoleBindings: boolean;
   private readonly requestContexts = new PairIds();
   private wide = -1;
 
   constructor(readonly model: SystemModel) {
     this.codec = systemCodec(model);
     this.copyReads = model instanceof CheckedSystemModel ? model.copyReads : new CopyReads(model);
+    this.ownRoleBindings = requestsReadOwnRoleBindings(model);
     this.width = this.codec.width;
     this.clusterLane = (model.scope.clusterObjects?.length ?? 0) > 0 ? this.width - 1 : -1;
     this.namespaces = model.scope.namespaces.length;
@@ -276,7 +285,9 @@ export class CompiledSystem {
     const cluster = this.clusterLane < 0 ? 0 : current[this.clusterLane];
     let copy = this.copyReads.known(current[0]);
     if (copy < 0) copy = this.copyReads.id(this.state());
-    this.requestContext = this.requestContexts.id(this.requestContexts.id(copy, cluster), rbac);
+    const reads = this.requestContexts.id(copy, cluster);
+    this.listContext = this.requestContexts.id(reads, rbac);
+    this.requestContext = this.ownRoleBindings ? reads : this.listContext;
     const first = 3 + this.namespaces;
     let full = this.context;
     for (let k = 0; k < this.model.initializers.length; k++)
@@ -362,7 +373,7 @@ export class CompiledSystem {
 
   private wideStep(a: number, sink: LaneSink): void {
     if (this.wide < 0) {
-      let key = this.context;
+      let key = this.listContext;
       for (let i = 0; i < this.namespaces; i++)
         key = this.wideChain.id(key, this.listView(this.current[3 + i]));
       this.wide = key;

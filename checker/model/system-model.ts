@@ -21,7 +21,7 @@ import { StepTables } from '../engine/step-tables.ts';
  * configurations and versions it read (`pendingToInject` and `initializerInForce`: the pending list and
  * the policies a created namespace gets). It never reads the seconds since the last read, which only
  * the clock and the properties read: copies that differ only in their age are one id here, so a
- * request's outcome is computed once for them. `checker/model/request-copy.test.ts` compares outcomes
+ * request's outcome is computed once for them. `checker/model/request-reads.test.ts` compares outcomes
  * keyed so with the request run on each copy, on every state of `quick` and a prefix of `default`.
  */
 export class CopyReads {
@@ -61,6 +61,19 @@ export class CopyReads {
   }
 }
 
+/**
+ * Whether a request into one namespace reads of the RBAC objects only those of its own namespace (its
+ * interned state holds them, and who created it) and the cluster's stored objects: so for the shipped
+ * authorization machine, whose RoleBindings grant only inside their own namespace
+ * (machines/authorization.ts, `roleBindings`). A variant's machine may count other namespaces'
+ * bindings (the seeded faults read `grantedByRoleBindingInOtherNamespace`), so its requests are keyed
+ * by the whole RBAC context. `checker/model/request-reads.test.ts` compares outcomes keyed so with the
+ * request run in each context, and shows that a seeded fault's machine would break the claim.
+ */
+export function requestsReadOwnRoleBindings(model: SystemModel): boolean {
+  return model.machines.authorization === defaultMachines.authorization;
+}
+
 /** The global fields a configuration request writes. */
 type ConfigurationGlobals = Pick<SystemState, 'configSync' | 'faults' | 'registeredConfigs'>;
 
@@ -73,7 +86,8 @@ type ConfigurationGlobals = Pick<SystemState, 'configSync' | 'faults' | 'registe
 export class CheckedSystemModel extends SystemModel implements ExplorableModel<SystemState, SystemEvent> {
   /**
    * What a request reads and writes: a request into one namespace reads that namespace, what requests
-   * read of the configuration copy (`CopyReads`) and the RoleBindings, and writes that namespace; a configuration request reads
+   * read of the configuration copy (`CopyReads`) and the RoleBindings (those of its own namespace and
+   * the cluster's objects only, `requestsReadOwnRoleBindings`), and writes that namespace; a configuration request reads
    * the copy, faults, store and RoleBindings, and writes those global fields. Its outcome is
    * remembered under these reads (checker/engine/request-outcomes.ts). Keyed instead by the whole
    * global context the action footprints declare (the step tables' `context`), the same counts came
@@ -90,7 +104,7 @@ export class CheckedSystemModel extends SystemModel implements ExplorableModel<S
     namespacedReads: (s, ns) => [
       s.namespaces[ns].id,
       this.copyReads.id(s),
-      this.authorizer.roleBindingMask(s),
+      this.ownRoleBindings ? (s.clusterObjects ?? 0) : this.authorizer.roleBindingMask(s),
     ],
     namespaceOf: (s, ns) => s.namespaces[ns],
     withNamespace: (s, ns, state) => this.withNamespaceState(s, ns, state),
@@ -100,6 +114,8 @@ export class CheckedSystemModel extends SystemModel implements ExplorableModel<S
     wroteOnlyGlobals: (before, after) =>
       after.namespaces === before.namespaces && after.initializers === before.initializers,
   });
+  /** Requests into one namespace read its RBAC objects only (`requestsReadOwnRoleBindings`). */
+  readonly ownRoleBindings: boolean = requestsReadOwnRoleBindings(this);
   /** What a request into one namespace reads of the configuration copy, as an id. */
   readonly copyReads: CopyReads = new CopyReads(this);
   /** Each command's memo id: equal requests from the same actor share one (checker/engine/outcome-memo.ts). */
