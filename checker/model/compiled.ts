@@ -90,7 +90,7 @@ export class CompiledSystem {
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
   /**
-   * Per slot, per namespace id: by full context id (context and every controller), the pool offset of a
+   * Per slot, per namespace id: by full context id (local context and every controller), the pool offset of a
    * bundle: one entry per local action of the slot, so a state reads one short run of the pool per slot.
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
@@ -148,6 +148,14 @@ export class CompiledSystem {
    * the stored configurations, which the global context adds.
    */
   private listContext = 0;
+  /**
+   * What a local action reads besides its slot and its controller: the global context with the
+   * configuration copy as `CopyReads` sees it (no step of a namespace reads the copy's age; only the
+   * clock does), so copies that differ only in age share each local action's entries.
+   */
+  private localContext = 0;
+  private readonly localContexts = new PairIds();
+  private readonly localControllerContexts = new PairIds();
   private readonly copyReads: CopyReads;
   private readonly ownRoleBindings: boolean;
   private readonly requestContexts = new PairIds();
@@ -203,6 +211,8 @@ export class CompiledSystem {
       this.contexts,
       this.roleBindingTuples,
       this.controllerContexts,
+      this.localContexts,
+      this.localControllerContexts,
       this.fullContexts,
       this.requestContexts,
     ])
@@ -288,8 +298,12 @@ export class CompiledSystem {
     const reads = this.requestContexts.id(copy, cluster);
     this.listContext = this.requestContexts.id(reads, rbac);
     this.requestContext = this.ownRoleBindings ? reads : this.listContext;
+    this.localContext = this.localContexts.id(
+      this.localContexts.id(this.listContext, current[1]),
+      current[2],
+    );
     const first = 3 + this.namespaces;
-    let full = this.context;
+    let full = this.localContext;
     for (let k = 0; k < this.model.initializers.length; k++)
       full = this.fullContexts.id(full, current[first + k]);
     this.fullContext = full;
@@ -337,16 +351,23 @@ export class CompiledSystem {
     return parts[id];
   }
 
-  /** What an action reads besides its slot: the context, and the controller's snapshot when it has one (lane). */
+  /** What a global action reads: the context, and the controller's snapshot when it has one (lane). */
   private keyOf(controller: number): number {
     return controller < 0 ? this.context : this.controllerContexts.id(this.context, this.current[controller]);
+  }
+
+  /** What a local action reads besides its slot: the local context, and its controller's snapshot when it has one (lane). */
+  private localKeyOf(controller: number): number {
+    return controller < 0
+      ? this.localContext
+      : this.localControllerContexts.id(this.localContext, this.current[controller]);
   }
 
   /** Local action a's entry for namespace id `id` in this state's context, run and recorded on a miss. */
   private localEntry(a: number, lane: number, id: number): number {
     const controller = this.controllerLanes[a];
     // A request reads less than the action footprint's whole context (CheckedSystemModel's request memo, `namespacedReads`).
-    const key = this.requestKeyed[a] === 1 ? this.requestContext : this.keyOf(controller);
+    const key = this.requestKeyed[a] === 1 ? this.requestContext : this.localKeyOf(controller);
     const row = this.localRows[a][id];
     const entry = row !== undefined && key < row.length ? row[key] : unknown;
     if (entry !== unknown) return entry;

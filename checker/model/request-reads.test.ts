@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LocalKind, type SystemEvent, SystemModel, type SystemState } from '../../machines/system.ts';
+import type { RequestCommand } from '../../machines/commands.ts';
+import {
+  type Enabled,
+  LocalKind,
+  type SystemEvent,
+  SystemModel,
+  type SystemState,
+} from '../../machines/system.ts';
 import { twoTenantsCrossed } from '../../test-support/two-tenants.ts';
 import { machinesFor } from '../../variants/variants.ts';
 import { scopeByName } from '../cli/scope-file.ts';
@@ -16,7 +23,8 @@ import { type CheckedSystemModel, systemModel } from './system-model.ts';
  * run on every distinct (request, namespace state, copy, RBAC context) of the states searched: any two
  * runs with one key must give the same event and the same namespace after. A request across
  * namespaces (a list or watch) reads each namespace's listing, the copy as above, the cluster's
- * objects and the whole RBAC context; not the faults or the stored configurations.
+ * objects and the whole RBAC context; not the faults or the stored configurations. The other local
+ * actions read the global context with the copy as `CopyReads` sees it.
  */
 
 interface Disagreement {
@@ -96,6 +104,60 @@ function firstListDisagreement(
   return undefined;
 }
 
+/**
+ * The same for the other local actions (initializers, the namespace controller, finalizer owners, the
+ * API server's timers), whose compiled entries are keyed by the global context with the copy as
+ * `CopyReads` sees it: run as the specification writes them, their requests performed without the memo.
+ */
+function firstLocalDisagreement(
+  model: CheckedSystemModel,
+  states: Iterable<SystemState>,
+): Disagreement | undefined {
+  const perform = SystemModel.prototype.perform;
+  const spec: CheckedSystemModel = Object.create(model, {
+    perform: { value: (s: SystemState, command: RequestCommand) => perform.call(model, s, command) },
+  });
+  const events = new Map<SystemEvent, number>();
+  const locals = model.actions.flatMap((a, at) =>
+    a.type === 'local' && a.kind !== LocalKind.Command ? [at] : [],
+  );
+  const byReads = new Map<string, string>();
+  const performed = new Set<string>();
+  for (const s of states) {
+    const rest = `${s.faults}.${s.registeredConfigs}.${s.clusterObjects ?? 0}.${model.authorizer.roleBindingMask(s)}`;
+    for (const at of locals) {
+      const a = model.actions[at];
+      if (a.type !== 'local') continue;
+      const controller = a.controller < 0 ? '' : s.initializers[a.controller];
+      const exact = `${at}.${s.namespaces[a.i].id}.${s.configSync}.${rest}.${controller}`;
+      if (performed.has(exact)) continue;
+      performed.add(exact);
+      const out: Enabled[] = [];
+      a.step(spec, s, a.k, a.i, out);
+      const outcome = out
+        .map(({ event, next }) => {
+          if (!events.has(event)) events.set(event, events.size);
+          // Slot i's state after, and whether every lane outside it kept its value (else the step is run each time).
+          const others =
+            next.namespaces.every((ns, j) => j === a.i || ns === s.namespaces[j]) &&
+            next.initializers.every((c, k) => c === s.initializers[k]) &&
+            next.configSync === s.configSync &&
+            next.faults === s.faults &&
+            next.registeredConfigs === s.registeredConfigs &&
+            next.clusterObjects === s.clusterObjects;
+          const after = next === s ? 'unchanged' : `${next.namespaces[a.i].id}|${others}`;
+          return `${events.get(event)}→${after}`;
+        })
+        .join(' ');
+      const reads = `${at}.${s.namespaces[a.i].id}.${model.copyReads.id(s)}.${rest}.${controller}`;
+      const first = byReads.get(reads);
+      if (first === undefined) byReads.set(reads, outcome);
+      else if (first !== outcome) return { request: reads, outcomes: [first, outcome] };
+    }
+  }
+  return undefined;
+}
+
 function searched(model: CheckedSystemModel, maxStates?: number): SystemState[] {
   const result = exploreCompiled(compiledFor(model), maxStates === undefined ? {} : { maxStates });
   return Array.from({ length: result.states }, (_, index) => result.stateAt(index));
@@ -108,6 +170,7 @@ describe('what a request reads (CopyReads, requestsReadOwnRoleBindings, lists)',
     const states = searched(model);
     expect(firstDisagreement(model, states, 'own')).toBeUndefined();
     expect(firstListDisagreement(model, states)).toBeUndefined();
+    expect(firstLocalDisagreement(model, states)).toBeUndefined();
     const copies = new Set(states.map((s) => s.configSync));
     expect(new Set(states.map((s) => model.copyReads.id(s))).size).toBeLessThan(copies.size);
     expect(new Set(states.map((s) => model.authorizer.roleBindingMask(s))).size).toBeGreaterThan(1);
@@ -118,6 +181,7 @@ describe('what a request reads (CopyReads, requestsReadOwnRoleBindings, lists)',
     const states = searched(model, 60_000);
     expect(firstDisagreement(model, states, 'own')).toBeUndefined();
     expect(firstListDisagreement(model, states)).toBeUndefined();
+    expect(firstLocalDisagreement(model, states)).toBeUndefined();
     // Each copy id is of one freshness, and both occur; and some ids stand for several copies.
     const freshness = new Map<number, Set<boolean>>();
     for (const s of states) {
