@@ -176,9 +176,9 @@ describe('what a request reads (CopyReads, requestsReadOwnRoleBindings, lists)',
     expect(new Set(states.map((s) => model.authorizer.roleBindingMask(s))).size).toBeGreaterThan(1);
   }, 120_000);
 
-  it('holds on the first 60,000 states of default, where fresh and stale copies of two configuration sets occur', () => {
+  it('holds on the first 30,000 states of default, where fresh and stale copies of two configuration sets occur', () => {
     const model = systemModel(scopeByName('default'));
-    const states = searched(model, 60_000);
+    const states = searched(model, 30_000);
     expect(firstDisagreement(model, states, 'own')).toBeUndefined();
     expect(firstListDisagreement(model, states)).toBeUndefined();
     expect(firstLocalDisagreement(model, states)).toBeUndefined();
