@@ -11,6 +11,7 @@ import type { StateCodec } from '../engine/codec.ts';
 import { PairIds } from '../engine/pair-ids.ts';
 import { grown } from '../engine/state-store.ts';
 import { systemCodec } from './encoding.ts';
+import { CheckedSystemModel, CopyReads, requestsReadOwnRoleBindings } from './system-model.ts';
 
 /** Where the compiled model sends each successor: the explorer's handlers, called in emission order. */
 export interface LaneSink {
@@ -89,7 +90,7 @@ export class CompiledSystem {
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
   /**
-   * Per slot, per namespace id: by full context id (context and every controller), the pool offset of a
+   * Per slot, per namespace id: by full context id (local context and every controller), the pool offset of a
    * bundle: one entry per local action of the slot, so a state reads one short run of the pool per slot.
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
@@ -135,13 +136,35 @@ export class CompiledSystem {
   private readonly written: Uint32Array;
   private global = 0;
   private context = 0;
-  /** What a request into one namespace reads besides it: the configuration copy and the RBAC context (with the cluster's objects). */
+  /**
+   * What a request into one namespace reads besides it: what requests read of the configuration copy
+   * (`CopyReads`: not its age) and the cluster's objects, with the RBAC context unless the request reads
+   * only its own namespace's RBAC objects (`requestsReadOwnRoleBindings`: its namespace id holds them).
+   */
   private requestContext = 0;
+  /**
+   * What a request across namespaces (a list or watch) reads besides each namespace's listing: what
+   * requests read of the copy, the cluster's objects and the whole RBAC context; not the faults or
+   * the stored configurations, which the global context adds.
+   */
+  private listContext = 0;
+  /**
+   * What a local action reads besides its slot and its controller: the global context with the
+   * configuration copy as `CopyReads` sees it (no step of a namespace reads the copy's age; only the
+   * clock does), so copies that differ only in age share each local action's entries.
+   */
+  private localContext = 0;
+  private readonly localContexts = new PairIds();
+  private readonly localControllerContexts = new PairIds();
+  private readonly copyReads: CopyReads;
+  private readonly ownRoleBindings: boolean;
   private readonly requestContexts = new PairIds();
   private wide = -1;
 
   constructor(readonly model: SystemModel) {
     this.codec = systemCodec(model);
+    this.copyReads = model instanceof CheckedSystemModel ? model.copyReads : new CopyReads(model);
+    this.ownRoleBindings = requestsReadOwnRoleBindings(model);
     this.width = this.codec.width;
     this.clusterLane = (model.scope.clusterObjects?.length ?? 0) > 0 ? this.width - 1 : -1;
     this.namespaces = model.scope.namespaces.length;
@@ -188,6 +211,8 @@ export class CompiledSystem {
       this.contexts,
       this.roleBindingTuples,
       this.controllerContexts,
+      this.localContexts,
+      this.localControllerContexts,
       this.fullContexts,
       this.requestContexts,
     ])
@@ -268,9 +293,17 @@ export class CompiledSystem {
     }
     this.context = this.contexts.id(global, rbac);
     const cluster = this.clusterLane < 0 ? 0 : current[this.clusterLane];
-    this.requestContext = this.requestContexts.id(this.requestContexts.id(current[0], cluster), rbac);
+    let copy = this.copyReads.known(current[0]);
+    if (copy < 0) copy = this.copyReads.id(this.state());
+    const reads = this.requestContexts.id(copy, cluster);
+    this.listContext = this.requestContexts.id(reads, rbac);
+    this.requestContext = this.ownRoleBindings ? reads : this.listContext;
+    this.localContext = this.localContexts.id(
+      this.localContexts.id(this.listContext, current[1]),
+      current[2],
+    );
     const first = 3 + this.namespaces;
-    let full = this.context;
+    let full = this.localContext;
     for (let k = 0; k < this.model.initializers.length; k++)
       full = this.fullContexts.id(full, current[first + k]);
     this.fullContext = full;
@@ -318,16 +351,23 @@ export class CompiledSystem {
     return parts[id];
   }
 
-  /** What an action reads besides its slot: the context, and the controller's snapshot when it has one (lane). */
+  /** What a global action reads: the context, and the controller's snapshot when it has one (lane). */
   private keyOf(controller: number): number {
     return controller < 0 ? this.context : this.controllerContexts.id(this.context, this.current[controller]);
+  }
+
+  /** What a local action reads besides its slot: the local context, and its controller's snapshot when it has one (lane). */
+  private localKeyOf(controller: number): number {
+    return controller < 0
+      ? this.localContext
+      : this.localControllerContexts.id(this.localContext, this.current[controller]);
   }
 
   /** Local action a's entry for namespace id `id` in this state's context, run and recorded on a miss. */
   private localEntry(a: number, lane: number, id: number): number {
     const controller = this.controllerLanes[a];
     // A request reads less than the action footprint's whole context (CheckedSystemModel's request memo, `namespacedReads`).
-    const key = this.requestKeyed[a] === 1 ? this.requestContext : this.keyOf(controller);
+    const key = this.requestKeyed[a] === 1 ? this.requestContext : this.localKeyOf(controller);
     const row = this.localRows[a][id];
     const entry = row !== undefined && key < row.length ? row[key] : unknown;
     if (entry !== unknown) return entry;
@@ -354,7 +394,7 @@ export class CompiledSystem {
 
   private wideStep(a: number, sink: LaneSink): void {
     if (this.wide < 0) {
-      let key = this.context;
+      let key = this.listContext;
       for (let i = 0; i < this.namespaces; i++)
         key = this.wideChain.id(key, this.listView(this.current[3 + i]));
       this.wide = key;
