@@ -19,7 +19,12 @@ const outsideFields = new Set<PropertyKey>([
   'clusterObjects',
 ]);
 
-const isIndex = (key: PropertyKey): boolean => typeof key === 'string' && /^(0|[1-9][0-9]*)$/.test(key);
+/** An array index as a property key: a string of digits (no other key of an array starts with one). */
+const isIndex = (key: PropertyKey): boolean => {
+  if (typeof key !== 'string' || key.length === 0) return false;
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57;
+};
 
 /** One goal: a property on one namespace slot (-1 for the system). */
 export interface GoalOf {
@@ -49,6 +54,11 @@ export class GoalMemo {
   private beyond = false;
   /** Runs of `p` or `q` (tracked or not), for tests and figures. */
   runs = 0;
+  /** The traps of a tracked run, made once: every read of the state or its slots is noted. */
+  private readonly slotsTraps: ProxyHandler<SystemState['namespaces']>;
+  private readonly stateTraps: ProxyHandler<SystemState>;
+  /** The proxy of the slots of the state a tracked run reads. */
+  private slots: SystemState['namespaces'] = [];
 
   constructor(
     private readonly model: SystemModel,
@@ -58,6 +68,36 @@ export class GoalMemo {
     this.properties = properties.length;
     this.propertyOf = Int32Array.from(goals, (g) => properties.indexOf(g.property));
     this.slotClass = new Int32Array(model.scope.namespaces.length + 1);
+    // Any way to enumerate or probe the state's fields reads what no key holds.
+    const enumerating = {
+      has: (target: object, key: PropertyKey) => {
+        this.beyond = true;
+        return Reflect.has(target, key);
+      },
+      ownKeys: (target: object) => {
+        this.beyond = true;
+        return Reflect.ownKeys(target);
+      },
+      getOwnPropertyDescriptor: (target: object, key: PropertyKey) => {
+        this.beyond = true;
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+    };
+    this.slotsTraps = {
+      ...enumerating,
+      get: (target, key) => {
+        if (isIndex(key) && Number(key) !== this.slot) this.beyond = true;
+        return Reflect.get(target, key);
+      },
+    };
+    this.stateTraps = {
+      ...enumerating,
+      get: (target, key) => {
+        if (key === 'namespaces') return this.slots;
+        if (!outsideFields.has(key)) this.beyond = true;
+        return Reflect.get(target, key);
+      },
+    };
   }
 
   /** Bytes of the remembered answers and their keys. */
@@ -108,45 +148,7 @@ export class GoalMemo {
 
   /** `state` as a run sees it, every read noted: the own slot and the outside fields are within the key. */
   private tracked(state: SystemState): SystemState {
-    const beyond = () => {
-      this.beyond = true;
-    };
-    const namespaces = new Proxy(state.namespaces, {
-      get: (target, key) => {
-        if (isIndex(key) && Number(key) !== this.slot) beyond();
-        return Reflect.get(target, key);
-      },
-      has: (target, key) => {
-        beyond();
-        return Reflect.has(target, key);
-      },
-      ownKeys: (target) => {
-        beyond();
-        return Reflect.ownKeys(target);
-      },
-      getOwnPropertyDescriptor: (target, key) => {
-        beyond();
-        return Reflect.getOwnPropertyDescriptor(target, key);
-      },
-    });
-    return new Proxy(state, {
-      get: (target, key) => {
-        if (key === 'namespaces') return namespaces;
-        if (!outsideFields.has(key)) beyond();
-        return Reflect.get(target, key);
-      },
-      has: (target, key) => {
-        beyond();
-        return Reflect.has(target, key);
-      },
-      ownKeys: (target) => {
-        beyond();
-        return Reflect.ownKeys(target);
-      },
-      getOwnPropertyDescriptor: (target, key) => {
-        beyond();
-        return Reflect.getOwnPropertyDescriptor(target, key);
-      },
-    });
+    this.slots = new Proxy(state.namespaces, this.slotsTraps);
+    return new Proxy(state, this.stateTraps);
   }
 }

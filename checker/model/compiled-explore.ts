@@ -90,9 +90,9 @@ export type CompiledResult = ExploreResult<SystemState, SystemEvent> & {
   /** The index of the stored state with exactly these lanes, or -1. */
   indexOfLanes?: (lanes: Uint32Array) => number;
   /**
-   * As `successors`, in the same order, but without the self-loops the tables keep as counts (a
-   * self-loop of a step computed on the state may still be sent): for a walk that learns a state's
-   * self-loops' classes elsewhere, so that most of its edges cost nothing.
+   * As `successors`, in the same order, but without the self-loops (edges to the very lanes expanded;
+   * under symmetry an edge to another member of the state's own orbit is still sent): for a walk that
+   * learns a state's self-loops' classes elsewhere, so that most of its edges cost nothing.
    */
   moves?: (index: number, emit: (event: number, target: number, element: number) => void) => void;
 };
@@ -441,8 +441,20 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       emitEdge(event, target, applied);
     },
   };
-  // The same sink, told that no one watches the self-loops the tables count.
-  const movesSink: LaneSink = { ...revisitSink, eachSelfLoop: false };
+  // The same edges but the self-loops: those the tables count are never named, the others dropped here.
+  const movesSink: LaneSink = {
+    eachSelfLoop: false,
+    selfLoops() {},
+    self() {},
+    change(event, lane, value) {
+      if (value !== from[lane]) revisitSink.change(event, lane, value);
+    },
+    whole(event, lanes) {
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
+      if (!same) revisitSink.whole(event, lanes);
+    },
+  };
   /** Under symmetry `emit` also gets the element that took the concrete successor to its representative. */
   function revisit(index: number, emit: (event: number, target: number, element: number) => void): void {
     walkFrom(index, emit, revisitSink);
