@@ -72,6 +72,29 @@ class StateWords {
   }
 }
 
+/** 16 bits per state in chunks of `chunkSize` states, made as states reach them. */
+class StateHalves {
+  private readonly chunks: Uint16Array[] = [];
+
+  get(state: number): number {
+    const c = this.chunks[state >>> 14];
+    return c === undefined ? 0 : c[state & (chunkSize - 1)];
+  }
+
+  or(state: number, bits: number): void {
+    const c = state >>> 14;
+    while (this.chunks.length <= c) this.chunks.push(new Uint16Array(chunkSize));
+    this.chunks[c][state & (chunkSize - 1)] |= bits;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+  }
+}
+
+/** Fairness conditions a state's self-loop word can name: past them the judge walks every edge. */
+const selfSlotsMax = 16;
+
 /** One goal judged: a property on one namespace slot (-1 for the system). */
 interface Goal {
   property: LivenessProperty;
@@ -105,13 +128,13 @@ export class LivenessCollector {
   /** Bit of condition 0 in a state's words. */
   private readonly conditionBase: number;
   /**
-   * Per state, one word of the fairness conditions its self-loops take (without symmetry): the judge's
-   * Tarjan searches then walk `moves`, which leaves out most self-loops, and take a state's self-loop
-   * classes from this word (a self-loop lies in its state's component, whatever else the walk finds).
-   * A condition gets its bit (`selfSlot`) at its first self-loop: on default 8 of the 41 conditions ever
-   * have one. Past 32 such conditions (`selfOverflow`) the judge walks every edge, as before.
+   * Per state, 16 bits of the fairness conditions its self-loops take (without symmetry): the judge's
+   * Tarjan searches then walk `moves`, which leaves out the self-loops, and take a state's self-loop
+   * classes from these bits (a self-loop lies in its state's component, whatever else the walk finds).
+   * A condition gets its bit (`selfSlot`) at its first self-loop: on default 7 of the 41 conditions ever
+   * have one. Past 16 such conditions (`selfOverflow`) the judge walks every edge, as before.
    */
-  private readonly selfWords: StateWords | undefined;
+  private readonly selfWords: StateHalves | undefined;
   private readonly selfSlot: Int32Array;
   private selfSlots = 0;
   private selfOverflow = false;
@@ -169,7 +192,7 @@ export class LivenessCollector {
     );
     this.conditionBase = pendingBit(this.goals.length);
     this.stride = Math.ceil((this.conditionBase + this.conditions.length) / 32);
-    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateWords(1);
+    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateHalves();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.words = new StateWords(this.stride);
     this.gathered = new Uint32Array(this.stride - (this.conditionBase >>> 5));
@@ -235,7 +258,7 @@ export class LivenessCollector {
       if (gathered[w] !== 0) this.words.or(s, first + w, gathered[w]);
       gathered[w] = 0;
     }
-    if (this.gatheredSelf !== 0) this.selfWords?.or(s, 0, this.gatheredSelf);
+    if (this.gatheredSelf !== 0) this.selfWords?.or(s, this.gatheredSelf);
     this.gatheredSelf = 0;
     this.gatheredFor = -1;
   }
@@ -249,7 +272,7 @@ export class LivenessCollector {
     for (let c = 0; c < this.conditions.length; c++) {
       if (!this.conditions[c].matches(events[event])) continue;
       if (this.selfSlot[c] === -1) {
-        if (this.selfSlots === 32) {
+        if (this.selfSlots === selfSlotsMax) {
           this.selfOverflow = true;
           continue;
         }
@@ -263,7 +286,7 @@ export class LivenessCollector {
 
   /** Own bits of `conditions` (condition `conditions[b]` is bit b) per self-loop slot. */
   private selfToBits(conditions: readonly number[]): Int32Array {
-    const bits = new Int32Array(32);
+    const bits = new Int32Array(selfSlotsMax);
     conditions.forEach((c, bit) => {
       if (this.selfSlot[c] >= 0) bits[this.selfSlot[c]] |= 1 << bit;
     });
@@ -272,7 +295,7 @@ export class LivenessCollector {
 
   /** The classes of state `s`'s self-loops, in the numbering `selfToBits` gave. */
   private selfMaskOf(s: number, toBits: Int32Array): number {
-    let word = this.selfWords === undefined ? 0 : this.selfWords.get(s, 0);
+    let word = this.selfWords === undefined ? 0 : this.selfWords.get(s);
     let m = 0;
     while (word !== 0) {
       const low = word & -word;
