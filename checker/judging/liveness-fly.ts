@@ -390,6 +390,7 @@ export class LivenessCollector {
     }
     const scratch = new TarjanScratch(search.states);
     const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
+    const triggerCounts = this.triggerCounts(expanded);
     const cleared =
       this.horizon === undefined
         ? this.sharedSearches(sccWalk, fairs, events, scratch)
@@ -400,7 +401,15 @@ export class LivenessCollector {
       const first = goalAt;
       goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
       const verdict = combineSlots(this.model, property, search.complete, (slot) =>
-        this.goalVerdict(judging, search, fair, first + (property.perNamespace ? slot : 0), scratch, cleared),
+        this.goalVerdict(
+          judging,
+          search,
+          fair,
+          first + (property.perNamespace ? slot : 0),
+          scratch,
+          cleared,
+          triggerCounts,
+        ),
       );
       onJudged?.(i + 1, this.properties.length, property.id);
       return verdict;
@@ -414,6 +423,26 @@ export class LivenessCollector {
       },
       properties: results,
     };
+  }
+
+  /** Per goal, the states before `expanded` where it was triggered (its premise bit set). */
+  private triggerCounts(expanded: number): Int32Array {
+    const counts = new Int32Array(this.goals.length);
+    const end = this.conditionBase;
+    for (let s = 0; s < expanded; s++)
+      for (let w = 0; w < end; w += 32) {
+        let word = this.words.get(s, w >>> 5);
+        // Only the goals' bits: not the flags, not the conditions.
+        if (w === 0) word &= ~((1 << flagBits) - 1);
+        if (end - w < 32) word &= (1 << (end - w)) - 1;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const at = w + 31 - Math.clz32(low) - flagBits;
+          if ((at & 1) === 1) counts[at >>> 1]++;
+        }
+      }
+    return counts;
   }
 
   /** The recorded words as the judge under symmetry reads them. */
@@ -630,18 +659,20 @@ export class LivenessCollector {
     goal: number,
     scratch: TarjanScratch,
     cleared: Uint8Array,
+    triggerCounts: Int32Array,
   ): GoalVerdict<SystemState, SystemEvent> {
     const walk = walks.all;
     const pending = pendingBit(goal);
     const premise = triggerBit(goal);
     const notQ = (s: number) => s < walk.expanded && this.words.bit(s, pending);
     const trigger = (s: number) => s < walk.expanded && this.words.bit(s, premise);
+    // Most goals are never triggered (on default 43 of 57): counted for all goals in one pass, not a scan each.
+    const triggers = triggerCounts[goal];
+    if (triggers === 0) return { triggers: 0, onlyAtHorizon: false };
+    // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
+    if (this.horizon === undefined && cleared[goal] === 1) return { triggers, onlyAtHorizon: false };
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
-    if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };
-    // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
-    if (this.horizon === undefined && cleared[goal] === 1)
-      return { triggers: triggerList.length, onlyAtHorizon: false };
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (
       this.horizon === undefined &&
