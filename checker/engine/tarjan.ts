@@ -1,5 +1,5 @@
 import { IntList } from './int-list.ts';
-import type { FairMasks as Fair, SuccessorWalk } from './liveness.ts';
+import type { SuccessorWalk } from './liveness.ts';
 
 /** Tarjan's per-state arrays (13 B per state), allocated once per judgement and reset by the states each walk touched. */
 export class TarjanScratch {
@@ -36,13 +36,24 @@ export class TarjanScratch {
 }
 
 /**
+ * The classes a walk's fairness masks need: of an event, and, when the walk leaves out some self-loops,
+ * those taken by every self-loop of a state (the same numbering; a self-loop the walk still sends is
+ * counted again, to no effect).
+ */
+export interface TarjanClasses {
+  eventMask(event: number): number;
+  selfMask?(s: number): number;
+}
+
+/**
  * Strongly connected components reachable from `roots` inside `inside`, each with the fairness classes
  * taken on its own edges (iterative Tarjan; successors recomputed once per state and kept only while the
- * state is on the call stack).
+ * state is on the call stack). A self-loop lies inside its state's component whatever the rest of the
+ * walk finds, so `fair.selfMask` may stand for the self-loops a walk leaves out.
  */
 export function tarjan<E>(
   walk: SuccessorWalk<E>,
-  fair: Pick<Fair, 'eventMask'>,
+  fair: TarjanClasses,
   roots: ArrayLike<number>,
   inside: (s: number) => boolean,
   scratch: TarjanScratch,
@@ -71,6 +82,7 @@ export function tarjan<E>(
   const open = (s: number) => {
     index[s] = low[s] = counter++;
     scratch.touched.push(s);
+    if (fair.selfMask !== undefined) taken[s] |= fair.selfMask(s);
     stack.push(s);
     onStack[s] = 1;
     const start = edges.length;

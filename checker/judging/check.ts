@@ -98,8 +98,11 @@ export interface SearchRecorder {
   wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
   expanding(): void;
   edge(event: SystemEvent, afterIndex: number): void;
-  /** An edge of the compiled search by its event's id in `events` (instead of `edge`, when given). */
-  eventEdge?(event: number, events: readonly SystemEvent[]): void;
+  /**
+   * An edge of the compiled search by its event's id in `events` (instead of `edge`, when given);
+   * `selfLoop` when it leads back to the state expanded (its target's index is the source's).
+   */
+  eventEdge?(event: number, events: readonly SystemEvent[], selfLoop: boolean): void;
   state?(state: SystemState, index: number): void;
   finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
 }
@@ -484,7 +487,7 @@ function createJudge(
       onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
         if (pastFirstLevel(beforeIndex)) return edgeStop;
         edgeSeq++;
-        if (recorder?.eventEdge) recorder.eventEdge(id, events);
+        if (recorder?.eventEdge) recorder.eventEdge(id, events, afterIndex === beforeIndex);
         else recorder?.edge(events[id], afterIndex);
         if (id >= seen.length || seen[id] === 0) {
           seen = grown(seen, id);

@@ -104,6 +104,35 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     compare(model, strong, undefined, graph);
   });
 
+  it('where fairness is met only by self-loops (a GET of the namespace changes nothing): the same verdicts and lassos', () => {
+    // Pending everywhere: a fair cycle must take a GET of each namespace or pass where none is enabled. The
+    // judge's Tarjan searches leave most self-loops out of their walk and take their classes from the words
+    // the search recorded; losing those classes would find no fair cycle where GETs are only self-loops.
+    const polled = (kind: 'weak' | 'strong'): LivenessProperty => ({
+      ...livenessProperties[0],
+      id: `never-met-under-${kind}-get-fairness`,
+      p: undefined,
+      q: () => false,
+      fairness: [
+        {
+          kind,
+          actorKind: 'principal',
+          perNamespace: true,
+          request: { verb: 'get', target: 'namespace' },
+          why: 'a client polls',
+        },
+      ],
+    });
+    const { model, graph } = quick();
+    const run = compare(model, [polled('weak'), polled('strong')], undefined, graph);
+    expect(run.properties.map((r) => r.status)).toEqual(['violated', 'violated']);
+    // The lasso's cycle takes a GET: the fairness it shows is a self-loop's.
+    for (const r of run.properties)
+      expect(r.lasso?.steps.slice(r.lasso.loopStart).some((s) => s.event?.request?.verb === 'get')).toBe(
+        true,
+      );
+  });
+
   it('on a search cut short: incomplete verdicts, lassos among the states explored', () => {
     const run = compare(systemModel(quickScope), unfair, 500);
     expect(run.complete).toBe(false);

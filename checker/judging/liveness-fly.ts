@@ -3,7 +3,7 @@ import type { LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult } from '../engine/explore.ts';
 import {
   type FairComponent as Component,
-  type FairMasks as Fair,
+  type FairMasks,
   type FairnessCondition,
   type GoalVerdict,
   lassoVerdict,
@@ -11,8 +11,9 @@ import {
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
-import { TarjanScratch, tarjan } from '../engine/tarjan.ts';
+import { type TarjanClasses, TarjanScratch, tarjan } from '../engine/tarjan.ts';
 import { chunkSize } from '../engine/visited.ts';
+import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
   combineSlots,
   compileFairness,
@@ -24,6 +25,7 @@ import {
 import type { StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 import { type CheckOptions, check } from './check.ts';
+import { type GoalAnswer, GoalMemo, goalAnswer } from './liveness-goals.ts';
 import { type CollectedLiveness, judgeUnderSymmetry } from './liveness-symmetric.ts';
 
 /**
@@ -70,6 +72,29 @@ class StateWords {
   }
 }
 
+/** 16 bits per state in chunks of `chunkSize` states, made as states reach them. */
+class StateHalves {
+  private readonly chunks: Uint16Array[] = [];
+
+  get(state: number): number {
+    const c = this.chunks[state >>> 14];
+    return c === undefined ? 0 : c[state & (chunkSize - 1)];
+  }
+
+  or(state: number, bits: number): void {
+    const c = state >>> 14;
+    while (this.chunks.length <= c) this.chunks.push(new Uint16Array(chunkSize));
+    this.chunks[c][state & (chunkSize - 1)] |= bits;
+  }
+
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+  }
+}
+
+/** Fairness conditions a state's self-loop word can name: past them the judge walks every edge. */
+const selfSlotsMax = 16;
+
 /** One goal judged: a property on one namespace slot (-1 for the system). */
 interface Goal {
   property: LivenessProperty;
@@ -79,7 +104,7 @@ interface Goal {
 /**
  * A state's bits, packed across its words with no word left half empty: bits 0 to 2 the flags below,
  * then two per goal (goal g: bit `pendingBit(g)` its goal pending, the next its premise with it), then
- * one per fairness condition (from `conditionBase`). On default 3 + 2 × 57 + 36 = 153 bits: 5 words.
+ * one per fairness condition (from `conditionBase`). On default 3 + 2 × 57 + 41 = 158 bits: 5 words.
  */
 const hasSuccessor = 1;
 const terminalBit = 2;
@@ -102,6 +127,20 @@ export class LivenessCollector {
   private readonly words: StateWords;
   /** Bit of condition 0 in a state's words. */
   private readonly conditionBase: number;
+  /**
+   * Per state, 16 bits of the fairness conditions its self-loops take (without symmetry): the judge's
+   * Tarjan searches then walk `moves`, which leaves out the self-loops, and take a state's self-loop
+   * classes from these bits (a self-loop lies in its state's component, whatever else the walk finds).
+   * A condition gets its bit (`selfSlot`) at its first self-loop: on default 7 of the 41 conditions ever
+   * have one. Past 16 such conditions (`selfOverflow`) the judge walks every edge, as before.
+   */
+  private readonly selfWords: StateHalves | undefined;
+  private readonly selfSlot: Int32Array;
+  private selfSlots = 0;
+  private selfOverflow = false;
+  /** Per compiled event id: its self-loop word (bit `selfSlot[c]` for each condition c it takes), -1 until known. */
+  private idSelf = new Int32Array(0);
+  private gatheredSelf = 0;
   /** Words per state. */
   private readonly stride: number;
   private readonly terminal: ((state: SystemState) => boolean) | undefined;
@@ -114,6 +153,9 @@ export class LivenessCollector {
   private gathered: Uint32Array;
   private gatheredFor = -1;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
+  /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
+  private readonly goalMemo: GoalMemo;
+  private stateIndex = 0;
 
   /**
    * Under symmetry (`symmetry`: the search keeps one state per orbit) `judge` judges on the orbits times
@@ -150,15 +192,18 @@ export class LivenessCollector {
     );
     this.conditionBase = pendingBit(this.goals.length);
     this.stride = Math.ceil((this.conditionBase + this.conditions.length) / 32);
+    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateHalves();
+    this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.words = new StateWords(this.stride);
     this.gathered = new Uint32Array(this.stride - (this.conditionBase >>> 5));
+    this.goalMemo = new GoalMemo(model, this.goals);
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
 
   /** Bytes of the per-state words. */
   get bytes(): number {
-    return this.words.bytes;
+    return this.words.bytes + (this.selfWords?.bytes ?? 0);
   }
 
   /** The model as a generic explorer must see it: expansions counted. */
@@ -181,7 +226,7 @@ export class LivenessCollector {
   }
 
   /** An edge of the compiled search by its event's id: as `edge`, with the event's classes kept by id. */
-  eventEdge(event: number, events: readonly SystemEvent[]): void {
+  eventEdge(event: number, events: readonly SystemEvent[], selfLoop: boolean): void {
     const s = this.expansions - 1;
     // Only the words that hold conditions' bits (2 on default, not the state's 5).
     const first = this.conditionBase >>> 5;
@@ -196,6 +241,7 @@ export class LivenessCollector {
     }
     // Gathered per expansion, written when the next one starts (or the search ends).
     this.gatheredFor = s;
+    if (selfLoop && this.selfWords !== undefined) this.gatheredSelf |= this.selfWordOf(event, events);
     const bits = this.idBits;
     const gathered = this.gathered;
     for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
@@ -212,28 +258,79 @@ export class LivenessCollector {
       if (gathered[w] !== 0) this.words.or(s, first + w, gathered[w]);
       gathered[w] = 0;
     }
+    if (this.gatheredSelf !== 0) this.selfWords?.or(s, this.gatheredSelf);
+    this.gatheredSelf = 0;
     this.gatheredFor = -1;
+  }
+
+  /** The self-loop word of event `event`: a bit per condition it takes, each condition's bit given at first need. */
+  private selfWordOf(event: number, events: readonly SystemEvent[]): number {
+    if (event >= this.idSelf.length) this.idSelf = grown(this.idSelf, event, -1);
+    let word = this.idSelf[event];
+    if (word !== -1) return word;
+    word = 0;
+    for (let c = 0; c < this.conditions.length; c++) {
+      if (!this.conditions[c].matches(events[event])) continue;
+      if (this.selfSlot[c] === -1) {
+        if (this.selfSlots === selfSlotsMax) {
+          this.selfOverflow = true;
+          continue;
+        }
+        this.selfSlot[c] = this.selfSlots++;
+      }
+      word |= 1 << this.selfSlot[c];
+    }
+    this.idSelf[event] = word;
+    return word;
+  }
+
+  /** Own bits of `conditions` (condition `conditions[b]` is bit b) per self-loop slot. */
+  private selfToBits(conditions: readonly number[]): Int32Array {
+    const bits = new Int32Array(selfSlotsMax);
+    conditions.forEach((c, bit) => {
+      if (this.selfSlot[c] >= 0) bits[this.selfSlot[c]] |= 1 << bit;
+    });
+    return bits;
+  }
+
+  /** The classes of state `s`'s self-loops, in the numbering `selfToBits` gave. */
+  private selfMaskOf(s: number, toBits: Int32Array): number {
+    let word = this.selfWords === undefined ? 0 : this.selfWords.get(s);
+    let m = 0;
+    while (word !== 0) {
+      const low = word & -word;
+      word ^= low;
+      m |= toBits[31 - Math.clz32(low)];
+    }
+    return m;
   }
 
   /** A state discovered: its goals' premises and pending goals, and whether it is terminal or at the horizon. */
   state(state: SystemState, index: number): void {
-    const { model } = this;
     let flags = 0;
     if (this.terminal?.(state)) flags |= terminalBit;
     if (this.horizon?.(state)) flags |= horizonBit;
     if (flags !== 0) this.words.or(index, 0, flags);
-    for (let j = 0; j < this.goals.length; j++) {
-      const { property, slot } = this.goals[j];
-      if (property.q(model, state, slot)) continue;
-      this.words.set(index, pendingBit(j));
-      if (property.p === undefined || property.p(model, state, slot)) this.words.set(index, triggerBit(j));
-    }
+    this.stateIndex = index;
+    this.goalMemo.judge(state, this.onAnswer);
   }
+
+  /** Goal j's answer in the state `state` is recording. */
+  private readonly onAnswer = (j: number, answer: GoalAnswer): void => {
+    if (answer === goalAnswer.met) return;
+    this.words.set(this.stateIndex, pendingBit(j));
+    if (answer === goalAnswer.triggered) this.words.set(this.stateIndex, triggerBit(j));
+  };
 
   /** Called by `check` once the search has returned. */
   finish(search: ExploreResult<SystemState, SystemEvent>): void {
     this.flushGathered();
     this.search = search;
+  }
+
+  /** Runs of the goals' `p` and `q` during the search (each goal asked once per key, most states none). */
+  get goalRuns(): number {
+    return this.goalMemo.runs;
   }
 
   private bitsOf(event: SystemEvent): Uint32Array {
@@ -271,6 +368,18 @@ export class LivenessCollector {
       },
       events,
     };
+    // Tarjan's searches walk the moves and take each state's self-loop classes from its words.
+    const { moves } = search as Partial<Pick<CompiledResult, 'moves'>>;
+    const sccWalk: Walk =
+      moves === undefined || this.selfWords === undefined || this.selfOverflow
+        ? walk
+        : {
+            ...walk,
+            successors: (s, emit) => {
+              if (s < expanded) moves(s, emit);
+            },
+          };
+    const judging: Walks = { all: walk, scc: sccWalk };
     const stuck: number[] = [];
     let horizonStops = 0;
     for (let s = 0; s < expanded; s++) {
@@ -281,9 +390,10 @@ export class LivenessCollector {
     }
     const scratch = new TarjanScratch(search.states);
     const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
+    const triggerCounts = this.triggerCounts(expanded);
     const cleared =
       this.horizon === undefined
-        ? this.sharedSearches(walk, fairs, events, scratch)
+        ? this.sharedSearches(sccWalk, fairs, events, scratch)
         : new Uint8Array(this.goals.length);
     let goalAt = 0;
     const results = this.properties.map((property, i) => {
@@ -291,7 +401,15 @@ export class LivenessCollector {
       const first = goalAt;
       goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
       const verdict = combineSlots(this.model, property, search.complete, (slot) =>
-        this.goalVerdict(walk, search, fair, first + (property.perNamespace ? slot : 0), scratch, cleared),
+        this.goalVerdict(
+          judging,
+          search,
+          fair,
+          first + (property.perNamespace ? slot : 0),
+          scratch,
+          cleared,
+          triggerCounts,
+        ),
       );
       onJudged?.(i + 1, this.properties.length, property.id);
       return verdict;
@@ -305,6 +423,26 @@ export class LivenessCollector {
       },
       properties: results,
     };
+  }
+
+  /** Per goal, the states before `expanded` where it was triggered (its premise bit set). */
+  private triggerCounts(expanded: number): Int32Array {
+    const counts = new Int32Array(this.goals.length);
+    const end = this.conditionBase;
+    for (let s = 0; s < expanded; s++)
+      for (let w = 0; w < end; w += 32) {
+        let word = this.words.get(s, w >>> 5);
+        // Only the goals' bits: not the flags, not the conditions.
+        if (w === 0) word &= ~((1 << flagBits) - 1);
+        if (end - w < 32) word &= (1 << (end - w)) - 1;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const at = w + 31 - Math.clz32(low) - flagBits;
+          if ((at & 1) === 1) counts[at >>> 1]++;
+        }
+      }
+    return counts;
   }
 
   /** The recorded words as the judge under symmetry reads them. */
@@ -456,11 +594,13 @@ export class LivenessCollector {
       }
       return masks[id];
     };
+    const selfBits = this.selfToBits(classes);
+    const selfMask = (s: number): number => this.selfMaskOf(s, selfBits);
     const bit = pendingBit(batch[0]);
     const inside = (s: number) => s < walk.expanded && this.words.bit(s, bit);
     const roots: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
-    const components = tarjan(walk, { eventMask }, roots, inside, scratch);
+    const components = tarjan(walk, { eventMask, selfMask }, roots, inside, scratch);
     for (const g of batch) {
       const own = this.propertyConditions[propertyOf[g]].global.map((c) => localOf.get(c) as number);
       const toOwn = (taken: number) => {
@@ -483,6 +623,7 @@ export class LivenessCollector {
     });
     let masks = new Int32Array(0);
     const base = this.conditionBase;
+    const selfBits = this.selfToBits(global);
     return {
       weak,
       strong,
@@ -507,37 +648,56 @@ export class LivenessCollector {
           if (this.words.bit(s, base + global[bit])) m |= 1 << bit;
         return m;
       },
+      selfMask: (s) => this.selfMaskOf(s, selfBits),
     };
   }
 
   private goalVerdict(
-    walk: Walk,
+    walks: Walks,
     search: ExploreResult<SystemState, SystemEvent>,
     fair: Fair,
     goal: number,
     scratch: TarjanScratch,
     cleared: Uint8Array,
+    triggerCounts: Int32Array,
   ): GoalVerdict<SystemState, SystemEvent> {
+    const walk = walks.all;
     const pending = pendingBit(goal);
     const premise = triggerBit(goal);
     const notQ = (s: number) => s < walk.expanded && this.words.bit(s, pending);
     const trigger = (s: number) => s < walk.expanded && this.words.bit(s, premise);
+    // Most goals are never triggered (on default 43 of 57): counted for all goals in one pass, not a scan each.
+    const triggers = triggerCounts[goal];
+    if (triggers === 0) return { triggers: 0, onlyAtHorizon: false };
+    // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
+    if (this.horizon === undefined && cleared[goal] === 1) return { triggers, onlyAtHorizon: false };
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
-    if (triggerList.length === 0) return { triggers: 0, onlyAtHorizon: false };
-    // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
-    if (this.horizon === undefined && cleared[goal] === 1)
-      return { triggers: triggerList.length, onlyAtHorizon: false };
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
-    if (this.horizon === undefined && fairComponents(walk, fair, triggerList, notQ, scratch).length === 0)
+    if (
+      this.horizon === undefined &&
+      fairComponents(walks.scc, fair, triggerList, notQ, scratch).length === 0
+    )
       return { triggers: triggerList.length, onlyAtHorizon: false };
     const atHorizon = (s: number) => (this.words.get(s, 0) & horizonBit) !== 0;
-    return exactVerdict(walk, search, fair, notQ, triggerList, atHorizon, scratch);
+    return exactVerdict(walks, search, fair, notQ, triggerList, atHorizon, scratch);
   }
 }
 
+/** A property's fairness masks, with the classes of a state's self-loops (which `moves` leaves out). */
+type Fair = FairMasks & TarjanClasses;
+
 /** The graph as recomputed successors: edges of state `s` (only when `s < expanded`) in the search's order. */
 type Walk = SuccessorWalk<SystemEvent>;
+
+/**
+ * The graph walked two ways: `all` every edge (the lasso's distances and cycle), `scc` for Tarjan's
+ * searches, which may leave out self-loops whose classes the fairness masks' `selfMask` gives.
+ */
+interface Walks {
+  all: Walk;
+  scc: Walk;
+}
 
 /** Fair components reachable from `roots` inside `inside`, as `checkGoal`'s `fairComponents` finds them. */
 function fairComponents(
@@ -627,7 +787,7 @@ function anyFair(
 
 /** `checkGoal` on recomputed successors: the same shortest prefix, fair component and cycle. */
 function exactVerdict(
-  walk: Walk,
+  walks: Walks,
   search: ExploreResult<SystemState, SystemEvent>,
   fair: Fair,
   notQ: (s: number) => boolean,
@@ -641,11 +801,11 @@ function exactVerdict(
     return (s: number) => scratch.mark[s] === stamp;
   };
   return lassoVerdict(
-    walk,
+    walks.all,
     search,
     { notQ, triggers: triggerList, horizon },
     fair,
-    (members) => fairComponents(walk, fair, members, within(members), scratch),
+    (members) => fairComponents(walks.scc, fair, members, within(members), scratch),
     within,
   );
 }

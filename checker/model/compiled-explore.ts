@@ -89,6 +89,12 @@ export type CompiledResult = ExploreResult<SystemState, SystemEvent> & {
   lanesOf?: (index: number, out: Uint32Array) => void;
   /** The index of the stored state with exactly these lanes, or -1. */
   indexOfLanes?: (lanes: Uint32Array) => number;
+  /**
+   * As `successors`, in the same order, but without the self-loops (edges to the very lanes expanded;
+   * under symmetry an edge to another member of the state's own orbit is still sent): for a walk that
+   * learns a state's self-loops' classes elsewhere, so that most of its edges cost nothing.
+   */
+  moves?: (index: number, emit: (event: number, target: number, element: number) => void) => void;
 };
 
 /** Lanes by state index in chunks, each chunk dropped once every state in it has been expanded. */
@@ -328,6 +334,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       },
       structureBytes: visited.bytes + parents.bytes + stateEvents.bytes,
       successors: revisit,
+      moves,
       events,
       lanesOf: (index, out) => {
         const chunk = visited.chunkOf(index);
@@ -434,14 +441,38 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       emitEdge(event, target, applied);
     },
   };
+  // The same edges but the self-loops: those the tables count are never named, the others dropped here.
+  const movesSink: LaneSink = {
+    eachSelfLoop: false,
+    selfLoops() {},
+    self() {},
+    change(event, lane, value) {
+      if (value !== from[lane]) revisitSink.change(event, lane, value);
+    },
+    whole(event, lanes) {
+      let same = true;
+      for (let k = 0; k < width && same; k++) same = lanes[k] === from[k];
+      if (!same) revisitSink.whole(event, lanes);
+    },
+  };
   /** Under symmetry `emit` also gets the element that took the concrete successor to its representative. */
   function revisit(index: number, emit: (event: number, target: number, element: number) => void): void {
+    walkFrom(index, emit, revisitSink);
+  }
+  function moves(index: number, emit: (event: number, target: number, element: number) => void): void {
+    walkFrom(index, emit, movesSink);
+  }
+  function walkFrom(
+    index: number,
+    emit: (event: number, target: number, element: number) => void,
+    through: LaneSink,
+  ): void {
     const chunk = visited.chunkOf(index);
     const offset = visited.offsetOf(index);
     for (let k = 0; k < width; k++) from[k] = chunk[offset + k];
     fromIndex = index;
     emitEdge = emit;
-    compiled.expand(from, revisitSink);
+    compiled.expand(from, through);
   }
 
   /** Expands state `index`, whose successors are `depth` deep. */

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { SuccessorWalk } from './liveness.ts';
+import { TarjanScratch, tarjan } from './tarjan.ts';
+
+/**
+ * A small graph written out by hand: [event, target] per edge, by source. Events 0 to 2 are fairness
+ * classes 1, 2 and 4; event 3 belongs to none.
+ *   0 -> 1 (event 3), 0 -> 0 (event 0: a self-loop of class 1)
+ *   1 -> 0 (event 3), 1 -> 2 (event 3)
+ *   2 -> 2 (event 1: a self-loop of class 2), 2 -> 3 (event 2)
+ *   3 -> 3 (event 3: a self-loop of no class)
+ * Components: {0, 1} taking class 1 (only on 0's self-loop), {2} taking class 2 (only on its self-loop),
+ * {3} taking nothing.
+ */
+const edges: [number, number][][] = [
+  [
+    [3, 1],
+    [0, 0],
+  ],
+  [
+    [3, 0],
+    [3, 2],
+  ],
+  [
+    [1, 2],
+    [2, 3],
+  ],
+  [[3, 3]],
+];
+const eventMask = (event: number) => (event < 3 ? 1 << event : 0);
+
+const walkOf = (keepSelfLoops: boolean): SuccessorWalk<number> => ({
+  size: edges.length,
+  expanded: edges.length,
+  successors: (s, visit) => {
+    for (const [event, target] of edges[s]) if (keepSelfLoops || target !== s) visit(event, target);
+  },
+  events: [0, 1, 2, 3],
+});
+
+/** Each state's self-loop classes, as the liveness collector records them during the search. */
+const selfMask = (s: number) =>
+  edges[s].reduce((m, [event, target]) => (target === s ? m | eventMask(event) : m), 0);
+
+const components = (walk: SuccessorWalk<number>, classes: Parameters<typeof tarjan>[1]) =>
+  tarjan(walk, classes, [0], () => true, new TarjanScratch(edges.length))
+    .map((c) => ({ states: [...c.states].sort(), taken: c.taken }))
+    .sort((a, b) => a.states[0] - b.states[0]);
+
+describe("Tarjan's components and the classes taken inside them", () => {
+  it('on every edge: self-loops count as taken inside their state`s component', () => {
+    expect(components(walkOf(true), { eventMask })).toEqual([
+      { states: [0, 1], taken: 1 },
+      { states: [2], taken: 2 },
+      { states: [3], taken: 0 },
+    ]);
+  });
+
+  it('on a walk without self-loops, with their classes given per state: the same components and classes', () => {
+    expect(components(walkOf(false), { eventMask, selfMask })).toEqual(
+      components(walkOf(true), { eventMask }),
+    );
+  });
+
+  it('a walk without self-loops and without their classes loses them (what selfMask is for)', () => {
+    expect(components(walkOf(false), { eventMask })).toEqual([
+      { states: [0, 1], taken: 0 },
+      { states: [2], taken: 0 },
+      { states: [3], taken: 0 },
+    ]);
+  });
+
+  it('a self-loop the walk still sends is counted once more, to no effect', () => {
+    expect(components(walkOf(true), { eventMask, selfMask })).toEqual(
+      components(walkOf(true), { eventMask }),
+    );
+  });
+});
