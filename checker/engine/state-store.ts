@@ -46,6 +46,7 @@ export function packedStore<S>(codec: StateCodec<S>): StateStore<S> & { readonly
   const { width } = codec;
   const visited = new PackedVisitedTable(width, hashLanes);
   const probe = new Uint32Array(width);
+  const decoded = new Uint32Array(width);
   let lastHash = 0;
   return {
     get size() {
@@ -60,7 +61,10 @@ export function packedStore<S>(codec: StateCodec<S>): StateStore<S> & { readonly
       return visited.indexOf(probe, lastHash);
     },
     addFound: () => visited.add(probe, lastHash),
-    stateAt: (index) => codec.decode(visited.chunkOf(index), visited.offsetOf(index)),
+    stateAt(index) {
+      visited.lanesAt(index, decoded);
+      return codec.decode(decoded, 0);
+    },
     nextGrowthBytes: () => visited.nextGrowthBytes(),
     indexOfKey(key) {
       const lanes = codec.lanesOfKey?.(key);
