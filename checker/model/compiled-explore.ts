@@ -151,7 +151,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const frontier = new FrontierLanes(width);
   let expectedMissed = 0;
   const parents = new IntChunks();
-  const stateEvents = new IntChunks();
+  // Event ids (and initial states' positions) fit 16 bits in every scope so far; the chunks widen if one does not.
+  const stateEvents = new IntChunks(true);
   // Hash compaction keeps no lanes: a state's position among its parent's successors rebuilds it.
   const ordinals = new IntChunks();
   let ordinal = 0;
