@@ -74,7 +74,7 @@ describe('PackedVisitedTable', () => {
       probe[1] = i >>> 3;
       table.add(probe, hashLanes(probe, 0, 2));
     }
-    // 16 + 13 bits: one 32-bit word per state; the table of indices at most 1 / 0.75 * 1.5 slots per state.
+    // 16 + 13 bits: one 32-bit word per state; the table of indices at most 1.5 / (2 / 3) slots per state.
     expect(table.wordsPerState).toBe(1);
     expect(table.bytes).toBeLessThanOrEqual(3 * chunkSize * 4 + 40_000 * 4 * 2);
   });

@@ -152,15 +152,15 @@ export class LaneLayout {
   }
 }
 
-/** Largest load of the table of indices before it grows, and the factor it grows by. */
-const maxLoad = 0.75;
+/** Largest load of the table of indices before it grows (linear probing slows past it), and the factor it grows by. */
+const maxLoad = 2 / 3;
 const growthFactor = 1.5;
 
 /**
  * The packed explorer's visited set: every state as `width` lanes bit-packed into a few 32-bit words
  * (`LaneLayout`: each lane as wide as its largest value so far; the first value that does not fit
  * re-packs every chunk, one chunk at a time) in chunks of typed arrays, and an open-addressing table
- * of indices (load at most three quarters, grown by half, so it stays near the load instead of a power
+ * of indices (load at most two thirds, grown by half, so it stays near the load instead of a power
  * of two far above it). No string, object or stored hash per state: a growth rehashes from the lanes
  * themselves. The chunks are also the BFS queue.
  */
@@ -288,12 +288,18 @@ export class PackedVisitedTable {
     if (length > maxSlots) throw new RangeError(`visited set: more than ${maxSlots * maxLoad} states`);
     const slots = new Int32Array(length);
     this.slots = slots;
-    const lanes = this.scratch;
-    for (let index = 0; index < this.size; index++) {
-      this.lanesAt(index, lanes);
-      let slot = this.slotOf(this.hash(lanes, 0, this.width));
-      while (slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
-      slots[slot] = index + 1;
+    const { scratch: lanes, width, hash, size } = this;
+    const { word, shift, max, words } = this.layout;
+    // The states are unpacked here rather than through `lanesAt`: a growth rehashes every state.
+    for (let c = 0; c * chunkSize < size; c++) {
+      const chunk = this.chunks[c];
+      const count = Math.min(chunkSize, size - c * chunkSize);
+      for (let i = 0, base = 0; i < count; i++, base += words) {
+        for (let k = 0; k < width; k++) lanes[k] = ((chunk[base + word[k]] >>> shift[k]) & max[k]) >>> 0;
+        let slot = Math.floor(((hash(lanes, 0, width) >>> 0) / 4294967296) * length);
+        while (slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
+        slots[slot] = c * chunkSize + i + 1;
+      }
     }
   }
 }
