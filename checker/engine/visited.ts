@@ -104,7 +104,9 @@ export class LaneLayout {
   readonly word: Int32Array;
   readonly shift: Uint8Array;
   /** Largest value each lane can hold: 2^bits - 1. */
-  readonly max: Float64Array;
+  readonly max: Uint32Array;
+  /** The same as an int32 mask (-1 for a 32-bit lane), for unpacking without a conversion. */
+  readonly mask: Int32Array;
   /** 32-bit words per state (at least one). */
   readonly words: number;
 
@@ -112,7 +114,8 @@ export class LaneLayout {
     const width = bits.length;
     this.word = new Int32Array(width);
     this.shift = new Uint8Array(width);
-    this.max = new Float64Array(width);
+    this.max = new Uint32Array(width);
+    this.mask = new Int32Array(width);
     let word = 0;
     let used = 0;
     for (let k = 0; k < width; k++) {
@@ -125,6 +128,7 @@ export class LaneLayout {
       this.word[k] = word;
       this.shift[k] = used;
       this.max[k] = 2 ** b - 1;
+      this.mask[k] = (2 ** b - 1) | 0;
       used += b;
     }
     this.words = word + 1;
@@ -132,23 +136,28 @@ export class LaneLayout {
 
   /** Writes `lanes[0 .. width)` into `out[base .. base + words)`; false (out partly written) when a lane does not fit. */
   pack(lanes: Uint32Array, out: Uint32Array, base: number): boolean {
-    const { word, shift, max, words } = this;
-    for (let w = 0; w < words; w++) out[base + w] = 0;
+    const { word, shift, max } = this;
+    // Lanes come in word order: each word is gathered in a local and written once.
+    let at = 0;
+    let acc = 0;
     for (let k = 0; k < word.length; k++) {
       const value = lanes[k];
       if (value > max[k]) return false;
-      out[base + word[k]] |= value << shift[k];
+      if (word[k] !== at) {
+        out[base + at] = acc;
+        at = word[k];
+        acc = 0;
+      }
+      acc |= value << shift[k];
     }
+    out[base + at] = acc;
     return true;
   }
 
   /** Reads the lanes packed at `packed[base ..]` into `out[offset .. offset + width)`. */
   unpack(packed: Uint32Array, base: number, out: Uint32Array, offset: number): void {
-    const { word, shift, max } = this;
-    for (let k = 0; k < word.length; k++) {
-      // A 32-bit lane's mask is -1 as an int: the unsigned shift gives its value back.
-      out[offset + k] = ((packed[base + word[k]] >>> shift[k]) & max[k]) >>> 0;
-    }
+    const { word, shift, mask } = this;
+    for (let k = 0; k < word.length; k++) out[offset + k] = (packed[base + word[k]] >>> shift[k]) & mask[k];
   }
 }
 
@@ -289,13 +298,13 @@ export class PackedVisitedTable {
     const slots = new Int32Array(length);
     this.slots = slots;
     const { scratch: lanes, width, hash, size } = this;
-    const { word, shift, max, words } = this.layout;
+    const { word, shift, mask, words } = this.layout;
     // The states are unpacked here rather than through `lanesAt`: a growth rehashes every state.
     for (let c = 0; c * chunkSize < size; c++) {
       const chunk = this.chunks[c];
       const count = Math.min(chunkSize, size - c * chunkSize);
       for (let i = 0, base = 0; i < count; i++, base += words) {
-        for (let k = 0; k < width; k++) lanes[k] = ((chunk[base + word[k]] >>> shift[k]) & max[k]) >>> 0;
+        for (let k = 0; k < width; k++) lanes[k] = (chunk[base + word[k]] >>> shift[k]) & mask[k];
         let slot = Math.floor(((hash(lanes, 0, width) >>> 0) / 4294967296) * length);
         while (slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
         slots[slot] = c * chunkSize + i + 1;
