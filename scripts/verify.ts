@@ -91,7 +91,8 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
 }
 
 /**
- * A full garbage collection, run between verify's phases (model loaded, search, liveness, report). Each
+ * A full garbage collection, run between verify's phases (model loaded, search, liveness, the committed
+ * scenarios' replay, the report built). Each
  * phase leaves tens of megabytes of garbage (decoded states, the judge's step memo, Tarjan's arrays, the
  * report's strings) that V8 would otherwise collect only once the next phase has grown the heap past it,
  * so the peak held both. Node's documented way to reach `gc` without a command-line flag (docs/performance.md,
@@ -219,6 +220,8 @@ async function runExhaustive(
   // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
   const scenarios =
     args.variant === baseVariantName && result.complete ? committedScenarios(properties) : undefined;
+  // The replay's states and traces (about 25 MB of heap on the default scope) are garbage once judged.
+  if (scenarios) collectGarbage();
   const moved = pinnedFigures(args, result, symmetry !== undefined);
   // Every cause is judged before the report is written, so the report holds the verdict the exit code gives.
   const report = judgedReport(buildReport(result, context), result, {
@@ -226,6 +229,8 @@ async function runExhaustive(
     ...(scenarios ? { scenarios } : {}),
     moved,
   });
+  // What building the report decoded (traces, lassos, tables) is garbage once the report holds its text.
+  collectGarbage();
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   const written = await writeReport(outputRoot, report, result, context);
   if (committed && sources) {

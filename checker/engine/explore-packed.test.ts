@@ -5,7 +5,7 @@ import { systemCodec } from '../model/encoding.ts';
 import { systemModel } from '../model/system-model.ts';
 import { hashLanes } from './codec.ts';
 import { explore } from './explore.ts';
-import { PackedVisitedTable } from './visited.ts';
+import { chunkSize, LaneLayout, PackedVisitedTable } from './visited.ts';
 
 // The built-in scopes and three seeded faults, searched with both stores: checker/model/engines-agree.test.ts.
 describe('packed states (checker/model/encoding.ts) against string keys', () => {
@@ -28,11 +28,12 @@ describe('PackedVisitedTable', () => {
   test.prop([
     fc.array(fc.array(fc.nat({ max: 70_000 }), { minLength: 3, maxLength: 3 }), { maxLength: 400 }),
   ])(
-    'finds every state it holds at its insertion index, and no other, across the 16-to-32-bit widening',
+    'finds every state it holds at its insertion index, and no other, across every widening of its lanes',
     (states) => {
       const table = new PackedVisitedTable(3, hashLanes);
       const expected = new Map<string, number>();
       const probe = new Uint32Array(3);
+      const out = new Uint32Array(3);
       for (const state of states) {
         probe.set(state);
         const hash = hashLanes(probe, 0, 3);
@@ -43,9 +44,8 @@ describe('PackedVisitedTable', () => {
       for (const [key, index] of expected) {
         probe.set(key.split(',').map(Number));
         expect(table.indexOf(probe, hashLanes(probe, 0, 3))).toBe(index);
-        const chunk = table.chunkOf(index);
-        const offset = table.offsetOf(index);
-        expect([...chunk.subarray(offset, offset + 3)].join(',')).toBe(key);
+        table.lanesAt(index, out);
+        expect([...out].join(',')).toBe(key);
       }
       probe.set([80_000, 0, 0]);
       expect(table.indexOf(probe, hashLanes(probe, 0, 3))).toBe(-1);
@@ -64,5 +64,80 @@ describe('PackedVisitedTable', () => {
     }
     expect(announced).toBeGreaterThanOrEqual(6);
     expect(table.bytes).toBeLessThan(40_000 * 24);
+  });
+
+  it('keeps each lane as wide as its largest value: two lanes of up to 40,000 and 5,000 take one word', () => {
+    const table = new PackedVisitedTable(2, hashLanes);
+    const probe = new Uint32Array(2);
+    for (let i = 0; i < 40_000; i++) {
+      probe[0] = i;
+      probe[1] = i >>> 3;
+      table.add(probe, hashLanes(probe, 0, 2));
+    }
+    // 16 + 13 bits: one 32-bit word per state; the table of indices at most 1.5 / (2 / 3) slots per state.
+    expect(table.wordsPerState).toBe(1);
+    expect(table.bytes).toBeLessThanOrEqual(3 * chunkSize * 4 + 40_000 * 4 * 2);
+  });
+
+  // Values at the edges of every lane width: 0, 2^b - 1 and 2^b for b = 1 .. 31, and 2^32 - 1.
+  const edges = [0, 1, 2, 3, 4, 0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff];
+  for (let b = 1; b < 32; b++) edges.push(2 ** b - 1, 2 ** b);
+
+  it('round-trips lanes at the edges of every width, the state added after each widening included', () => {
+    const width = 5;
+    const table = new PackedVisitedTable(width, hashLanes);
+    const probe = new Uint32Array(width);
+    const out = new Uint32Array(width);
+    const added: number[][] = [];
+    // A deterministic walk over the edge values, lane by lane, so each lane widens many times.
+    for (let i = 0; i < edges.length * width; i++) {
+      for (let k = 0; k < width; k++) probe[k] = edges[(i * (k + 1) + k) % edges.length];
+      const hash = hashLanes(probe, 0, width);
+      if (table.indexOf(probe, hash) >= 0) continue;
+      expect(table.add(probe, hash)).toBe(added.length);
+      added.push([...probe]);
+    }
+    expect(added.length).toBeGreaterThanOrEqual(edges.length);
+    expect(table.wordsPerState).toBe(width);
+    for (const [index, lanes] of added.entries()) {
+      table.lanesAt(index, out);
+      expect([...out]).toEqual(lanes);
+      probe.set(lanes);
+      expect(table.indexOf(probe, hashLanes(probe, 0, width))).toBe(index);
+    }
+  });
+
+  it('finds no state whose lane is wider than any stored, without widening', () => {
+    const table = new PackedVisitedTable(2, hashLanes);
+    const probe = new Uint32Array([3, 0]);
+    table.add(probe, hashLanes(probe, 0, 2));
+    expect(table.wordsPerState).toBe(1);
+    probe.set([4, 0]);
+    expect(table.indexOf(probe, hashLanes(probe, 0, 2))).toBe(-1);
+    probe.set([3, 1]);
+    expect(table.indexOf(probe, hashLanes(probe, 0, 2))).toBe(-1);
+    probe.set([3, 0]);
+    expect(table.indexOf(probe, hashLanes(probe, 0, 2))).toBe(0);
+  });
+});
+
+describe('LaneLayout', () => {
+  it('lays lanes out in order, each as wide as asked, none straddling a word', () => {
+    const layout = new LaneLayout(Uint8Array.from([4, 0, 9, 20, 32, 1]));
+    expect([...layout.word]).toEqual([0, 0, 0, 1, 2, 3]);
+    expect([...layout.shift]).toEqual([0, 4, 4, 0, 0, 0]);
+    expect(layout.words).toBe(4);
+    const lanes = Uint32Array.from([15, 0, 511, 2 ** 20 - 1, 2 ** 32 - 1, 1]);
+    const packed = new Uint32Array(4);
+    expect(layout.pack(lanes, packed, 0)).toBe(true);
+    const out = new Uint32Array(6);
+    layout.unpack(packed, 0, out, 0);
+    expect([...out]).toEqual([...lanes]);
+    expect(layout.pack(Uint32Array.from([16, 0, 0, 0, 0, 0]), packed, 0)).toBe(false);
+    expect(layout.pack(Uint32Array.from([0, 1, 0, 0, 0, 0]), packed, 0)).toBe(false);
+  });
+
+  it('takes one word for lanes that are all zero', () => {
+    expect(new LaneLayout(new Uint8Array(13)).words).toBe(1);
   });
 });

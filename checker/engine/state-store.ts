@@ -46,6 +46,7 @@ export function packedStore<S>(codec: StateCodec<S>): StateStore<S> & { readonly
   const { width } = codec;
   const visited = new PackedVisitedTable(width, hashLanes);
   const probe = new Uint32Array(width);
+  const decoded = new Uint32Array(width);
   let lastHash = 0;
   return {
     get size() {
@@ -60,7 +61,10 @@ export function packedStore<S>(codec: StateCodec<S>): StateStore<S> & { readonly
       return visited.indexOf(probe, lastHash);
     },
     addFound: () => visited.add(probe, lastHash),
-    stateAt: (index) => codec.decode(visited.chunkOf(index), visited.offsetOf(index)),
+    stateAt(index) {
+      visited.lanesAt(index, decoded);
+      return codec.decode(decoded, 0);
+    },
     nextGrowthBytes: () => visited.nextGrowthBytes(),
     indexOfKey(key) {
       const lanes = codec.lanesOfKey?.(key);
@@ -69,24 +73,36 @@ export function packedStore<S>(codec: StateCodec<S>): StateStore<S> & { readonly
   };
 }
 
-/** A growable list of 32-bit integers in fixed chunks: no doubling spike, no slack beyond one chunk. */
+/**
+ * A growable list of integers in fixed chunks: no doubling spike, no slack beyond one chunk. With
+ * `narrow`, values are kept as `value + 1` in 16 bits while every value pushed lies in -1 .. 65534 (an
+ * event id, or -1 for none), and every chunk is widened to 32 bits the first time one does not.
+ */
 export class IntChunks {
-  private readonly chunks: Int32Array[] = [];
+  private chunks: (Int32Array | Uint16Array)[] = [];
+  private wide: boolean;
   length = 0;
 
+  constructor(narrow = false) {
+    this.wide = !narrow;
+  }
+
   push(value: number): void {
-    if ((this.length & (chunkSize - 1)) === 0) this.chunks.push(new Int32Array(chunkSize));
-    this.chunks[this.length >>> 14][this.length & (chunkSize - 1)] = value;
+    if (!this.wide && (value < -1 || value > 0xfffe)) this.widen();
+    if ((this.length & (chunkSize - 1)) === 0)
+      this.chunks.push(this.wide ? new Int32Array(chunkSize) : new Uint16Array(chunkSize));
+    this.chunks[this.length >>> 14][this.length & (chunkSize - 1)] = this.wide ? value : value + 1;
     this.length++;
   }
 
   at(index: number): number {
-    return this.chunks[index >>> 14][index & (chunkSize - 1)];
+    const value = this.chunks[index >>> 14][index & (chunkSize - 1)];
+    return this.wide ? value : value - 1;
   }
 
   /** Bytes a push would allocate at once (a new chunk), or 0. */
   nextGrowthBytes(): number {
-    return (this.length & (chunkSize - 1)) === 0 ? chunkSize * 4 : 0;
+    return (this.length & (chunkSize - 1)) === 0 ? chunkSize * (this.wide ? 4 : 2) : 0;
   }
 
   get bytes(): number {
@@ -99,9 +115,26 @@ export class IntChunks {
     const used = this.length - last * chunkSize;
     if (last >= 0 && used < chunkSize) this.chunks[last] = this.chunks[last].slice(0, used);
   }
+
+  private widen(): void {
+    this.chunks = this.chunks.map((chunk) => {
+      const wide = new Int32Array(chunk.length);
+      for (let i = 0; i < chunk.length; i++) wide[i] = chunk[i] - 1;
+      return wide;
+    });
+    this.wide = true;
+  }
 }
 
-/** A typed array that holds index `at`: the array itself when it does, else a copy doubled up to it, new entries `fill`. */
+/** Elements up to which `grown` doubles an array; past them it grows by half. */
+export const doublingLimit = 1 << 16;
+
+/**
+ * A typed array that holds index `at`: the array itself when it does, else a copy grown up to it, new
+ * entries `fill`. Small arrays double; past `doublingLimit` elements they grow by half, so a large
+ * table (the step memo's codes, the compiled tables' pool) keeps at most a third of itself unfilled
+ * instead of half, and the copy made while growing is 2.5 times the old array instead of 3.
+ */
 export function grown<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(
   array: T,
   at: number,
@@ -109,7 +142,7 @@ export function grown<T extends Int32Array | Uint32Array | Uint8Array | Float64A
 ): T {
   if (at < array.length) return array;
   let length = Math.max(16, array.length);
-  while (length <= at) length *= 2;
+  while (length <= at) length = length < doublingLimit ? length * 2 : Math.ceil(length * 1.5);
   const bigger = new (array.constructor as new (length: number) => T)(length);
   if (fill !== 0) bigger.fill(fill);
   bigger.set(array);

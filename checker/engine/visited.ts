@@ -90,26 +90,106 @@ export class VisitedTable<S> {
   }
 }
 
-/** A chunk of lanes: 16 bits per lane while every value fits, 32 once one does not. */
-type Lanes = Uint16Array | Uint32Array;
+/** Bits that hold `value` (0 for 0). */
+function bitsFor(value: number): number {
+  return value === 0 ? 0 : 32 - Math.clz32(value);
+}
 
 /**
- * The packed explorer's visited set: every state as `width` lanes in chunks of typed arrays (16 bits
- * per lane while every value fits, all widened to 32 bits the first time one does not) and an
- * open-addressing table of indices (load at most one half). No string, object or stored hash per state:
- * a doubling rehashes from the lanes themselves. The chunks are also the BFS queue.
+ * Where each lane of a packed state sits: lane `k` takes `bits[k]` bits (as many as the largest value
+ * stored in it so far needs; 0 while it has held only 0) at `shift[k]` in word `word[k]` of the state's
+ * words. Lanes are laid out in order and never straddle a word, so a lane is one shift and one mask.
+ */
+export class LaneLayout {
+  readonly word: Int32Array;
+  readonly shift: Uint8Array;
+  /** Largest value each lane can hold: 2^bits - 1. */
+  readonly max: Uint32Array;
+  /** The same as an int32 mask (-1 for a 32-bit lane), for unpacking without a conversion. */
+  readonly mask: Int32Array;
+  /** 32-bit words per state (at least one). */
+  readonly words: number;
+
+  constructor(readonly bits: Uint8Array) {
+    const width = bits.length;
+    this.word = new Int32Array(width);
+    this.shift = new Uint8Array(width);
+    this.max = new Uint32Array(width);
+    this.mask = new Int32Array(width);
+    let word = 0;
+    let used = 0;
+    for (let k = 0; k < width; k++) {
+      const b = bits[k];
+      if (b > 32) throw new RangeError(`lane layout: lane ${k} of ${b} bits`);
+      if (used + b > 32) {
+        word++;
+        used = 0;
+      }
+      this.word[k] = word;
+      this.shift[k] = used;
+      this.max[k] = 2 ** b - 1;
+      this.mask[k] = (2 ** b - 1) | 0;
+      used += b;
+    }
+    this.words = word + 1;
+  }
+
+  /** Writes `lanes[0 .. width)` into `out[base .. base + words)`; false (out partly written) when a lane does not fit. */
+  pack(lanes: Uint32Array, out: Uint32Array, base: number): boolean {
+    const { word, shift, max } = this;
+    // Lanes come in word order: each word is gathered in a local and written once.
+    let at = 0;
+    let acc = 0;
+    for (let k = 0; k < word.length; k++) {
+      const value = lanes[k];
+      if (value > max[k]) return false;
+      if (word[k] !== at) {
+        out[base + at] = acc;
+        at = word[k];
+        acc = 0;
+      }
+      acc |= value << shift[k];
+    }
+    out[base + at] = acc;
+    return true;
+  }
+
+  /** Reads the lanes packed at `packed[base ..]` into `out[offset .. offset + width)`. */
+  unpack(packed: Uint32Array, base: number, out: Uint32Array, offset: number): void {
+    const { word, shift, mask } = this;
+    for (let k = 0; k < word.length; k++) out[offset + k] = (packed[base + word[k]] >>> shift[k]) & mask[k];
+  }
+}
+
+/** Largest load of the table of indices before it grows (linear probing slows past it), and the factor it grows by. */
+const maxLoad = 2 / 3;
+const growthFactor = 1.5;
+
+/**
+ * The packed explorer's visited set: every state as `width` lanes bit-packed into a few 32-bit words
+ * (`LaneLayout`: each lane as wide as its largest value so far; the first value that does not fit
+ * re-packs every chunk, one chunk at a time) in chunks of typed arrays, and an open-addressing table
+ * of indices (load at most two thirds, grown by half, so it stays near the load instead of a power
+ * of two far above it). No string, object or stored hash per state: a growth rehashes from the lanes
+ * themselves. The chunks are also the BFS queue.
  */
 export class PackedVisitedTable {
-  private chunks: Lanes[] = [];
+  private chunks: Uint32Array[] = [];
+  private layout: LaneLayout;
   private slots = new Int32Array(initialSlots);
-  private mask = initialSlots - 1;
+  /** `probe` packed by the current layout, for comparing with stored states word by word. */
+  private packedProbe: Uint32Array;
+  private readonly scratch: Uint32Array;
   size = 0;
 
   constructor(
     readonly width: number,
-    private readonly hash: (lanes: Lanes | Uint32Array, offset: number, width: number) => number,
+    private readonly hash: (lanes: Uint16Array | Uint32Array, offset: number, width: number) => number,
   ) {
     if (!Number.isInteger(width) || width < 1) throw new RangeError(`packed visited set: width ${width}`);
+    this.layout = new LaneLayout(new Uint8Array(width));
+    this.packedProbe = new Uint32Array(width);
+    this.scratch = new Uint32Array(width);
   }
 
   /** Bytes held by the table's typed arrays. */
@@ -117,59 +197,61 @@ export class PackedVisitedTable {
     return this.chunks.reduce((sum, c) => sum + c.byteLength, 0) + this.slots.byteLength;
   }
 
-  /** The chunk holding state `index`; its lanes start at `offsetOf(index)`. */
-  chunkOf(index: number): Lanes {
-    return this.chunks[index >>> 14];
+  /** 32-bit words per stored state under the current layout. */
+  get wordsPerState(): number {
+    return this.layout.words;
   }
 
-  offsetOf(index: number): number {
-    return (index & (chunkSize - 1)) * this.width;
+  /** Copies the lanes of state `index` into `out[offset .. offset + width)`. */
+  lanesAt(index: number, out: Uint32Array, offset = 0): void {
+    this.layout.unpack(this.chunks[index >>> 14], (index & (chunkSize - 1)) * this.layout.words, out, offset);
+  }
+
+  private slotOf(hash: number): number {
+    return Math.floor(((hash >>> 0) / 4294967296) * this.slots.length);
   }
 
   /** Index of the state whose lanes are `probe[0 .. width)` and whose hash is `hash`, or -1. */
   indexOf(probe: Uint32Array, hash: number): number {
-    const { slots, width, mask, chunks } = this;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    const { layout, packedProbe, slots, chunks } = this;
+    // A lane wider than any stored so far: no stored state has it.
+    if (!layout.pack(probe, packedProbe, 0)) return -1;
+    const words = layout.words;
+    const length = slots.length;
+    for (let slot = this.slotOf(hash); ; slot = slot + 1 === length ? 0 : slot + 1) {
       const entry = slots[slot];
       if (entry === 0) return -1;
       const index = entry - 1;
-      const lanes = chunks[index >>> 14];
-      const base = (index & (chunkSize - 1)) * width;
+      const packed = chunks[index >>> 14];
+      const base = (index & (chunkSize - 1)) * words;
       let k = 0;
-      while (k < width && lanes[base + k] === probe[k]) k++;
-      if (k === width) return index;
+      while (k < words && packed[base + k] === packedProbe[k]) k++;
+      if (k === words) return index;
     }
+  }
+
+  private grownLength(): number {
+    return Math.floor(this.slots.length * growthFactor);
   }
 
   /** Bytes the next `add` would allocate at once (a grown table or a new chunk), or 0. */
   nextGrowthBytes(): number {
-    const table = (this.size + 1) * 2 > this.slots.length ? this.slots.byteLength * 2 : 0;
-    const chunk = (this.size & (chunkSize - 1)) === 0 ? chunkSize * this.width * 4 : 0;
+    const table = this.size + 1 > this.slots.length * maxLoad ? this.grownLength() * 4 : 0;
+    const chunk = (this.size & (chunkSize - 1)) === 0 ? chunkSize * this.layout.words * 4 : 0;
     return table + chunk;
   }
 
   /** Adds a state known to be absent; returns its index. Throws RangeError past 2^29 states. */
   add(probe: Uint32Array, hash: number): number {
-    if ((this.size + 1) * 2 > this.slots.length) this.grow();
-    const width = this.width;
+    if (this.size + 1 > this.slots.length * maxLoad) this.grow();
     const index = this.size++;
-    if ((index & (chunkSize - 1)) === 0) {
-      const narrow = this.chunks.length === 0 || this.chunks[0] instanceof Uint16Array;
-      this.chunks.push(narrow ? new Uint16Array(chunkSize * width) : new Uint32Array(chunkSize * width));
-    }
-    let lanes = this.chunks[index >>> 14];
-    if (lanes instanceof Uint16Array) {
-      for (let k = 0; k < width; k++)
-        if (probe[k] > 0xffff) {
-          this.widen();
-          lanes = this.chunks[index >>> 14];
-          break;
-        }
-    }
-    const base = (index & (chunkSize - 1)) * width;
-    for (let k = 0; k < width; k++) lanes[base + k] = probe[k];
-    let slot = hash & this.mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+    if (!this.layout.pack(probe, this.packedProbe, 0)) this.widen(probe);
+    const words = this.layout.words;
+    if ((index & (chunkSize - 1)) === 0) this.chunks.push(new Uint32Array(chunkSize * words));
+    this.chunks[index >>> 14].set(this.packedProbe.subarray(0, words), (index & (chunkSize - 1)) * words);
+    const length = this.slots.length;
+    let slot = this.slotOf(hash);
+    while (this.slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
     this.slots[slot] = index + 1;
     return index;
   }
@@ -177,27 +259,56 @@ export class PackedVisitedTable {
   /** Gives back the unfilled tail of the last chunk; only once the search adds nothing more. */
   trim(): void {
     const last = this.chunks.length - 1;
-    const used = (this.size - last * chunkSize) * this.width;
+    const used = (this.size - last * chunkSize) * this.layout.words;
     if (last >= 0 && used < this.chunks[last].length) this.chunks[last] = this.chunks[last].slice(0, used);
   }
 
-  /** A lane outgrew 16 bits: every chunk becomes 32 bits per lane (values, and so hashes, are unchanged). */
-  private widen(): void {
-    this.chunks = this.chunks.map((c) => (c instanceof Uint32Array ? c : Uint32Array.from(c)));
+  /**
+   * A lane of `probe` outgrew its bits: every lane that does not fit gets the bits its value needs, and
+   * the chunks are re-packed one at a time (values, and so hashes, are unchanged). `probe` is then packed.
+   */
+  private widen(probe: Uint32Array): void {
+    const old = this.layout;
+    const bits = Uint8Array.from(old.bits);
+    for (let k = 0; k < this.width; k++) bits[k] = Math.max(bits[k], bitsFor(probe[k]));
+    const layout = new LaneLayout(bits);
+    const lanes = this.scratch;
+    // `size` already counts the state being added, which has no lanes stored yet.
+    const stored = this.size - 1;
+    for (let c = 0; c < this.chunks.length; c++) {
+      const count = Math.min(chunkSize, stored - c * chunkSize);
+      const chunk = this.chunks[c];
+      // Only the search widens, before `trim`: every chunk is whole.
+      const repacked = new Uint32Array(chunkSize * layout.words);
+      for (let i = 0; i < count; i++) {
+        old.unpack(chunk, i * old.words, lanes, 0);
+        layout.pack(lanes, repacked, i * layout.words);
+      }
+      this.chunks[c] = repacked;
+    }
+    this.layout = layout;
+    if (this.packedProbe.length < layout.words) this.packedProbe = new Uint32Array(layout.words);
+    if (!layout.pack(probe, this.packedProbe, 0))
+      throw new Error('packed visited set: a widened lane does not fit');
   }
 
   private grow(): void {
-    const length = this.slots.length * 2;
-    if (length > maxSlots) throw new RangeError(`visited set: more than ${maxSlots / 2} states`);
+    const length = this.grownLength();
+    if (length > maxSlots) throw new RangeError(`visited set: more than ${maxSlots * maxLoad} states`);
     const slots = new Int32Array(length);
-    const mask = length - 1;
-    const width = this.width;
-    for (let index = 0; index < this.size; index++) {
-      let slot = this.hash(this.chunks[index >>> 14], (index & (chunkSize - 1)) * width, width) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = index + 1;
-    }
     this.slots = slots;
-    this.mask = mask;
+    const { scratch: lanes, width, hash, size } = this;
+    const { word, shift, mask, words } = this.layout;
+    // The states are unpacked here rather than through `lanesAt`: a growth rehashes every state.
+    for (let c = 0; c * chunkSize < size; c++) {
+      const chunk = this.chunks[c];
+      const count = Math.min(chunkSize, size - c * chunkSize);
+      for (let i = 0, base = 0; i < count; i++, base += words) {
+        for (let k = 0; k < width; k++) lanes[k] = (chunk[base + word[k]] >>> shift[k]) & mask[k];
+        let slot = Math.floor(((hash(lanes, 0, width) >>> 0) / 4294967296) * length);
+        while (slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
+        slots[slot] = c * chunkSize + i + 1;
+      }
+    }
   }
 }

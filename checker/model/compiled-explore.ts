@@ -157,7 +157,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const frontier = new FrontierLanes(width);
   let expectedMissed = 0;
   const parents = new IntChunks();
-  const stateEvents = new IntChunks();
+  // Event ids (and initial states' positions) fit 16 bits in every scope so far; the chunks widen if one does not.
+  const stateEvents = new IntChunks(true);
   // Hash compaction keeps no lanes: a state's position among its parent's successors rebuilds it.
   const ordinals = new IntChunks();
   let ordinal = 0;
@@ -316,7 +317,11 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     before = undefined;
     const count = stored();
     if (compact) return compactResult(count, durationMs);
-    const stateAt = (index: number) => codec.decode(visited.chunkOf(index), visited.offsetOf(index));
+    const decoded = new Uint32Array(width);
+    const stateAt = (index: number) => {
+      visited.lanesAt(index, decoded);
+      return codec.decode(decoded, 0);
+    };
     const traceTo = (index: number): Trace<SystemState, SystemEvent> => {
       const path = pathTo((at) => parents.at(at), index, count);
       return {
@@ -336,11 +341,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       successors: revisit,
       moves,
       events,
-      lanesOf: (index, out) => {
-        const chunk = visited.chunkOf(index);
-        const offset = visited.offsetOf(index);
-        for (let k = 0; k < width; k++) out[k] = chunk[offset + k];
-      },
+      lanesOf: (index, out) => visited.lanesAt(index, out),
       indexOfLanes: (lanes) => visited.indexOf(lanes, hashLanes(lanes, 0, width)),
       ...(symmetry !== undefined ? { represented: { ...represented } } : {}),
     };
@@ -467,9 +468,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     emit: (event: number, target: number, element: number) => void,
     through: LaneSink,
   ): void {
-    const chunk = visited.chunkOf(index);
-    const offset = visited.offsetOf(index);
-    for (let k = 0; k < width; k++) from[k] = chunk[offset + k];
+    visited.lanesAt(index, from);
     fromIndex = index;
     emitEdge = emit;
     compiled.expand(from, through);
@@ -479,10 +478,12 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   function expandState(index: number, depth: number): void {
     currentIndex = index;
     // The lanes are copied out: the chunk may be replaced (widened) while successors are added.
-    const chunk = compact ? frontier.chunkOf(index) : visited.chunkOf(index);
-    const offset = compact ? frontier.offsetOf(index) : visited.offsetOf(index);
-    for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
-    if (compact) frontier.release(index);
+    if (compact) {
+      const chunk = frontier.chunkOf(index);
+      const offset = frontier.offsetOf(index);
+      for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
+      frontier.release(index);
+    } else visited.lanesAt(index, current);
     ordinal = 0;
     before = undefined;
     childDepth = depth;
