@@ -247,6 +247,11 @@ export class LivenessCollector {
     for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
   }
 
+  /** `count` self-loops of the compiled search at once, their event ids `event(0)` … `event(count - 1)`. */
+  selfLoops(count: number, event: (k: number) => number, events: readonly SystemEvent[]): void {
+    for (let k = 0; k < count; k++) this.eventEdge(event(k), events, true);
+  }
+
   /** Writes the classes gathered over the last expansion's edges, and that it had one. */
   private flushGathered(): void {
     const s = this.gatheredFor;
