@@ -80,9 +80,9 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
   ) => boolean;
   /**
    * After a state's successors, when `onSelfBundle` took any: per slot, how many of the self-loops taken
-   * were traversed (all of them, or those before the edge that stopped the search).
+   * were traversed (all of them, or those before the edge that stopped the search), and the bundle taken.
    */
-  onSelfBundlesDone?: (traversed: Int32Array) => void;
+  onSelfBundlesDone?: (traversed: Int32Array, bundles: Int32Array) => void;
 }
 
 /** Symmetry on lanes (checker/model/symmetry.ts, `StateSymmetry.canonicalLanes`). */
@@ -535,7 +535,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     anyTaken = false;
     stoppedHere = false;
     compiled.expand(current, sink);
-    if (anyTaken) onSelfBundlesDone?.(stoppedHere ? takenAtStop : compiled.takenLoops);
+    if (anyTaken) onSelfBundlesDone?.(stoppedHere ? takenAtStop : compiled.takenLoops, compiled.takenBundles);
   }
 
   return { run, result };

@@ -110,6 +110,8 @@ export class CompiledSystem {
   private readonly taken: Uint8Array;
   /** Per slot: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
   readonly takenLoops: Int32Array;
+  /** Per slot: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
+  readonly takenBundles: Int32Array;
   /**
    * Per bundle, the pool word after its entries: where the events of its self-loops start in `selfEvents`
    * (their count first) + 2, 1 for a bundle with an entry computed always, 0 until first needed.
@@ -218,6 +220,7 @@ export class CompiledSystem {
     this.bundles = new Int32Array(this.namespaces);
     this.taken = new Uint8Array(this.namespaces);
     this.takenLoops = new Int32Array(this.namespaces);
+    this.takenBundles = new Int32Array(this.namespaces);
     this.keyed = actions.map(() => new Int32Array(0));
     this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
@@ -268,6 +271,7 @@ export class CompiledSystem {
       taken[i] = 0;
       if (!bundled) continue;
       const self = this.bundleSelfLoops(i);
+      this.takenBundles[i] = self;
       if (self >= 0 && sink.selfBundle?.(i, self, this.selfEvents[self]) === true) taken[i] = 1;
     }
     // Self-loops not yet reported: counted, and handed over before the next other successor.
@@ -340,6 +344,11 @@ export class CompiledSystem {
     }
     this.pool[bundle + actions.length] = self + 2;
     return self;
+  }
+
+  /** The number of self-loops of the bundle `bundleSelfLoops` named `self`. */
+  selfLoopCount(self: number): number {
+    return this.selfEvents[self];
   }
 
   /** The event of the k-th self-loop of the bundle `bundleSelfLoops` named `self`. */

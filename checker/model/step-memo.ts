@@ -285,9 +285,9 @@ export class StepMemo {
    */
   private readonly bundleAt = new PairValues();
   /**
-   * Records of bundles all of whose self-loops `selfLoop` answered by counts alone: the count, then per
-   * self-loop (in order) its local class, its handled list or -1, the lane of the slot it addresses or
-   * -1, that lane's value (with the event it fixes the local class), and its event id.
+   * Records of bundles all of whose self-loops `selfLoop` answered by counts alone, each addressing no
+   * slot or the bundle's own (whose id the bundle fixes, so that with its event it fixes its local class):
+   * the count, then per self-loop (in order) its local class and its handled list or -1.
    */
   private bundleRecords = new Int32Array(1 << 12);
   private bundleRecordsLength = 0;
@@ -574,7 +574,7 @@ export class StepMemo {
     this.filed = false;
     const recording = slot >= 0 && this.recordLeft[slot] > 0;
     if (open === undefined || open.length === 0) {
-      if (recording) this.recordSelf(slot, eventId, fromIndex, open === undefined ? -2 : -1, addressed, from);
+      if (recording) this.recordSelf(slot, fromIndex, open === undefined ? -2 : -1, addressed);
       return open;
     }
     if (fromIndex !== this.laneFrom || fromIndex < 0) {
@@ -587,14 +587,14 @@ export class StepMemo {
     this.handledLocal = local;
     const row = this.handledRows[outside];
     if (row === undefined || local >= row.length || row[local] === 0) {
-      if (recording) this.recordSelf(slot, eventId, fromIndex, -2, addressed, from);
+      if (recording) this.recordSelf(slot, fromIndex, -2, addressed);
       return open;
     }
     const list = row[local] - 1;
     this.handledHits[list]++;
     this.filed = true;
     const asked = this.handledAsk[list];
-    if (recording) this.recordSelf(slot, eventId, fromIndex, asked.length === 0 ? list : -2, addressed, from);
+    if (recording) this.recordSelf(slot, fromIndex, asked.length === 0 ? list : -2, addressed);
     return asked;
   }
 
@@ -617,16 +617,9 @@ export class StepMemo {
     }
     const outside = this.laneFromOutside;
     const record = this.bundleAt.get(bundle, outside);
-    if (record >= 0) {
-      const records = this.bundleRecords;
-      let same = records[record] === count;
-      const end = record + 1 + 5 * count;
-      for (let p = record + 1; p < end && same; p += 5)
-        same = records[p + 2] < 0 || from[records[p + 2]] === records[p + 3];
-      if (same) {
-        this.takenRecord[slot] = record;
-        return true;
-      }
+    if (record >= 0 && this.bundleRecords[record] === count) {
+      this.takenRecord[slot] = record;
+      return true;
     }
     this.recordBundle[slot] = bundle;
     this.recordOutside[slot] = outside;
@@ -649,8 +642,8 @@ export class StepMemo {
       const n = traversed[slot];
       if (record < 0 || n === 0) continue;
       total += n;
-      const end = record + 1 + 5 * n;
-      for (let p = record + 1; p < end; p += 5) {
+      const end = record + 1 + 2 * n;
+      for (let p = record + 1; p < end; p += 2) {
         this.settledLocal.count(records[p]);
         if (records[p + 1] >= 0) this.handledHits[records[p + 1]]++;
       }
@@ -658,31 +651,19 @@ export class StepMemo {
     return total;
   }
 
-  /** The event id of the k-th self-loop of the bundle taken for slot `slot` in the state expanded. */
-  takenEvent(slot: number, k: number): number {
-    return this.bundleRecords[this.takenRecord[slot] + 1 + 5 * k + 4];
-  }
-
   /** One self-loop of the bundle being recorded for `slot`: its handled list, -1 for none, -2 when not answered by counts alone. */
-  private recordSelf(
-    slot: number,
-    eventId: number,
-    fromIndex: number,
-    list: number,
-    addressed: number,
-    from: Uint32Array,
-  ): void {
-    if (list === -2 || fromIndex !== this.recordFrom[slot]) {
+  private recordSelf(slot: number, fromIndex: number, list: number, addressed: number): void {
+    // A self-loop addressing another slot: its class depends on that slot's id, which the bundle does not fix.
+    if (list === -2 || fromIndex !== this.recordFrom[slot] || (addressed >= 0 && addressed !== slot)) {
       this.recordLeft[slot] = 0;
       return;
     }
-    const lane = addressed < 0 ? -1 : firstNamespaceLane + addressed;
     const recorded = this.recorded[slot];
-    recorded.push(this.localAt / this.count, list, lane, lane < 0 ? 0 : from[lane], eventId);
+    recorded.push(this.localAt / this.count, list);
     if (--this.recordLeft[slot] > 0) return;
     const at = this.bundleRecordsLength;
     this.bundleRecords = grown(this.bundleRecords, at + recorded.length);
-    this.bundleRecords[at] = recorded.length / 5;
+    this.bundleRecords[at] = recorded.length / 2;
     this.bundleRecords.set(recorded, at + 1);
     this.bundleRecordsLength = at + 1 + recorded.length;
     this.bundleAt.set(this.recordBundle[slot], this.recordOutside[slot], at);
