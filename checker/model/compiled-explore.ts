@@ -67,7 +67,8 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
   ) => LaneEdgeVerdict;
   /**
    * Offered, before a state's successors are made, the self-loops of slot `slot`'s local actions there
-   * (`LaneSink.selfBundle`: `bundle` names them, `events(k)` is the k-th one's event id): true takes them,
+   * (`LaneSink.selfBundle`: `bundle` names them, `CompiledSystem.selfLoopEvent(bundle, k)` is the k-th
+   * one's event id): true takes them,
    * as `onLaneEdge` answering `edgeHandled` for each would, and they are counted as transitions but not
    * sent; false sends each to `onLaneEdge` with its slot.
    */
