@@ -16,7 +16,7 @@ import {
 import type { ExplorableModel, StopReason } from '../engine/model.ts';
 import type { ProgressOption } from '../engine/progress.ts';
 import { grown } from '../engine/state-store.ts';
-import { compiledFor } from '../model/compiled.ts';
+import { type CompiledSystem, compiledFor } from '../model/compiled.ts';
 import {
   type CompiledOptions,
   type CompiledResult,
@@ -93,6 +93,9 @@ export interface CheckOptions {
   memo?: false;
 }
 
+/** The compiled search's hooks that the judge gives. */
+type LaneHooks = 'onLaneEdge' | 'onEdge' | 'onSelfBundle' | 'onSelfBundlesDone';
+
 /** What follows a search for liveness: each expansion, each edge, each new state, then the result. */
 export interface SearchRecorder {
   wrap(model: ExplorableModel<SystemState, SystemEvent>): ExplorableModel<SystemState, SystemEvent>;
@@ -103,6 +106,17 @@ export interface SearchRecorder {
    * `selfLoop` when it leads back to the state expanded (its target's index is the source's).
    */
   eventEdge?(event: number, events: readonly SystemEvent[], selfLoop: boolean): void;
+  /**
+   * The first `count` of the `total` self-loops of a compiled table bundle (`bundle` names it; the k-th
+   * one's event id is `eventOf(bundle, k)`): as `eventEdge` on each.
+   */
+  selfLoopBundle?(
+    bundle: number,
+    count: number,
+    total: number,
+    eventOf: (bundle: number, k: number) => number,
+    events: readonly SystemEvent[],
+  ): void;
   state?(state: SystemState, index: number): void;
   finish(search: ExploreResult<SystemState, SystemEvent>): unknown;
 }
@@ -171,7 +185,7 @@ function compiledOptions(
   const { canonical: _onStates, ...searchOptions } = judge.options;
   return {
     ...searchOptions,
-    ...judge.lanes(compiledFor(model).events),
+    ...judge.lanes(compiledFor(model)),
     onExpand: () => recorder?.expanding(),
     hashCompact: options.hashCompact === true,
     ...(options.symmetry ? { lanesSymmetry: options.symmetry.onLanes() } : {}),
@@ -292,7 +306,7 @@ function createJudge(
 ): {
   options: ExploreOptions<SystemState, SystemEvent>;
   /** The compiled search's edge hooks: `onLaneEdge` judges what it can from the lanes, `onEdge` the rest. */
-  lanes(events: readonly SystemEvent[]): Pick<CompiledOptions, 'onLaneEdge' | 'onEdge'>;
+  lanes(compiled: CompiledSystem): Pick<CompiledOptions, LaneHooks>;
   verdicts(result: ExploreResult<SystemState, SystemEvent>): CheckResult;
 } {
   const violations = new Map<
@@ -468,7 +482,9 @@ function createJudge(
     return !allViolated();
   };
 
-  const lanes = (events: readonly SystemEvent[]): Pick<CompiledOptions, 'onLaneEdge' | 'onEdge'> => {
+  const lanes = (compiled: CompiledSystem): Pick<CompiledOptions, LaneHooks> => {
+    const { events } = compiled;
+    const eventOf = (bundle: number, k: number) => compiled.selfLoopEvent(bundle, k);
     const { recorder } = options;
     // Per event id: seen (its transitions covered), and the namespace slot its request addresses + 2 (0: not yet known).
     let seen = new Uint8Array(0);
@@ -483,8 +499,34 @@ function createJudge(
     const rest: number[] = [];
     const fired: number[] = [];
     const slotsAsked: number[] = [];
+    // The self-loops of a slot's bundle that the memo answers by counts alone are taken whole: no hook
+    // per edge. A recorder that takes edges one by one only (`edge`) sees each.
+    const takesBundles =
+      memo !== undefined && (recorder === undefined || recorder.selfLoopBundle !== undefined);
+    const bundles: Pick<CompiledOptions, 'onSelfBundle' | 'onSelfBundlesDone'> = {
+      onSelfBundle: (slot, bundle, count, from, fromIndex) =>
+        memo !== undefined &&
+        !pastFirstLevel(fromIndex) &&
+        memo.takeBundle(slot, bundle, count, fromIndex, from),
+      onSelfBundlesDone: (traversed, taken) => {
+        if (memo === undefined) return;
+        // Each was judged before (its bundle recorded one by one): its events' transitions are covered.
+        edgeSeq += memo.countBundles(traversed);
+        if (recorder?.selfLoopBundle !== undefined)
+          for (let slot = 0; slot < traversed.length; slot++)
+            if (traversed[slot] > 0)
+              recorder.selfLoopBundle(
+                taken[slot],
+                traversed[slot],
+                compiled.selfLoopCount(taken[slot]),
+                eventOf,
+                events,
+              );
+      },
+    };
     return {
-      onLaneEdge: (id, from, to, beforeIndex, afterIndex) => {
+      ...(takesBundles ? bundles : {}),
+      onLaneEdge: (id, from, to, beforeIndex, afterIndex, _isNew, slot) => {
         if (pastFirstLevel(beforeIndex)) return edgeStop;
         edgeSeq++;
         if (recorder?.eventEdge) recorder.eventEdge(id, events, afterIndex === beforeIndex);
@@ -502,7 +544,7 @@ function createJudge(
         // like one the tables answered before is counted by the memo (empty: nothing left to judge).
         const self = from === to;
         const settled = self
-          ? memo.selfLoop(id, addressedOf(id), beforeIndex, from)
+          ? memo.selfLoop(id, addressedOf(id), beforeIndex, from, slot)
           : memo.settledLanes(id, addressedOf(id), from, to);
         open = settled;
         if (settled === undefined) return edgeDecoded;

@@ -152,6 +152,8 @@ export class LivenessCollector {
   /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet), from the word of condition 0 on. */
   private gathered: Uint32Array;
   private gatheredFor = -1;
+  /** Per compiled table bundle taken whole (`selfLoopBundle`): its self-loops' conditions' words, then their self-loop word. */
+  private readonly bundleWords = new Map<number, Uint32Array>();
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
   /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
   private readonly goalMemo: GoalMemo;
@@ -245,6 +247,42 @@ export class LivenessCollector {
     const bits = this.idBits;
     const gathered = this.gathered;
     for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
+  }
+
+  /**
+   * The first `count` of the `total` self-loops of a compiled table bundle, as `eventEdge` on each: what a
+   * whole bundle takes is kept per bundle (its conditions' words, then its self-loop word).
+   */
+  selfLoopBundle(
+    bundle: number,
+    count: number,
+    total: number,
+    eventOf: (bundle: number, k: number) => number,
+    events: readonly SystemEvent[],
+  ): void {
+    if (count < total || this.selfWords === undefined) {
+      for (let k = 0; k < count; k++) this.eventEdge(eventOf(bundle, k), events, true);
+      return;
+    }
+    let words = this.bundleWords.get(bundle);
+    if (words === undefined) {
+      // Its events were each seen before (the bundle was recorded one by one): their bits are known.
+      const width = this.stride - (this.conditionBase >>> 5);
+      words = new Uint32Array(width + 1);
+      for (let k = 0; k < total; k++) {
+        const event = eventOf(bundle, k);
+        this.eventEdge(event, events, true);
+        for (let w = 0; w < width; w++) words[w] |= this.idBits[event * width + w];
+        words[width] |= this.selfWordOf(event, events);
+      }
+      this.bundleWords.set(bundle, words);
+      return;
+    }
+    this.gatheredFor = this.expansions - 1;
+    const gathered = this.gathered;
+    const width = gathered.length;
+    for (let w = 0; w < width; w++) gathered[w] |= words[w];
+    this.gatheredSelf |= words[width];
   }
 
   /** Writes the classes gathered over the last expansion's edges, and that it had one. */

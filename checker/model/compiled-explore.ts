@@ -63,7 +63,27 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
     fromIndex: number,
     toIndex: number,
     isNew: boolean,
+    slot: number,
   ) => LaneEdgeVerdict;
+  /**
+   * Offered, before a state's successors are made, the self-loops of slot `slot`'s local actions there
+   * (`LaneSink.selfBundle`: `bundle` names them, `CompiledSystem.selfLoopEvent(bundle, k)` is the k-th
+   * one's event id): true takes them,
+   * as `onLaneEdge` answering `edgeHandled` for each would, and they are counted as transitions but not
+   * sent; false sends each to `onLaneEdge` with its slot.
+   */
+  onSelfBundle?: (
+    slot: number,
+    bundle: number,
+    count: number,
+    from: Uint32Array,
+    fromIndex: number,
+  ) => boolean;
+  /**
+   * After a state's successors, when `onSelfBundle` took any: per slot, how many of the self-loops taken
+   * were traversed (all of them, or those before the edge that stopped the search), and the bundle taken.
+   */
+  onSelfBundlesDone?: (traversed: Int32Array, bundles: Int32Array) => void;
 }
 
 /** Symmetry on lanes (checker/model/symmetry.ts, `StateSymmetry.canonicalLanes`). */
@@ -150,7 +170,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const { signal } = options;
   // The judge's hooks: let go once the search is over, so that what they hold (the step memo, decoded
   // states) is not kept alive by the result's closures, which share this scope, through liveness and the reports.
-  let { onState, onEdge, onExpand, onLaneEdge } = options;
+  let { onState, onEdge, onExpand, onLaneEdge, onSelfBundle, onSelfBundlesDone } = options;
   const compact = options.hashCompact === true;
   const visited = new PackedVisitedTable(width, hashLanes);
   const fingerprints = new FingerprintTable();
@@ -197,8 +217,20 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     return index;
   };
 
-  /** One edge from the current state to `lanes` (the current state itself when `self`). */
-  const arrive = (event: number, lanes: Uint32Array, self: boolean): void => {
+  // The self-loops of taken bundles traversed before the search stopped in the state being expanded.
+  let anyTaken = false;
+  const takenAtStop = new Int32Array(compiled.model.scope.namespaces.length);
+  let stoppedHere = false;
+  /** One edge from the current state to `lanes` (the current state itself when `self`); `slot` as `onLaneEdge`'s. */
+  const arrive = (event: number, lanes: Uint32Array, self: boolean, slot = -1): void => {
+    arriveEdge(event, lanes, self, slot);
+    // The first stop inside a state: the self-loops taken so far are those before it.
+    if (anyTaken && !stoppedHere && tally.stopReason !== undefined) {
+      stoppedHere = true;
+      takenAtStop.set(compiled.takenLoops);
+    }
+  };
+  const arriveEdge = (event: number, lanes: Uint32Array, self: boolean, slot: number): void => {
     let index = currentIndex;
     let isNew = false;
     if (!self) {
@@ -222,7 +254,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     if (!callbacks) return;
     let decodeEdge = onEdge !== undefined;
     if (onLaneEdge !== undefined) {
-      const verdict = onLaneEdge(event, current, lanes, currentIndex, index, isNew);
+      const verdict = onLaneEdge(event, current, lanes, currentIndex, index, isNew, slot);
       if (verdict === edgeStop) {
         tally.stopReason = 'stopped';
         return;
@@ -252,13 +284,26 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       tally.transitions += count;
       represented.transitions += count * currentOrbit;
     },
-    self(event) {
+    self(event, slot) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
       tally.transitions++;
       represented.transitions += currentOrbit;
-      if (callbacks) arrive(event, current, true);
+      if (callbacks) arrive(event, current, true, slot);
     },
+    ...(onSelfBundle === undefined
+      ? {}
+      : {
+          selfBundle(slot: number, bundle: number, count: number): boolean {
+            if (
+              tally.stopReason !== undefined ||
+              onSelfBundle?.(slot, bundle, count, current, currentIndex) !== true
+            )
+              return false;
+            anyTaken = true;
+            return true;
+          },
+        }),
     change(event, lane, value) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
@@ -313,7 +358,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   const result = (): CompiledResult => {
     const { durationMs } = at;
     if (durationMs === undefined) throw new Error('exploreCompiled: the search has not finished');
-    onState = onEdge = onExpand = onLaneEdge = undefined;
+    onState = onEdge = onExpand = onLaneEdge = onSelfBundle = onSelfBundlesDone = undefined;
     before = undefined;
     const count = stored();
     if (compact) return compactResult(count, durationMs);
@@ -489,7 +534,10 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     childDepth = depth;
     if (symmetry !== undefined) currentOrbit = symmetry.orbitSize(current);
     onExpand?.();
+    anyTaken = false;
+    stoppedHere = false;
     compiled.expand(current, sink);
+    if (anyTaken) onSelfBundlesDone?.(stoppedHere ? takenAtStop : compiled.takenLoops, compiled.takenBundles);
   }
 
   return { run, result };

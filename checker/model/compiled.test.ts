@@ -44,4 +44,64 @@ describe('the compiled system model (checker/model/compiled.ts) against the mode
     expect(limited).toMatchObject({ states: 50, complete: false, stopReason: 'max-states' });
     expect(() => exploreCompiled(new CompiledSystem(model), { canonical: (s) => s })).toThrow(/symmetry/);
   });
+
+  it('hands the self-loops of a slot over as one bundle: every one counted, in the search and before a stop inside a state', () => {
+    const model = systemModel(scopeByName('quick'));
+    // Every edge as `onLaneEdge` sees it, by event and whether it is a self-loop; with `bundles`, every
+    // bundle is taken and its self-loops are added as the search says it traversed them.
+    const edges = (bundles: boolean, maxStates: number | undefined, stopAt: number) => {
+      const compiled = new CompiledSystem(model);
+      const selfLoops = new Map<number, number>();
+      let others = 0;
+      let moved = 0;
+      let taken = 0;
+      const add = (event: number) => selfLoops.set(event, (selfLoops.get(event) ?? 0) + 1);
+      const result = exploreCompiled(compiled, {
+        ...(maxStates !== undefined ? { maxStates } : {}),
+        onLaneEdge: (event, from, to, fromIndex, toIndex) => {
+          if (fromIndex === toIndex) {
+            add(event);
+            return 0;
+          }
+          others++;
+          // The search stopped by a namespace's own step (lanes 3 on are the namespace slots'): inside a
+          // state, between the self-loops of its slots' bundles.
+          if (to[3] !== from[3] && ++moved === stopAt) return 2;
+          return 0;
+        },
+        ...(bundles
+          ? {
+              onSelfBundle: () => true,
+              onSelfBundlesDone: (traversed: Int32Array, taken_: Int32Array) => {
+                for (let slot = 0; slot < traversed.length; slot++)
+                  for (let k = 0; k < traversed[slot]; k++) {
+                    taken++;
+                    add(compiled.selfLoopEvent(taken_[slot], k));
+                  }
+              },
+            }
+          : {}),
+      });
+      return { transitions: result.transitions, states: result.states, selfLoops, others, taken };
+    };
+    for (const [maxStates, stopAt] of [
+      [undefined, -1],
+      [777, -1],
+      [undefined, 300],
+    ] as const) {
+      const each = edges(false, maxStates, stopAt);
+      const whole = edges(true, maxStates, stopAt);
+      // Bundles were taken (most of quick's self-loops are local actions' ones), and none was lost.
+      expect(whole.taken).toBeGreaterThan(each.transitions / 2);
+      expect(whole.transitions).toBe(each.transitions);
+      expect(whole.states).toBe(each.states);
+      expect(whole.others).toBe(each.others);
+      expect([...whole.selfLoops].sort(([a], [b]) => a - b)).toEqual(
+        [...each.selfLoops].sort(([a], [b]) => a - b),
+      );
+      const selfLoops = [...each.selfLoops.values()].reduce((sum, n) => sum + n, 0);
+      // The edge to the state past the limit is counted but never handed to `onLaneEdge`.
+      expect(selfLoops + each.others).toBe(each.transitions - (maxStates === undefined ? 0 : 1));
+    }
+  });
 });

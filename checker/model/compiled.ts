@@ -17,10 +17,21 @@ import { CheckedSystemModel, CopyReads, requestsReadOwnRoleBindings } from './sy
 export interface LaneSink {
   /** False when nothing watches single edges: self-loops may then be counted in bulk (`selfLoops`). */
   readonly eachSelfLoop: boolean;
-  /** A self-loop: the successor is the state being expanded. */
-  self(event: number): void;
-  /** `count` self-loops, each before the next successor sent (only when `eachSelfLoop` is false). */
+  /**
+   * `count` self-loops, each before the next successor sent (when `eachSelfLoop` is false, or the
+   * self-loops of a slot whose bundle `selfBundle` took).
+   */
   selfLoops(count: number): void;
+  /**
+   * Before a state's successors are sent, when `eachSelfLoop` is true: the `count` self-loops of slot
+   * `slot`'s local actions in this state, one table bundle (`bundle` names it: the same bundle has the same
+   * self-loops in the same order in every state whose bundle it is; `at(bundle, k)` is the k-th one's event).
+   * True takes them: they are sent as counts only (`selfLoops`), and `CompiledSystem.takenLoops[slot]`
+   * counts those sent so far; false sends each to `self` with its slot.
+   */
+  selfBundle?(slot: number, bundle: number, count: number): boolean;
+  /** A self-loop: the successor is the state being expanded; `slot` the namespace slot of the local action, else -1. */
+  self(event: number, slot?: number): void;
   /** The state being expanded with lane `lane` set to `value`. */
   change(event: number, lane: number, value: number): void;
   /** The state whose lanes are `lanes[0 .. width)`. */
@@ -95,6 +106,18 @@ export class CompiledSystem {
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
   private readonly bundles: Int32Array;
+  /** Per slot: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
+  private readonly taken: Uint8Array;
+  /** Per slot: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
+  readonly takenLoops: Int32Array;
+  /** Per slot: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
+  readonly takenBundles: Int32Array;
+  /**
+   * Per bundle, the pool word after its entries: where the events of its self-loops start in `selfEvents`
+   * (their count first) + 2, 1 for a bundle with an entry computed always, 0 until first needed.
+   */
+  private selfEvents: Int32Array = new Int32Array(1 << 10);
+  private selfEventsLength = 0;
   private readonly fullContexts = new PairIds();
   private fullContext = 0;
   /** Per wide or global action: the entry by its key (wide context id, or context id). */
@@ -195,6 +218,9 @@ export class CompiledSystem {
     );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
+    this.taken = new Uint8Array(this.namespaces);
+    this.takenLoops = new Int32Array(this.namespaces);
+    this.takenBundles = new Int32Array(this.namespaces);
     this.keyed = actions.map(() => new Int32Array(0));
     this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
@@ -203,7 +229,7 @@ export class CompiledSystem {
 
   /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
   get tableBytes(): number {
-    let bytes = this.pool.byteLength + this.listViews.byteLength;
+    let bytes = this.pool.byteLength + this.listViews.byteLength + this.selfEvents.byteLength;
     for (const rows of [...this.localRows, ...this.bundleRows])
       for (const row of rows) bytes += row?.byteLength ?? 0;
     for (const ids of [
@@ -237,8 +263,17 @@ export class CompiledSystem {
   /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
-    const { kinds, lanes, slotOf, positionOf, bundles } = this;
+    const { kinds, lanes, slotOf, positionOf, bundles, taken, takenLoops } = this;
     const each = sink.eachSelfLoop;
+    const bundled = each && sink.selfBundle !== undefined;
+    for (let i = 0; i < this.namespaces; i++) {
+      takenLoops[i] = 0;
+      taken[i] = 0;
+      if (!bundled) continue;
+      const self = this.bundleSelfLoops(i);
+      this.takenBundles[i] = self;
+      if (self >= 0 && sink.selfBundle?.(i, self, this.selfEvents[self]) === true) taken[i] = 1;
+    }
     // Self-loops not yet reported: counted, and handed over before the next other successor.
     let loops = 0;
     for (let a = 0; a < kinds.length; a++) {
@@ -256,8 +291,11 @@ export class CompiledSystem {
                 loops = 0;
               }
               sink.change(pool[at], lane, pool[at + 1]);
-            } else if (each) sink.self(pool[at]);
-            else loops++;
+            } else if (!each) loops++;
+            else if (taken[slotOf[a]] === 1) {
+              loops++;
+              takenLoops[slotOf[a]]++;
+            } else sink.self(pool[at], slotOf[a]);
           }
           continue;
         }
@@ -274,6 +312,48 @@ export class CompiledSystem {
     }
     if (loops > 0) sink.selfLoops(loops);
     this.decoded = undefined;
+  }
+
+  /**
+   * The self-loops of slot i's bundle in this state: where their events start in `selfEvents` (the
+   * count first), or -1 when one of its entries is computed always.
+   */
+  private bundleSelfLoops(i: number): number {
+    const bundle = this.bundles[i];
+    const actions = this.slotActions[i];
+    const known = this.pool[bundle + actions.length];
+    if (known !== 0) return known - 2;
+    const pool = this.pool;
+    const events: number[] = [];
+    let self = 0;
+    for (const a of actions) {
+      const entry = pool[bundle + this.positionOf[a]];
+      if (entry === always) {
+        self = -1;
+        break;
+      }
+      const end = entry - 1 + 2 * pool[entry - 2];
+      for (let at = entry - 1; at < end; at += 2) if (pool[at + 1] < 0) events.push(pool[at]);
+    }
+    if (self === 0) {
+      self = this.selfEventsLength;
+      this.selfEvents = grown(this.selfEvents, self + events.length);
+      this.selfEvents[self] = events.length;
+      this.selfEvents.set(events, self + 1);
+      this.selfEventsLength = self + 1 + events.length;
+    }
+    this.pool[bundle + actions.length] = self + 2;
+    return self;
+  }
+
+  /** The number of self-loops of the bundle `bundleSelfLoops` named `self`. */
+  selfLoopCount(self: number): number {
+    return this.selfEvents[self];
+  }
+
+  /** The event of the k-th self-loop of the bundle `bundleSelfLoops` named `self`. */
+  selfLoopEvent(self: number, k: number): number {
+    return this.selfEvents[self + 1 + k];
   }
 
   /** The context of the state: its global lanes, the RoleBindings (each slot's part), each controller's own context. */
@@ -321,9 +401,11 @@ export class CompiledSystem {
   private fillBundle(i: number, id: number): number {
     const entries = this.slotActions[i].map((a) => this.localEntry(a, 3 + i, id));
     const offset = this.poolLength;
-    this.pool = grown(this.pool, offset + entries.length, 0);
+    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed.
+    this.pool = grown(this.pool, offset + entries.length + 1, 0);
     this.pool.set(entries, offset);
-    this.poolLength += entries.length;
+    this.pool[offset + entries.length] = 0;
+    this.poolLength += entries.length + 1;
     const rows = this.bundleRows[i];
     const row = grown(rows[id] ?? new Int32Array(0), this.fullContext, unknown);
     rows[id] = row;
@@ -413,8 +495,13 @@ export class CompiledSystem {
       return;
     }
     const pool = this.pool;
-    const end = entry - 1 + pool[entry - 2];
-    for (let at = entry - 1; at < end; at++) sink.self(pool[at]);
+    const count = pool[entry - 2];
+    // A list changes nothing: a sink that counts self-loops gets them as a count.
+    if (!sink.eachSelfLoop) {
+      if (count > 0) sink.selfLoops(count);
+      return;
+    }
+    for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at]);
   }
 
   /** What a list reads of a namespace: its listing (machines/system-types.ts `NamespaceListing`), no more. */

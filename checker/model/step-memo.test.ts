@@ -242,6 +242,34 @@ describe('self-loops judged by their pair', () => {
     expect(memo.selfLoop(7, -1, 3, lanes(id))).toBeUndefined();
     expect(memo.selfLoop(7, 0, 4, lanes(id))).toEqual([1]);
   });
+
+  it('take a bundle of self-loops only once recorded with each answered by counts, and count each as selfLoop would', () => {
+    const memo = settledOn(7, 0, lanes(1));
+    // Not yet recorded; its one self-loop leaves the witness test open: not recorded either.
+    expect(memo.takeBundle(0, 10, 1, 1, lanes(1))).toBe(false);
+    expect(memo.selfLoop(7, 0, 1, lanes(1), 0)).toEqual([1]);
+    memo.rememberHandled([0]);
+    expect(memo.takeBundle(0, 10, 1, 2, lanes(1))).toBe(false);
+    // Filed now, nothing to ask again: the bundle is recorded (and this self-loop counted, once).
+    expect(memo.selfLoop(7, 0, 2, lanes(1), 0)).toEqual([]);
+    expect(memo.settledWitnessCounts()).toEqual([1]);
+    expect(memo.takeBundle(0, 10, 1, 3, lanes(1))).toBe(true);
+    expect(memo.countBundles(Int32Array.of(1, 0))).toBe(1);
+    expect(memo.settledWitnessCounts()).toEqual([2]);
+    // A stop before the taken self-loop: none counted.
+    expect(memo.takeBundle(0, 10, 1, 4, lanes(1))).toBe(true);
+    expect(memo.countBundles(Int32Array.of(0, 0))).toBe(0);
+    expect(memo.settledWitnessCounts()).toEqual([2]);
+    // Other lanes outside the slots, or another count: not that record.
+    expect(memo.takeBundle(0, 10, 1, 5, lanes(1, 5))).toBe(false);
+    expect(memo.takeBundle(0, 10, 2, 6, lanes(1))).toBe(false);
+    // A self-loop addressing another slot than the bundle's: its class is not fixed by the bundle, never recorded.
+    expect(memo.takeBundle(1, 12, 1, 7, lanes(1))).toBe(false);
+    expect(memo.selfLoop(7, 0, 7, lanes(1), 1)).toEqual([]);
+    expect(memo.takeBundle(1, 12, 1, 8, lanes(1))).toBe(false);
+    expect(memo.countBundles(Int32Array.of(0, 1))).toBe(0);
+    expect(memo.settledWitnessCounts()).toEqual([3]);
+  });
 });
 
 describe('properties read states only through the model', () => {

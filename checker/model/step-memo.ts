@@ -279,6 +279,26 @@ export class StepMemo {
   answeredFromSlots = false;
   /** Whether the last `selfLoop` found its step filed (`rememberHandled`): it answered the judgements to ask again. */
   filed = false;
+  /**
+   * The self-loops of a slot's bundle (`takeBundle`) by (the bundle, the outside id of the state expanded):
+   * where its record starts in `bundleRecords`, -1 while unknown.
+   */
+  private readonly bundleAt = new PairValues();
+  /**
+   * Records of bundles all of whose self-loops `selfLoop` answered by counts alone, each addressing no
+   * slot or the bundle's own (whose id the bundle fixes, so that with its event it fixes its local class):
+   * the count, then per self-loop (in order) its local class and its handled list or -1.
+   */
+  private bundleRecords = new Int32Array(1 << 12);
+  private bundleRecordsLength = 0;
+  /** Per slot: the record taken in the state expanded, or -1. */
+  private readonly takenRecord: Int32Array;
+  /** Per slot: the bundle `selfLoop` is recording (its key, the state, the self-loops left, what it wrote). */
+  private readonly recordBundle: Int32Array;
+  private readonly recordOutside: Int32Array;
+  private readonly recordFrom: Int32Array;
+  private readonly recordLeft: Int32Array;
+  private readonly recorded: number[][];
 
   /**
    * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
@@ -293,6 +313,12 @@ export class StepMemo {
     this.tuple = new Uint32Array(1 + 3 * slots);
     this.outsideTuple = new Uint32Array(4 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
+    this.takenRecord = new Int32Array(slots).fill(-1);
+    this.recordBundle = new Int32Array(slots);
+    this.recordOutside = new Int32Array(slots);
+    this.recordFrom = new Int32Array(slots).fill(-1);
+    this.recordLeft = new Int32Array(slots);
+    this.recorded = Array.from({ length: slots }, () => []);
     this.outsideFirst = firstNamespaceLane + slots;
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
@@ -541,11 +567,16 @@ export class StepMemo {
     addressed: number,
     fromIndex: number,
     from: Uint32Array,
+    slot = -1,
   ): readonly number[] | undefined {
     this.enterSelfLoop(eventId, addressed, from);
     const open = this.settledHere();
     this.filed = false;
-    if (open === undefined || open.length === 0) return open;
+    const recording = slot >= 0 && this.recordLeft[slot] > 0;
+    if (open === undefined || open.length === 0) {
+      if (recording) this.recordSelf(slot, fromIndex, open === undefined ? -2 : -1, addressed);
+      return open;
+    }
     if (fromIndex !== this.laneFrom || fromIndex < 0) {
       this.laneFrom = fromIndex;
       this.laneFromOutside = this.outsideOfLaneArray(from);
@@ -555,10 +586,87 @@ export class StepMemo {
     this.handledOutside = outside;
     this.handledLocal = local;
     const row = this.handledRows[outside];
-    if (row === undefined || local >= row.length || row[local] === 0) return open;
-    this.handledHits[row[local] - 1]++;
+    if (row === undefined || local >= row.length || row[local] === 0) {
+      if (recording) this.recordSelf(slot, fromIndex, -2, addressed);
+      return open;
+    }
+    const list = row[local] - 1;
+    this.handledHits[list]++;
     this.filed = true;
-    return this.handledAsk[row[local] - 1];
+    const asked = this.handledAsk[list];
+    if (recording) this.recordSelf(slot, fromIndex, asked.length === 0 ? list : -2, addressed);
+    return asked;
+  }
+
+  /**
+   * Offered the `count` self-loops of slot `slot`'s local actions in state `fromIndex` (one compiled table
+   * bundle, named by `bundle`): true takes them, when a bundle so named out of a state with these lanes
+   * outside the slots was recorded before with each of its self-loops answered by counts alone (its
+   * class settled with nothing open, or its step filed with nothing to ask again: both stay so) and each
+   * addresses a slot with the id it had then; `countBundles` then counts them as `selfLoop` would.
+   * Otherwise false, and the `selfLoop` calls of this slot's self-loops in this state record the bundle
+   * if each is so answered.
+   */
+  takeBundle(slot: number, bundle: number, count: number, fromIndex: number, from: Uint32Array): boolean {
+    this.takenRecord[slot] = -1;
+    this.recordLeft[slot] = 0;
+    if (count === 0 || fromIndex < 0) return false;
+    if (fromIndex !== this.laneFrom) {
+      this.laneFrom = fromIndex;
+      this.laneFromOutside = this.outsideOfLaneArray(from);
+    }
+    const outside = this.laneFromOutside;
+    const record = this.bundleAt.get(bundle, outside);
+    if (record >= 0 && this.bundleRecords[record] === count) {
+      this.takenRecord[slot] = record;
+      return true;
+    }
+    this.recordBundle[slot] = bundle;
+    this.recordOutside[slot] = outside;
+    this.recordFrom[slot] = fromIndex;
+    this.recordLeft[slot] = count;
+    this.recorded[slot].length = 0;
+    return false;
+  }
+
+  /**
+   * Counts the self-loops of the bundles taken in the state expanded: per slot the first `traversed[slot]`
+   * of them (all, unless the search stopped inside the state), each toward its class and filed list.
+   * Returns how many were counted.
+   */
+  countBundles(traversed: Int32Array): number {
+    const records = this.bundleRecords;
+    let total = 0;
+    for (let slot = 0; slot < traversed.length; slot++) {
+      const record = this.takenRecord[slot];
+      const n = traversed[slot];
+      if (record < 0 || n === 0) continue;
+      total += n;
+      const end = record + 1 + 2 * n;
+      for (let p = record + 1; p < end; p += 2) {
+        this.settledLocal.count(records[p]);
+        if (records[p + 1] >= 0) this.handledHits[records[p + 1]]++;
+      }
+    }
+    return total;
+  }
+
+  /** One self-loop of the bundle being recorded for `slot`: its handled list, -1 for none, -2 when not answered by counts alone. */
+  private recordSelf(slot: number, fromIndex: number, list: number, addressed: number): void {
+    // A self-loop addressing another slot: its class depends on that slot's id, which the bundle does not fix.
+    if (list === -2 || fromIndex !== this.recordFrom[slot] || (addressed >= 0 && addressed !== slot)) {
+      this.recordLeft[slot] = 0;
+      return;
+    }
+    const recorded = this.recorded[slot];
+    recorded.push(this.localAt / this.count, list);
+    if (--this.recordLeft[slot] > 0) return;
+    const at = this.bundleRecordsLength;
+    this.bundleRecords = grown(this.bundleRecords, at + recorded.length);
+    this.bundleRecords[at] = recorded.length / 2;
+    this.bundleRecords.set(recorded, at + 1);
+    this.bundleRecordsLength = at + 1 + recorded.length;
+    this.bundleAt.set(this.recordBundle[slot], this.recordOutside[slot], at);
   }
 
   /** Enters a self-loop's local class by its pair (event id, addressed slot's id + 1, or 0). */
