@@ -25,7 +25,7 @@ import { firstNamespaceLane } from './encoding.ts';
  */
 
 /** Per judgement and class: not yet judged, judged true, judged false, judge every time, or look further. */
-enum Memo {
+export enum Memo {
   Unknown = 0,
   True = 1,
   False = 2,
@@ -63,13 +63,17 @@ const globalReads = new Set<PropertyKey>([
   'storedClusterObjects',
 ]);
 
-/** Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys. */
-class TupleIds {
-  private pool = new Uint32Array(1 << 16);
+/**
+ * Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys.
+ * The tuples are kept end to end in a pool of 16-bit values, widened to 32 bits the first time a value
+ * does not fit (the ids and slot ids in every scope so far fit), and a tuple's length is where the next
+ * one starts: the default scope's slots classes hold about a hundred thousand tuples of 19 values.
+ */
+export class TupleIds {
+  private pool: Uint16Array | Uint32Array = new Uint16Array(1 << 16);
   private used = 0;
-  /** Per id: where its tuple starts in the pool, and its length. */
+  /** Per id: where its tuple starts in the pool (its end is where the next one starts, or `used`). */
   private starts = new Int32Array(1 << 12);
-  private lengths = new Int32Array(1 << 12);
   /** id + 1 per slot; 0 marks an empty slot. */
   private slots = new Int32Array(1 << 13);
   size = 0;
@@ -84,21 +88,36 @@ class TupleIds {
     }
   }
 
+  /** The tuple of `id`, as a copy (for tests and checks). */
+  tupleOf(id: number): number[] {
+    return Array.from(this.pool.subarray(this.starts[id], this.end(id)));
+  }
+
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.pool.byteLength + this.starts.byteLength + this.slots.byteLength;
+  }
+
+  private end(id: number): number {
+    return id + 1 < this.size ? this.starts[id + 1] : this.used;
+  }
+
   private equals(id: number, tuple: Uint32Array, length: number): boolean {
-    if (this.lengths[id] !== length) return false;
     const start = this.starts[id];
-    for (let k = 0; k < length; k++) if (this.pool[start + k] !== tuple[k]) return false;
+    if (this.end(id) - start !== length) return false;
+    const { pool } = this;
+    for (let k = 0; k < length; k++) if (pool[start + k] !== tuple[k]) return false;
     return true;
   }
 
   private add(slot: number, tuple: Uint32Array, length: number): number {
     const id = this.size++;
+    if (this.pool instanceof Uint16Array && tuple.subarray(0, length).some((value) => value > 0xffff))
+      this.pool = Uint32Array.from(this.pool);
     this.pool = grown(this.pool, this.used + length);
     this.starts = grown(this.starts, id);
-    this.lengths = grown(this.lengths, id);
     this.pool.set(tuple.subarray(0, length), this.used);
     this.starts[id] = this.used;
-    this.lengths[id] = length;
     this.used += length;
     this.slots[slot] = id + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
@@ -109,7 +128,8 @@ class TupleIds {
     this.slots = new Int32Array(this.slots.length * 2);
     const mask = this.slots.length - 1;
     for (let id = 0; id < this.size; id++) {
-      let slot = hashLanes(this.pool, this.starts[id], this.lengths[id]) & mask;
+      const start = this.starts[id];
+      let slot = hashLanes(this.pool, start, this.end(id) - start) & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = id + 1;
     }
@@ -124,25 +144,46 @@ export type StepJudgement<V> = (
   after: SystemState,
 ) => V;
 
-/** Per class and judgement, a `Memo` code, growing with the classes. */
-class MemoTable {
+/**
+ * Per class and judgement, a `Memo` code, growing with the classes: `bits` bits per code (2 where only
+ * Unknown, True, False and Always are stored, 4 where Further and Slots are too), packed in bytes.
+ */
+export class MemoTable {
   private codes: Uint8Array;
   private readonly ids = new TupleIds();
-  constructor(private readonly count: number) {
-    this.codes = new Uint8Array(Math.max(1, count) * 1024);
+  /** log2 of the codes per byte, and of the bits per code. */
+  private readonly perByteLog: number;
+  private readonly bitsLog: number;
+  private readonly mask: number;
+  constructor(
+    private readonly count: number,
+    bits: 2 | 4 = 4,
+  ) {
+    this.bitsLog = bits === 2 ? 1 : 2;
+    this.perByteLog = 3 - this.bitsLog;
+    this.mask = (1 << bits) - 1;
+    this.codes = new Uint8Array(Math.max(1, count) * 256);
   }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
   classOf(tuple: Uint32Array, length: number): number {
     const id = this.ids.id(tuple, length);
-    const needed = (id + 1) * this.count;
-    this.codes = grown(this.codes, needed);
+    this.codes = grown(this.codes, ((id + 1) * this.count) >>> this.perByteLog);
     return id * this.count;
   }
   code(at: number): Memo {
-    return this.codes[at] as Memo;
+    const shift = (at & ((1 << this.perByteLog) - 1)) << this.bitsLog;
+    return ((this.codes[at >>> this.perByteLog] >>> shift) & this.mask) as Memo;
   }
   set(at: number, code: Memo): void {
-    this.codes[at] = code;
+    if (code > this.mask)
+      throw new Error(`MemoTable: code ${code} does not fit ${this.mask.toString(2).length} bits`);
+    const shift = (at & ((1 << this.perByteLog) - 1)) << this.bitsLog;
+    const byte = at >>> this.perByteLog;
+    this.codes[byte] = (this.codes[byte] & ~(this.mask << shift)) | (code << shift);
+  }
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.codes.byteLength + this.ids.bytes;
   }
 }
 
@@ -294,10 +335,11 @@ export class StepMemo {
     this.outsideTuple = new Uint32Array(4 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
     this.outsideFirst = firstNamespaceLane + slots;
-    this.local = new MemoTable(count);
-    this.global = new MemoTable(count);
-    this.refined = new MemoTable(count);
-    this.slotsTable = new MemoTable(count);
+    // The local table holds Further and Slots, the global table Further; the others only settled codes.
+    this.local = new MemoTable(count, 4);
+    this.global = new MemoTable(count, 4);
+    this.refined = new MemoTable(count, 2);
+    this.slotsTable = new MemoTable(count, 2);
     this.slotsTuple = new Uint32Array(1 + 2 * slots);
     this.tracking = this.trackingModel();
   }
@@ -860,7 +902,7 @@ export class StateMemo {
     private readonly model: SystemModel,
     count: number,
   ) {
-    this.table = new MemoTable(count);
+    this.table = new MemoTable(count, 2);
     this.tuple = new Uint32Array(model.scope.namespaces.length);
     const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
     this.tracking = new Proxy(model, {
