@@ -188,16 +188,32 @@ export class MemoTable {
 }
 
 /**
- * A `MemoTable`'s classes of the tuples (key, outside, outside), by direct index: most steps leave the
- * lanes outside the namespace slots as they were, and their class is then two array reads instead of a
- * hashed tuple. The key is an event id (global table) or a local class id (refined table).
+ * A `MemoTable`'s classes of the tuples (key, outside, outside), remembered: most steps leave the lanes
+ * outside the namespace slots as they were, and their class is then found without a hashed tuple. The
+ * key is an event id (global table: few keys, each met under most outside ids, so a row per outside id
+ * read by direct index) or a local class id (refined table: tens of thousands of keys, each met under a
+ * few outside ids, so the pairs met are kept in a hash table instead of rows that would be mostly empty).
  */
 class SameOutsideClasses {
-  /** Per outside id: class offset + 1 by key (0: not yet looked up). */
+  /** Per outside id: class offset + 1 by key (0: not yet looked up); dense keys only. */
   private byOutside: Int32Array[] = [];
+  /** Class offset by (outside, key); sparse keys only. */
+  private readonly pairs: PairValues | undefined;
+
+  constructor(sparse: boolean) {
+    this.pairs = sparse ? new PairValues() : undefined;
+  }
 
   /** The class of (`head`, outside, outside) in `table`, remembered under `key` (a small number naming `head`). */
   classOf(key: number, head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
+    const { pairs } = this;
+    if (pairs !== undefined) {
+      const known = pairs.get(outside, key);
+      if (known >= 0) return known;
+      const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+      pairs.set(outside, key, at);
+      return at;
+    }
     let row = this.byOutside[outside];
     if (row === undefined || key >= row.length) {
       row = grown(row ?? new Int32Array(64), key);
@@ -205,12 +221,16 @@ class SameOutsideClasses {
     }
     const known = row[key];
     if (known !== 0) return known - 1;
+    const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+    row[key] = at + 1;
+    return at;
+  }
+
+  private static lookUp(head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
     tuple[0] = head;
     tuple[1] = outside;
     tuple[2] = outside;
-    const at = table.classOf(tuple, 3);
-    row[key] = at + 1;
-    return at;
+    return table.classOf(tuple, 3);
   }
 }
 
@@ -282,10 +302,13 @@ export class StepMemo {
   /** Whether the last `outsideOfLanes` found the lanes outside the slots unchanged by the step. */
   private outsideKept = false;
   /** The global and refined classes of steps that leave the lanes outside the slots as they were, by direct index. */
-  private readonly globalSame = new SameOutsideClasses();
-  private readonly refinedSame = new SameOutsideClasses();
-  /** Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. */
-  private readonly handledRows: Int32Array[] = [];
+  private readonly globalSame = new SameOutsideClasses(false);
+  private readonly refinedSame = new SameOutsideClasses(true);
+  /**
+   * Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. A few
+   * lists in every scope so far: 16 bits, a row widened to 32 the first time a list does not fit.
+   */
+  private readonly handledRows: (Uint16Array | Int32Array)[] = [];
   private readonly handledLists: number[][] = [];
   /** Per handled list: the judgements the slots table answered, asked again on every step of the pair. */
   private readonly handledAsk: number[][] = [];
@@ -550,7 +573,8 @@ export class StepMemo {
       }
       this.lastHandled = list;
     }
-    const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
+    let row = grown(this.handledRows[outside] ?? new Uint16Array(64), this.handledLocal);
+    if (list + 1 > 0xffff && row instanceof Uint16Array) row = Int32Array.from(row);
     this.handledRows[outside] = row;
     row[this.handledLocal] = list + 1;
   }
