@@ -135,7 +135,7 @@ export const doublingLimit = 1 << 16;
  * table (the step memo's codes, the compiled tables' pool) keeps at most a third of itself unfilled
  * instead of half, and the copy made while growing is 2.5 times the old array instead of 3.
  */
-export function grown<T extends Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array>(
+export function grown<T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(
   array: T,
   at: number,
   fill = 0,

@@ -1,7 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { hashLanes } from '../engine/codec.ts';
 import { PairValues } from '../engine/pair-ids.ts';
-import { grown } from '../engine/state-store.ts';
+import { doublingLimit, grown } from '../engine/state-store.ts';
 import { firstNamespaceLane } from './encoding.ts';
 
 /**
@@ -45,6 +45,19 @@ const sameList = (a: readonly number[], b: readonly number[]): boolean =>
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
+
+/**
+ * `grown` for the memo's 16-bit arrays (or their 32-bit widening), the same growth: kept apart so that
+ * `grown`, called on every table's growth, keeps seeing few array types.
+ */
+function grownValues<T extends Uint16Array | Uint32Array | Int32Array>(array: T, at: number): T {
+  if (at < array.length) return array;
+  let length = Math.max(16, array.length);
+  while (length <= at) length = length < doublingLimit ? length * 2 : Math.ceil(length * 1.5);
+  const bigger = new (array.constructor as new (length: number) => T)(length);
+  bigger.set(array);
+  return bigger;
+}
 
 /** Model fields and methods that are the scope's data, the same in every state. */
 const scopeData = new Set<PropertyKey>(['scope', 'objects', 'initializers', 'objectName', 'initializerSpec']);
@@ -114,8 +127,8 @@ export class TupleIds {
     const id = this.size++;
     if (this.pool instanceof Uint16Array && tuple.subarray(0, length).some((value) => value > 0xffff))
       this.pool = Uint32Array.from(this.pool);
-    this.pool = grown(this.pool, this.used + length);
-    this.starts = grown(this.starts, id);
+    if (this.used + length >= this.pool.length) this.pool = grownValues(this.pool, this.used + length);
+    if (id >= this.starts.length) this.starts = grown(this.starts, id);
     this.pool.set(tuple.subarray(0, length), this.used);
     this.starts[id] = this.used;
     this.used += length;
@@ -167,7 +180,8 @@ export class MemoTable {
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
   classOf(tuple: Uint32Array, length: number): number {
     const id = this.ids.id(tuple, length);
-    this.codes = grown(this.codes, ((id + 1) * this.count) >>> this.perByteLog);
+    const last = ((id + 1) * this.count) >>> this.perByteLog;
+    if (last >= this.codes.length) this.codes = grown(this.codes, last);
     return id * this.count;
   }
   code(at: number): Memo {
@@ -444,7 +458,7 @@ export class StepMemo {
       this.refinedAt = this.outsideKept
         ? this.refinedSame.classOf(
             this.localAt / this.count,
-            this.localAt,
+            this.localAt / this.count,
             this.tuple[1],
             this.refined,
             this.tuple,
@@ -491,9 +505,9 @@ export class StepMemo {
     return this.slotsAt;
   }
 
-  /** The tuple as the refined table keys it: the local class's offset in place of the event id. */
+  /** The tuple as the refined table keys it: the local class's id in place of the event id (16 bits so far). */
   private refinedTuple(): Uint32Array {
-    this.tuple[0] = this.localAt;
+    this.tuple[0] = this.localAt / this.count;
     return this.tuple;
   }
 
@@ -573,7 +587,7 @@ export class StepMemo {
       }
       this.lastHandled = list;
     }
-    let row = grown(this.handledRows[outside] ?? new Uint16Array(64), this.handledLocal);
+    let row = grownValues(this.handledRows[outside] ?? new Uint16Array(64), this.handledLocal);
     if (list + 1 > 0xffff && row instanceof Uint16Array) row = Int32Array.from(row);
     this.handledRows[outside] = row;
     row[this.handledLocal] = list + 1;
@@ -731,7 +745,7 @@ export class StepMemo {
 
   private refinedClass(): number {
     if (this.refinedAt < 0) {
-      this.tuple[0] = this.localAt;
+      this.tuple[0] = this.localAt / this.count;
       this.refinedAt = this.refined.classOf(this.tuple, this.outsideLanes(1));
     }
     return this.refinedAt;
