@@ -157,24 +157,15 @@ export type StepJudgement<V> = (
   after: SystemState,
 ) => V;
 
-/**
- * Per class and judgement, a `Memo` code, growing with the classes: `bits` bits per code (2 where only
- * Unknown, True, False and Always are stored, 4 where Further and Slots are too), packed in bytes.
- */
+/** Per class and judgement, a `Memo` code (a byte each), growing with the classes. */
 export class MemoTable {
-  private codes: Uint8Array;
+  protected codes: Uint8Array;
   private readonly ids = new TupleIds();
-  /** log2 of the codes per byte, and of the bits per code. */
-  private readonly perByteLog: number;
-  private readonly bitsLog: number;
-  private readonly mask: number;
+  /** `perByteLog`: log2 of the codes a byte holds. */
   constructor(
     private readonly count: number,
-    bits: 2 | 4 = 4,
+    private readonly perByteLog = 0,
   ) {
-    this.bitsLog = bits === 2 ? 1 : 2;
-    this.perByteLog = 3 - this.bitsLog;
-    this.mask = (1 << bits) - 1;
     this.codes = new Uint8Array(Math.max(1, count) * 256);
   }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
@@ -185,19 +176,33 @@ export class MemoTable {
     return id * this.count;
   }
   code(at: number): Memo {
-    const shift = (at & ((1 << this.perByteLog) - 1)) << this.bitsLog;
-    return ((this.codes[at >>> this.perByteLog] >>> shift) & this.mask) as Memo;
+    return this.codes[at] as Memo;
   }
   set(at: number, code: Memo): void {
-    if (code > this.mask)
-      throw new Error(`MemoTable: code ${code} does not fit ${this.mask.toString(2).length} bits`);
-    const shift = (at & ((1 << this.perByteLog) - 1)) << this.bitsLog;
-    const byte = at >>> this.perByteLog;
-    this.codes[byte] = (this.codes[byte] & ~(this.mask << shift)) | (code << shift);
+    this.codes[at] = code;
   }
   /** The typed arrays' bytes. */
   get bytes(): number {
     return this.codes.byteLength + this.ids.bytes;
+  }
+}
+
+/**
+ * A `MemoTable` of settled codes only (Unknown, True, False, Always: 2 bits, four to a byte), for the
+ * tables that never hold Further or Slots: the refined and slots tables, the largest on every scope.
+ */
+export class PackedMemoTable extends MemoTable {
+  constructor(count: number) {
+    super(count, 2);
+  }
+  override code(at: number): Memo {
+    return ((this.codes[at >>> 2] >>> ((at & 3) << 1)) & 3) as Memo;
+  }
+  override set(at: number, code: Memo): void {
+    if (code > 3) throw new Error(`PackedMemoTable: code ${Memo[code]} does not fit 2 bits`);
+    const shift = (at & 3) << 1;
+    const byte = at >>> 2;
+    this.codes[byte] = (this.codes[byte] & ~(3 << shift)) | (code << shift);
   }
 }
 
@@ -373,10 +378,10 @@ export class StepMemo {
     this.fixed = new Uint8Array(slots);
     this.outsideFirst = firstNamespaceLane + slots;
     // The local table holds Further and Slots, the global table Further; the others only settled codes.
-    this.local = new MemoTable(count, 4);
-    this.global = new MemoTable(count, 4);
-    this.refined = new MemoTable(count, 2);
-    this.slotsTable = new MemoTable(count, 2);
+    this.local = new MemoTable(count);
+    this.global = new MemoTable(count);
+    this.refined = new PackedMemoTable(count);
+    this.slotsTable = new PackedMemoTable(count);
     this.slotsTuple = new Uint32Array(1 + 2 * slots);
     this.tracking = this.trackingModel();
   }
@@ -940,7 +945,7 @@ export class StateMemo {
     private readonly model: SystemModel,
     count: number,
   ) {
-    this.table = new MemoTable(count, 2);
+    this.table = new MemoTable(count);
     this.tuple = new Uint32Array(model.scope.namespaces.length);
     const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
     this.tracking = new Proxy(model, {
