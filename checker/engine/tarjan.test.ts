@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SuccessorWalk } from './liveness.ts';
-import { TarjanScratch, tarjan } from './tarjan.ts';
+import { TarjanScratch, tarjan, tarjanComponents } from './tarjan.ts';
 
 /**
  * A small graph written out by hand: [event, target] per edge, by source. Events 0 to 2 are fairness
@@ -74,5 +74,46 @@ describe("Tarjan's components and the classes taken inside them", () => {
     expect(components(walkOf(true), { eventMask, selfMask })).toEqual(
       components(walkOf(true), { eventMask }),
     );
+  });
+});
+
+describe("Tarjan's components packed end to end", () => {
+  it('give each component its own states and classes, in the order they close (sinks first)', () => {
+    const packed = tarjanComponents(
+      walkOf(true),
+      { eventMask },
+      [0],
+      () => true,
+      new TarjanScratch(edges.length),
+    );
+    expect(packed.length).toBe(3);
+    // A component closes once every component it reaches has: {3}, then {2}, then {0, 1}.
+    expect([...packed.statesOf(0)]).toEqual([3]);
+    expect([...packed.statesOf(1)]).toEqual([2]);
+    expect([...packed.statesOf(2)].sort()).toEqual([0, 1]);
+    expect([...packed].map((c) => ({ states: [...c.states].sort(), taken: c.taken }))).toEqual([
+      { states: [3], taken: 0 },
+      { states: [2], taken: 2 },
+      { states: [0, 1], taken: 1 },
+    ]);
+  });
+
+  it('hold thousands of components past the lists` first capacity, each apart from its neighbours', () => {
+    // A chain 0 -> 1 -> ... -> n-1 of single states, every tenth with a self-loop of class 1.
+    const n = 5000;
+    const chain: SuccessorWalk<number> = {
+      size: n,
+      expanded: n,
+      successors: (s, visit) => {
+        if (s % 10 === 0) visit(0, s);
+        if (s + 1 < n) visit(3, s + 1);
+      },
+      events: [0, 1, 2, 3],
+    };
+    const packed = tarjanComponents(chain, { eventMask }, [0], () => true, new TarjanScratch(n));
+    expect(packed.length).toBe(n);
+    const seen = [...packed].map((c) => [...c.states, c.taken]);
+    // The last state closes first.
+    expect(seen).toEqual(Array.from({ length: n }, (_, k) => [n - 1 - k, (n - 1 - k) % 10 === 0 ? 1 : 0]));
   });
 });

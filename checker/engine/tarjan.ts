@@ -58,13 +58,50 @@ export function tarjan<E>(
   inside: (s: number) => boolean,
   scratch: TarjanScratch,
 ): { states: Int32Array; taken: number }[] {
+  return [...tarjanComponents(walk, fair, roots, inside, scratch)];
+}
+
+/**
+ * Components as `tarjan` finds them, in the same order, kept end to end in typed arrays: a search from
+ * many roots finds hundreds of thousands of components of a state or two, and an object and a typed
+ * array each would hold tens of megabytes of JavaScript heap until the caller is done with them. Each
+ * component is made as it is iterated (its states a view of the packed list).
+ */
+export class PackedComponents implements Iterable<{ states: Int32Array; taken: number }> {
+  readonly states = new IntList(1024);
+  /** Per component: where its states end in `states`, and the classes taken on its edges. */
+  readonly ends = new IntList(1024);
+  readonly taken = new IntList(1024);
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  /** The states of component `i`, a view of the packed list. */
+  statesOf(i: number): Int32Array {
+    return this.states.data.subarray(i === 0 ? 0 : this.ends.data[i - 1], this.ends.data[i]);
+  }
+
+  *[Symbol.iterator](): Iterator<{ states: Int32Array; taken: number }> {
+    for (let i = 0; i < this.ends.length; i++) yield { states: this.statesOf(i), taken: this.taken.data[i] };
+  }
+}
+
+/** `tarjan`'s components, packed (`PackedComponents`). */
+export function tarjanComponents<E>(
+  walk: SuccessorWalk<E>,
+  fair: TarjanClasses,
+  roots: ArrayLike<number>,
+  inside: (s: number) => boolean,
+  scratch: TarjanScratch,
+): PackedComponents {
   const { index, low, onStack, taken } = scratch;
   const stack = new IntList(1024);
   const frameState = new IntList(1024);
   const frameCursor = new IntList(1024);
   const frameEnd = new IntList(1024);
   const edges = new IntList(1024);
-  const components: { states: Int32Array; taken: number }[] = [];
+  const components = new PackedComponents();
   let counter = 0;
   // The state being expanded: its self-loops lie inside its own component, whatever Tarjan finds later.
   let opening = -1;
@@ -118,14 +155,16 @@ export function tarjan<E>(
         let size = 0;
         while (stack.data[stack.length - 1 - size] !== v) size++;
         size++;
-        const states = stack.data.slice(stack.length - size, stack.length);
-        stack.length -= size;
         let componentTaken = 0;
-        for (const s of states) {
+        for (let i = stack.length - size; i < stack.length; i++) {
+          const s = stack.data[i];
+          components.states.push(s);
           onStack[s] = 0;
           componentTaken |= taken[s];
         }
-        components.push({ states, taken: componentTaken });
+        stack.length -= size;
+        components.ends.push(components.states.length);
+        components.taken.push(componentTaken);
       }
       if (frameState.length > 0) {
         const parent = frameState.data[frameState.length - 1];

@@ -1,6 +1,7 @@
 import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult } from '../engine/explore.ts';
+import { IntList } from '../engine/int-list.ts';
 import {
   type FairComponent as Component,
   type FairMasks,
@@ -11,7 +12,7 @@ import {
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
-import { type TarjanClasses, TarjanScratch, tarjan } from '../engine/tarjan.ts';
+import { type TarjanClasses, TarjanScratch, tarjanComponents } from '../engine/tarjan.ts';
 import { chunkSize } from '../engine/visited.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
@@ -636,9 +637,15 @@ export class LivenessCollector {
     const selfMask = (s: number): number => this.selfMaskOf(s, selfBits);
     const bit = pendingBit(batch[0]);
     const inside = (s: number) => s < walk.expanded && this.words.bit(s, bit);
-    const roots: number[] = [];
+    const roots = new IntList(1024);
     for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
-    const components = tarjan(walk, { eventMask, selfMask }, roots, inside, scratch);
+    const components = tarjanComponents(
+      walk,
+      { eventMask, selfMask },
+      roots.data.subarray(0, roots.length),
+      inside,
+      scratch,
+    );
     for (const g of batch) {
       const own = this.propertyConditions[propertyOf[g]].global.map((c) => localOf.get(c) as number);
       const toOwn = (taken: number) => {
@@ -749,7 +756,7 @@ function fairComponents(
   const work: WorkSet[] = [{ roots, inside }];
   while (work.length > 0) {
     const set = work.pop() as WorkSet;
-    for (const component of tarjan(walk, fair, set.roots, set.inside, scratch))
+    for (const component of tarjanComponents(walk, fair, set.roots, set.inside, scratch))
       classify(component.states, component.taken, fair, scratch, work, found);
   }
   return found;
@@ -805,7 +812,7 @@ function classify(
 function anyFair(
   walk: Walk,
   fair: Fair,
-  components: readonly { states: Int32Array; taken: number }[],
+  components: Iterable<{ states: Int32Array; taken: number }>,
   toOwn: (taken: number) => number,
   scratch: TarjanScratch,
 ): boolean {
@@ -815,7 +822,7 @@ function anyFair(
     classify(component.states, toOwn(component.taken), fair, scratch, work, found);
     while (found.length === 0 && work.length > 0) {
       const set = work.pop() as WorkSet;
-      for (const c of tarjan(walk, fair, set.roots, set.inside, scratch))
+      for (const c of tarjanComponents(walk, fair, set.roots, set.inside, scratch))
         classify(c.states, c.taken, fair, scratch, work, found);
     }
     if (found.length > 0) return true;

@@ -8,7 +8,7 @@ import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
 import { firstNamespaceLane, systemCodec } from './encoding.ts';
-import { StepMemo } from './step-memo.ts';
+import { Memo, MemoTable, PackedMemoTable, StepMemo, TupleIds } from './step-memo.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 const scope = scopeByName('quick');
@@ -285,5 +285,69 @@ describe('properties read states only through the model', () => {
     expect(direct ?? []).toEqual([]);
     // Whether a step moved at all depends on lanes no class may fix: ask the model which slots changed.
     expect(text.match(/\b(?:before|after)\s*[!=]==\s*(?:before|after)\b/g) ?? []).toEqual([]);
+  });
+});
+
+describe('the memo tables stored compactly', () => {
+  it('give each tuple one id, found again after the table rehashes, and widen past 16 bits', () => {
+    const ids = new TupleIds();
+    const tuple = new Uint32Array(5);
+    const tuples: number[][] = [];
+    // Tuples of 2 to 5 values below 65,536, the first two naming n; 60,000 of them rehash several times.
+    for (let n = 0; n < 60_000; n++) {
+      const length = 2 + (n % 4);
+      const values = [n >> 8, n & 255, n % 11, 3, 65_535].slice(0, length);
+      tuples.push(values);
+      tuple.set(values);
+      expect(ids.id(tuple, length)).toBe(n);
+    }
+    const small = ids.bytes;
+    // The first value past 16 bits widens the storage, and every tuple stored before is found as it was.
+    tuple.set([1, 2, 3, 4, 1 << 20]);
+    expect(ids.id(tuple, 5)).toBe(60_000);
+    expect(ids.bytes).toBeGreaterThan(small);
+    tuples.push([1, 2, 3, 4, 1 << 20]);
+    for (const [n, values] of tuples.entries()) {
+      tuple.set(values);
+      expect(ids.id(tuple, values.length)).toBe(n);
+      expect(ids.tupleOf(n)).toEqual(values);
+    }
+    // A prefix of a known tuple is a tuple of its own.
+    tuple.set([1, 2, 3, 4]);
+    expect(ids.id(tuple, 4)).toBe(60_001);
+    tuple.set([0]);
+    expect(ids.id(tuple, 1)).toBe(60_002);
+  });
+
+  it('keep every code apart from its neighbours, a byte each and four to a byte', () => {
+    for (const packed of [true, false]) {
+      const count = 7;
+      const table = packed ? new PackedMemoTable(count) : new MemoTable(count);
+      const codes = packed ? [Memo.True, Memo.False, Memo.Always] : [Memo.Further, Memo.Slots, Memo.True];
+      const expected = new Map<number, number>();
+      const tuple = new Uint32Array(2);
+      for (let c = 0; c < 500; c++) {
+        tuple[0] = c;
+        tuple[1] = c * 3;
+        const at = table.classOf(tuple, 2);
+        expect(at).toBe(c * count);
+        for (let j = 0; j < count; j++) {
+          if ((c + j) % 3 === 0) continue;
+          const code = codes[(c * count + j) % codes.length];
+          table.set(at + j, code);
+          expected.set(at + j, code);
+        }
+      }
+      // Overwriting a code leaves its byte's other codes as they were.
+      table.set(5, Memo.Always);
+      expected.set(5, Memo.Always);
+      for (let at = 0; at < 500 * count; at++) expect(table.code(at)).toBe(expected.get(at) ?? Memo.Unknown);
+    }
+  });
+
+  it('refuse a code wider than the table stores', () => {
+    const table = new PackedMemoTable(3);
+    const at = table.classOf(new Uint32Array([1]), 1);
+    expect(() => table.set(at, Memo.Further)).toThrow(/Further does not fit 2 bits/);
   });
 });

@@ -1,7 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { hashLanes } from '../engine/codec.ts';
 import { PairValues } from '../engine/pair-ids.ts';
-import { grown } from '../engine/state-store.ts';
+import { doublingLimit, grown } from '../engine/state-store.ts';
 import { firstNamespaceLane } from './encoding.ts';
 
 /**
@@ -25,7 +25,7 @@ import { firstNamespaceLane } from './encoding.ts';
  */
 
 /** Per judgement and class: not yet judged, judged true, judged false, judge every time, or look further. */
-enum Memo {
+export enum Memo {
   Unknown = 0,
   True = 1,
   False = 2,
@@ -46,6 +46,19 @@ const sameList = (a: readonly number[], b: readonly number[]): boolean =>
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
 
+/**
+ * `grown` for the memo's 16-bit arrays (or their 32-bit widening), the same growth: kept apart so that
+ * `grown`, called on every table's growth, keeps seeing few array types.
+ */
+function grownValues<T extends Uint16Array | Uint32Array | Int32Array>(array: T, at: number): T {
+  if (at < array.length) return array;
+  let length = Math.max(16, array.length);
+  while (length <= at) length = length < doublingLimit ? length * 2 : Math.ceil(length * 1.5);
+  const bigger = new (array.constructor as new (length: number) => T)(length);
+  bigger.set(array);
+  return bigger;
+}
+
 /** Model fields and methods that are the scope's data, the same in every state. */
 const scopeData = new Set<PropertyKey>(['scope', 'objects', 'initializers', 'objectName', 'initializerSpec']);
 
@@ -63,13 +76,17 @@ const globalReads = new Set<PropertyKey>([
   'storedClusterObjects',
 ]);
 
-/** Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys. */
-class TupleIds {
-  private pool = new Uint32Array(1 << 16);
+/**
+ * Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys.
+ * The tuples are kept end to end in a pool of 16-bit values, widened to 32 bits the first time a value
+ * does not fit (the ids and slot ids in every scope so far fit), and a tuple's length is where the next
+ * one starts: the default scope's slots classes hold about a hundred thousand tuples of 19 values.
+ */
+export class TupleIds {
+  private pool: Uint16Array | Uint32Array = new Uint16Array(1 << 16);
   private used = 0;
-  /** Per id: where its tuple starts in the pool, and its length. */
+  /** Per id: where its tuple starts in the pool (its end is where the next one starts, or `used`). */
   private starts = new Int32Array(1 << 12);
-  private lengths = new Int32Array(1 << 12);
   /** id + 1 per slot; 0 marks an empty slot. */
   private slots = new Int32Array(1 << 13);
   size = 0;
@@ -84,21 +101,36 @@ class TupleIds {
     }
   }
 
+  /** The tuple of `id`, as a copy (for tests and checks). */
+  tupleOf(id: number): number[] {
+    return Array.from(this.pool.subarray(this.starts[id], this.end(id)));
+  }
+
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.pool.byteLength + this.starts.byteLength + this.slots.byteLength;
+  }
+
+  private end(id: number): number {
+    return id + 1 < this.size ? this.starts[id + 1] : this.used;
+  }
+
   private equals(id: number, tuple: Uint32Array, length: number): boolean {
-    if (this.lengths[id] !== length) return false;
     const start = this.starts[id];
-    for (let k = 0; k < length; k++) if (this.pool[start + k] !== tuple[k]) return false;
+    if (this.end(id) - start !== length) return false;
+    const { pool } = this;
+    for (let k = 0; k < length; k++) if (pool[start + k] !== tuple[k]) return false;
     return true;
   }
 
   private add(slot: number, tuple: Uint32Array, length: number): number {
     const id = this.size++;
-    this.pool = grown(this.pool, this.used + length);
-    this.starts = grown(this.starts, id);
-    this.lengths = grown(this.lengths, id);
+    if (this.pool instanceof Uint16Array && tuple.subarray(0, length).some((value) => value > 0xffff))
+      this.pool = Uint32Array.from(this.pool);
+    if (this.used + length >= this.pool.length) this.pool = grownValues(this.pool, this.used + length);
+    if (id >= this.starts.length) this.starts = grown(this.starts, id);
     this.pool.set(tuple.subarray(0, length), this.used);
     this.starts[id] = this.used;
-    this.lengths[id] = length;
     this.used += length;
     this.slots[slot] = id + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
@@ -109,7 +141,8 @@ class TupleIds {
     this.slots = new Int32Array(this.slots.length * 2);
     const mask = this.slots.length - 1;
     for (let id = 0; id < this.size; id++) {
-      let slot = hashLanes(this.pool, this.starts[id], this.lengths[id]) & mask;
+      const start = this.starts[id];
+      let slot = hashLanes(this.pool, start, this.end(id) - start) & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = id + 1;
     }
@@ -124,18 +157,22 @@ export type StepJudgement<V> = (
   after: SystemState,
 ) => V;
 
-/** Per class and judgement, a `Memo` code, growing with the classes. */
-class MemoTable {
-  private codes: Uint8Array;
+/** Per class and judgement, a `Memo` code (a byte each), growing with the classes. */
+export class MemoTable {
+  protected codes: Uint8Array;
   private readonly ids = new TupleIds();
-  constructor(private readonly count: number) {
-    this.codes = new Uint8Array(Math.max(1, count) * 1024);
+  /** `perByteLog`: log2 of the codes a byte holds. */
+  constructor(
+    private readonly count: number,
+    private readonly perByteLog = 0,
+  ) {
+    this.codes = new Uint8Array(Math.max(1, count) * 256);
   }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
   classOf(tuple: Uint32Array, length: number): number {
     const id = this.ids.id(tuple, length);
-    const needed = (id + 1) * this.count;
-    this.codes = grown(this.codes, needed);
+    const last = ((id + 1) * this.count) >>> this.perByteLog;
+    if (last >= this.codes.length) this.codes = grown(this.codes, last);
     return id * this.count;
   }
   code(at: number): Memo {
@@ -144,19 +181,58 @@ class MemoTable {
   set(at: number, code: Memo): void {
     this.codes[at] = code;
   }
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.codes.byteLength + this.ids.bytes;
+  }
 }
 
 /**
- * A `MemoTable`'s classes of the tuples (key, outside, outside), by direct index: most steps leave the
- * lanes outside the namespace slots as they were, and their class is then two array reads instead of a
- * hashed tuple. The key is an event id (global table) or a local class id (refined table).
+ * A `MemoTable` of settled codes only (Unknown, True, False, Always: 2 bits, four to a byte), for the
+ * tables that never hold Further or Slots: the refined and slots tables, the largest on every scope.
+ */
+export class PackedMemoTable extends MemoTable {
+  constructor(count: number) {
+    super(count, 2);
+  }
+  override code(at: number): Memo {
+    return ((this.codes[at >>> 2] >>> ((at & 3) << 1)) & 3) as Memo;
+  }
+  override set(at: number, code: Memo): void {
+    if (code > 3) throw new Error(`PackedMemoTable: code ${Memo[code]} does not fit 2 bits`);
+    const shift = (at & 3) << 1;
+    const byte = at >>> 2;
+    this.codes[byte] = (this.codes[byte] & ~(3 << shift)) | (code << shift);
+  }
+}
+
+/**
+ * A `MemoTable`'s classes of the tuples (key, outside, outside), remembered: most steps leave the lanes
+ * outside the namespace slots as they were, and their class is then found without a hashed tuple. The
+ * key is an event id (global table: few keys, each met under most outside ids, so a row per outside id
+ * read by direct index) or a local class id (refined table: tens of thousands of keys, each met under a
+ * few outside ids, so the pairs met are kept in a hash table instead of rows that would be mostly empty).
  */
 class SameOutsideClasses {
-  /** Per outside id: class offset + 1 by key (0: not yet looked up). */
+  /** Per outside id: class offset + 1 by key (0: not yet looked up); dense keys only. */
   private byOutside: Int32Array[] = [];
+  /** Class offset by (outside, key); sparse keys only. */
+  private readonly pairs: PairValues | undefined;
+
+  constructor(sparse: boolean) {
+    this.pairs = sparse ? new PairValues() : undefined;
+  }
 
   /** The class of (`head`, outside, outside) in `table`, remembered under `key` (a small number naming `head`). */
   classOf(key: number, head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
+    const { pairs } = this;
+    if (pairs !== undefined) {
+      const known = pairs.get(outside, key);
+      if (known >= 0) return known;
+      const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+      pairs.set(outside, key, at);
+      return at;
+    }
     let row = this.byOutside[outside];
     if (row === undefined || key >= row.length) {
       row = grown(row ?? new Int32Array(64), key);
@@ -164,12 +240,16 @@ class SameOutsideClasses {
     }
     const known = row[key];
     if (known !== 0) return known - 1;
+    const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+    row[key] = at + 1;
+    return at;
+  }
+
+  private static lookUp(head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
     tuple[0] = head;
     tuple[1] = outside;
     tuple[2] = outside;
-    const at = table.classOf(tuple, 3);
-    row[key] = at + 1;
-    return at;
+    return table.classOf(tuple, 3);
   }
 }
 
@@ -241,10 +321,13 @@ export class StepMemo {
   /** Whether the last `outsideOfLanes` found the lanes outside the slots unchanged by the step. */
   private outsideKept = false;
   /** The global and refined classes of steps that leave the lanes outside the slots as they were, by direct index. */
-  private readonly globalSame = new SameOutsideClasses();
-  private readonly refinedSame = new SameOutsideClasses();
-  /** Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. */
-  private readonly handledRows: Int32Array[] = [];
+  private readonly globalSame = new SameOutsideClasses(false);
+  private readonly refinedSame = new SameOutsideClasses(true);
+  /**
+   * Per outside id, by local class id: the handled list + 1 (`handledLanes`), 0 while unknown. A few
+   * lists in every scope so far: 16 bits, a row widened to 32 the first time a list does not fit.
+   */
+  private readonly handledRows: (Uint16Array | Int32Array)[] = [];
   private readonly handledLists: number[][] = [];
   /** Per handled list: the judgements the slots table answered, asked again on every step of the pair. */
   private readonly handledAsk: number[][] = [];
@@ -320,10 +403,11 @@ export class StepMemo {
     this.recordLeft = new Int32Array(slots);
     this.recorded = Array.from({ length: slots }, () => []);
     this.outsideFirst = firstNamespaceLane + slots;
+    // The local table holds Further and Slots, the global table Further; the others only settled codes.
     this.local = new MemoTable(count);
     this.global = new MemoTable(count);
-    this.refined = new MemoTable(count);
-    this.slotsTable = new MemoTable(count);
+    this.refined = new PackedMemoTable(count);
+    this.slotsTable = new PackedMemoTable(count);
     this.slotsTuple = new Uint32Array(1 + 2 * slots);
     this.tracking = this.trackingModel();
   }
@@ -405,7 +489,7 @@ export class StepMemo {
       this.refinedAt = this.outsideKept
         ? this.refinedSame.classOf(
             this.localAt / this.count,
-            this.localAt,
+            this.localAt / this.count,
             this.tuple[1],
             this.refined,
             this.tuple,
@@ -452,9 +536,9 @@ export class StepMemo {
     return this.slotsAt;
   }
 
-  /** The tuple as the refined table keys it: the local class's offset in place of the event id. */
+  /** The tuple as the refined table keys it: the local class's id in place of the event id (16 bits so far). */
   private refinedTuple(): Uint32Array {
-    this.tuple[0] = this.localAt;
+    this.tuple[0] = this.localAt / this.count;
     return this.tuple;
   }
 
@@ -534,7 +618,8 @@ export class StepMemo {
       }
       this.lastHandled = list;
     }
-    const row = grown(this.handledRows[outside] ?? new Int32Array(64), this.handledLocal);
+    let row = grownValues(this.handledRows[outside] ?? new Uint16Array(64), this.handledLocal);
+    if (list + 1 > 0xffff && row instanceof Uint16Array) row = Int32Array.from(row);
     this.handledRows[outside] = row;
     row[this.handledLocal] = list + 1;
   }
@@ -773,7 +858,7 @@ export class StepMemo {
 
   private refinedClass(): number {
     if (this.refinedAt < 0) {
-      this.tuple[0] = this.localAt;
+      this.tuple[0] = this.localAt / this.count;
       this.refinedAt = this.refined.classOf(this.tuple, this.outsideLanes(1));
     }
     return this.refinedAt;
