@@ -467,6 +467,17 @@ export class LivenessCollector {
   /** Per goal, the states before `expanded` where it was triggered (its premise bit set). */
   private triggerCounts(expanded: number): Int32Array {
     const counts = new Int32Array(this.goals.length);
+    this.eachGoalBit(expanded, (_, g, trigger) => {
+      if (trigger) counts[g]++;
+    });
+    return counts;
+  }
+
+  /** Calls `visit` for every goal bit set in the states before `expanded`: a premise bit with `trigger` true. */
+  private eachGoalBit(
+    expanded: number,
+    visit: (state: number, goal: number, trigger: boolean) => void,
+  ): void {
     const end = this.conditionBase;
     for (let s = 0; s < expanded; s++)
       for (let w = 0; w < end; w += 32) {
@@ -478,10 +489,9 @@ export class LivenessCollector {
           const low = word & -word;
           word ^= low;
           const at = w + 31 - Math.clz32(low) - flagBits;
-          if ((at & 1) === 1) counts[at >>> 1]++;
+          visit(s, at >>> 1, (at & 1) === 1);
         }
       }
-    return counts;
   }
 
   /** The recorded words as the judge under symmetry reads them. */
@@ -543,26 +553,13 @@ export class LivenessCollector {
     const counts = new Int32Array(goals);
     const hashes = new Int32Array(goals);
     const triggers = new Int32Array(goals);
-    const end = this.conditionBase;
-    for (let s = 0; s < walk.expanded; s++)
-      for (let w = 0; w < end; w += 32) {
-        let word = this.words.get(s, w >>> 5);
-        // Only the goals' bits: not the flags, not the conditions.
-        if (w === 0) word &= ~((1 << flagBits) - 1);
-        if (end - w < 32) word &= (1 << (end - w)) - 1;
-        while (word !== 0) {
-          const low = word & -word;
-          word ^= low;
-          const at = w + 31 - Math.clz32(low) - flagBits;
-          const g = at >>> 1;
-          if ((at & 1) === 1) {
-            triggers[g]++;
-            continue;
-          }
-          counts[g]++;
-          hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
-        }
+    this.eachGoalBit(walk.expanded, (s, g, trigger) => {
+      if (trigger) triggers[g]++;
+      else {
+        counts[g]++;
+        hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
       }
+    });
     for (let g = 0; g < goals; g++) {
       if (triggers[g] === 0) continue;
       const key = `${counts[g]}:${hashes[g]}`;

@@ -143,16 +143,20 @@ describe('step judgements remembered per step class', () => {
   );
 });
 
-describe('steps whose open judgements the tables answered', () => {
-  const model = variantModel('model', scope);
+/** Lanes of `model`'s states with namespace slot 0 at `slot0` and the configuration copy (lane 0) at `config`. */
+function lanesOf(model: CheckedSystemModel): (slot0: number, config?: number) => Uint32Array {
   const { width } = systemCodec(model);
-  /** Lanes with namespace slot 0 at `slot0` and the configuration copy (lane 0) at `config`. */
-  const lanes = (slot0: number, config = 0) => {
+  return (slot0, config = 0) => {
     const out = new Uint32Array(width);
     out[0] = config;
     out[firstNamespaceLane] = slot0;
     return out;
   };
+}
+
+describe('steps whose open judgements the tables answered', () => {
+  const model = variantModel('model', scope);
+  const lanes = lanesOf(model);
 
   it('count the witnesses filed for the same local class and lanes outside the slots, and no other', () => {
     const memo = new StepMemo(model, 3, 1);
@@ -199,13 +203,7 @@ describe('steps whose open judgements the tables answered', () => {
 
 describe('self-loops judged by their pair', () => {
   const model = variantModel('model', scope);
-  const { width } = systemCodec(model);
-  const lanes = (slot0: number, config = 0) => {
-    const out = new Uint32Array(width);
-    out[0] = config;
-    out[firstNamespaceLane] = slot0;
-    return out;
-  };
+  const lanes = lanesOf(model);
   /** A memo of one predicate and one witness test, with event `event`'s self-loop on `from` settled: the test left open. */
   const settledOn = (event: number, addressed: number, from: Uint32Array) => {
     const memo = new StepMemo(model, 2, 1);
