@@ -39,37 +39,108 @@ import { type CollectedLiveness, judgeUnderSymmetry } from './liveness-symmetric
  * the algorithm of `checkGoal`, so verdicts and lassos are those of the graph-based judge.
  */
 
-/** Per-state words in chunks of `chunkSize` states: no doubling spike, no per-state object. */
-class StateWords {
-  private readonly chunks: Uint32Array[] = [];
-  constructor(readonly stride: number) {}
+/**
+ * An id per state in chunks of `chunkSize` states, made as states reach them (0 until set): 16 bits each
+ * while every id fits (on default about a hundred distinct vectors), every chunk widened to 32 bits the
+ * first time one does not.
+ */
+export class StateIds {
+  private chunks: (Uint16Array | Uint32Array)[] = [];
+  private wide = false;
 
-  private chunk(state: number): Uint32Array {
-    const c = state >>> 14;
-    while (this.chunks.length <= c) this.chunks.push(new Uint32Array(chunkSize * this.stride));
-    return this.chunks[c];
-  }
-
-  get(state: number, word: number): number {
+  get(state: number): number {
     const c = this.chunks[state >>> 14];
-    return c === undefined ? 0 : c[(state & (chunkSize - 1)) * this.stride + word];
+    return c === undefined ? 0 : c[state & (chunkSize - 1)];
   }
 
-  or(state: number, word: number, bits: number): void {
-    this.chunk(state)[(state & (chunkSize - 1)) * this.stride + word] |= bits;
-  }
-
-  /** Bit `bit` of the state's words, counted across them (bit 32 is bit 0 of word 1). */
-  bit(state: number, bit: number): boolean {
-    return ((this.get(state, bit >>> 5) >>> (bit & 31)) & 1) === 1;
-  }
-
-  set(state: number, bit: number): void {
-    this.or(state, bit >>> 5, 1 << (bit & 31));
+  set(state: number, id: number): void {
+    if (id > 0xffff && !this.wide) {
+      this.chunks = this.chunks.map((chunk) => Uint32Array.from(chunk));
+      this.wide = true;
+    }
+    const c = state >>> 14;
+    while (this.chunks.length <= c)
+      this.chunks.push(this.wide ? new Uint32Array(chunkSize) : new Uint16Array(chunkSize));
+    this.chunks[c][state & (chunkSize - 1)] = id;
   }
 
   get bytes(): number {
     return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
+  }
+}
+
+/**
+ * Distinct bit vectors of `width` words, each stored once under an id (0: all zero). States share a
+ * handful of vectors (a goal's bits follow its namespace slot's class, a condition's the slot's enabled
+ * steps), so a state keeps an id instead of its words.
+ */
+export class VectorTable {
+  private vectors: Uint32Array;
+  private index = new Int32Array(64).fill(-1);
+  size = 1;
+
+  constructor(readonly width: number) {
+    this.vectors = new Uint32Array(Math.max(1, width) * 16);
+  }
+
+  /** The id of `vector` (its first `width` words), stored at first sight. */
+  intern(vector: Uint32Array): number {
+    const width = this.width;
+    let zero = true;
+    let hash = 0x811c9dc5;
+    for (let w = 0; w < width; w++) {
+      if (vector[w] !== 0) zero = false;
+      hash = Math.imul(hash ^ vector[w], 0x01000193);
+    }
+    if (zero) return 0;
+    const mask = this.index.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = this.index[at];
+      if (id === -1) {
+        const added = this.size++;
+        this.vectors = grown(this.vectors, (added + 1) * width - 1);
+        this.vectors.set(vector.subarray(0, width), added * width);
+        this.index[at] = added;
+        if (this.size * 2 > this.index.length) this.rehash();
+        return added;
+      }
+      let same = true;
+      for (let w = 0; w < width && same; w++) same = this.vectors[id * width + w] === vector[w];
+      if (same) return id;
+    }
+  }
+
+  /** Word `word` of vector `id`. */
+  word(id: number, word: number): number {
+    return this.vectors[id * this.width + word];
+  }
+
+  /** Bit `bit` of vector `id`, counted across its words. */
+  bit(id: number, bit: number): boolean {
+    return ((this.vectors[id * this.width + (bit >>> 5)] >>> (bit & 31)) & 1) === 1;
+  }
+
+  /** Vector `id`'s words copied into `into`. */
+  copy(id: number, into: Uint32Array): void {
+    into.set(this.vectors.subarray(id * this.width, (id + 1) * this.width));
+  }
+
+  get bytes(): number {
+    return this.vectors.byteLength + this.index.byteLength;
+  }
+
+  private rehash(): void {
+    const index = new Int32Array(this.index.length * 2).fill(-1);
+    const mask = index.length - 1;
+    const width = this.width;
+    for (let id = 1; id < this.size; id++) {
+      let hash = 0x811c9dc5;
+      for (let w = 0; w < width; w++) hash = Math.imul(hash ^ this.vectors[id * width + w], 0x01000193);
+      let at = hash & mask;
+      while (index[at] !== -1) at = (at + 1) & mask;
+      index[at] = id;
+    }
+    this.index = index;
   }
 }
 
@@ -103,14 +174,17 @@ interface Goal {
 }
 
 /**
- * A state's bits, packed across its words with no word left half empty: bits 0 to 2 the flags below,
- * then two per goal (goal g: bit `pendingBit(g)` its goal pending, the next its premise with it), then
- * one per fairness condition (from `conditionBase`). On default 3 + 2 × 57 + 41 = 158 bits: 5 words.
+ * A state's bits, in two vectors each kept once per distinct value (`VectorTable`), the state holding
+ * their ids. Its goals' vector, known when it is found: bits 1 and 2 the flags below, then two per goal
+ * (goal g: bit `pendingBit(g)` its goal pending, the next its premise with it); on default 3 + 2 × 57 bits.
+ * Its steps' vector, known once it is expanded: bit 0 `hasSuccessor`, then one per fairness condition
+ * (condition c at bit `conditionBase + c`).
  */
 const hasSuccessor = 1;
 const terminalBit = 2;
 const horizonBit = 4;
 const flagBits = 3;
+const conditionBase = 1;
 const pendingBit = (goal: number) => flagBits + 2 * goal;
 const triggerBit = (goal: number) => flagBits + 2 * goal + 1;
 
@@ -125,9 +199,13 @@ export class LivenessCollector {
   /** Per property: the global index of each of its compiled conditions, in its own order. */
   private readonly propertyConditions: { conditions: FairnessCondition<SystemEvent>[]; global: number[] }[];
   private readonly eventBits = new Map<SystemEvent, Uint32Array>();
-  private readonly words: StateWords;
-  /** Bit of condition 0 in a state's words. */
-  private readonly conditionBase: number;
+  /** Per state, the id of its goals' vector in `goalVectors`, and of its steps' vector in `stepVectors`. */
+  private readonly goalIds = new StateIds();
+  private readonly stepIds = new StateIds();
+  private readonly goalVectors: VectorTable;
+  private readonly stepVectors: VectorTable;
+  /** The goals' vector of the state `state` is recording. */
+  private readonly goalScratch: Uint32Array;
   /**
    * Per state, 16 bits of the fairness conditions its self-loops take (without symmetry): the judge's
    * Tarjan searches then walk `moves`, which leaves out the self-loops, and take a state's self-loop
@@ -142,15 +220,13 @@ export class LivenessCollector {
   /** Per compiled event id: its self-loop word (bit `selfSlot[c]` for each condition c it takes), -1 until known. */
   private idSelf = new Int32Array(0);
   private gatheredSelf = 0;
-  /** Words per state. */
-  private readonly stride: number;
   private readonly terminal: ((state: SystemState) => boolean) | undefined;
   private readonly horizon: ((state: SystemState) => boolean) | undefined;
   private expansions = 0;
   /** Per compiled event id: whether its classes are known, and its condition words. */
   private idKnown = new Uint8Array(0);
   private idBits = new Uint32Array(0);
-  /** The classes of the edges seen so far out of state `gatheredFor` (-1: none yet), from the word of condition 0 on. */
+  /** The steps' vector of the edges seen so far out of state `gatheredFor` (-1: none yet). */
   private gathered: Uint32Array;
   private gatheredFor = -1;
   /** Per compiled table bundle taken whole (`selfLoopBundle`): its self-loops' conditions' words, then their self-loop word. */
@@ -158,7 +234,6 @@ export class LivenessCollector {
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
   /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
   private readonly goalMemo: GoalMemo;
-  private stateIndex = 0;
 
   /**
    * Under symmetry (`symmetry`: the search keeps one state per orbit) `judge` judges on the orbits times
@@ -193,20 +268,41 @@ export class LivenessCollector {
         ? model.scope.namespaces.map((_, slot) => ({ property, slot }))
         : [{ property, slot: -1 }],
     );
-    this.conditionBase = pendingBit(this.goals.length);
-    this.stride = Math.ceil((this.conditionBase + this.conditions.length) / 32);
+    this.goalVectors = new VectorTable(Math.ceil(pendingBit(this.goals.length) / 32));
+    this.stepVectors = new VectorTable(Math.ceil((conditionBase + this.conditions.length) / 32));
+    this.goalScratch = new Uint32Array(this.goalVectors.width);
     this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateHalves();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
-    this.words = new StateWords(this.stride);
-    this.gathered = new Uint32Array(this.stride - (this.conditionBase >>> 5));
+    this.gathered = new Uint32Array(this.stepVectors.width);
     this.goalMemo = new GoalMemo(model, this.goals);
     this.terminal = systemTerminalDeclared(model);
     this.horizon = systemHorizonDeclared(model);
   }
 
-  /** Bytes of the per-state words. */
+  /** Bytes of the per-state ids and words, and of the vectors they name. */
   get bytes(): number {
-    return this.words.bytes + (this.selfWords?.bytes ?? 0);
+    return (
+      this.goalIds.bytes +
+      this.stepIds.bytes +
+      this.goalVectors.bytes +
+      this.stepVectors.bytes +
+      (this.selfWords?.bytes ?? 0)
+    );
+  }
+
+  /** Distinct goals' and steps' vectors stored so far. */
+  get vectors(): { goals: number; steps: number } {
+    return { goals: this.goalVectors.size, steps: this.stepVectors.size };
+  }
+
+  /** Bit `bit` of state `s`'s goals' vector. */
+  private goalBit(s: number, bit: number): boolean {
+    return this.goalVectors.bit(this.goalIds.get(s), bit);
+  }
+
+  /** Bit `bit` of state `s`'s steps' vector. */
+  private stepBit(s: number, bit: number): boolean {
+    return this.stepVectors.bit(this.stepIds.get(s), bit);
   }
 
   /** The model as a generic explorer must see it: expansions counted. */
@@ -222,24 +318,21 @@ export class LivenessCollector {
 
   /** An edge out of the state being expanded. */
   edge(event: SystemEvent, _afterIndex: number): void {
-    const s = this.expansions - 1;
-    this.words.or(s, 0, hasSuccessor);
+    this.gatheredFor = this.expansions - 1;
     const bits = this.bitsOf(event);
-    for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) this.words.or(s, w, bits[w]);
+    for (let w = 0; w < bits.length; w++) this.gathered[w] |= bits[w];
   }
 
   /** An edge of the compiled search by its event's id: as `edge`, with the event's classes kept by id. */
   eventEdge(event: number, events: readonly SystemEvent[], selfLoop: boolean): void {
     const s = this.expansions - 1;
-    // Only the words that hold conditions' bits (2 on default, not the state's 5).
-    const first = this.conditionBase >>> 5;
-    const words = this.stride - first;
+    const words = this.gathered.length;
     // Each array grows on its own: idKnown doubles past the event, so a later event below its length
     // may still lie past idBits' last word.
     this.idKnown = grown(this.idKnown, event);
     this.idBits = grown(this.idBits, (event + 1) * words - 1);
     if (this.idKnown[event] === 0) {
-      this.idBits.set(this.bitsOf(events[event]).subarray(first), event * words);
+      this.idBits.set(this.bitsOf(events[event]), event * words);
       this.idKnown[event] = 1;
     }
     // Gathered per expansion, written when the next one starts (or the search ends).
@@ -268,7 +361,7 @@ export class LivenessCollector {
     let words = this.bundleWords.get(bundle);
     if (words === undefined) {
       // Its events were each seen before (the bundle was recorded one by one): their bits are known.
-      const width = this.stride - (this.conditionBase >>> 5);
+      const width = this.gathered.length;
       words = new Uint32Array(width + 1);
       for (let k = 0; k < total; k++) {
         const event = eventOf(bundle, k);
@@ -290,13 +383,12 @@ export class LivenessCollector {
   private flushGathered(): void {
     const s = this.gatheredFor;
     if (s < 0) return;
-    this.words.or(s, 0, hasSuccessor);
     const gathered = this.gathered;
-    const first = this.conditionBase >>> 5;
-    for (let w = 0; w < gathered.length; w++) {
-      if (gathered[w] !== 0) this.words.or(s, first + w, gathered[w]);
-      gathered[w] = 0;
-    }
+    const had = this.stepIds.get(s);
+    for (let w = 0; w < gathered.length; w++) gathered[w] |= this.stepVectors.word(had, w);
+    gathered[0] |= hasSuccessor;
+    this.stepIds.set(s, this.stepVectors.intern(gathered));
+    gathered.fill(0);
     if (this.gatheredSelf !== 0) this.selfWords?.or(s, this.gatheredSelf);
     this.gatheredSelf = 0;
     this.gatheredFor = -1;
@@ -346,19 +438,20 @@ export class LivenessCollector {
 
   /** A state discovered: its goals' premises and pending goals, and whether it is terminal or at the horizon. */
   state(state: SystemState, index: number): void {
-    let flags = 0;
-    if (this.terminal?.(state)) flags |= terminalBit;
-    if (this.horizon?.(state)) flags |= horizonBit;
-    if (flags !== 0) this.words.or(index, 0, flags);
-    this.stateIndex = index;
+    const vector = this.goalScratch;
+    this.goalVectors.copy(this.goalIds.get(index), vector);
+    if (this.terminal?.(state)) vector[0] |= terminalBit;
+    if (this.horizon?.(state)) vector[0] |= horizonBit;
     this.goalMemo.judge(state, this.onAnswer);
+    this.goalIds.set(index, this.goalVectors.intern(vector));
   }
 
   /** Goal j's answer in the state `state` is recording. */
   private readonly onAnswer = (j: number, answer: GoalAnswer): void => {
     if (answer === goalAnswer.met) return;
-    this.words.set(this.stateIndex, pendingBit(j));
-    if (answer === goalAnswer.triggered) this.words.set(this.stateIndex, triggerBit(j));
+    const vector = this.goalScratch;
+    vector[pendingBit(j) >>> 5] |= 1 << (pendingBit(j) & 31);
+    if (answer === goalAnswer.triggered) vector[triggerBit(j) >>> 5] |= 1 << (triggerBit(j) & 31);
   };
 
   /** Called by `check` once the search has returned. */
@@ -375,10 +468,10 @@ export class LivenessCollector {
   private bitsOf(event: SystemEvent): Uint32Array {
     let bits = this.eventBits.get(event);
     if (bits === undefined) {
-      // The event's conditions where they lie in a state's words.
-      bits = new Uint32Array(this.stride);
+      // The event's conditions where they lie in a state's steps' vector.
+      bits = new Uint32Array(this.stepVectors.width);
       for (let c = 0; c < this.conditions.length; c++) {
-        const at = this.conditionBase + c;
+        const at = conditionBase + c;
         if (this.conditions[c].matches(event)) bits[at >>> 5] |= 1 << (at & 31);
       }
       this.eventBits.set(event, bits);
@@ -422,8 +515,8 @@ export class LivenessCollector {
     const stuck: number[] = [];
     let horizonStops = 0;
     for (let s = 0; s < expanded; s++) {
-      const flags = this.words.get(s, 0);
-      if ((flags & hasSuccessor) !== 0 || (flags & terminalBit) !== 0) continue;
+      const flags = this.goalVectors.word(this.goalIds.get(s), 0);
+      if (this.stepBit(s, 0) || (flags & terminalBit) !== 0) continue;
       if ((flags & horizonBit) !== 0) horizonStops++;
       else stuck.push(s);
     }
@@ -478,10 +571,12 @@ export class LivenessCollector {
     expanded: number,
     visit: (state: number, goal: number, trigger: boolean) => void,
   ): void {
-    const end = this.conditionBase;
-    for (let s = 0; s < expanded; s++)
+    const end = pendingBit(this.goals.length);
+    for (let s = 0; s < expanded; s++) {
+      const id = this.goalIds.get(s);
+      if (id === 0) continue;
       for (let w = 0; w < end; w += 32) {
-        let word = this.words.get(s, w >>> 5);
+        let word = this.goalVectors.word(id, w >>> 5);
         // Only the goals' bits: not the flags, not the conditions.
         if (w === 0) word &= ~((1 << flagBits) - 1);
         if (end - w < 32) word &= (1 << (end - w)) - 1;
@@ -492,6 +587,7 @@ export class LivenessCollector {
           visit(s, at >>> 1, (at & 1) === 1);
         }
       }
+    }
   }
 
   /** The recorded words as the judge under symmetry reads them. */
@@ -501,7 +597,6 @@ export class LivenessCollector {
     const goalStart = this.properties.map((_, i) =>
       this.properties.slice(0, i).reduce((sum, p) => sum + (p.perNamespace ? n : 1), 0),
     );
-    const base = this.conditionBase;
     return {
       model: this.model,
       properties: this.properties,
@@ -509,13 +604,10 @@ export class LivenessCollector {
       expanded,
       horizonDeclared: this.horizon !== undefined,
       goalOf: (property, slot) => goalStart[property] + Math.max(slot, 0),
-      pending: (g, s) => s < expanded && this.words.bit(s, pendingBit(g)),
-      triggered: (g, s) => s < expanded && this.words.bit(s, triggerBit(g)),
-      enabled: (c, s) => this.words.bit(s, base + c),
-      stuck: (s) => {
-        const flags = this.words.get(s, 0);
-        return (flags & hasSuccessor) === 0 && (flags & terminalBit) === 0;
-      },
+      pending: (g, s) => s < expanded && this.goalBit(s, pendingBit(g)),
+      triggered: (g, s) => s < expanded && this.goalBit(s, triggerBit(g)),
+      enabled: (c, s) => this.stepBit(s, conditionBase + c),
+      stuck: (s) => !this.stepBit(s, 0) && !this.goalBit(s, 1),
       conditions: this.conditions,
       fairnessOf: (i) => {
         const { global } = this.propertyConditions[i];
@@ -545,8 +637,8 @@ export class LivenessCollector {
   ): Uint8Array {
     const cleared = new Uint8Array(this.goals.length);
     const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
-    const pending = (g: number, s: number) => this.words.bit(s, pendingBit(g));
-    const triggered = (g: number, s: number) => this.words.bit(s, triggerBit(g));
+    const pending = (g: number, s: number) => this.goalBit(s, pendingBit(g));
+    const triggered = (g: number, s: number) => this.goalBit(s, triggerBit(g));
     // Goals by their pending states: a count and a hash first, then compared state by state.
     const byPrint = new Map<string, number[][]>();
     const goals = this.goals.length;
@@ -633,7 +725,7 @@ export class LivenessCollector {
     const selfBits = this.selfToBits(classes);
     const selfMask = (s: number): number => this.selfMaskOf(s, selfBits);
     const bit = pendingBit(batch[0]);
-    const inside = (s: number) => s < walk.expanded && this.words.bit(s, bit);
+    const inside = (s: number) => s < walk.expanded && this.goalBit(s, bit);
     const roots = new IntList(1024);
     for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
     const components = tarjanComponents(
@@ -664,7 +756,6 @@ export class LivenessCollector {
       else strong |= 1 << bit;
     });
     let masks = new Int32Array(0);
-    const base = this.conditionBase;
     const selfBits = this.selfToBits(global);
     return {
       weak,
@@ -687,7 +778,7 @@ export class LivenessCollector {
       enabledMask: (s) => {
         let m = 0;
         for (let bit = 0; bit < global.length; bit++)
-          if (this.words.bit(s, base + global[bit])) m |= 1 << bit;
+          if (this.stepBit(s, conditionBase + global[bit])) m |= 1 << bit;
         return m;
       },
       selfMask: (s) => this.selfMaskOf(s, selfBits),
@@ -706,8 +797,8 @@ export class LivenessCollector {
     const walk = walks.all;
     const pending = pendingBit(goal);
     const premise = triggerBit(goal);
-    const notQ = (s: number) => s < walk.expanded && this.words.bit(s, pending);
-    const trigger = (s: number) => s < walk.expanded && this.words.bit(s, premise);
+    const notQ = (s: number) => s < walk.expanded && this.goalBit(s, pending);
+    const trigger = (s: number) => s < walk.expanded && this.goalBit(s, premise);
     // Most goals are never triggered (on default 43 of 57): counted for all goals in one pass, not a scan each.
     const triggers = triggerCounts[goal];
     if (triggers === 0) return { triggers: 0, onlyAtHorizon: false };
@@ -721,7 +812,7 @@ export class LivenessCollector {
       fairComponents(walks.scc, fair, triggerList, notQ, scratch).length === 0
     )
       return { triggers: triggerList.length, onlyAtHorizon: false };
-    const atHorizon = (s: number) => (this.words.get(s, 0) & horizonBit) !== 0;
+    const atHorizon = (s: number) => (this.goalVectors.word(this.goalIds.get(s), 0) & horizonBit) !== 0;
     return exactVerdict(walks, search, fair, notQ, triggerList, atHorizon, scratch);
   }
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { defaultMachines } from '../../machines/system.ts';
+import { livenessProperties } from '../../properties/liveness.ts';
+import { scopeByName } from '../cli/scope-file.ts';
+import { chunkSize } from '../engine/visited.ts';
+import { systemModel } from '../model/system-model.ts';
+import { check } from './check.ts';
+import { LivenessCollector, StateIds, VectorTable } from './liveness-fly.ts';
+
+describe("liveness's per-state vectors, kept once each", () => {
+  it('gives every distinct vector one id, 0 to the zero vector, and reads each back after growing', () => {
+    const table = new VectorTable(3);
+    expect(table.intern(new Uint32Array(3))).toBe(0);
+    const vectors = Array.from({ length: 500 }, (_, i) => Uint32Array.of(i * 7919, i % 3, i === 0 ? 1 : 0));
+    const ids = vectors.map((v) => table.intern(v));
+    expect(new Set(ids).size).toBe(500);
+    expect(ids).not.toContain(0);
+    expect(table.size).toBe(501);
+    // The same contents in a fresh array: the same id, nothing added.
+    vectors.forEach((v, i) => {
+      expect(table.intern(Uint32Array.from(v))).toBe(ids[i]);
+      for (let w = 0; w < 3; w++) expect(table.word(ids[i], w)).toBe(v[w]);
+    });
+    expect(table.size).toBe(501);
+    const into = new Uint32Array(3);
+    table.copy(ids[42], into);
+    expect([...into]).toEqual([42 * 7919, 0, 0]);
+    expect(table.bit(ids[1], 32)).toBe(true);
+    expect(table.bit(ids[1], 33)).toBe(false);
+  });
+
+  it('keeps ids per state in 16 bits, widened to 32 without losing any', () => {
+    const ids = new StateIds();
+    expect(ids.get(123_456)).toBe(0);
+    ids.set(5, 7);
+    ids.set(chunkSize + 1, 65_535);
+    expect(ids.bytes).toBe(2 * chunkSize * 2);
+    ids.set(3 * chunkSize, 70_000);
+    expect([ids.get(5), ids.get(chunkSize + 1), ids.get(3 * chunkSize), ids.get(6)]).toEqual([
+      7, 65_535, 70_000, 0,
+    ]);
+    expect(ids.bytes).toBe(4 * chunkSize * 4);
+  });
+
+  it('holds 6 bytes per state on quick (two 16-bit ids and the self-loop bits), not a word per goal', () => {
+    const model = systemModel(scopeByName('quick'), defaultMachines);
+    const collector = new LivenessCollector(model, livenessProperties);
+    const result = check(model, [], { recorder: collector, memo: false });
+    expect(result.complete).toBe(true);
+    const chunks = Math.ceil(result.states / chunkSize);
+    // Goals are judged per namespace slot, so few distinct vectors exist: far fewer than states.
+    expect(collector.vectors.goals).toBeLessThan(result.states / 10);
+    expect(collector.vectors.steps).toBeLessThan(result.states / 10);
+    expect(collector.bytes).toBeLessThanOrEqual(3 * 2 * chunks * chunkSize + 64 * 1024);
+  }, 60_000);
+});
