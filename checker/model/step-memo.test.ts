@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SystemModel, SystemState } from '../../machines/system.ts';
+import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { safetyProperties } from '../../properties/safety.ts';
 import type { Property } from '../../properties/types.ts';
 import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
 import { firstNamespaceLane, systemCodec } from './encoding.ts';
-import { Memo, MemoTable, PackedMemoTable, StepMemo, TupleIds } from './step-memo.ts';
+import { Memo, MemoTable, PackedMemoTable, type StepJudgement, StepMemo, TupleIds } from './step-memo.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 const scope = scopeByName('quick');
@@ -270,6 +270,104 @@ describe('self-loops judged by their pair', () => {
   });
 });
 
+describe('slots classes keyed by the namespace slots before and after', () => {
+  // Three slots, read only through `view`: a step moves slot 0 (or nothing, a self-loop), and the
+  // judgement reads slot 0 after it and slots 1 and 2 before it, which the step neither moved nor addressed.
+  const slots = 3;
+  const model = {
+    scope: { namespaces: Array.from({ length: slots }, () => ({})) },
+    initializers: [],
+    view: (s: SystemState, i: number) => s.namespaces[i],
+  } as unknown as SystemModel;
+  const events = [{ type: 'a' }, { type: 'b' }] as unknown as SystemEvent[];
+  type Step = { event: number; before: number[]; after: number[] };
+  // Slot 2's 65,541 is 5 in 16 bits: a key truncated to 16 bits would merge it with 5.
+  const steps: Step[] = [];
+  for (const event of [0, 1])
+    for (const moved of [1, 2, 3])
+      for (const other of [3, 4])
+        for (const last of [5, 6, 65_541])
+          steps.push({ event, before: [1, other, last], after: [moved, other, last] });
+  let runs = 0;
+  const run: StepJudgement<boolean> = (m, b, _e, a) => {
+    runs++;
+    // This model's views are the slots themselves: their ids.
+    const id = (s: SystemState, i: number) => (m.view(s, i) as unknown as { id: number }).id;
+    return (id(a, 0) + id(b, 1) + id(b, 2)) % 2 === 0;
+  };
+  const truth = ({ before, after }: Step) => (after[0] + before[1] + before[2]) % 2 === 0;
+  /** States sharing the slot objects that a step leaves as they were (the decoded path compares them). */
+  const states = ({ before, after }: Step) => {
+    const b = before.map((id) => ({ id }));
+    const a = after.map((id, i) => (id === before[i] ? b[i] : { id }));
+    return [{ namespaces: b }, { namespaces: a }] as unknown as SystemState[];
+  };
+  const lanes = (ids: number[]) => {
+    const out = new Uint32Array(firstNamespaceLane + slots + 4);
+    out.set(ids, firstNamespaceLane);
+    return out;
+  };
+
+  /** Each step's answer by a memo entered with decoded states, and how many times the judgement ran. */
+  function decoded(memo: StepMemo): { answers: boolean[]; ran: number } {
+    runs = 0;
+    const answers = steps.map((step) => {
+      const [before, after] = states(step);
+      memo.enter(before, events[step.event], step.before[0] === step.after[0] ? before : after);
+      return memo.judge(0, run);
+    });
+    return { answers, ran: runs };
+  }
+
+  /** The same from lanes, as the compiled search asks: the tables first, the judgement only when they do not know. */
+  function fromLanes(memo: StepMemo): { answers: boolean[]; ran: number } {
+    runs = 0;
+    const fromIndex = new Map<string, number>();
+    const answers = steps.map((step) => {
+      const self = step.before[0] === step.after[0];
+      const from = lanes(step.before);
+      const to = self ? from : lanes(step.after);
+      const key = step.before.join();
+      const index = fromIndex.get(key) ?? fromIndex.size;
+      fromIndex.set(key, index);
+      memo.enterLanes(step.event, -1, from, to);
+      const known = memo.knownLanes(0, index, from, to);
+      if (known >= 0) return known === 1;
+      const [before, after] = states(step);
+      memo.bind(before, events[step.event], self ? before : after);
+      return memo.judge(0, run);
+    });
+    return { answers, ran: runs };
+  }
+
+  it.each([
+    ['decoded', decoded],
+    ['from lanes', fromLanes],
+  ])(
+    'judge each distinct event and slots before and after once, and answer it from then on (%s)',
+    (_how, ask) => {
+      const memo = new StepMemo(model, 1);
+      const expected = steps.map(truth);
+      expect(new Set(expected).size).toBe(2);
+      // Every step differs from the others in its event or some slot's id before or after: a key merging two
+      // of them answers the second from the first's record instead of running it.
+      expect(ask(memo)).toEqual({ answers: expected, ran: steps.length });
+      expect(ask(memo)).toEqual({ answers: expected, ran: 0 });
+    },
+  );
+
+  it('answer a step from lanes as filed from its decoded states, and the other way round', () => {
+    for (const [first, second] of [
+      [decoded, fromLanes],
+      [fromLanes, decoded],
+    ]) {
+      const memo = new StepMemo(model, 1);
+      first(memo);
+      expect(second(memo)).toEqual({ answers: steps.map(truth), ran: 0 });
+    }
+  });
+});
+
 describe('properties read states only through the model', () => {
   // The memo tracks reads through the model's methods; a direct read of a state's lanes would escape it.
   const sources = readdirSync('properties')
@@ -315,6 +413,9 @@ describe('the memo tables stored compactly', () => {
     expect(ids.id(tuple, 4)).toBe(60_001);
     tuple.set([0]);
     expect(ids.id(tuple, 1)).toBe(60_002);
+    // The same values read at an offset are the same tuple.
+    expect(ids.id(Uint32Array.of(9, 9, 1, 2, 3, 4), 4, 2)).toBe(60_001);
+    expect(ids.id(Uint32Array.of(9, 0, 7), 1, 1)).toBe(60_002);
   });
 
   it('keep every code apart from its neighbours, a byte each and four to a byte', () => {

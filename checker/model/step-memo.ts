@@ -80,7 +80,7 @@ const globalReads = new Set<PropertyKey>([
  * Small integer ids for short tuples of integers: open addressing on typed arrays, no string keys.
  * The tuples are kept end to end in a pool of 16-bit values, widened to 32 bits the first time a value
  * does not fit (the ids and slot ids in every scope so far fit), and a tuple's length is where the next
- * one starts: the default scope's slots classes hold about a hundred thousand tuples of 19 values.
+ * one starts: the default scope's local classes hold about 23,000 tuples of 1 + 3 values per slot a step fixes.
  */
 export class TupleIds {
   private pool: Uint16Array | Uint32Array = new Uint16Array(1 << 16);
@@ -91,13 +91,13 @@ export class TupleIds {
   private slots = new Int32Array(1 << 13);
   size = 0;
 
-  /** The id of `tuple[0 .. length)`, and whether it is new. */
-  id(tuple: Uint32Array, length: number): number {
+  /** The id of `tuple[offset .. offset + length)`, new or not. */
+  id(tuple: Uint32Array, length: number, offset = 0): number {
     const mask = this.slots.length - 1;
-    for (let slot = hashLanes(tuple, 0, length) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hashLanes(tuple, offset, length) & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot];
-      if (entry === 0) return this.add(slot, tuple, length);
-      if (this.equals(entry - 1, tuple, length)) return entry - 1;
+      if (entry === 0) return this.add(slot, tuple.subarray(offset, offset + length), length);
+      if (this.equals(entry - 1, tuple, length, offset)) return entry - 1;
     }
   }
 
@@ -115,11 +115,11 @@ export class TupleIds {
     return id + 1 < this.size ? this.starts[id + 1] : this.used;
   }
 
-  private equals(id: number, tuple: Uint32Array, length: number): boolean {
+  private equals(id: number, tuple: Uint32Array, length: number, offset: number): boolean {
     const start = this.starts[id];
     if (this.end(id) - start !== length) return false;
     const { pool } = this;
-    for (let k = 0; k < length; k++) if (pool[start + k] !== tuple[k]) return false;
+    for (let k = 0; k < length; k++) if (pool[start + k] !== tuple[offset + k]) return false;
     return true;
   }
 
@@ -347,12 +347,15 @@ export class StepMemo {
   /** The current step's global and refined classes, computed when first needed (-1: not yet). */
   private globalAt = -1;
   private refinedAt = -1;
-  /** The current step's slots class (-1: not yet), and its key: event id, then each slot's id before and after. */
+  /**
+   * The current step's slots class (-1: not yet), and its key: the event id, then the ids (`slotIds`) of
+   * the namespace slots' ids before and after the step.
+   */
   private slotsAt = -1;
-  private readonly slotsTuple: Uint32Array;
-  /** Self-loops' slots classes by (event id, the id of the namespace slots' ids), and that id of the state last asked. */
-  private readonly selfSlots = new PairValues();
+  private readonly slotsTuple = new Uint32Array(3);
+  /** An id per distinct vector of the namespace slots' ids (a state's), and that id of the state expanded last. */
   private readonly slotIds = new TupleIds();
+  private readonly slotVector: Uint32Array;
   private slotsFrom = -1;
   private slotsFromId = 0;
   /**
@@ -408,7 +411,7 @@ export class StepMemo {
     this.global = new MemoTable(count);
     this.refined = new PackedMemoTable(count);
     this.slotsTable = new PackedMemoTable(count);
-    this.slotsTuple = new Uint32Array(1 + 2 * slots);
+    this.slotVector = new Uint32Array(slots);
     this.tracking = this.trackingModel();
   }
 
@@ -499,41 +502,47 @@ export class StepMemo {
     return answered(this.refined.code(this.refinedAt + j));
   }
 
-  /** The slots class from lanes: the event id, then each namespace slot's id before and after. */
+  /** The slots class from lanes; the expanded state's slot vector (`fromIndex`, unless -1) is looked up once. */
   private slotsClassOfLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): number {
-    // A self-loop's: by the event and the id of the expanded state's slots, found once per state.
-    if (from === to && fromIndex >= 0) {
+    const slots = this.fixed.length;
+    let before: number;
+    if (fromIndex < 0) before = this.slotIds.id(from, slots, firstNamespaceLane);
+    else {
       if (fromIndex !== this.slotsFrom) {
         this.slotsFrom = fromIndex;
-        this.slotsFromId = this.slotIds.id(from.subarray(firstNamespaceLane), this.fixed.length);
+        this.slotsFromId = this.slotIds.id(from, slots, firstNamespaceLane);
       }
-      const known = this.selfSlots.get(this.eventId, this.slotsFromId);
-      if (known >= 0) return known;
-      const at = this.slotsClassOfLanes(-1, from, to);
-      this.selfSlots.set(this.eventId, this.slotsFromId, at);
-      return at;
+      before = this.slotsFromId;
     }
-    const t = this.slotsTuple;
-    t[0] = this.eventId;
-    for (let i = 0, n = 1; i < this.fixed.length; i++) {
-      t[n++] = from[firstNamespaceLane + i];
-      t[n++] = to[firstNamespaceLane + i];
-    }
-    return this.slotsTable.classOf(t, t.length);
+    let after = before;
+    if (from !== to)
+      for (let i = firstNamespaceLane; i < firstNamespaceLane + slots; i++)
+        if (from[i] !== to[i]) {
+          after = this.slotIds.id(to, slots, firstNamespaceLane);
+          break;
+        }
+    return this.slotsClassOf(before, after);
   }
 
   /** The slots class of the decoded step. */
   private slotsClass(): number {
     if (this.slotsAt < 0) {
-      const t = this.slotsTuple;
-      t[0] = this.eventId;
-      for (let i = 0, n = 1; i < this.fixed.length; i++) {
-        t[n++] = this.before.namespaces[i].id;
-        t[n++] = this.after.namespaces[i].id;
-      }
-      this.slotsAt = this.slotsTable.classOf(t, t.length);
+      const v = this.slotVector;
+      for (let i = 0; i < v.length; i++) v[i] = this.before.namespaces[i].id;
+      const before = this.slotIds.id(v, v.length);
+      for (let i = 0; i < v.length; i++) v[i] = this.after.namespaces[i].id;
+      this.slotsAt = this.slotsClassOf(before, this.slotIds.id(v, v.length));
     }
     return this.slotsAt;
+  }
+
+  /** The slots class of (event entered, slot vector `before`, slot vector `after`). */
+  private slotsClassOf(before: number, after: number): number {
+    const t = this.slotsTuple;
+    t[0] = this.eventId;
+    t[1] = before;
+    t[2] = after;
+    return this.slotsTable.classOf(t, 3);
   }
 
   /** The tuple as the refined table keys it: the local class's id in place of the event id (16 bits so far). */
