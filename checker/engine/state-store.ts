@@ -129,6 +129,13 @@ export class IntChunks {
 /** Elements up to which `grown` doubles an array; past them it grows by half. */
 export const doublingLimit = 1 << 16;
 
+/** The length `grown` gives an array of `length` elements so that it holds index `at`. */
+export function grownLength(length: number, at: number): number {
+  let grownTo = Math.max(16, length);
+  while (grownTo <= at) grownTo = grownTo < doublingLimit ? grownTo * 2 : Math.ceil(grownTo * 1.5);
+  return grownTo;
+}
+
 /**
  * A typed array that holds index `at`: the array itself when it does, else a copy grown up to it, new
  * entries `fill`. Small arrays double; past `doublingLimit` elements they grow by half, so a large
@@ -141,9 +148,7 @@ export function grown<T extends Int32Array | Uint32Array | Uint8Array | Float64A
   fill = 0,
 ): T {
   if (at < array.length) return array;
-  let length = Math.max(16, array.length);
-  while (length <= at) length = length < doublingLimit ? length * 2 : Math.ceil(length * 1.5);
-  const bigger = new (array.constructor as new (length: number) => T)(length);
+  const bigger = new (array.constructor as new (length: number) => T)(grownLength(array.length, at));
   if (fill !== 0) bigger.fill(fill);
   bigger.set(array);
   return bigger;

@@ -1,5 +1,6 @@
 import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
+import { hashLanes } from '../engine/codec.ts';
 import type { ExploreResult } from '../engine/explore.ts';
 import { IntList } from '../engine/int-list.ts';
 import {
@@ -40,9 +41,9 @@ import { type CollectedLiveness, judgeUnderSymmetry } from './liveness-symmetric
  */
 
 /**
- * An id per state in chunks of `chunkSize` states, made as states reach them (0 until set): 16 bits each
- * while every id fits (on default about a hundred distinct vectors), every chunk widened to 32 bits the
- * first time one does not.
+ * A small integer per state (a vector's id, or a state's self-loop classes) in chunks of `chunkSize`
+ * states, made as states reach them (0 until set): 16 bits each while every value fits (on default about a
+ * hundred distinct vectors), every chunk widened to 32 bits the first time one does not.
  */
 export class StateIds {
   private chunks: (Uint16Array | Uint32Array)[] = [];
@@ -87,14 +88,10 @@ export class VectorTable {
   intern(vector: Uint32Array): number {
     const width = this.width;
     let zero = true;
-    let hash = 0x811c9dc5;
-    for (let w = 0; w < width; w++) {
-      if (vector[w] !== 0) zero = false;
-      hash = Math.imul(hash ^ vector[w], 0x01000193);
-    }
+    for (let w = 0; w < width && zero; w++) zero = vector[w] === 0;
     if (zero) return 0;
     const mask = this.index.length - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
+    for (let at = hashLanes(vector, 0, width) & mask; ; at = (at + 1) & mask) {
       const id = this.index[at];
       if (id === -1) {
         const added = this.size++;
@@ -134,33 +131,11 @@ export class VectorTable {
     const mask = index.length - 1;
     const width = this.width;
     for (let id = 1; id < this.size; id++) {
-      let hash = 0x811c9dc5;
-      for (let w = 0; w < width; w++) hash = Math.imul(hash ^ this.vectors[id * width + w], 0x01000193);
-      let at = hash & mask;
+      let at = hashLanes(this.vectors, id * width, width) & mask;
       while (index[at] !== -1) at = (at + 1) & mask;
       index[at] = id;
     }
     this.index = index;
-  }
-}
-
-/** 16 bits per state in chunks of `chunkSize` states, made as states reach them. */
-class StateHalves {
-  private readonly chunks: Uint16Array[] = [];
-
-  get(state: number): number {
-    const c = this.chunks[state >>> 14];
-    return c === undefined ? 0 : c[state & (chunkSize - 1)];
-  }
-
-  or(state: number, bits: number): void {
-    const c = state >>> 14;
-    while (this.chunks.length <= c) this.chunks.push(new Uint16Array(chunkSize));
-    this.chunks[c][state & (chunkSize - 1)] |= bits;
-  }
-
-  get bytes(): number {
-    return this.chunks.reduce((sum, c) => sum + c.byteLength, 0);
   }
 }
 
@@ -213,7 +188,8 @@ export class LivenessCollector {
    * A condition gets its bit (`selfSlot`) at its first self-loop: on default 7 of the 41 conditions ever
    * have one. Past 16 such conditions (`selfOverflow`) the judge walks every edge, as before.
    */
-  private readonly selfWords: StateHalves | undefined;
+  /** Per state, the fairness classes its self-loops take (at most `selfSlotsMax` bits: 16 bits a state). */
+  private readonly selfWords: StateIds | undefined;
   private readonly selfSlot: Int32Array;
   private selfSlots = 0;
   private selfOverflow = false;
@@ -271,7 +247,7 @@ export class LivenessCollector {
     this.goalVectors = new VectorTable(Math.ceil(pendingBit(this.goals.length) / 32));
     this.stepVectors = new VectorTable(Math.ceil((conditionBase + this.conditions.length) / 32));
     this.goalScratch = new Uint32Array(this.goalVectors.width);
-    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateHalves();
+    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateIds();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.gathered = new Uint32Array(this.stepVectors.width);
     this.goalMemo = new GoalMemo(model, this.goals);
@@ -389,7 +365,8 @@ export class LivenessCollector {
     gathered[0] |= hasSuccessor;
     this.stepIds.set(s, this.stepVectors.intern(gathered));
     gathered.fill(0);
-    if (this.gatheredSelf !== 0) this.selfWords?.or(s, this.gatheredSelf);
+    if (this.gatheredSelf !== 0 && this.selfWords !== undefined)
+      this.selfWords.set(s, this.selfWords.get(s) | this.gatheredSelf);
     this.gatheredSelf = 0;
     this.gatheredFor = -1;
   }

@@ -1,7 +1,7 @@
 import type { SystemEvent, SystemModel, SystemState } from '../../machines/system.ts';
 import { hashLanes } from '../engine/codec.ts';
 import { PairValues } from '../engine/pair-ids.ts';
-import { doublingLimit, grown } from '../engine/state-store.ts';
+import { grown, grownLength } from '../engine/state-store.ts';
 import { firstNamespaceLane } from './encoding.ts';
 
 /**
@@ -52,9 +52,7 @@ const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo
  */
 function grownValues<T extends Uint16Array | Uint32Array | Int32Array>(array: T, at: number): T {
   if (at < array.length) return array;
-  let length = Math.max(16, array.length);
-  while (length <= at) length = length < doublingLimit ? length * 2 : Math.ceil(length * 1.5);
-  const bigger = new (array.constructor as new (length: number) => T)(length);
+  const bigger = new (array.constructor as new (length: number) => T)(grownLength(array.length, at));
   bigger.set(array);
   return bigger;
 }
