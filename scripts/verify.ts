@@ -22,6 +22,7 @@ import { symmetricLivenessRefusal } from '../checker/judging/liveness-symmetric.
 import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/judging/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judging/outcome.ts';
 import { writeTraceability } from '../checker/judging/traceability.ts';
+import { releaseCompiled } from '../checker/model/compiled.ts';
 import { type LivenessRun, systemHorizonDeclared } from '../checker/model/liveness-system.ts';
 import { fairnessWarnings, StateSymmetry, symmetryOf } from '../checker/model/symmetry.ts';
 import { type CheckedSystemModel, systemModel } from '../checker/model/system-model.ts';
@@ -95,7 +96,8 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
  * scenarios' replay, the report built). Each
  * phase leaves tens of megabytes of garbage (decoded states, the judge's step memo, Tarjan's arrays, the
  * report's strings) that V8 would otherwise collect only once the next phase has grown the heap past it,
- * so the peak held both. Node's documented way to reach `gc` without a command-line flag (docs/performance.md,
+ * so the peak held both. What it frees goes back to the system only when glibc maps large blocks instead
+ * of keeping them in its heap: `npm run verify` sets MALLOC_MMAP_THRESHOLD_ for that (package.json). Node's documented way to reach `gc` without a command-line flag (docs/performance.md,
  * *Where verify's memory goes*); a few tens of milliseconds each.
  */
 function collectGarbage(): void {
@@ -104,8 +106,30 @@ function collectGarbage(): void {
     fullCollection = runInNewContext('gc') as () => void;
   }
   fullCollection();
+  buffersAfterCollection = process.memoryUsage().arrayBuffers;
 }
+
 let fullCollection: (() => void) | undefined;
+
+/**
+ * Array-buffer bytes allowed to accrue during the search before a full collection. The search's tables
+ * grow by copying (`grown`), and a copy's old buffer is freed only by a full collection, which V8 runs by
+ * itself only once tens of megabytes of them have piled up: on the default scope the search's peak held
+ * about 25 MiB of such garbage beside 30 MiB of live tables (docs/performance.md, *Where the peak is, once
+ * freed memory goes back*).
+ */
+const bufferGrowthBytes = 8 * 1024 * 1024;
+let buffersAfterCollection = 0;
+
+/**
+ * Called with the search's progress (every 200 ms): a full collection once the array buffers grew by
+ * `bufferGrowthBytes`, or by a quarter of what the last collection left when that is more (a large scope's
+ * collections then stay few beside its search).
+ */
+function collectOnGrowth(): void {
+  const grownBy = process.memoryUsage().arrayBuffers - buffersAfterCollection;
+  if (grownBy >= Math.max(bufferGrowthBytes, buffersAfterCollection / 4)) collectGarbage();
+}
 
 /** SIGINT/SIGTERM abort the search; the report of what was explored is still written. A second signal exits at once. */
 function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
@@ -171,7 +195,7 @@ async function runExhaustive(
   const refusal = symmetry
     ? symmetricLivenessRefusal(symmetry, livenessProperties, systemHorizonDeclared(model) !== undefined)
     : undefined;
-  const recorder =
+  let recorder =
     args.properties.length === 0 && args.bitstate === undefined && !args.hashCompact && refusal === undefined
       ? new LivenessCollector(model, livenessProperties, symmetry)
       : undefined;
@@ -197,7 +221,10 @@ async function runExhaustive(
     ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),
     ...(args.hashCompact ? { hashCompact: true } : {}),
     signal: interrupt.signal,
-    progress: (p) => reporter.update(p),
+    progress: (p) => {
+      reporter.update(p);
+      collectOnGrowth();
+    },
     ...stopRules,
   });
   reporter.finish(finalProgress(result));
@@ -209,6 +236,10 @@ async function runExhaustive(
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
   const liveness: LivenessRun | undefined = recorder?.judge();
+  // The search's visited set (which the collector keeps for liveness) and the model's compiled tables are
+  // not read again: the report is built from the results, the scenarios replay models of their own.
+  recorder = undefined;
+  releaseCompiled(model);
   collectGarbage();
   const context = {
     model,

@@ -722,3 +722,11 @@ export function compiledFor(model: SystemModel): CompiledSystem {
   }
   return compiled;
 }
+
+/**
+ * Lets go of a model's compiled form (its tables: 13.5 MB on the default scope), so a command that has
+ * finished searching the model frees them before its next phase; a later `compiledFor` builds them again.
+ */
+export function releaseCompiled(model: SystemModel): void {
+  compiledModels.delete(model);
+}
