@@ -139,6 +139,118 @@ export class VectorTable {
   }
 }
 
+/** Moves per chunk of `KeptMoves`: a state's moves lie in one chunk, so one int locates them. */
+const keptChunkBits = 18;
+const keptChunkMoves = 1 << keptChunkBits;
+/**
+ * What `KeptMoves` may hold, in moves per state of the search (6 B each, with a run's length counted as
+ * one): on default 4 keep 284,455 of the 371,800 repeated expansions in 11 MB and the index, where keeping
+ * all would take 17.3 MB (1 keeps 90,243 in 4.7 MB, 2 keep 189,646 in 7.9 MB).
+ */
+const keptMovesPerState = 4;
+
+/**
+ * The moves of the states that two or more of the judgement's Tarjan searches may open, kept at their
+ * first expansion and replayed after it in the same order: on default 749,944 expansions are of 378,144
+ * states. Only moves to a state where some searched goal is pending are kept: every search stays inside
+ * such states, so it drops the others unread. Per state one int (where its run starts, 0 none); each run is
+ * its length, then a target (32 bits) and an event (16 bits) per move, in chunks of `keptChunkMoves`
+ * (no copy as they grow), at most `keptMovesPerState` moves per state in all (then the rest is expanded
+ * each time); a model of more than 65,536 events keeps none.
+ */
+export class KeptMoves {
+  private readonly at: Int32Array;
+  private readonly targets: Int32Array[] = [];
+  private readonly events: Uint16Array[] = [];
+  private used = keptChunkMoves;
+  private kept = 0;
+  private pendingTargets = new Int32Array(256);
+  private pendingEvents = new Uint16Array(256);
+  private emitTo: (event: number, target: number) => void = () => {};
+  private full = false;
+  private stage = -1;
+  private readonly maxChunks: number;
+
+  constructor(
+    states: number,
+    private readonly moves: (s: number, emit: (event: number, target: number) => void) => void,
+    /** Per goal, its planned search (the searches run in this order), -1 for none. */
+    private readonly planOf: Int32Array,
+    /** Whether state `s`, opened by planned search `stage`, lies in a later one. */
+    private readonly keep: (s: number, stage: number) => boolean,
+    /** Whether a move to `target` can be followed by any search. */
+    private readonly followed: (target: number) => boolean,
+  ) {
+    this.at = new Int32Array(states);
+    this.maxChunks = Math.ceil((states * keptMovesPerState) / keptChunkMoves);
+  }
+
+  /** The searches to come are those after goal `goal`'s planned search. */
+  searching(goal: number): void {
+    this.stage = this.planOf[goal];
+  }
+
+  /** State `s`'s moves, from its kept run when there is one. */
+  successors(s: number, emit: (event: number, target: number) => void): void {
+    const at = this.at[s];
+    if (at !== 0) {
+      const chunk = (at - 1) >>> keptChunkBits;
+      const targets = this.targets[chunk];
+      const events = this.events[chunk];
+      const start = (at - 1) & (keptChunkMoves - 1);
+      const end = start + 1 + targets[start];
+      for (let k = start + 1; k < end; k++) emit(events[k], targets[k]);
+      return;
+    }
+    if (this.full || !this.keep(s, this.stage)) {
+      this.moves(s, emit);
+      return;
+    }
+    this.emitTo = emit;
+    this.kept = 0;
+    this.moves(s, this.record);
+    const length = 1 + this.kept;
+    // A run longer than a chunk is not kept (it is expanded each time).
+    if (length > keptChunkMoves) return;
+    if (this.used + length > keptChunkMoves) {
+      if (this.targets.length === this.maxChunks) {
+        this.full = true;
+        return;
+      }
+      this.targets.push(new Int32Array(keptChunkMoves));
+      this.events.push(new Uint16Array(keptChunkMoves));
+      this.used = 0;
+    }
+    const chunk = this.targets.length - 1;
+    const start = this.used;
+    this.targets[chunk][start] = this.kept;
+    this.targets[chunk].set(this.pendingTargets.subarray(0, this.kept), start + 1);
+    this.events[chunk].set(this.pendingEvents.subarray(0, this.kept), start + 1);
+    this.used += length;
+    this.at[s] = chunk * keptChunkMoves + start + 1;
+  }
+
+  /** Bytes held by the kept runs and their index. */
+  get bytes(): number {
+    return this.at.byteLength + this.targets.length * keptChunkMoves * 6;
+  }
+
+  private readonly record = (event: number, target: number): void => {
+    if (this.followed(target)) {
+      if (this.kept === this.pendingTargets.length) {
+        this.pendingTargets = grown(this.pendingTargets, this.kept);
+        const events = new Uint16Array(this.pendingTargets.length);
+        events.set(this.pendingEvents);
+        this.pendingEvents = events;
+      }
+      this.pendingTargets[this.kept] = target;
+      this.pendingEvents[this.kept] = event;
+      this.kept++;
+    }
+    this.emitTo(event, target);
+  };
+}
+
 /** Fairness conditions a state's self-loop word can name: past them the judge walks every edge. */
 const selfSlotsMax = 16;
 
@@ -210,6 +322,8 @@ export class LivenessCollector {
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
   /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
   private readonly goalMemo: GoalMemo;
+  /** During `judge`: the moves kept for the searches still to come. */
+  private kept: KeptMoves | undefined;
 
   /**
    * Under symmetry (`symmetry`: the search keeps one state per orbit) `judge` judges on the orbits times
@@ -479,13 +593,20 @@ export class LivenessCollector {
     };
     // Tarjan's searches walk the moves and take each state's self-loop classes from its words.
     const { moves } = search as Partial<Pick<CompiledResult, 'moves'>>;
-    const sccWalk: Walk =
+    const triggerCounts = this.triggerCounts(expanded);
+    const batches = this.horizon === undefined ? this.sharedBatches(expanded, triggerCounts) : [];
+    const kept =
       moves === undefined || this.selfWords === undefined || this.selfOverflow
+        ? undefined
+        : this.keptMoves(batches, triggerCounts, expanded, events.length, moves);
+    this.kept = kept;
+    const sccWalk: Walk =
+      kept === undefined
         ? walk
         : {
             ...walk,
             successors: (s, emit) => {
-              if (s < expanded) moves(s, emit);
+              if (s < expanded) kept.successors(s, emit);
             },
           };
     const judging: Walks = { all: walk, scc: sccWalk };
@@ -499,11 +620,7 @@ export class LivenessCollector {
     }
     const scratch = new TarjanScratch(search.states);
     const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
-    const triggerCounts = this.triggerCounts(expanded);
-    const cleared =
-      this.horizon === undefined
-        ? this.sharedSearches(sccWalk, fairs, events, scratch)
-        : new Uint8Array(this.goals.length);
+    const cleared = this.sharedSearches(sccWalk, batches, fairs, events, scratch);
     let goalAt = 0;
     const results = this.properties.map((property, i) => {
       const fair = fairs[i];
@@ -523,6 +640,7 @@ export class LivenessCollector {
       onJudged?.(i + 1, this.properties.length, property.id);
       return verdict;
     });
+    this.kept = undefined;
     return {
       ...searchFigures(search, started),
       deadlock: {
@@ -604,61 +722,42 @@ export class LivenessCollector {
    * components are the same; each goal's fairness is applied to them afterwards). A goal none of whose
    * shared components is fair has none reachable from its own triggers either: it is marked (1) and holds
    * without a search of its own; any other goal is judged alone as before, so verdicts and lassos are
-   * unchanged. The classes a shared search records are those of its goals' properties, at most 32.
+   * unchanged. The classes a shared search records are those of its goals' properties, at most 32: the
+   * batches of goals searched together, each with those classes.
    */
-  private sharedSearches(
-    walk: Walk,
-    fairs: readonly Fair[],
-    events: readonly SystemEvent[],
-    scratch: TarjanScratch,
-  ): Uint8Array {
-    const cleared = new Uint8Array(this.goals.length);
-    const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
+  private sharedBatches(expanded: number, triggerCounts: Int32Array): SharedBatch[] {
     const pending = (g: number, s: number) => this.goalBit(s, pendingBit(g));
-    const triggered = (g: number, s: number) => this.goalBit(s, triggerBit(g));
+    const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
     // Goals by their pending states: a count and a hash first, then compared state by state.
     const byPrint = new Map<string, number[][]>();
     const goals = this.goals.length;
     const counts = new Int32Array(goals);
     const hashes = new Int32Array(goals);
-    const triggers = new Int32Array(goals);
-    this.eachGoalBit(walk.expanded, (s, g, trigger) => {
-      if (trigger) triggers[g]++;
-      else {
-        counts[g]++;
-        hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
-      }
+    this.eachGoalBit(expanded, (s, g, trigger) => {
+      if (trigger) return;
+      counts[g]++;
+      hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
     });
     for (let g = 0; g < goals; g++) {
-      if (triggers[g] === 0) continue;
+      if (triggerCounts[g] === 0) continue;
       const key = `${counts[g]}:${hashes[g]}`;
       const groups = byPrint.get(key) ?? [];
       byPrint.set(key, groups);
       const same = groups.find((group) => {
-        for (let s = 0; s < walk.expanded; s++) if (pending(group[0], s) !== pending(g, s)) return false;
+        for (let s = 0; s < expanded; s++) if (pending(group[0], s) !== pending(g, s)) return false;
         return true;
       });
       if (same) same.push(g);
       else groups.push([g]);
     }
+    const batches: SharedBatch[] = [];
     for (const groups of byPrint.values())
       for (const group of groups) {
         // Batches whose properties' classes fit in one 32-bit word.
         let batch: number[] = [];
         let classes = new Set<number>();
         const flush = () => {
-          if (batch.length > 1)
-            this.sharedSearch(
-              walk,
-              batch,
-              [...classes],
-              propertyOf,
-              fairs,
-              events,
-              scratch,
-              cleared,
-              triggered,
-            );
+          if (batch.length > 1) batches.push({ goals: batch, classes: [...classes] });
           batch = [];
           classes = new Set<number>();
         };
@@ -671,7 +770,64 @@ export class LivenessCollector {
         }
         flush();
       }
+    return batches;
+  }
+
+  /** The shared searches of `batches`: the goals none of whose components is fair, marked 1. */
+  private sharedSearches(
+    walk: Walk,
+    batches: readonly SharedBatch[],
+    fairs: readonly Fair[],
+    events: readonly SystemEvent[],
+    scratch: TarjanScratch,
+  ): Uint8Array {
+    const cleared = new Uint8Array(this.goals.length);
+    const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
+    const triggered = (g: number, s: number) => this.goalBit(s, triggerBit(g));
+    for (const { goals, classes } of batches) {
+      this.kept?.searching(goals[0]);
+      this.sharedSearch(walk, goals, classes, propertyOf, fairs, events, scratch, cleared, triggered);
+    }
     return cleared;
+  }
+
+  /**
+   * Moves kept for the states where two or more of the planned searches (the shared batches, then each
+   * triggered goal outside them) are pending, and only those to states where one is: a goal of a batch
+   * searched again alone is pending in its batch's states, and every search, its work sets included,
+   * stays inside its goal's pending states, so no search follows a move left out.
+   */
+  private keptMoves(
+    batches: readonly SharedBatch[],
+    triggerCounts: Int32Array,
+    expanded: number,
+    events: number,
+    moves: (s: number, emit: (event: number, target: number) => void) => void,
+  ): KeptMoves | undefined {
+    const planned: number[] = [];
+    const planOf = new Int32Array(this.goals.length).fill(-1);
+    batches.forEach(({ goals }, b) => {
+      planned.push(pendingBit(goals[0]));
+      for (const g of goals) planOf[g] = b;
+    });
+    for (let g = 0; g < this.goals.length; g++)
+      if (triggerCounts[g] > 0 && planOf[g] === -1) {
+        planOf[g] = planned.length;
+        planned.push(pendingBit(g));
+      }
+    // Per goals' vector (a few hundred on default): the last planned search its states lie in (-1 none).
+    const last = new Int32Array(this.goalVectors.size).fill(-1);
+    for (let v = 1; v < last.length; v++)
+      for (let k = 0; k < planned.length; k++) if (this.goalVectors.bit(v, planned[k])) last[v] = k;
+    // Events are kept in 16 bits (284 on default).
+    if (events > 0x10000) return undefined;
+    return new KeptMoves(
+      expanded,
+      moves,
+      planOf,
+      (s, stage) => last[this.goalIds.get(s)] > stage,
+      (t) => t < expanded && last[this.goalIds.get(t)] >= 0,
+    );
   }
 
   /** One Tarjan search for the goals of `batch` (pending in the same states), from all their triggers. */
@@ -783,6 +939,7 @@ export class LivenessCollector {
     if (this.horizon === undefined && cleared[goal] === 1) return { triggers, onlyAtHorizon: false };
     const triggerList: number[] = [];
     for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
+    this.kept?.searching(goal);
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (
       this.horizon === undefined &&
@@ -792,6 +949,12 @@ export class LivenessCollector {
     const atHorizon = (s: number) => (this.goalVectors.word(this.goalIds.get(s), 0) & horizonBit) !== 0;
     return exactVerdict(walks, search, fair, notQ, triggerList, atHorizon, scratch);
   }
+}
+
+/** Goals pending in the same states, searched together, and the classes their properties name. */
+interface SharedBatch {
+  goals: number[];
+  classes: number[];
 }
 
 /** A property's fairness masks, with the classes of a state's self-loops (which `moves` leaves out). */

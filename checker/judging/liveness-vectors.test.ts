@@ -5,7 +5,7 @@ import { scopeByName } from '../cli/scope-file.ts';
 import { chunkSize } from '../engine/visited.ts';
 import { systemModel } from '../model/system-model.ts';
 import { check } from './check.ts';
-import { LivenessCollector, StateIds, VectorTable } from './liveness-fly.ts';
+import { KeptMoves, LivenessCollector, StateIds, VectorTable } from './liveness-fly.ts';
 
 describe("liveness's per-state vectors, kept once each", () => {
   it('gives every distinct vector one id, 0 to the zero vector, and reads each back after growing', () => {
@@ -53,4 +53,76 @@ describe("liveness's per-state vectors, kept once each", () => {
     expect(collector.vectors.steps).toBeLessThan(result.states / 10);
     expect(collector.bytes).toBeLessThanOrEqual(3 * 2 * chunks * chunkSize + 64 * 1024);
   }, 60_000);
+});
+
+describe("liveness's kept moves", () => {
+  // State s moves to s + 1, s + 2 and s + 3 by events 10 * s, 10 * s + 1 and 10 * s + 2.
+  const graph = () => {
+    const expanded: number[] = [];
+    const moves = (s: number, emit: (event: number, target: number) => void) => {
+      expanded.push(s);
+      for (let k = 1; k <= 3; k++) emit(10 * s + k - 1, s + k);
+    };
+    return { expanded, moves };
+  };
+  const walked = (kept: KeptMoves, s: number) => {
+    const seen: [number, number][] = [];
+    kept.successors(s, (event, target) => seen.push([event, target]));
+    return seen;
+  };
+
+  it('expands a state a later search opens once, and replays the moves it may follow in their order', () => {
+    const { expanded, moves } = graph();
+    // Goal 0 is the first planned search; states below 5 lie in a later one; odd targets are followed.
+    const kept = new KeptMoves(
+      20,
+      moves,
+      Int32Array.of(0),
+      (s, stage) => s < 5 && stage < 1,
+      (t) => t % 2 === 1,
+    );
+    kept.searching(0);
+    // The first walk sees every move, whatever is kept.
+    expect(walked(kept, 2)).toEqual([
+      [20, 3],
+      [21, 4],
+      [22, 5],
+    ]);
+    expect(walked(kept, 2)).toEqual([
+      [20, 3],
+      [22, 5],
+    ]);
+    expect(walked(kept, 4)).toEqual([
+      [40, 5],
+      [41, 6],
+      [42, 7],
+    ]);
+    expect(walked(kept, 4)).toEqual([
+      [40, 5],
+      [42, 7],
+    ]);
+    // A state no later search opens is expanded every time.
+    walked(kept, 9);
+    walked(kept, 9);
+    expect(expanded).toEqual([2, 4, 9, 9]);
+  });
+
+  it('replays a kept run each time it is walked, having expanded the state once', () => {
+    const { expanded, moves } = graph();
+    const kept = new KeptMoves(
+      2,
+      moves,
+      Int32Array.of(0),
+      () => true,
+      () => true,
+    );
+    kept.searching(0);
+    for (let i = 0; i < 3; i++)
+      expect(walked(kept, 0)).toEqual([
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ]);
+    expect(expanded).toEqual([0]);
+  });
 });
