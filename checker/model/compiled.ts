@@ -98,6 +98,11 @@ export class CompiledSystem {
   /** Per local action: its namespace slot, and its position among that slot's local actions. */
   private readonly slotOf: Int32Array;
   private readonly positionOf: Int32Array;
+  /**
+   * Per local action: where its self-loop count sits in its slot's bundle (after the entries and the
+   * self-loops' word), so a state reads the bundle's short run instead of each entry's run in the pool.
+   */
+  private readonly summaryOf: Int32Array;
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
   /**
@@ -216,6 +221,9 @@ export class CompiledSystem {
     this.positionOf = Int32Array.from(actions, (a, at) =>
       a.type === 'local' ? this.slotActions[a.i].push(at) - 1 : -1,
     );
+    this.summaryOf = Int32Array.from(actions, (a, at) =>
+      a.type === 'local' ? this.slotActions[a.i].length + 1 + this.positionOf[at] : -1,
+    );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
     this.taken = new Uint8Array(this.namespaces);
@@ -263,7 +271,7 @@ export class CompiledSystem {
   /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
-    const { kinds, lanes, slotOf, positionOf, bundles, taken, takenLoops } = this;
+    const { kinds, lanes, slotOf, positionOf, summaryOf, bundles, taken, takenLoops } = this;
     const each = sink.eachSelfLoop;
     const bundled = each && sink.selfBundle !== undefined;
     for (let i = 0; i < this.namespaces; i++) {
@@ -280,7 +288,16 @@ export class CompiledSystem {
       const kind = kinds[a];
       if (kind === action.local) {
         const pool = this.pool;
-        const entry = pool[bundles[slotOf[a]] + positionOf[a]];
+        const slot = slotOf[a];
+        const bundle = bundles[slot];
+        // An entry of self-loops only, counted rather than sent: its run in the pool is not read.
+        const selfs = pool[bundle + summaryOf[a]];
+        if (selfs >= 0 && (!each || taken[slot] === 1)) {
+          loops += selfs;
+          if (each) takenLoops[slot] += selfs;
+          continue;
+        }
+        const entry = pool[bundle + positionOf[a]];
         if (entry !== always) {
           const lane = lanes[a];
           const end = entry - 1 + 2 * pool[entry - 2];
@@ -401,11 +418,24 @@ export class CompiledSystem {
   private fillBundle(i: number, id: number): number {
     const entries = this.slotActions[i].map((a) => this.localEntry(a, 3 + i, id));
     const offset = this.poolLength;
-    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed.
-    this.pool = grown(this.pool, offset + entries.length + 1, 0);
-    this.pool.set(entries, offset);
-    this.pool[offset + entries.length] = 0;
-    this.poolLength += entries.length + 1;
+    const n = entries.length;
+    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed; then
+    // per entry its count when every step of it is a self-loop, else -1 (a step moves, or computed always).
+    this.pool = grown(this.pool, offset + 2 * n + 1, 0);
+    const pool = this.pool;
+    pool.set(entries, offset);
+    pool[offset + n] = 0;
+    for (let p = 0; p < n; p++) {
+      const entry = entries[p];
+      let selfs = -1;
+      if (entry !== always) {
+        selfs = pool[entry - 2];
+        const end = entry - 1 + 2 * selfs;
+        for (let at = entry - 1; at < end && selfs >= 0; at += 2) if (pool[at + 1] >= 0) selfs = -1;
+      }
+      pool[offset + n + 1 + p] = selfs;
+    }
+    this.poolLength += 2 * n + 1;
     const rows = this.bundleRows[i];
     const row = grown(rows[id] ?? new Int32Array(0), this.fullContext, unknown);
     rows[id] = row;
