@@ -216,6 +216,8 @@ async function runExhaustive(
     ...(symmetry ? { symmetry } : {}),
     ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
+    // The golden count sizes the visited set; a symmetric search stores fewer states than it counts.
+    ...(expectedStates !== undefined && !symmetry ? { expectedStates } : {}),
     ...(args.maxSeconds !== undefined ? { maxSeconds: args.maxSeconds } : {}),
     ...(args.maxMemoryMb !== undefined ? { maxHeapBytes: args.maxMemoryMb * 1024 * 1024 } : {}),
     ...(args.bitstate !== undefined ? { bitstate: { log2Bits: args.bitstate } } : {}),

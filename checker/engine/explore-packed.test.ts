@@ -107,6 +107,75 @@ describe('PackedVisitedTable', () => {
     }
   });
 
+  // Hashes that send every state to the first slots: equal hashes (same slot, same tag), and hashes
+  // that differ only in their low bits (same slot, each its own tag).
+  const crowded: [string, (lanes: Uint16Array | Uint32Array) => number][] = [
+    ['three hashes in all', (lanes) => lanes[0] % 3],
+    ['hashes equal but in their low bits', (lanes) => lanes[0] & 0xfff],
+  ];
+  for (const [name, hash] of crowded)
+    it(`finds each state by its words, not its hash, when ${name}`, () => {
+      const table = new PackedVisitedTable(2, hash);
+      const probe = new Uint32Array(2);
+      const out = new Uint32Array(2);
+      const count = 3000;
+      for (let i = 0; i < count; i++) {
+        probe[0] = i;
+        probe[1] = i % 7;
+        expect(table.indexOf(probe, hash(probe))).toBe(-1);
+        expect(table.add(probe, hash(probe))).toBe(i);
+      }
+      for (let i = 0; i < count; i++) {
+        probe[0] = i;
+        probe[1] = i % 7;
+        expect(table.indexOf(probe, hash(probe))).toBe(i);
+        table.lanesAt(i, out);
+        expect([...out]).toEqual([i, i % 7]);
+        // Same hash, other words: absent.
+        probe[1] = (i % 7) + 1;
+        expect(table.indexOf(probe, hash(probe))).toBe(-1);
+      }
+    });
+
+  it('sized for the states expected, holds them without growing its table, and grows past them', () => {
+    const expected = 3 * chunkSize + 100;
+    const presized = new PackedVisitedTable(2, hashLanes, expected);
+    const grown = new PackedVisitedTable(2, hashLanes);
+    const probe = new Uint32Array(2);
+    // A table growth is announced with more bytes than a chunk (one word per state here).
+    const chunkBytes = chunkSize * 4;
+    let presizedGrowths = 0;
+    let grownGrowths = 0;
+    for (let i = 0; i < expected; i++) {
+      probe[0] = i;
+      probe[1] = i & 0xff;
+      const hash = hashLanes(probe, 0, 2);
+      if (presized.nextGrowthBytes() > chunkBytes || presized.nextGrowthBytes() % chunkBytes !== 0)
+        presizedGrowths++;
+      if (grown.nextGrowthBytes() > chunkBytes || grown.nextGrowthBytes() % chunkBytes !== 0) grownGrowths++;
+      expect(presized.add(probe, hash)).toBe(i);
+      grown.add(probe, hash);
+    }
+    expect(presizedGrowths).toBe(0);
+    expect(grownGrowths).toBeGreaterThan(3);
+    for (let i = 0; i < expected; i++) {
+      probe[0] = i;
+      probe[1] = i & 0xff;
+      expect(presized.indexOf(probe, hashLanes(probe, 0, 2))).toBe(i);
+    }
+    // Load one half at the count expected; it grows once a third more are added.
+    for (let i = expected; i < 2 * expected; i++) {
+      probe[0] = i;
+      probe[1] = i & 0xff;
+      presized.add(probe, hashLanes(probe, 0, 2));
+    }
+    for (let i = 0; i < 2 * expected; i += 97) {
+      probe[0] = i;
+      probe[1] = i & 0xff;
+      expect(presized.indexOf(probe, hashLanes(probe, 0, 2))).toBe(i);
+    }
+  });
+
   it('finds no state whose lane is wider than any stored, without widening', () => {
     const table = new PackedVisitedTable(2, hashLanes);
     const probe = new Uint32Array([3, 0]);

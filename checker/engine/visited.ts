@@ -165,6 +165,14 @@ export class LaneLayout {
 const maxLoad = 2 / 3;
 const growthFactor = 1.5;
 
+/** Most states a table is sized for at the start (`expected`): past it, a search's own growth decides. */
+const maxPresized = 1 << 24;
+
+/** Bits that hold 0 .. n. */
+function bitsOf(n: number): number {
+  return n <= 0 ? 1 : 32 - Math.clz32(n);
+}
+
 /**
  * The packed explorer's visited set: every state as `width` lanes bit-packed into a few 32-bit words
  * (`LaneLayout`: each lane as wide as its largest value so far; the first value that does not fit
@@ -172,11 +180,20 @@ const growthFactor = 1.5;
  * of indices (load at most two thirds, grown by half, so it stays near the load instead of a power
  * of two far above it). No string, object or stored hash per state: a growth rehashes from the lanes
  * themselves. The chunks are also the BFS queue.
+ *
+ * A slot holds index + 1 in its low bits (as many as the table can hold states before it grows) and, in
+ * the bits above, a tag from the state's hash (bits the slot's position does not use), so a probe
+ * reads a stored state's words only when the tags agree: most probes that miss read no chunk at all.
+ * Given the number of states a search `expected`, the table starts at load one half for them and does
+ * not grow (nor rehash) unless the search finds more.
  */
 export class PackedVisitedTable {
   private chunks: Uint32Array[] = [];
   private layout: LaneLayout;
-  private slots = new Int32Array(initialSlots);
+  private slots: Int32Array;
+  /** Low bits of a slot that hold index + 1, and their mask; the tag (hash bits) sits above them. */
+  private indexBits = 0;
+  private indexMask = 0;
   /** `probe` packed by the current layout, for comparing with stored states word by word. */
   private packedProbe: Uint32Array;
   private readonly scratch: Uint32Array;
@@ -185,11 +202,27 @@ export class PackedVisitedTable {
   constructor(
     readonly width: number,
     private readonly hash: (lanes: Uint16Array | Uint32Array, offset: number, width: number) => number,
+    expected = 0,
   ) {
     if (!Number.isInteger(width) || width < 1) throw new RangeError(`packed visited set: width ${width}`);
     this.layout = new LaneLayout(new Uint8Array(width));
     this.packedProbe = new Uint32Array(width);
     this.scratch = new Uint32Array(width);
+    const presized = Number.isFinite(expected) ? Math.min(Math.max(0, Math.ceil(expected)), maxPresized) : 0;
+    this.slots = this.emptySlots(Math.max(initialSlots, 2 * presized));
+  }
+
+  /** An empty table of `length` slots, and the split of a slot between index and tag for it. */
+  private emptySlots(length: number): Int32Array {
+    // The most states it holds before it grows, + 1: what the index bits must hold.
+    this.indexBits = bitsOf(Math.floor(length * maxLoad) + 1);
+    this.indexMask = this.indexBits >= 31 ? 0x7fffffff : (1 << this.indexBits) - 1;
+    return new Int32Array(length);
+  }
+
+  /** The slot's tag bits for `hash`, in place (above the index bits). */
+  private tagOf(hash: number): number {
+    return this.indexBits >= 31 ? 0 : (hash << this.indexBits) & ~this.indexMask;
   }
 
   /** Bytes held by the table's typed arrays. */
@@ -213,15 +246,18 @@ export class PackedVisitedTable {
 
   /** Index of the state whose lanes are `probe[0 .. width)` and whose hash is `hash`, or -1. */
   indexOf(probe: Uint32Array, hash: number): number {
-    const { layout, packedProbe, slots, chunks } = this;
+    const { layout, packedProbe, slots, chunks, indexMask } = this;
     // A lane wider than any stored so far: no stored state has it.
     if (!layout.pack(probe, packedProbe, 0)) return -1;
     const words = layout.words;
     const length = slots.length;
+    const tag = this.tagOf(hash);
     for (let slot = this.slotOf(hash); ; slot = slot + 1 === length ? 0 : slot + 1) {
       const entry = slots[slot];
       if (entry === 0) return -1;
-      const index = entry - 1;
+      // Another hash's tag: not this state, and its words are not read.
+      if ((entry & ~indexMask) !== tag) continue;
+      const index = (entry & indexMask) - 1;
       const packed = chunks[index >>> 14];
       const base = (index & (chunkSize - 1)) * words;
       let k = 0;
@@ -252,7 +288,7 @@ export class PackedVisitedTable {
     const length = this.slots.length;
     let slot = this.slotOf(hash);
     while (this.slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
-    this.slots[slot] = index + 1;
+    this.slots[slot] = this.tagOf(hash) | (index + 1);
     return index;
   }
 
@@ -295,7 +331,7 @@ export class PackedVisitedTable {
   private grow(): void {
     const length = this.grownLength();
     if (length > maxSlots) throw new RangeError(`visited set: more than ${maxSlots * maxLoad} states`);
-    const slots = new Int32Array(length);
+    const slots = this.emptySlots(length);
     this.slots = slots;
     const { scratch: lanes, width, hash, size } = this;
     const { word, shift, mask, words } = this.layout;
@@ -305,9 +341,10 @@ export class PackedVisitedTable {
       const count = Math.min(chunkSize, size - c * chunkSize);
       for (let i = 0, base = 0; i < count; i++, base += words) {
         for (let k = 0; k < width; k++) lanes[k] = (chunk[base + word[k]] >>> shift[k]) & mask[k];
-        let slot = Math.floor(((hash(lanes, 0, width) >>> 0) / 4294967296) * length);
+        const h = hash(lanes, 0, width);
+        let slot = Math.floor(((h >>> 0) / 4294967296) * length);
         while (slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;
-        slots[slot] = c * chunkSize + i + 1;
+        slots[slot] = this.tagOf(h) | (c * chunkSize + i + 1);
       }
     }
   }

@@ -65,6 +65,8 @@ export interface CheckResult {
 
 export interface CheckOptions {
   maxStates?: number;
+  /** The distinct states the search expects (a scope's golden count), to size the compiled search's visited set. */
+  expectedStates?: number;
   maxHeapBytes?: number;
   maxSeconds?: number;
   /** Aborting it stops the search (`interrupted`); only `checkAsync` lets a signal handler run meanwhile. */
@@ -187,6 +189,7 @@ function compiledOptions(
     ...searchOptions,
     ...judge.lanes(compiledFor(model)),
     onExpand: () => recorder?.expanding(),
+    ...(options.expectedStates !== undefined ? { expectedStates: options.expectedStates } : {}),
     hashCompact: options.hashCompact === true,
     ...(options.symmetry ? { lanesSymmetry: options.symmetry.onLanes() } : {}),
   };

@@ -43,6 +43,12 @@ export async function exploreCompiledAsync(
 export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent> {
   onExpand?: () => void;
   /**
+   * The distinct states the search expects (a scope's golden count): the visited set is sized for them
+   * at the start instead of growing and rehashing on the way. A wrong guess costs memory or growth, never
+   * a state.
+   */
+  expectedStates?: number;
+  /**
    * Hash compaction: the visited set keeps a 64-bit fingerprint per state, lanes are kept only until a
    * state is expanded, and traces are replayed by successor positions; never complete (`hash-compact`).
    */
@@ -172,7 +178,11 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   // states) is not kept alive by the result's closures, which share this scope, through liveness and the reports.
   let { onState, onEdge, onExpand, onLaneEdge, onSelfBundle, onSelfBundlesDone } = options;
   const compact = options.hashCompact === true;
-  const visited = new PackedVisitedTable(width, hashLanes);
+  const visited = new PackedVisitedTable(
+    width,
+    hashLanes,
+    compact ? 0 : Math.min(options.expectedStates ?? 0, maxStates),
+  );
   const fingerprints = new FingerprintTable();
   const frontier = new FrontierLanes(width);
   let expectedMissed = 0;

@@ -98,6 +98,11 @@ export class CompiledSystem {
   /** Per local action: its namespace slot, and its position among that slot's local actions. */
   private readonly slotOf: Int32Array;
   private readonly positionOf: Int32Array;
+  /**
+   * Per local action: where its self-loop count sits in its slot's bundle (after the entries and the
+   * self-loops' word), so a state reads the bundle's short run instead of each entry's run in the pool.
+   */
+  private readonly summaryOf: Int32Array;
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
   /**
@@ -183,6 +188,13 @@ export class CompiledSystem {
   private readonly ownRoleBindings: boolean;
   private readonly requestContexts = new PairIds();
   private wide = -1;
+  /** The lanes `begin` last saw, each slot's RBAC part then, and what came of them (kept while they repeat). */
+  private readonly last: Uint32Array;
+  private lastValid = false;
+  private readonly lastParts: Int32Array;
+  private rbac = 0;
+  /** What requests read of the configuration copy and the cluster's objects (`requestContexts`). */
+  private reads = 0;
 
   constructor(readonly model: SystemModel) {
     this.codec = systemCodec(model);
@@ -216,6 +228,9 @@ export class CompiledSystem {
     this.positionOf = Int32Array.from(actions, (a, at) =>
       a.type === 'local' ? this.slotActions[a.i].push(at) - 1 : -1,
     );
+    this.summaryOf = Int32Array.from(actions, (a, at) =>
+      a.type === 'local' ? this.slotActions[a.i].length + 1 + this.positionOf[at] : -1,
+    );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
     this.taken = new Uint8Array(this.namespaces);
@@ -225,6 +240,8 @@ export class CompiledSystem {
     this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
     this.written = new Uint32Array(this.width);
+    this.last = new Uint32Array(this.width);
+    this.lastParts = new Int32Array(this.namespaces);
   }
 
   /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
@@ -263,7 +280,7 @@ export class CompiledSystem {
   /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
-    const { kinds, lanes, slotOf, positionOf, bundles, taken, takenLoops } = this;
+    const { kinds, lanes, slotOf, positionOf, summaryOf, bundles, taken, takenLoops } = this;
     const each = sink.eachSelfLoop;
     const bundled = each && sink.selfBundle !== undefined;
     for (let i = 0; i < this.namespaces; i++) {
@@ -280,7 +297,16 @@ export class CompiledSystem {
       const kind = kinds[a];
       if (kind === action.local) {
         const pool = this.pool;
-        const entry = pool[bundles[slotOf[a]] + positionOf[a]];
+        const slot = slotOf[a];
+        const bundle = bundles[slot];
+        // An entry of self-loops only, counted rather than sent: its run in the pool is not read.
+        const selfs = pool[bundle + summaryOf[a]];
+        if (selfs >= 0 && (!each || taken[slot] === 1)) {
+          loops += selfs;
+          if (each) takenLoops[slot] += selfs;
+          continue;
+        }
+        const entry = pool[bundle + positionOf[a]];
         if (entry !== always) {
           const lane = lanes[a];
           const end = entry - 1 + 2 * pool[entry - 2];
@@ -356,56 +382,101 @@ export class CompiledSystem {
     return this.selfEvents[self + 1 + k];
   }
 
-  /** The context of the state: its global lanes, the RoleBindings (each slot's part), each controller's own context. */
+  /**
+   * The context of the state: its global lanes, the RoleBindings (each slot's part), each controller's own
+   * context, and each slot's bundle. States expanded one after another are mostly siblings, which differ
+   * in one slot or in the global lanes: what depends only on lanes equal to the last state's is kept.
+   */
   private begin(current: Uint32Array): void {
     this.current = current;
     this.wide = -1;
-    const lanes = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
-    // The stored cluster RBAC objects (D-23) are part of the global context: RBAC reads them.
-    const global = this.clusterLane < 0 ? lanes : this.globals.id(lanes, current[this.clusterLane]);
-    this.global = global;
-    let rbac = 0;
+    const last = this.last;
+    const valid = this.lastValid;
+    const clusterLane = this.clusterLane;
+    const sameGlobal =
+      valid &&
+      current[0] === last[0] &&
+      current[1] === last[1] &&
+      current[2] === last[2] &&
+      (clusterLane < 0 || current[clusterLane] === last[clusterLane]);
+    if (!sameGlobal) {
+      const lanes = this.globals.id(this.globals.id(current[0], current[1]), current[2]);
+      // The stored cluster RBAC objects (D-23) are part of the global context: RBAC reads them.
+      this.global = clusterLane < 0 ? lanes : this.globals.id(lanes, current[clusterLane]);
+      const cluster = clusterLane < 0 ? 0 : current[clusterLane];
+      let copy = this.copyReads.known(current[0]);
+      if (copy < 0) copy = this.copyReads.id(this.state());
+      this.reads = this.requestContexts.id(copy, cluster);
+    }
+    const lastParts = this.lastParts;
+    let sameParts = valid;
     for (let i = 0; i < this.namespaces; i++) {
       const parts = this.roleBindingParts[i];
       const id = current[3 + i];
       const part = id < parts.length && parts[id] !== -1 ? parts[id] : this.roleBindings(i, id);
-      rbac = this.roleBindingTuples.id(rbac, part);
+      if (part !== lastParts[i]) {
+        sameParts = false;
+        lastParts[i] = part;
+      }
     }
-    this.context = this.contexts.id(global, rbac);
-    const cluster = this.clusterLane < 0 ? 0 : current[this.clusterLane];
-    let copy = this.copyReads.known(current[0]);
-    if (copy < 0) copy = this.copyReads.id(this.state());
-    const reads = this.requestContexts.id(copy, cluster);
-    this.listContext = this.requestContexts.id(reads, rbac);
-    this.requestContext = this.ownRoleBindings ? reads : this.listContext;
-    this.localContext = this.localContexts.id(
-      this.localContexts.id(this.listContext, current[1]),
-      current[2],
-    );
+    if (!sameParts) {
+      let rbac = 0;
+      for (let i = 0; i < this.namespaces; i++) rbac = this.roleBindingTuples.id(rbac, lastParts[i]);
+      this.rbac = rbac;
+    }
+    if (!sameGlobal || !sameParts) {
+      this.context = this.contexts.id(this.global, this.rbac);
+      this.listContext = this.requestContexts.id(this.reads, this.rbac);
+      this.requestContext = this.ownRoleBindings ? this.reads : this.listContext;
+      this.localContext = this.localContexts.id(
+        this.localContexts.id(this.listContext, current[1]),
+        current[2],
+      );
+    }
     const first = 3 + this.namespaces;
-    let full = this.localContext;
-    for (let k = 0; k < this.model.initializers.length; k++)
-      full = this.fullContexts.id(full, current[first + k]);
-    this.fullContext = full;
+    const initializers = this.model.initializers.length;
+    let sameFull = sameGlobal && sameParts;
+    for (let k = 0; k < initializers && sameFull; k++) sameFull = current[first + k] === last[first + k];
+    if (!sameFull) {
+      let full = this.localContext;
+      for (let k = 0; k < initializers; k++) full = this.fullContexts.id(full, current[first + k]);
+      this.fullContext = full;
+    }
+    const full = this.fullContext;
     for (let i = 0; i < this.namespaces; i++) {
+      // The same namespace in the same full context: the same bundle.
+      if (sameFull && current[3 + i] === last[3 + i]) continue;
       const row = this.bundleRows[i][current[3 + i]];
       const bundle = row !== undefined && full < row.length ? row[full] : unknown;
       if (bundle === unknown) this.bundles[i] = this.fillBundle(i, current[3 + i]);
-      else {
-        this.bundles[i] = bundle - 1;
-      }
+      else this.bundles[i] = bundle - 1;
     }
+    for (let k = 0; k < this.width; k++) last[k] = current[k];
+    this.lastValid = true;
   }
 
   /** Slot i's bundle for namespace id `id` in the full context: each local action's entry, from its own table. */
   private fillBundle(i: number, id: number): number {
     const entries = this.slotActions[i].map((a) => this.localEntry(a, 3 + i, id));
     const offset = this.poolLength;
-    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed.
-    this.pool = grown(this.pool, offset + entries.length + 1, 0);
-    this.pool.set(entries, offset);
-    this.pool[offset + entries.length] = 0;
-    this.poolLength += entries.length + 1;
+    const n = entries.length;
+    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed; then
+    // per entry its count when every step of it is a self-loop, else -1 (a step moves, or computed always).
+    this.pool = grown(this.pool, offset + 2 * n + 1, 0);
+    const pool = this.pool;
+    pool.set(entries, offset);
+    pool[offset + n] = 0;
+    for (let p = 0; p < n; p++) {
+      const entry = entries[p];
+      let selfs = -1;
+      if (entry !== always) {
+        selfs = pool[entry - 2];
+        const end = entry - 1 + 2 * selfs;
+        for (let at = entry - 1; at < end && selfs >= 0; at += 2) if (pool[at + 1] >= 0) selfs = -1;
+      }
+      pool[offset + n + 1 + p] = selfs;
+    }
+    this.poolLength += 2 * n + 1;
     const rows = this.bundleRows[i];
     const row = grown(rows[id] ?? new Int32Array(0), this.fullContext, unknown);
     rows[id] = row;
