@@ -19,7 +19,7 @@ export interface LaneSink {
   readonly eachSelfLoop: boolean;
   /**
    * `count` self-loops, each before the next successor sent (when `eachSelfLoop` is false, or the
-   * self-loops of a slot whose bundle `selfBundle` took).
+   * self-loops of a bundle `selfBundle` took).
    */
   selfLoops(count: number): void;
   /**
@@ -28,9 +28,14 @@ export interface LaneSink {
    * self-loops in the same order in every state whose bundle it is; `at(bundle, k)` is the k-th one's event).
    * True takes them: they are sent as counts only (`selfLoops`), and `CompiledSystem.takenLoops[slot]`
    * counts those sent so far; false sends each to `self` with its slot.
+   * A list across namespaces (a wide action) is offered the same way when its turn comes, its entry's
+   * self-loops as one bundle at position `slot` = namespaces + the wide action's index (`bundlePositions`).
    */
   selfBundle?(slot: number, bundle: number, count: number): boolean;
-  /** A self-loop: the successor is the state being expanded; `slot` the namespace slot of the local action, else -1. */
+  /**
+   * A self-loop: the successor is the state being expanded; `slot` the namespace slot of the local action,
+   * the bundle position of a wide action's (namespaces + its index), else -1.
+   */
   self(event: number, slot?: number): void;
   /** The state being expanded with lane `lane` set to `value`. */
   change(event: number, lane: number, value: number): void;
@@ -106,11 +111,18 @@ export class CompiledSystem {
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
   private readonly bundles: Int32Array;
-  /** Per slot: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
+  /**
+   * Bundle positions: each namespace slot's local actions, then each wide action (a list across
+   * namespaces, whose table entry's self-loops make one bundle), in the order of `model.actions`.
+   */
+  readonly bundlePositions: number;
+  /** Per wide action: its bundle position (namespaces + its index among the wide actions), else -1. */
+  private readonly widePosition: Int32Array;
+  /** Per bundle position: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
   private readonly taken: Uint8Array;
-  /** Per slot: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
+  /** Per bundle position: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
   readonly takenLoops: Int32Array;
-  /** Per slot: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
+  /** Per bundle position: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
   readonly takenBundles: Int32Array;
   /**
    * Per bundle, the pool word after its entries: where the events of its self-loops start in `selfEvents`
@@ -218,9 +230,12 @@ export class CompiledSystem {
     );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
-    this.taken = new Uint8Array(this.namespaces);
-    this.takenLoops = new Int32Array(this.namespaces);
-    this.takenBundles = new Int32Array(this.namespaces);
+    let wides = 0;
+    this.widePosition = Int32Array.from(actions, (a) => (a.type === 'wide' ? this.namespaces + wides++ : -1));
+    this.bundlePositions = this.namespaces + wides;
+    this.taken = new Uint8Array(this.bundlePositions);
+    this.takenLoops = new Int32Array(this.bundlePositions);
+    this.takenBundles = new Int32Array(this.bundlePositions);
     this.keyed = actions.map(() => new Int32Array(0));
     this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
@@ -273,6 +288,10 @@ export class CompiledSystem {
       const self = this.bundleSelfLoops(i);
       this.takenBundles[i] = self;
       if (self >= 0 && sink.selfBundle?.(i, self, this.selfEvents[self]) === true) taken[i] = 1;
+    }
+    for (let p = this.namespaces; p < this.bundlePositions; p++) {
+      takenLoops[p] = 0;
+      taken[p] = 0;
     }
     // Self-loops not yet reported: counted, and handed over before the next other successor.
     let loops = 0;
@@ -488,7 +507,8 @@ export class CompiledSystem {
       const events = out.map((e) => this.eventId(e.event));
       // A list changes nothing; one that did is run every time.
       const stays = out.every((e) => this.writesOnly(e.next, -1, -1));
-      entry = this.storeKeyed(a, this.wide, stays ? this.append(events, out.length) : always);
+      // One word more after the events: where they are listed as a bundle (`listSelfLoops`), 0 until needed.
+      entry = this.storeKeyed(a, this.wide, stays ? this.append([...events, 0], out.length) : always);
     }
     if (entry === always) {
       this.computeAlways(a, sink);
@@ -501,7 +521,33 @@ export class CompiledSystem {
       if (count > 0) sink.selfLoops(count);
       return;
     }
-    for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at]);
+    const position = this.widePosition[a];
+    if (count > 0 && sink.selfBundle !== undefined) {
+      // The entry's self-loops as one bundle: the same events in the same order wherever the entry is.
+      const self = this.listSelfLoops(entry, count);
+      this.takenBundles[position] = self;
+      if (sink.selfBundle(position, self, count)) {
+        this.taken[position] = 1;
+        this.takenLoops[position] = count;
+        sink.selfLoops(count);
+        return;
+      }
+    }
+    for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at], position);
+  }
+
+  /** A wide action's entry's `count` self-loops as a bundle: where their events start in `selfEvents`. */
+  private listSelfLoops(entry: number, count: number): number {
+    const word = entry - 1 + count;
+    const known = this.pool[word];
+    if (known !== 0) return known - 2;
+    const self = this.selfEventsLength;
+    this.selfEvents = grown(this.selfEvents, self + count);
+    this.selfEvents[self] = count;
+    this.selfEvents.set(this.pool.subarray(entry - 1, word), self + 1);
+    this.selfEventsLength = self + 1 + count;
+    this.pool[word] = self + 2;
+    return self;
   }
 
   /** What a list reads of a namespace: its listing (machines/system-types.ts `NamespaceListing`), no more. */
