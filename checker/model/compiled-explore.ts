@@ -70,8 +70,8 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
    * (`LaneSink.selfBundle`: `bundle` names them, `CompiledSystem.selfLoopEvent(bundle, k)` is the k-th
    * one's event id): true takes them,
    * as `onLaneEdge` answering `edgeHandled` for each would, and they are counted as transitions but not
-   * sent; false sends each to `onLaneEdge` with its slot. A list across namespaces is offered likewise when
-   * its turn comes, its table entry's self-loops at position `slot` = namespaces + the wide action's index
+   * sent; false sends each to `onLaneEdge` with its slot. The lists across namespaces are offered likewise
+   * when the first one's turn comes, all their table entries' self-loops at position `slot` = namespaces
    * (`CompiledSystem.bundlePositions`).
    */
   onSelfBundle?: (
