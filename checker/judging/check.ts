@@ -501,7 +501,7 @@ function createJudge(
     const rest: number[] = [];
     const fired: number[] = [];
     const slotsAsked: number[] = [];
-    // The self-loops of a slot's bundle, or of a list's table entry, that the memo answers by counts alone
+    // The self-loops of a slot's bundle, or of a state's lists, that the memo answers by counts alone
     // are taken whole: no hook per edge. A recorder that takes edges one by one only (`edge`) sees each.
     const takesBundles =
       memo !== undefined && (recorder === undefined || recorder.selfLoopBundle !== undefined);

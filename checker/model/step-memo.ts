@@ -395,7 +395,7 @@ export class StepMemo {
   private readonly answerListIds = new Map<string, number>();
   /** Per answer list: the taken self-loops counted toward its witnesses. */
   private answerHits = new Float64Array(16);
-  /** The namespace slots: bundle positions from here on are lists across namespaces (wide actions). */
+  /** The namespace slots: a bundle position from here on is the lists across namespaces (wide actions). */
   private readonly slots: number;
   /** Per bundle position: the record taken in the state expanded, or -1, and its answers (a list's), or -1. */
   private takenRecord = new Int32Array(0);
@@ -781,8 +781,9 @@ export class StepMemo {
    * Otherwise false, and the `selfLoop` calls of this slot's self-loops in this state record the bundle
    * if each is so answered.
    *
-   * A position `slot` past the namespace slots is a list across namespaces (the compiled model's bundle
-   * positions), whose bundle is one table entry's self-loops, addressing no slot. Its filed lists may ask
+   * A position `slot` past the namespace slots is the lists across namespaces (the compiled model's bundle
+   * positions), whose bundle is the self-loops of their table entries in the state, each addressing no
+   * slot (one that addresses a slot is never recorded). Their filed lists may ask
    * the slots table again: then it is taken only when, besides, the slots table's answers were recorded
    * for this bundle and this state's vector of slot ids (what those judgements read), each known and no
    * predicate false (predicates violated before excepted: never asked again).
