@@ -339,6 +339,8 @@ function createJudge(
     options.memo === false
       ? undefined
       : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
+  // A violated predicate is judged no more: a list's bundle need not know its answer.
+  if (memo) memo.skipped = (j) => stepViolated[j];
   // Invariants and state witness tests as booleans, remembered per state's namespace slots unless turned off.
   const stateMemo =
     options.memo === false ? undefined : new StateMemo(model, invariants.length + stateWitnesses.length);
@@ -502,8 +504,8 @@ function createJudge(
     const rest: number[] = [];
     const fired: number[] = [];
     const slotsAsked: number[] = [];
-    // The self-loops of a slot's bundle that the memo answers by counts alone are taken whole: no hook
-    // per edge. A recorder that takes edges one by one only (`edge`) sees each.
+    // The self-loops of a slot's bundle, or of a state's lists, that the memo answers by counts alone
+    // are taken whole: no hook per edge. A recorder that takes edges one by one only (`edge`) sees each.
     const takesBundles =
       memo !== undefined && (recorder === undefined || recorder.selfLoopBundle !== undefined);
     const bundles: Pick<CompiledOptions, 'onSelfBundle' | 'onSelfBundlesDone'> = {

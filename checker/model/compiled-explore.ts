@@ -76,7 +76,9 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
    * (`LaneSink.selfBundle`: `bundle` names them, `CompiledSystem.selfLoopEvent(bundle, k)` is the k-th
    * one's event id): true takes them,
    * as `onLaneEdge` answering `edgeHandled` for each would, and they are counted as transitions but not
-   * sent; false sends each to `onLaneEdge` with its slot.
+   * sent; false sends each to `onLaneEdge` with its slot. The lists across namespaces are offered likewise
+   * when the first one's turn comes, all their table entries' self-loops at position `slot` = namespaces
+   * (`CompiledSystem.bundlePositions`).
    */
   onSelfBundle?: (
     slot: number,
@@ -86,7 +88,7 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
     fromIndex: number,
   ) => boolean;
   /**
-   * After a state's successors, when `onSelfBundle` took any: per slot, how many of the self-loops taken
+   * After a state's successors, when `onSelfBundle` took any: per bundle position, how many of the self-loops taken
    * were traversed (all of them, or those before the edge that stopped the search), and the bundle taken.
    */
   onSelfBundlesDone?: (traversed: Int32Array, bundles: Int32Array) => void;
@@ -229,7 +231,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
 
   // The self-loops of taken bundles traversed before the search stopped in the state being expanded.
   let anyTaken = false;
-  const takenAtStop = new Int32Array(compiled.model.scope.namespaces.length);
+  const takenAtStop = new Int32Array(compiled.bundlePositions);
   let stoppedHere = false;
   /** One edge from the current state to `lanes` (the current state itself when `self`); `slot` as `onLaneEdge`'s. */
   const arrive = (event: number, lanes: Uint32Array, self: boolean, slot = -1): void => {

@@ -19,7 +19,7 @@ export interface LaneSink {
   readonly eachSelfLoop: boolean;
   /**
    * `count` self-loops, each before the next successor sent (when `eachSelfLoop` is false, or the
-   * self-loops of a slot whose bundle `selfBundle` took).
+   * self-loops of a bundle `selfBundle` took).
    */
   selfLoops(count: number): void;
   /**
@@ -28,9 +28,15 @@ export interface LaneSink {
    * self-loops in the same order in every state whose bundle it is; `at(bundle, k)` is the k-th one's event).
    * True takes them: they are sent as counts only (`selfLoops`), and `CompiledSystem.takenLoops[slot]`
    * counts those sent so far; false sends each to `self` with its slot.
+   * The lists across namespaces (the wide actions) are offered the same way when the first one's turn
+   * comes: the self-loops of all their table entries in this state as one bundle, at position `slot` =
+   * namespaces (`bundlePositions`).
    */
   selfBundle?(slot: number, bundle: number, count: number): boolean;
-  /** A self-loop: the successor is the state being expanded; `slot` the namespace slot of the local action, else -1. */
+  /**
+   * A self-loop: the successor is the state being expanded; `slot` the namespace slot of the local action,
+   * the lists' bundle position for a wide action's (namespaces), else -1.
+   */
   self(event: number, slot?: number): void;
   /** The state being expanded with lane `lane` set to `value`. */
   change(event: number, lane: number, value: number): void;
@@ -111,11 +117,26 @@ export class CompiledSystem {
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
   private readonly bundles: Int32Array;
-  /** Per slot: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
+  /**
+   * Bundle positions: each namespace slot's local actions, then (when the scope has any) the wide actions,
+   * lists across namespaces, whose table entries in a state are all keyed by the same wide key (the list
+   * context and every namespace's listing): their self-loops make one bundle per wide key.
+   */
+  readonly bundlePositions: number;
+  /** The wide actions, in the order of `model.actions`. */
+  private readonly wideActions: number[];
+  /**
+   * Per wide key: where the self-loops of every wide action's entry are listed in `selfEvents` + 2, 1 when
+   * an entry is computed always or none has a self-loop, 0 until first needed.
+   */
+  private listBundles: Int32Array = new Int32Array(0);
+  /** Whether the lists' bundle was offered in the state being expanded. */
+  private listsOffered = false;
+  /** Per bundle position: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
   private readonly taken: Uint8Array;
-  /** Per slot: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
+  /** Per bundle position: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
   readonly takenLoops: Int32Array;
-  /** Per slot: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
+  /** Per bundle position: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
   readonly takenBundles: Int32Array;
   /**
    * Per bundle, the pool word after its entries: where the events of its self-loops start in `selfEvents`
@@ -233,9 +254,11 @@ export class CompiledSystem {
     );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
-    this.taken = new Uint8Array(this.namespaces);
-    this.takenLoops = new Int32Array(this.namespaces);
-    this.takenBundles = new Int32Array(this.namespaces);
+    this.wideActions = actions.flatMap((a, at) => (a.type === 'wide' ? [at] : []));
+    this.bundlePositions = this.namespaces + (this.wideActions.length > 0 ? 1 : 0);
+    this.taken = new Uint8Array(this.bundlePositions);
+    this.takenLoops = new Int32Array(this.bundlePositions);
+    this.takenBundles = new Int32Array(this.bundlePositions);
     this.keyed = actions.map(() => new Int32Array(0));
     this.roleBindingParts = model.scope.namespaces.map(() => new Int32Array(0));
     this.scratch = new Uint32Array(this.width);
@@ -247,6 +270,7 @@ export class CompiledSystem {
   /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
   get tableBytes(): number {
     let bytes = this.pool.byteLength + this.listViews.byteLength + this.selfEvents.byteLength;
+    bytes += this.listBundles.byteLength;
     for (const rows of [...this.localRows, ...this.bundleRows])
       for (const row of rows) bytes += row?.byteLength ?? 0;
     for (const ids of [
@@ -291,6 +315,11 @@ export class CompiledSystem {
       this.takenBundles[i] = self;
       if (self >= 0 && sink.selfBundle?.(i, self, this.selfEvents[self]) === true) taken[i] = 1;
     }
+    for (let p = this.namespaces; p < this.bundlePositions; p++) {
+      takenLoops[p] = 0;
+      taken[p] = 0;
+    }
+    this.listsOffered = false;
     // Self-loops not yet reported: counted, and handed over before the next other successor.
     let loops = 0;
     for (let a = 0; a < kinds.length; a++) {
@@ -545,22 +574,32 @@ export class CompiledSystem {
     return row;
   }
 
-  private wideStep(a: number, sink: LaneSink): void {
+  /** The wide key of this state: what every list reads (the list context, each namespace's listing). */
+  private wideKey(): number {
     if (this.wide < 0) {
       let key = this.listContext;
       for (let i = 0; i < this.namespaces; i++)
         key = this.wideChain.id(key, this.listView(this.current[3 + i]));
       this.wide = key;
     }
+    return this.wide;
+  }
+
+  /** Wide action a's entry for this state's wide key, run and recorded on a miss. */
+  private wideEntry(a: number): number {
+    const wide = this.wideKey();
     const table = this.keyed[a];
-    let entry = this.wide < table.length ? table[this.wide] : unknown;
-    if (entry === unknown) {
-      const out = this.run(a);
-      const events = out.map((e) => this.eventId(e.event));
-      // A list changes nothing; one that did is run every time.
-      const stays = out.every((e) => this.writesOnly(e.next, -1, -1));
-      entry = this.storeKeyed(a, this.wide, stays ? this.append(events, out.length) : always);
-    }
+    const entry = wide < table.length ? table[wide] : unknown;
+    if (entry !== unknown) return entry;
+    const out = this.run(a);
+    const events = out.map((e) => this.eventId(e.event));
+    // A list changes nothing; one that did is run every time.
+    const stays = out.every((e) => this.writesOnly(e.next, -1, -1));
+    return this.storeKeyed(a, wide, stays ? this.append(events, out.length) : always);
+  }
+
+  private wideStep(a: number, sink: LaneSink): void {
+    const entry = this.wideEntry(a);
     if (entry === always) {
       this.computeAlways(a, sink);
       return;
@@ -572,7 +611,57 @@ export class CompiledSystem {
       if (count > 0) sink.selfLoops(count);
       return;
     }
-    for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at]);
+    const position = this.namespaces;
+    if (sink.selfBundle !== undefined) {
+      // Offered when the first list's turn comes: every list's self-loops in this state, in their order.
+      if (!this.listsOffered) {
+        this.listsOffered = true;
+        const self = this.listSelfLoops();
+        this.takenBundles[position] = self;
+        if (self >= 0 && sink.selfBundle(position, self, this.selfEvents[self])) this.taken[position] = 1;
+      }
+      if (this.taken[position] === 1) {
+        if (count > 0) {
+          this.takenLoops[position] += count;
+          sink.selfLoops(count);
+        }
+        return;
+      }
+    }
+    for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at], position);
+  }
+
+  /**
+   * The self-loops of every wide action's entry in this state, one bundle named by the wide key (which keys
+   * each of those entries, so the same events in the same order wherever it is): where their events start in
+   * `selfEvents` (the count first), or -1 when an entry is computed always or none has a self-loop.
+   */
+  private listSelfLoops(): number {
+    const wide = this.wideKey();
+    const known = wide < this.listBundles.length ? this.listBundles[wide] : 0;
+    if (known !== 0) return known - 2;
+    const events: number[] = [];
+    let self = 0;
+    for (const a of this.wideActions) {
+      const entry = this.wideEntry(a);
+      if (entry === always) {
+        self = -1;
+        break;
+      }
+      const pool = this.pool;
+      for (let at = entry - 1; at < entry - 1 + pool[entry - 2]; at++) events.push(pool[at]);
+    }
+    if (events.length === 0) self = -1;
+    if (self === 0) {
+      self = this.selfEventsLength;
+      this.selfEvents = grown(this.selfEvents, self + events.length);
+      this.selfEvents[self] = events.length;
+      this.selfEvents.set(events, self + 1);
+      this.selfEventsLength = self + 1 + events.length;
+    }
+    this.listBundles = grown(this.listBundles, wide);
+    this.listBundles[wide] = self + 2;
+    return self;
   }
 
   /** What a list reads of a namespace: its listing (machines/system-types.ts `NamespaceListing`), no more. */

@@ -368,6 +368,147 @@ describe('slots classes keyed by the namespace slots before and after', () => {
   });
 });
 
+describe("a list's self-loops taken as one bundle", () => {
+  // Three slots read only through `views`; a list across namespaces (bundle position 3, past the slots)
+  // whose table entry (bundle 20) has one self-loop, of event 0, addressing no slot. Its predicate reads
+  // slot 2 (false when it holds 7), its witness test slot 1 (fires when its id is odd): both answered by
+  // the slots table, for the vector of slot ids they read, and asked again on every filed self-loop.
+  const slots = 3;
+  const position = slots;
+  const bundle = 20;
+  const model = {
+    scope: { namespaces: Array.from({ length: slots }, () => ({})) },
+    initializers: [],
+    views: (s: SystemState) => s.namespaces,
+  } as unknown as SystemModel;
+  const event = { type: 'list' } as unknown as SystemEvent;
+  const idOf = (m: SystemModel, s: SystemState, i: number) => (m.views(s)[i] as unknown as { id: number }).id;
+  const predicate: StepJudgement<boolean> = (m, b) => idOf(m, b, 2) !== 7;
+  const witness: StepJudgement<boolean> = (m, b) => idOf(m, b, 1) % 2 === 1;
+  const lanes = (ids: number[], config = 0) => {
+    const out = new Uint32Array(firstNamespaceLane + slots + 4);
+    out[0] = config;
+    out.set(ids, firstNamespaceLane);
+    return out;
+  };
+  const stateOf = (ids: number[]) => ({ namespaces: ids.map((id) => ({ id })) }) as unknown as SystemState;
+
+  /**
+   * The search of a run of states (slot ids, outside lane), each offering the bundle, as the judge asks:
+   * taken whole (`countBundles`), or the self-loop judged from the lanes and, where the tables do not
+   * know, decoded. Returns which states took it, the witness total and the violations seen.
+   */
+  function search(memo: StepMemo, states: (readonly [number[], number])[]) {
+    let fired = 0;
+    let violations = 0;
+    const taken: number[] = [];
+    states.forEach(([ids, config], index) => {
+      const from = lanes(ids, config);
+      const traversed = new Int32Array(slots + 1);
+      if (memo.takeBundle(position, bundle, 1, index, from)) {
+        taken.push(index);
+        traversed[position] = 1;
+        memo.countBundles(traversed);
+        return;
+      }
+      const judge = (j: number) => {
+        const known = memo.knownLanes(j, index, from, from);
+        if (known >= 0) return known === 1;
+        memo.bind(stateOf(ids), event, stateOf(ids));
+        return memo.judge(j, j === 0 ? predicate : witness);
+      };
+      const open = memo.selfLoop(0, -1, index, from, position);
+      if (open === undefined) {
+        memo.bind(stateOf(ids), event, stateOf(ids));
+        if (!memo.judge(0, predicate)) violations++;
+        if (memo.judge(1, witness)) fired++;
+        memo.settle(() => false);
+        return;
+      }
+      const filed = memo.filed;
+      const asked: number[] = [];
+      for (const j of open) {
+        const answer = judge(j);
+        if (memo.answeredFromSlots) asked.push(j);
+        if (j === 0 && !answer) violations++;
+        if (j === 1 && answer) fired++;
+      }
+      if (!filed) memo.rememberHandled([], asked);
+    });
+    return { taken, fired: fired + memo.settledWitnessCounts()[0], violations };
+  }
+
+  const odd = [1, 3, 5];
+  const even = [1, 4, 5];
+
+  it("is taken once both records hold, and counts the witness as the slots table answers it for the state's slot ids", () => {
+    const memo = new StepMemo(model, 2, 1);
+    // Judged, filed, recorded; then taken. Then slot 1 even, same entry and outside lanes: a key without
+    // the vector of slot ids would take the bundle recorded for odd and count the witness there.
+    const run = search(memo, [
+      [odd, 0],
+      [odd, 0],
+      [odd, 0],
+      [odd, 0],
+      [even, 0],
+      [even, 0],
+      [even, 0],
+      [odd, 0],
+    ]);
+    expect(run.taken).toEqual([3, 6, 7]);
+    expect(run.fired).toBe(5);
+    expect(memo.listLoopsTaken).toBe(3);
+  });
+
+  it('is not taken under other lanes outside the slots until filed and recorded there too', () => {
+    const memo = new StepMemo(model, 2, 1);
+    const run = search(memo, [
+      [odd, 0],
+      [odd, 0],
+      [odd, 0],
+      [odd, 0],
+      [odd, 5],
+      [odd, 5],
+      [odd, 5],
+      [odd, 5],
+    ]);
+    // The vector's answers are on record already; the filed list under outside lanes 5 is not, at first.
+    expect(run.taken).toEqual([3, 6, 7]);
+    expect(run.fired).toBe(8);
+  });
+
+  it('is never taken where a predicate is false: each such self-loop is judged, and reported', () => {
+    const memo = new StepMemo(model, 2, 1);
+    const broken = [1, 3, 7];
+    const run = search(memo, [
+      [odd, 0],
+      [odd, 0],
+      [odd, 0],
+      [broken, 0],
+      [broken, 0],
+      [broken, 0],
+      [odd, 0],
+    ]);
+    expect(run.taken).toEqual([6]);
+    expect(run.violations).toBe(3);
+    expect(run.fired).toBe(7);
+  });
+
+  it('is taken where a predicate is false once that predicate is judged no more (violated)', () => {
+    const memo = new StepMemo(model, 2, 1);
+    memo.skipped = (j) => j === 0;
+    const broken = [1, 4, 7];
+    const run = search(memo, [
+      [broken, 0],
+      [broken, 0],
+      [broken, 0],
+      [broken, 0],
+    ]);
+    expect(run.taken).toEqual([3]);
+    expect(run.fired).toBe(0);
+  });
+});
+
 describe('properties read states only through the model', () => {
   // The memo tracks reads through the model's methods; a direct read of a state's lanes would escape it.
   const sources = readdirSync('properties')

@@ -364,25 +364,52 @@ export class StepMemo {
   /** Whether the last `selfLoop` found its step filed (`rememberHandled`): it answered the judgements to ask again. */
   filed = false;
   /**
-   * The self-loops of a slot's bundle (`takeBundle`) by (the bundle, the outside id of the state expanded):
+   * The self-loops of a bundle (`takeBundle`) by (the bundle, the outside id of the state expanded):
    * where its record starts in `bundleRecords`, -1 while unknown.
    */
   private readonly bundleAt = new PairValues();
   /**
    * Records of bundles all of whose self-loops `selfLoop` answered by counts alone, each addressing no
    * slot or the bundle's own (whose id the bundle fixes, so that with its event it fixes its local class):
-   * the count, then per self-loop (in order) its local class and its handled list or -1.
+   * the count, whether a self-loop's filed list asks the slots table again (a list's only: 1, else 0),
+   * then per self-loop (in order) its local class and its handled list or -1.
    */
   private bundleRecords = new Int32Array(1 << 12);
   private bundleRecordsLength = 0;
-  /** Per slot: the record taken in the state expanded, or -1. */
-  private readonly takenRecord: Int32Array;
-  /** Per slot: the bundle `selfLoop` is recording (its key, the state, the self-loops left, what it wrote). */
-  private readonly recordBundle: Int32Array;
-  private readonly recordOutside: Int32Array;
-  private readonly recordFrom: Int32Array;
-  private readonly recordLeft: Int32Array;
-  private readonly recorded: number[][];
+  /**
+   * A list's bundle whose filed lists ask the slots table again: by (the bundle, the id of the state's
+   * vector of slot ids, `slotIds`), where its answers start in `answerRecords`, -1 while unknown. The
+   * bundle fixes the events (so their local classes, with no slot addressed) and the vector every slot's
+   * id, so the pair fixes each self-loop's slots class (event, vector, vector): all its answers read.
+   */
+  private readonly answersAt = new PairValues();
+  /**
+   * Records of those answers: the count, then per self-loop the witnesses the slots table answered as
+   * firing (an index into `answerLists`), -1 for none. Recorded only when every judgement the slots
+   * table answered for the self-loop was known there and no predicate was false (a false one is decoded
+   * and judged edge by edge).
+   */
+  private answerRecords = new Int32Array(1 << 12);
+  private answerRecordsLength = 0;
+  private readonly answerLists: number[][] = [];
+  private readonly answerListIds = new Map<string, number>();
+  /** Per answer list: the taken self-loops counted toward its witnesses. */
+  private answerHits = new Float64Array(16);
+  /** The namespace slots: a bundle position from here on is the lists across namespaces (wide actions). */
+  private readonly slots: number;
+  /** Per bundle position: the record taken in the state expanded, or -1, and its answers (a list's), or -1. */
+  private takenRecord = new Int32Array(0);
+  private takenAnswers = new Int32Array(0);
+  /** Per bundle position: the bundle `selfLoop` is recording (its key, the state, the self-loops left, what it wrote). */
+  private recordBundle = new Int32Array(0);
+  private recordOutside = new Int32Array(0);
+  private recordSlots = new Int32Array(0);
+  private recordFrom = new Int32Array(0);
+  private recordLeft = new Int32Array(0);
+  private readonly recorded: number[][] = [];
+  private readonly recordedAnswers: number[][] = [];
+  /** Self-loops of lists across namespaces counted in taken bundles (for the figures). */
+  listLoopsTaken = 0;
 
   /**
    * `count` judgements per step: the predicates first, the witness tests from `witnessesFrom` on (a
@@ -397,12 +424,8 @@ export class StepMemo {
     this.tuple = new Uint32Array(1 + 3 * slots);
     this.outsideTuple = new Uint32Array(4 + model.initializers.length);
     this.fixed = new Uint8Array(slots);
-    this.takenRecord = new Int32Array(slots).fill(-1);
-    this.recordBundle = new Int32Array(slots);
-    this.recordOutside = new Int32Array(slots);
-    this.recordFrom = new Int32Array(slots).fill(-1);
-    this.recordLeft = new Int32Array(slots);
-    this.recorded = Array.from({ length: slots }, () => []);
+    this.slots = slots;
+    this.positions(slots - 1);
     this.outsideFirst = firstNamespaceLane + slots;
     // The local table holds Further and Slots, the global table Further; the others only settled codes.
     this.local = new MemoTable(count);
@@ -686,8 +709,67 @@ export class StepMemo {
     this.handledHits[list]++;
     this.filed = true;
     const asked = this.handledAsk[list];
-    if (recording) this.recordSelf(slot, fromIndex, asked.length === 0 ? list : -2, addressed);
+    if (recording) {
+      // A slot's bundle is taken only with nothing to ask again; a list's with the slots table's answers.
+      const answers =
+        asked.length === 0 ? -1 : slot < this.slots ? -2 : this.slotsAnswers(asked, fromIndex, from);
+      this.recordSelf(slot, fromIndex, answers === -2 ? -2 : list, addressed, answers);
+    }
     return asked;
+  }
+
+  /** A predicate that the judge no longer asks (violated already: it stays so). */
+  skipped: (j: number) => boolean = () => false;
+
+  /**
+   * The judgements `asked` of the self-loop entered (a list's, filed), as the slots table answers them in
+   * state `from`: the id of the list of witnesses it answers as firing, or -2 when one is not known there
+   * (or not the slots table's) or a predicate not yet violated is false (the judge decodes that edge).
+   */
+  private slotsAnswers(asked: readonly number[], fromIndex: number, from: Uint32Array): number {
+    if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, from);
+    const fired: number[] = [];
+    for (const j of asked) {
+      if (this.local.code(this.localAt + j) !== Memo.Slots) return -2;
+      const code = this.slotsTable.code(this.slotsAt + j);
+      if (j < this.witnessesFrom) {
+        if (code !== Memo.True && !this.skipped(j)) return -2;
+      } else if (code === Memo.True) fired.push(j - this.witnessesFrom);
+      else if (code !== Memo.False) return -2;
+    }
+    const key = fired.join(',');
+    let id = this.answerListIds.get(key);
+    if (id === undefined) {
+      id = this.answerLists.push(fired) - 1;
+      this.answerListIds.set(key, id);
+      this.answerHits = grown(this.answerHits, id);
+    }
+    return id;
+  }
+
+  /** The id of the vector of slot ids of the state expanded (`fromIndex`), looked up once per state. */
+  private slotVectorOf(fromIndex: number, from: Uint32Array): number {
+    if (fromIndex !== this.slotsFrom) {
+      this.slotsFrom = fromIndex;
+      this.slotsFromId = this.slotIds.id(from, this.slots, firstNamespaceLane);
+    }
+    return this.slotsFromId;
+  }
+
+  /** Makes room for bundle position `p` in the per-position arrays. */
+  private positions(p: number): void {
+    if (p < this.takenRecord.length) return;
+    this.takenRecord = grown(this.takenRecord, p, -1);
+    this.takenAnswers = grown(this.takenAnswers, p, -1);
+    this.recordBundle = grown(this.recordBundle, p);
+    this.recordOutside = grown(this.recordOutside, p);
+    this.recordSlots = grown(this.recordSlots, p);
+    this.recordFrom = grown(this.recordFrom, p, -1);
+    this.recordLeft = grown(this.recordLeft, p);
+    while (this.recorded.length < this.takenRecord.length) {
+      this.recorded.push([]);
+      this.recordedAnswers.push([]);
+    }
   }
 
   /**
@@ -698,9 +780,18 @@ export class StepMemo {
    * addresses a slot with the id it had then; `countBundles` then counts them as `selfLoop` would.
    * Otherwise false, and the `selfLoop` calls of this slot's self-loops in this state record the bundle
    * if each is so answered.
+   *
+   * A position `slot` past the namespace slots is the lists across namespaces (the compiled model's bundle
+   * positions), whose bundle is the self-loops of their table entries in the state, each addressing no
+   * slot (one that addresses a slot is never recorded). Their filed lists may ask
+   * the slots table again: then it is taken only when, besides, the slots table's answers were recorded
+   * for this bundle and this state's vector of slot ids (what those judgements read), each known and no
+   * predicate false (predicates violated before excepted: never asked again).
    */
   takeBundle(slot: number, bundle: number, count: number, fromIndex: number, from: Uint32Array): boolean {
+    this.positions(slot);
     this.takenRecord[slot] = -1;
+    this.takenAnswers[slot] = -1;
     this.recordLeft[slot] = 0;
     if (count === 0 || fromIndex < 0) return false;
     if (fromIndex !== this.laneFrom) {
@@ -709,15 +800,28 @@ export class StepMemo {
     }
     const outside = this.laneFromOutside;
     const record = this.bundleAt.get(bundle, outside);
+    let vector = -1;
     if (record >= 0 && this.bundleRecords[record] === count) {
-      this.takenRecord[slot] = record;
-      return true;
+      if (this.bundleRecords[record + 1] === 0) {
+        this.takenRecord[slot] = record;
+        return true;
+      }
+      vector = this.slotVectorOf(fromIndex, from);
+      const answers = this.answersAt.get(bundle, vector);
+      if (answers >= 0 && this.answerRecords[answers] === count) {
+        this.takenRecord[slot] = record;
+        this.takenAnswers[slot] = answers;
+        return true;
+      }
     }
+    if (slot >= this.slots && vector < 0) vector = this.slotVectorOf(fromIndex, from);
     this.recordBundle[slot] = bundle;
     this.recordOutside[slot] = outside;
+    this.recordSlots[slot] = vector;
     this.recordFrom[slot] = fromIndex;
     this.recordLeft[slot] = count;
     this.recorded[slot].length = 0;
+    this.recordedAnswers[slot].length = 0;
     return false;
   }
 
@@ -728,37 +832,68 @@ export class StepMemo {
    */
   countBundles(traversed: Int32Array): number {
     const records = this.bundleRecords;
+    const answers = this.answerRecords;
     let total = 0;
-    for (let slot = 0; slot < traversed.length; slot++) {
+    const positions = Math.min(traversed.length, this.takenRecord.length);
+    for (let slot = 0; slot < positions; slot++) {
       const record = this.takenRecord[slot];
       const n = traversed[slot];
       if (record < 0 || n === 0) continue;
       total += n;
-      const end = record + 1 + 2 * n;
-      for (let p = record + 1; p < end; p += 2) {
+      const end = record + 2 + 2 * n;
+      for (let p = record + 2; p < end; p += 2) {
         this.settledLocal.count(records[p]);
         if (records[p + 1] >= 0) this.handledHits[records[p + 1]]++;
       }
+      const answered = this.takenAnswers[slot];
+      if (answered >= 0)
+        for (let p = answered + 1; p < answered + 1 + n; p++)
+          if (answers[p] >= 0) this.answerHits[answers[p]]++;
+      if (slot >= this.slots) this.listLoopsTaken += n;
     }
     return total;
   }
 
-  /** One self-loop of the bundle being recorded for `slot`: its handled list, -1 for none, -2 when not answered by counts alone. */
-  private recordSelf(slot: number, fromIndex: number, list: number, addressed: number): void {
-    // A self-loop addressing another slot: its class depends on that slot's id, which the bundle does not fix.
-    if (list === -2 || fromIndex !== this.recordFrom[slot] || (addressed >= 0 && addressed !== slot)) {
+  /**
+   * One self-loop of the bundle being recorded for `slot`: its handled list, -1 for none, -2 when not
+   * answered by counts alone; and (a list's) the slots table's answers to its filed list's asked
+   * judgements (`slotsAnswers`), -1 when it asks none.
+   */
+  private recordSelf(slot: number, fromIndex: number, list: number, addressed: number, answers = -1): void {
+    // A self-loop addressing another slot: its class depends on that slot's id, which the bundle does not
+    // fix (a list's bundle fixes no slot's).
+    const isList = slot >= this.slots;
+    if (
+      list === -2 ||
+      fromIndex !== this.recordFrom[slot] ||
+      (addressed >= 0 && (isList || addressed !== slot))
+    ) {
       this.recordLeft[slot] = 0;
       return;
     }
     const recorded = this.recorded[slot];
     recorded.push(this.localAt / this.count, list);
+    this.recordedAnswers[slot].push(answers);
     if (--this.recordLeft[slot] > 0) return;
-    const at = this.bundleRecordsLength;
-    this.bundleRecords = grown(this.bundleRecords, at + recorded.length);
-    this.bundleRecords[at] = recorded.length / 2;
-    this.bundleRecords.set(recorded, at + 1);
-    this.bundleRecordsLength = at + 1 + recorded.length;
-    this.bundleAt.set(this.recordBundle[slot], this.recordOutside[slot], at);
+    const bundle = this.recordBundle[slot];
+    const n = recorded.length / 2;
+    const asks = this.recordedAnswers[slot].some((a) => a >= 0);
+    if (this.bundleAt.get(bundle, this.recordOutside[slot]) < 0) {
+      const at = this.bundleRecordsLength;
+      this.bundleRecords = grown(this.bundleRecords, at + 1 + recorded.length);
+      this.bundleRecords[at] = n;
+      this.bundleRecords[at + 1] = asks ? 1 : 0;
+      this.bundleRecords.set(recorded, at + 2);
+      this.bundleRecordsLength = at + 2 + recorded.length;
+      this.bundleAt.set(bundle, this.recordOutside[slot], at);
+    }
+    if (!asks || this.answersAt.get(bundle, this.recordSlots[slot]) >= 0) return;
+    const at = this.answerRecordsLength;
+    this.answerRecords = grown(this.answerRecords, at + n);
+    this.answerRecords[at] = n;
+    this.answerRecords.set(this.recordedAnswers[slot], at + 1);
+    this.answerRecordsLength = at + 1 + n;
+    this.answersAt.set(bundle, this.recordSlots[slot], at);
   }
 
   /** Enters a self-loop's local class by its pair (event id, addressed slot's id + 1, or 0). */
@@ -922,6 +1057,8 @@ export class StepMemo {
     this.settledLocal.addTo(totals, this.firedLists);
     for (let list = 0; list < this.handledLists.length; list++)
       for (const w of this.handledLists[list]) totals[w] += this.handledHits[list];
+    for (let list = 0; list < this.answerLists.length; list++)
+      for (const w of this.answerLists[list]) totals[w] += this.answerHits[list];
     return totals;
   }
 
