@@ -150,6 +150,22 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     );
   });
 
+  it('judges the same with the step memo on when the search judges no property (no list filed)', () => {
+    const model = systemModel(removalScope);
+    const verdictsWith = (memo: boolean) => {
+      const collector = new LivenessCollector(model, livenessProperties);
+      const search = check(model, [], { recorder: collector, ...(memo ? {} : { memo: false }) });
+      return { states: search.states, transitions: search.transitions, run: collector.judge() };
+    };
+    const on = verdictsWith(true);
+    const off = verdictsWith(false);
+    expect(on.states).toBe(off.states);
+    expect(on.transitions).toBe(off.transitions);
+    expect(on.run.properties.map((r) => [r.property.id, r.status])).toEqual(
+      off.run.properties.map((r) => [r.property.id, r.status]),
+    );
+  });
+
   // A whole declared-kinds search with liveness (8 s): `.ci/run` verifies declared-kinds on every change
   // through this collector, so the suite repeats it only in the nightly run.
   it.skipIf(process.env.NSMODEL_SLOW_SCOPES !== '1')(

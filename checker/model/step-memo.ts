@@ -271,7 +271,11 @@ class Settlements {
   }
   /** Adds each settled class's edges to the witnesses its list names. */
   addTo(totals: number[], fired: readonly number[][]): void {
-    for (const id of this.settled) for (const w of fired[this.lists[id]]) totals[w] += this.counts[id];
+    for (const id of this.settled) {
+      // A class settled before any list was filed for it (a search judging nothing) fires nothing.
+      const list = this.lists[id];
+      if (list >= 0) for (const w of fired[list]) totals[w] += this.counts[id];
+    }
   }
 }
 
