@@ -335,14 +335,15 @@ function createJudge(
   // Once a property is violated its first trace is kept and it is judged no more.
   const stepViolated = steps.map(() => false);
   const invariantViolated = invariants.map(() => false);
-  const memo =
+  // Let, not const: the search's closures outlive it (liveness walks them), and the memos are dropped once judged.
+  let memo: StepMemo | undefined =
     options.memo === false
       ? undefined
       : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
   // A violated predicate is judged no more: a list's bundle need not know its answer.
   if (memo) memo.skipped = (j) => stepViolated[j];
   // Invariants and state witness tests as booleans, remembered per state's namespace slots unless turned off.
-  const stateMemo =
+  let stateMemo: StateMemo | undefined =
     options.memo === false ? undefined : new StateMemo(model, invariants.length + stateWitnesses.length);
   const invariantHolds: StateJudgement[] = invariants.map((p) => (m, s) => p.predicate(m, s) === true);
   const seenEvents = new Set<SystemEvent>();
@@ -595,6 +596,8 @@ function createJudge(
     const standsFor = 'represented' in result && result.represented ? result.represented : represented;
     const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
     const settled = memo?.settledWitnessCounts();
+    memo = undefined;
+    stateMemo = undefined;
     const add = (id: string, n: number) => counted.set(id, (counted.get(id) ?? 0) + n);
     for (const [w, p] of stepWitnesses.entries()) add(p.id, stepWitnessCounts[w] + (settled?.[w] ?? 0));
     for (const [w, p] of stateWitnesses.entries()) add(p.id, stateWitnessCounts[w]);
