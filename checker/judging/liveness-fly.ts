@@ -144,10 +144,10 @@ const keptChunkBits = 18;
 const keptChunkMoves = 1 << keptChunkBits;
 /**
  * What `KeptMoves` may hold, in moves per state of the search (6 B each, with a run's length counted as
- * one): on default 4 keep 284,455 of the 371,800 repeated expansions in 11 MB and the index, where keeping
- * all would take 17.3 MB (1 keeps 90,243 in 4.7 MB, 2 keep 189,646 in 7.9 MB).
+ * one): on default 2 keep 189,646 of the 371,800 repeated expansions in 7.9 MB and the index (4 keep 284,455 in
+ * 11 MB, all 17.3 MB): liveness's phase is the peak of verify's memory, so half the saving for less of it.
  */
-const keptMovesPerState = 4;
+const keptMovesPerState = 2;
 
 /**
  * The moves of the states that two or more of the judgement's Tarjan searches may open, kept at their
