@@ -591,7 +591,11 @@ function createJudge(
     };
   };
 
+  let verdictsCounted = false;
   const verdicts = (result: CompiledResult | ExploreResult<SystemState, SystemEvent>): CheckResult => {
+    // The memos are dropped below: a second count would miss what they settled.
+    if (verdictsCounted) throw new Error('check: the verdicts of a search are counted once');
+    verdictsCounted = true;
     // The compiled search counts what its orbits stand for itself (its edges are not all decoded).
     const standsFor = 'represented' in result && result.represented ? result.represented : represented;
     const counted = new Map<string, number>(properties.map((p) => [p.id, 0]));
