@@ -593,8 +593,11 @@ export class LivenessCollector {
     };
     // Tarjan's searches walk the moves and take each state's self-loop classes from its words.
     const { moves } = search as Partial<Pick<CompiledResult, 'moves'>>;
-    const triggerCounts = this.triggerCounts(expanded);
-    const batches = this.horizon === undefined ? this.sharedBatches(expanded, triggerCounts) : [];
+    // Per goals' vector id, the expanded states that hold it (103 ids for 398,688 states on default):
+    // the counts and comparisons below read the ids, not every state's bits.
+    const statesOf = this.statesPerGoalVector(expanded);
+    const triggerCounts = this.triggerCounts(statesOf);
+    const batches = this.horizon === undefined ? this.sharedBatches(statesOf, triggerCounts) : [];
     const kept =
       moves === undefined || this.selfWords === undefined || this.selfOverflow
         ? undefined
@@ -652,37 +655,29 @@ export class LivenessCollector {
     };
   }
 
-  /** Per goal, the states before `expanded` where it was triggered (its premise bit set). */
-  private triggerCounts(expanded: number): Int32Array {
-    const counts = new Int32Array(this.goals.length);
-    this.eachGoalBit(expanded, (_, g, trigger) => {
-      if (trigger) counts[g]++;
-    });
+  /** Per goals' vector id, how many of the states before `expanded` hold it. */
+  private statesPerGoalVector(expanded: number): Int32Array {
+    const counts = new Int32Array(this.goalVectors.size);
+    for (let s = 0; s < expanded; s++) counts[this.goalIds.get(s)]++;
     return counts;
   }
 
-  /** Calls `visit` for every goal bit set in the states before `expanded`: a premise bit with `trigger` true. */
-  private eachGoalBit(
-    expanded: number,
-    visit: (state: number, goal: number, trigger: boolean) => void,
-  ): void {
-    const end = pendingBit(this.goals.length);
-    for (let s = 0; s < expanded; s++) {
-      const id = this.goalIds.get(s);
-      if (id === 0) continue;
-      for (let w = 0; w < end; w += 32) {
-        let word = this.goalVectors.word(id, w >>> 5);
-        // Only the goals' bits: not the flags, not the conditions.
-        if (w === 0) word &= ~((1 << flagBits) - 1);
-        if (end - w < 32) word &= (1 << (end - w)) - 1;
-        while (word !== 0) {
-          const low = word & -word;
-          word ^= low;
-          const at = w + 31 - Math.clz32(low) - flagBits;
-          visit(s, at >>> 1, (at & 1) === 1);
-        }
-      }
+  /** Per goals' vector id, 1 where bit `bit` is set: a state's bit is `table[goalIds.get(s)]`. */
+  private goalBitTable(bit: number): Uint8Array {
+    const table = new Uint8Array(this.goalVectors.size);
+    for (let v = 1; v < table.length; v++) if (this.goalVectors.bit(v, bit)) table[v] = 1;
+    return table;
+  }
+
+  /** Per goal, the states counted in `statesOf` where it was triggered (its premise bit set). */
+  private triggerCounts(statesOf: Int32Array): Int32Array {
+    const counts = new Int32Array(this.goals.length);
+    for (let g = 0; g < counts.length; g++) {
+      const bit = triggerBit(g);
+      for (let v = 1; v < statesOf.length; v++)
+        if (statesOf[v] > 0 && this.goalVectors.bit(v, bit)) counts[g] += statesOf[v];
     }
+    return counts;
   }
 
   /** The recorded words as the judge under symmetry reads them. */
@@ -725,51 +720,41 @@ export class LivenessCollector {
    * unchanged. The classes a shared search records are those of its goals' properties, at most 32: the
    * batches of goals searched together, each with those classes.
    */
-  private sharedBatches(expanded: number, triggerCounts: Int32Array): SharedBatch[] {
-    const pending = (g: number, s: number) => this.goalBit(s, pendingBit(g));
+  private sharedBatches(statesOf: Int32Array, triggerCounts: Int32Array): SharedBatch[] {
     const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
-    // Goals by their pending states: a count and a hash first, then compared state by state.
-    const byPrint = new Map<string, number[][]>();
-    const goals = this.goals.length;
-    const counts = new Int32Array(goals);
-    const hashes = new Int32Array(goals);
-    this.eachGoalBit(expanded, (s, g, trigger) => {
-      if (trigger) return;
-      counts[g]++;
-      hashes[g] = (Math.imul(hashes[g], 0x01000193) ^ s) | 0;
-    });
-    for (let g = 0; g < goals; g++) {
+    // Goals by their pending states: a state is pending for a goal exactly when its goals' vector has the
+    // goal's pending bit, so two goals are pending in the same states when the bits agree on every vector
+    // some expanded state holds (the vector ids' column of the goal is its key).
+    const held: number[] = [];
+    for (let v = 1; v < statesOf.length; v++) if (statesOf[v] > 0) held.push(v);
+    const byColumn = new Map<string, number[]>();
+    for (let g = 0; g < this.goals.length; g++) {
       if (triggerCounts[g] === 0) continue;
-      const key = `${counts[g]}:${hashes[g]}`;
-      const groups = byPrint.get(key) ?? [];
-      byPrint.set(key, groups);
-      const same = groups.find((group) => {
-        for (let s = 0; s < expanded; s++) if (pending(group[0], s) !== pending(g, s)) return false;
-        return true;
-      });
-      if (same) same.push(g);
-      else groups.push([g]);
+      const bit = pendingBit(g);
+      const key = held.map((v) => (this.goalVectors.bit(v, bit) ? '1' : '0')).join('');
+      const group = byColumn.get(key);
+      if (group) group.push(g);
+      else byColumn.set(key, [g]);
     }
     const batches: SharedBatch[] = [];
-    for (const groups of byPrint.values())
-      for (const group of groups) {
-        // Batches whose properties' classes fit in one 32-bit word.
-        let batch: number[] = [];
-        let classes = new Set<number>();
-        const flush = () => {
-          if (batch.length > 1) batches.push({ goals: batch, classes: [...classes] });
-          batch = [];
-          classes = new Set<number>();
-        };
-        for (const g of group) {
-          const own = this.propertyConditions[propertyOf[g]].global;
-          const union = new Set([...classes, ...own]);
-          if (union.size > 32) flush();
-          batch.push(g);
-          for (const c of own) classes.add(c);
-        }
-        flush();
+    for (const group of byColumn.values()) {
+      // Batches whose properties' classes fit in one 32-bit word.
+      let batch: number[] = [];
+      let classes = new Set<number>();
+      const flush = () => {
+        if (batch.length > 1) batches.push({ goals: batch, classes: [...classes] });
+        batch = [];
+        classes = new Set<number>();
+      };
+      for (const g of group) {
+        const own = this.propertyConditions[propertyOf[g]].global;
+        const union = new Set([...classes, ...own]);
+        if (union.size > 32) flush();
+        batch.push(g);
+        for (const c of own) classes.add(c);
       }
+      flush();
+    }
     return batches;
   }
 
@@ -783,10 +768,9 @@ export class LivenessCollector {
   ): Uint8Array {
     const cleared = new Uint8Array(this.goals.length);
     const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
-    const triggered = (g: number, s: number) => this.goalBit(s, triggerBit(g));
     for (const { goals, classes } of batches) {
       this.kept?.searching(goals[0]);
-      this.sharedSearch(walk, goals, classes, propertyOf, fairs, events, scratch, cleared, triggered);
+      this.sharedSearch(walk, goals, classes, propertyOf, fairs, events, scratch, cleared);
     }
     return cleared;
   }
@@ -840,7 +824,6 @@ export class LivenessCollector {
     events: readonly SystemEvent[],
     scratch: TarjanScratch,
     cleared: Uint8Array,
-    triggered: (g: number, s: number) => boolean,
   ): void {
     const localOf = new Map(classes.map((c, bit) => [c, bit]));
     let masks = new Int32Array(0);
@@ -857,10 +840,16 @@ export class LivenessCollector {
     };
     const selfBits = this.selfToBits(classes);
     const selfMask = (s: number): number => this.selfMaskOf(s, selfBits);
-    const bit = pendingBit(batch[0]);
-    const inside = (s: number) => s < walk.expanded && this.goalBit(s, bit);
+    const goalIds = this.goalIds;
+    const expanded = walk.expanded;
+    const pending = this.goalBitTable(pendingBit(batch[0]));
+    const inside = (s: number) => s < expanded && pending[goalIds.get(s)] === 1;
+    // Per goals' vector id: whether any goal of the batch is triggered there.
+    const anyTriggered = new Uint8Array(this.goalVectors.size);
+    for (let v = 1; v < anyTriggered.length; v++)
+      if (batch.some((g) => this.goalVectors.bit(v, triggerBit(g)))) anyTriggered[v] = 1;
     const roots = new IntList(1024);
-    for (let s = 0; s < walk.expanded; s++) if (batch.some((g) => triggered(g, s))) roots.push(s);
+    for (let s = 0; s < expanded; s++) if (anyTriggered[goalIds.get(s)] === 1) roots.push(s);
     const components = tarjanComponents(
       walk,
       { eventMask, selfMask },
@@ -890,6 +879,11 @@ export class LivenessCollector {
     });
     let masks = new Int32Array(0);
     const selfBits = this.selfToBits(global);
+    // The enabled classes per steps' vector id (36 on default), read once per id rather than per state.
+    const enabledOf = new Int32Array(this.stepVectors.size);
+    for (let v = 1; v < enabledOf.length; v++)
+      for (let bit = 0; bit < global.length; bit++)
+        if (this.stepVectors.bit(v, conditionBase + global[bit])) enabledOf[v] |= 1 << bit;
     return {
       weak,
       strong,
@@ -908,12 +902,7 @@ export class LivenessCollector {
         }
         return masks[id];
       },
-      enabledMask: (s) => {
-        let m = 0;
-        for (let bit = 0; bit < global.length; bit++)
-          if (this.stepBit(s, conditionBase + global[bit])) m |= 1 << bit;
-        return m;
-      },
+      enabledMask: (s) => enabledOf[this.stepIds.get(s)],
       selfMask: (s) => this.selfMaskOf(s, selfBits),
     };
   }
@@ -928,17 +917,19 @@ export class LivenessCollector {
     triggerCounts: Int32Array,
   ): GoalVerdict<SystemState, SystemEvent> {
     const walk = walks.all;
-    const pending = pendingBit(goal);
-    const premise = triggerBit(goal);
-    const notQ = (s: number) => s < walk.expanded && this.goalBit(s, pending);
-    const trigger = (s: number) => s < walk.expanded && this.goalBit(s, premise);
+    const expanded = walk.expanded;
+    const goalIds = this.goalIds;
+    // The goal's bits per goals' vector id, read once per id rather than per state.
+    const pending = this.goalBitTable(pendingBit(goal));
+    const notQ = (s: number) => s < expanded && pending[goalIds.get(s)] === 1;
     // Most goals are never triggered (on default 43 of 57): counted for all goals in one pass, not a scan each.
     const triggers = triggerCounts[goal];
     if (triggers === 0) return { triggers: 0, onlyAtHorizon: false };
     // A search shared with goals pending in the same states found no fair component: none is reachable from these triggers.
     if (this.horizon === undefined && cleared[goal] === 1) return { triggers, onlyAtHorizon: false };
+    const premise = this.goalBitTable(triggerBit(goal));
     const triggerList: number[] = [];
-    for (let s = 0; s < walk.expanded; s++) if (trigger(s)) triggerList.push(s);
+    for (let s = 0; s < expanded; s++) if (premise[goalIds.get(s)] === 1) triggerList.push(s);
     this.kept?.searching(goal);
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (
