@@ -143,33 +143,47 @@ export class VectorTable {
 const keptChunkBits = 18;
 const keptChunkMoves = 1 << keptChunkBits;
 /**
- * What `KeptMoves` may hold, in moves per state of the search (6 B each, with a run's length counted as
- * one): on default 2 keep 189,646 of the 371,800 repeated expansions in 7.9 MB and the index (4 keep 284,455 in
- * 11 MB, all 17.3 MB): liveness's phase is the peak of verify's memory, so half the saving for less of it.
+ * What `KeptMoves` may hold, in moves per state of the search (4 B each, with a run's length counted as
+ * one). With 6 B a move (a 32-bit target, a 16-bit event), 2 moves a state kept 189,646 of the 371,800
+ * repeated expansions on default in 7.9 MB with the index (4 kept 284,455 in 11 MB): liveness's phase is
+ * the peak of verify's memory. A move in one word (target and event packed) lets 3 a state fit in less
+ * than 2 did.
  */
-const keptMovesPerState = 2;
+const keptMovesPerState = 3;
 
 /**
  * The moves of the states that two or more of the judgement's Tarjan searches may open, kept at their
  * first expansion and replayed after it in the same order: on default 749,944 expansions are of 378,144
  * states. Only moves to a state where some searched goal is pending are kept: every search stays inside
  * such states, so it drops the others unread. Per state one int (where its run starts, 0 none); each run is
- * its length, then a target (32 bits) and an event (16 bits) per move, in chunks of `keptChunkMoves`
- * (no copy as they grow), at most `keptMovesPerState` moves per state in all (then the rest is expanded
- * each time); a model of more than 65,536 events keeps none.
+ * its length, then one word per move (its target above `eventBits` bits of its event), in chunks of
+ * `keptChunkMoves` (no copy as they grow), at most `keptMovesPerState` moves per state in all (then the
+ * rest is expanded each time). A model whose targets and events do not fit in 32 bits together keeps none
+ * (`KeptMoves.fits`).
  */
 export class KeptMoves {
   private readonly at: Int32Array;
-  private readonly targets: Int32Array[] = [];
-  private readonly events: Uint16Array[] = [];
+  private readonly runs: Uint32Array[] = [];
   private used = keptChunkMoves;
   private kept = 0;
-  private pendingTargets = new Int32Array(256);
-  private pendingEvents = new Uint16Array(256);
+  private pending = new Uint32Array(256);
   private emitTo: (event: number, target: number) => void = () => {};
   private full = false;
   private stage = -1;
   private readonly maxChunks: number;
+  private readonly eventBits: number;
+  private readonly eventMask: number;
+  private readonly eventScale: number;
+
+  /** Whether moves to `states` states by `events` event ids fit in one 32-bit word each. */
+  static fits(states: number, events: number): boolean {
+    return KeptMoves.bitsFor(states) + KeptMoves.bitsFor(events) <= 32;
+  }
+
+  /** Bits that hold every number below `count`. */
+  private static bitsFor(count: number): number {
+    return count <= 1 ? 1 : 32 - Math.clz32(count - 1);
+  }
 
   constructor(
     states: number,
@@ -180,9 +194,17 @@ export class KeptMoves {
     private readonly keep: (s: number, stage: number) => boolean,
     /** Whether a move to `target` can be followed by any search. */
     private readonly followed: (target: number) => boolean,
+    /** Event ids are below this (65,536 unless told). */
+    events = 0x10000,
   ) {
+    if (!KeptMoves.fits(states, events))
+      throw new Error(`KeptMoves: ${states} states and ${events} events do not fit in 32 bits a move`);
     this.at = new Int32Array(states);
     this.maxChunks = Math.ceil((states * keptMovesPerState) / keptChunkMoves);
+    this.eventBits = KeptMoves.bitsFor(events);
+    // At most 31 bits: a target takes one at least.
+    this.eventScale = 2 ** this.eventBits;
+    this.eventMask = this.eventScale - 1;
   }
 
   /** The searches to come are those after goal `goal`'s planned search. */
@@ -194,12 +216,15 @@ export class KeptMoves {
   successors(s: number, emit: (event: number, target: number) => void): void {
     const at = this.at[s];
     if (at !== 0) {
-      const chunk = (at - 1) >>> keptChunkBits;
-      const targets = this.targets[chunk];
-      const events = this.events[chunk];
+      const run = this.runs[(at - 1) >>> keptChunkBits];
       const start = (at - 1) & (keptChunkMoves - 1);
-      const end = start + 1 + targets[start];
-      for (let k = start + 1; k < end; k++) emit(events[k], targets[k]);
+      const end = start + 1 + run[start];
+      const bits = this.eventBits;
+      const mask = this.eventMask;
+      for (let k = start + 1; k < end; k++) {
+        const word = run[k];
+        emit(word & mask, word >>> bits);
+      }
       return;
     }
     if (this.full || !this.keep(s, this.stage)) {
@@ -213,38 +238,31 @@ export class KeptMoves {
     // A run longer than a chunk is not kept (it is expanded each time).
     if (length > keptChunkMoves) return;
     if (this.used + length > keptChunkMoves) {
-      if (this.targets.length === this.maxChunks) {
+      if (this.runs.length === this.maxChunks) {
         this.full = true;
         return;
       }
-      this.targets.push(new Int32Array(keptChunkMoves));
-      this.events.push(new Uint16Array(keptChunkMoves));
+      this.runs.push(new Uint32Array(keptChunkMoves));
       this.used = 0;
     }
-    const chunk = this.targets.length - 1;
+    const chunk = this.runs.length - 1;
     const start = this.used;
-    this.targets[chunk][start] = this.kept;
-    this.targets[chunk].set(this.pendingTargets.subarray(0, this.kept), start + 1);
-    this.events[chunk].set(this.pendingEvents.subarray(0, this.kept), start + 1);
+    this.runs[chunk][start] = this.kept;
+    this.runs[chunk].set(this.pending.subarray(0, this.kept), start + 1);
     this.used += length;
     this.at[s] = chunk * keptChunkMoves + start + 1;
   }
 
   /** Bytes held by the kept runs and their index. */
   get bytes(): number {
-    return this.at.byteLength + this.targets.length * keptChunkMoves * 6;
+    return this.at.byteLength + this.runs.length * keptChunkMoves * 4;
   }
 
   private readonly record = (event: number, target: number): void => {
     if (this.followed(target)) {
-      if (this.kept === this.pendingTargets.length) {
-        this.pendingTargets = grown(this.pendingTargets, this.kept);
-        const events = new Uint16Array(this.pendingTargets.length);
-        events.set(this.pendingEvents);
-        this.pendingEvents = events;
-      }
-      this.pendingTargets[this.kept] = target;
-      this.pendingEvents[this.kept] = event;
+      if (this.kept === this.pending.length) this.pending = grown(this.pending, this.kept);
+      // The target above the event's bits: unsigned, as the run's words are.
+      this.pending[this.kept] = target * this.eventScale + event;
       this.kept++;
     }
     this.emitTo(event, target);
@@ -803,14 +821,15 @@ export class LivenessCollector {
     const last = new Int32Array(this.goalVectors.size).fill(-1);
     for (let v = 1; v < last.length; v++)
       for (let k = 0; k < planned.length; k++) if (this.goalVectors.bit(v, planned[k])) last[v] = k;
-    // Events are kept in 16 bits (284 on default).
-    if (events > 0x10000) return undefined;
+    // A move is kept in one word: its target (below `expanded`) and its event (284 ids on default).
+    if (!KeptMoves.fits(expanded, events)) return undefined;
     return new KeptMoves(
       expanded,
       moves,
       planOf,
       (s, stage) => last[this.goalIds.get(s)] > stage,
       (t) => t < expanded && last[this.goalIds.get(t)] >= 0,
+      events,
     );
   }
 

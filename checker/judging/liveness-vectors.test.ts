@@ -125,4 +125,48 @@ describe("liveness's kept moves", () => {
       ]);
     expect(expanded).toEqual([0]);
   });
+
+  it('packs a target and its event in one word, up to the largest of each, and refuses what does not fit', () => {
+    // 2^19 states and 2^13 events fill 32 bits: the last state by the last event is every bit set.
+    const states = 1 << 19;
+    const events = 1 << 13;
+    const emitted: [number, number][] = [
+      [events - 1, states - 1],
+      [0, states - 1],
+      [events - 1, 0],
+      [4097, 262_145],
+    ];
+    let expansions = 0;
+    const kept = new KeptMoves(
+      states,
+      (_, emit) => {
+        expansions++;
+        for (const [event, target] of emitted) emit(event, target);
+      },
+      Int32Array.of(0),
+      () => true,
+      () => true,
+      events,
+    );
+    kept.searching(0);
+    const seen: [number, number][] = [];
+    kept.successors(7, (event, target) => seen.push([event, target]));
+    expect(walked(kept, 7)).toEqual(emitted);
+    expect(seen).toEqual(emitted);
+    expect(expansions).toBe(1);
+    expect(KeptMoves.fits(states, events)).toBe(true);
+    expect(KeptMoves.fits(states + 1, events)).toBe(false);
+    expect(KeptMoves.fits(states, events + 1)).toBe(false);
+    expect(
+      () =>
+        new KeptMoves(
+          states + 1,
+          () => {},
+          Int32Array.of(0),
+          () => true,
+          () => true,
+          events,
+        ),
+    ).toThrow(/do not fit in 32 bits/);
+  });
 });
