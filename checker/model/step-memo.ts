@@ -361,6 +361,8 @@ export class StepMemo {
   /** The first initializer controller's lane. */
   private readonly outsideFirst: number;
   private localAt = 0;
+  /** Per event id: the local class (offset + 1, 0 while unknown) of its steps that fix no slot. */
+  private unfixedLocal = new Int32Array(256);
   private readonly settledLocal = new Settlements();
   /** Per settled class's list: the witnesses (numbered from `witnessesFrom`) known to fire, and the judgements open. */
   private readonly firedLists: number[][] = [];
@@ -476,7 +478,18 @@ export class StepMemo {
   /** Enters the local class of event `eventId` with the fixed slots written into the tuple (length `n`). */
   private enterLocal(eventId: number, n: number): void {
     this.tuple[0] = eventId;
-    this.enteredClass(eventId, this.local.classOf(this.tuple, n));
+    if (n > 1) {
+      this.enteredClass(eventId, this.local.classOf(this.tuple, n));
+      return;
+    }
+    // A step that fixes no slot (most global actions): its tuple is the event alone, its class read by index.
+    let at = eventId < this.unfixedLocal.length ? this.unfixedLocal[eventId] - 1 : -1;
+    if (at < 0) {
+      at = this.local.classOf(this.tuple, 1);
+      this.unfixedLocal = grown(this.unfixedLocal, eventId);
+      this.unfixedLocal[eventId] = at + 1;
+    }
+    this.enteredClass(eventId, at);
   }
 
   /** The step entered is of event `eventId` and local class `localAt`: the classes found later start unknown. */
