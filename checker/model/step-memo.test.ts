@@ -191,13 +191,29 @@ describe('steps whose open judgements the tables answered', () => {
     expect(memo.settledWitnessCounts()).toEqual([2, 0]);
   });
 
-  it('file nothing for a step that changes the lanes outside the slots', () => {
+  it('file a step that changes the lanes outside the slots by those lanes before and after, and no coarser', () => {
     const memo = new StepMemo(model, 3, 1);
     memo.enterLanes(7, -1, lanes(1), lanes(2, 1));
     expect(memo.handledLanes(0, lanes(1), lanes(2, 1))).toBeUndefined();
     memo.rememberHandled([0]);
+    // The same local class, outside lanes before and after (a global action, the clock): counted as filed.
     memo.enterLanes(7, -1, lanes(1), lanes(2, 1));
-    expect(memo.handledLanes(1, lanes(1), lanes(2, 1))).toBeUndefined();
+    expect(memo.handledLanes(1, lanes(1), lanes(2, 1))).toEqual([]);
+    expect(memo.settledWitnessCounts()).toEqual([1, 0]);
+    // The same local class and lanes before, other lanes after: what a global or refined answer read
+    // differs, so a key without them would count witness 0 here too. Filed apart, it fires witness 1.
+    memo.enterLanes(7, -1, lanes(1), lanes(2, 2));
+    expect(memo.handledLanes(2, lanes(1), lanes(2, 2))).toBeUndefined();
+    memo.rememberHandled([1]);
+    // Other lanes before with the same after: not filed either.
+    memo.enterLanes(7, -1, lanes(1, 3), lanes(2, 1));
+    expect(memo.handledLanes(3, lanes(1, 3), lanes(2, 1))).toBeUndefined();
+    // Each pair keeps its first filing, and a step that keeps the lanes outside is filed apart from both.
+    memo.enterLanes(7, -1, lanes(1), lanes(2, 1));
+    expect(memo.handledLanes(4, lanes(1), lanes(2, 1))).toEqual([]);
+    memo.enterLanes(7, -1, lanes(1), lanes(2));
+    expect(memo.handledLanes(5, lanes(1), lanes(2))).toBeUndefined();
+    expect(memo.settledWitnessCounts()).toEqual([2, 0]);
   });
 });
 

@@ -99,6 +99,11 @@ export class TupleIds {
     }
   }
 
+  /** Whether `id` is the id of `tuple[0 .. length)` (no hash, no new id). */
+  matches(id: number, tuple: Uint32Array, length: number): boolean {
+    return this.equals(id, tuple, length, 0);
+  }
+
   /** The tuple of `id`, as a copy (for tests and checks). */
   tupleOf(id: number): number[] {
     return Array.from(this.pool.subarray(this.starts[id], this.end(id)));
@@ -335,12 +340,29 @@ export class StepMemo {
   private readonly handledAsk: number[][] = [];
   private readonly handledIds = new Map<string, number>();
   private handledOutside = -1;
+  /**
+   * Steps that change the lanes outside the slots (global actions, the clock, the apiserver's restart),
+   * filed as `handledRows` files those that keep them: by (outside id before, local class id), where the
+   * filing starts in `movedRecords` (-1 while none): the outside id after, then the handled list. The
+   * local class fixes the event and the slots the step fixed, the two outside ids what the global and
+   * refined tables read; a step of the pair with other lanes outside after is not answered there.
+   */
+  private readonly movedAt = new PairValues();
+  private movedRecords = new Int32Array(1 << 10);
+  private movedRecordsLength = 0;
+  /** The step last passed to `handledLanes` when it changes the outside lanes: its outside id before (-1: none) and its successor. */
+  private movedOutside = -1;
+  private movedTo: Uint32Array | undefined;
+  /** Steps answered by a filing of `movedAt` (for the figures). */
+  movedHits = 0;
   /** The list `rememberHandled` filed last. */
   private lastHandled = 0;
   private handledLocal = 0;
   /** The first initializer controller's lane. */
   private readonly outsideFirst: number;
   private localAt = 0;
+  /** Per event id: the local class (offset + 1, 0 while unknown) of its steps that fix no slot. */
+  private unfixedLocal = new Int32Array(256);
   private readonly settledLocal = new Settlements();
   /** Per settled class's list: the witnesses (numbered from `witnessesFrom`) known to fire, and the judgements open. */
   private readonly firedLists: number[][] = [];
@@ -456,7 +478,18 @@ export class StepMemo {
   /** Enters the local class of event `eventId` with the fixed slots written into the tuple (length `n`). */
   private enterLocal(eventId: number, n: number): void {
     this.tuple[0] = eventId;
-    this.enteredClass(eventId, this.local.classOf(this.tuple, n));
+    if (n > 1) {
+      this.enteredClass(eventId, this.local.classOf(this.tuple, n));
+      return;
+    }
+    // A step that fixes no slot (most global actions): its tuple is the event alone, its class read by index.
+    let at = eventId < this.unfixedLocal.length ? this.unfixedLocal[eventId] - 1 : -1;
+    if (at < 0) {
+      at = this.local.classOf(this.tuple, 1);
+      this.unfixedLocal = grown(this.unfixedLocal, eventId);
+      this.unfixedLocal[eventId] = at + 1;
+    }
+    this.enteredClass(eventId, at);
   }
 
   /** The step entered is of event `eventId` and local class `localAt`: the classes found later start unknown. */
@@ -613,19 +646,55 @@ export class StepMemo {
    * violated stays so, so the filing stays right for every later step of the pair.
    */
   handledLanes(fromIndex: number, from: Uint32Array, to: Uint32Array): readonly number[] | undefined {
-    this.outsideOfLanes(fromIndex, from, to);
-    if (!this.outsideKept) {
-      this.handledOutside = -1;
-      return undefined;
+    if (fromIndex !== this.laneFrom || fromIndex < 0) {
+      this.laneFrom = fromIndex;
+      this.laneFromOutside = this.outsideOfLaneArray(from);
     }
-    const outside = this.tuple[1];
+    const outside = this.laneFromOutside;
     const local = this.localAt / this.count;
+    this.movedOutside = -1;
+    if (!this.keepsOutside(from, to)) {
+      this.handledOutside = -1;
+      return this.movedLanes(outside, local, to);
+    }
     this.handledOutside = outside;
     this.handledLocal = local;
     const row = this.handledRows[outside];
     if (row === undefined || local >= row.length || row[local] === 0) return undefined;
     this.handledHits[row[local] - 1]++;
     return this.handledAsk[row[local] - 1];
+  }
+
+  /** Whether `to` has `from`'s lanes outside the slots (those `outsideOfLaneArray` reads). */
+  private keepsOutside(from: Uint32Array, to: Uint32Array): boolean {
+    if (from === to) return true;
+    if (from[0] !== to[0] || from[1] !== to[1] || from[2] !== to[2]) return false;
+    const end = this.outsideFirst + this.outsideTuple.length - 3;
+    for (let k = this.outsideFirst; k < end; k++) if (from[k] !== to[k]) return false;
+    return true;
+  }
+
+  /**
+   * `handledLanes` for a step that changes the lanes outside the slots: the filing of (outside id before,
+   * local class) when the lanes outside after are those filed (compared with the filed id's tuple, not
+   * hashed), else undefined with `rememberHandled` ready to file the step.
+   */
+  private movedLanes(outside: number, local: number, to: Uint32Array): readonly number[] | undefined {
+    this.movedOutside = outside;
+    this.handledLocal = local;
+    this.movedTo = to;
+    const at = this.movedAt.get(outside, local);
+    if (at < 0) return undefined;
+    const t = this.outsideTuple;
+    t[0] = to[0];
+    t[1] = to[1];
+    t[2] = to[2];
+    for (let k = 3; k < t.length; k++) t[k] = to[this.outsideFirst + k - 3];
+    if (!this.outsideIds.matches(this.movedRecords[at], t, t.length)) return undefined;
+    const list = this.movedRecords[at + 1];
+    this.handledHits[list]++;
+    this.movedHits++;
+    return this.handledAsk[list];
   }
 
   /**
@@ -636,7 +705,7 @@ export class StepMemo {
    */
   rememberHandled(fired: readonly number[], asked: readonly number[] = []): void {
     const outside = this.handledOutside;
-    if (outside < 0) return;
+    if (outside < 0 && this.movedOutside < 0) return;
     let list = this.lastHandled;
     const last = this.handledLists[list];
     const lastAsked = this.handledAsk[list];
@@ -652,10 +721,28 @@ export class StepMemo {
       }
       this.lastHandled = list;
     }
+    if (outside < 0) {
+      this.fileMoved(list);
+      return;
+    }
     let row = grownValues(this.handledRows[outside] ?? new Uint16Array(64), this.handledLocal);
     if (list + 1 > 0xffff && row instanceof Uint16Array) row = Int32Array.from(row);
     this.handledRows[outside] = row;
     row[this.handledLocal] = list + 1;
+  }
+
+  /** Files the step last passed to `movedLanes` under its pair (the first filing of a pair stays). */
+  private fileMoved(list: number): void {
+    const outside = this.movedOutside;
+    const to = this.movedTo;
+    this.movedOutside = -1;
+    if (to === undefined || this.movedAt.get(outside, this.handledLocal) >= 0) return;
+    const at = this.movedRecordsLength;
+    this.movedRecords = grown(this.movedRecords, at + 1);
+    this.movedRecords[at] = this.outsideOfLaneArray(to);
+    this.movedRecords[at + 1] = list;
+    this.movedRecordsLength = at + 2;
+    this.movedAt.set(outside, this.handledLocal, at);
   }
 
   /** The decoded step entered by `enterLanes`, for the judgements that run. */
