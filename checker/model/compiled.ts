@@ -214,6 +214,17 @@ export class CompiledSystem {
   private lastValid = false;
   private readonly lastParts: Int32Array;
   private rbac = 0;
+  /**
+   * The per-slot chains (the clock's, the restart's and the lists' wide key) fold the slots in order:
+   * each keeps its prefix after slot i, valid for the slots before the first whose lanes (or the chain's
+   * start) changed since it was computed, so a sibling state looks up only the slots from its first change on.
+   */
+  private readonly clockPrefix: Int32Array;
+  private clockValid = 0;
+  private readonly restartPrefix: Int32Array;
+  private restartValid = 0;
+  private readonly widePrefix: Int32Array;
+  private wideValid = 0;
   /** What requests read of the configuration copy and the cluster's objects (`requestContexts`). */
   private reads = 0;
 
@@ -265,6 +276,9 @@ export class CompiledSystem {
     this.written = new Uint32Array(this.width);
     this.last = new Uint32Array(this.width);
     this.lastParts = new Int32Array(this.namespaces);
+    this.clockPrefix = new Int32Array(this.namespaces);
+    this.restartPrefix = new Int32Array(this.namespaces);
+    this.widePrefix = new Int32Array(this.namespaces);
   }
 
   /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
@@ -462,6 +476,13 @@ export class CompiledSystem {
         current[2],
       );
     }
+    // The chains' prefixes stay valid up to the first slot that changed, and not at all when their start did.
+    let unchanged = 0;
+    if (valid)
+      while (unchanged < this.namespaces && current[3 + unchanged] === last[3 + unchanged]) unchanged++;
+    this.clockValid = sameGlobal ? Math.min(this.clockValid, unchanged) : 0;
+    this.restartValid = sameGlobal ? Math.min(this.restartValid, unchanged) : 0;
+    this.wideValid = sameGlobal && sameParts ? Math.min(this.wideValid, unchanged) : 0;
     const first = 3 + this.namespaces;
     const initializers = this.model.initializers.length;
     let sameFull = sameGlobal && sameParts;
@@ -577,10 +598,15 @@ export class CompiledSystem {
   /** The wide key of this state: what every list reads (the list context, each namespace's listing). */
   private wideKey(): number {
     if (this.wide < 0) {
-      let key = this.listContext;
-      for (let i = 0; i < this.namespaces; i++)
-        key = this.wideChain.id(key, this.listView(this.current[3 + i]));
-      this.wide = key;
+      const prefix = this.widePrefix;
+      const n = this.namespaces;
+      for (let i = this.wideValid; i < n; i++)
+        prefix[i] = this.wideChain.id(
+          i === 0 ? this.listContext : prefix[i - 1],
+          this.listView(this.current[3 + i]),
+        );
+      this.wideValid = n;
+      this.wide = n === 0 ? this.listContext : prefix[n - 1];
     }
     return this.wide;
   }
@@ -724,14 +750,21 @@ export class CompiledSystem {
     const current = this.current;
     const scratch = this.scratch;
     scratch.set(current);
-    let chain = this.global;
-    for (let i = 0; i < this.namespaces; i++) {
+    const prefix = this.clockPrefix;
+    const n = this.namespaces;
+    for (let i = 0; i < n; i++) {
       const id = current[3 + i];
       if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockSlot(id);
-      if (this.clockBlocks[id] === 1) return;
+      if (this.clockBlocks[id] === 1) {
+        if (i > this.clockValid) this.clockValid = i;
+        return;
+      }
       scratch[3 + i] = this.clockNext[id];
-      chain = this.clockChain.id(chain, this.clockTransitions[id]);
+      if (i >= this.clockValid)
+        prefix[i] = this.clockChain.id(i === 0 ? this.global : prefix[i - 1], this.clockTransitions[id]);
     }
+    this.clockValid = n;
+    const chain = n === 0 ? this.global : prefix[n - 1];
     const global = this.clockGlobal();
     scratch[0] = global.configSync;
     let event = this.clockEvents.known(chain);
@@ -773,9 +806,15 @@ export class CompiledSystem {
       running ||= this.restartTransitions[id] > 0;
     }
     if (!running) return;
-    let chain = this.global;
-    for (let i = 0; i < this.namespaces; i++)
-      chain = this.restartChain.id(chain, this.restartTransitions[current[3 + i]]);
+    const prefix = this.restartPrefix;
+    const n = this.namespaces;
+    for (let i = this.restartValid; i < n; i++)
+      prefix[i] = this.restartChain.id(
+        i === 0 ? this.global : prefix[i - 1],
+        this.restartTransitions[current[3 + i]],
+      );
+    this.restartValid = n;
+    const chain = n === 0 ? this.global : prefix[n - 1];
     let global = this.restartGlobals[this.global];
     if (global === undefined) {
       global = restartGlobal(this.model, this.state());
