@@ -734,6 +734,8 @@ export class CompiledSystem {
     const current = this.current;
     const scratch = this.scratch;
     const end = entry - 1 + 5 * pool[entry - 2];
+    // Every successor that moves writes the same lanes: the rest of `scratch` is copied once.
+    let copied = false;
     for (let at = entry - 1; at < end; at += 5) {
       const same =
         pool[at + 1] === current[0] &&
@@ -744,7 +746,10 @@ export class CompiledSystem {
         sink.self(pool[at]);
         continue;
       }
-      scratch.set(current);
+      if (!copied) {
+        scratch.set(current);
+        copied = true;
+      }
       scratch[0] = pool[at + 1];
       scratch[1] = pool[at + 2];
       scratch[2] = pool[at + 3];
