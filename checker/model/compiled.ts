@@ -510,10 +510,11 @@ export class CompiledSystem {
       this.bundles[i] = offset;
       const actions = this.slotActions[i];
       const n = actions.length;
-      const pool = this.pool;
+      const { pool, actionEntries, actionSelfs } = this;
       for (let p = 0; p < n; p++) {
-        this.actionEntries[actions[p]] = pool[offset + p];
-        this.actionSelfs[actions[p]] = pool[offset + n + 1 + p];
+        const a = actions[p];
+        actionEntries[a] = pool[offset + p];
+        actionSelfs[a] = pool[offset + n + 1 + p];
       }
     }
     for (let k = 0; k < this.width; k++) last[k] = current[k];
