@@ -104,6 +104,11 @@ export class CompiledSystem {
   /** Per local action: its namespace slot, and its position among that slot's local actions. */
   private readonly slotOf: Int32Array;
   private readonly positionOf: Int32Array;
+  /**
+   * Per local action: where its self-loop count sits in its slot's bundle (after the entries and the
+   * self-loops' word), so a state reads the bundle's short run instead of each entry's run in the pool.
+   */
+  private readonly summaryOf: Int32Array;
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
   /**
@@ -112,13 +117,6 @@ export class CompiledSystem {
    */
   private readonly bundleRows: (Int32Array | undefined)[][];
   private readonly bundles: Int32Array;
-  /**
-   * Per local action: its entry in its slot's bundle of this state, and that entry's self-loop count (-1
-   * when a step moves or it is computed always), copied out of the pool by `begin` when the slot's bundle
-   * changes: the action loop reads two arrays in action order instead of each slot's bundle in the pool.
-   */
-  private readonly actionEntries: Int32Array;
-  private readonly actionSelfs: Int32Array;
   /**
    * Bundle positions: each namespace slot's local actions, then (when the scope has any) the wide actions,
    * lists across namespaces, whose table entries in a state are all keyed by the same wide key (the list
@@ -267,10 +265,11 @@ export class CompiledSystem {
     this.positionOf = Int32Array.from(actions, (a, at) =>
       a.type === 'local' ? this.slotActions[a.i].push(at) - 1 : -1,
     );
+    this.summaryOf = Int32Array.from(actions, (a, at) =>
+      a.type === 'local' ? this.slotActions[a.i].length + 1 + this.positionOf[at] : -1,
+    );
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
-    this.actionEntries = new Int32Array(actions.length);
-    this.actionSelfs = new Int32Array(actions.length);
     this.wideActions = actions.flatMap((a, at) => (a.type === 'wide' ? [at] : []));
     this.bundlePositions = this.namespaces + (this.wideActions.length > 0 ? 1 : 0);
     this.taken = new Uint8Array(this.bundlePositions);
@@ -326,7 +325,7 @@ export class CompiledSystem {
   /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
-    const { kinds, lanes, slotOf, actionEntries, actionSelfs, taken, takenLoops } = this;
+    const { kinds, lanes, slotOf, positionOf, summaryOf, bundles, taken, takenLoops } = this;
     const each = sink.eachSelfLoop;
     const bundled = each && sink.selfBundle !== undefined;
     for (let i = 0; i < this.namespaces; i++) {
@@ -347,17 +346,18 @@ export class CompiledSystem {
     for (let a = 0; a < kinds.length; a++) {
       const kind = kinds[a];
       if (kind === action.local) {
+        const pool = this.pool;
         const slot = slotOf[a];
+        const bundle = bundles[slot];
         // An entry of self-loops only, counted rather than sent: its run in the pool is not read.
-        const selfs = actionSelfs[a];
+        const selfs = pool[bundle + summaryOf[a]];
         if (selfs >= 0 && (!each || taken[slot] === 1)) {
           loops += selfs;
           if (each) takenLoops[slot] += selfs;
           continue;
         }
-        const entry = actionEntries[a];
+        const entry = pool[bundle + positionOf[a]];
         if (entry !== always) {
-          const pool = this.pool;
           const lane = lanes[a];
           const end = entry - 1 + 2 * pool[entry - 2];
           for (let at = entry - 1; at < end; at += 2) {
@@ -505,17 +505,8 @@ export class CompiledSystem {
       if (sameFull && current[3 + i] === last[3 + i]) continue;
       const row = this.bundleRows[i][current[3 + i]];
       const bundle = row !== undefined && full < row.length ? row[full] : unknown;
-      const offset = bundle === unknown ? this.fillBundle(i, current[3 + i]) : bundle - 1;
-      if (offset === this.bundles[i]) continue;
-      this.bundles[i] = offset;
-      const actions = this.slotActions[i];
-      const n = actions.length;
-      const { pool, actionEntries, actionSelfs } = this;
-      for (let p = 0; p < n; p++) {
-        const a = actions[p];
-        actionEntries[a] = pool[offset + p];
-        actionSelfs[a] = pool[offset + n + 1 + p];
-      }
+      if (bundle === unknown) this.bundles[i] = this.fillBundle(i, current[3 + i]);
+      else this.bundles[i] = bundle - 1;
     }
     for (let k = 0; k < this.width; k++) last[k] = current[k];
     this.lastValid = true;
