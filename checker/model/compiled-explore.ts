@@ -325,9 +325,10 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
         arrive(event, current, true);
         return;
       }
-      next.set(current);
+      // `next` holds the state being expanded (`expandState`): one lane set, and put back after.
       next[lane] = value;
       arrive(event, next, false);
+      next[lane] = current[lane];
     },
     whole(event, lanes) {
       ordinal++;
@@ -485,10 +486,11 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     self: (event) => emitEdge(event, fromIndex, 0),
     change(event, lane, value) {
       if (value === from[lane]) return emitEdge(event, fromIndex, 0);
-      to.set(from);
+      // `to` holds the state walked from (`walkFrom`): one lane set, and put back after.
       to[lane] = value;
       applied = 0;
       const target = find(to);
+      to[lane] = from[lane];
       emitEdge(event, target, applied);
     },
     whole(event, lanes) {
@@ -526,6 +528,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     through: LaneSink,
   ): void {
     visited.lanesAt(index, from);
+    to.set(from);
     fromIndex = index;
     emitEdge = emit;
     compiled.expand(from, through);
@@ -541,6 +544,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
       for (let k = 0; k < width; k++) current[k] = chunk[offset + k];
       frontier.release(index);
     } else visited.lanesAt(index, current);
+    next.set(current);
     ordinal = 0;
     before = undefined;
     childDepth = depth;
