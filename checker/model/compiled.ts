@@ -411,15 +411,19 @@ export class CompiledSystem {
       const end = entry - 1 + 2 * pool[entry - 2];
       for (let at = entry - 1; at < end; at += 2) if (pool[at + 1] < 0) events.push(pool[at]);
     }
-    if (self === 0) {
-      self = this.selfEventsLength;
-      this.selfEvents = grown(this.selfEvents, self + events.length);
-      this.selfEvents[self] = events.length;
-      this.selfEvents.set(events, self + 1);
-      this.selfEventsLength = self + 1 + events.length;
-    }
+    if (self === 0) self = this.appendSelfEvents(events);
     this.pool[bundle + actions.length] = self + 2;
     return self;
+  }
+
+  /** Appends a bundle's self-loop events (their count, then the ids) to `selfEvents`; returns where they start. */
+  private appendSelfEvents(events: readonly number[]): number {
+    const at = this.selfEventsLength;
+    this.selfEvents = grown(this.selfEvents, at + 1 + events.length);
+    this.selfEvents[at] = events.length;
+    this.selfEvents.set(events, at + 1);
+    this.selfEventsLength = at + 1 + events.length;
+    return at;
   }
 
   /** The number of self-loops of the bundle `bundleSelfLoops` named `self`. */
@@ -682,13 +686,7 @@ export class CompiledSystem {
       for (let at = entry - 1; at < entry - 1 + pool[entry - 2]; at++) events.push(pool[at]);
     }
     if (events.length === 0) self = -1;
-    if (self === 0) {
-      self = this.selfEventsLength;
-      this.selfEvents = grown(this.selfEvents, self + events.length);
-      this.selfEvents[self] = events.length;
-      this.selfEvents.set(events, self + 1);
-      this.selfEventsLength = self + 1 + events.length;
-    }
+    if (self === 0) self = this.appendSelfEvents(events);
     this.listBundles = grown(this.listBundles, wide);
     this.listBundles[wide] = self + 2;
     return self;
