@@ -97,8 +97,9 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
  * phase leaves tens of megabytes of garbage (decoded states, the judge's step memo, Tarjan's arrays, the
  * report's strings) that V8 would otherwise collect only once the next phase has grown the heap past it,
  * so the peak held both. What it frees goes back to the system only when glibc maps large blocks instead
- * of keeping them in its heap: `npm run verify` sets MALLOC_MMAP_THRESHOLD_ for that (package.json). Node's documented way to reach `gc` without a command-line flag (docs/performance.md,
- * *Where verify's memory goes*); a few tens of milliseconds each.
+ * of keeping them in its heap: `npm run verify` sets MALLOC_MMAP_THRESHOLD_ for that (package.json).
+ * Node's documented way to reach `gc` without a command-line flag (docs/performance.md, *Where verify's
+ * memory goes*); a few tens of milliseconds each.
  */
 function collectGarbage(): void {
   if (fullCollection === undefined) {

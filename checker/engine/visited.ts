@@ -91,7 +91,7 @@ export class VisitedTable<S> {
 }
 
 /** Bits that hold `value` (0 for 0). */
-function bitsFor(value: number): number {
+export function bitsFor(value: number): number {
   return value === 0 ? 0 : 32 - Math.clz32(value);
 }
 
@@ -168,11 +168,6 @@ const growthFactor = 1.5;
 /** Most states a table is sized for at the start (`expected`): past it, a search's own growth decides. */
 const maxPresized = 1 << 24;
 
-/** Bits that hold 0 .. n. */
-function bitsOf(n: number): number {
-  return n <= 0 ? 1 : 32 - Math.clz32(n);
-}
-
 /**
  * The packed explorer's visited set: every state as `width` lanes bit-packed into a few 32-bit words
  * (`LaneLayout`: each lane as wide as its largest value so far; the first value that does not fit
@@ -215,7 +210,7 @@ export class PackedVisitedTable {
   /** An empty table of `length` slots, and the split of a slot between index and tag for it. */
   private emptySlots(length: number): Int32Array {
     // The most states it holds before it grows, + 1: what the index bits must hold.
-    this.indexBits = bitsOf(Math.floor(length * maxLoad) + 1);
+    this.indexBits = bitsFor(Math.floor(length * maxLoad) + 1);
     this.indexMask = this.indexBits >= 31 ? 0x7fffffff : (1 << this.indexBits) - 1;
     return new Int32Array(length);
   }

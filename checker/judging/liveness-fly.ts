@@ -14,7 +14,7 @@ import {
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
 import { type TarjanClasses, TarjanScratch, tarjanComponents } from '../engine/tarjan.ts';
-import { chunkSize } from '../engine/visited.ts';
+import { bitsFor, chunkSize } from '../engine/visited.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
   combineSlots,
@@ -177,12 +177,12 @@ export class KeptMoves {
 
   /** Whether moves to `states` states by `events` event ids fit in one 32-bit word each. */
   static fits(states: number, events: number): boolean {
-    return KeptMoves.bitsFor(states) + KeptMoves.bitsFor(events) <= 32;
+    return KeptMoves.bitsBelow(states) + KeptMoves.bitsBelow(events) <= 32;
   }
 
   /** Bits that hold every number below `count`. */
-  private static bitsFor(count: number): number {
-    return count <= 1 ? 1 : 32 - Math.clz32(count - 1);
+  private static bitsBelow(count: number): number {
+    return count <= 1 ? 1 : bitsFor(count - 1);
   }
 
   constructor(
@@ -201,7 +201,7 @@ export class KeptMoves {
       throw new Error(`KeptMoves: ${states} states and ${events} events do not fit in 32 bits a move`);
     this.at = new Int32Array(states);
     this.maxChunks = Math.ceil((states * keptMovesPerState) / keptChunkMoves);
-    this.eventBits = KeptMoves.bitsFor(events);
+    this.eventBits = KeptMoves.bitsBelow(events);
     // At most 31 bits: a target takes one at least.
     this.eventScale = 2 ** this.eventBits;
     this.eventMask = this.eventScale - 1;

@@ -81,6 +81,45 @@ class ChainEvents {
  * So the first search of a (machines, scope) pair fills the tables (cold) and every later one only
  * looks them up (warm); correctness never depends on the tables being full.
  */
+/**
+ * A chain over the namespace slots (the clock's event, the restart's, the lists' wide key), folded from
+ * the last slot to the first with the chain's start (the global id, the list context) paired last, in a
+ * table of its own: each suffix from slot i on stays valid while those slots keep their lanes, and a
+ * change of the start keeps them all, so a sibling state looks up only the slots up to its last change
+ * (the later slots change least: 5.9 of 8 are kept on `default`).
+ */
+class SlotChain {
+  private readonly links = new PairIds();
+  private readonly keys = new PairIds();
+  private readonly suffix: Int32Array;
+  /** The suffixes from this slot on are those of the current lanes. */
+  private valid: number;
+
+  constructor(private readonly slots: number) {
+    this.suffix = new Int32Array(slots);
+    this.valid = slots;
+  }
+
+  /** The slots from `unchanged` on kept their lanes since the state before. */
+  keep(unchanged: number): void {
+    this.valid = Math.max(this.valid, unchanged);
+  }
+
+  /** The chain's id for `start` and each slot's `slotValue(i)` (read only where the suffix is stale). */
+  key(start: number, slotValue: (i: number) => number): number {
+    const { suffix, slots } = this;
+    for (let i = this.valid - 1; i >= 0; i--)
+      suffix[i] = this.links.id(i === slots - 1 ? -1 : suffix[i + 1], slotValue(i));
+    this.valid = 0;
+    return this.keys.id(slots === 0 ? -1 : suffix[0], start);
+  }
+
+  /** Bytes of its id tables. */
+  get bytes(): number {
+    return this.links.bytes + this.keys.bytes;
+  }
+}
+
 export class CompiledSystem {
   readonly codec: StateCodec<SystemState>;
   readonly width: number;
@@ -157,9 +196,6 @@ export class CompiledSystem {
   /** The RBAC context as the tuple of each slot's part: exact even when the authorizer interns contexts it cannot split by bits ($creator). */
   private readonly roleBindingTuples = new PairIds();
   private readonly controllerContexts = new PairIds();
-  private readonly wideChain = new PairIds();
-  private readonly clockChain = new PairIds();
-  private readonly restartChain = new PairIds();
   /** Per slot, per namespace id: the authorizer's context of that namespace alone, or -1 when not yet computed. */
   private readonly roleBindingParts: Int32Array[];
   private listViews: Int32Array = new Int32Array(0);
@@ -214,22 +250,14 @@ export class CompiledSystem {
   private lastValid = false;
   private readonly lastParts: Int32Array;
   private rbac = 0;
-  /**
-   * The per-slot chains (the clock's, the restart's and the lists' wide key) fold the slots from the last
-   * to the first, and the chain's start (the global id, the list context) last, in a table of its own
-   * (`clockKeys`, `restartKeys`, `wideKeys`): each keeps its suffix from slot i on, valid from the slot
-   * after the last one whose lane changed since it was computed, so a sibling state looks up only the
-   * slots up to its last change (the later slots change least: 5.9 of 8 slots are kept on `default`).
-   */
-  private readonly clockSuffix: Int32Array;
-  private clockValid: number;
-  private readonly restartSuffix: Int32Array;
-  private restartValid: number;
-  private readonly wideSuffix: Int32Array;
-  private wideValid: number;
-  private readonly clockKeys = new PairIds();
-  private readonly restartKeys = new PairIds();
-  private readonly wideKeys = new PairIds();
+  /** The per-slot chains (`SlotChain`): the clock's, the restart's and the lists' wide key. */
+  private readonly clockChain: SlotChain;
+  private readonly restartChain: SlotChain;
+  private readonly wideChain: SlotChain;
+  /** Each slot's value in its chain, read only for the slots whose suffix is stale. */
+  private readonly clockValue = (i: number): number => this.clockTransitions[this.current[3 + i]];
+  private readonly restartValue = (i: number): number => this.restartTransitions[this.current[3 + i]];
+  private readonly wideValue = (i: number): number => this.listView(this.current[3 + i]);
   /** What requests read of the configuration copy and the cluster's objects (`requestContexts`). */
   private reads = 0;
 
@@ -281,10 +309,9 @@ export class CompiledSystem {
     this.written = new Uint32Array(this.width);
     this.last = new Uint32Array(this.width);
     this.lastParts = new Int32Array(this.namespaces);
-    this.clockSuffix = new Int32Array(this.namespaces);
-    this.restartSuffix = new Int32Array(this.namespaces);
-    this.wideSuffix = new Int32Array(this.namespaces);
-    this.clockValid = this.restartValid = this.wideValid = this.namespaces;
+    this.clockChain = new SlotChain(this.namespaces);
+    this.restartChain = new SlotChain(this.namespaces);
+    this.wideChain = new SlotChain(this.namespaces);
   }
 
   /** Bytes of the tables' typed arrays (a fixed cost of the compiled model, not of a search). */
@@ -304,8 +331,7 @@ export class CompiledSystem {
       this.requestContexts,
     ])
       bytes += ids.bytes;
-    for (const ids of [this.wideChain, this.clockChain, this.restartChain]) bytes += ids.bytes;
-    for (const ids of [this.wideKeys, this.clockKeys, this.restartKeys]) bytes += ids.bytes;
+    for (const chain of [this.wideChain, this.clockChain, this.restartChain]) bytes += chain.bytes;
     for (const table of this.keyed) bytes += table.byteLength;
     for (const bits of this.roleBindingParts) bytes += bits.byteLength;
     for (const a of [this.clockNext, this.clockTransitions, this.clockBlocks, this.restartNext])
@@ -487,13 +513,12 @@ export class CompiledSystem {
         current[2],
       );
     }
-    // The chains' prefixes stay valid up to the first slot that changed, and not at all when their start did.
     // The chains' suffixes stay valid after the last slot that changed.
     let unchanged = this.namespaces;
     if (valid) while (unchanged > 0 && current[2 + unchanged] === last[2 + unchanged]) unchanged--;
-    this.clockValid = Math.max(this.clockValid, unchanged);
-    this.restartValid = Math.max(this.restartValid, unchanged);
-    this.wideValid = Math.max(this.wideValid, unchanged);
+    this.clockChain.keep(unchanged);
+    this.restartChain.keep(unchanged);
+    this.wideChain.keep(unchanged);
     const first = 3 + this.namespaces;
     const initializers = this.model.initializers.length;
     let sameFull = sameGlobal && sameParts;
@@ -608,14 +633,7 @@ export class CompiledSystem {
 
   /** The wide key of this state: what every list reads (the list context, each namespace's listing). */
   private wideKey(): number {
-    if (this.wide < 0) {
-      const suffix = this.wideSuffix;
-      const n = this.namespaces;
-      for (let i = this.wideValid - 1; i >= 0; i--)
-        suffix[i] = this.wideChain.id(i === n - 1 ? -1 : suffix[i + 1], this.listView(this.current[3 + i]));
-      this.wideValid = 0;
-      this.wide = this.wideKeys.id(n === 0 ? -1 : suffix[0], this.listContext);
-    }
+    if (this.wide < 0) this.wide = this.wideChain.key(this.listContext, this.wideValue);
     return this.wide;
   }
 
@@ -764,11 +782,7 @@ export class CompiledSystem {
       if (this.clockBlocks[id] === 1) return;
       scratch[3 + i] = this.clockNext[id];
     }
-    const suffix = this.clockSuffix;
-    for (let i = this.clockValid - 1; i >= 0; i--)
-      suffix[i] = this.clockChain.id(i === n - 1 ? -1 : suffix[i + 1], this.clockTransitions[current[3 + i]]);
-    this.clockValid = 0;
-    const chain = this.clockKeys.id(n === 0 ? -1 : suffix[0], this.global);
+    const chain = this.clockChain.key(this.global, this.clockValue);
     const global = this.clockGlobal();
     scratch[0] = global.configSync;
     let event = this.clockEvents.known(chain);
@@ -810,15 +824,7 @@ export class CompiledSystem {
       running ||= this.restartTransitions[id] > 0;
     }
     if (!running) return;
-    const suffix = this.restartSuffix;
-    const n = this.namespaces;
-    for (let i = this.restartValid - 1; i >= 0; i--)
-      suffix[i] = this.restartChain.id(
-        i === n - 1 ? -1 : suffix[i + 1],
-        this.restartTransitions[current[3 + i]],
-      );
-    this.restartValid = 0;
-    const chain = this.restartKeys.id(n === 0 ? -1 : suffix[0], this.global);
+    const chain = this.restartChain.key(this.global, this.restartValue);
     let global = this.restartGlobals[this.global];
     if (global === undefined) {
       global = restartGlobal(this.model, this.state());
