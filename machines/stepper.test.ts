@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyStateMachine } from 'xstate';
+import { type AnyStateMachine, createMachine, transition } from 'xstate';
 import { admissionFacts as facts } from '../test-support/admission-facts.ts';
 import { withDefinition } from '../variants/machine-edit.ts';
 import { admissionMachine } from './admission.ts';
@@ -280,6 +280,95 @@ describe('MachineStepper: what a step reports', () => {
     });
     expect(step.emitted).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
     expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC[terminatingWithOwnFinalizer]']);
+  });
+});
+
+describe('MachineStepper: one inspected actor run per step', () => {
+  /** XState's own pure step, the oracle: the snapshot reached, the actions it lists, the events it emits. */
+  const pure = (machine: AnyStateMachine, before: unknown, event: { type: string }) => {
+    const [after, actions] = transition(machine, before as never, event as never);
+    const listed = actions as { type: string; params?: unknown }[];
+    return {
+      snapshot: canonicalJson([after.value, after.context ?? null]),
+      actions: listed
+        .filter((a) => a.type !== 'xstate.emit')
+        .map((a) => ({ type: a.type, params: a.params })),
+      emitted: listed
+        .filter((a) => a.type === 'xstate.emit')
+        .map((a) => (a.params as { event: unknown }).event),
+    };
+  };
+
+  it('reaches the snapshot and gives the actions and emitted events of XState’s pure transition, along a walk', () => {
+    const walks: [AnyStateMachine, { type: string; [k: string]: unknown }[]][] = [
+      [
+        namespaceMachine,
+        [
+          { type: 'CREATE', pending: ['a'], finalizers: ['kubernetes'] },
+          { type: 'DELETE' },
+          { type: 'DELETE' },
+          { type: 'FINALIZE', finalizers: [] },
+          { type: 'PURGE' },
+        ],
+      ],
+      [admissionMachine, [{ type: 'ADMIT', facts: admissionFacts }]],
+      [
+        finalizerOwnerMachine,
+        [
+          {
+            type: 'SYNC',
+            observed: {
+              owner: 'o.example.com/x',
+              namespaceActive: false,
+              namespaceTerminating: true,
+              finalizers: ['kubernetes', 'o.example.com/x'],
+              externalContentExists: false,
+            },
+          },
+        ],
+      ],
+    ];
+    let emitting = 0;
+    for (const [machine, events] of walks) {
+      const stepper = new MachineStepper(machine);
+      let id = stepper.initial;
+      for (const event of events) {
+        const expected = pure(machine, stepper.snapshot(id), event);
+        const step = stepper.compute(id, event as never);
+        const after = stepper.snapshot(step.next) as { value: unknown; context?: unknown };
+        expect(canonicalJson([after.value, after.context ?? null])).toBe(expected.snapshot);
+        expect({ actions: step.actions, emitted: step.emitted }).toEqual({
+          actions: expected.actions,
+          emitted: expected.emitted,
+        });
+        emitting += step.emitted.length;
+        id = step.next;
+      }
+    }
+    // The walks include a step that emits, so the comparison of emitted events is not vacuous.
+    expect(emitting).toBeGreaterThan(0);
+  });
+
+  it('a guard that throws fails the step with its error, as XState’s pure transition does', () => {
+    const machine = createMachine(
+      {
+        id: 'throwing',
+        initial: 'idle',
+        states: { idle: { on: { GO: { guard: 'broken', target: 'done' } } }, done: {} },
+      },
+      {
+        guards: {
+          broken: () => {
+            throw new Error('the guard broke');
+          },
+        },
+      },
+    );
+    const stepper = new MachineStepper(machine);
+    expect(() => transition(machine, stepper.snapshot(stepper.initial), { type: 'GO' })).toThrow(
+      'the guard broke',
+    );
+    expect(() => stepper.compute(stepper.initial, { type: 'GO' })).toThrow('the guard broke');
   });
 });
 

@@ -5,7 +5,6 @@ import {
   type EventFromLogic,
   initialTransition,
   type SnapshotFrom,
-  transition,
 } from 'xstate';
 import { Interner, KeyedCache, memoByObject } from '../checker/engine/caches.ts';
 
@@ -166,8 +165,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * Steps one machine with XState's pure transition function, interning snapshots (equal value and
- * context give one id) and memoizing each (snapshot, event) pair: a machine is explored once and its
+ * Steps one machine through XState, one inspected actor run per step, interning snapshots (equal value
+ * and context give one id) and memoizing each (snapshot, event) pair: a machine is explored once and its
  * transitions become table look-ups, which is what makes the product search fast.
  */
 export class MachineStepper<M extends AnyStateMachine> {
@@ -212,40 +211,60 @@ export class MachineStepper<M extends AnyStateMachine> {
 
   /** Steps snapshot `id` with `event`, remembering nothing but the snapshot reached (for a memo kept outside). */
   compute(id: number, event: EventFromLogic<M>): StepResult<EmittedFrom<M>> {
-    const before = this.snapshots[id];
-    const [after, actions] = transition(this.machine, before, event);
-    const executable = actions as { type: string; params?: unknown }[];
-    const result: StepResult<EmittedFrom<M>> = {
+    const { after, executed, transitions } = this.inspectedStep(this.snapshots[id], event);
+    return {
       next: this.intern(after),
-      actions: executable
-        .filter((a) => a.type !== emitAction)
-        .map((a) => ({ type: a.type, params: a.params })),
-      emitted: executable
+      actions: executed.filter((a) => a.type !== emitAction),
+      emitted: executed
         .filter((a) => a.type === emitAction)
         .map((a) => (a.params as { event: EmittedFrom<M> }).event),
-      transitions: this.takenTransitions(before, event),
+      transitions,
     };
-    return result;
   }
 
-  /** Which definitions fired: read from XState's own microstep inspection, once per memo entry. */
-  private takenTransitions(before: SnapshotFrom<M>, event: EventFromLogic<M>): string[] {
+  /**
+   * One step through an actor started from `before`, read from XState's inspection: the snapshot reached,
+   * the actions the step executed (those XState's pure `transition()` lists, in its order) and which
+   * definitions fired (its microsteps). One run instead of `transition()` and a second, inspected one.
+   */
+  private inspectedStep(
+    before: SnapshotFrom<M>,
+    event: EventFromLogic<M>,
+  ): { after: SnapshotFrom<M>; executed: { type: string; params: unknown }[]; transitions: string[] } {
     const index = transitionIndex(this.machine);
-    const taken: string[] = [];
+    const transitions: string[] = [];
+    const executed: { type: string; params: unknown }[] = [];
+    let stepping = false;
+    let failure: { error: unknown } | undefined;
     const start = createActor as (machine: M, options: object) => ReturnType<typeof createActor<M>>;
     const actor = start(this.machine, {
       snapshot: before,
       inspect: (inspection: { type: string }) => {
+        if (inspection.type === '@xstate.action') {
+          const { action } = inspection as unknown as { action: { type: string; params: unknown } };
+          if (stepping) executed.push({ type: action.type, params: action.params });
+          return;
+        }
         if (inspection.type !== '@xstate.microstep') return;
         for (const t of (inspection as unknown as { _transitions: object[] })._transitions) {
           const info = index.get(t);
-          if (info) taken.push(info.id);
+          if (info) transitions.push(info.id);
         }
       },
     });
+    // A guard or action that throws fails the step here, as `transition()` would, not later as unhandled.
+    actor.subscribe({
+      error: (error: unknown) => {
+        failure = { error };
+      },
+    });
     actor.start();
+    stepping = true;
     actor.send(event);
+    stepping = false;
+    const after = actor.getSnapshot() as SnapshotFrom<M>;
     actor.stop();
-    return taken;
+    if (failure) throw failure.error;
+    return { after, executed, transitions };
   }
 }
