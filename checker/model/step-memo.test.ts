@@ -384,6 +384,40 @@ describe('slots classes keyed by the namespace slots before and after', () => {
   });
 });
 
+describe('judgements that read nothing of a step but its event', () => {
+  // Two slots; each step moves slot 0 from 1 to one of four ids, so each (event, id after) is a local class of its own.
+  const model = {
+    scope: { namespaces: [{}, {}] },
+    initializers: [],
+    view: (s: SystemState, i: number) => s.namespaces[i],
+  } as unknown as SystemModel;
+  const events = [{ type: 'a' }, { type: 'b' }] as unknown as SystemEvent[];
+  const steps = [0, 1].flatMap((event) => [2, 3, 4, 5].map((moved) => ({ event, moved })));
+  const idAfter = (m: SystemModel, a: SystemState) => (m.view(a, 0) as unknown as { id: number }).id;
+  let runs = 0;
+  // Event a is answered from the event alone; event b reads the moved slot after the step.
+  const run: StepJudgement<boolean> = (m, _b, e, a) => {
+    runs++;
+    return (e as unknown as { type: string }).type === 'a' || idAfter(m, a) % 2 === 0;
+  };
+  const truth = ({ event, moved }: { event: number; moved: number }) => event === 0 || moved % 2 === 0;
+
+  it('run once per event when they read only the event, and once per local class when they read a slot', () => {
+    const memo = new StepMemo(model, 1);
+    runs = 0;
+    const answers = steps.map(({ event, moved }) => {
+      const before = { namespaces: [{ id: 1 }, { id: 7 }] } as unknown as SystemState;
+      const after = { namespaces: [{ id: moved }, before.namespaces[1]] } as unknown as SystemState;
+      memo.enter(before, events[event], after);
+      return memo.judge(0, run);
+    });
+    // A key by event alone for event b would answer its later classes from the first (id 2, even): 5 would be true.
+    expect(answers).toEqual(steps.map(truth));
+    expect(new Set(answers.slice(4)).size).toBe(2);
+    expect(runs).toBe(1 + 4);
+  });
+});
+
 describe("a list's self-loops taken as one bundle", () => {
   // Three slots read only through `views`; a list across namespaces (bundle position 3, past the slots)
   // whose table entry (bundle 20) has one self-loop, of event 0, addressing no slot. Its predicate reads

@@ -308,6 +308,12 @@ export class StepMemo {
   /** Whether `fixed` is still to be written for the step entered (by `selfLoop`, until `bind`). */
   private fixedStale = false;
   private readonly slotsTable: MemoTable;
+  /**
+   * Per event id and judgement, a code true or false (0 while unknown) of a run that read nothing of the
+   * step but its event (no model method, no view): it holds for every step of that event, so a new local
+   * class of the event takes it without a run.
+   */
+  private eventCodes = new Uint8Array(0);
   private readLocal = false;
   private readGlobal = false;
   /** A namespace slot the step did not fix was read (`view` of it, or `views`). */
@@ -1175,6 +1181,14 @@ export class StepMemo {
         if (refined === Memo.Always) return run(this.model, this.before, this.event, this.after);
       }
     }
+    if (known === Memo.Unknown) {
+      const at = this.eventId * this.count + j;
+      const byEvent = at < this.eventCodes.length ? (this.eventCodes[at] as Memo) : Memo.Unknown;
+      if (byEvent !== Memo.Unknown) {
+        this.local.set(this.localAt + j, byEvent);
+        return byEvent === Memo.True;
+      }
+    }
     return this.remember(j, this.tracked(run));
   }
 
@@ -1204,6 +1218,12 @@ export class StepMemo {
     }
     if (!readGlobal) {
       this.local.set(this.localAt + j, code);
+      // Nothing of the step read but its event: the answer holds for each of the event's local classes.
+      if (!readLocal) {
+        const at = this.eventId * this.count + j;
+        this.eventCodes = grown(this.eventCodes, at);
+        this.eventCodes[at] = code;
+      }
       return outcome;
     }
     this.local.set(this.localAt + j, Memo.Further);
