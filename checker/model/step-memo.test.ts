@@ -418,6 +418,38 @@ describe('judgements that read nothing of a step but its event', () => {
   });
 });
 
+describe('judgements that read only which slots a step changed, on steps that change none', () => {
+  const model = {
+    scope: { namespaces: [{}, {}] },
+    initializers: [],
+    view: (s: SystemState, i: number) => s.namespaces[i],
+    changedSlots: (b: SystemState, a: SystemState) =>
+      b.namespaces.flatMap((ns, i) => (ns === a.namespaces[i] ? [] : [i])),
+  } as unknown as SystemModel;
+  // A request to slot 0: its self-loops out of slot 0's ids 1, 2 and 3 are three local classes.
+  const event = { type: 'a', request: { namespace: 0 } } as unknown as SystemEvent;
+  const state = (id: number) => ({ namespaces: [{ id }, { id: 9 }] }) as unknown as SystemState;
+  let runs = 0;
+  const run: StepJudgement<boolean> = (m, b, _e, a) => {
+    runs++;
+    return m.changedSlots(b, a).length === 0;
+  };
+
+  it("run once for all of the event's steps that change no slot, and again on one that changes a slot", () => {
+    const memo = new StepMemo(model, 1);
+    const answers = [1, 2, 3].map((id) => {
+      const s = state(id);
+      memo.enter(s, event, s);
+      return memo.judge(0, run);
+    });
+    // The same event moving slot 0: the answer filed for steps that change nothing must not be taken.
+    memo.enter(state(1), event, state(2));
+    answers.push(memo.judge(0, run));
+    expect(answers).toEqual([true, true, true, false]);
+    expect(runs).toBe(2);
+  });
+});
+
 describe("a list's self-loops taken as one bundle", () => {
   // Three slots read only through `views`; a list across namespaces (bundle position 3, past the slots)
   // whose table entry (bundle 20) has one self-loop, of event 0, addressing no slot. Its predicate reads

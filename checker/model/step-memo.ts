@@ -314,7 +314,16 @@ export class StepMemo {
    * class of the event takes it without a run.
    */
   private eventCodes = new Uint8Array(0);
+  /**
+   * The same for a run that read nothing but which slots the step changed (`changedSlots`) on a step that
+   * changed none: it holds for every step of that event that changes no slot (self-loops, global actions).
+   */
+  private unmovedCodes = new Uint8Array(0);
+  /** Whether the step entered changed a namespace slot. */
+  private moved = false;
   private readLocal = false;
+  /** A fixed slot's view was read (`view` of it, or `views`), not only which slots changed. */
+  private readViews = false;
   private readGlobal = false;
   /** A namespace slot the step did not fix was read (`view` of it, or `views`). */
   private readOther = false;
@@ -517,9 +526,11 @@ export class StepMemo {
   enterLanes(eventId: number, addressed: number, from: Uint32Array, to: Uint32Array): void {
     const { tuple, fixed } = this;
     let n = 1;
+    let moved = false;
     for (let i = 0; i < fixed.length; i++) {
       const b = from[firstNamespaceLane + i];
       const a = to[firstNamespaceLane + i];
+      if (b !== a) moved = true;
       const isFixed = b !== a || i === addressed;
       fixed[i] = isFixed ? 1 : 0;
       if (!isFixed) continue;
@@ -527,6 +538,7 @@ export class StepMemo {
       tuple[n++] = b;
       tuple[n++] = a;
     }
+    this.moved = moved;
     this.enterLocal(eventId, n);
   }
 
@@ -1006,6 +1018,7 @@ export class StepMemo {
     if (at >= 0) {
       this.enteredClass(eventId, at);
       this.fixedStale = true;
+      this.moved = false;
       return;
     }
     this.enterLanes(eventId, addressed, from, from);
@@ -1035,9 +1048,11 @@ export class StepMemo {
     const { tuple, fixed, before, after } = this;
     const addressed = this.event.request?.namespace ?? -1;
     let n = from;
+    this.moved = false;
     for (let i = 0; i < fixed.length; i++) {
       const b = before.namespaces[i];
       const a = after.namespaces[i];
+      if (b !== a) this.moved = true;
       const isFixed = b !== a || i === addressed;
       fixed[i] = isFixed ? 1 : 0;
       if (!isFixed) continue;
@@ -1183,7 +1198,9 @@ export class StepMemo {
     }
     if (known === Memo.Unknown) {
       const at = this.eventId * this.count + j;
-      const byEvent = at < this.eventCodes.length ? (this.eventCodes[at] as Memo) : Memo.Unknown;
+      let byEvent = at < this.eventCodes.length ? (this.eventCodes[at] as Memo) : Memo.Unknown;
+      if (byEvent === Memo.Unknown && !this.moved && at < this.unmovedCodes.length)
+        byEvent = this.unmovedCodes[at] as Memo;
       if (byEvent !== Memo.Unknown) {
         this.local.set(this.localAt + j, byEvent);
         return byEvent === Memo.True;
@@ -1219,10 +1236,13 @@ export class StepMemo {
     if (!readGlobal) {
       this.local.set(this.localAt + j, code);
       // Nothing of the step read but its event: the answer holds for each of the event's local classes.
+      const at = this.eventId * this.count + j;
       if (!readLocal) {
-        const at = this.eventId * this.count + j;
         this.eventCodes = grown(this.eventCodes, at);
         this.eventCodes[at] = code;
+      } else if (!this.readViews && !this.moved) {
+        this.unmovedCodes = grown(this.unmovedCodes, at);
+        this.unmovedCodes[at] = code;
       }
       return outcome;
     }
@@ -1238,6 +1258,7 @@ export class StepMemo {
 
   private tracked(run: StepJudgement<boolean>): boolean {
     this.readLocal = false;
+    this.readViews = false;
     this.readGlobal = false;
     this.readOther = false;
     this.readOutside = false;
@@ -1253,12 +1274,15 @@ export class StepMemo {
   private trackingModel(): SystemModel {
     const { model } = this;
     const view: SystemModel['view'] = (s, i) => {
-      if (this.fixed[i] === 1) this.readLocal = true;
-      else this.readOther = true;
+      if (this.fixed[i] === 1) {
+        this.readLocal = true;
+        this.readViews = true;
+      } else this.readOther = true;
       return model.view(s, i);
     };
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
+      this.readViews = true;
       if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
       return model.views(s);
     };
