@@ -57,6 +57,26 @@ function grownValues<T extends Uint16Array | Uint32Array | Int32Array>(array: T,
   return bigger;
 }
 
+/** A model method, as the tracking proxies hand it out. */
+type AnyMethod = (...args: never[]) => unknown;
+
+/**
+ * `method` bound to `target`, made once per method (a judgement asks for the same few methods on every
+ * run): the bound copy is kept while the target's field still holds that method.
+ */
+function boundOnce(
+  bound: Map<PropertyKey, [AnyMethod, AnyMethod]>,
+  target: object,
+  key: PropertyKey,
+  method: AnyMethod,
+): AnyMethod {
+  const kept = bound.get(key);
+  if (kept !== undefined && kept[0] === method) return kept[1];
+  const made = method.bind(target);
+  bound.set(key, [method, made]);
+  return made;
+}
+
 /** Model fields and methods that are the scope's data, the same in every state. */
 const scopeData = new Set<PropertyKey>(['scope', 'objects', 'initializers', 'objectName', 'initializerSpec']);
 
@@ -1290,6 +1310,7 @@ export class StepMemo {
       this.readLocal = true;
       return model.changedSlots(b, a);
     };
+    const bound = new Map<PropertyKey, [AnyMethod, AnyMethod]>();
     return new Proxy(model, {
       get: (target, key) => {
         if (key === 'view') return view;
@@ -1297,10 +1318,10 @@ export class StepMemo {
         if (key === 'changedSlots') return changedSlots;
         const value = Reflect.get(target, key, target);
         if (typeof value === 'function') {
-          if (scopeData.has(key)) return value.bind(target);
+          if (scopeData.has(key)) return boundOnce(bound, target, key, value);
           if (globalReads.has(key)) this.readGlobal = true;
           else this.readOutside = true;
-          return value.bind(target);
+          return boundOnce(bound, target, key, value);
         }
         if (typeof value === 'object' && value !== null && !scopeData.has(key)) this.readOutside = true;
         return value;
@@ -1335,12 +1356,13 @@ export class StateMemo {
     this.table = new MemoTable(count);
     this.tuple = new Uint32Array(model.scope.namespaces.length);
     const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
+    const bound = new Map<PropertyKey, [AnyMethod, AnyMethod]>();
     this.tracking = new Proxy(model, {
       get: (target, key) => {
         const value = Reflect.get(target, key, target);
         if (!scopeOnly(key) && (typeof value === 'function' || (typeof value === 'object' && value !== null)))
           this.readBeyond = true;
-        return typeof value === 'function' ? value.bind(target) : value;
+        return typeof value === 'function' ? boundOnce(bound, target, key, value) : value;
       },
     });
   }
