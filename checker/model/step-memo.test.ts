@@ -8,7 +8,15 @@ import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
 import { firstNamespaceLane, systemCodec } from './encoding.ts';
-import { Memo, MemoTable, PackedMemoTable, type StepJudgement, StepMemo, TupleIds } from './step-memo.ts';
+import {
+  Memo,
+  MemoTable,
+  PackedMemoTable,
+  type StepJudgement,
+  StepMemo,
+  TripleIds,
+  TupleIds,
+} from './step-memo.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 const scope = scopeByName('quick');
@@ -639,6 +647,24 @@ describe('the memo tables stored compactly', () => {
     // The same values read at an offset are the same tuple.
     expect(ids.id(Uint32Array.of(9, 9, 1, 2, 3, 4), 4, 2)).toBe(60_001);
     expect(ids.id(Uint32Array.of(9, 0, 7), 1, 1)).toBe(60_002);
+  });
+
+  it('give each triple one id, found again after the table rehashes, and widen past 16 bits', () => {
+    const ids = new TripleIds();
+    const triples: [number, number, number][] = [];
+    // 60,000 triples that differ in one value only, in each position: a key that dropped one would merge them.
+    for (let n = 0; n < 60_000; n++) {
+      const triple: [number, number, number] = n % 3 === 0 ? [n, 7, 7] : n % 3 === 1 ? [7, n, 7] : [7, 7, n];
+      triples.push(triple);
+      expect(ids.id(...triple)).toBe(n);
+    }
+    const small = ids.bytes;
+    expect(ids.id(1, 2, 1 << 20)).toBe(60_000);
+    expect(ids.bytes).toBeGreaterThan(small);
+    triples.push([1, 2, 1 << 20]);
+    for (const [n, triple] of triples.entries()) expect(ids.id(...triple)).toBe(n);
+    // 1 << 20 is 0 in 16 bits: the widened table still tells them apart.
+    expect(ids.id(1, 2, 0)).toBe(60_001);
   });
 
   it('keep every code apart from its neighbours, a byte each and four to a byte', () => {

@@ -172,6 +172,69 @@ export class TupleIds {
   }
 }
 
+/** A triple's slot hash, mixed over all 32 bits: triples of small ids would otherwise cluster. */
+const tripleHash = (a: number, b: number, c: number): number => {
+  let hash = Math.imul(a, 0x9e3779b1) ^ b;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b) ^ c;
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x27d4eb2d);
+  return hash ^ (hash >>> 15);
+};
+
+/**
+ * `TupleIds` for triples (the global, refined and slots classes' keys): an id's three values stored at
+ * three times the id, so a probe reads the slot and the values, with no start and no length to compare.
+ * 16 bits a value, widened to 32 the first time one does not fit.
+ */
+export class TripleIds {
+  private keys: Uint16Array | Uint32Array = new Uint16Array(3 << 10);
+  /** id + 1 per slot; 0 marks an empty slot. */
+  private slots = new Int32Array(1 << 11);
+  size = 0;
+
+  /** The id of the triple (a, b, c) of non-negative integers, new or not. */
+  id(a: number, b: number, c: number): number {
+    const { keys, slots } = this;
+    const mask = slots.length - 1;
+    for (let slot = tripleHash(a, b, c) & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot];
+      if (entry === 0) return this.add(slot, a, b, c);
+      const at = (entry - 1) * 3;
+      if (keys[at] === a && keys[at + 1] === b && keys[at + 2] === c) return entry - 1;
+    }
+  }
+
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.keys.byteLength + this.slots.byteLength;
+  }
+
+  private add(slot: number, a: number, b: number, c: number): number {
+    const id = this.size++;
+    if (this.keys instanceof Uint16Array && (a > 0xffff || b > 0xffff || c > 0xffff))
+      this.keys = Uint32Array.from(this.keys);
+    const at = id * 3;
+    this.keys = grownValues(this.keys, at + 2);
+    this.keys[at] = a;
+    this.keys[at + 1] = b;
+    this.keys[at + 2] = c;
+    this.slots[slot] = id + 1;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    const { keys } = this;
+    for (let id = 0; id < this.size; id++) {
+      let slot = tripleHash(keys[id * 3], keys[id * 3 + 1], keys[id * 3 + 2]) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = id + 1;
+    }
+  }
+}
+
 /** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
 export type StepJudgement<V> = (
   model: SystemModel,
@@ -183,7 +246,9 @@ export type StepJudgement<V> = (
 /** Per class and judgement, a `Memo` code (a byte each), growing with the classes. */
 export class MemoTable {
   protected codes: Uint8Array;
-  private readonly ids = new TupleIds();
+  /** The keys, made when first asked for: a table is keyed by tuples (`classOf`) or by triples (`classOfTriple`). */
+  private ids: TupleIds | undefined;
+  private triples: TripleIds | undefined;
   /** `perByteLog`: log2 of the codes a byte holds. */
   constructor(
     private readonly count: number,
@@ -193,7 +258,15 @@ export class MemoTable {
   }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
   classOf(tuple: Uint32Array, length: number): number {
-    const id = this.ids.id(tuple, length);
+    this.ids ??= new TupleIds();
+    return this.classAt(this.ids.id(tuple, length));
+  }
+  /** The class of the triple (a, b, c), for a table keyed by triples alone (not mixed with `classOf`). */
+  classOfTriple(a: number, b: number, c: number): number {
+    this.triples ??= new TripleIds();
+    return this.classAt(this.triples.id(a, b, c));
+  }
+  private classAt(id: number): number {
     const last = ((id + 1) * this.count) >>> this.perByteLog;
     if (last >= this.codes.length) this.codes = grown(this.codes, last);
     return id * this.count;
@@ -206,7 +279,7 @@ export class MemoTable {
   }
   /** The typed arrays' bytes. */
   get bytes(): number {
-    return this.codes.byteLength + this.ids.bytes;
+    return this.codes.byteLength + (this.ids?.bytes ?? 0) + (this.triples?.bytes ?? 0);
   }
 }
 
@@ -247,12 +320,12 @@ class SameOutsideClasses {
   }
 
   /** The class of (`head`, outside, outside) in `table`, remembered under `key` (a small number naming `head`). */
-  classOf(key: number, head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
+  classOf(key: number, head: number, outside: number, table: MemoTable): number {
     const { pairs } = this;
     if (pairs !== undefined) {
       const known = pairs.get(outside, key);
       if (known >= 0) return known;
-      const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+      const at = SameOutsideClasses.lookUp(head, outside, table);
       pairs.set(outside, key, at);
       return at;
     }
@@ -263,16 +336,13 @@ class SameOutsideClasses {
     }
     const known = row[key];
     if (known !== 0) return known - 1;
-    const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+    const at = SameOutsideClasses.lookUp(head, outside, table);
     row[key] = at + 1;
     return at;
   }
 
-  private static lookUp(head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
-    tuple[0] = head;
-    tuple[1] = outside;
-    tuple[2] = outside;
-    return table.classOf(tuple, 3);
+  private static lookUp(head: number, outside: number, table: MemoTable): number {
+    return table.classOfTriple(head, outside, outside);
   }
 }
 
@@ -411,7 +481,6 @@ export class StepMemo {
    * the namespace slots' ids before and after the step.
    */
   private slotsAt = -1;
-  private readonly slotsTuple = new Uint32Array(3);
   /** An id per distinct vector of the namespace slots' ids (a state's), and that id of the state expanded last. */
   private readonly slotIds = new TupleIds();
   private readonly slotVector: Uint32Array;
@@ -578,8 +647,8 @@ export class StepMemo {
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
       this.globalAt = this.outsideKept
-        ? this.globalSame.classOf(this.eventId, this.eventId, this.tuple[1], this.global, this.tuple)
-        : this.global.classOf(this.tuple, 3);
+        ? this.globalSame.classOf(this.eventId, this.eventId, this.tuple[1], this.global)
+        : this.global.classOfTriple(this.tuple[0], this.tuple[1], this.tuple[2]);
     }
     const global = this.global.code(this.globalAt + j);
     if (global !== Memo.Further) return answered(global);
@@ -591,9 +660,8 @@ export class StepMemo {
             this.localAt / this.count,
             this.tuple[1],
             this.refined,
-            this.tuple,
           )
-        : this.refined.classOf(this.refinedTuple(), 3);
+        : this.refined.classOfTriple(this.localAt / this.count, this.tuple[1], this.tuple[2]);
     }
     return answered(this.refined.code(this.refinedAt + j));
   }
@@ -634,17 +702,7 @@ export class StepMemo {
 
   /** The slots class of (event entered, slot vector `before`, slot vector `after`). */
   private slotsClassOf(before: number, after: number): number {
-    const t = this.slotsTuple;
-    t[0] = this.eventId;
-    t[1] = before;
-    t[2] = after;
-    return this.slotsTable.classOf(t, 3);
-  }
-
-  /** The tuple as the refined table keys it: the local class's id in place of the event id (16 bits so far). */
-  private refinedTuple(): Uint32Array {
-    this.tuple[0] = this.localAt / this.count;
-    return this.tuple;
+    return this.slotsTable.classOfTriple(this.eventId, before, after);
   }
 
   /** Writes (event id, outside id before, outside id after) into the tuple, from lanes: as `outsideLanes`. */
@@ -1124,16 +1182,16 @@ export class StepMemo {
 
   private globalClass(): number {
     if (this.globalAt < 0) {
-      this.tuple[0] = this.eventId;
-      this.globalAt = this.global.classOf(this.tuple, this.outsideLanes(1));
+      this.outsideLanes(1);
+      this.globalAt = this.global.classOfTriple(this.eventId, this.tuple[1], this.tuple[2]);
     }
     return this.globalAt;
   }
 
   private refinedClass(): number {
     if (this.refinedAt < 0) {
-      this.tuple[0] = this.localAt / this.count;
-      this.refinedAt = this.refined.classOf(this.tuple, this.outsideLanes(1));
+      this.outsideLanes(1);
+      this.refinedAt = this.refined.classOfTriple(this.localAt / this.count, this.tuple[1], this.tuple[2]);
     }
     return this.refinedAt;
   }
