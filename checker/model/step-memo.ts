@@ -1007,8 +1007,9 @@ export class StepMemo {
     this.recordSlots[slot] = vector;
     this.recordFrom[slot] = fromIndex;
     this.recordLeft[slot] = count;
-    this.recorded[slot].length = 0;
-    this.recordedAnswers[slot].length = 0;
+    // Setting a length is dear even to 0 from 0: most of these are empty already.
+    if (this.recorded[slot].length > 0) this.recorded[slot].length = 0;
+    if (this.recordedAnswers[slot].length > 0) this.recordedAnswers[slot].length = 0;
     return false;
   }
 
