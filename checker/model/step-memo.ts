@@ -355,8 +355,8 @@ class Settlements {
   listOf(id: number): number {
     return id < this.lists.length ? this.lists[id] : -1;
   }
-  count(id: number): void {
-    this.counts[id]++;
+  count(id: number, times = 1): void {
+    this.counts[id] += times;
   }
   settle(id: number, list: number): void {
     this.lists = grown(this.lists, id, -1);
@@ -502,10 +502,16 @@ export class StepMemo {
    * Records of bundles all of whose self-loops `selfLoop` answered by counts alone, each addressing no
    * slot or the bundle's own (whose id the bundle fixes, so that with its event it fixes its local class):
    * the count, whether a self-loop's filed list asks the slots table again (a list's only: 1, else 0),
-   * then per self-loop (in order) its local class and its handled list or -1.
+   * the record's number, then per self-loop (in order) its local class and its handled list or -1.
    */
   private bundleRecords = new Int32Array(1 << 12);
   private bundleRecordsLength = 0;
+  /**
+   * Per record number: the times it was taken whole, its self-loops counted toward their classes and
+   * lists once after the search (`settledWitnessCounts`) instead of one by one in each state.
+   */
+  private bundleTaken = new Float64Array(64);
+  private bundleRecordCount = 0;
   /**
    * A list's bundle whose filed lists ask the slots table again: by (the bundle, the id of the state's
    * vector of slot ids, `slotIds`), where its answers start in `answerRecords`, -1 while unknown. The
@@ -514,13 +520,16 @@ export class StepMemo {
    */
   private readonly answersAt = new PairValues();
   /**
-   * Records of those answers: the count, then per self-loop the witnesses the slots table answered as
-   * firing (an index into `answerLists`), -1 for none. Recorded only when every judgement the slots
+   * Records of those answers: the count, the record's number, then per self-loop the witnesses the slots
+   * table answered as firing (an index into `answerLists`), -1 for none. Recorded only when every judgement the slots
    * table answered for the self-loop was known there and no predicate was false (a false one is decoded
    * and judged edge by edge).
    */
   private answerRecords = new Int32Array(1 << 12);
   private answerRecordsLength = 0;
+  /** Per answer record number: the times it was taken whole (as `bundleTaken`). */
+  private answersTaken = new Float64Array(64);
+  private answerRecordCount = 0;
   private readonly answerLists: number[][] = [];
   private readonly answerListIds = new Map<string, number>();
   /** Per answer list: the taken self-loops counted toward its witnesses. */
@@ -1028,18 +1037,49 @@ export class StepMemo {
       const n = traversed[slot];
       if (record < 0 || n === 0) continue;
       total += n;
-      const end = record + 2 + 2 * n;
-      for (let p = record + 2; p < end; p += 2) {
-        this.settledLocal.count(records[p]);
-        if (records[p + 1] >= 0) this.handledHits[records[p + 1]]++;
-      }
+      // Taken whole (the search did not stop inside it): counted once, spread over its self-loops later.
+      if (n === records[record]) this.bundleTaken[records[record + 2]]++;
+      else this.countRecord(record, n, 1);
       const answered = this.takenAnswers[slot];
-      if (answered >= 0)
-        for (let p = answered + 1; p < answered + 1 + n; p++)
-          if (answers[p] >= 0) this.answerHits[answers[p]]++;
+      if (answered >= 0) {
+        if (n === answers[answered]) this.answersTaken[answers[answered + 1]]++;
+        else this.countAnswers(answered, n, 1);
+      }
       if (slot >= this.slots) this.listLoopsTaken += n;
     }
     return total;
+  }
+
+  /** Counts the first `n` self-loops of the bundle record at `record` `times` over, toward their classes and lists. */
+  private countRecord(record: number, n: number, times: number): void {
+    const records = this.bundleRecords;
+    const end = record + 3 + 2 * n;
+    for (let p = record + 3; p < end; p += 2) {
+      this.settledLocal.count(records[p], times);
+      if (records[p + 1] >= 0) this.handledHits[records[p + 1]] += times;
+    }
+  }
+
+  /** Counts the first `n` self-loops of the answer record at `at` `times` over, toward their answer lists. */
+  private countAnswers(at: number, n: number, times: number): void {
+    const answers = this.answerRecords;
+    for (let p = at + 2; p < at + 2 + n; p++) if (answers[p] >= 0) this.answerHits[answers[p]] += times;
+  }
+
+  /** Spreads the bundles taken whole over their self-loops (once: the counts are then cleared). */
+  private countTakenWhole(): void {
+    for (let at = 0; at < this.bundleRecordsLength; at += 3 + 2 * this.bundleRecords[at]) {
+      const number = this.bundleRecords[at + 2];
+      const times = this.bundleTaken[number];
+      if (times > 0) this.countRecord(at, this.bundleRecords[at], times);
+      this.bundleTaken[number] = 0;
+    }
+    for (let at = 0; at < this.answerRecordsLength; at += 2 + this.answerRecords[at]) {
+      const number = this.answerRecords[at + 1];
+      const times = this.answersTaken[number];
+      if (times > 0) this.countAnswers(at, this.answerRecords[at], times);
+      this.answersTaken[number] = 0;
+    }
   }
 
   /**
@@ -1068,19 +1108,23 @@ export class StepMemo {
     const asks = this.recordedAnswers[slot].some((a) => a >= 0);
     if (this.bundleAt.get(bundle, this.recordOutside[slot]) < 0) {
       const at = this.bundleRecordsLength;
-      this.bundleRecords = grown(this.bundleRecords, at + 1 + recorded.length);
+      this.bundleRecords = grown(this.bundleRecords, at + 2 + recorded.length);
       this.bundleRecords[at] = n;
       this.bundleRecords[at + 1] = asks ? 1 : 0;
-      this.bundleRecords.set(recorded, at + 2);
-      this.bundleRecordsLength = at + 2 + recorded.length;
+      this.bundleRecords[at + 2] = this.bundleRecordCount;
+      this.bundleTaken = grown(this.bundleTaken, this.bundleRecordCount++);
+      this.bundleRecords.set(recorded, at + 3);
+      this.bundleRecordsLength = at + 3 + recorded.length;
       this.bundleAt.set(bundle, this.recordOutside[slot], at);
     }
     if (!asks || this.answersAt.get(bundle, this.recordSlots[slot]) >= 0) return;
     const at = this.answerRecordsLength;
-    this.answerRecords = grown(this.answerRecords, at + n);
+    this.answerRecords = grown(this.answerRecords, at + 1 + n);
     this.answerRecords[at] = n;
-    this.answerRecords.set(this.recordedAnswers[slot], at + 1);
-    this.answerRecordsLength = at + 1 + n;
+    this.answerRecords[at + 1] = this.answerRecordCount;
+    this.answersTaken = grown(this.answersTaken, this.answerRecordCount++);
+    this.answerRecords.set(this.recordedAnswers[slot], at + 2);
+    this.answerRecordsLength = at + 2 + n;
     this.answersAt.set(bundle, this.recordSlots[slot], at);
   }
 
@@ -1245,6 +1289,7 @@ export class StepMemo {
   /** Per witness: the steps of settled classes where the local table knows it fires (the rest the caller counted). */
   settledWitnessCounts(): number[] {
     const totals = new Array<number>(this.count - this.witnessesFrom).fill(0);
+    this.countTakenWhole();
     this.settledLocal.addTo(totals, this.firedLists);
     for (let list = 0; list < this.handledLists.length; list++)
       for (const w of this.handledLists[list]) totals[w] += this.handledHits[list];
