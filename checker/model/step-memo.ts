@@ -18,6 +18,8 @@ import { firstNamespaceLane } from './encoding.ts';
  *   namespace slots before and after (the *slots* class);
  * - other slots and the lanes outside them, or a model method not known to read only these: not
  *   remembered.
+ * A run that read nothing of the step but its event answers every local class of that event, and one
+ * that read only which slots changed, on a step that changed none, every such step of its event.
  * A deterministic judgement gives the same answer wherever what it read is the same, so remembering is
  * exact: same verdicts, same witness counts, same first violations (tests compare with `memo: false`).
  * Properties read states only through the model's methods (a test holds them to it), or tracking would
