@@ -415,10 +415,12 @@ export const configFreshness = stepProperty('config-freshness', ['AC-2', 'AC-3',
   statement:
     'No write is admitted when the admission configuration has not been read successfully for the documented staleness bound (5 s).',
   predicate: (model, before, event) => {
-    const age = model.systemView(before).secondsSinceConfigRead;
     const write =
       event.request !== undefined && event.request.verb !== 'get' && event.request.verb !== 'list';
-    if (write && age >= staleAfterSeconds(model) && succeeded(event)) {
+    // The event first: a step that admits no write is judged without reading the configuration copy.
+    if (!write || !succeeded(event)) return true;
+    const age = model.systemView(before).secondsSinceConfigRead;
+    if (age >= staleAfterSeconds(model)) {
       return `"${event.label}" admitted ${age}s after the last successful configuration read`;
     }
     return true;

@@ -32,6 +32,18 @@ export class PairIds {
     }
   }
 
+  /** The pair's id, or -1 when it has none (and none is given). */
+  find(x: number, y: number): number {
+    const a = x | 0;
+    const b = y | 0;
+    const mask = this.ids.length - 1;
+    for (let slot = pairHash(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const id = this.ids[slot];
+      if (id === 0) return -1;
+      if (this.first[slot] === a && this.second[slot] === b) return id - 1;
+    }
+  }
+
   private place(slot: number, a: number, b: number, entry: number): void {
     this.first[slot] = a;
     this.second[slot] = b;
@@ -62,10 +74,10 @@ export class PairValues {
   private readonly ids = new PairIds();
   private values: Int32Array = new Int32Array(0);
 
-  /** The number filed under the pair, or -1. */
+  /** The number filed under the pair, or -1 (a pair asked about but never filed takes no room). */
   get(a: number, b: number): number {
-    const id = this.ids.id(a, b);
-    return id < this.values.length ? this.values[id] : -1;
+    const id = this.ids.find(a, b);
+    return id >= 0 && id < this.values.length ? this.values[id] : -1;
   }
 
   set(a: number, b: number, value: number): void {

@@ -560,10 +560,11 @@ function createJudge(
         const asked = self ? (memo.filed ? settled : undefined) : memo.handledLanes(beforeIndex, from, to);
         const filed = asked !== undefined;
         const judged = asked ?? settled;
-        // The open judgements the tables answer need no decoded state either.
-        rest.length = 0;
-        fired.length = 0;
-        slotsAsked.length = 0;
+        // The open judgements the tables answer need no decoded state either. (Setting an array's length
+        // is dear even when it is 0 already, and these are mostly empty.)
+        if (rest.length > 0) rest.length = 0;
+        if (fired.length > 0) fired.length = 0;
+        if (slotsAsked.length > 0) slotsAsked.length = 0;
         for (let k = 0; k < judged.length; k++) {
           const j = judged[k];
           const predicate = j < stepPredicates.length;

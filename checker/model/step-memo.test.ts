@@ -8,7 +8,15 @@ import { variantModel } from '../../test-support/variant-model.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { type CheckOptions, type CheckResult, check } from '../judging/check.ts';
 import { firstNamespaceLane, systemCodec } from './encoding.ts';
-import { Memo, MemoTable, PackedMemoTable, type StepJudgement, StepMemo, TupleIds } from './step-memo.ts';
+import {
+  Memo,
+  MemoTable,
+  PackedMemoTable,
+  type StepJudgement,
+  StepMemo,
+  TripleIds,
+  TupleIds,
+} from './step-memo.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 const scope = scopeByName('quick');
@@ -384,6 +392,72 @@ describe('slots classes keyed by the namespace slots before and after', () => {
   });
 });
 
+describe('judgements that read nothing of a step but its event', () => {
+  // Two slots; each step moves slot 0 from 1 to one of four ids, so each (event, id after) is a local class of its own.
+  const model = {
+    scope: { namespaces: [{}, {}] },
+    initializers: [],
+    view: (s: SystemState, i: number) => s.namespaces[i],
+  } as unknown as SystemModel;
+  const events = [{ type: 'a' }, { type: 'b' }] as unknown as SystemEvent[];
+  const steps = [0, 1].flatMap((event) => [2, 3, 4, 5].map((moved) => ({ event, moved })));
+  const idAfter = (m: SystemModel, a: SystemState) => (m.view(a, 0) as unknown as { id: number }).id;
+  let runs = 0;
+  // Event a is answered from the event alone; event b reads the moved slot after the step.
+  const run: StepJudgement<boolean> = (m, _b, e, a) => {
+    runs++;
+    return (e as unknown as { type: string }).type === 'a' || idAfter(m, a) % 2 === 0;
+  };
+  const truth = ({ event, moved }: { event: number; moved: number }) => event === 0 || moved % 2 === 0;
+
+  it('run once per event when they read only the event, and once per local class when they read a slot', () => {
+    const memo = new StepMemo(model, 1);
+    runs = 0;
+    const answers = steps.map(({ event, moved }) => {
+      const before = { namespaces: [{ id: 1 }, { id: 7 }] } as unknown as SystemState;
+      const after = { namespaces: [{ id: moved }, before.namespaces[1]] } as unknown as SystemState;
+      memo.enter(before, events[event], after);
+      return memo.judge(0, run);
+    });
+    // A key by event alone for event b would answer its later classes from the first (id 2, even): 5 would be true.
+    expect(answers).toEqual(steps.map(truth));
+    expect(new Set(answers.slice(4)).size).toBe(2);
+    expect(runs).toBe(1 + 4);
+  });
+});
+
+describe('judgements that read only which slots a step changed, on steps that change none', () => {
+  const model = {
+    scope: { namespaces: [{}, {}] },
+    initializers: [],
+    view: (s: SystemState, i: number) => s.namespaces[i],
+    changedSlots: (b: SystemState, a: SystemState) =>
+      b.namespaces.flatMap((ns, i) => (ns === a.namespaces[i] ? [] : [i])),
+  } as unknown as SystemModel;
+  // A request to slot 0: its self-loops out of slot 0's ids 1, 2 and 3 are three local classes.
+  const event = { type: 'a', request: { namespace: 0 } } as unknown as SystemEvent;
+  const state = (id: number) => ({ namespaces: [{ id }, { id: 9 }] }) as unknown as SystemState;
+  let runs = 0;
+  const run: StepJudgement<boolean> = (m, b, _e, a) => {
+    runs++;
+    return m.changedSlots(b, a).length === 0;
+  };
+
+  it("run once for all of the event's steps that change no slot, and again on one that changes a slot", () => {
+    const memo = new StepMemo(model, 1);
+    const answers = [1, 2, 3].map((id) => {
+      const s = state(id);
+      memo.enter(s, event, s);
+      return memo.judge(0, run);
+    });
+    // The same event moving slot 0: the answer filed for steps that change nothing must not be taken.
+    memo.enter(state(1), event, state(2));
+    answers.push(memo.judge(0, run));
+    expect(answers).toEqual([true, true, true, false]);
+    expect(runs).toBe(2);
+  });
+});
+
 describe("a list's self-loops taken as one bundle", () => {
   // Three slots read only through `views`; a list across namespaces (bundle position 3, past the slots)
   // whose table entry (bundle 20) has one self-loop, of event 0, addressing no slot. Its predicate reads
@@ -573,6 +647,24 @@ describe('the memo tables stored compactly', () => {
     // The same values read at an offset are the same tuple.
     expect(ids.id(Uint32Array.of(9, 9, 1, 2, 3, 4), 4, 2)).toBe(60_001);
     expect(ids.id(Uint32Array.of(9, 0, 7), 1, 1)).toBe(60_002);
+  });
+
+  it('give each triple one id, found again after the table rehashes, and widen past 16 bits', () => {
+    const ids = new TripleIds();
+    const triples: [number, number, number][] = [];
+    // 60,000 triples that differ in one value only, in each position: a key that dropped one would merge them.
+    for (let n = 0; n < 60_000; n++) {
+      const triple: [number, number, number] = n % 3 === 0 ? [n, 7, 7] : n % 3 === 1 ? [7, n, 7] : [7, 7, n];
+      triples.push(triple);
+      expect(ids.id(...triple)).toBe(n);
+    }
+    const small = ids.bytes;
+    expect(ids.id(1, 2, 1 << 20)).toBe(60_000);
+    expect(ids.bytes).toBeGreaterThan(small);
+    triples.push([1, 2, 1 << 20]);
+    for (const [n, triple] of triples.entries()) expect(ids.id(...triple)).toBe(n);
+    // 1 << 20 is 0 in 16 bits: the widened table still tells them apart.
+    expect(ids.id(1, 2, 0)).toBe(60_001);
   });
 
   it('keep every code apart from its neighbours, a byte each and four to a byte', () => {

@@ -18,6 +18,8 @@ import { firstNamespaceLane } from './encoding.ts';
  *   namespace slots before and after (the *slots* class);
  * - other slots and the lanes outside them, or a model method not known to read only these: not
  *   remembered.
+ * A run that read nothing of the step but its event answers every local class of that event, and one
+ * that read only which slots changed, on a step that changed none, every such step of its event.
  * A deterministic judgement gives the same answer wherever what it read is the same, so remembering is
  * exact: same verdicts, same witness counts, same first violations (tests compare with `memo: false`).
  * Properties read states only through the model's methods (a test holds them to it), or tracking would
@@ -55,6 +57,26 @@ function grownValues<T extends Uint16Array | Uint32Array | Int32Array>(array: T,
   const bigger = new (array.constructor as new (length: number) => T)(grownLength(array.length, at));
   bigger.set(array);
   return bigger;
+}
+
+/** A model method, as the tracking proxies hand it out. */
+type AnyMethod = (...args: never[]) => unknown;
+
+/**
+ * `method` bound to `target`, made once per method (a judgement asks for the same few methods on every
+ * run): the bound copy is kept while the target's field still holds that method.
+ */
+function boundOnce(
+  bound: Map<PropertyKey, [AnyMethod, AnyMethod]>,
+  target: object,
+  key: PropertyKey,
+  method: AnyMethod,
+): AnyMethod {
+  const kept = bound.get(key);
+  if (kept !== undefined && kept[0] === method) return kept[1];
+  const made = method.bind(target);
+  bound.set(key, [method, made]);
+  return made;
 }
 
 /** Model fields and methods that are the scope's data, the same in every state. */
@@ -152,6 +174,69 @@ export class TupleIds {
   }
 }
 
+/** A triple's slot hash, mixed over all 32 bits: triples of small ids would otherwise cluster. */
+const tripleHash = (a: number, b: number, c: number): number => {
+  let hash = Math.imul(a, 0x9e3779b1) ^ b;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b) ^ c;
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x27d4eb2d);
+  return hash ^ (hash >>> 15);
+};
+
+/**
+ * `TupleIds` for triples (the global, refined and slots classes' keys): an id's three values stored at
+ * three times the id, so a probe reads the slot and the values, with no start and no length to compare.
+ * 16 bits a value, widened to 32 the first time one does not fit.
+ */
+export class TripleIds {
+  private keys: Uint16Array | Uint32Array = new Uint16Array(3 << 10);
+  /** id + 1 per slot; 0 marks an empty slot. */
+  private slots = new Int32Array(1 << 11);
+  size = 0;
+
+  /** The id of the triple (a, b, c) of non-negative integers, new or not. */
+  id(a: number, b: number, c: number): number {
+    const { keys, slots } = this;
+    const mask = slots.length - 1;
+    for (let slot = tripleHash(a, b, c) & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot];
+      if (entry === 0) return this.add(slot, a, b, c);
+      const at = (entry - 1) * 3;
+      if (keys[at] === a && keys[at + 1] === b && keys[at + 2] === c) return entry - 1;
+    }
+  }
+
+  /** The typed arrays' bytes. */
+  get bytes(): number {
+    return this.keys.byteLength + this.slots.byteLength;
+  }
+
+  private add(slot: number, a: number, b: number, c: number): number {
+    const id = this.size++;
+    if (this.keys instanceof Uint16Array && (a > 0xffff || b > 0xffff || c > 0xffff))
+      this.keys = Uint32Array.from(this.keys);
+    const at = id * 3;
+    this.keys = grownValues(this.keys, at + 2);
+    this.keys[at] = a;
+    this.keys[at + 1] = b;
+    this.keys[at + 2] = c;
+    this.slots[slot] = id + 1;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    const { keys } = this;
+    for (let id = 0; id < this.size; id++) {
+      let slot = tripleHash(keys[id * 3], keys[id * 3 + 1], keys[id * 3 + 2]) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = id + 1;
+    }
+  }
+}
+
 /** A step judgement: a property's predicate or witness test, true when it holds (or fires). */
 export type StepJudgement<V> = (
   model: SystemModel,
@@ -163,7 +248,9 @@ export type StepJudgement<V> = (
 /** Per class and judgement, a `Memo` code (a byte each), growing with the classes. */
 export class MemoTable {
   protected codes: Uint8Array;
-  private readonly ids = new TupleIds();
+  /** The keys, made when first asked for: a table is keyed by tuples (`classOf`) or by triples (`classOfTriple`). */
+  private ids: TupleIds | undefined;
+  private triples: TripleIds | undefined;
   /** `perByteLog`: log2 of the codes a byte holds. */
   constructor(
     private readonly count: number,
@@ -173,7 +260,15 @@ export class MemoTable {
   }
   /** The class of `tuple[0 .. length)`, as the offset of its first code. */
   classOf(tuple: Uint32Array, length: number): number {
-    const id = this.ids.id(tuple, length);
+    this.ids ??= new TupleIds();
+    return this.classAt(this.ids.id(tuple, length));
+  }
+  /** The class of the triple (a, b, c), for a table keyed by triples alone (not mixed with `classOf`). */
+  classOfTriple(a: number, b: number, c: number): number {
+    this.triples ??= new TripleIds();
+    return this.classAt(this.triples.id(a, b, c));
+  }
+  private classAt(id: number): number {
     const last = ((id + 1) * this.count) >>> this.perByteLog;
     if (last >= this.codes.length) this.codes = grown(this.codes, last);
     return id * this.count;
@@ -186,7 +281,7 @@ export class MemoTable {
   }
   /** The typed arrays' bytes. */
   get bytes(): number {
-    return this.codes.byteLength + this.ids.bytes;
+    return this.codes.byteLength + (this.ids?.bytes ?? 0) + (this.triples?.bytes ?? 0);
   }
 }
 
@@ -227,12 +322,12 @@ class SameOutsideClasses {
   }
 
   /** The class of (`head`, outside, outside) in `table`, remembered under `key` (a small number naming `head`). */
-  classOf(key: number, head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
+  classOf(key: number, head: number, outside: number, table: MemoTable): number {
     const { pairs } = this;
     if (pairs !== undefined) {
       const known = pairs.get(outside, key);
       if (known >= 0) return known;
-      const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+      const at = SameOutsideClasses.lookUp(head, outside, table);
       pairs.set(outside, key, at);
       return at;
     }
@@ -243,16 +338,13 @@ class SameOutsideClasses {
     }
     const known = row[key];
     if (known !== 0) return known - 1;
-    const at = SameOutsideClasses.lookUp(head, outside, table, tuple);
+    const at = SameOutsideClasses.lookUp(head, outside, table);
     row[key] = at + 1;
     return at;
   }
 
-  private static lookUp(head: number, outside: number, table: MemoTable, tuple: Uint32Array): number {
-    tuple[0] = head;
-    tuple[1] = outside;
-    tuple[2] = outside;
-    return table.classOf(tuple, 3);
+  private static lookUp(head: number, outside: number, table: MemoTable): number {
+    return table.classOfTriple(head, outside, outside);
   }
 }
 
@@ -265,8 +357,8 @@ class Settlements {
   listOf(id: number): number {
     return id < this.lists.length ? this.lists[id] : -1;
   }
-  count(id: number): void {
-    this.counts[id]++;
+  count(id: number, times = 1): void {
+    this.counts[id] += times;
   }
   settle(id: number, list: number): void {
     this.lists = grown(this.lists, id, -1);
@@ -308,7 +400,22 @@ export class StepMemo {
   /** Whether `fixed` is still to be written for the step entered (by `selfLoop`, until `bind`). */
   private fixedStale = false;
   private readonly slotsTable: MemoTable;
+  /**
+   * Per event id and judgement, a code true or false (0 while unknown) of a run that read nothing of the
+   * step but its event (no model method, no view): it holds for every step of that event, so a new local
+   * class of the event takes it without a run.
+   */
+  private eventCodes = new Uint8Array(0);
+  /**
+   * The same for a run that read nothing but which slots the step changed (`changedSlots`) on a step that
+   * changed none: it holds for every step of that event that changes no slot (self-loops, global actions).
+   */
+  private unmovedCodes = new Uint8Array(0);
+  /** Whether the step entered changed a namespace slot. */
+  private moved = false;
   private readLocal = false;
+  /** A fixed slot's view was read (`view` of it, or `views`), not only which slots changed. */
+  private readViews = false;
   private readGlobal = false;
   /** A namespace slot the step did not fix was read (`view` of it, or `views`). */
   private readOther = false;
@@ -376,7 +483,6 @@ export class StepMemo {
    * the namespace slots' ids before and after the step.
    */
   private slotsAt = -1;
-  private readonly slotsTuple = new Uint32Array(3);
   /** An id per distinct vector of the namespace slots' ids (a state's), and that id of the state expanded last. */
   private readonly slotIds = new TupleIds();
   private readonly slotVector: Uint32Array;
@@ -398,10 +504,16 @@ export class StepMemo {
    * Records of bundles all of whose self-loops `selfLoop` answered by counts alone, each addressing no
    * slot or the bundle's own (whose id the bundle fixes, so that with its event it fixes its local class):
    * the count, whether a self-loop's filed list asks the slots table again (a list's only: 1, else 0),
-   * then per self-loop (in order) its local class and its handled list or -1.
+   * the record's number, then per self-loop (in order) its local class and its handled list or -1.
    */
   private bundleRecords = new Int32Array(1 << 12);
   private bundleRecordsLength = 0;
+  /**
+   * Per record number: the times it was taken whole, its self-loops counted toward their classes and
+   * lists once after the search (`settledWitnessCounts`) instead of one by one in each state.
+   */
+  private bundleTaken = new Float64Array(64);
+  private bundleRecordCount = 0;
   /**
    * A list's bundle whose filed lists ask the slots table again: by (the bundle, the id of the state's
    * vector of slot ids, `slotIds`), where its answers start in `answerRecords`, -1 while unknown. The
@@ -410,13 +522,16 @@ export class StepMemo {
    */
   private readonly answersAt = new PairValues();
   /**
-   * Records of those answers: the count, then per self-loop the witnesses the slots table answered as
-   * firing (an index into `answerLists`), -1 for none. Recorded only when every judgement the slots
+   * Records of those answers: the count, the record's number, then per self-loop the witnesses the slots
+   * table answered as firing (an index into `answerLists`), -1 for none. Recorded only when every judgement the slots
    * table answered for the self-loop was known there and no predicate was false (a false one is decoded
    * and judged edge by edge).
    */
   private answerRecords = new Int32Array(1 << 12);
   private answerRecordsLength = 0;
+  /** Per answer record number: the times it was taken whole (as `bundleTaken`). */
+  private answersTaken = new Float64Array(64);
+  private answerRecordCount = 0;
   private readonly answerLists: number[][] = [];
   private readonly answerListIds = new Map<string, number>();
   /** Per answer list: the taken self-loops counted toward its witnesses. */
@@ -511,9 +626,11 @@ export class StepMemo {
   enterLanes(eventId: number, addressed: number, from: Uint32Array, to: Uint32Array): void {
     const { tuple, fixed } = this;
     let n = 1;
+    let moved = false;
     for (let i = 0; i < fixed.length; i++) {
       const b = from[firstNamespaceLane + i];
       const a = to[firstNamespaceLane + i];
+      if (b !== a) moved = true;
       const isFixed = b !== a || i === addressed;
       fixed[i] = isFixed ? 1 : 0;
       if (!isFixed) continue;
@@ -521,6 +638,7 @@ export class StepMemo {
       tuple[n++] = b;
       tuple[n++] = a;
     }
+    this.moved = moved;
     this.enterLocal(eventId, n);
   }
 
@@ -540,8 +658,8 @@ export class StepMemo {
     if (this.globalAt < 0) {
       this.outsideOfLanes(fromIndex, from, to);
       this.globalAt = this.outsideKept
-        ? this.globalSame.classOf(this.eventId, this.eventId, this.tuple[1], this.global, this.tuple)
-        : this.global.classOf(this.tuple, 3);
+        ? this.globalSame.classOf(this.eventId, this.eventId, this.tuple[1], this.global)
+        : this.global.classOfTriple(this.tuple[0], this.tuple[1], this.tuple[2]);
     }
     const global = this.global.code(this.globalAt + j);
     if (global !== Memo.Further) return answered(global);
@@ -553,9 +671,8 @@ export class StepMemo {
             this.localAt / this.count,
             this.tuple[1],
             this.refined,
-            this.tuple,
           )
-        : this.refined.classOf(this.refinedTuple(), 3);
+        : this.refined.classOfTriple(this.localAt / this.count, this.tuple[1], this.tuple[2]);
     }
     return answered(this.refined.code(this.refinedAt + j));
   }
@@ -596,17 +713,7 @@ export class StepMemo {
 
   /** The slots class of (event entered, slot vector `before`, slot vector `after`). */
   private slotsClassOf(before: number, after: number): number {
-    const t = this.slotsTuple;
-    t[0] = this.eventId;
-    t[1] = before;
-    t[2] = after;
-    return this.slotsTable.classOf(t, 3);
-  }
-
-  /** The tuple as the refined table keys it: the local class's id in place of the event id (16 bits so far). */
-  private refinedTuple(): Uint32Array {
-    this.tuple[0] = this.localAt / this.count;
-    return this.tuple;
+    return this.slotsTable.classOfTriple(this.eventId, before, after);
   }
 
   /** Writes (event id, outside id before, outside id after) into the tuple, from lanes: as `outsideLanes`. */
@@ -911,8 +1018,9 @@ export class StepMemo {
     this.recordSlots[slot] = vector;
     this.recordFrom[slot] = fromIndex;
     this.recordLeft[slot] = count;
-    this.recorded[slot].length = 0;
-    this.recordedAnswers[slot].length = 0;
+    // Setting a length is dear even to 0 from 0: most of these are empty already.
+    if (this.recorded[slot].length > 0) this.recorded[slot].length = 0;
+    if (this.recordedAnswers[slot].length > 0) this.recordedAnswers[slot].length = 0;
     return false;
   }
 
@@ -931,18 +1039,49 @@ export class StepMemo {
       const n = traversed[slot];
       if (record < 0 || n === 0) continue;
       total += n;
-      const end = record + 2 + 2 * n;
-      for (let p = record + 2; p < end; p += 2) {
-        this.settledLocal.count(records[p]);
-        if (records[p + 1] >= 0) this.handledHits[records[p + 1]]++;
-      }
+      // Taken whole (the search did not stop inside it): counted once, spread over its self-loops later.
+      if (n === records[record]) this.bundleTaken[records[record + 2]]++;
+      else this.countRecord(record, n, 1);
       const answered = this.takenAnswers[slot];
-      if (answered >= 0)
-        for (let p = answered + 1; p < answered + 1 + n; p++)
-          if (answers[p] >= 0) this.answerHits[answers[p]]++;
+      if (answered >= 0) {
+        if (n === answers[answered]) this.answersTaken[answers[answered + 1]]++;
+        else this.countAnswers(answered, n, 1);
+      }
       if (slot >= this.slots) this.listLoopsTaken += n;
     }
     return total;
+  }
+
+  /** Counts the first `n` self-loops of the bundle record at `record` `times` over, toward their classes and lists. */
+  private countRecord(record: number, n: number, times: number): void {
+    const records = this.bundleRecords;
+    const end = record + 3 + 2 * n;
+    for (let p = record + 3; p < end; p += 2) {
+      this.settledLocal.count(records[p], times);
+      if (records[p + 1] >= 0) this.handledHits[records[p + 1]] += times;
+    }
+  }
+
+  /** Counts the first `n` self-loops of the answer record at `at` `times` over, toward their answer lists. */
+  private countAnswers(at: number, n: number, times: number): void {
+    const answers = this.answerRecords;
+    for (let p = at + 2; p < at + 2 + n; p++) if (answers[p] >= 0) this.answerHits[answers[p]] += times;
+  }
+
+  /** Spreads the bundles taken whole over their self-loops (once: the counts are then cleared). */
+  private countTakenWhole(): void {
+    for (let at = 0; at < this.bundleRecordsLength; at += 3 + 2 * this.bundleRecords[at]) {
+      const number = this.bundleRecords[at + 2];
+      const times = this.bundleTaken[number];
+      if (times > 0) this.countRecord(at, this.bundleRecords[at], times);
+      this.bundleTaken[number] = 0;
+    }
+    for (let at = 0; at < this.answerRecordsLength; at += 2 + this.answerRecords[at]) {
+      const number = this.answerRecords[at + 1];
+      const times = this.answersTaken[number];
+      if (times > 0) this.countAnswers(at, this.answerRecords[at], times);
+      this.answersTaken[number] = 0;
+    }
   }
 
   /**
@@ -971,19 +1110,23 @@ export class StepMemo {
     const asks = this.recordedAnswers[slot].some((a) => a >= 0);
     if (this.bundleAt.get(bundle, this.recordOutside[slot]) < 0) {
       const at = this.bundleRecordsLength;
-      this.bundleRecords = grown(this.bundleRecords, at + 1 + recorded.length);
+      this.bundleRecords = grown(this.bundleRecords, at + 2 + recorded.length);
       this.bundleRecords[at] = n;
       this.bundleRecords[at + 1] = asks ? 1 : 0;
-      this.bundleRecords.set(recorded, at + 2);
-      this.bundleRecordsLength = at + 2 + recorded.length;
+      this.bundleRecords[at + 2] = this.bundleRecordCount;
+      this.bundleTaken = grown(this.bundleTaken, this.bundleRecordCount++);
+      this.bundleRecords.set(recorded, at + 3);
+      this.bundleRecordsLength = at + 3 + recorded.length;
       this.bundleAt.set(bundle, this.recordOutside[slot], at);
     }
     if (!asks || this.answersAt.get(bundle, this.recordSlots[slot]) >= 0) return;
     const at = this.answerRecordsLength;
-    this.answerRecords = grown(this.answerRecords, at + n);
+    this.answerRecords = grown(this.answerRecords, at + 1 + n);
     this.answerRecords[at] = n;
-    this.answerRecords.set(this.recordedAnswers[slot], at + 1);
-    this.answerRecordsLength = at + 1 + n;
+    this.answerRecords[at + 1] = this.answerRecordCount;
+    this.answersTaken = grown(this.answersTaken, this.answerRecordCount++);
+    this.answerRecords.set(this.recordedAnswers[slot], at + 2);
+    this.answerRecordsLength = at + 2 + n;
     this.answersAt.set(bundle, this.recordSlots[slot], at);
   }
 
@@ -1000,6 +1143,7 @@ export class StepMemo {
     if (at >= 0) {
       this.enteredClass(eventId, at);
       this.fixedStale = true;
+      this.moved = false;
       return;
     }
     this.enterLanes(eventId, addressed, from, from);
@@ -1029,9 +1173,11 @@ export class StepMemo {
     const { tuple, fixed, before, after } = this;
     const addressed = this.event.request?.namespace ?? -1;
     let n = from;
+    this.moved = false;
     for (let i = 0; i < fixed.length; i++) {
       const b = before.namespaces[i];
       const a = after.namespaces[i];
+      if (b !== a) this.moved = true;
       const isFixed = b !== a || i === addressed;
       fixed[i] = isFixed ? 1 : 0;
       if (!isFixed) continue;
@@ -1083,16 +1229,16 @@ export class StepMemo {
 
   private globalClass(): number {
     if (this.globalAt < 0) {
-      this.tuple[0] = this.eventId;
-      this.globalAt = this.global.classOf(this.tuple, this.outsideLanes(1));
+      this.outsideLanes(1);
+      this.globalAt = this.global.classOfTriple(this.eventId, this.tuple[1], this.tuple[2]);
     }
     return this.globalAt;
   }
 
   private refinedClass(): number {
     if (this.refinedAt < 0) {
-      this.tuple[0] = this.localAt / this.count;
-      this.refinedAt = this.refined.classOf(this.tuple, this.outsideLanes(1));
+      this.outsideLanes(1);
+      this.refinedAt = this.refined.classOfTriple(this.localAt / this.count, this.tuple[1], this.tuple[2]);
     }
     return this.refinedAt;
   }
@@ -1145,6 +1291,7 @@ export class StepMemo {
   /** Per witness: the steps of settled classes where the local table knows it fires (the rest the caller counted). */
   settledWitnessCounts(): number[] {
     const totals = new Array<number>(this.count - this.witnessesFrom).fill(0);
+    this.countTakenWhole();
     this.settledLocal.addTo(totals, this.firedLists);
     for (let list = 0; list < this.handledLists.length; list++)
       for (const w of this.handledLists[list]) totals[w] += this.handledHits[list];
@@ -1173,6 +1320,16 @@ export class StepMemo {
         if (refined === Memo.True) return true;
         if (refined === Memo.False) return false;
         if (refined === Memo.Always) return run(this.model, this.before, this.event, this.after);
+      }
+    }
+    if (known === Memo.Unknown) {
+      const at = this.eventId * this.count + j;
+      let byEvent = at < this.eventCodes.length ? (this.eventCodes[at] as Memo) : Memo.Unknown;
+      if (byEvent === Memo.Unknown && !this.moved && at < this.unmovedCodes.length)
+        byEvent = this.unmovedCodes[at] as Memo;
+      if (byEvent !== Memo.Unknown) {
+        this.local.set(this.localAt + j, byEvent);
+        return byEvent === Memo.True;
       }
     }
     return this.remember(j, this.tracked(run));
@@ -1204,6 +1361,15 @@ export class StepMemo {
     }
     if (!readGlobal) {
       this.local.set(this.localAt + j, code);
+      // Nothing of the step read but its event: the answer holds for each of the event's local classes.
+      const at = this.eventId * this.count + j;
+      if (!readLocal) {
+        this.eventCodes = grown(this.eventCodes, at);
+        this.eventCodes[at] = code;
+      } else if (!this.readViews && !this.moved) {
+        this.unmovedCodes = grown(this.unmovedCodes, at);
+        this.unmovedCodes[at] = code;
+      }
       return outcome;
     }
     this.local.set(this.localAt + j, Memo.Further);
@@ -1218,6 +1384,7 @@ export class StepMemo {
 
   private tracked(run: StepJudgement<boolean>): boolean {
     this.readLocal = false;
+    this.readViews = false;
     this.readGlobal = false;
     this.readOther = false;
     this.readOutside = false;
@@ -1233,12 +1400,15 @@ export class StepMemo {
   private trackingModel(): SystemModel {
     const { model } = this;
     const view: SystemModel['view'] = (s, i) => {
-      if (this.fixed[i] === 1) this.readLocal = true;
-      else this.readOther = true;
+      if (this.fixed[i] === 1) {
+        this.readLocal = true;
+        this.readViews = true;
+      } else this.readOther = true;
       return model.view(s, i);
     };
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
+      this.readViews = true;
       if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
       return model.views(s);
     };
@@ -1246,6 +1416,7 @@ export class StepMemo {
       this.readLocal = true;
       return model.changedSlots(b, a);
     };
+    const bound = new Map<PropertyKey, [AnyMethod, AnyMethod]>();
     return new Proxy(model, {
       get: (target, key) => {
         if (key === 'view') return view;
@@ -1253,10 +1424,10 @@ export class StepMemo {
         if (key === 'changedSlots') return changedSlots;
         const value = Reflect.get(target, key, target);
         if (typeof value === 'function') {
-          if (scopeData.has(key)) return value.bind(target);
+          if (scopeData.has(key)) return boundOnce(bound, target, key, value);
           if (globalReads.has(key)) this.readGlobal = true;
           else this.readOutside = true;
-          return value.bind(target);
+          return boundOnce(bound, target, key, value);
         }
         if (typeof value === 'object' && value !== null && !scopeData.has(key)) this.readOutside = true;
         return value;
@@ -1291,12 +1462,13 @@ export class StateMemo {
     this.table = new MemoTable(count);
     this.tuple = new Uint32Array(model.scope.namespaces.length);
     const scopeOnly = (key: PropertyKey) => key === 'view' || key === 'views' || scopeData.has(key);
+    const bound = new Map<PropertyKey, [AnyMethod, AnyMethod]>();
     this.tracking = new Proxy(model, {
       get: (target, key) => {
         const value = Reflect.get(target, key, target);
         if (!scopeOnly(key) && (typeof value === 'function' || (typeof value === 'object' && value !== null)))
           this.readBeyond = true;
-        return typeof value === 'function' ? value.bind(target) : value;
+        return typeof value === 'function' ? boundOnce(bound, target, key, value) : value;
       },
     });
   }
