@@ -145,15 +145,16 @@ const keptChunkBits = 18;
 const keptChunkMoves = 1 << keptChunkBits;
 
 /**
- * The moves of the states where two or more searches of the judgement are pending, expanded once in
- * index order before the searches and read by each in the same order (`MoveLists`): on default the
- * searches open 749,944 states, 378,144 distinct, and each opening recomputed costs a context lookup, the
- * tables' walk and a visited-set probe per move. A state that is a root of only one search is not added:
- * that search expands it (once, on default, where every state a search opens is one of its roots). Only moves to a state where a search pending at the source is pending too are
- * kept (a search stays inside its goal's pending states, so it drops the others unread), one word each:
- * the target above `eventBits` bits of the event. An added state's moves are words `first(s)` to
- * `first(s + 1) - 1`, in chunks of `keptChunkMoves`. A model whose targets and events do not fit in 32
- * bits together keeps none (`KeptMoves.fits`): its searches expand every state they open.
+ * The moves of the states that two or more searches of the judgement start from, expanded once in index
+ * order before the searches and read by each in the same order (`MoveLists`): on default the searches
+ * open 749,944 states, 378,144 distinct, and each opening recomputed costs a context lookup, the tables'
+ * walk and a visited-set probe per move. A state that is a root of one search only is not added: that
+ * search expands it (once, on default, where every state a search opens is one of its roots). Only moves
+ * to a state where a search pending at the source is pending too are kept (a search stays inside its
+ * goal's pending states, so it drops the others unread), one word each: the target above `eventBits` bits
+ * of the event. An added state's moves are words `first(s)` to `first(s + 1) - 1`, in chunks of
+ * `keptChunkMoves`. A model whose targets and events do not fit in 32 bits together keeps none
+ * (`KeptMoves.fits`): its searches expand every state they open.
  */
 export class KeptMoves implements MoveLists {
   private readonly starts: Int32Array;
