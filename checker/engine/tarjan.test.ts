@@ -117,3 +117,56 @@ describe("Tarjan's components packed end to end", () => {
     expect(seen).toEqual(Array.from({ length: n }, (_, k) => [n - 1 - k, (n - 1 - k) % 10 === 0 ? 1 : 0]));
   });
 });
+
+describe("Tarjan's components on moves kept in lists", () => {
+  /** A pseudo-random graph of n states (a fixed seed), up to 5 moves a state by events 0 to 3, no self-loops. */
+  const randomGraph = (n: number, seed: number): [number, number][][] => {
+    let x = seed;
+    const next = (below: number) => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return (x >>> 8) % below;
+    };
+    return Array.from({ length: n }, (_, s) =>
+      Array.from({ length: next(6) }, (): [number, number] => [next(4), (s + 1 + next(n - 1)) % n]),
+    );
+  };
+  /**
+   * The graph's moves as lists for the states `listed` accepts (the walk expands the others): per state its
+   * first word, each word its target above 2 bits of its event.
+   */
+  const listsOf = (graph: [number, number][][], listed: (s: number) => boolean) => {
+    const first = [0];
+    const words: number[] = [];
+    for (const [s, moves] of graph.entries()) {
+      if (listed(s)) for (const [event, target] of moves) words.push(target * 4 + event);
+      first.push(words.length);
+    }
+    return { eventBits: 2, listed, first: (s: number) => first[s], word: (k: number) => words[k] };
+  };
+
+  it('finds the same components, in the same order, with the same classes as the walk it stands for', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const graph = randomGraph(300, seed);
+      const walk: SuccessorWalk<number> = {
+        size: graph.length,
+        expanded: graph.length,
+        successors: (s, visit) => {
+          for (const [event, target] of graph[s]) visit(event, target);
+        },
+        events: [0, 1, 2, 3],
+      };
+      // Every state but those a multiple of 7 (the seed's offset), from three roots.
+      const inside = (s: number) => (s + seed) % 7 !== 0;
+      const roots = [0, 150, 299];
+      const classes = { eventMask, selfMask: (s: number) => (s % 5 === 0 ? 4 : 0) };
+      const scratch = new TarjanScratch(graph.length);
+      const packed = (w: Parameters<typeof tarjanComponents>[0]) =>
+        [...tarjanComponents(w, classes, roots, inside, scratch)].map((c) => [...c.states, c.taken]);
+      const walked = packed(walk);
+      expect(walked.some((c) => c.length > 3)).toBe(true);
+      // Every state listed, none, or every third (a walk that both reads lists and expands).
+      for (const listed of [() => true, () => false, (s: number) => s % 3 === 0])
+        expect(packed({ ...walk, lists: listsOf(graph, listed) })).toEqual(walked);
+    }
+  });
+});

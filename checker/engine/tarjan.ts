@@ -87,14 +87,28 @@ export class PackedComponents implements Iterable<{ states: Int32Array; taken: n
   }
 }
 
-/** `tarjan`'s components, packed (`PackedComponents`). */
+/**
+ * Moves kept in arrays for the states `listed` answers: state s's are words `first(s)` to
+ * `first(s + 1) - 1`, each its target above `eventBits` bits of its event's index, in the order the walk's
+ * `successors` sends them (any moves it sends that are not kept lead outside every set searched). The walk
+ * expands the other states.
+ */
+export interface MoveLists {
+  readonly eventBits: number;
+  listed(s: number): boolean;
+  first(s: number): number;
+  word(k: number): number;
+}
+
+/** `tarjan`'s components, packed (`PackedComponents`); read from the walk's `lists` when it has them. */
 export function tarjanComponents<E>(
-  walk: SuccessorWalk<E>,
+  walk: SuccessorWalk<E> & { lists?: MoveLists },
   fair: TarjanClasses,
   roots: ArrayLike<number>,
   inside: (s: number) => boolean,
   scratch: TarjanScratch,
 ): PackedComponents {
+  if (walk.lists !== undefined) return listedComponents(walk, walk.lists, fair, roots, inside, scratch);
   const { index, low, onStack, taken } = scratch;
   const stack = new IntList(1024);
   const frameState = new IntList(1024);
@@ -174,6 +188,122 @@ export function tarjanComponents<E>(
           taken[parent] |= fair.eventMask(edges.data[frameCursor.data[frameState.length - 1] - 1]);
       }
       edges.length = frameState.length > 0 ? frameEnd.data[frameState.length - 1] : 0;
+    }
+  }
+  scratch.reset();
+  return components;
+}
+
+/**
+ * `tarjanComponents` on moves kept in lists: the same walk, each kept move read where it lies (a state not
+ * listed is expanded, its moves packed the same way onto an edge stack), and whether a move stays inside
+ * asked as it is reached, of the same fixed set: so the same components in the same order, with the same
+ * classes.
+ */
+function listedComponents<E>(
+  walk: SuccessorWalk<E>,
+  lists: MoveLists,
+  fair: TarjanClasses,
+  roots: ArrayLike<number>,
+  inside: (s: number) => boolean,
+  scratch: TarjanScratch,
+): PackedComponents {
+  const { index, low, onStack, taken } = scratch;
+  const stack = new IntList(1024);
+  const frameState = new IntList(1024);
+  // A frame's next move: in the lists from 0 up, on the edge stack at -1 - position down.
+  const frameCursor = new IntList(1024);
+  const frameEnd = new IntList(1024);
+  // The edge stack's length when a frame was opened: its moves, if it expanded its state, lie above.
+  const frameBase = new IntList(1024);
+  const edges = new IntList(1024);
+  const components = new PackedComponents();
+  const bits = lists.eventBits;
+  const mask = 2 ** bits - 1;
+  const scale = 2 ** bits;
+  let counter = 0;
+  const keep = (event: number, target: number) => {
+    if (target >= 0) edges.push(target * scale + event);
+  };
+  const open = (s: number) => {
+    index[s] = low[s] = counter++;
+    scratch.touched.push(s);
+    if (fair.selfMask !== undefined) taken[s] |= fair.selfMask(s);
+    stack.push(s);
+    onStack[s] = 1;
+    frameState.push(s);
+    frameBase.push(edges.length);
+    if (lists.listed(s)) {
+      frameCursor.push(lists.first(s));
+      frameEnd.push(lists.first(s + 1));
+    } else {
+      frameCursor.push(-1 - edges.length);
+      walk.successors(s, keep);
+      frameEnd.push(-1 - edges.length);
+    }
+  };
+  // Move k of a frame (a cursor as `frameCursor` holds it), as its packed word.
+  const wordAt = (k: number) => (k >= 0 ? lists.word(k) : edges.data[-1 - k] >>> 0);
+  for (let r = 0; r < roots.length; r++) {
+    const root = roots[r];
+    if (index[root] !== -1 || !inside(root)) continue;
+    open(root);
+    while (frameState.length > 0) {
+      const top = frameState.length - 1;
+      const v = frameState.data[top];
+      const end = frameEnd.data[top];
+      const step = end >= 0 ? 1 : -1;
+      let k = frameCursor.data[top];
+      let child = -1;
+      while (k !== end) {
+        const word = wordAt(k);
+        k += step;
+        const w = word >>> bits;
+        if (!inside(w)) continue;
+        if (index[w] === -1) {
+          child = w;
+          break;
+        }
+        // A self-loop, or an edge back to a state still on Tarjan's stack: inside v's component.
+        if (onStack[w] === 1) {
+          if (index[w] < low[v]) low[v] = index[w];
+          taken[v] |= fair.eventMask(word & mask);
+        }
+      }
+      frameCursor.data[top] = k;
+      if (child !== -1) {
+        open(child);
+        continue;
+      }
+      frameState.length--;
+      frameCursor.length--;
+      frameEnd.length--;
+      frameBase.length--;
+      edges.length = frameBase.data[frameBase.length];
+      if (low[v] === index[v]) {
+        let size = 0;
+        while (stack.data[stack.length - 1 - size] !== v) size++;
+        size++;
+        let componentTaken = 0;
+        for (let i = stack.length - size; i < stack.length; i++) {
+          const s = stack.data[i];
+          components.states.push(s);
+          onStack[s] = 0;
+          componentTaken |= taken[s];
+        }
+        stack.length -= size;
+        components.ends.push(components.states.length);
+        components.taken.push(componentTaken);
+      }
+      if (frameState.length > 0) {
+        const parentTop = frameState.length - 1;
+        const parent = frameState.data[parentTop];
+        if (low[v] < low[parent]) low[parent] = low[v];
+        // The tree edge to v (the parent's last move read) lies inside the parent's component when v is still on the stack.
+        const cursor = frameCursor.data[parentTop];
+        if (onStack[v] === 1)
+          taken[parent] |= fair.eventMask(wordAt(cursor >= 0 ? cursor - 1 : cursor + 1) & mask);
+      }
     }
   }
   scratch.reset();

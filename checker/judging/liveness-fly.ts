@@ -13,7 +13,7 @@ import {
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
-import { type TarjanClasses, TarjanScratch, tarjanComponents } from '../engine/tarjan.ts';
+import { type MoveLists, type TarjanClasses, TarjanScratch, tarjanComponents } from '../engine/tarjan.ts';
 import { bitsFor, chunkSize } from '../engine/visited.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
@@ -34,7 +34,8 @@ import { type CollectedLiveness, judgeUnderSymmetry } from './liveness-symmetric
  * Liveness and deadlock without a stored edge list. During the search a `LivenessCollector` keeps a few
  * words per state: whether it has a successor, each goal's `p` and `not q`, and which fairness classes it
  * enables. Afterwards each goal is judged by a Tarjan search from its triggers over the states where
- * the goal is pending, recomputing successors from the visited set (the compiled search's `successors`);
+ * the goal is pending, over successors recomputed from the visited set (the compiled search's `moves`, each
+ * pending state's expanded once and kept in lists, `KeptMoves`, when they fit);
  * a component's taken classes are gathered as its edges are walked (an edge whose target is still on
  * Tarjan's stack lies inside the target's component). Only a violated goal walks the graph again, with
  * the algorithm of `checkGoal`, so verdicts and lassos are those of the graph-based judge.
@@ -139,41 +140,33 @@ export class VectorTable {
   }
 }
 
-/** Moves per chunk of `KeptMoves`: a state's moves lie in one chunk, so one int locates them. */
+/** Words per chunk of `KeptMoves`: the lists grow a chunk at a time, never copied. */
 const keptChunkBits = 18;
 const keptChunkMoves = 1 << keptChunkBits;
-/**
- * What `KeptMoves` may hold, in moves per state of the search (4 B each, with a run's length counted as
- * one). With 6 B a move (a 32-bit target, a 16-bit event), 2 moves a state kept 189,646 of the 371,800
- * repeated expansions on default in 7.9 MB with the index (4 kept 284,455 in 11 MB): liveness's phase is
- * the peak of verify's memory. A move in one word (target and event packed) lets 3 a state fit in less
- * than 2 did.
- */
-const keptMovesPerState = 3;
 
 /**
- * The moves of the states that two or more of the judgement's Tarjan searches may open, kept at their
- * first expansion and replayed after it in the same order: on default 749,944 expansions are of 378,144
- * states. Only moves to a state where some searched goal is pending are kept: every search stays inside
- * such states, so it drops the others unread. Per state one int (where its run starts, 0 none); each run is
- * its length, then one word per move (its target above `eventBits` bits of its event), in chunks of
- * `keptChunkMoves` (no copy as they grow), at most `keptMovesPerState` moves per state in all (then the
- * rest is expanded each time). A model whose targets and events do not fit in 32 bits together keeps none
- * (`KeptMoves.fits`).
+ * The moves of the states that two or more searches of the judgement start from, expanded once in index
+ * order before the searches and read by each in the same order (`MoveLists`): on default the searches
+ * open 749,944 states, 378,144 distinct, and each opening recomputed costs a context lookup, the tables'
+ * walk and a visited-set probe per move. A state that is a root of one search only is not added: that
+ * search expands it (once, on default, where every state a search opens is one of its roots). Only moves
+ * to a state where a search pending at the source is pending too are kept (a search stays inside its
+ * goal's pending states, so it drops the others unread), one word each: the target above `eventBits` bits
+ * of the event. An added state's moves are words `first(s)` to `first(s + 1) - 1`, in chunks of
+ * `keptChunkMoves`. A model whose targets and events do not fit in 32 bits together keeps none
+ * (`KeptMoves.fits`): its searches expand every state they open.
  */
-export class KeptMoves {
-  private readonly at: Int32Array;
-  private readonly runs: Uint32Array[] = [];
-  private used = keptChunkMoves;
-  private kept = 0;
-  private pending = new Uint32Array(256);
-  private emitTo: (event: number, target: number) => void = () => {};
-  private full = false;
-  private stage = -1;
-  private readonly maxChunks: number;
-  private readonly eventBits: number;
-  private readonly eventMask: number;
+export class KeptMoves implements MoveLists {
+  private readonly starts: Int32Array;
+  /** One bit per state: whether its moves are kept (a state not added has none, or is expanded). */
+  private readonly added: Uint32Array;
+  private readonly chunks: Uint32Array[] = [];
+  /** Moves kept so far, and the states whose start is written (`starts[0 .. filled]`). */
+  private used = 0;
+  private filled = 0;
+  readonly eventBits: number;
   private readonly eventScale: number;
+  private readonly eventMask: number;
 
   /** Whether moves to `states` states by `events` event ids fit in one 32-bit word each. */
   static fits(states: number, events: number): boolean {
@@ -185,88 +178,98 @@ export class KeptMoves {
     return count <= 1 ? 1 : bitsFor(count - 1);
   }
 
+  /** Lists for states below `states`, moves by event ids below `events` (65,536 unless told). */
   constructor(
-    states: number,
-    private readonly moves: (s: number, emit: (event: number, target: number) => void) => void,
-    /** Per goal, its planned search (the searches run in this order), -1 for none. */
-    private readonly planOf: Int32Array,
-    /** Whether state `s`, opened by planned search `stage`, lies in a later one. */
-    private readonly keep: (s: number, stage: number) => boolean,
-    /** Whether a move to `target` can be followed by any search. */
-    private readonly followed: (target: number) => boolean,
-    /** Event ids are below this (65,536 unless told). */
+    private readonly states: number,
     events = 0x10000,
   ) {
     if (!KeptMoves.fits(states, events))
       throw new Error(`KeptMoves: ${states} states and ${events} events do not fit in 32 bits a move`);
-    this.at = new Int32Array(states);
-    this.maxChunks = Math.ceil((states * keptMovesPerState) / keptChunkMoves);
+    this.starts = new Int32Array(states + 1);
+    this.added = new Uint32Array(Math.ceil(states / 32));
     this.eventBits = KeptMoves.bitsBelow(events);
     // At most 31 bits: a target takes one at least.
     this.eventScale = 2 ** this.eventBits;
     this.eventMask = this.eventScale - 1;
   }
 
-  /** The searches to come are those after goal `goal`'s planned search. */
-  searching(goal: number): void {
-    this.stage = this.planOf[goal];
+  /** Keeps the moves of state `s` that `followed` accepts, in their order; states come in increasing order. */
+  add(
+    s: number,
+    moves: (s: number, emit: (event: number, target: number) => void) => void,
+    followed: (target: number) => boolean,
+  ): void {
+    if (s < this.filled) throw new Error(`KeptMoves: state ${s} comes after state ${this.filled - 1}`);
+    while (this.filled < s) this.starts[++this.filled] = this.used;
+    this.followed = followed;
+    moves(s, this.record);
+    this.starts[++this.filled] = this.used;
+    this.added[s >>> 5] |= 1 << (s & 31);
   }
 
-  /** State `s`'s moves, from its kept run when there is one. */
-  successors(s: number, emit: (event: number, target: number) => void): void {
-    const at = this.at[s];
-    if (at !== 0) {
-      const run = this.runs[(at - 1) >>> keptChunkBits];
-      const start = (at - 1) & (keptChunkMoves - 1);
-      const end = start + 1 + run[start];
-      const bits = this.eventBits;
-      const mask = this.eventMask;
-      for (let k = start + 1; k < end; k++) {
-        const word = run[k];
-        emit(word & mask, word >>> bits);
-      }
+  /** No more states: the rest have no moves, and the last chunk is cut to what it holds. */
+  finish(): void {
+    while (this.filled < this.states) this.starts[++this.filled] = this.used;
+    const at = this.used & (keptChunkMoves - 1);
+    if (at !== 0) this.chunks[this.chunks.length - 1] = this.chunks[this.chunks.length - 1].slice(0, at);
+  }
+
+  listed(s: number): boolean {
+    return ((this.added[s >>> 5] >>> (s & 31)) & 1) === 1;
+  }
+
+  first(s: number): number {
+    return this.starts[s];
+  }
+
+  word(k: number): number {
+    return this.chunks[k >>> keptChunkBits][k & (keptChunkMoves - 1)];
+  }
+
+  /** State `s`'s moves in their order: kept ones if it was added, else all of them, expanded by `moves`. */
+  successors(
+    s: number,
+    emit: (event: number, target: number) => void,
+    moves: (s: number, emit: (event: number, target: number) => void) => void,
+  ): void {
+    if (!this.listed(s)) {
+      moves(s, emit);
       return;
     }
-    if (this.full || !this.keep(s, this.stage)) {
-      this.moves(s, emit);
-      return;
+    const bits = this.eventBits;
+    const mask = this.eventMask;
+    for (let k = this.starts[s]; k < this.starts[s + 1]; k++) {
+      const word = this.word(k);
+      emit(word & mask, word >>> bits);
     }
-    this.emitTo = emit;
-    this.kept = 0;
-    this.moves(s, this.record);
-    const length = 1 + this.kept;
-    // A run longer than a chunk is not kept (it is expanded each time).
-    if (length > keptChunkMoves) return;
-    if (this.used + length > keptChunkMoves) {
-      if (this.runs.length === this.maxChunks) {
-        this.full = true;
-        return;
-      }
-      this.runs.push(new Uint32Array(keptChunkMoves));
-      this.used = 0;
-    }
-    const chunk = this.runs.length - 1;
-    const start = this.used;
-    this.runs[chunk][start] = this.kept;
-    this.runs[chunk].set(this.pending.subarray(0, this.kept), start + 1);
-    this.used += length;
-    this.at[s] = chunk * keptChunkMoves + start + 1;
   }
 
-  /** Bytes held by the kept runs and their index. */
-  get bytes(): number {
-    return this.at.byteLength + this.runs.length * keptChunkMoves * 4;
-  }
-
+  /** `add`'s test of a move, and its emitter (one for every state: no closure per state). */
+  private followed: (target: number) => boolean = () => false;
   private readonly record = (event: number, target: number): void => {
-    if (this.followed(target)) {
-      if (this.kept === this.pending.length) this.pending = grown(this.pending, this.kept);
-      // The target above the event's bits: unsigned, as the run's words are.
-      this.pending[this.kept] = target * this.eventScale + event;
-      this.kept++;
+    if (!this.followed(target)) return;
+    const at = this.used & (keptChunkMoves - 1);
+    if (at === 0) {
+      // `first` answers in a 32-bit int.
+      if (this.used === 2 ** 31 - keptChunkMoves) throw new RangeError('KeptMoves: 2^31 moves kept');
+      this.chunks.push(new Uint32Array(keptChunkMoves));
     }
-    this.emitTo(event, target);
+    // The target above the event's bits: unsigned, as the words are.
+    this.chunks[this.chunks.length - 1][at] = target * this.eventScale + event;
+    this.used++;
   };
+
+  /** Moves kept. */
+  get size(): number {
+    return this.used;
+  }
+
+  /** Bytes held by the lists and their starts. */
+  get bytes(): number {
+    return (
+      this.starts.byteLength + this.added.byteLength + this.chunks.reduce((sum, c) => sum + c.byteLength, 0)
+    );
+  }
 }
 
 /** Fairness conditions a state's self-loop word can name: past them the judge walks every edge. */
@@ -340,8 +343,6 @@ export class LivenessCollector {
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
   /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
   private readonly goalMemo: GoalMemo;
-  /** During `judge`: the moves kept for the searches still to come. */
-  private kept: KeptMoves | undefined;
 
   /**
    * Under symmetry (`symmetry`: the search keeps one state per orbit) `judge` judges on the orbits times
@@ -620,15 +621,15 @@ export class LivenessCollector {
       moves === undefined || this.selfWords === undefined || this.selfOverflow
         ? undefined
         : this.keptMoves(batches, triggerCounts, expanded, events.length, moves);
-    this.kept = kept;
     const sccWalk: Walk =
-      kept === undefined
+      kept === undefined || moves === undefined
         ? walk
         : {
             ...walk,
             successors: (s, emit) => {
-              if (s < expanded) kept.successors(s, emit);
+              if (s < expanded) kept.successors(s, emit, moves);
             },
+            lists: kept,
           };
     const judging: Walks = { all: walk, scc: sccWalk };
     const stuck: number[] = [];
@@ -661,7 +662,6 @@ export class LivenessCollector {
       onJudged?.(i + 1, this.properties.length, property.id);
       return verdict;
     });
-    this.kept = undefined;
     return {
       ...searchFigures(search, started),
       deadlock: {
@@ -787,17 +787,16 @@ export class LivenessCollector {
     const cleared = new Uint8Array(this.goals.length);
     const propertyOf = this.goals.map((g) => this.properties.indexOf(g.property));
     for (const { goals, classes } of batches) {
-      this.kept?.searching(goals[0]);
       this.sharedSearch(walk, goals, classes, propertyOf, fairs, events, scratch, cleared);
     }
     return cleared;
   }
 
   /**
-   * Moves kept for the states where two or more of the planned searches (the shared batches, then each
-   * triggered goal outside them) are pending, and only those to states where one is: a goal of a batch
-   * searched again alone is pending in its batch's states, and every search, its work sets included,
-   * stays inside its goal's pending states, so no search follows a move left out.
+   * The moves of every state that is a root of two planned searches (the shared batches, then each
+   * triggered goal outside them), to states where a search pending at the source is pending too: a goal
+   * of a batch searched again alone is pending in its batch's states, and every search, its work sets
+   * included, stays inside its goal's pending states, so no search follows a move left out.
    */
   private keptMoves(
     batches: readonly SharedBatch[],
@@ -806,31 +805,38 @@ export class LivenessCollector {
     events: number,
     moves: (s: number, emit: (event: number, target: number) => void) => void,
   ): KeptMoves | undefined {
-    const planned: number[] = [];
-    const planOf = new Int32Array(this.goals.length).fill(-1);
-    batches.forEach(({ goals }, b) => {
-      planned.push(pendingBit(goals[0]));
-      for (const g of goals) planOf[g] = b;
-    });
+    // Each planned search: the goals whose triggers are its roots (the first one's pending bit is theirs).
+    const planned: number[][] = batches.map(({ goals }) => goals);
+    const inBatch = new Uint8Array(this.goals.length);
+    for (const { goals } of batches) for (const g of goals) inBatch[g] = 1;
     for (let g = 0; g < this.goals.length; g++)
-      if (triggerCounts[g] > 0 && planOf[g] === -1) {
-        planOf[g] = planned.length;
-        planned.push(pendingBit(g));
+      if (triggerCounts[g] > 0 && inBatch[g] === 0) planned.push([g]);
+    // Per goals' vector (103 on default): the planned searches pending there, and those triggered there,
+    // one bit each (past 32, any).
+    const searchesAt = new Int32Array(this.goalVectors.size);
+    const rootsAt = new Int32Array(this.goalVectors.size);
+    for (let v = 1; v < searchesAt.length; v++)
+      for (let k = 0; k < planned.length; k++) {
+        const bit = planned.length > 32 ? -1 : 1 << k;
+        if (this.goalVectors.bit(v, pendingBit(planned[k][0]))) searchesAt[v] |= bit;
+        if (planned[k].some((g) => this.goalVectors.bit(v, triggerBit(g)))) rootsAt[v] |= bit;
       }
-    // Per goals' vector (a few hundred on default): the last planned search its states lie in (-1 none).
-    const last = new Int32Array(this.goalVectors.size).fill(-1);
-    for (let v = 1; v < last.length; v++)
-      for (let k = 0; k < planned.length; k++) if (this.goalVectors.bit(v, planned[k])) last[v] = k;
     // A move is kept in one word: its target (below `expanded`) and its event (284 ids on default).
     if (!KeptMoves.fits(expanded, events)) return undefined;
-    return new KeptMoves(
-      expanded,
-      moves,
-      planOf,
-      (s, stage) => last[this.goalIds.get(s)] > stage,
-      (t) => t < expanded && last[this.goalIds.get(t)] >= 0,
-      events,
-    );
+    const kept = new KeptMoves(expanded, events);
+    const goalIds = this.goalIds;
+    let from = 0;
+    const followed = (t: number) => t < expanded && (searchesAt[goalIds.get(t)] & from) !== 0;
+    for (let s = 0; s < expanded; s++) {
+      const id = goalIds.get(s);
+      from = searchesAt[id];
+      // A root of two searches or more (a batch's goal searched again alone is its batch's search): on
+      // default every state a search opens is one of its roots.
+      const roots = rootsAt[id];
+      if ((roots & (roots - 1)) !== 0) kept.add(s, moves, followed);
+    }
+    kept.finish();
+    return kept;
   }
 
   /** One Tarjan search for the goals of `batch` (pending in the same states), from all their triggers. */
@@ -949,7 +955,6 @@ export class LivenessCollector {
     const premise = this.goalBitTable(triggerBit(goal));
     const triggerList: number[] = [];
     for (let s = 0; s < expanded; s++) if (premise[goalIds.get(s)] === 1) triggerList.push(s);
-    this.kept?.searching(goal);
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (
       this.horizon === undefined &&
@@ -970,8 +975,11 @@ interface SharedBatch {
 /** A property's fairness masks, with the classes of a state's self-loops (which `moves` leaves out). */
 type Fair = FairMasks & TarjanClasses;
 
-/** The graph as recomputed successors: edges of state `s` (only when `s < expanded`) in the search's order. */
-type Walk = SuccessorWalk<SystemEvent>;
+/**
+ * The graph as recomputed successors: edges of state `s` (only when `s < expanded`) in the search's order;
+ * Tarjan's walk may read them from kept lists instead.
+ */
+type Walk = SuccessorWalk<SystemEvent> & { lists?: MoveLists };
 
 /**
  * The graph walked two ways: `all` every edge (the lasso's distances and cycle), `scc` for Tarjan's

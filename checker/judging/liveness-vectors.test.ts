@@ -65,65 +65,81 @@ describe("liveness's kept moves", () => {
     };
     return { expanded, moves };
   };
-  const walked = (kept: KeptMoves, s: number) => {
+  const walked = (
+    kept: KeptMoves,
+    s: number,
+    moves: (s: number, emit: (event: number, target: number) => void) => void = () => {
+      throw new Error(`state ${s} was expanded`);
+    },
+  ) => {
     const seen: [number, number][] = [];
-    kept.successors(s, (event, target) => seen.push([event, target]));
+    kept.successors(s, (event, target) => seen.push([event, target]), moves);
+    return seen;
+  };
+  /** The moves of state s as the lists hold them, read word by word. */
+  const listed = (kept: KeptMoves, s: number) => {
+    const seen: [number, number][] = [];
+    for (let k = kept.first(s); k < kept.first(s + 1); k++) {
+      const word = kept.word(k);
+      seen.push([word % 2 ** kept.eventBits, Math.floor(word / 2 ** kept.eventBits)]);
+    }
     return seen;
   };
 
-  it('expands a state a later search opens once, and replays the moves it may follow in their order', () => {
+  it('expands each state added once, and replays the moves it may follow in their order', () => {
     const { expanded, moves } = graph();
-    // Goal 0 is the first planned search; states below 5 lie in a later one; odd targets are followed.
-    const kept = new KeptMoves(
-      20,
-      moves,
-      Int32Array.of(0),
-      (s, stage) => s < 5 && stage < 1,
-      (t) => t % 2 === 1,
-    );
-    kept.searching(0);
-    // The first walk sees every move, whatever is kept.
-    expect(walked(kept, 2)).toEqual([
-      [20, 3],
-      [21, 4],
-      [22, 5],
+    const kept = new KeptMoves(20);
+    // Odd targets are followed.
+    for (const s of [2, 4, 9]) kept.add(s, moves, (t) => t % 2 === 1);
+    kept.finish();
+    expect(expanded).toEqual([2, 4, 9]);
+    for (let i = 0; i < 2; i++) {
+      expect(walked(kept, 2)).toEqual([
+        [20, 3],
+        [22, 5],
+      ]);
+      expect(walked(kept, 4)).toEqual([
+        [40, 5],
+        [42, 7],
+      ]);
+      expect(walked(kept, 9)).toEqual([[91, 11]]);
+    }
+    expect(listed(kept, 4)).toEqual(walked(kept, 4));
+    expect([2, 4, 9].every((s) => kept.listed(s))).toBe(true);
+    // States never added, before, between and after those added: not listed, no words, and expanded when walked.
+    for (const s of [0, 1, 3, 5, 8, 10, 19]) {
+      expect(kept.listed(s)).toBe(false);
+      expect(kept.first(s + 1)).toBe(kept.first(s));
+    }
+    expect(kept.size).toBe(5);
+    expect(expanded).toEqual([2, 4, 9]);
+    expect(walked(kept, 5, moves)).toEqual([
+      [50, 6],
+      [51, 7],
+      [52, 8],
     ]);
-    expect(walked(kept, 2)).toEqual([
-      [20, 3],
-      [22, 5],
-    ]);
-    expect(walked(kept, 4)).toEqual([
-      [40, 5],
-      [41, 6],
-      [42, 7],
-    ]);
-    expect(walked(kept, 4)).toEqual([
-      [40, 5],
-      [42, 7],
-    ]);
-    // A state no later search opens is expanded every time.
-    walked(kept, 9);
-    walked(kept, 9);
-    expect(expanded).toEqual([2, 4, 9, 9]);
+    expect(expanded).toEqual([2, 4, 9, 5]);
+    expect(() => kept.add(3, moves, () => true)).toThrow(/comes after/);
   });
 
-  it('replays a kept run each time it is walked, having expanded the state once', () => {
-    const { expanded, moves } = graph();
-    const kept = new KeptMoves(
-      2,
-      moves,
-      Int32Array.of(0),
-      () => true,
-      () => true,
-    );
-    kept.searching(0);
-    for (let i = 0; i < 3; i++)
-      expect(walked(kept, 0)).toEqual([
-        [0, 1],
-        [1, 2],
-        [2, 3],
+  it('keeps moves across its chunks, each state whole and in order', () => {
+    // 2^18 words a chunk: 100,000 states of three moves fill two chunks and part of a third.
+    const moves = (s: number, emit: (event: number, target: number) => void) => {
+      for (let k = 0; k < 3; k++) emit(k, s + k + 1);
+    };
+    const states = 100_000;
+    const kept = new KeptMoves(states + 3, 3);
+    for (let s = 0; s < states; s++) kept.add(s, moves, () => true);
+    kept.finish();
+    expect(kept.size).toBe(3 * states);
+    for (const s of [0, 87_381, 87_382, 99_999])
+      expect(walked(kept, s)).toEqual([
+        [0, s + 1],
+        [1, s + 2],
+        [2, s + 3],
       ]);
-    expect(expanded).toEqual([0]);
+    // The last chunk is cut to what it holds.
+    expect(kept.bytes).toBe(4 * (states + 4) + 4 * Math.ceil((states + 3) / 32) + 4 * 3 * states);
   });
 
   it('packs a target and its event in one word, up to the largest of each, and refuses what does not fit', () => {
@@ -136,37 +152,20 @@ describe("liveness's kept moves", () => {
       [events - 1, 0],
       [4097, 262_145],
     ];
-    let expansions = 0;
-    const kept = new KeptMoves(
-      states,
+    const kept = new KeptMoves(states, events);
+    kept.add(
+      7,
       (_, emit) => {
-        expansions++;
         for (const [event, target] of emitted) emit(event, target);
       },
-      Int32Array.of(0),
       () => true,
-      () => true,
-      events,
     );
-    kept.searching(0);
-    const seen: [number, number][] = [];
-    kept.successors(7, (event, target) => seen.push([event, target]));
+    kept.finish();
     expect(walked(kept, 7)).toEqual(emitted);
-    expect(seen).toEqual(emitted);
-    expect(expansions).toBe(1);
+    expect(listed(kept, 7)).toEqual(emitted);
     expect(KeptMoves.fits(states, events)).toBe(true);
     expect(KeptMoves.fits(states + 1, events)).toBe(false);
     expect(KeptMoves.fits(states, events + 1)).toBe(false);
-    expect(
-      () =>
-        new KeptMoves(
-          states + 1,
-          () => {},
-          Int32Array.of(0),
-          () => true,
-          () => true,
-          events,
-        ),
-    ).toThrow(/do not fit in 32 bits/);
+    expect(() => new KeptMoves(states + 1, events)).toThrow(/do not fit in 32 bits/);
   });
 });
