@@ -156,6 +156,8 @@ export class CompiledSystem {
   /** A mask over every action (32 a word): the actions that are not local, and the expansion's own (`expand`). */
   private readonly othersMask: Int32Array;
   private readonly actionMask: Int32Array;
+  /** The same over the wide actions (the lists across namespaces). */
+  private readonly wideMask: Int32Array;
   /**
    * Per slot, per namespace id: by full context id (local context and every controller), the pool offset of a
    * bundle: one entry per local action of the slot, so a state reads one short run of the pool per slot.
@@ -309,8 +311,11 @@ export class CompiledSystem {
     this.maskWords = Int32Array.from(this.slotActions, (list) => (list.length + 31) >>> 5);
     this.othersMask = new Int32Array((actions.length + 31) >>> 5);
     this.actionMask = new Int32Array(this.othersMask.length);
-    for (let a = 0; a < actions.length; a++)
+    this.wideMask = new Int32Array(this.othersMask.length);
+    for (let a = 0; a < actions.length; a++) {
       if (actions[a].type !== 'local') this.othersMask[a >>> 5] |= 1 << (a & 31);
+      if (actions[a].type === 'wide') this.wideMask[a >>> 5] |= 1 << (a & 31);
+    }
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
     this.wideActions = actions.flatMap((a, at) => (a.type === 'wide' ? [at] : []));
@@ -372,10 +377,12 @@ export class CompiledSystem {
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
     this.offer(sink);
-    const { pool, bundles, taken, takenLoops, slotIndexes, slotFirst, maskWords, actionMask } = this;
+    const { pool, bundles, taken, takenLoops, slotIndexes, slotFirst, maskWords, actionMask, wideMask } =
+      this;
     const each = sink.eachSelfLoop;
     actionMask.set(this.othersMask);
     let loops = 0;
+    let listsDone = false;
     for (let i = 0; i < this.namespaces; i++) {
       const words = maskWords[i];
       const head = bundles[i] + this.slotActions[i].length + 1;
@@ -402,6 +409,17 @@ export class CompiledSystem {
         const low = bits & -bits;
         bits ^= low;
         const a = (w << 5) + 31 - Math.clz32(low);
+        if (this.kinds[a] === action.wide && !listsDone) {
+          listsDone = true;
+          // Lists change nothing: when every one's self-loops are counted, they are counted here at once.
+          const lists = this.listsCounted(sink);
+          if (lists >= 0) {
+            loops += lists;
+            bits &= ~wideMask[w];
+            for (let v = w + 1; v < actionMask.length; v++) actionMask[v] &= ~wideMask[v];
+            continue;
+          }
+        }
         if (this.kinds[a] !== action.local) {
           this.other(a, sink);
           continue;
@@ -773,13 +791,7 @@ export class CompiledSystem {
     }
     const position = this.namespaces;
     if (sink.selfBundle !== undefined) {
-      // Offered when the first list's turn comes: every list's self-loops in this state, in their order.
-      if (!this.listsOffered) {
-        this.listsOffered = true;
-        const self = this.listSelfLoops();
-        this.takenBundles[position] = self;
-        if (self >= 0 && sink.selfBundle(position, self, this.selfEvents[self])) this.taken[position] = 1;
-      }
+      this.offerLists(sink);
       if (this.taken[position] === 1) {
         if (count > 0) {
           this.takenLoops[position] += count;
@@ -789,6 +801,35 @@ export class CompiledSystem {
       }
     }
     for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at], position);
+  }
+
+  /** Offered when the first list's turn comes: every list's self-loops in this state, in their order. */
+  private offerLists(sink: LaneSink): void {
+    if (this.listsOffered) return;
+    this.listsOffered = true;
+    const position = this.namespaces;
+    const self = this.listSelfLoops();
+    this.takenBundles[position] = self;
+    if (self >= 0 && sink.selfBundle?.(position, self, this.selfEvents[self]) === true)
+      this.taken[position] = 1;
+  }
+
+  /**
+   * At the first list's turn in `expand`: the self-loops of every list in this state when they are all
+   * counted (their bundle taken, or a sink that counts self-loops), else -1 (each list goes by `wideStep`).
+   */
+  private listsCounted(sink: LaneSink): number {
+    const position = this.namespaces;
+    if (sink.eachSelfLoop) {
+      if (sink.selfBundle === undefined) return -1;
+      this.offerLists(sink);
+      if (this.taken[position] !== 1) return -1;
+      const count = this.selfEvents[this.takenBundles[position]];
+      this.takenLoops[position] += count;
+      return count;
+    }
+    const self = this.listSelfLoops();
+    return self < 0 ? -1 : this.selfEvents[self];
   }
 
   /**
