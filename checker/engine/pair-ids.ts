@@ -10,50 +10,51 @@ const pairHash = (a: number, b: number): number => {
 
 /** Small integer ids for pairs of 32-bit integers: open addressing on typed arrays (no strings, no boxed keys). */
 export class PairIds {
-  private first: Int32Array = new Int32Array(256);
-  private second: Int32Array = new Int32Array(256);
-  /** id + 1 per slot; 0 marks an empty slot. */
-  private ids: Int32Array = new Int32Array(256);
+  /**
+   * Per slot, three words side by side: the pair's first and second integers and its id + 1 (0 marks an
+   * empty slot), so a probe reads one place rather than one in each of three arrays.
+   */
+  private slots: Int32Array = new Int32Array(3 * 256);
+  private mask = 255;
   size = 0;
 
   id(x: number, y: number): number {
     // As stored: a lane of 2^31 or more reads back negative from the Int32Array.
     const a = x | 0;
     const b = y | 0;
-    const mask = this.ids.length - 1;
+    const { slots, mask } = this;
     for (let slot = pairHash(a, b) & mask; ; slot = (slot + 1) & mask) {
-      const id = this.ids[slot];
+      const at = 3 * slot;
+      const id = slots[at + 2];
       if (id === 0) {
-        this.place(slot, a, b, ++this.size);
-        if (this.size * 2 > this.ids.length) this.grow();
+        slots[at] = a;
+        slots[at + 1] = b;
+        slots[at + 2] = ++this.size;
+        if (this.size * 2 > mask + 1) this.grow();
         return this.size - 1;
       }
-      if (this.first[slot] === a && this.second[slot] === b) return id - 1;
+      if (slots[at] === a && slots[at + 1] === b) return id - 1;
     }
-  }
-
-  private place(slot: number, a: number, b: number, entry: number): void {
-    this.first[slot] = a;
-    this.second[slot] = b;
-    this.ids[slot] = entry;
   }
 
   private grow(): void {
-    const { first, second, ids } = this;
-    this.first = new Int32Array(ids.length * 2);
-    this.second = new Int32Array(ids.length * 2);
-    this.ids = new Int32Array(ids.length * 2);
-    const mask = this.ids.length - 1;
-    for (let old = 0; old < ids.length; old++) {
-      if (ids[old] === 0) continue;
-      let slot = pairHash(first[old], second[old]) & mask;
-      while (this.ids[slot] !== 0) slot = (slot + 1) & mask;
-      this.place(slot, first[old], second[old], ids[old]);
+    const old = this.slots;
+    const slots = new Int32Array(2 * old.length);
+    const mask = slots.length / 3 - 1;
+    for (let from = 0; from < old.length; from += 3) {
+      if (old[from + 2] === 0) continue;
+      let slot = pairHash(old[from], old[from + 1]) & mask;
+      while (slots[3 * slot + 2] !== 0) slot = (slot + 1) & mask;
+      slots[3 * slot] = old[from];
+      slots[3 * slot + 1] = old[from + 1];
+      slots[3 * slot + 2] = old[from + 2];
     }
+    this.slots = slots;
+    this.mask = mask;
   }
 
   get bytes(): number {
-    return this.ids.byteLength * 3;
+    return this.slots.byteLength;
   }
 }
 
