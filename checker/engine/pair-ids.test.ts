@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { PairIds, PairValues } from './pair-ids.ts';
 
 describe('pair ids', () => {
-  it('give each pair one id, found again after growth, and find none for a pair never given one', () => {
+  it('give each pair one id in the order first asked, the same id again after growth', () => {
     const ids = new PairIds();
     // Pairs that differ in one member only: a key that dropped one would merge them.
     for (let n = 0; n < 5_000; n++) expect(ids.id(n % 2 === 0 ? n : 3, n % 2 === 0 ? 3 : n)).toBe(n);
-    for (let n = 0; n < 5_000; n++) expect(ids.find(n % 2 === 0 ? n : 3, n % 2 === 0 ? 3 : n)).toBe(n);
-    expect(ids.find(2, 2)).toBe(-1);
-    expect(ids.find(-1, 2 ** 31)).toBe(-1);
-    expect(ids.size).toBe(5_000);
+    for (let n = 0; n < 5_000; n++) expect(ids.id(n % 2 === 0 ? n : 3, n % 2 === 0 ? 3 : n)).toBe(n);
+    // A lane of 2^31 or more is stored as its 32-bit pattern: one pair, not two.
+    expect(ids.id(-1, 2 ** 31)).toBe(5_000);
+    expect(ids.id(2 ** 32 - 1, -(2 ** 31))).toBe(5_000);
+    expect(ids.size).toBe(5_001);
   });
 });
 
@@ -22,7 +23,10 @@ describe('pair values', () => {
     expect(values.get(7, 8)).toBe(42);
     expect(values.get(8, 7)).toBe(0);
     expect(values.get(7, 7)).toBe(-1);
-    // The pairs asked about and never filed took no id: the first two filed are ids 0 and 1.
-    expect((values as unknown as { ids: PairIds }).ids.size).toBe(2);
+    values.set(7, 8, 5);
+    expect(values.get(7, 8)).toBe(5);
+    // The pairs asked about and never filed took no room: only the two filed are kept.
+    expect(values.size).toBe(2);
+    expect(() => values.set(1, 1, -1)).toThrow(RangeError);
   });
 });

@@ -279,7 +279,10 @@ export class PackedVisitedTable {
     if (!this.layout.pack(probe, this.packedProbe, 0)) this.widen(probe);
     const words = this.layout.words;
     if ((index & (chunkSize - 1)) === 0) this.chunks.push(new Uint32Array(chunkSize * words));
-    this.chunks[index >>> 14].set(this.packedProbe.subarray(0, words), (index & (chunkSize - 1)) * words);
+    // Word by word: a `subarray` view per state added was most of what the search allocated here.
+    const chunk = this.chunks[index >>> 14];
+    const base = (index & (chunkSize - 1)) * words;
+    for (let k = 0; k < words; k++) chunk[base + k] = this.packedProbe[k];
     const length = this.slots.length;
     let slot = this.slotOf(hash);
     while (this.slots[slot] !== 0) slot = slot + 1 === length ? 0 : slot + 1;

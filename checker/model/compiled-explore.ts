@@ -232,14 +232,20 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
   // The self-loops of taken bundles traversed before the search stopped in the state being expanded.
   let anyTaken = false;
   const takenAtStop = new Int32Array(compiled.bundlePositions);
+  // Per bundle position, the state in which the sink last took its bundle (for `recount`'s offers).
+  const takenIn = new Int32Array(compiled.bundlePositions).fill(-1);
   let stoppedHere = false;
+  // Successors sent (not counted in bulk) in the state being expanded, and the one the search stopped at.
+  let sends = 0;
+  let stopSend = 0;
   /** One edge from the current state to `lanes` (the current state itself when `self`); `slot` as `onLaneEdge`'s. */
   const arrive = (event: number, lanes: Uint32Array, self: boolean, slot = -1): void => {
     arriveEdge(event, lanes, self, slot);
-    // The first stop inside a state: the self-loops taken so far are those before it.
-    if (anyTaken && !stoppedHere && tally.stopReason !== undefined) {
+    // The first stop inside a state: what was traversed before it is counted again in order (`recount`).
+    if (!stoppedHere && tally.stopReason !== undefined) {
       stoppedHere = true;
-      takenAtStop.set(compiled.takenLoops);
+      stopSend = sends;
+      if (compact) takenAtStop.set(compiled.takenLoops);
     }
   };
   const arriveEdge = (event: number, lanes: Uint32Array, self: boolean, slot: number): void => {
@@ -299,6 +305,7 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     self(event, slot) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
+      sends++;
       tally.transitions++;
       represented.transitions += currentOrbit;
       if (callbacks) arrive(event, current, true, slot);
@@ -313,12 +320,14 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
             )
               return false;
             anyTaken = true;
+            takenIn[slot] = currentIndex;
             return true;
           },
         }),
     change(event, lane, value) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
+      sends++;
       tally.transitions++;
       represented.transitions += currentOrbit;
       if (value === current[lane]) {
@@ -333,12 +342,38 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     whole(event, lanes) {
       ordinal++;
       if (tally.stopReason !== undefined) return;
+      sends++;
       tally.transitions++;
       represented.transitions += currentOrbit;
       let same = true;
       for (let k = 0; k < width && same; k++) same = lanes[k] === current[k];
       arrive(event, lanes, same);
     },
+  };
+
+  // A stop inside a state: `expand` may have sent counts of self-loops after the successor the search
+  // stopped at, and not the ones before it; the state is expanded again in order to count those before.
+  let recounted = 0;
+  let counted = 0;
+  const recountSend = () => {
+    if (++recounted === stopSend) takenAtStop.set(compiled.takenLoops);
+  };
+  const recountSink: LaneSink = {
+    eachSelfLoop: callbacks,
+    selfLoops(count) {
+      if (recounted < stopSend) counted += count;
+    },
+    ...(onSelfBundle === undefined ? {} : { selfBundle: (slot: number) => takenIn[slot] === currentIndex }),
+    self: recountSend,
+    change: recountSend,
+    whole: recountSend,
+  };
+  const recount = (transitions: number, representedTransitions: number): void => {
+    recounted = 0;
+    counted = 0;
+    compiled.expandInOrder(current, recountSink);
+    tally.transitions = transitions + counted + stopSend;
+    represented.transitions = representedTransitions + (counted + stopSend) * currentOrbit;
   };
 
   const initials = compiled.model.initialStates();
@@ -552,7 +587,13 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     onExpand?.();
     anyTaken = false;
     stoppedHere = false;
-    compiled.expand(current, sink);
+    sends = 0;
+    const transitions = tally.transitions;
+    const representedTransitions = represented.transitions;
+    // Hash compaction numbers each successor by its place among the state's (`ordinal`): counts in order.
+    if (compact) compiled.expandInOrder(current, sink);
+    else compiled.expand(current, sink);
+    if (stoppedHere && !compact) recount(transitions, representedTransitions);
     if (anyTaken) onSelfBundlesDone?.(stoppedHere ? takenAtStop : compiled.takenLoops, compiled.takenBundles);
   }
 

@@ -18,8 +18,8 @@ export interface LaneSink {
   /** False when nothing watches single edges: self-loops may then be counted in bulk (`selfLoops`). */
   readonly eachSelfLoop: boolean;
   /**
-   * `count` self-loops, each before the next successor sent (when `eachSelfLoop` is false, or the
-   * self-loops of a bundle `selfBundle` took).
+   * `count` self-loops (when `eachSelfLoop` is false, or the self-loops of a bundle `selfBundle` took):
+   * under `expandInOrder` each before the next successor sent; under `expand` perhaps after it.
    */
   selfLoops(count: number): void;
   /**
@@ -27,7 +27,8 @@ export interface LaneSink {
    * `slot`'s local actions in this state, one table bundle (`bundle` names it: the same bundle has the same
    * self-loops in the same order in every state whose bundle it is; `at(bundle, k)` is the k-th one's event).
    * True takes them: they are sent as counts only (`selfLoops`), and `CompiledSystem.takenLoops[slot]`
-   * counts those sent so far; false sends each to `self` with its slot.
+   * counts those sent so far (under `expand`, a slot's self-loops-only entries all at once at the start);
+   * false sends each to `self` with its slot.
    * The lists across namespaces (the wide actions) are offered the same way when the first one's turn
    * comes: the self-loops of all their table entries in this state as one bundle, at position `slot` =
    * namespaces (`bundlePositions`).
@@ -143,13 +144,20 @@ export class CompiledSystem {
   /** Per local action: its namespace slot, and its position among that slot's local actions. */
   private readonly slotOf: Int32Array;
   private readonly positionOf: Int32Array;
-  /**
-   * Per local action: where its self-loop count sits in its slot's bundle (after the entries and the
-   * self-loops' word), so a state reads the bundle's short run instead of each entry's run in the pool.
-   */
-  private readonly summaryOf: Int32Array;
   /** Per slot: its local actions in order. */
   private readonly slotActions: number[][];
+  /**
+   * Per slot: its local actions' indexes in order, flattened (slot i's from `slotFirst[i]`), and the 32-bit
+   * words of a mask over them (`fillBundle`'s summary).
+   */
+  private readonly slotIndexes: Int32Array;
+  private readonly slotFirst: Int32Array;
+  private readonly maskWords: Int32Array;
+  /** A mask over every action (32 a word): the actions that are not local, and the expansion's own (`expand`). */
+  private readonly othersMask: Int32Array;
+  private readonly actionMask: Int32Array;
+  /** The same over the wide actions (the lists across namespaces). */
+  private readonly wideMask: Int32Array;
   /**
    * Per slot, per namespace id: by full context id (local context and every controller), the pool offset of a
    * bundle: one entry per local action of the slot, so a state reads one short run of the pool per slot.
@@ -173,7 +181,10 @@ export class CompiledSystem {
   private listsOffered = false;
   /** Per bundle position: whether the sink took the self-loops of its bundle in the state being expanded (`selfBundle`). */
   private readonly taken: Uint8Array;
-  /** Per bundle position: the self-loops of a taken bundle sent (as counts) so far in the state being expanded. */
+  /**
+   * Per bundle position: the self-loops of a taken bundle sent (as counts) so far in the state being
+   * expanded (under `expand`, a slot's self-loops-only entries counted at the start).
+   */
   readonly takenLoops: Int32Array;
   /** Per bundle position: the bundle offered to the sink in the state being expanded (`selfBundle`'s `bundle`). */
   readonly takenBundles: Int32Array;
@@ -293,9 +304,18 @@ export class CompiledSystem {
     this.positionOf = Int32Array.from(actions, (a, at) =>
       a.type === 'local' ? this.slotActions[a.i].push(at) - 1 : -1,
     );
-    this.summaryOf = Int32Array.from(actions, (a, at) =>
-      a.type === 'local' ? this.slotActions[a.i].length + 1 + this.positionOf[at] : -1,
-    );
+    this.slotIndexes = Int32Array.from(this.slotActions.flat());
+    this.slotFirst = new Int32Array(this.namespaces);
+    for (let i = 1; i < this.namespaces; i++)
+      this.slotFirst[i] = this.slotFirst[i - 1] + this.slotActions[i - 1].length;
+    this.maskWords = Int32Array.from(this.slotActions, (list) => (list.length + 31) >>> 5);
+    this.othersMask = new Int32Array((actions.length + 31) >>> 5);
+    this.actionMask = new Int32Array(this.othersMask.length);
+    this.wideMask = new Int32Array(this.othersMask.length);
+    for (let a = 0; a < actions.length; a++) {
+      if (actions[a].type !== 'local') this.othersMask[a >>> 5] |= 1 << (a & 31);
+      if (actions[a].type === 'wide') this.wideMask[a >>> 5] |= 1 << (a & 31);
+    }
     this.bundleRows = model.scope.namespaces.map(() => []);
     this.bundles = new Int32Array(this.namespaces);
     this.wideActions = actions.flatMap((a, at) => (a.type === 'wide' ? [at] : []));
@@ -348,12 +368,146 @@ export class CompiledSystem {
     return this.events.push(event) - 1;
   }
 
-  /** Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order. */
+  /**
+   * Sends every successor of the state with lanes `current` to `sink`, in `SystemModel.enabled`'s order,
+   * but for the self-loops counted in bulk (`selfLoops`): they may come after successors sent after them
+   * (all of a slot's counted at once), so a search that stops inside a state counts them again by
+   * `expandInOrder`. Only the actions with something to send are visited: the bundles' masks name them.
+   */
   expand(current: Uint32Array, sink: LaneSink): void {
     this.begin(current);
-    const { kinds, lanes, slotOf, positionOf, summaryOf, bundles, taken, takenLoops } = this;
+    this.offer(sink);
+    const { pool, bundles, taken, takenLoops, slotIndexes, slotFirst, maskWords, actionMask, wideMask } =
+      this;
     const each = sink.eachSelfLoop;
-    const bundled = each && sink.selfBundle !== undefined;
+    actionMask.set(this.othersMask);
+    let loops = 0;
+    let listsDone = false;
+    for (let i = 0; i < this.namespaces; i++) {
+      const words = maskWords[i];
+      const head = bundles[i] + this.slotActions[i].length + 1;
+      // Self-loops only: counted here when counted at all, else each is sent and its action visited.
+      const counted = !each || taken[i] === 1;
+      if (counted) {
+        loops += pool[head];
+        if (each) takenLoops[i] += pool[head];
+      }
+      for (let w = 0; w < words; w++) {
+        let bits = pool[head + 1 + w];
+        if (!counted) bits |= pool[head + 1 + words + w];
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const a = slotIndexes[slotFirst[i] + (w << 5) + 31 - Math.clz32(low)];
+          actionMask[a >>> 5] |= 1 << (a & 31);
+        }
+      }
+    }
+    for (let w = 0; w < actionMask.length; w++) {
+      let bits = actionMask[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const a = (w << 5) + 31 - Math.clz32(low);
+        if (this.kinds[a] === action.wide && !listsDone) {
+          listsDone = true;
+          // Lists change nothing: when every one's self-loops are counted, they are counted here at once.
+          const lists = this.listsCounted(sink);
+          if (lists >= 0) {
+            loops += lists;
+            bits &= ~wideMask[w];
+            for (let v = w + 1; v < actionMask.length; v++) actionMask[v] &= ~wideMask[v];
+            continue;
+          }
+        }
+        if (this.kinds[a] !== action.local) {
+          this.other(a, sink);
+          continue;
+        }
+        const slot = this.slotOf[a];
+        const entry = this.pool[bundles[slot] + this.positionOf[a]];
+        if (entry === always) {
+          this.computeAlways(a, sink);
+          continue;
+        }
+        const lane = this.lanes[a];
+        const run = this.pool;
+        const end = entry - 1 + 2 * run[entry - 2];
+        for (let at = entry - 1; at < end; at += 2) {
+          if (run[at + 1] >= 0) sink.change(run[at], lane, run[at + 1]);
+          else if (!each) loops++;
+          else if (taken[slot] === 1) {
+            loops++;
+            takenLoops[slot]++;
+          } else sink.self(run[at], slot);
+        }
+      }
+    }
+    if (loops > 0) sink.selfLoops(loops);
+    this.decoded = undefined;
+  }
+
+  /**
+   * As `expand`, with each count of self-loops sent before the next successor, as `SystemModel.enabled`
+   * orders them: for a sink that numbers every successor, or counts those before a stop inside the state.
+   */
+  expandInOrder(current: Uint32Array, sink: LaneSink): void {
+    this.begin(current);
+    this.offer(sink);
+    const { kinds, lanes, slotOf, positionOf, bundles, taken, takenLoops } = this;
+    const each = sink.eachSelfLoop;
+    // Self-loops not yet reported: counted, and handed over before the next other successor.
+    let loops = 0;
+    for (let a = 0; a < kinds.length; a++) {
+      const kind = kinds[a];
+      if (kind === action.local) {
+        const pool = this.pool;
+        const slot = slotOf[a];
+        const bundle = bundles[slot];
+        const position = positionOf[a];
+        const entry = pool[bundle + position];
+        const head = bundle + this.slotActions[slot].length + 1;
+        const moves = (pool[head + 1 + (position >>> 5)] >>> (position & 31)) & 1;
+        // An entry of self-loops only, counted rather than sent.
+        if (moves === 0 && (!each || taken[slot] === 1)) {
+          loops += pool[entry - 2];
+          if (each) takenLoops[slot] += pool[entry - 2];
+          continue;
+        }
+        if (entry !== always) {
+          const lane = lanes[a];
+          const end = entry - 1 + 2 * pool[entry - 2];
+          for (let at = entry - 1; at < end; at += 2) {
+            if (pool[at + 1] >= 0) {
+              if (loops > 0) {
+                sink.selfLoops(loops);
+                loops = 0;
+              }
+              sink.change(pool[at], lane, pool[at + 1]);
+            } else if (!each) loops++;
+            else if (taken[slot] === 1) {
+              loops++;
+              takenLoops[slot]++;
+            } else sink.self(pool[at], slot);
+          }
+          continue;
+        }
+      }
+      if (loops > 0) {
+        sink.selfLoops(loops);
+        loops = 0;
+      }
+      if (kind === action.local) this.computeAlways(a, sink);
+      else this.other(a, sink);
+    }
+    if (loops > 0) sink.selfLoops(loops);
+    this.decoded = undefined;
+  }
+
+  /** Before a state's successors: each slot's self-loops offered as its bundle (`LaneSink.selfBundle`). */
+  private offer(sink: LaneSink): void {
+    const { taken, takenLoops } = this;
+    const bundled = sink.eachSelfLoop && sink.selfBundle !== undefined;
     for (let i = 0; i < this.namespaces; i++) {
       takenLoops[i] = 0;
       taken[i] = 0;
@@ -367,53 +521,15 @@ export class CompiledSystem {
       taken[p] = 0;
     }
     this.listsOffered = false;
-    // Self-loops not yet reported: counted, and handed over before the next other successor.
-    let loops = 0;
-    for (let a = 0; a < kinds.length; a++) {
-      const kind = kinds[a];
-      if (kind === action.local) {
-        const pool = this.pool;
-        const slot = slotOf[a];
-        const bundle = bundles[slot];
-        // An entry of self-loops only, counted rather than sent: its run in the pool is not read.
-        const selfs = pool[bundle + summaryOf[a]];
-        if (selfs >= 0 && (!each || taken[slot] === 1)) {
-          loops += selfs;
-          if (each) takenLoops[slot] += selfs;
-          continue;
-        }
-        const entry = pool[bundle + positionOf[a]];
-        if (entry !== always) {
-          const lane = lanes[a];
-          const end = entry - 1 + 2 * pool[entry - 2];
-          for (let at = entry - 1; at < end; at += 2) {
-            if (pool[at + 1] >= 0) {
-              if (loops > 0) {
-                sink.selfLoops(loops);
-                loops = 0;
-              }
-              sink.change(pool[at], lane, pool[at + 1]);
-            } else if (!each) loops++;
-            else if (taken[slotOf[a]] === 1) {
-              loops++;
-              takenLoops[slotOf[a]]++;
-            } else sink.self(pool[at], slotOf[a]);
-          }
-          continue;
-        }
-      }
-      if (loops > 0) {
-        sink.selfLoops(loops);
-        loops = 0;
-      }
-      if (kind === action.local) this.computeAlways(a, sink);
-      else if (kind === action.wide) this.wideStep(a, sink);
-      else if (kind === action.global) this.globalStep(a, sink);
-      else if (kind === action.clock) this.clock(sink);
-      else this.restart(sink);
-    }
-    if (loops > 0) sink.selfLoops(loops);
-    this.decoded = undefined;
+  }
+
+  /** An action that is not local: a list, a global action, the clock or the restart. */
+  private other(a: number, sink: LaneSink): void {
+    const kind = this.kinds[a];
+    if (kind === action.wide) this.wideStep(a, sink);
+    else if (kind === action.global) this.globalStep(a, sink);
+    else if (kind === action.clock) this.clock(sink);
+    else this.restart(sink);
   }
 
   /**
@@ -541,17 +657,23 @@ export class CompiledSystem {
     this.lastValid = true;
   }
 
-  /** Slot i's bundle for namespace id `id` in the full context: each local action's entry, from its own table. */
+  /**
+   * Slot i's bundle for namespace id `id` in the full context: each local action's entry, from its own
+   * table, then its summary, so that a state visits only the actions with something to send (`expand`).
+   */
   private fillBundle(i: number, id: number): number {
     const entries = this.slotActions[i].map((a) => this.localEntry(a, 3 + i, id));
     const offset = this.poolLength;
     const n = entries.length;
-    // One word more: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed; then
-    // per entry its count when every step of it is a self-loop, else -1 (a step moves, or computed always).
-    this.pool = grown(this.pool, offset + 2 * n + 1, 0);
+    const words = this.maskWords[i];
+    // After the entries: where the bundle's self-loops are listed (`bundleSelfLoops`), 0 until needed; the
+    // self-loops of the entries that hold nothing else; the mask of the entries that move a lane or are
+    // computed always; the mask of those that hold self-loops and nothing else.
+    this.pool = grown(this.pool, offset + n + 2 + 2 * words, 0);
     const pool = this.pool;
     pool.set(entries, offset);
-    pool[offset + n] = 0;
+    const head = offset + n + 1;
+    pool.fill(0, offset + n, head + 1 + 2 * words);
     for (let p = 0; p < n; p++) {
       const entry = entries[p];
       let selfs = -1;
@@ -560,9 +682,13 @@ export class CompiledSystem {
         const end = entry - 1 + 2 * selfs;
         for (let at = entry - 1; at < end && selfs >= 0; at += 2) if (pool[at + 1] >= 0) selfs = -1;
       }
-      pool[offset + n + 1 + p] = selfs;
+      if (selfs < 0) pool[head + 1 + (p >>> 5)] |= 1 << (p & 31);
+      else if (selfs > 0) {
+        pool[head] += selfs;
+        pool[head + 1 + words + (p >>> 5)] |= 1 << (p & 31);
+      }
     }
-    this.poolLength += 2 * n + 1;
+    this.poolLength = head + 1 + 2 * words;
     const rows = this.bundleRows[i];
     const row = grown(rows[id] ?? new Int32Array(0), this.fullContext, unknown);
     rows[id] = row;
@@ -665,13 +791,7 @@ export class CompiledSystem {
     }
     const position = this.namespaces;
     if (sink.selfBundle !== undefined) {
-      // Offered when the first list's turn comes: every list's self-loops in this state, in their order.
-      if (!this.listsOffered) {
-        this.listsOffered = true;
-        const self = this.listSelfLoops();
-        this.takenBundles[position] = self;
-        if (self >= 0 && sink.selfBundle(position, self, this.selfEvents[self])) this.taken[position] = 1;
-      }
+      this.offerLists(sink);
       if (this.taken[position] === 1) {
         if (count > 0) {
           this.takenLoops[position] += count;
@@ -681,6 +801,35 @@ export class CompiledSystem {
       }
     }
     for (let at = entry - 1; at < entry - 1 + count; at++) sink.self(pool[at], position);
+  }
+
+  /** Offered when the first list's turn comes: every list's self-loops in this state, in their order. */
+  private offerLists(sink: LaneSink): void {
+    if (this.listsOffered) return;
+    this.listsOffered = true;
+    const position = this.namespaces;
+    const self = this.listSelfLoops();
+    this.takenBundles[position] = self;
+    if (self >= 0 && sink.selfBundle?.(position, self, this.selfEvents[self]) === true)
+      this.taken[position] = 1;
+  }
+
+  /**
+   * At the first list's turn in `expand`: the self-loops of every list in this state when they are all
+   * counted (their bundle taken, or a sink that counts self-loops), else -1 (each list goes by `wideStep`).
+   */
+  private listsCounted(sink: LaneSink): number {
+    const position = this.namespaces;
+    if (sink.eachSelfLoop) {
+      if (sink.selfBundle === undefined) return -1;
+      this.offerLists(sink);
+      if (this.taken[position] !== 1) return -1;
+      const count = this.selfEvents[this.takenBundles[position]];
+      this.takenLoops[position] += count;
+      return count;
+    }
+    const self = this.listSelfLoops();
+    return self < 0 ? -1 : this.selfEvents[self];
   }
 
   /**
