@@ -118,9 +118,12 @@ export class VectorTable {
     return ((this.vectors[id * this.width + (bit >>> 5)] >>> (bit & 31)) & 1) === 1;
   }
 
-  /** Vector `id`'s words copied into `into`. */
+  /** Vector `id`'s words copied into `into` (word by word: a view per call costs more than the copy, once per state). */
   copy(id: number, into: Uint32Array): void {
-    into.set(this.vectors.subarray(id * this.width, (id + 1) * this.width));
+    const width = this.width;
+    const vectors = this.vectors;
+    const at = id * width;
+    for (let w = 0; w < width; w++) into[w] = vectors[at + w];
   }
 
   get bytes(): number {
@@ -338,8 +341,16 @@ export class LivenessCollector {
   /** The steps' vector of the edges seen so far out of state `gatheredFor` (-1: none yet). */
   private gathered: Uint32Array;
   private gatheredFor = -1;
-  /** Per compiled table bundle taken whole (`selfLoopBundle`): its self-loops' conditions' words, then their self-loop word. */
-  private readonly bundleWords = new Map<number, Uint32Array>();
+  /**
+   * Per compiled table bundle taken whole (`selfLoopBundle`): `bundleRow[bundle]` its row + 1 (0 until
+   * known), and row r's `width + 1` words from `r * (width + 1)` in `bundleWords`, its self-loops'
+   * conditions' words, then their self-loop word. Typed arrays rather than a map, since they are asked once
+   * per bundle of every state expanded; rows, since bundles are named by sparse offsets (on default 5,882
+   * bundles below 147,456).
+   */
+  private bundleRow = new Int32Array(0);
+  private bundleWords = new Uint32Array(0);
+  private bundleRows = 0;
   private search: ExploreResult<SystemState, SystemEvent> | undefined;
   /** The goals' `p` and `q`, asked once per goal, own slot and the lanes outside the slots. */
   private readonly goalMemo: GoalMemo;
@@ -436,11 +447,12 @@ export class LivenessCollector {
   eventEdge(event: number, events: readonly SystemEvent[], selfLoop: boolean): void {
     const s = this.expansions - 1;
     const words = this.gathered.length;
-    // Each array grows on its own: idKnown doubles past the event, so a later event below its length
-    // may still lie past idBits' last word.
-    this.idKnown = grown(this.idKnown, event);
-    this.idBits = grown(this.idBits, (event + 1) * words - 1);
-    if (this.idKnown[event] === 0) {
+    // An event seen before has its bits in `idBits` (sized then): one test per edge instead of two grows.
+    if (event >= this.idKnown.length || this.idKnown[event] === 0) {
+      // Each array grows on its own: idKnown doubles past the event, so a later event below its length
+      // may still lie past idBits' last word.
+      this.idKnown = grown(this.idKnown, event);
+      this.idBits = grown(this.idBits, (event + 1) * words - 1);
       this.idBits.set(this.bitsOf(events[event]), event * words);
       this.idKnown[event] = 1;
     }
@@ -467,25 +479,29 @@ export class LivenessCollector {
       for (let k = 0; k < count; k++) this.eventEdge(eventOf(bundle, k), events, true);
       return;
     }
-    let words = this.bundleWords.get(bundle);
-    if (words === undefined) {
+    const gathered = this.gathered;
+    const width = gathered.length;
+    const row = bundle < this.bundleRow.length ? this.bundleRow[bundle] - 1 : -1;
+    if (row === -1) {
+      const at = this.bundleRows * (width + 1);
+      this.bundleRow = grown(this.bundleRow, bundle);
+      this.bundleRow[bundle] = ++this.bundleRows;
+      this.bundleWords = grown(this.bundleWords, at + width);
+      const words = this.bundleWords;
       // Its events were each seen before (the bundle was recorded one by one): their bits are known.
-      const width = this.gathered.length;
-      words = new Uint32Array(width + 1);
       for (let k = 0; k < total; k++) {
         const event = eventOf(bundle, k);
         this.eventEdge(event, events, true);
-        for (let w = 0; w < width; w++) words[w] |= this.idBits[event * width + w];
-        words[width] |= this.selfWordOf(event, events);
+        for (let w = 0; w < width; w++) words[at + w] |= this.idBits[event * width + w];
+        words[at + width] |= this.selfWordOf(event, events);
       }
-      this.bundleWords.set(bundle, words);
       return;
     }
     this.gatheredFor = this.expansions - 1;
-    const gathered = this.gathered;
-    const width = gathered.length;
-    for (let w = 0; w < width; w++) gathered[w] |= words[w];
-    this.gatheredSelf |= words[width];
+    const words = this.bundleWords;
+    const at = row * (width + 1);
+    for (let w = 0; w < width; w++) gathered[w] |= words[at + w];
+    this.gatheredSelf |= words[at + width];
   }
 
   /** Writes the classes gathered over the last expansion's edges, and that it had one. */
