@@ -17,9 +17,16 @@ import {
   machineCapacity,
   type StateEstimate,
 } from '../checker/judging/estimate.ts';
+import { expectationsOf } from '../checker/judging/expectations.ts';
 import { LivenessCollector } from '../checker/judging/liveness-fly.ts';
 import { symmetricLivenessRefusal } from '../checker/judging/liveness-symmetric.ts';
-import { goldenDifferences, goldenFileOf, goldenOf, manifestVerdicts } from '../checker/judging/manifest.ts';
+import {
+  goldenDifferences,
+  goldenFileOf,
+  goldenOfFile,
+  type ManifestScope,
+  manifestVerdicts,
+} from '../checker/judging/manifest.ts';
 import { outcomeLines, outcomeOf, type ScenarioSummary } from '../checker/judging/outcome.ts';
 import { writeTraceability } from '../checker/judging/traceability.ts';
 import { releaseCompiled } from '../checker/model/compiled.ts';
@@ -244,11 +251,17 @@ async function runExhaustive(
   recorder = undefined;
   releaseCompiled(model);
   collectGarbage();
+  // A built-in scope's declarations come from its file as the arguments read it, not from a second parse.
+  const ownFile =
+    args.scopeSource.kind === 'named' && model.scope.name === args.scopeSource.name
+      ? args.builtIn
+      : undefined;
   const context = {
     model,
     variant: args.variant,
     outDir: folder,
     givenScope: args.scope,
+    ...(ownFile ? { expectations: expectationsOf(ownFile.expectations) } : {}),
     ...(liveness ? { liveness } : {}),
   };
   // Scenarios replay the machines as written: a seeded-fault run, or one cut short, skips them.
@@ -302,8 +315,7 @@ async function runExhaustive(
 function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean): string[] {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return [];
   if (args.properties.length > 0 || reduced || result.bitstate || !result.complete) return [];
-  const name = args.scopeSource.name;
-  const pinned = goldenOf(name);
+  const pinned = builtInGolden(args);
   if (!pinned) return [];
   return goldenDifferences(pinned, {
     states: result.states,
@@ -360,12 +372,8 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
  */
 function pinnedStates(args: VerifyArgs): number | undefined {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return undefined;
-  try {
-    const golden = goldenOf(args.scopeSource.name);
-    return golden?.explored ? golden.states : golden?.measured?.states;
-  } catch {
-    return undefined;
-  }
+  const golden = builtInGolden(args);
+  return golden?.explored ? golden.states : golden?.measured?.states;
 }
 
 /** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */
@@ -416,14 +424,14 @@ function violationLine(v: FirstViolation, reporter: ProgressConsole): string {
 /** The golden state count of a named scope (its file's `golden:`), for the progress bar's ETA. */
 function goldenStates(args: VerifyArgs): number | undefined {
   if (args.scopeSource.kind !== 'named' || args.maxStates !== undefined) return undefined;
-  const name = args.scopeSource.name;
-  try {
-    const scope = goldenOf(name);
-    return scope?.explored ? scope.states : undefined;
-  } catch {
-    // The bar then has no total: the ETA is a nicety, never a reason to refuse a run.
-    return undefined;
-  }
+  const scope = builtInGolden(args);
+  return scope?.explored ? scope.states : undefined;
+}
+
+/** A named scope's golden figures, from its file as the arguments read it (one parse for the whole run). */
+function builtInGolden(args: VerifyArgs): ManifestScope | undefined {
+  if (args.scopeSource.kind !== 'named' || args.builtIn === undefined) return undefined;
+  return goldenOfFile(args.scopeSource.name, args.builtIn);
 }
 
 /** The part of `checker/judging/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */

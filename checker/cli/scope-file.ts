@@ -59,9 +59,19 @@ export function builtInScopes(): Record<string, Scope> {
   return Object.fromEntries(scopeNames().map((name) => [name, scopeByName(name)]));
 }
 
-/** A built-in scope by name, else a scope file; anything else names the valid choices. */
-export function resolveScope(text: string): { scopeSource: ScopeSource; scope: Scope } {
-  if (!/[./]/.test(text)) return { scopeSource: { kind: 'named', name: text }, scope: scopeByName(text) };
+/**
+ * A built-in scope by name, else a scope file; anything else names the valid choices. A built-in scope's
+ * file comes with it (`builtIn`), so its golden figures and expectations need no second parse.
+ */
+export function resolveScope(text: string): {
+  scopeSource: ScopeSource;
+  scope: Scope;
+  builtIn?: LoadedScopeFile;
+} {
+  if (!/[./]/.test(text)) {
+    const builtIn = scopeFileByName(text);
+    return { scopeSource: { kind: 'named', name: text }, scope: builtIn.scope, builtIn };
+  }
   return { scopeSource: { kind: 'file', path: text }, scope: loadScopeFile(text) };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { scopeFileByName, scopeNames } from '../cli/scope-file.ts';
+import { type LoadedScopeFile, scopeFileByName, scopeNames } from '../cli/scope-file.ts';
 import type { goldenSchema, pinnedVerdictSchema } from '../cli/scope-format.ts';
 import type { CheckResult } from './check.ts';
 
@@ -20,7 +20,14 @@ export const goldenFileOf = (scopeName: string): string => `scopes/${scopeName}.
 /** A built-in scope's golden figures, from its file; none for a name no scope file has. */
 export function goldenOf(name: string): ManifestScope | undefined {
   if (!scopeNames().includes(name)) return undefined;
-  const { golden } = scopeFileByName(name);
+  return goldenOfFile(name, scopeFileByName(name));
+}
+
+/** The golden figures of built-in scope `name` from its file already read. */
+export function goldenOfFile(
+  name: string,
+  { golden }: Pick<LoadedScopeFile, 'golden'>,
+): ManifestScope | undefined {
   return golden ? { name, ...golden } : undefined;
 }
 
