@@ -50,7 +50,8 @@ import {
   writeReportStamp,
 } from '../checker/report/report.ts';
 import { buildSite } from '../checker/report/site/build.ts';
-import { sourceRoot as stampRoot, stampSources } from '../checker/report/stamp.ts';
+import { sourceRoot as stampRoot } from '../checker/report/stamp.ts';
+import { stampSourcesAside } from '../checker/report/stamp-aside.ts';
 import { livenessProperties } from '../properties/liveness.ts';
 import { safetyProperties } from '../properties/safety.ts';
 import type { Property } from '../properties/types.ts';
@@ -175,8 +176,6 @@ async function runExhaustive(
     args.maxStates === undefined &&
     args.maxSeconds === undefined &&
     args.out === undefined;
-  // Taken before the search: an edit made meanwhile leaves the committed report stale, never falsely fresh.
-  const sources = canonical ? stampSources(stampRoot, reportStamp) : undefined;
   // Checked before the search: a folder that cannot take the report must not cost the run.
   const outDir = checkOutputFolder(
     args.out ?? reportFolder(canonical, args.variant, model.scope.name),
@@ -199,6 +198,9 @@ async function runExhaustive(
     interrupt.dispose();
     return exitCodes.usage;
   }
+  // Taken as the search starts, in a child process on the other core: an edit made meanwhile leaves the
+  // committed report stale, never falsely fresh, and TypeScript's parse of every source is not held here.
+  const stampAside = canonical ? stampSourcesAside(stampRoot, reportStamp) : undefined;
   // Under symmetry liveness is judged on orbits paired with the slot a property follows, unless a property cannot be.
   const refusal = symmetry
     ? symmetricLivenessRefusal(symmetry, livenessProperties, systemHorizonDeclared(model) !== undefined)
@@ -280,10 +282,10 @@ async function runExhaustive(
   collectGarbage();
   // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
   const written = await writeReport(outputRoot, report, result, context);
-  if (committed && sources) {
-    await writeReportStamp(outputRoot, written, sources);
+  if (committed && stampAside) {
+    await writeReportStamp(outputRoot, written, await stampAside.sources);
     await writeTraceability(outputRoot);
-  }
+  } else stampAside?.cancel();
   written.push(...(await buildSite(outputRoot, folder)));
   // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
   if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
