@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { safetyProperties } from '../../properties/safety.ts';
-import { machinesFor } from '../../variants/variants.ts';
+import { baseVariantName, machinesFor } from '../../variants/variants.ts';
 import { builtInScopes } from '../cli/scope-file.ts';
 import { systemModel } from '../model/system-model.ts';
 import { check, type FirstViolation } from './check.ts';
@@ -50,5 +50,20 @@ describe('fail fast on a seeded fault', () => {
     expect(seen).toEqual([]);
     expect(result.complete).toBe(true);
     expect(result.stopReason).toBeUndefined();
+  });
+});
+
+describe('a search with nothing to judge', () => {
+  it('explores what a judged search explores, with no step memo to settle', () => {
+    const quick = systemModel(scopes.quick, machinesFor(baseVariantName, scopes.quick));
+    const bare = check(quick, []);
+    const judged = check(quick, safetyProperties);
+    expect(bare.properties).toEqual([]);
+    expect([bare.states, bare.transitions, bare.depth, bare.complete]).toEqual([
+      judged.states,
+      judged.transitions,
+      judged.depth,
+      true,
+    ]);
   });
 });

@@ -336,8 +336,9 @@ function createJudge(
   const stepViolated = steps.map(() => false);
   const invariantViolated = invariants.map(() => false);
   // Let, not const: the search's closures outlive it (liveness walks them), and the memos are dropped once judged.
+  // With no step judgement there is no class to settle: a memo over none would decode every edge for nothing.
   let memo: StepMemo | undefined =
-    options.memo === false
+    options.memo === false || stepPredicates.length + stepWitnessTests.length === 0
       ? undefined
       : new StepMemo(model, stepPredicates.length + stepWitnessTests.length, stepPredicates.length);
   // A violated predicate is judged no more: a list's bundle need not know its answer.
