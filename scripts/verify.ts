@@ -436,6 +436,9 @@ function builtInGolden(args: VerifyArgs): ManifestScope | undefined {
   return goldenOfFile(args.scopeSource.name, args.builtIn);
 }
 
+/** Where random walks live: one path for the import and its messages, so they cannot drift apart. */
+const randomModule = 'checker/judging/random.ts';
+
 /** The part of `checker/judging/random.ts` verify uses; loaded at run time so the exhaustive search never depends on it. */
 interface RandomModule {
   randomRun(
@@ -452,16 +455,16 @@ async function runRandom(
   variantName: string,
   options: { runs: number; seed?: number; path?: string },
 ): Promise<number> {
-  const modulePath = join(sourceRoot, 'checker', 'random.ts');
+  const modulePath = join(sourceRoot, randomModule);
   if (!existsSync(modulePath)) {
     console.error(
-      'verify: --random needs checker/judging/random.ts, which this tree does not have; run without --random',
+      `verify: --random needs ${randomModule}, which this tree does not have; run without --random`,
     );
     return exitCodes.usage;
   }
   const loaded: Partial<RandomModule> = await import(modulePath);
   if (typeof loaded.randomRun !== 'function' || typeof loaded.randomFailureText !== 'function') {
-    throw new Error('checker/judging/random.ts does not export randomRun and randomFailureText');
+    throw new Error(`${randomModule} does not export randomRun and randomFailureText`);
   }
   console.log(
     `nsmodel verify --random: scope ${model.scope.name}, variant ${variantName}, ${options.runs} walks`,

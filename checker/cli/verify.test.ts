@@ -146,6 +146,14 @@ describe('npm run verify, as a command', () => {
   // the entry point itself is started for a missing scope file, a signal and a small heap.
   const verify = (args: string[]) => runMainInProcess('verify', () => verifyMain(args, scratch()));
 
+  it('walks the scope at random with --random: every property holds on the machines as written', async () => {
+    const run = await verify(['--scope', 'quick', '--random', '--runs', '3', '--seed', '7']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('nsmodel verify --random: scope quick, variant model, 3 walks');
+    expect(run.stdout).toContain('3 random walks: every property held (seed 7).');
+    expect(run.code).toBe(0);
+  });
+
   it('refuses bad arguments with exit 2 and one line, no stack trace', async () => {
     // The command itself once; the other refusals as its entry runs main, which reads its command line first.
     const inProcess = (argv: string[]) =>
