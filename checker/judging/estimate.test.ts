@@ -52,7 +52,7 @@ describe('the state estimate before a search', () => {
     expect(estimate.lowerBound).toBe(true);
     expect(leastKept(estimate)).toBe(Math.ceil(estimate.states / 4));
     expect(estimateLine(estimate, machineCapacity(1024 * 1024))).toMatch(
-      /^estimated at least [\d,]+ states, at least [\d,]+ orbits under its symmetry \(order 4\) \(.* without namespaces, × each namespace alone: team-a ×[\d.]+\+\); this process holds about 2,995 \(350 B\/state\)$/,
+      /^estimated at least [\d,]+ states, at least [\d,]+ orbits under its symmetry \(order 4\) \(.* without namespaces, × each namespace alone: team-a ×[\d.]+\+\); this process holds about 4,194 \(250 B\/state\)$/,
     );
   });
 });

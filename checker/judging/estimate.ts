@@ -45,12 +45,12 @@ export const projectionCap = 100_000;
 export const projectionBudget = 300_000;
 
 /**
- * Bytes `verify` holds per state as its memory guard counts them (heap plus array buffers): measured on
- * the default scope after the search and liveness, 321 B/state above the loaded model (the visited
- * set's lanes, table, parents and events, the compiled tables, the step memo, liveness's words per state
- * and its Tarjan arrays; docs/performance.md), rounded up.
+ * Bytes `verify` holds per state as its memory guard counts them (heap plus array buffers, garbage not yet
+ * collected included): on the default scope, sampled at the search's progress reports with liveness's
+ * collector, at most 236 B/state above the loaded model (128 B/state once collected after the search, 99
+ * after liveness; docs/performance.md), rounded up.
  */
-export const bytesPerState = 350;
+export const bytesPerState = 250;
 
 function statesOf(
   scope: Scope,
