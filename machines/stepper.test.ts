@@ -11,6 +11,15 @@ import { canonicalJson, listTransitions, MachineStepper, transitionIds } from '.
 
 const admissionFacts = facts({ operation: 'create' });
 
+/** What a finalizer owner observes of a terminating namespace that still holds its finalizer. */
+const terminatingWithOwnFinalizer = {
+  owner: 'o.example.com/x',
+  namespaceActive: false,
+  namespaceTerminating: true,
+  finalizers: ['kubernetes', 'o.example.com/x'],
+  externalContentExists: false,
+};
+
 describe('listTransitions', () => {
   const namespaceTransitions = listTransitions(namespaceMachine);
   const byId = (id: string) => namespaceTransitions.find((t) => t.id === id);
@@ -270,13 +279,7 @@ describe('MachineStepper: what a step reports', () => {
     const stepper = new MachineStepper(finalizerOwnerMachine);
     const step = stepper.step(stepper.initial, {
       type: 'SYNC',
-      observed: {
-        owner: 'o.example.com/x',
-        namespaceActive: false,
-        namespaceTerminating: true,
-        finalizers: ['kubernetes', 'o.example.com/x'],
-        externalContentExists: false,
-      },
+      observed: terminatingWithOwnFinalizer,
     });
     expect(step.emitted).toEqual([{ type: 'removeOwnFinalizer', finalizers: ['kubernetes'] }]);
     expect(step.transitions).toEqual(['finalizerOwner:watching:SYNC[terminatingWithOwnFinalizer]']);
@@ -312,21 +315,7 @@ describe('MachineStepper: one inspected actor run per step', () => {
         ],
       ],
       [admissionMachine, [{ type: 'ADMIT', facts: admissionFacts }]],
-      [
-        finalizerOwnerMachine,
-        [
-          {
-            type: 'SYNC',
-            observed: {
-              owner: 'o.example.com/x',
-              namespaceActive: false,
-              namespaceTerminating: true,
-              finalizers: ['kubernetes', 'o.example.com/x'],
-              externalContentExists: false,
-            },
-          },
-        ],
-      ],
+      [finalizerOwnerMachine, [{ type: 'SYNC', observed: terminatingWithOwnFinalizer }]],
     ];
     let emitting = 0;
     for (const [machine, events] of walks) {

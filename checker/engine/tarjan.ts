@@ -165,21 +165,7 @@ export function tarjanComponents<E>(
       frameState.length--;
       frameCursor.length--;
       frameEnd.length--;
-      if (low[v] === index[v]) {
-        let size = 0;
-        while (stack.data[stack.length - 1 - size] !== v) size++;
-        size++;
-        let componentTaken = 0;
-        for (let i = stack.length - size; i < stack.length; i++) {
-          const s = stack.data[i];
-          components.states.push(s);
-          onStack[s] = 0;
-          componentTaken |= taken[s];
-        }
-        stack.length -= size;
-        components.ends.push(components.states.length);
-        components.taken.push(componentTaken);
-      }
+      if (low[v] === index[v]) closeComponent(v, stack, onStack, taken, components);
       if (frameState.length > 0) {
         const parent = frameState.data[frameState.length - 1];
         if (low[v] < low[parent]) low[parent] = low[v];
@@ -192,6 +178,29 @@ export function tarjanComponents<E>(
   }
   scratch.reset();
   return components;
+}
+
+/** Pops `v`'s component off Tarjan's stack into `components`, with the classes its edges took. */
+function closeComponent(
+  v: number,
+  stack: IntList,
+  onStack: Uint8Array,
+  taken: Int32Array,
+  components: PackedComponents,
+): void {
+  let size = 0;
+  while (stack.data[stack.length - 1 - size] !== v) size++;
+  size++;
+  let componentTaken = 0;
+  for (let i = stack.length - size; i < stack.length; i++) {
+    const s = stack.data[i];
+    components.states.push(s);
+    onStack[s] = 0;
+    componentTaken |= taken[s];
+  }
+  stack.length -= size;
+  components.ends.push(components.states.length);
+  components.taken.push(componentTaken);
 }
 
 /**
@@ -280,21 +289,7 @@ function listedComponents<E>(
       frameEnd.length--;
       frameBase.length--;
       edges.length = frameBase.data[frameBase.length];
-      if (low[v] === index[v]) {
-        let size = 0;
-        while (stack.data[stack.length - 1 - size] !== v) size++;
-        size++;
-        let componentTaken = 0;
-        for (let i = stack.length - size; i < stack.length; i++) {
-          const s = stack.data[i];
-          components.states.push(s);
-          onStack[s] = 0;
-          componentTaken |= taken[s];
-        }
-        stack.length -= size;
-        components.ends.push(components.states.length);
-        components.taken.push(componentTaken);
-      }
+      if (low[v] === index[v]) closeComponent(v, stack, onStack, taken, components);
       if (frameState.length > 0) {
         const parentTop = frameState.length - 1;
         const parent = frameState.data[parentTop];

@@ -163,15 +163,27 @@ export class TupleIds {
   }
 
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let id = 0; id < this.size; id++) {
+    this.slots = doubledSlots(this.slots, this.size, (id) => {
       const start = this.starts[id];
-      let slot = hashLanes(this.pool, start, this.end(id) - start) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id + 1;
-    }
+      return hashLanes(this.pool, start, this.end(id) - start);
+    });
   }
+}
+
+/** An open-addressing table of ids + 1, twice as large, each of the `size` ids placed again by its hash. */
+function doubledSlots(
+  slots: Int32Array,
+  size: number,
+  hashOf: (id: number) => number,
+): Int32Array<ArrayBuffer> {
+  const doubled = new Int32Array(slots.length * 2);
+  const mask = doubled.length - 1;
+  for (let id = 0; id < size; id++) {
+    let slot = hashOf(id) & mask;
+    while (doubled[slot] !== 0) slot = (slot + 1) & mask;
+    doubled[slot] = id + 1;
+  }
+  return doubled;
 }
 
 /** A triple's slot hash, mixed over all 32 bits: triples of small ids would otherwise cluster. */
@@ -226,14 +238,10 @@ export class TripleIds {
   }
 
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
     const { keys } = this;
-    for (let id = 0; id < this.size; id++) {
-      let slot = tripleHash(keys[id * 3], keys[id * 3 + 1], keys[id * 3 + 2]) & mask;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id + 1;
-    }
+    this.slots = doubledSlots(this.slots, this.size, (id) =>
+      tripleHash(keys[id * 3], keys[id * 3 + 1], keys[id * 3 + 2]),
+    );
   }
 }
 
