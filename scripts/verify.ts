@@ -256,7 +256,7 @@ async function runExhaustive(
   // A built-in scope's declarations come from its file as the arguments read it, not from a second parse.
   const ownFile =
     args.scopeSource.kind === 'named' && model.scope.name === args.scopeSource.name
-      ? args.builtIn
+      ? args.scopeSource.file
       : undefined;
   const context = {
     model,
@@ -432,8 +432,8 @@ function goldenStates(args: VerifyArgs): number | undefined {
 
 /** A named scope's golden figures, from its file as the arguments read it (one parse for the whole run). */
 function builtInGolden(args: VerifyArgs): ManifestScope | undefined {
-  if (args.scopeSource.kind !== 'named' || args.builtIn === undefined) return undefined;
-  return goldenOfFile(args.scopeSource.name, args.builtIn);
+  if (args.scopeSource.kind !== 'named') return undefined;
+  return goldenOfFile(args.scopeSource.name, args.scopeSource.file);
 }
 
 /** Where random walks live: one path for the import and its messages, so they cannot drift apart. */

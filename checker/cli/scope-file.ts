@@ -17,7 +17,9 @@ import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from './yaml-
  * `--scope NAME|FILE`: a scope file (checker/cli/scope-format.ts), by name from `scopes/NAME.yaml` or by
  * path. Every error is one line naming the file, the line, the field and the fix; nothing is explored.
  */
-export type ScopeSource = { kind: 'named'; name: string } | { kind: 'file'; path: string };
+export type ScopeSource =
+  /** A built-in scope with its file as read: its golden figures and expectations need no second parse. */
+  { kind: 'named'; name: string; file: LoadedScopeFile } | { kind: 'file'; path: string };
 
 /** The folder of the built-in scopes, wherever the command runs from (no URL object: tests may swap it for a DOM's). */
 export const scopesFolder = `${join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scopes')}/`;
@@ -59,18 +61,11 @@ export function builtInScopes(): Record<string, Scope> {
   return Object.fromEntries(scopeNames().map((name) => [name, scopeByName(name)]));
 }
 
-/**
- * A built-in scope by name, else a scope file; anything else names the valid choices. A built-in scope's
- * file comes with it (`builtIn`), so its golden figures and expectations need no second parse.
- */
-export function resolveScope(text: string): {
-  scopeSource: ScopeSource;
-  scope: Scope;
-  builtIn?: LoadedScopeFile;
-} {
+/** A built-in scope by name (with its file as read), else a scope file; anything else names the valid choices. */
+export function resolveScope(text: string): { scopeSource: ScopeSource; scope: Scope } {
   if (!/[./]/.test(text)) {
-    const builtIn = scopeFileByName(text);
-    return { scopeSource: { kind: 'named', name: text }, scope: builtIn.scope, builtIn };
+    const file = scopeFileByName(text);
+    return { scopeSource: { kind: 'named', name: text, file }, scope: file.scope };
   }
   return { scopeSource: { kind: 'file', path: text }, scope: loadScopeFile(text) };
 }

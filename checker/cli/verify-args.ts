@@ -10,15 +10,13 @@ import {
   stringOption,
   UsageError,
 } from './cli.ts';
-import { type LoadedScopeFile, resolveScope, type ScopeSource, scopeNames } from './scope-file.ts';
+import { resolveScope, type ScopeSource, scopeNames } from './scope-file.ts';
 
 /** `npm run verify`'s options, parsed by the shared parser (checker/cli/cli.ts) and checked against the model. */
 export interface VerifyArgs {
   /** The scope as given: a built-in name, or the file it was read from. */
   scopeSource: ScopeSource;
   scope: Scope;
-  /** A built-in scope's file as read for `scope`: its golden figures and expectations. */
-  builtIn?: LoadedScopeFile;
   variant: string;
   /** Property ids to check; empty means all of them. */
   properties: string[];

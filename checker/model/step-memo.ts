@@ -569,6 +569,8 @@ export class StepMemo {
     private readonly count: number,
     private readonly witnessesFrom: number = count,
   ) {
+    // Classes are offsets divided by `count`: over no judgement none would settle and every edge be decoded.
+    if (count < 1) throw new RangeError('a step memo needs at least one judgement; keep none instead');
     const slots = model.scope.namespaces.length;
     this.tuple = new Uint32Array(1 + 3 * slots);
     this.outsideTuple = new Uint32Array(4 + model.initializers.length);
