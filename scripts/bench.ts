@@ -10,11 +10,12 @@
  *   npm run bench -- --spin quick,default   SPIN beside verify on these scopes
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAdjacencyMap } from 'xstate/graph';
+import { freshBundle, verifyBundleRequest } from '../checker/cli/bundled.mjs';
 import { exitCodes, integerOption, isEntryPoint, UsageError } from '../checker/cli/cli.ts';
 import { explore, searchMemoryBytes } from '../checker/engine/explore.ts';
 import { exploreBitstate } from '../checker/engine/explore-bitstate.ts';
@@ -288,6 +289,32 @@ function verifyGroup(quick: boolean): { title: string; cases: BenchCase[]; repea
   };
 }
 
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * `npm run verify` as package.json spells it, without npm's own start: its environment (glibc's mmap
+ * threshold, so what a phase frees goes back) and node's arguments (V8 flags and the launcher), so the bench
+ * measures exactly what a user runs.
+ */
+export function npmVerifyCommand(): { env: Record<string, string>; nodeArgs: string[] } {
+  const scripts = (
+    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const words = scripts.verify.split(/\s+/);
+  const nodeAt = words.indexOf('node');
+  if (nodeAt < 0 || words.slice(0, nodeAt).some((word) => !/^[A-Z_]+=\S*$/.test(word)))
+    throw new Error(`package.json's verify script is not "NAME=value ... node ARGS": ${scripts.verify}`);
+  const env = Object.fromEntries(
+    words.slice(0, nodeAt).map((word) => word.split('=', 2) as [string, string]),
+  );
+  return {
+    env,
+    nodeArgs: words.slice(nodeAt + 1).map((word) => (word.endsWith('.mjs') ? join(projectRoot, word) : word)),
+  };
+}
+
 /** Peak RSS (bytes), wall seconds, exit code and stdout of one `verify` run, measured by GNU time. */
 function timedVerify(args: string[]): {
   peakRssBytes: number;
@@ -297,16 +324,11 @@ function timedVerify(args: string[]): {
   stdout: string;
   stderr: string;
 } {
-  const verifyPath = fileURLToPath(new URL('verify.ts', import.meta.url));
+  const verify = npmVerifyCommand();
   const child = spawnSync(
     '/usr/bin/time',
-    ['-f', 'BENCH_TIME %M %e %U %S', process.execPath, '--import', 'tsx', verifyPath, ...args],
-    // As `npm run verify` runs it (package.json): glibc maps large blocks, so what a phase frees goes back.
-    {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' },
-    },
+    ['-f', 'BENCH_TIME %M %e %U %S', process.execPath, ...verify.nodeArgs, ...args],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...verify.env } },
   );
   const timing = /BENCH_TIME (\d+) ([0-9.]+) ([0-9.]+) ([0-9.]+)/.exec(child.stderr ?? '');
   if (!timing)
@@ -321,9 +343,14 @@ function timedVerify(args: string[]): {
   };
 }
 
-function runVerify(scope: string, options: string[]): CaseResult {
+async function runVerify(scope: string, options: string[]): Promise<CaseResult> {
   if (!existsSync('/usr/bin/time'))
     throw new Error('verify cases need GNU time (/usr/bin/time) for the peak RSS');
+  // As the first `npm run verify` after an edit: the launcher's bundle built from the sources, timed apart.
+  const building = performance.now();
+  const bundle = await freshBundle(verifyBundleRequest(projectRoot));
+  if (bundle === undefined) throw new Error("verify's bundle cannot be built (NSMODEL_DEBUG=1 says why)");
+  const bundleBuildSeconds = bundle.built ? (performance.now() - building) / 1000 : 0;
   const out = join(tmpdir(), `nsmodel-bench-verify-${process.pid}`);
   const common = ['--scope', scope, '--quiet', '--json', '--out', out, ...options];
   const bare = timedVerify([...common, '--max-states', '1']);
@@ -361,6 +388,7 @@ function runVerify(scope: string, options: string[]): CaseResult {
     retainedBytes: 0,
     reductions,
     livenessJudged: report.liveness !== undefined,
+    bundleBuildSeconds,
   };
 }
 // ─── end of end-to-end verify ──────────────────────────────────────────────────────────────────
@@ -591,7 +619,10 @@ function verifyLine(r: CaseResult): string {
   const cpu = r.cpuSeconds ?? 0;
   const above = Math.max(0, r.peakRssBytes - r.baselineRssBytes) / Math.max(1, r.states);
   const miss = r.missProbability === undefined ? '' : `, P(miss) ${r.missProbability.toPrecision(3)}`;
-  return `  verify ${r.subject}: ${cpu.toFixed(1)} s CPU (${integer.format(r.statesPerCpuSecond ?? 0)} states per CPU second), peak ${mebibytes(r.peakRssBytes)}, ${above.toFixed(0)} B/state above the 1-state run (${mebibytes(r.baselineRssBytes)})${miss}`;
+  const bundle = r.bundleBuildSeconds
+    ? `; its bundle was built first, in ${r.bundleBuildSeconds.toFixed(2)} s`
+    : '';
+  return `  verify ${r.subject}: ${cpu.toFixed(1)} s CPU (${integer.format(r.statesPerCpuSecond ?? 0)} states per CPU second), peak ${mebibytes(r.peakRssBytes)}, ${above.toFixed(0)} B/state above the 1-state run (${mebibytes(r.baselineRssBytes)})${miss}${bundle}`;
 }
 
 function printTable(rows: string[][]): void {

@@ -18,15 +18,19 @@ export interface RunOptions {
   env?: Record<string, string>;
 }
 
-/** Runs a TypeScript entry point through tsx as a user would, and resolves with its exit code and output. */
+/**
+ * Runs an entry point as a user would (a TypeScript one through tsx, a JavaScript one such as
+ * scripts/verify-bundled.mjs through node), and resolves with its exit code and output.
+ */
 export function runScript(
   script: string,
   args: string[],
   { cwd, env = {} }: RunOptions = {},
 ): Promise<CommandRun> {
+  const command = isJavaScript(script) ? process.execPath : resolve('node_modules/.bin/tsx');
   return new Promise((done) => {
     execFile(
-      resolve('node_modules/.bin/tsx'),
+      command,
       [resolve(script), ...args],
       { cwd, env: { ...process.env, NSMODEL_DEBUG: '', ...env }, maxBuffer: 1 << 26 },
       (error, stdout, stderr) =>
@@ -99,8 +103,14 @@ export function runCommandInProcess<const O extends Record<string, OptionSpec>>(
  * it does not acknowledge within 30 ms (a busy search under load), so the test would judge tsx's relay.
  */
 export function tsxInOneProcess(script: string, args: string[]): [string, string[]] {
+  if (isJavaScript(script)) return [process.execPath, [resolve(script), ...args]];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return [process.execPath, ['--import', loader, resolve(script), ...args]];
+}
+
+/** An entry point node runs itself, with no loader (scripts/verify-bundled.mjs). */
+function isJavaScript(script: string): boolean {
+  return script.endsWith('.mjs');
 }
 
 /** The message of the error of class `kind` that `run` throws, or null when it returns; other errors escape. */

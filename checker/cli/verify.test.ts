@@ -23,7 +23,8 @@ const idle = (scope: Scope) => scope.principals.map((p) => ({ ...p, requests: []
 
 /** The nightly run's long checks (npm run ci:full sets it); every change runs the others. */
 const slowScopes = process.env.NSMODEL_SLOW_SCOPES === '1';
-const verifyScript = resolve('scripts/verify.ts');
+// What npm run verify runs: the launcher of the bundled sources (scripts/verify-bundled.mjs).
+const verifyScript = resolve('scripts/verify-bundled.mjs');
 
 const usageError = (argv: string[]) => thrownMessage(UsageError, () => parseVerifyArgs(argv));
 

@@ -57,6 +57,13 @@ const caseResultShape = {
   representedStates: count.optional().describe('under symmetry reduction: the states the orbits stand for'),
   reductions: z.array(z.string()).optional().describe('verify cases: the reductions in force'),
   livenessJudged: z.boolean().optional().describe('verify cases: whether deadlock and liveness were judged'),
+  bundleBuildSeconds: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe(
+      "verify cases: seconds to build npm run verify's bundle before the runs, as the first run after an edit does (0: its sources were unchanged)",
+    ),
   compiled: z
     .strictObject({
       fillSeconds: z.number().nonnegative(),
