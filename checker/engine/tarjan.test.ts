@@ -169,4 +169,36 @@ describe("Tarjan's components on moves kept in lists", () => {
         expect(packed({ ...walk, lists: listsOf(graph, listed) })).toEqual(walked);
     }
   });
+
+  it('stays inside the same states when they are given as bits instead of a test', () => {
+    for (const seed of [6, 7, 8]) {
+      const graph = randomGraph(300, seed);
+      const walk: SuccessorWalk<number> = {
+        size: graph.length,
+        expanded: graph.length,
+        successors: (s, visit) => {
+          for (const [event, target] of graph[s]) visit(event, target);
+        },
+        events: [0, 1, 2, 3],
+      };
+      const inside = (s: number) => (s * seed) % 5 !== 0;
+      const roots = [0, 7, 150, 299];
+      const classes = { eventMask };
+      const scratch = new TarjanScratch(graph.length);
+      const bits = scratch.emptySet();
+      for (let s = 0; s < graph.length; s++) if (inside(s)) bits[s >>> 5] |= 1 << (s & 31);
+      const packed = (w: Parameters<typeof tarjanComponents>[0], within: typeof inside | Uint32Array) =>
+        [...tarjanComponents(w, classes, roots, within, scratch)].map((c) => [...c.states, c.taken]);
+      const tested = packed(walk, inside);
+      // Every fifth state lies outside (root 0 among them): none of them is in a component.
+      const statesIn = [...tarjanComponents(walk, classes, roots, inside, scratch)].flatMap((c) => [
+        ...c.states,
+      ]);
+      expect(statesIn.length).toBeGreaterThan(100);
+      expect(statesIn.some((s) => !inside(s))).toBe(false);
+      expect(packed(walk, bits)).toEqual(tested);
+      for (const listed of [() => true, (s: number) => s % 3 === 0])
+        expect(packed({ ...walk, lists: listsOf(graph, listed) }, bits)).toEqual(tested);
+    }
+  });
 });

@@ -1,13 +1,14 @@
 import { IntList } from './int-list.ts';
 import type { SuccessorWalk } from './liveness.ts';
 
-/** Tarjan's per-state arrays (13 B per state), allocated once per judgement and reset by the states each walk touched. */
+/** Tarjan's per-state arrays (13 B and a bit per state), allocated once per judgement and reset by the states each walk touched. */
 export class TarjanScratch {
   readonly index: Int32Array;
   readonly low: Int32Array;
   readonly onStack: Uint8Array;
   readonly taken: Int32Array;
   private marks: Int32Array | undefined;
+  private memberBits: Uint32Array | undefined;
   stamp = 0;
   readonly touched = new IntList(1024);
   constructor(private readonly size: number) {
@@ -24,6 +25,15 @@ export class TarjanScratch {
     this.marks ??= new Int32Array(this.size);
     return this.marks;
   }
+  /**
+   * An empty set of states, one bit each, for a search's `inside` (read in place by the walk, no call per
+   * move); the same array every time, so a set is valid until the next call.
+   */
+  emptySet(): Uint32Array {
+    if (this.memberBits === undefined) this.memberBits = new Uint32Array(Math.ceil(this.size / 32));
+    else this.memberBits.fill(0);
+    return this.memberBits;
+  }
   reset(): void {
     const { data, length } = this.touched;
     for (let i = 0; i < length; i++) {
@@ -33,6 +43,19 @@ export class TarjanScratch {
     }
     this.touched.length = 0;
   }
+}
+
+/** The states a search stays inside: a test, or one bit per state (`TarjanScratch.emptySet`). */
+export type Inside = ((s: number) => boolean) | Uint32Array;
+
+/** Whether `s` is in `set`, a bit per state. */
+function inSet(set: Uint32Array, s: number): boolean {
+  return ((set[s >>> 5] >>> (s & 31)) & 1) === 1;
+}
+
+/** `inside` as a test. */
+function insideTest(inside: Inside): (s: number) => boolean {
+  return typeof inside === 'function' ? inside : (s) => s >= 0 && inSet(inside, s);
 }
 
 /**
@@ -55,7 +78,7 @@ export function tarjan<E>(
   walk: SuccessorWalk<E>,
   fair: TarjanClasses,
   roots: ArrayLike<number>,
-  inside: (s: number) => boolean,
+  inside: Inside,
   scratch: TarjanScratch,
 ): { states: Int32Array; taken: number }[] {
   return [...tarjanComponents(walk, fair, roots, inside, scratch)];
@@ -105,10 +128,11 @@ export function tarjanComponents<E>(
   walk: SuccessorWalk<E> & { lists?: MoveLists },
   fair: TarjanClasses,
   roots: ArrayLike<number>,
-  inside: (s: number) => boolean,
+  within: Inside,
   scratch: TarjanScratch,
 ): PackedComponents {
-  if (walk.lists !== undefined) return listedComponents(walk, walk.lists, fair, roots, inside, scratch);
+  if (walk.lists !== undefined) return listedComponents(walk, walk.lists, fair, roots, within, scratch);
+  const inside = insideTest(within);
   const { index, low, onStack, taken } = scratch;
   const stack = new IntList(1024);
   const frameState = new IntList(1024);
@@ -214,9 +238,12 @@ function listedComponents<E>(
   lists: MoveLists,
   fair: TarjanClasses,
   roots: ArrayLike<number>,
-  inside: (s: number) => boolean,
+  within: Inside,
   scratch: TarjanScratch,
 ): PackedComponents {
+  // A set of bits is read in place: a move's test is a load, not a call.
+  const bitsIn = typeof within === 'function' ? undefined : within;
+  const inside = insideTest(within);
   const { index, low, onStack, taken } = scratch;
   const stack = new IntList(1024);
   const frameState = new IntList(1024);
@@ -268,7 +295,7 @@ function listedComponents<E>(
         const word = wordAt(k);
         k += step;
         const w = word >>> bits;
-        if (!inside(w)) continue;
+        if (bitsIn !== undefined ? ((bitsIn[w >>> 5] >>> (w & 31)) & 1) === 0 : !inside(w)) continue;
         if (index[w] === -1) {
           child = w;
           break;

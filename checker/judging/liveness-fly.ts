@@ -13,7 +13,13 @@ import {
 } from '../engine/liveness.ts';
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
-import { type MoveLists, type TarjanClasses, TarjanScratch, tarjanComponents } from '../engine/tarjan.ts';
+import {
+  type Inside,
+  type MoveLists,
+  type TarjanClasses,
+  TarjanScratch,
+  tarjanComponents,
+} from '../engine/tarjan.ts';
 import { bitsFor, chunkSize } from '../engine/visited.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
@@ -884,13 +890,17 @@ export class LivenessCollector {
     const goalIds = this.goalIds;
     const expanded = walk.expanded;
     const pending = this.goalBitTable(pendingBit(batch[0]));
-    const inside = (s: number) => s < expanded && pending[goalIds.get(s)] === 1;
     // Per goals' vector id: whether any goal of the batch is triggered there.
     const anyTriggered = new Uint8Array(this.goalVectors.size);
     for (let v = 1; v < anyTriggered.length; v++)
       if (batch.some((g) => this.goalVectors.bit(v, triggerBit(g)))) anyTriggered[v] = 1;
     const roots = new IntList(1024);
-    for (let s = 0; s < expanded; s++) if (anyTriggered[goalIds.get(s)] === 1) roots.push(s);
+    const inside = scratch.emptySet();
+    for (let s = 0; s < expanded; s++) {
+      const id = goalIds.get(s);
+      if (pending[id] === 1) inside[s >>> 5] |= 1 << (s & 31);
+      if (anyTriggered[id] === 1) roots.push(s);
+    }
     const components = tarjanComponents(
       walk,
       { eventMask, selfMask },
@@ -970,11 +980,17 @@ export class LivenessCollector {
     if (this.horizon === undefined && cleared[goal] === 1) return { triggers, onlyAtHorizon: false };
     const premise = this.goalBitTable(triggerBit(goal));
     const triggerList: number[] = [];
-    for (let s = 0; s < expanded; s++) if (premise[goalIds.get(s)] === 1) triggerList.push(s);
+    // The pending states as bits for Tarjan's walk (a load per move, not a call), with the triggers in one pass.
+    const pendingSet = scratch.emptySet();
+    for (let s = 0; s < expanded; s++) {
+      const id = goalIds.get(s);
+      if (pending[id] === 1) pendingSet[s >>> 5] |= 1 << (s & 31);
+      if (premise[id] === 1) triggerList.push(s);
+    }
     // Without a horizon the hot region is what the triggers reach through pending states: one walk decides.
     if (
       this.horizon === undefined &&
-      fairComponents(walks.scc, fair, triggerList, notQ, scratch).length === 0
+      fairComponents(walks.scc, fair, triggerList, pendingSet, scratch).length === 0
     )
       return { triggers: triggerList.length, onlyAtHorizon: false };
     const atHorizon = (s: number) => (this.goalVectors.word(this.goalIds.get(s), 0) & horizonBit) !== 0;
@@ -1011,7 +1027,7 @@ function fairComponents(
   walk: Walk,
   fair: Fair,
   roots: ArrayLike<number>,
-  inside: (s: number) => boolean,
+  inside: Inside,
   scratch: TarjanScratch,
 ): Component[] {
   const found: Component[] = [];
@@ -1027,7 +1043,7 @@ function fairComponents(
 /** A set of states searched again for fair components: its roots, and membership. */
 interface WorkSet {
   roots: ArrayLike<number>;
-  inside: (s: number) => boolean;
+  inside: Inside;
 }
 
 /**
