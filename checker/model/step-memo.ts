@@ -557,6 +557,8 @@ export class StepMemo {
   private recordLeft = new Int32Array(0);
   private readonly recorded: number[][] = [];
   private readonly recordedAnswers: number[][] = [];
+  /** Per bundle position: the self-loops written to `recorded` (kept with a count: a length set to 0 drops the storage). */
+  private recordedCount = new Int32Array(0);
   /** Self-loops of lists across namespaces counted in taken bundles (for the figures). */
   listLoopsTaken = 0;
 
@@ -974,6 +976,7 @@ export class StepMemo {
     this.recordSlots = grown(this.recordSlots, p);
     this.recordFrom = grown(this.recordFrom, p, -1);
     this.recordLeft = grown(this.recordLeft, p);
+    this.recordedCount = grown(this.recordedCount, p);
     while (this.recorded.length < this.takenRecord.length) {
       this.recorded.push([]);
       this.recordedAnswers.push([]);
@@ -1028,9 +1031,7 @@ export class StepMemo {
     this.recordSlots[slot] = vector;
     this.recordFrom[slot] = fromIndex;
     this.recordLeft[slot] = count;
-    // Setting a length is dear even to 0 from 0: most of these are empty already.
-    if (this.recorded[slot].length > 0) this.recorded[slot].length = 0;
-    if (this.recordedAnswers[slot].length > 0) this.recordedAnswers[slot].length = 0;
+    this.recordedCount[slot] = 0;
     return false;
   }
 
@@ -1112,21 +1113,25 @@ export class StepMemo {
       return;
     }
     const recorded = this.recorded[slot];
-    recorded.push(this.localAt / this.count, list);
-    this.recordedAnswers[slot].push(answers);
+    const recordedAnswers = this.recordedAnswers[slot];
+    const written = this.recordedCount[slot]++;
+    recorded[2 * written] = this.localAt / this.count;
+    recorded[2 * written + 1] = list;
+    recordedAnswers[written] = answers;
     if (--this.recordLeft[slot] > 0) return;
     const bundle = this.recordBundle[slot];
-    const n = recorded.length / 2;
-    const asks = this.recordedAnswers[slot].some((a) => a >= 0);
+    const n = written + 1;
+    let asks = false;
+    for (let k = 0; k < n && !asks; k++) asks = recordedAnswers[k] >= 0;
     if (this.bundleAt.get(bundle, this.recordOutside[slot]) < 0) {
       const at = this.bundleRecordsLength;
-      this.bundleRecords = grown(this.bundleRecords, at + 2 + recorded.length);
+      this.bundleRecords = grown(this.bundleRecords, at + 2 + 2 * n);
       this.bundleRecords[at] = n;
       this.bundleRecords[at + 1] = asks ? 1 : 0;
       this.bundleRecords[at + 2] = this.bundleRecordCount;
       this.bundleTaken = grown(this.bundleTaken, this.bundleRecordCount++);
-      this.bundleRecords.set(recorded, at + 3);
-      this.bundleRecordsLength = at + 3 + recorded.length;
+      for (let k = 0; k < 2 * n; k++) this.bundleRecords[at + 3 + k] = recorded[k];
+      this.bundleRecordsLength = at + 3 + 2 * n;
       this.bundleAt.set(bundle, this.recordOutside[slot], at);
     }
     if (!asks || this.answersAt.get(bundle, this.recordSlots[slot]) >= 0) return;
@@ -1135,7 +1140,7 @@ export class StepMemo {
     this.answerRecords[at] = n;
     this.answerRecords[at + 1] = this.answerRecordCount;
     this.answersTaken = grown(this.answersTaken, this.answerRecordCount++);
-    this.answerRecords.set(this.recordedAnswers[slot], at + 2);
+    for (let k = 0; k < n; k++) this.answerRecords[at + 2 + k] = recordedAnswers[k];
     this.answerRecordsLength = at + 2 + n;
     this.answersAt.set(bundle, this.recordSlots[slot], at);
   }
