@@ -18,7 +18,7 @@ import type { Property, Verdict } from './types.ts';
  * admission code these properties judge.
  */
 
-const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
+const views = (model: SystemModel, s: SystemState): readonly NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
 /** The apiserver's own timer step on a namespace (a restart is a fault, not this). */
 const isTimerStep = (e: SystemEvent) => e.actorKind === 'apiserver' && e.namespace >= 0;
