@@ -41,9 +41,12 @@ export enum Memo {
 /** Self-loop pairs whose addressed slot's id + 1 is below this are found by direct index (a row per event). */
 const selfDirect = 4096;
 
-/** Whether two lists of judgements are the same. */
-const sameList = (a: readonly number[], b: readonly number[]): boolean =>
-  a.length === b.length && a.every((x, k) => x === b[k]);
+/** Whether two lists hold the same numbers in the same order (a loop: no closure per call, once per filed step). */
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
@@ -1424,7 +1427,12 @@ export class StepMemo {
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
       this.readViews = true;
-      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
+      // A loop, not some(): a typed array's some() is not inlined, so its closure was allocated per call.
+      for (let i = 0; i < this.fixed.length; i++)
+        if (this.fixed[i] !== 1) {
+          this.readOther = true;
+          break;
+        }
       return model.views(s);
     };
     const changedSlots: SystemModel['changedSlots'] = (b, a) => {
