@@ -67,7 +67,7 @@ export class SystemViews extends SystemSpace {
    * judging reads them for a step's before and after, or a state's, many times over. Frozen, as they are
    * handed out again.
    */
-  private readonly viewsOf: (readonly NamespaceState[])[] = [[], []];
+  private readonly viewsOf: NamespaceState[][] = [[], []];
   private readonly viewsKept: (readonly NamespaceView[] | undefined)[] = [undefined, undefined];
   private viewsNext = 0;
 
@@ -79,7 +79,9 @@ export class SystemViews extends SystemSpace {
     const views = Object.freeze(s.namespaces.map((_, i) => this.view(s, i)));
     const k = this.viewsNext;
     this.viewsNext = 1 - k;
-    this.viewsOf[k] = s.namespaces.slice();
+    const key = this.viewsOf[k];
+    if (key.length !== s.namespaces.length) key.length = s.namespaces.length;
+    for (let i = 0; i < s.namespaces.length; i++) key[i] = s.namespaces[i];
     this.viewsKept[k] = views;
     return views;
   }
