@@ -41,6 +41,13 @@ export enum Memo {
 /** Self-loop pairs whose addressed slot's id + 1 is below this are found by direct index (a row per event). */
 const selfDirect = 4096;
 
+/** Whether `list` holds exactly the first `count` numbers of `scratch`. */
+function sameCounted(list: readonly number[], scratch: readonly number[], count: number): boolean {
+  if (list.length !== count) return false;
+  for (let k = 0; k < count; k++) if (list[k] !== scratch[k]) return false;
+  return true;
+}
+
 /** Whether two lists hold the same numbers in the same order (a loop: no closure per call, once per filed step). */
 function sameList(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
@@ -545,6 +552,9 @@ export class StepMemo {
   private answerRecordCount = 0;
   private readonly answerLists: number[][] = [];
   private readonly answerListIds = new Map<string, number>();
+  /** `slotsAnswers`' scratch list, and the answer list it returned last (-1: none yet). */
+  private readonly answerScratch: number[] = [];
+  private lastAnswerList = -1;
   /** Per answer list: the taken self-loops counted toward its witnesses. */
   private answerHits = new Float64Array(16);
   /** The namespace slots: a bundle position from here on is the lists across namespaces (wide actions). */
@@ -941,22 +951,30 @@ export class StepMemo {
    */
   private slotsAnswers(asked: readonly number[], fromIndex: number, from: Uint32Array): number {
     if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, from);
-    const fired: number[] = [];
-    for (const j of asked) {
+    // Gathered in a scratch list and compared with the list answered last before a key is built: most
+    // self-loops recorded in a row answer the same.
+    const fired = this.answerScratch;
+    let count = 0;
+    for (let k = 0; k < asked.length; k++) {
+      const j = asked[k];
       if (this.local.code(this.localAt + j) !== Memo.Slots) return -2;
       const code = this.slotsTable.code(this.slotsAt + j);
       if (j < this.witnessesFrom) {
         if (code !== Memo.True && !this.skipped(j)) return -2;
-      } else if (code === Memo.True) fired.push(j - this.witnessesFrom);
+      } else if (code === Memo.True) fired[count++] = j - this.witnessesFrom;
       else if (code !== Memo.False) return -2;
     }
-    const key = fired.join(',');
+    const last = this.lastAnswerList;
+    if (last >= 0 && sameCounted(this.answerLists[last], fired, count)) return last;
+    const list = fired.slice(0, count);
+    const key = list.join(',');
     let id = this.answerListIds.get(key);
     if (id === undefined) {
-      id = this.answerLists.push(fired) - 1;
+      id = this.answerLists.push(list) - 1;
       this.answerListIds.set(key, id);
       this.answerHits = grown(this.answerHits, id);
     }
+    this.lastAnswerList = id;
     return id;
   }
 
