@@ -62,8 +62,28 @@ export class SystemViews extends SystemSpace {
     });
   }
 
-  views(s: SystemState): NamespaceView[] {
-    return s.namespaces.map((_, i) => this.view(s, i));
+  /**
+   * The last two states' namespace views, by their namespace states (interned: compared by identity):
+   * judging reads them for a step's before and after, or a state's, many times over. Frozen, as they are
+   * handed out again.
+   */
+  private readonly viewsOf: NamespaceState[][] = [[], []];
+  private readonly viewsKept: (readonly NamespaceView[] | undefined)[] = [undefined, undefined];
+  private viewsNext = 0;
+
+  views(s: SystemState): readonly NamespaceView[] {
+    for (let k = 0; k < 2; k++) {
+      const kept = this.viewsKept[k];
+      if (kept !== undefined && sameStates(this.viewsOf[k], s.namespaces)) return kept;
+    }
+    const views = Object.freeze(s.namespaces.map((_, i) => this.view(s, i)));
+    const k = this.viewsNext;
+    this.viewsNext = 1 - k;
+    const key = this.viewsOf[k];
+    if (key.length !== s.namespaces.length) key.length = s.namespaces.length;
+    for (let i = 0; i < s.namespaces.length; i++) key[i] = s.namespaces[i];
+    this.viewsKept[k] = views;
+    return views;
   }
 
   /** The stored cluster RBAC objects (D-23): one bit per version the scope may request; 0 in a scope with none. */
@@ -80,7 +100,37 @@ export class SystemViews extends SystemSpace {
     return this.configSyncStepper.snapshot(s.configSync).context.secondsSinceRead;
   }
 
+  /**
+   * The last system view built, and the lanes it was built from: judging reads it for a step's before and
+   * after, which share these lanes on most steps (a namespace's). Frozen, as it is handed out again.
+   */
+  private lastView: Readonly<SystemView> | undefined;
+  private lastViewLanes: number[] = [];
+
   systemView(s: SystemState): SystemView {
+    const lanes = this.lastViewLanes;
+    if (
+      this.lastView !== undefined &&
+      lanes[0] === s.configSync &&
+      lanes[1] === s.faults &&
+      lanes[2] === s.registeredConfigs &&
+      sameInitializers(lanes, s.initializers)
+    )
+      return this.lastView;
+    const view = this.builtSystemView(s);
+    Object.freeze(view.crashedInitializers);
+    Object.freeze(view.configurationsRegistered);
+    Object.freeze(view.configurationVersionsRegistered);
+    this.lastView = Object.freeze(view);
+    lanes.length = 3 + s.initializers.length;
+    lanes[0] = s.configSync;
+    lanes[1] = s.faults;
+    lanes[2] = s.registeredConfigs;
+    for (let k = 0; k < s.initializers.length; k++) lanes[3 + k] = s.initializers[k];
+    return view;
+  }
+
+  private builtSystemView(s: SystemState): SystemView {
     return {
       secondsSinceConfigRead: this.secondsSinceConfigRead(s),
       configurationFresh: this.configurationFresh(s),
@@ -117,13 +167,23 @@ export class SystemViews extends SystemSpace {
   }
 
   /** The namespace slots whose state differs between a step's before and after (interned: compared by identity). */
-  changedSlots(before: SystemState, after: SystemState): number[] {
-    const changed: number[] = [];
-    if (before === after) return changed;
-    for (let i = 0; i < before.namespaces.length; i++)
-      if (before.namespaces[i] !== after.namespaces[i]) changed.push(i);
-    return changed;
+  changedSlots(before: SystemState, after: SystemState): readonly number[] {
+    if (before === after) return noSlots;
+    const slots = before.namespaces.length;
+    // By a mask of the changed slots, each list built once (frozen): judging asks this on every step.
+    if (slots > 30) return changedSlotList(before, after);
+    let mask = 0;
+    for (let i = 0; i < slots; i++) if (before.namespaces[i] !== after.namespaces[i]) mask |= 1 << i;
+    if (mask === 0) return noSlots;
+    let list = this.changedLists[mask];
+    if (list === undefined) {
+      list = Object.freeze(changedSlotList(before, after));
+      this.changedLists[mask] = list;
+    }
+    return list;
   }
+
+  private readonly changedLists: (readonly number[] | undefined)[] = [];
 
   /** Whether admission's configuration copy (and its age) is the same in both states. */
   sameConfigurationCopy(a: SystemState, b: SystemState): boolean {
@@ -240,3 +300,26 @@ function appliesToNamespaces(c: ConfigurationSpec, entry: InitializerSpec): bool
 }
 
 const namespacesResource = { apiGroup: '', apiVersion: 'v1', resource: 'namespaces' };
+
+/** Whether `lanes` after its first three hold exactly `initializers`. */
+function sameInitializers(lanes: readonly number[], initializers: readonly number[]): boolean {
+  if (lanes.length !== 3 + initializers.length) return false;
+  for (let k = 0; k < initializers.length; k++) if (lanes[3 + k] !== initializers[k]) return false;
+  return true;
+}
+
+const noSlots: readonly number[] = Object.freeze([]);
+
+function changedSlotList(before: SystemState, after: SystemState): number[] {
+  const changed: number[] = [];
+  for (let i = 0; i < before.namespaces.length; i++)
+    if (before.namespaces[i] !== after.namespaces[i]) changed.push(i);
+  return changed;
+}
+
+/** Whether two states' namespace states are the very same objects, slot by slot. */
+function sameStates(kept: readonly NamespaceState[], namespaces: readonly NamespaceState[]): boolean {
+  if (kept.length !== namespaces.length) return false;
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== namespaces[i]) return false;
+  return true;
+}

@@ -85,8 +85,18 @@ export interface ChangedNamespace {
 export const eachChanged =
   (judge: (changed: ChangedNamespace) => true | string) =>
   (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): true | string => {
-    for (const { b, a } of pairs(model, before, after)) {
-      const verdict = judge({ b, a, model, before, event, after });
+    // Each slot's views are taken as it is judged: no array of pairs per step (judged on every edge).
+    const changed = model.changedSlots(before, after);
+    for (let k = 0; k < changed.length; k++) {
+      const i = changed[k];
+      const verdict = judge({
+        b: model.view(before, i),
+        a: model.view(after, i),
+        model,
+        before,
+        event,
+        after,
+      });
       if (verdict !== true) return verdict;
     }
     return true;
@@ -107,5 +117,12 @@ export function addressedBy(
 /** A step witness: some namespace the step changed, before and after, fits `test`. */
 export const someChanged =
   (test: (changed: ChangedNamespace) => boolean) =>
-  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): boolean =>
-    pairs(model, before, after).some(({ b, a }) => test({ b, a, model, before, event, after }));
+  (model: SystemModel, before: SystemState, event: SystemEvent, after: SystemState): boolean => {
+    const changed = model.changedSlots(before, after);
+    for (let k = 0; k < changed.length; k++) {
+      const i = changed[k];
+      if (test({ b: model.view(before, i), a: model.view(after, i), model, before, event, after }))
+        return true;
+    }
+    return false;
+  };

@@ -18,17 +18,10 @@ import type { Property, Verdict } from './types.ts';
  * admission code these properties judge.
  */
 
-const views = (model: SystemModel, s: SystemState): NamespaceView[] => model.views(s);
+const views = (model: SystemModel, s: SystemState): readonly NamespaceView[] => model.views(s);
 const isTick = (e: SystemEvent) => e.actorKind === 'clock';
 /** The apiserver's own timer step on a namespace (a restart is a fault, not this). */
 const isTimerStep = (e: SystemEvent) => e.actorKind === 'apiserver' && e.namespace >= 0;
-/** Each running timer with the namespace it runs on and its initializer's declaration. */
-const runningTimers = (model: SystemModel, s: SystemState) =>
-  views(model, s).flatMap((v) => {
-    const t = v.failOpenTimer;
-    const spec = t && initializerInEffect(model, s, t.initializer);
-    return t && spec ? [{ v, t, spec }] : [];
-  });
 const firstPendingDeclared = (model: SystemModel, s: SystemState, v: NamespaceView) =>
   v.value === 'initializing' &&
   v.pending.length > 0 &&
@@ -70,12 +63,23 @@ export const timerFiresByTimeout = stepProperty('timer-fires-by-timeout', ['FP-2
     "Time does not pass while an initializer's timer has run its declared timeoutSeconds: the timer fires no later than timeoutSeconds after it was armed (FP-2).",
   predicate: (model, before, event, after) => {
     if (!isTick(event)) return true;
-    for (const { v, t, spec } of runningTimers(model, before))
-      if (v.value === 'initializing' && t.ageSeconds >= spec.timeoutSeconds)
+    // Each running timer read where it runs: no list of them per tick judged.
+    const was = views(model, before);
+    for (let i = 0; i < was.length; i++) {
+      const v = was[i];
+      const t = v.failOpenTimer;
+      const spec = t && initializerInEffect(model, before, t.initializer);
+      if (t && spec && v.value === 'initializing' && t.ageSeconds >= spec.timeoutSeconds)
         return `a second passed while ${t.initializer}'s timer on ${v.name} had run ${t.ageSeconds}s of its ${spec.timeoutSeconds}s`;
-    for (const { v, t, spec } of runningTimers(model, after))
-      if (t.ageSeconds > spec.timeoutSeconds)
+    }
+    const is = views(model, after);
+    for (let i = 0; i < is.length; i++) {
+      const v = is[i];
+      const t = v.failOpenTimer;
+      const spec = t && initializerInEffect(model, after, t.initializer);
+      if (t && spec && t.ageSeconds > spec.timeoutSeconds)
         return `${t.initializer}'s timer on ${v.name} is ${t.ageSeconds}s old, past its ${spec.timeoutSeconds}s`;
+    }
     return true;
   },
   witness: onStep(

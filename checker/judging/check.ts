@@ -470,6 +470,12 @@ function createJudge(
     },
   };
 
+  /** `list` cut to its first `count` entries (never 0, which would drop its storage). */
+  const counted = (list: number[], count: number): number[] => {
+    if (list.length !== count) list.length = count;
+    return list;
+  };
+
   /** The step judgements of an edge: only those `open` in its settled class, or all (then it may settle). */
   const judgeEdge = (
     before: SystemState,
@@ -503,9 +509,11 @@ function createJudge(
     };
     /** The current edge's open judgements in its settled class (undefined: not settled, judge all). */
     let open: readonly number[] | undefined;
+    // Reused with a count each: an array's length set to 0 drops its storage, and the next push allocates.
     const rest: number[] = [];
     const fired: number[] = [];
     const slotsAsked: number[] = [];
+    const none: readonly number[] = [];
     // The self-loops of a slot's bundle, or of a state's lists, that the memo answers by counts alone
     // are taken whole: no hook per edge. A recorder that takes edges one by one only (`edge`) sees each.
     const takesBundles =
@@ -561,11 +569,10 @@ function createJudge(
         const asked = self ? (memo.filed ? settled : undefined) : memo.handledLanes(beforeIndex, from, to);
         const filed = asked !== undefined;
         const judged = asked ?? settled;
-        // The open judgements the tables answer need no decoded state either. (Setting an array's length
-        // is dear even when it is 0 already, and these are mostly empty.)
-        if (rest.length > 0) rest.length = 0;
-        if (fired.length > 0) fired.length = 0;
-        if (slotsAsked.length > 0) slotsAsked.length = 0;
+        // The open judgements the tables answer need no decoded state either.
+        let restCount = 0;
+        let firedCount = 0;
+        let askedCount = 0;
         for (let k = 0; k < judged.length; k++) {
           const j = judged[k];
           const predicate = j < stepPredicates.length;
@@ -573,17 +580,24 @@ function createJudge(
           const known = memo.knownLanes(j, beforeIndex, from, to);
           // An answer of the slots table is counted here and never filed: it holds for these slots only.
           const again = filed || memo.answeredFromSlots;
-          if (!filed && memo.answeredFromSlots) slotsAsked.push(j);
-          if (known < 0 || (predicate && known === 0)) rest.push(j);
+          if (!filed && memo.answeredFromSlots) slotsAsked[askedCount++] = j;
+          if (known < 0 || (predicate && known === 0)) rest[restCount++] = j;
           else if (!predicate && known === 1) {
             if (again) stepWitnessCounts[j - stepPredicates.length]++;
-            else fired.push(j - stepPredicates.length);
+            else fired[firedCount++] = j - stepPredicates.length;
           }
         }
-        for (let k = 0; k < fired.length; k++) stepWitnessCounts[fired[k]]++;
-        open = rest;
-        if (rest.length > 0) return edgeDecoded;
-        if (!filed) memo.rememberHandled(fired, slotsAsked);
+        for (let k = 0; k < firedCount; k++) stepWitnessCounts[fired[k]]++;
+        if (restCount > 0) {
+          open = counted(rest, restCount);
+          return edgeDecoded;
+        }
+        open = none;
+        if (!filed)
+          memo.rememberHandled(
+            firedCount > 0 ? counted(fired, firedCount) : none,
+            askedCount > 0 ? counted(slotsAsked, askedCount) : none,
+          );
         return edgeHandled;
       },
       onEdge: (before, event, after, beforeIndex) => {

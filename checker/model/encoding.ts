@@ -32,13 +32,22 @@ export function systemCodec(model: SystemModel): StateCodec<SystemState> {
       for (let i = 0; i < namespaces; i++) ns[i] = model.namespaceStateById(lanes[offset + 3 + i]);
       const inits: number[] = new Array(initializers);
       for (let k = 0; k < initializers; k++) inits[k] = lanes[offset + 3 + namespaces + k];
+      // Two literals rather than a spread: a spread allocates a second object per decoded state.
+      if (!cluster)
+        return {
+          configSync: lanes[offset],
+          faults: lanes[offset + 1],
+          registeredConfigs: lanes[offset + 2],
+          namespaces: ns,
+          initializers: inits,
+        };
       return {
         configSync: lanes[offset],
         faults: lanes[offset + 1],
         registeredConfigs: lanes[offset + 2],
         namespaces: ns,
         initializers: inits,
-        ...(cluster ? { clusterObjects: lanes[offset + width - 1] } : {}),
+        clusterObjects: lanes[offset + width - 1],
       };
     },
     // CheckedSystemModel.key writes the same lanes as UTF-16 code units.

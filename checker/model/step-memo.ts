@@ -41,9 +41,19 @@ export enum Memo {
 /** Self-loop pairs whose addressed slot's id + 1 is below this are found by direct index (a row per event). */
 const selfDirect = 4096;
 
-/** Whether two lists of judgements are the same. */
-const sameList = (a: readonly number[], b: readonly number[]): boolean =>
-  a.length === b.length && a.every((x, k) => x === b[k]);
+/** Whether `list` holds exactly the first `count` numbers of `scratch`. */
+function sameCounted(list: readonly number[], scratch: readonly number[], count: number): boolean {
+  if (list.length !== count) return false;
+  for (let k = 0; k < count; k++) if (list[k] !== scratch[k]) return false;
+  return true;
+}
+
+/** Whether two lists hold the same numbers in the same order (a loop: no closure per call, once per filed step). */
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
 
 /** A settled code as `knownLanes` answers it: 1 true, 0 false, -1 unknown (run the judgement). */
 const answered = (code: Memo): number => (code === Memo.True ? 1 : code === Memo.False ? 0 : -1);
@@ -542,6 +552,9 @@ export class StepMemo {
   private answerRecordCount = 0;
   private readonly answerLists: number[][] = [];
   private readonly answerListIds = new Map<string, number>();
+  /** `slotsAnswers`' scratch list, and the answer list it returned last (-1: none yet). */
+  private readonly answerScratch: number[] = [];
+  private lastAnswerList = -1;
   /** Per answer list: the taken self-loops counted toward its witnesses. */
   private answerHits = new Float64Array(16);
   /** The namespace slots: a bundle position from here on is the lists across namespaces (wide actions). */
@@ -557,6 +570,8 @@ export class StepMemo {
   private recordLeft = new Int32Array(0);
   private readonly recorded: number[][] = [];
   private readonly recordedAnswers: number[][] = [];
+  /** Per bundle position: the self-loops written to `recorded` (kept with a count: a length set to 0 drops the storage). */
+  private recordedCount = new Int32Array(0);
   /** Self-loops of lists across namespaces counted in taken bundles (for the figures). */
   listLoopsTaken = 0;
 
@@ -936,22 +951,30 @@ export class StepMemo {
    */
   private slotsAnswers(asked: readonly number[], fromIndex: number, from: Uint32Array): number {
     if (this.slotsAt < 0) this.slotsAt = this.slotsClassOfLanes(fromIndex, from, from);
-    const fired: number[] = [];
-    for (const j of asked) {
+    // Gathered in a scratch list and compared with the list answered last before a key is built: most
+    // self-loops recorded in a row answer the same.
+    const fired = this.answerScratch;
+    let count = 0;
+    for (let k = 0; k < asked.length; k++) {
+      const j = asked[k];
       if (this.local.code(this.localAt + j) !== Memo.Slots) return -2;
       const code = this.slotsTable.code(this.slotsAt + j);
       if (j < this.witnessesFrom) {
         if (code !== Memo.True && !this.skipped(j)) return -2;
-      } else if (code === Memo.True) fired.push(j - this.witnessesFrom);
+      } else if (code === Memo.True) fired[count++] = j - this.witnessesFrom;
       else if (code !== Memo.False) return -2;
     }
-    const key = fired.join(',');
+    const last = this.lastAnswerList;
+    if (last >= 0 && sameCounted(this.answerLists[last], fired, count)) return last;
+    const list = fired.slice(0, count);
+    const key = list.join(',');
     let id = this.answerListIds.get(key);
     if (id === undefined) {
-      id = this.answerLists.push(fired) - 1;
+      id = this.answerLists.push(list) - 1;
       this.answerListIds.set(key, id);
       this.answerHits = grown(this.answerHits, id);
     }
+    this.lastAnswerList = id;
     return id;
   }
 
@@ -974,6 +997,7 @@ export class StepMemo {
     this.recordSlots = grown(this.recordSlots, p);
     this.recordFrom = grown(this.recordFrom, p, -1);
     this.recordLeft = grown(this.recordLeft, p);
+    this.recordedCount = grown(this.recordedCount, p);
     while (this.recorded.length < this.takenRecord.length) {
       this.recorded.push([]);
       this.recordedAnswers.push([]);
@@ -1028,9 +1052,7 @@ export class StepMemo {
     this.recordSlots[slot] = vector;
     this.recordFrom[slot] = fromIndex;
     this.recordLeft[slot] = count;
-    // Setting a length is dear even to 0 from 0: most of these are empty already.
-    if (this.recorded[slot].length > 0) this.recorded[slot].length = 0;
-    if (this.recordedAnswers[slot].length > 0) this.recordedAnswers[slot].length = 0;
+    this.recordedCount[slot] = 0;
     return false;
   }
 
@@ -1112,21 +1134,25 @@ export class StepMemo {
       return;
     }
     const recorded = this.recorded[slot];
-    recorded.push(this.localAt / this.count, list);
-    this.recordedAnswers[slot].push(answers);
+    const recordedAnswers = this.recordedAnswers[slot];
+    const written = this.recordedCount[slot]++;
+    recorded[2 * written] = this.localAt / this.count;
+    recorded[2 * written + 1] = list;
+    recordedAnswers[written] = answers;
     if (--this.recordLeft[slot] > 0) return;
     const bundle = this.recordBundle[slot];
-    const n = recorded.length / 2;
-    const asks = this.recordedAnswers[slot].some((a) => a >= 0);
+    const n = written + 1;
+    let asks = false;
+    for (let k = 0; k < n && !asks; k++) asks = recordedAnswers[k] >= 0;
     if (this.bundleAt.get(bundle, this.recordOutside[slot]) < 0) {
       const at = this.bundleRecordsLength;
-      this.bundleRecords = grown(this.bundleRecords, at + 2 + recorded.length);
+      this.bundleRecords = grown(this.bundleRecords, at + 2 + 2 * n);
       this.bundleRecords[at] = n;
       this.bundleRecords[at + 1] = asks ? 1 : 0;
       this.bundleRecords[at + 2] = this.bundleRecordCount;
       this.bundleTaken = grown(this.bundleTaken, this.bundleRecordCount++);
-      this.bundleRecords.set(recorded, at + 3);
-      this.bundleRecordsLength = at + 3 + recorded.length;
+      for (let k = 0; k < 2 * n; k++) this.bundleRecords[at + 3 + k] = recorded[k];
+      this.bundleRecordsLength = at + 3 + 2 * n;
       this.bundleAt.set(bundle, this.recordOutside[slot], at);
     }
     if (!asks || this.answersAt.get(bundle, this.recordSlots[slot]) >= 0) return;
@@ -1135,7 +1161,7 @@ export class StepMemo {
     this.answerRecords[at] = n;
     this.answerRecords[at + 1] = this.answerRecordCount;
     this.answersTaken = grown(this.answersTaken, this.answerRecordCount++);
-    this.answerRecords.set(this.recordedAnswers[slot], at + 2);
+    for (let k = 0; k < n; k++) this.answerRecords[at + 2 + k] = recordedAnswers[k];
     this.answerRecordsLength = at + 2 + n;
     this.answersAt.set(bundle, this.recordSlots[slot], at);
   }
@@ -1419,7 +1445,12 @@ export class StepMemo {
     const views: SystemModel['views'] = (s) => {
       this.readLocal = true;
       this.readViews = true;
-      if (this.fixed.some((isFixed) => isFixed !== 1)) this.readOther = true;
+      // A loop, not some(): a typed array's some() is not inlined, so its closure was allocated per call.
+      for (let i = 0; i < this.fixed.length; i++)
+        if (this.fixed[i] !== 1) {
+          this.readOther = true;
+          break;
+        }
       return model.views(s);
     };
     const changedSlots: SystemModel['changedSlots'] = (b, a) => {
