@@ -115,7 +115,10 @@ const ownUrls = {
   },
 };
 
-/** The first line of a bundle: the `require` its CommonJS packages call for Node's own modules (`punycode`). */
+/**
+ * The first line of a bundle: the `require` its CommonJS packages call for Node's own modules (`punycode`).
+ * Kept under node_modules/, the bundle is a package to Node, which then warns of no deprecated module.
+ */
 const bundleRequire =
   "import { createRequire as bundleCreateRequire } from 'node:module'; const require = bundleCreateRequire(import.meta.url);";
 
