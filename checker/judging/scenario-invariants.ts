@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InvariantProperty, Property } from '../../properties/types.ts';
 import { baseVariantName } from '../../variants/variants.ts';
@@ -43,7 +43,7 @@ export function committedScenarioFiles(folder: string): string[] {
  * Where the scenarios' parsed YAML is kept between runs: npm's usual cache folder, named by the project's
  * folder, since copies of the project (StrykerJS's sandboxes) may share one node_modules.
  */
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const parsedTextsPath = join(
   projectRoot,
   'node_modules',

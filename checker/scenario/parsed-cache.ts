@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import { type LineTree, yamlParseOptions } from '../cli/yaml-document.ts';
@@ -28,8 +28,9 @@ const digest = (content: string | Uint8Array): string => createHash('sha256').up
 function cacheKey(): string {
   const require = createRequire(import.meta.url);
   const yamlVersion = (require('yaml/package.json') as { version: string }).version;
-  const sources = [import.meta.url, new URL('../cli/yaml-document.ts', import.meta.url).href].map((url) =>
-    digest(readFileSync(fileURLToPath(url))),
+  const here = fileURLToPath(import.meta.url);
+  const sources = [here, join(dirname(here), '..', 'cli', 'yaml-document.ts')].map((path) =>
+    digest(readFileSync(path)),
   );
   return digest([yamlVersion, JSON.stringify(yamlParseOptions), ...sources].join('\n'));
 }
