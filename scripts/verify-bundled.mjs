@@ -44,7 +44,11 @@ async function sourceVerify() {
   return { main, runCommand };
 }
 
-const verify = (await bundledVerify()) ?? ((leftGarbage = true), await sourceVerify());
+let verify = await bundledVerify();
+if (verify === undefined) {
+  leftGarbage = true;
+  verify = await sourceVerify();
+}
 if (leftGarbage) {
   // Node's documented way to reach `gc` without a command-line flag, as verify's collections between phases.
   setFlagsFromString('--expose-gc');
