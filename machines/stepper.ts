@@ -165,6 +165,26 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * A machine's initial snapshot for an input, computed once per machine and input: every model builds
+ * eleven steppers, and the committed scenarios' replay builds a model per scenario. Snapshots are never
+ * changed (a step starts an actor from one and reads a new one), so models can share them.
+ */
+function initialSnapshot(machine: AnyStateMachine, input: unknown): unknown {
+  const byInput = initialSnapshots(machine);
+  const key = canonicalJson(input);
+  const known = byInput.get(key);
+  if (known !== undefined) return known;
+  const [snapshot] = (initialTransition as (m: AnyStateMachine, i?: unknown) => [unknown, unknown[]])(
+    machine,
+    input,
+  );
+  byInput.set(key, snapshot);
+  return snapshot;
+}
+
+const initialSnapshots = memoByObject((_machine: AnyStateMachine) => new Map<string, unknown>());
+
+/**
  * Steps one machine through XState, one inspected actor run per step, interning snapshots (equal value
  * and context give one id) and memoizing each (snapshot, event) pair: a machine is explored once and its
  * transitions become table look-ups, which is what makes the product search fast.
@@ -181,11 +201,7 @@ export class MachineStepper<M extends AnyStateMachine> {
     readonly machine: M,
     input?: unknown,
   ) {
-    const [snapshot] = (initialTransition as (m: M, i?: unknown) => [SnapshotFrom<M>, unknown[]])(
-      machine,
-      input,
-    );
-    this.initial = this.intern(snapshot);
+    this.initial = this.intern(initialSnapshot(machine, input) as SnapshotFrom<M>);
   }
 
   intern(snapshot: SnapshotFrom<M>): number {

@@ -5,6 +5,8 @@
  * the sources through tsx when no bundle can be had, and for `--random`, whose module verify loads by path.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { freshBundle, verifyBundleRequest } from '../checker/cli/bundled.mjs';
 
 /**
@@ -16,11 +18,18 @@ import { freshBundle, verifyBundleRequest } from '../checker/cli/bundled.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 
+/**
+ * Whether this start left more garbage than loading a kept bundle does (a few megabytes): esbuild's output
+ * when it built the bundle, or tsx's transforms. verify collects none before its search, so it is done here.
+ */
+let leftGarbage = false;
+
 /** @returns {Promise<VerifyModule | undefined>} */
 async function bundledVerify() {
   if (argv.includes('--random')) return undefined;
   const bundle = await freshBundle(verifyBundleRequest(root));
   if (bundle === undefined) return undefined;
+  if (bundle.built) leftGarbage = true;
   // Stack traces name the sources only when they are printed (runCommand, under NSMODEL_DEBUG=1).
   if (process.env.NSMODEL_DEBUG === '1') process.setSourceMapsEnabled(true);
   return import(pathToFileURL(bundle.path).href);
@@ -35,5 +44,14 @@ async function sourceVerify() {
   return { main, runCommand };
 }
 
-const verify = (await bundledVerify()) ?? (await sourceVerify());
+let verify = await bundledVerify();
+if (verify === undefined) {
+  leftGarbage = true;
+  verify = await sourceVerify();
+}
+if (leftGarbage) {
+  // Node's documented way to reach `gc` without a command-line flag, as verify's collections between phases.
+  setFlagsFromString('--expose-gc');
+  /** @type {() => void} */ (runInNewContext('gc'))();
+}
 await verify.runCommand('verify', () => verify.main(argv));

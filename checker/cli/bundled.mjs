@@ -116,6 +116,13 @@ const ownUrls = {
 };
 
 /**
+ * The first line of a bundle: the `require` its CommonJS packages call for Node's own modules (`punycode`).
+ * Kept under node_modules/, the bundle is a package to Node, which then warns of no deprecated module.
+ */
+const bundleRequire =
+  "import { createRequire as bundleCreateRequire } from 'node:module'; const require = bundleCreateRequire(import.meta.url);";
+
+/**
  * @param {string} path
  * @param {string | Uint8Array} content
  */
@@ -142,7 +149,10 @@ async function buildBundle(request, key) {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
+    // The packages are bundled too: Node would otherwise resolve, read and compile some 400 files of them
+    // (zod, yaml, kubernetes-models' schemas) one by one at every start. Their CommonJS parts still
+    // `require` Node's own modules, so the bundle gets a `require` of its own.
+    banner: { js: bundleRequire },
     sourcemap: 'linked',
     write: false,
     metafile: true,

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { InvariantProperty, Property } from '../../properties/types.ts';
 import { baseVariantName } from '../../variants/variants.ts';
 import { ScenarioFileError } from '../scenario/load.ts';
+import { ParsedTextCache } from '../scenario/parsed-cache.ts';
 import { prepareScenario, replayCompiled } from '../scenario/replay.ts';
 
 /**
@@ -36,14 +39,28 @@ export function committedScenarioFiles(folder: string): string[] {
     .map((name) => join(folder, name));
 }
 
+/**
+ * Where the scenarios' parsed YAML is kept between runs: npm's usual cache folder, named by the project's
+ * folder, since copies of the project (StrykerJS's sandboxes) may share one node_modules.
+ */
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const parsedTextsPath = join(
+  projectRoot,
+  'node_modules',
+  '.cache',
+  'nsmodel',
+  `scenario-yaml-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 12)}.bin`,
+);
+
 export function checkScenarioInvariants(
   files: readonly string[],
   properties: readonly Property[],
 ): ScenarioInvariantRun {
   const invariants = properties.filter((p): p is InvariantProperty => p.kind === 'invariant');
   const run: ScenarioInvariantRun = { replayed: 0, skipped: 0, states: 0, violations: [] };
+  const parsedTexts = new ParsedTextCache(parsedTextsPath);
   for (const file of files) {
-    const compiled = prepareScenario(file);
+    const compiled = prepareScenario(file, undefined, undefined, parsedTexts);
     if (compiled instanceof ScenarioFileError || compiled.variant !== baseVariantName) {
       run.skipped++;
       continue;
@@ -68,6 +85,7 @@ export function checkScenarioInvariants(
       }
     });
   }
+  parsedTexts.save();
   return run;
 }
 

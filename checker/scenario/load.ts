@@ -4,7 +4,14 @@ import { scenarioManifestIssue } from '../cli/kubernetes-validation.ts';
 import { closest } from '../cli/request-line.ts';
 import { declaredResource, type KindDeclaration } from '../cli/scope-format.ts';
 import type { FieldPath } from '../cli/scope-issues.ts';
-import { keyLine, nodeLine, parseYamlDocument, type YamlDocument } from '../cli/yaml-document.ts';
+import {
+  type DocumentLines,
+  documentLines,
+  lineTreeOf,
+  parseYamlDocument,
+  treeLines,
+} from '../cli/yaml-document.ts';
+import type { ParsedTextCache } from './parsed-cache.ts';
 import {
   type ContentManifestInput,
   contentBodySchemas,
@@ -243,13 +250,13 @@ function parseManifest(
 }
 
 /** Line lookup for fields: the field's own node, or the nearest enclosing one that exists. */
-function lineLocator(parsed: YamlDocument): (path: FieldPath, key?: string) => number {
+function lineLocator(lines: DocumentLines): (path: FieldPath, key?: string) => number {
   return (path, key) => {
-    const line = key === undefined ? undefined : keyLine(parsed, path.slice(0, -1), key);
+    const line = key === undefined ? undefined : lines.keyLine(path.slice(0, -1), key);
     if (line !== undefined) return line;
     for (let length = path.length; length >= 0; length--) {
       // A missing field is reported on the line of the map that lacks it.
-      const enclosing = nodeLine(parsed, path.slice(0, length));
+      const enclosing = lines.nodeLine(path.slice(0, length));
       if (enclosing !== undefined) return enclosing;
     }
     return 1;
@@ -275,21 +282,12 @@ function yamlProblem(code: string, message: string): [string, string] {
   }
 }
 
-/** Reads and validates one scenario file; throws ScenarioFileError (one line) when it is malformed. */
-export function loadScenario(file: string, given?: string): LoadedScenario {
-  let source: string;
-  try {
-    // A file is read as bytes (regular, capped, UTF-8); a text handed in is checked the same way.
-    if (given === undefined) source = readInputText(file, inputCaps.scenario);
-    else {
-      checkInputText(file, given);
-      source = given;
-    }
-  } catch (error) {
-    if (error instanceof InputFileError)
-      throw new ScenarioFileError(file, error.line, '', error.problem, `fix: ${error.fix}`);
-    throw error;
-  }
+/** A scenario's YAML parsed: its value and its lines; kept in `parsedTexts` when it can be read back whole. */
+function parseScenarioText(
+  file: string,
+  source: string,
+  parsedTexts: ParsedTextCache | undefined,
+): { input: unknown; lines: DocumentLines } {
   const parsed = parseYamlDocument(source, {
     syntax: (error, line) => {
       const [problem, hint] = yamlProblem(error.code, error.message);
@@ -306,18 +304,6 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
     },
   });
   const { doc, lines } = parsed;
-  const locate = lineLocator(parsed);
-  const located = (error: unknown): never => {
-    if (error instanceof ScenarioFieldError)
-      throw new ScenarioFileError(
-        file,
-        locate(error.path, error.key),
-        formatFieldPath(error.path),
-        error.problem,
-        error.hint,
-      );
-    throw error;
-  };
   let input: unknown;
   try {
     // Aliases are expanded at most 100 times in all, so an alias bomb stops here instead of filling memory.
@@ -337,6 +323,45 @@ export function loadScenario(file: string, given?: string): LoadedScenario {
       alias ? 'write the values out, or use fewer aliases' : 'a scenario is a few levels of maps and lists',
     );
   }
+  const tree = parsedTexts ? lineTreeOf(parsed) : undefined;
+  if (tree) parsedTexts?.remember(source, { value: input, lines: tree });
+  return { input, lines: documentLines(parsed) };
+}
+
+/**
+ * Reads and validates one scenario file; throws ScenarioFileError (one line) when it is malformed. With
+ * `parsedTexts`, a text parsed by an earlier run is read from there instead of parsed again.
+ */
+export function loadScenario(file: string, given?: string, parsedTexts?: ParsedTextCache): LoadedScenario {
+  let source: string;
+  try {
+    // A file is read as bytes (regular, capped, UTF-8); a text handed in is checked the same way.
+    if (given === undefined) source = readInputText(file, inputCaps.scenario);
+    else {
+      checkInputText(file, given);
+      source = given;
+    }
+  } catch (error) {
+    if (error instanceof InputFileError)
+      throw new ScenarioFileError(file, error.line, '', error.problem, `fix: ${error.fix}`);
+    throw error;
+  }
+  const cached = parsedTexts?.lookup(source);
+  const { input, lines } = cached
+    ? { input: cached.value, lines: treeLines(cached.lines) }
+    : parseScenarioText(file, source, parsedTexts);
+  const locate = lineLocator(lines);
+  const located = (error: unknown): never => {
+    if (error instanceof ScenarioFieldError)
+      throw new ScenarioFileError(
+        file,
+        locate(error.path, error.key),
+        formatFieldPath(error.path),
+        error.problem,
+        error.hint,
+      );
+    throw error;
+  };
   try {
     if (input === null || typeof input !== 'object' || Array.isArray(input))
       throw new ScenarioFieldError([], 'a scenario is a map', 'with title, requirements, given and steps');

@@ -26,6 +26,7 @@ import {
   ScenarioFieldError,
   ScenarioFileError,
 } from './load.ts';
+import type { ParsedTextCache } from './parsed-cache.ts';
 
 /**
  * Replays a compiled scenario on the system model, step by step, and compares every outcome with
@@ -806,15 +807,16 @@ export function replayCompiled(scenario: CompiledScenario, observe?: ReplayObser
   };
 }
 
-/** Loads and compiles one file; a malformed file gives its one-line error instead. */
+/** Loads and compiles one file (its YAML from `parsedTexts` when kept there); a malformed file gives its one-line error instead. */
 export function prepareScenario(
   file: string,
   source?: string,
   variant?: string,
+  parsedTexts?: ParsedTextCache,
 ): CompiledScenario | ScenarioFileError {
   let loaded: LoadedScenario;
   try {
-    loaded = loadScenario(file, source);
+    loaded = loadScenario(file, source, parsedTexts);
     // `--variant`: the same steps on other machines, to compare a design with the model.
     if (variant !== undefined) loaded = { ...loaded, header: { ...loaded.header, variant } };
   } catch (error) {
