@@ -134,6 +134,16 @@ describe("Tarjan's components on moves kept in lists", () => {
    * The graph's moves as lists for the states `listed` accepts (the walk expands the others): per state its
    * first word, each word its target above 2 bits of its event.
    */
+  /** The walk that expands every state of `graph` by its moves. */
+  const walkOf = (graph: [number, number][][]): SuccessorWalk<number> => ({
+    size: graph.length,
+    expanded: graph.length,
+    successors: (s, visit) => {
+      for (const [event, target] of graph[s]) visit(event, target);
+    },
+    events: [0, 1, 2, 3],
+  });
+
   const listsOf = (graph: [number, number][][], listed: (s: number) => boolean) => {
     const first = [0];
     const words: number[] = [];
@@ -147,14 +157,7 @@ describe("Tarjan's components on moves kept in lists", () => {
   it('finds the same components, in the same order, with the same classes as the walk it stands for', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const graph = randomGraph(300, seed);
-      const walk: SuccessorWalk<number> = {
-        size: graph.length,
-        expanded: graph.length,
-        successors: (s, visit) => {
-          for (const [event, target] of graph[s]) visit(event, target);
-        },
-        events: [0, 1, 2, 3],
-      };
+      const walk = walkOf(graph);
       // Every state but those a multiple of 7 (the seed's offset), from three roots.
       const inside = (s: number) => (s + seed) % 7 !== 0;
       const roots = [0, 150, 299];
@@ -173,14 +176,7 @@ describe("Tarjan's components on moves kept in lists", () => {
   it('stays inside the same states when they are given as bits instead of a test', () => {
     for (const seed of [6, 7, 8]) {
       const graph = randomGraph(300, seed);
-      const walk: SuccessorWalk<number> = {
-        size: graph.length,
-        expanded: graph.length,
-        successors: (s, visit) => {
-          for (const [event, target] of graph[s]) visit(event, target);
-        },
-        events: [0, 1, 2, 3],
-      };
+      const walk = walkOf(graph);
       const inside = (s: number) => (s * seed) % 5 !== 0;
       const roots = [0, 7, 150, 299];
       const classes = { eventMask };
