@@ -89,6 +89,8 @@ describe('a command bundled from its sources, rebuilt when they change', () => {
     const request = smallProject('broken');
     writeFileSync(join(request.root, 'b.ts'), 'export const value = ;\n');
     expect(await freshBundle(request)).toBeUndefined();
+    // Nothing half-built is left in the cache folder.
+    expect(readdirSync(request.cacheFolder).filter((file) => file.includes('.building.'))).toEqual([]);
   });
 });
 
