@@ -112,6 +112,20 @@ describe('scenarios loaded through the parsed-text cache', () => {
     }
   });
 
+  it("keep the other files' parses when a run reads only some files and parses an edited one", () => {
+    const path = join(scratch(), 'cache.bin');
+    const first = new ParsedTextCache(path);
+    for (const c of committed) loadScenario(c.name, c.text, first);
+    first.save();
+    const partial = new ParsedTextCache(path);
+    const edited = `${committed[0].text}\n# edited\n`;
+    loadScenario(committed[0].name, edited, partial);
+    partial.save();
+    const third = new ParsedTextCache(path);
+    expect(third.lookup(edited)).toBeDefined();
+    for (const c of committed) expect(third.lookup(c.text), c.name).toBeDefined();
+  });
+
   it('refuse a bad file with the same line and words, and never serve a text that changed', () => {
     const path = join(scratch(), 'cache.bin');
     const bad = committed[0].text.replace(/^steps:\n/m, 'steps:\n  - tick: many\n');

@@ -18,6 +18,9 @@ interface CacheFile {
   entries: Map<string, Uint8Array>;
 }
 
+/** The texts the file holds at most before those this run did not read are dropped: 64 committed files, edited a few times. */
+const keptTexts = 256;
+
 const digest = (content: string | Uint8Array): string => createHash('sha256').update(content).digest('hex');
 
 /**
@@ -78,12 +81,14 @@ export class ParsedTextCache {
   }
 
   /**
-   * Writes what this run read or parsed, when it differs from the file: the texts of files no longer read
-   * are dropped. A cache that cannot be written (a read-only folder) is left as it was.
+   * Writes the file when this run parsed a text it did not hold. A run that read only some files (a test)
+   * keeps the others' parses; the texts no run reads any more (edited files' old texts) are dropped once
+   * the file holds more than `keptTexts`. A cache that cannot be written (a read-only folder) is left as it was.
    */
   save(): void {
-    if (!this.added && this.used.size === this.stored.size) return;
-    const file: CacheFile = { key: this.key, entries: this.used };
+    if (!this.added) return;
+    const merged = new Map([...this.stored, ...this.used]);
+    const file: CacheFile = { key: this.key, entries: merged.size > keptTexts ? this.used : merged };
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
