@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,25 @@ describe('a command bundled from its sources, rebuilt when they change', () => {
     // The earlier bundle is gone: one bundle and its map per project, and the record.
     expect(existsSync(first!.path)).toBe(false);
     expect(readdirSync(request.cacheFolder)).toHaveLength(3);
+  });
+
+  it('leaves no esbuild service running beside the command once it has built', async () => {
+    // The service is a child process of this one: its command line names it (Linux's /proc).
+    const services = () =>
+      readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+        .split(' ')
+        .filter((pid) => pid.trim() !== '')
+        .map((pid) => {
+          try {
+            return readFileSync(`/proc/${pid.trim()}/cmdline`, 'utf8');
+          } catch {
+            return '';
+          }
+        })
+        .filter((command) => command.includes('esbuild') && command.includes('--service'));
+    const built = await freshBundle(smallProject());
+    expect(built?.built).toBe(true);
+    expect(services()).toEqual([]);
   });
 
   it("keeps each module's own import.meta.url, so paths resolve as they do from the sources", async () => {
