@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * `npm run verify`: scripts/verify.ts run from a bundle of its modules (checker/cli/bundled.mjs), rebuilt
- * when any of them changed, so the run does not wait for tsx to load some 140 modules one by one. It runs
+ * `npm run verify`: scripts/verify.ts run from a bundle of its modules and packages (checker/cli/bundled.mjs),
+ * rebuilt when any of them changed, so the run does not wait for tsx and Node to load some 140 modules and
+ * 400 package files one by one. It runs
  * the sources through tsx when no bundle can be had, and for `--random`, whose module verify loads by path.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,8 +20,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 
 /**
- * Whether this start left more garbage than loading a kept bundle does (a few megabytes): esbuild's output
- * when it built the bundle, or tsx's transforms. verify collects none before its search, so it is done here.
+ * Whether this start left more garbage than loading a kept bundle does (a few megabytes): the build's
+ * metafile and digests when it built the bundle, or tsx's transforms. verify collects none before its search, so it is done here.
  */
 let leftGarbage = false;
 
