@@ -109,7 +109,7 @@ export async function main(argv: readonly string[], outputRoot = process.cwd()):
  * Node's documented way to reach `gc` without a command-line flag (docs/performance.md, *Where verify's
  * memory goes*); a few tens of milliseconds each.
  */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   if (fullCollection === undefined) {
     setFlagsFromString('--expose-gc');
     fullCollection = runInNewContext('gc') as () => void;

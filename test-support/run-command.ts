@@ -98,11 +98,11 @@ export function runCommandInProcess<const O extends Record<string, OptionSpec>>(
 }
 
 /**
- * The command and arguments that run a TypeScript entry point in one node process with tsx's loader. Tests
- * that signal a command use it: the tsx command relays a signal to its child and SIGKILLs the child when
+ * The command and arguments that run an entry point in one node process: a TypeScript one with tsx's loader,
+ * a JavaScript one as it is. Tests that signal a command use it: the tsx command relays a signal to its child and SIGKILLs the child when
  * it does not acknowledge within 30 ms (a busy search under load), so the test would judge tsx's relay.
  */
-export function tsxInOneProcess(script: string, args: string[]): [string, string[]] {
+export function oneProcessCommand(script: string, args: string[]): [string, string[]] {
   if (isJavaScript(script)) return [process.execPath, [resolve(script), ...args]];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return [process.execPath, ['--import', loader, resolve(script), ...args]];

@@ -6,18 +6,11 @@
  * (Node's own type stripping) slows the whole run, search included, by about 0.5 s (docs/performance.md).
  */
 import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { contentDigest as digest, projectCacheFolder, projectTag, writeWhole } from './project-cache.mjs';
 
 /**
  * What a bundle is built from.
@@ -37,9 +30,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * The record beside a bundle: what it was built from, by content, so that any change to them is seen.
  * @typedef {{ key: string, bundle: string, bundleDigest: string, inputs: Record<string, string> }} BundleRecord
  */
-
-/** @param {string | Uint8Array} content */
-const digest = (content) => createHash('sha256').update(content).digest('hex');
 
 /** @param {string} path */
 function readOptional(path) {
@@ -71,7 +61,7 @@ function buildKey(request) {
  * sandboxes, worktrees) may share one node_modules and so one cache folder.
  * @param {BundleRequest} request
  */
-const filePrefix = (request) => `${request.name}-${digest(resolve(request.root)).slice(0, 12)}`;
+const filePrefix = (request) => `${request.name}-${projectTag(request.root)}`;
 
 /** @param {BundleRequest} request */
 const recordPath = (request) => join(request.cacheFolder, `${filePrefix(request)}.json`);
@@ -133,16 +123,6 @@ const ownUrls = (readDigests) => ({
  */
 const bundleRequire =
   "import { createRequire as bundleCreateRequire } from 'node:module'; const require = bundleCreateRequire(import.meta.url);";
-
-/**
- * @param {string} path
- * @param {string | Uint8Array} content
- */
-function writeAtomically(path, content) {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, path);
-}
 
 /**
  * Builds the bundle and writes it, its source map and its record, each by a rename: a reader never sees
@@ -210,7 +190,7 @@ async function buildBundle(request, key) {
   const bundleDigest = createHash('sha256').update(code).update(mapComment).digest('hex');
   /** @type {BundleRecord} */
   const record = { key, bundle: bundleName, bundleDigest, inputs };
-  writeAtomically(recordPath(request), `${JSON.stringify(record, null, 2)}\n`);
+  writeWhole(recordPath(request), `${JSON.stringify(record, null, 2)}\n`);
   removeOtherBundles(request, bundleName);
   return bundlePath;
 }
@@ -256,6 +236,7 @@ export async function freshBundle(request) {
 export const verifyBundleRequest = (root) => ({
   root,
   name: 'verify',
-  entry: "export { main } from './scripts/verify.ts';\nexport { runCommand } from './checker/cli/cli.ts';\n",
-  cacheFolder: join(root, 'node_modules', '.cache', 'nsmodel'),
+  entry:
+    "export { collectGarbage, main } from './scripts/verify.ts';\nexport { runCommand } from './checker/cli/cli.ts';\n",
+  cacheFolder: projectCacheFolder(root),
 });

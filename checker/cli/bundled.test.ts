@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { npmVerifyCommand } from '../../scripts/bench.ts';
 import { runScript } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { type BundleRequest, freshBundle } from './bundled.mjs';
@@ -115,14 +114,6 @@ describe('a command bundled from its sources, rebuilt when they change', () => {
 
 describe('npm run verify through its launcher (scripts/verify-bundled.mjs)', () => {
   const scratch = useTempDir('verify-bundled');
-
-  it("is what the bench times: package.json's environment and node arguments, the launcher last", () => {
-    const { env, nodeArgs } = npmVerifyCommand();
-    expect(env).toHaveProperty('MALLOC_MMAP_THRESHOLD_');
-    expect(nodeArgs.at(-1)).toBe(resolve('scripts/verify-bundled.mjs'));
-    expect(existsSync(nodeArgs.at(-1)!)).toBe(true);
-    for (const flag of nodeArgs.slice(0, -1)) expect(flag).toMatch(/^--[a-z-]+(=\S+)?$/);
-  });
 
   it('runs verify from the bundle: its verdicts, its exit code, its one-line refusals', async () => {
     const run = await runScript(

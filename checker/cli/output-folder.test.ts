@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main as verifyMain } from '../../scripts/verify.ts';
-import { runMainInProcess, thrownMessage, tsxInOneProcess } from '../../test-support/run-command.ts';
+import { oneProcessCommand, runMainInProcess, thrownMessage } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
 import { writeFileAtomic } from './fs-atomic.ts';
@@ -167,7 +167,7 @@ describe('verify --out', () => {
 
 /** Starts a command with its standard output closed at once, as `| head -0` does, and gathers stderr. */
 function withClosedStdout(script: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const [command, argv] = tsxInOneProcess(script, args);
+  const [command, argv] = oneProcessCommand(script, args);
   return new Promise((done) => {
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.destroy();

@@ -6,10 +6,10 @@ import type { Scope } from '../../machines/scope.ts';
 import { main as verifyMain } from '../../scripts/verify.ts';
 import {
   expectStoppedByMemoryGuard,
+  oneProcessCommand,
   runMainInProcess,
   runScript,
   thrownMessage,
-  tsxInOneProcess,
 } from '../../test-support/run-command.ts';
 import { useTempDir } from '../../test-support/temp-dir.ts';
 import { UsageError } from './cli.ts';
@@ -249,7 +249,7 @@ describe('npm run verify, as a command', () => {
   });
 
   it('stops on SIGINT, writes the partial report and exits 10', async () => {
-    const [command, args] = tsxInOneProcess(verifyScript, ['--scope', 'large', '--out', 'interrupted']);
+    const [command, args] = oneProcessCommand(verifyScript, ['--scope', 'large', '--out', 'interrupted']);
     const child = spawn(command, args, {
       cwd: scratch(),
       env: { ...process.env, NSMODEL_DEBUG: '' },

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InvariantProperty, Property } from '../../properties/types.ts';
 import { baseVariantName } from '../../variants/variants.ts';
+import { projectCacheFolder, projectTag } from '../cli/project-cache.mjs';
 import { ScenarioFileError } from '../scenario/load.ts';
 import { ParsedTextCache } from '../scenario/parsed-cache.ts';
 import { prepareScenario, replayCompiled } from '../scenario/replay.ts';
@@ -39,18 +39,9 @@ export function committedScenarioFiles(folder: string): string[] {
     .map((name) => join(folder, name));
 }
 
-/**
- * Where the scenarios' parsed YAML is kept between runs: npm's usual cache folder, named by the project's
- * folder, since copies of the project (StrykerJS's sandboxes) may share one node_modules.
- */
+/** Where the scenarios' parsed YAML is kept between runs: the project's cache folder, by its folder's tag. */
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const parsedTextsPath = join(
-  projectRoot,
-  'node_modules',
-  '.cache',
-  'nsmodel',
-  `scenario-yaml-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 12)}.bin`,
-);
+const parsedTextsPath = join(projectCacheFolder(projectRoot), `scenario-yaml-${projectTag(projectRoot)}.bin`);
 
 export function checkScenarioInvariants(
   files: readonly string[],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tsxInOneProcess } from '../../test-support/run-command.ts';
+import { oneProcessCommand } from '../../test-support/run-command.ts';
 import { type DiagramView, diagramViews, outlineMachine, viewTransitions } from './diagram.ts';
 import { scopeStates } from './outline.ts';
 import {
@@ -137,7 +137,7 @@ describe('npm run diagrams, interrupted', () => {
       const { mkdtemp, rm } = await import('node:fs/promises');
       const { tmpdir } = await import('node:os');
       const cwd = await mkdtemp(join(tmpdir(), 'nsmodel-diagrams-'));
-      const [command, args] = tsxInOneProcess('scripts/diagrams.ts', ['--force']);
+      const [command, args] = oneProcessCommand('scripts/diagrams.ts', ['--force']);
       const child = spawn(command, args, { cwd });
       let output = '';
       child.stdout.on('data', (chunk) => {

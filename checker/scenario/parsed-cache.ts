@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { contentDigest as digest, writeWhole } from '../cli/project-cache.mjs';
 import { type LineTree, yamlParseOptions } from '../cli/yaml-document.ts';
 
 /** What a scenario's YAML text parsed to: the value it holds and the lines of its nodes. */
@@ -20,8 +20,6 @@ interface CacheFile {
 
 /** The texts the file holds at most before those this run did not read are dropped: 64 committed files, edited a few times. */
 const keptTexts = 256;
-
-const digest = (content: string | Uint8Array): string => createHash('sha256').update(content).digest('hex');
 
 /**
  * What a parse depends on besides the text: the YAML package's version, the parse options, and the
@@ -89,11 +87,9 @@ export class ParsedTextCache {
     if (!this.added) return;
     const merged = new Map([...this.stored, ...this.used]);
     const file: CacheFile = { key: this.key, entries: merged.size > keptTexts ? this.used : merged };
-    const temporary = `${this.path}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.path), { recursive: true });
-      writeFileSync(temporary, serialize(file));
-      renameSync(temporary, this.path);
+      writeWhole(this.path, serialize(file));
     } catch {
       // The next run parses again.
     }
