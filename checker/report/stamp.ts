@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type ts from 'typescript';
 import { z } from 'zod';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
+import { contentDigest, projectCacheFolder, writeWhole } from '../cli/project-cache.mjs';
 import { schemaRef } from '../cli/schema-ref.ts';
 
 /**
@@ -93,6 +94,7 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/judging/spin.ts': [],
   'checker/judging/swarm.ts': [],
   'checker/report/site/screenshots.ts': ['generated/diagrams/*.mmd', 'generated/mutants.json'],
+  // Its digests kept in node_modules/.cache are keyed by TypeScript's version and this file: no output depends on them.
   'checker/report/stamp.ts': ['package:typescript'],
   'checker/scenario/trace-command.ts': [],
   'checker/judging/traceability.ts': ['docs/requirements.md'],
@@ -233,10 +235,120 @@ const outputDigest = (path: string, bytes: Buffer, normalize?: (path: string, te
 
 /** What a file's bytes give, computed once per process: several stamps share most of their sources. */
 const memo = new Map<string, unknown>();
-function cached<T>(what: string, path: string, bytes: Buffer, compute: (bytes: Buffer) => T): T {
-  const key = `${what} ${path.endsWith('.ts') ? 'ts' : 'bytes'} ${createHash('sha256').update(bytes).digest('hex')}`;
-  if (!memo.has(key)) memo.set(key, compute(bytes));
-  return memo.get(key) as T;
+
+/** Thrown by `cached` when an answer that needs TypeScript is kept nowhere and TypeScript may not be loaded. */
+class NotKept extends Error {}
+
+/**
+ * What TypeScript made of a module's bytes (its imports, its digest), kept between runs in a cache file:
+ * parsing and printing every module with TypeScript takes about 2 s of CPU and 150 MB, and each answer
+ * depends only on the bytes and on `key` (TypeScript's version and this file). A file written under another
+ * key, or that cannot be read, holds nothing; one that cannot be written is left as it was.
+ */
+export class KeptAnswers {
+  private stored = new Map<string, unknown>();
+  /** The file's modification time when it was read: another process may have added answers since. */
+  private readAt: number | undefined;
+  /** The answers this process read or computed: what stays when the file grows past `limit`. */
+  private readonly used = new Map<string, unknown>();
+  private added = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly key: string,
+    private readonly limit = 4096,
+  ) {
+    this.read();
+  }
+
+  private read(): void {
+    try {
+      const modified = statSync(this.path).mtimeMs;
+      if (modified === this.readAt) return;
+      this.readAt = modified;
+      const file = JSON.parse(readFileSync(this.path, 'utf8')) as { key?: unknown; answers?: unknown };
+      if (file.key === this.key && typeof file.answers === 'object' && file.answers !== null)
+        this.stored = new Map(Object.entries(file.answers));
+    } catch {
+      // No cache yet, or one cut short: every module is parsed.
+    }
+  }
+
+  get(key: string): unknown {
+    let answer = this.used.get(key) ?? this.stored.get(key);
+    if (answer === undefined) {
+      this.read();
+      answer = this.stored.get(key);
+    }
+    if (answer !== undefined) this.used.set(key, answer);
+    return answer;
+  }
+
+  set(key: string, answer: unknown): void {
+    this.used.set(key, answer);
+    this.added = true;
+  }
+
+  /** Writes the file when this process computed an answer; past `limit` answers, only those it used stay. */
+  save(): void {
+    if (!this.added) return;
+    const merged = new Map([...this.stored, ...this.used]);
+    const answers = merged.size > this.limit ? this.used : merged;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      writeWhole(this.path, JSON.stringify({ key: this.key, answers: Object.fromEntries(answers) }));
+      this.stored = answers === this.used ? new Map(this.used) : merged;
+      this.readAt = statSync(this.path).mtimeMs;
+      this.added = false;
+    } catch {
+      // The next run parses again.
+    }
+  }
+}
+
+let keptAnswersLoaded: KeptAnswers | undefined;
+/** The project's kept answers: two per module (imports, digest), edited many times over, fit in the limit. */
+const kept = (): KeptAnswers => {
+  if (keptAnswersLoaded === undefined) {
+    const typescriptVersion = (() => {
+      try {
+        return (createRequire(import.meta.url)('typescript/package.json') as { version: string }).version;
+      } catch {
+        return 'not installed';
+      }
+    })();
+    const self = contentDigest(readFileSync(fileURLToPath(import.meta.url)));
+    keptAnswersLoaded = new KeptAnswers(
+      join(projectCacheFolder(sourceRoot), 'stamp-answers.json'),
+      contentDigest(`${typescriptVersion}\n${self}`),
+    );
+  }
+  return keptAnswersLoaded;
+};
+
+/**
+ * `compute(bytes)` once per process, and the answers TypeScript gives (the only costly ones) once per content
+ * across runs; with `keptOnly`, such an answer kept nowhere throws `NotKept` instead of loading TypeScript.
+ */
+function cached<T>(
+  what: string,
+  path: string,
+  bytes: Buffer,
+  compute: (bytes: Buffer) => T,
+  keptOnly = false,
+): T {
+  const key = `${what} ${path.endsWith('.ts') ? 'ts' : 'bytes'} ${contentDigest(bytes)}`;
+  if (memo.has(key)) return memo.get(key) as T;
+  // Imports are read with TypeScript's parser, whatever the file; a digest only for TypeScript files.
+  const parsed = what === 'imports' || path.endsWith('.ts');
+  let answer = parsed ? (kept().get(key) as T | undefined) : undefined;
+  if (answer === undefined) {
+    if (parsed && keptOnly) throw new NotKept(path);
+    answer = compute(bytes);
+    if (parsed) kept().set(key, answer);
+  }
+  memo.set(key, answer);
+  return answer;
 }
 
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`); null for a Node built-in. */
@@ -276,6 +388,32 @@ export function stampSources(
   root: string,
   spec: Pick<StampSpec, 'entry' | 'data'>,
 ): { sources: Record<string, string>; packages: Record<string, string> } {
+  const taken = collectSources(root, spec, false);
+  kept().save();
+  return taken;
+}
+
+/**
+ * `stampSources`, when every TypeScript module's answer is kept from an earlier run (no TypeScript loaded,
+ * a few tens of milliseconds); undefined when one is not.
+ */
+export function keptStampSources(
+  root: string,
+  spec: Pick<StampSpec, 'entry' | 'data'>,
+): { sources: Record<string, string>; packages: Record<string, string> } | undefined {
+  try {
+    return collectSources(root, spec, true);
+  } catch (error) {
+    if (error instanceof NotKept) return undefined;
+    throw error;
+  }
+}
+
+function collectSources(
+  root: string,
+  spec: Pick<StampSpec, 'entry' | 'data'>,
+  keptOnly: boolean,
+): { sources: Record<string, string>; packages: Record<string, string> } {
   const modules = new Set<string>();
   const data = new Set<string>(spec.data ?? []);
   const packages = new Set<string>();
@@ -292,8 +430,12 @@ export function stampSources(
       else if (read.endsWith('.ts')) queue.push(read);
       else data.add(read);
     }
-    for (const specifier of cached('imports', module, readFileSync(absolute), (bytes) =>
-      runtimeImports(module, bytes.toString('utf8')),
+    for (const specifier of cached(
+      'imports',
+      module,
+      readFileSync(absolute),
+      (bytes) => runtimeImports(module, bytes.toString('utf8')),
+      keptOnly,
     )) {
       if (specifier.startsWith('.'))
         queue.push(posix.normalize(posix.join(posix.dirname(module), specifier)));
@@ -308,7 +450,7 @@ export function stampSources(
   for (const path of [...new Set(paths)].sort()) {
     const absolute = join(root, path);
     sources[path] = existsSync(absolute)
-      ? cached('digest', path, readFileSync(absolute), (bytes) => sourceDigest(path, bytes))
+      ? cached('digest', path, readFileSync(absolute), (bytes) => sourceDigest(path, bytes), keptOnly)
       : 'missing';
   }
   const versions = Object.fromEntries([...packages].sort().map((name) => [name, packageVersion(root, name)]));
