@@ -238,7 +238,7 @@ async function runExhaustive(
     stopOnFirst: args.stopOnFirst,
     onViolation: (v: FirstViolation) => reporter.note(violationLine(v, reporter)),
   };
-  const result: CheckResult = await checkAsync(model, properties, {
+  const searching = checkAsync(model, properties, {
     ...(symmetry ? { symmetry } : {}),
     ...(recorder ? { recorder } : {}),
     ...(args.maxStates !== undefined ? { maxStates: args.maxStates } : {}),
@@ -255,6 +255,9 @@ async function runExhaustive(
     },
     ...stopRules,
   });
+  // A search that throws leaves no report to stamp: its child process must not hold the exit back.
+  searching.catch(() => stampAside?.cancel());
+  const result: CheckResult = await searching;
   reporter.finish(finalProgress(result));
   collectGarbage();
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
