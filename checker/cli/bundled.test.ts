@@ -63,6 +63,9 @@ describe('a command bundled from its sources, rebuilt when they change', () => {
         .filter((command) => command.includes('esbuild') && command.includes('--service'));
     const built = await freshBundle(smallProject());
     expect(built?.built).toBe(true);
+    // esbuild's stop sends the service a signal and does not wait: give it up to 10 s to exit.
+    for (let waited = 0; services().length > 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(services()).toEqual([]);
   });
 
