@@ -173,6 +173,15 @@ describe("Tarjan's components on moves kept in lists", () => {
     }
   });
 
+  it('refuses a move it expands whose target does not fit beside its event, rather than name another state', () => {
+    // Lists of 30 event bits leave 2 for a target: state 4 would be packed as state 0.
+    const graph: [number, number][][] = [[[0, 1]], [[0, 4]], [], [], [[0, 0]]];
+    const lists = { eventBits: 30, listed: () => false, first: () => 0, word: () => 0 };
+    expect(() =>
+      tarjanComponents({ ...walkOf(graph), lists }, { eventMask }, [0], () => true, new TarjanScratch(5)),
+    ).toThrow(/move to state 4 does not fit in 32 bits beside 30 event bits/);
+  });
+
   it('stays inside the same states when they are given as bits instead of a test', () => {
     for (const seed of [6, 7, 8]) {
       const graph = randomGraph(300, seed);

@@ -257,9 +257,16 @@ function listedComponents<E>(
   const bits = lists.eventBits;
   const mask = 2 ** bits - 1;
   const scale = 2 ** bits;
+  // A target at or past this does not fit in a word beside its event: packing it would name another state.
+  const targetLimit = 2 ** (32 - bits);
   let counter = 0;
   const keep = (event: number, target: number) => {
-    if (target >= 0) edges.push(target * scale + event);
+    if (target < 0) return;
+    if (target >= targetLimit)
+      throw new RangeError(
+        `tarjan: move to state ${target} does not fit in 32 bits beside ${bits} event bits`,
+      );
+    edges.push(target * scale + event);
   };
   const open = (s: number) => {
     index[s] = low[s] = counter++;
