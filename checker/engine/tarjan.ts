@@ -229,7 +229,7 @@ function closeComponent(
 
 /**
  * `tarjanComponents` on moves kept in lists: the same walk, each kept move read where it lies (a state not
- * listed is expanded, its moves packed the same way onto an edge stack), and whether a move stays inside
+ * listed is expanded, its moves kept on an edge stack, target and event apart), and whether a move stays inside
  * asked as it is reached, of the same fixed set: so the same components in the same order, with the same
  * classes.
  */
@@ -252,21 +252,18 @@ function listedComponents<E>(
   const frameEnd = new IntList(1024);
   // The edge stack's length when a frame was opened: its moves, if it expanded its state, lie above.
   const frameBase = new IntList(1024);
-  const edges = new IntList(1024);
+  // The moves of the states the walk expands itself, target and event apart: any state found may be a
+  // target, and past the lists' states it would not fit in a word beside its event.
+  const edgeTargets = new IntList(1024);
+  const edgeEvents = new IntList(1024);
   const components = new PackedComponents();
   const bits = lists.eventBits;
   const mask = 2 ** bits - 1;
-  const scale = 2 ** bits;
-  // A target at or past this does not fit in a word beside its event: packing it would name another state.
-  const targetLimit = 2 ** (32 - bits);
   let counter = 0;
   const keep = (event: number, target: number) => {
     if (target < 0) return;
-    if (target >= targetLimit)
-      throw new RangeError(
-        `tarjan: move to state ${target} does not fit in 32 bits beside ${bits} event bits`,
-      );
-    edges.push(target * scale + event);
+    edgeTargets.push(target);
+    edgeEvents.push(event);
   };
   const open = (s: number) => {
     index[s] = low[s] = counter++;
@@ -275,18 +272,18 @@ function listedComponents<E>(
     stack.push(s);
     onStack[s] = 1;
     frameState.push(s);
-    frameBase.push(edges.length);
+    frameBase.push(edgeTargets.length);
     if (lists.listed(s)) {
       frameCursor.push(lists.first(s));
       frameEnd.push(lists.first(s + 1));
     } else {
-      frameCursor.push(-1 - edges.length);
+      frameCursor.push(-1 - edgeTargets.length);
       walk.successors(s, keep);
-      frameEnd.push(-1 - edges.length);
+      frameEnd.push(-1 - edgeTargets.length);
     }
   };
-  // Move k of a frame (a cursor as `frameCursor` holds it), as its packed word.
-  const wordAt = (k: number) => (k >= 0 ? lists.word(k) : edges.data[-1 - k] >>> 0);
+  // Move k of a frame (a cursor as `frameCursor` holds it): its event, in the lists from 0 up, on the edge stack at -1 - position down.
+  const eventAt = (k: number) => (k >= 0 ? lists.word(k) & mask : edgeEvents.data[-1 - k]);
   for (let r = 0; r < roots.length; r++) {
     const root = roots[r];
     if (index[root] !== -1 || !inside(root)) continue;
@@ -299,9 +296,9 @@ function listedComponents<E>(
       let k = frameCursor.data[top];
       let child = -1;
       while (k !== end) {
-        const word = wordAt(k);
+        const at = k;
         k += step;
-        const w = word >>> bits;
+        const w = at >= 0 ? lists.word(at) >>> bits : edgeTargets.data[-1 - at];
         if (bitsIn !== undefined ? ((bitsIn[w >>> 5] >>> (w & 31)) & 1) === 0 : !inside(w)) continue;
         if (index[w] === -1) {
           child = w;
@@ -310,7 +307,7 @@ function listedComponents<E>(
         // A self-loop, or an edge back to a state still on Tarjan's stack: inside v's component.
         if (onStack[w] === 1) {
           if (index[w] < low[v]) low[v] = index[w];
-          taken[v] |= fair.eventMask(word & mask);
+          taken[v] |= fair.eventMask(eventAt(at));
         }
       }
       frameCursor.data[top] = k;
@@ -322,7 +319,7 @@ function listedComponents<E>(
       frameCursor.length--;
       frameEnd.length--;
       frameBase.length--;
-      edges.length = frameBase.data[frameBase.length];
+      edgeTargets.length = edgeEvents.length = frameBase.data[frameBase.length];
       if (low[v] === index[v]) closeComponent(v, stack, onStack, taken, components);
       if (frameState.length > 0) {
         const parentTop = frameState.length - 1;
@@ -330,8 +327,7 @@ function listedComponents<E>(
         if (low[v] < low[parent]) low[parent] = low[v];
         // The tree edge to v (the parent's last move read) lies inside the parent's component when v is still on the stack.
         const cursor = frameCursor.data[parentTop];
-        if (onStack[v] === 1)
-          taken[parent] |= fair.eventMask(wordAt(cursor >= 0 ? cursor - 1 : cursor + 1) & mask);
+        if (onStack[v] === 1) taken[parent] |= fair.eventMask(eventAt(cursor >= 0 ? cursor - 1 : cursor + 1));
       }
     }
   }

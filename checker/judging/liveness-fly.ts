@@ -639,13 +639,8 @@ export class LivenessCollector {
     const statesOf = this.statesPerGoalVector(expanded);
     const triggerCounts = this.triggerCounts(statesOf);
     const batches = this.horizon === undefined ? this.sharedBatches(statesOf, triggerCounts) : [];
-    // Tarjan's walk packs the moves of the states it expands itself the same way, to any state found: a
-    // search cut short finds more states than it expanded, and those moves must fit too.
     const kept =
-      moves === undefined ||
-      this.selfWords === undefined ||
-      this.selfOverflow ||
-      !KeptMoves.fits(search.states, events.length)
+      moves === undefined || this.selfWords === undefined || this.selfOverflow
         ? undefined
         : this.keptMoves(batches, triggerCounts, expanded, events.length, moves);
     const sccWalk: Walk =
