@@ -10,7 +10,6 @@ import { mutantsJsonPath, mutantsMarkdownPath, mutantsStamp } from './mutants.ts
 import {
   declaredReads,
   hasComputedImport,
-  KeptAnswers,
   keptStampSources,
   runtimeImports,
   sourceDigest,
@@ -144,44 +143,6 @@ describe('a stamped output', () => {
 });
 
 describe("TypeScript's answers kept between runs", () => {
-  const temp = useTempDir('stamp-answers');
-
-  it('are read back by a later process under the same key, and by none under another', async () => {
-    const path = join(temp(), 'answers.json');
-    const first = new KeptAnswers(path, 'key-1');
-    expect(first.get('digest ts aa')).toBeUndefined();
-    first.set('digest ts aa', '0123');
-    first.set('imports ts bb', ['./c.ts']);
-    first.save();
-    const later = new KeptAnswers(path, 'key-1');
-    expect(later.get('digest ts aa')).toBe('0123');
-    expect(later.get('imports ts bb')).toEqual(['./c.ts']);
-    // Another TypeScript or another stamp.ts: nothing kept applies.
-    expect(new KeptAnswers(path, 'key-2').get('digest ts aa')).toBeUndefined();
-    // A file cut short holds nothing, and the next save writes it whole again.
-    await writeFile(path, '{"key":"key-1","answers":{"digest ts aa":');
-    const afterCut = new KeptAnswers(path, 'key-1');
-    expect(afterCut.get('digest ts aa')).toBeUndefined();
-    afterCut.set('digest ts dd', '4567');
-    afterCut.save();
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
-      key: 'key-1',
-      answers: { 'digest ts dd': '4567' },
-    });
-  });
-
-  it('past their limit keep only what the saving process used', () => {
-    const path = join(temp(), 'answers.json');
-    const filler = new KeptAnswers(path, 'k', 3);
-    for (const name of ['a', 'b', 'c']) filler.set(name, name);
-    filler.save();
-    const reader = new KeptAnswers(path, 'k', 3);
-    expect(reader.get('b')).toBe('b');
-    reader.set('d', 'd');
-    reader.save();
-    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8')).answers).sort()).toEqual(['b', 'd']);
-  });
-
   it("serve the project's own stamp with each digest TypeScript gives the file now", () => {
     stampSources(sourceRoot, mutantsStamp);
     const kept = keptStampSources(sourceRoot, mutantsStamp);

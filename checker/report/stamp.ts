@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, posix } from 'node:path';
@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type ts from 'typescript';
 import { z } from 'zod';
 import { writeFileAtomic } from '../cli/fs-atomic.ts';
-import { contentDigest, projectCacheFolder, writeWhole } from '../cli/project-cache.mjs';
+import { KeptAnswers } from '../cli/kept-answers.ts';
+import { contentDigest, projectCacheFolder } from '../cli/project-cache.mjs';
 import { schemaRef } from '../cli/schema-ref.ts';
 
 /**
@@ -78,6 +79,8 @@ export const declaredReads: Readonly<Record<string, readonly string[]>> = {
   'checker/cli/fs-atomic.ts': [],
   // The files a user names (scopes, scenarios, traces), never a project source by itself.
   'checker/cli/input-file.ts': [],
+  // The cache file it is given, which no output depends on.
+  'checker/cli/kept-answers.ts': [],
   'checker/cli/output-folder.ts': [],
   'checker/report/render.ts': ['package:@mermaid-js/mermaid-cli'],
   'checker/report/report.ts': [],
@@ -239,76 +242,13 @@ const memo = new Map<string, unknown>();
 /** Thrown by `cached` when an answer that needs TypeScript is kept nowhere and TypeScript may not be loaded. */
 class NotKept extends Error {}
 
+let keptAnswersLoaded: KeptAnswers<unknown> | undefined;
 /**
- * What TypeScript made of a module's bytes (its imports, its digest), kept between runs in a cache file:
- * parsing and printing every module with TypeScript takes about 2 s of CPU and 150 MB, and each answer
- * depends only on the bytes and on `key` (TypeScript's version and this file). A file written under another
- * key, or that cannot be read, holds nothing; one that cannot be written is left as it was.
+ * What TypeScript made of each module's bytes (its imports, its digest), kept between runs: parsing and
+ * printing every module takes about 2 s of CPU and 150 MB, and an answer depends only on the bytes,
+ * TypeScript's version and this file. Two per module, edited many times over, fit in the limit.
  */
-export class KeptAnswers {
-  private stored = new Map<string, unknown>();
-  /** The file's modification time when it was read: another process may have added answers since. */
-  private readAt: number | undefined;
-  /** The answers this process read or computed: what stays when the file grows past `limit`. */
-  private readonly used = new Map<string, unknown>();
-  private added = false;
-
-  constructor(
-    private readonly path: string,
-    private readonly key: string,
-    private readonly limit = 4096,
-  ) {
-    this.read();
-  }
-
-  private read(): void {
-    try {
-      const modified = statSync(this.path).mtimeMs;
-      if (modified === this.readAt) return;
-      this.readAt = modified;
-      const file = JSON.parse(readFileSync(this.path, 'utf8')) as { key?: unknown; answers?: unknown };
-      if (file.key === this.key && typeof file.answers === 'object' && file.answers !== null)
-        this.stored = new Map(Object.entries(file.answers));
-    } catch {
-      // No cache yet, or one cut short: every module is parsed.
-    }
-  }
-
-  get(key: string): unknown {
-    let answer = this.used.get(key) ?? this.stored.get(key);
-    if (answer === undefined) {
-      this.read();
-      answer = this.stored.get(key);
-    }
-    if (answer !== undefined) this.used.set(key, answer);
-    return answer;
-  }
-
-  set(key: string, answer: unknown): void {
-    this.used.set(key, answer);
-    this.added = true;
-  }
-
-  /** Writes the file when this process computed an answer; past `limit` answers, only those it used stay. */
-  save(): void {
-    if (!this.added) return;
-    const merged = new Map([...this.stored, ...this.used]);
-    const answers = merged.size > this.limit ? this.used : merged;
-    try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      writeWhole(this.path, JSON.stringify({ key: this.key, answers: Object.fromEntries(answers) }));
-      this.stored = answers === this.used ? new Map(this.used) : merged;
-      this.readAt = statSync(this.path).mtimeMs;
-      this.added = false;
-    } catch {
-      // The next run parses again.
-    }
-  }
-}
-
-let keptAnswersLoaded: KeptAnswers | undefined;
-/** The project's kept answers: two per module (imports, digest), edited many times over, fit in the limit. */
-const kept = (): KeptAnswers => {
+const kept = (): KeptAnswers<unknown> => {
   if (keptAnswersLoaded === undefined) {
     const typescriptVersion = (() => {
       try {
@@ -319,8 +259,9 @@ const kept = (): KeptAnswers => {
     })();
     const self = contentDigest(readFileSync(fileURLToPath(import.meta.url)));
     keptAnswersLoaded = new KeptAnswers(
-      join(projectCacheFolder(sourceRoot), 'stamp-answers.json'),
+      join(projectCacheFolder(sourceRoot), 'stamp-answers.bin'),
       contentDigest(`${typescriptVersion}\n${self}`),
+      4096,
     );
   }
   return keptAnswersLoaded;

@@ -98,11 +98,17 @@ describe('scenarios loaded through the parsed-text cache', () => {
     lines: s.steps.map((_, i) => [s.lineOf(['steps', i]), s.lineOf(['steps', i, 'expect'])]),
   });
 
-  it('are the scenarios parsed from their text, read back by the next run', () => {
+  /** A cache file of its own where one run has loaded every committed scenario. */
+  const savedWithEveryScenario = (): string => {
     const path = join(scratch(), 'cache.bin');
     const first = new ParsedTextCache(path);
     for (const c of committed) loadScenario(c.name, c.text, first);
     first.save();
+    return path;
+  };
+
+  it('are the scenarios parsed from their text, read back by the next run', () => {
+    const path = savedWithEveryScenario();
     const second = new ParsedTextCache(path);
     for (const c of committed) {
       expect(second.lookup(c.text), c.name).toBeDefined();
@@ -113,10 +119,7 @@ describe('scenarios loaded through the parsed-text cache', () => {
   });
 
   it("keep the other files' parses when a run reads only some files and parses an edited one", () => {
-    const path = join(scratch(), 'cache.bin');
-    const first = new ParsedTextCache(path);
-    for (const c of committed) loadScenario(c.name, c.text, first);
-    first.save();
+    const path = savedWithEveryScenario();
     const partial = new ParsedTextCache(path);
     const edited = `${committed[0].text}\n# edited\n`;
     loadScenario(committed[0].name, edited, partial);

@@ -1,21 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
-import { contentDigest as digest, writeWhole } from '../cli/project-cache.mjs';
+import { KeptAnswers } from '../cli/kept-answers.ts';
+import { contentDigest as digest } from '../cli/project-cache.mjs';
 import { type LineTree, yamlParseOptions } from '../cli/yaml-document.ts';
 
 /** What a scenario's YAML text parsed to: the value it holds and the lines of its nodes. */
 export interface ParsedText {
   value: unknown;
   lines: LineTree;
-}
-
-/** What the cache file holds: the key it was written under, and each text's parse by the text's digest. */
-interface CacheFile {
-  key: string;
-  entries: Map<string, Uint8Array>;
 }
 
 /** The texts the file holds at most before those this run did not read are dropped: 64 committed files, edited a few times. */
@@ -43,39 +38,22 @@ function cacheKey(): string {
  * a file that fails to parse, or holds aliases or tags, is never stored and is parsed every time.
  */
 export class ParsedTextCache {
-  private readonly key: string;
-  private readonly stored: Map<string, Uint8Array>;
-  private readonly used = new Map<string, Uint8Array>();
-  private added = false;
+  /** Each text's parse, serialized (so each lookup gives fresh objects), by the text's digest. */
+  private readonly kept: KeptAnswers<Uint8Array>;
 
-  constructor(private readonly path: string) {
-    this.key = cacheKey();
-    this.stored = this.read();
-  }
-
-  private read(): Map<string, Uint8Array> {
-    try {
-      const file = deserialize(readFileSync(this.path)) as CacheFile;
-      return file.key === this.key && file.entries instanceof Map ? file.entries : new Map();
-    } catch {
-      // No cache yet, or one cut short: every text is parsed.
-      return new Map();
-    }
+  constructor(path: string) {
+    this.kept = new KeptAnswers(path, cacheKey(), keptTexts);
   }
 
   /** The parse of `text` stored by an earlier run, as fresh objects; undefined when there is none. */
   lookup(text: string): ParsedText | undefined {
-    const id = digest(text);
-    const entry = this.stored.get(id) ?? this.used.get(id);
-    if (entry === undefined) return undefined;
-    this.used.set(id, entry);
-    return deserialize(entry) as ParsedText;
+    const entry = this.kept.get(digest(text));
+    return entry === undefined ? undefined : (deserialize(entry) as ParsedText);
   }
 
   /** Keeps the parse of `text` for the next run. */
   remember(text: string, parsed: ParsedText): void {
-    this.used.set(digest(text), serialize(parsed));
-    this.added = true;
+    this.kept.set(digest(text), serialize(parsed));
   }
 
   /**
@@ -84,14 +62,6 @@ export class ParsedTextCache {
    * the file holds more than `keptTexts`. A cache that cannot be written (a read-only folder) is left as it was.
    */
   save(): void {
-    if (!this.added) return;
-    const merged = new Map([...this.stored, ...this.used]);
-    const file: CacheFile = { key: this.key, entries: merged.size > keptTexts ? this.used : merged };
-    try {
-      mkdirSync(dirname(this.path), { recursive: true });
-      writeWhole(this.path, serialize(file));
-    } catch {
-      // The next run parses again.
-    }
+    this.kept.save();
   }
 }
