@@ -15,6 +15,7 @@ import {
   estimateStates,
   leastKept,
   machineCapacity,
+  neededHeapMb,
   type StateEstimate,
 } from '../checker/judging/estimate.ts';
 import { expectationsOf } from '../checker/judging/expectations.ts';
@@ -154,14 +155,15 @@ function collectOnGrowth(): void {
   if (grownBy >= Math.max(bufferGrowthBytes, buffersAfterCollection / 4)) collectGarbage();
 }
 
-/** SIGINT/SIGTERM abort the search; the report of what was explored is still written. A second signal exits at once. */
-function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
+/**
+ * SIGINT/SIGTERM abort what runs (the search, or the report's writing, which finishes) and say so in
+ * `doing`; a second signal exits at once.
+ */
+function interruptOnSignals(doing: string): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(exitCodes.partial);
-    console.error(
-      `\nverify: ${name}: stopping the search and writing the partial report (again to quit now)`,
-    );
+    console.error(`\nverify: ${name}: ${doing} (again to quit now)`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -172,6 +174,23 @@ function interruptOnSignals(): { signal: AbortSignal; dispose(): void } {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },
+  };
+}
+
+/** States past which liveness's judgement is announced: it then takes a while, and cannot be stopped for a report. */
+const announcedLiveness = 1_000_000;
+
+/** On a large graph, a line as liveness's judgement starts and one with its time once every verdict is in. */
+function livenessProgress(states: number): ((judged: number, total: number) => void) | undefined {
+  if (states < announcedLiveness) return undefined;
+  const started = performance.now();
+  console.error(
+    `verify: judging liveness on ${count(states)} states (a signal now ends the run without a report)`,
+  );
+  return (judged, total) => {
+    const seconds = (performance.now() - started) / 1000;
+    if (judged === total)
+      console.error(`verify: liveness: ${total} properties judged in ${seconds.toFixed(0)} s`);
   };
 }
 
@@ -207,7 +226,7 @@ async function runExhaustive(
   // No collection here: the start leaves a few megabytes of garbage, which V8 or the search's first
   // collection (`collectOnGrowth`) takes early on; the array buffers are counted from this point.
   buffersAfterCollection = process.memoryUsage().arrayBuffers;
-  const interrupt = interruptOnSignals();
+  const interrupt = interruptOnSignals('stopping the search and writing the partial report');
   // Hash compaction replays concrete states for its traces, as bitstate does: it searches without symmetry.
   const symmetry = args.hashCompact ? undefined : symmetryFor(model, args);
   if (!announceEstimate(model, args, symmetry?.order ?? 1)) {
@@ -258,6 +277,9 @@ async function runExhaustive(
   // A search that throws leaves no report to stamp: its child process must not hold the exit back.
   searching.catch(() => stampAside?.cancel());
   const result: CheckResult = await searching;
+  // Liveness, the replay and the report's building never yield, so no handler could run there: a signal
+  // now ends the process as it ends any command, before a file is written.
+  interrupt.dispose();
   reporter.finish(finalProgress(result));
   collectGarbage();
   if (result.bitstate) console.error(bitstateLine(result.bitstate));
@@ -266,7 +288,9 @@ async function runExhaustive(
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
-  const liveness: LivenessRun | undefined = recorder?.judge();
+  const liveness: LivenessRun | undefined = recorder?.judge(
+    args.quiet ? undefined : livenessProgress(result.states),
+  );
   // The search's visited set (which the collector keeps for liveness) and the model's compiled tables are
   // not read again: the report is built from the results, the scenarios replay models of their own.
   recorder = undefined;
@@ -300,7 +324,8 @@ async function runExhaustive(
   // What building the report decoded (traces, lassos, tables) is garbage once the report holds its text;
   // on a run without counterexamples that is too little to collect.
   collectGarbageIfGrown();
-  // The write finishes even when a signal arrives meanwhile: the handler only aborts the search.
+  // The report's files are written together: a signal meanwhile lets them finish (a second quits at once).
+  const writing = interruptOnSignals("the search is over: finishing the report's files first");
   const written = await writeReport(outputRoot, report, result, context);
   if (committed && stampAside) {
     await writeReportStamp(outputRoot, written, await stampAside.sources);
@@ -309,7 +334,7 @@ async function runExhaustive(
   written.push(...(await buildSite(outputRoot, folder)));
   // The committed folder is policed by check:generated; any other keeps a manifest of what it holds.
   if (folder !== committedFolder) await recordOutputs(outputRoot, folder, written);
-  interrupt.dispose();
+  writing.dispose();
   if (args.json) console.log(JSON.stringify(reportFile(report), null, 2));
   else console.log(terminalText(summaryText(report, result, folder, true)));
   if (scenarios) printScenarios(scenarios, args.json);
@@ -356,33 +381,38 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
   const capacity = machineCapacity(
     args.maxMemoryMb !== undefined ? args.maxMemoryMb * 1024 * 1024 : defaultMemoryLimitBytes(),
   );
-  const pinned = pinnedStates(args);
+  const pinned = pinnedStates(args, symmetryOrder > 1);
+  let kept: number;
+  let what: string;
   if (pinned !== undefined) {
     // A built-in scope's count is known: its golden figures (of the machines as written).
     console.error(
       `${label}: ${count(pinned)} states by its golden figures (${goldenFileOf(model.scope.name)}); this process holds about ${count(capacity)}`,
     );
-    return true;
+    kept = pinned;
+    what = `has ${count(kept)} states by its golden figures`;
+  } else {
+    let estimate: StateEstimate;
+    try {
+      estimate = estimateStates(model.scope, model.machines, { symmetryOrder });
+    } catch (error) {
+      // The estimate informs; a projection the model cannot build never stops the run it estimates.
+      console.error(terminalText(`${label}: no state estimate (${(error as Error).message})`));
+      return true;
+    }
+    console.error(terminalText(`${label}: ${estimateLine(estimate, capacity)}`));
+    kept = leastKept(estimate);
+    what = `is estimated at ${count(kept)} states`;
   }
-  let estimate: StateEstimate;
-  try {
-    estimate = estimateStates(model.scope, model.machines, { symmetryOrder });
-  } catch (error) {
-    // The estimate informs; a projection the model cannot build never stops the run it estimates.
-    console.error(terminalText(`${label}: no state estimate (${(error as Error).message})`));
-    return true;
-  }
-  console.error(terminalText(`${label}: ${estimateLine(estimate, capacity)}`));
   const bounded =
     args.maxStates !== undefined ||
     args.maxSeconds !== undefined ||
     args.bitstate !== undefined ||
     args.hashCompact === true;
-  const kept = leastKept(estimate);
   if (kept <= capacity || bounded || args.force) return true;
   console.error(
     terminalText(
-      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} is estimated at ${count(kept)} states${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${(kept / capacity).toFixed(1)} times what this process holds, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=MB), or --force to search anyway`,
+      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} ${what}${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${(kept / capacity).toFixed(1)} times what this process holds, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=${neededHeapMb(kept)}), or --force to search anyway`,
     ),
   );
   return false;
@@ -392,10 +422,12 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
  * A built-in scope's state count by its golden figures (explored, or measured for a slow scope). They
  * are the count of the machines as written: a seeded fault's model has its own, which is estimated.
  */
-function pinnedStates(args: VerifyArgs): number | undefined {
+function pinnedStates(args: VerifyArgs, reduced: boolean): number | undefined {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return undefined;
   const golden = builtInGolden(args);
-  return golden?.explored ? golden.states : golden?.measured?.states;
+  if (golden?.explored) return golden.states;
+  // Under symmetry the search keeps the orbits; a reduction the figures do not pin is estimated instead.
+  return reduced ? golden?.measured?.symmetry?.states : golden?.measured?.states;
 }
 
 /** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */

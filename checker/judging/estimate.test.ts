@@ -6,7 +6,14 @@ import { useTempDir } from '../../test-support/temp-dir.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
-import { estimateLine, estimateStates, leastKept, machineCapacity } from './estimate.ts';
+import {
+  bytesPerState,
+  estimateLine,
+  estimateStates,
+  leastKept,
+  machineCapacity,
+  neededHeapMb,
+} from './estimate.ts';
 import { goldenOf } from './manifest.ts';
 import { modelOf } from './promela.ts';
 
@@ -95,6 +102,19 @@ describe('verify with a scope estimated past the process', () => {
     expect(run.stderr).toContain(
       `nsmodel verify: scope admin-finalize, variant model: ${goldenStates('admin-finalize')} states by its golden figures`,
     );
+  }, 60_000);
+
+  it('refuses a built-in scope whose golden count is more than the process holds, naming the heap that would', async () => {
+    const golden = goldenOf('creators-delete');
+    const states = golden?.explored === false ? golden.measured?.states : undefined;
+    if (states === undefined) throw new Error('creators-delete pins measured figures');
+    const refused = await verify(['--scope', 'creators-delete', '--max-memory', '64', '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `scope creators-delete has ${new Intl.NumberFormat('en-US').format(states)} states by its golden figures, `,
+    );
+    expect(refused.stderr).toContain(`NODE_OPTIONS=--max-old-space-size=${neededHeapMb(states)}`);
+    expect(neededHeapMb(states) * 0.75 * 1024 * 1024).toBeGreaterThanOrEqual(states * bytesPerState);
   }, 60_000);
 
   it("a seeded fault on a built-in scope is estimated on its own model, never given the scope's golden count", async () => {

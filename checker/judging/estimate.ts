@@ -104,6 +104,15 @@ export function machineCapacity(memoryLimitBytes = defaultMemoryLimitBytes()): n
   return Math.floor(memoryLimitBytes / bytesPerState);
 }
 
+/**
+ * The `--max-old-space-size` (MiB, rounded up to a thousand) whose default memory guard holds `states`:
+ * the guard is three quarters of that heap once it passes a few hundred MiB (`defaultMemoryLimitBytes`).
+ */
+export function neededHeapMb(states: number): number {
+  const guardBytes = states * bytesPerState;
+  return Math.ceil(guardBytes / 0.75 / (1024 * 1024) / 1000) * 1000;
+}
+
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 /** One line: the estimate, what it rests on, and what the machine holds. */

@@ -72,6 +72,18 @@ describe('the manifest', () => {
     ]);
   });
 
+  it("compares a slow scope's measured figures, and no verdicts, which it does not pin", () => {
+    const slowScope = manifest.scopes.find((s) => s.name === 'creators-delete');
+    if (slowScope?.explored !== false || slowScope.measured === undefined)
+      throw new Error('creators-delete pins measured figures');
+    const { states, transitions, depth } = slowScope.measured;
+    const verdicts = { 'no-orphans': { verdict: 'violated' as const, counterexampleSteps: 4 } };
+    expect(goldenDifferences(slowScope, { states, transitions, depth, properties: verdicts })).toEqual([]);
+    expect(
+      goldenDifferences(slowScope, { states, transitions, depth: depth + 1, properties: verdicts }),
+    ).toEqual([`depth: ${depth + 1}, pinned ${depth}`]);
+  });
+
   it('says why a scope is not explored', () => {
     for (const scope of manifest.scopes) if (!scope.explored) expect(scope.reason.length).toBeGreaterThan(20);
   });

@@ -68,12 +68,15 @@ export function manifestVerdicts(result: Pick<CheckResult, 'properties'>): Recor
 
 /** Each way a search's figures differ from a scope's pinned ones, as one line a reader can act on. */
 export function goldenDifferences(pinned: ManifestScope, found: SearchFigures): string[] {
-  if (!pinned.explored) return [];
+  // A slow scope pins the figures of one complete search and no verdicts; a scope without figures pins nothing.
+  const figures = pinned.explored ? pinned : pinned.measured;
+  if (figures === undefined) return [];
   const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
   const out: string[] = [];
   for (const figure of ['states', 'transitions', 'depth'] as const)
-    if (pinned[figure] !== found[figure])
-      out.push(`${figure}: ${number(found[figure])}, pinned ${number(pinned[figure])}`);
+    if (figures[figure] !== found[figure])
+      out.push(`${figure}: ${number(found[figure])}, pinned ${number(figures[figure])}`);
+  if (!pinned.explored) return out;
   const ids = new Set([...Object.keys(pinned.properties), ...Object.keys(found.properties)]);
   for (const id of ids) {
     const was = pinned.properties[id];
