@@ -17,6 +17,7 @@ import {
   machineCapacity,
   neededHeapMb,
   type StateEstimate,
+  timesCapacity,
 } from '../checker/judging/estimate.ts';
 import { expectationsOf } from '../checker/judging/expectations.ts';
 import { LivenessCollector } from '../checker/judging/liveness-fly.ts';
@@ -412,7 +413,7 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
   if (kept <= capacity || bounded || args.force) return true;
   console.error(
     terminalText(
-      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} ${what}${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${(kept / capacity).toFixed(1)} times what this process holds, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=${neededHeapMb(kept)}), or --force to search anyway`,
+      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} ${what}${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${timesCapacity(kept, capacity)}, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=${neededHeapMb(kept)}), or --force to search anyway`,
     ),
   );
   return false;

@@ -36,8 +36,20 @@ describe('verify --max-memory and --bitstate', () => {
     expect(thrownMessage(UsageError, () => parseVerifyArgs(['--workers', '2']))).toMatch(/workers/);
   });
 
-  it('a tiny --max-memory ends at once with exit 10 and a partial report, no crash', async () => {
-    const run = await verify(['--scope', 'admin-finalize', '--max-memory', '1', '--json', '--quiet']);
+  it('a tiny --max-memory is refused before the search; with --force it ends at once with exit 10 and a partial report, no crash', async () => {
+    // 1 MiB is less than the loaded model takes: no state fits, so the run is refused unless forced.
+    const refused = await verify(['--scope', 'admin-finalize', '--max-memory', '1', '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/more than this process holds .* or --force to search anyway/);
+    const run = await verify([
+      '--scope',
+      'admin-finalize',
+      '--max-memory',
+      '1',
+      '--force',
+      '--json',
+      '--quiet',
+    ]);
     expect(run.stderr).not.toMatch(/heap out of memory|\n\s+at /);
     expect(run.code).toBe(10);
     const report = JSON.parse(run.stdout) as JsonReport;

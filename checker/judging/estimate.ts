@@ -45,12 +45,16 @@ export const projectionCap = 100_000;
 export const projectionBudget = 300_000;
 
 /**
- * Bytes `verify` holds per state as its memory guard counts them (heap plus array buffers, garbage not yet
- * collected included): on the default scope, sampled at the search's progress reports with liveness's
- * collector, at most 236 B/state above the loaded model (128 B/state once collected after the search, 99
- * after liveness; docs/performance.md), rounded up.
+ * What `verify`'s memory guard counts (heap plus array buffers, garbage not yet collected included), as a fixed
+ * part and a part per state, from its largest sample every 100 ms of each search (docs/performance.md, *The
+ * memory guard's figures by scope*): 45 MB in all for quick (9,744 states), 75 MB for default (398,688), 102 MB
+ * for large without symmetry (298,944), 117 MB for xl without (597,888), 332 MB for creators-delete
+ * (4,553,728), about 12.3 GiB for wide at 232.7 million states, which then asked 2 GiB more for its table. The
+ * fixed part covers the loaded model (21 MB) and the memos of each; 72 B/state covers the 53 to 57 B/state of
+ * the larger ones and the table's growth.
  */
-export const bytesPerState = 250;
+export const fixedGuardBytes = 80 * 1024 * 1024;
+export const bytesPerState = 72;
 
 function statesOf(
   scope: Scope,
@@ -99,9 +103,9 @@ export function estimateStates(
   };
 }
 
-/** The states this process can hold before the search's memory guard stops it. */
+/** The states this process can hold before the search's memory guard stops it (none below the fixed part). */
 export function machineCapacity(memoryLimitBytes = defaultMemoryLimitBytes()): number {
-  return Math.floor(memoryLimitBytes / bytesPerState);
+  return Math.max(0, Math.floor((memoryLimitBytes - fixedGuardBytes) / bytesPerState));
 }
 
 /**
@@ -109,8 +113,15 @@ export function machineCapacity(memoryLimitBytes = defaultMemoryLimitBytes()): n
  * the guard is three quarters of that heap once it passes a few hundred MiB (`defaultMemoryLimitBytes`).
  */
 export function neededHeapMb(states: number): number {
-  const guardBytes = states * bytesPerState;
+  const guardBytes = fixedGuardBytes + states * bytesPerState;
   return Math.ceil(guardBytes / 0.75 / (1024 * 1024) / 1000) * 1000;
+}
+
+/** How many times `states` is what the process holds, or that it holds none. */
+export function timesCapacity(states: number, capacity: number): string {
+  return capacity > 0
+    ? `${(states / capacity).toFixed(1)} times what this process holds`
+    : 'more than this process holds (its memory guard is below what the loaded model takes)';
 }
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
@@ -124,7 +135,7 @@ export function estimateLine(estimate: StateEstimate, capacity: number): string 
     estimate.symmetryOrder > 1
       ? `, at least ${count(Math.ceil(estimate.states / estimate.symmetryOrder))} orbits under its symmetry (order ${estimate.symmetryOrder})`
       : '';
-  return `estimated ${estimate.lowerBound ? 'at least ' : '~'}${count(estimate.states)} states${orbits} (${count(estimate.global)} without namespaces${factors.length > 0 ? `, × each namespace alone: ${factors.join(', ')}` : ''}); this process holds about ${count(capacity)} (${bytesPerState} B/state)`;
+  return `estimated ${estimate.lowerBound ? 'at least ' : '~'}${count(estimate.states)} states${orbits} (${count(estimate.global)} without namespaces${factors.length > 0 ? `, × each namespace alone: ${factors.join(', ')}` : ''}); this process holds about ${count(capacity)} (${bytesPerState} B/state past ${fixedGuardBytes / (1024 * 1024)} MiB)`;
 }
 
 /** The states the search must at least keep: the estimate, divided by the symmetry group's order. */
