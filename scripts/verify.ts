@@ -15,7 +15,7 @@ import {
   estimateStates,
   leastKept,
   machineCapacity,
-  neededHeapMb,
+  moreMemoryHint,
   type StateEstimate,
   timesCapacity,
 } from '../checker/judging/estimate.ts';
@@ -387,11 +387,12 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
   let what: string;
   if (pinned !== undefined) {
     // A built-in scope's count is known: its golden figures (of the machines as written).
+    const kind = pinned.orbits ? 'orbits' : 'states';
     console.error(
-      `${label}: ${count(pinned)} states by its golden figures (${goldenFileOf(model.scope.name)}); this process holds about ${count(capacity)}`,
+      `${label}: ${count(pinned.count)} ${kind} by its golden figures (${goldenFileOf(model.scope.name)}); this process holds about ${count(capacity)}`,
     );
-    kept = pinned;
-    what = `has ${count(kept)} states by its golden figures`;
+    kept = pinned.count;
+    what = `has ${count(kept)} ${kind} by its golden figures`;
   } else {
     let estimate: StateEstimate;
     try {
@@ -403,7 +404,7 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
     }
     console.error(terminalText(`${label}: ${estimateLine(estimate, capacity)}`));
     kept = leastKept(estimate);
-    what = `is estimated at ${count(kept)} states`;
+    what = `is estimated at ${count(kept)} states${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}`;
   }
   const bounded =
     args.maxStates !== undefined ||
@@ -413,7 +414,7 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
   if (kept <= capacity || bounded || args.force) return true;
   console.error(
     terminalText(
-      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} ${what}${symmetryOrder > 1 ? ' after its symmetry reduction' : ''}, ${timesCapacity(kept, capacity)}, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (NODE_OPTIONS=--max-old-space-size=${neededHeapMb(kept)}), or --force to search anyway`,
+      `verify: --scope: ${args.scopeSource.kind === 'file' ? args.scopeSource.path : model.scope.name}: scope ${model.scope.name} ${what}, ${timesCapacity(kept, capacity)}, so the search would end on the memory guard with nothing proved; fix: a smaller scope (fewer namespaces or initializers, a symmetry set), a partial run (--max-states, --max-seconds, --bitstate), more memory (${moreMemoryHint(kept, args.maxMemoryMb)}), or --force to search anyway`,
     ),
   );
   return false;
@@ -423,12 +424,15 @@ function announceEstimate(model: CheckedSystemModel, args: VerifyArgs, symmetryO
  * A built-in scope's state count by its golden figures (explored, or measured for a slow scope). They
  * are the count of the machines as written: a seeded fault's model has its own, which is estimated.
  */
-function pinnedStates(args: VerifyArgs, reduced: boolean): number | undefined {
+function pinnedStates(args: VerifyArgs, reduced: boolean): { count: number; orbits: boolean } | undefined {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return undefined;
   const golden = builtInGolden(args);
-  if (golden?.explored) return golden.states;
-  // Under symmetry the search keeps the orbits; a reduction the figures do not pin is estimated instead.
-  return reduced ? golden?.measured?.symmetry?.states : golden?.measured?.states;
+  if (golden === undefined) return undefined;
+  // An explored scope pins the full search's states, which a reduced search keeps no more of.
+  if (golden.explored) return { count: golden.states, orbits: false };
+  const figures = reduced ? golden.measured?.symmetry : golden.measured;
+  // Under symmetry a scope whose figures pin no orbits is estimated instead.
+  return figures === undefined ? undefined : { count: figures.states, orbits: reduced };
 }
 
 /** SPIN's bitstate summary: the filter, its fill, and the estimated chance that a state was missed. */

@@ -6,7 +6,14 @@ import { useTempDir } from '../../test-support/temp-dir.ts';
 import { scopeByName } from '../cli/scope-file.ts';
 import { compiledFor } from '../model/compiled.ts';
 import { exploreCompiled } from '../model/compiled-explore.ts';
-import { estimateLine, estimateStates, leastKept, machineCapacity, neededHeapMb } from './estimate.ts';
+import {
+  estimateLine,
+  estimateStates,
+  leastKept,
+  machineCapacity,
+  moreMemoryHint,
+  neededHeapMb,
+} from './estimate.ts';
 import { goldenOf } from './manifest.ts';
 import { modelOf } from './promela.ts';
 
@@ -106,9 +113,17 @@ describe('verify with a scope estimated past the process', () => {
     expect(refused.stderr).toContain(
       `scope creators-delete has ${new Intl.NumberFormat('en-US').format(states)} states by its golden figures, 1.8 times what this process holds`,
     );
-    expect(refused.stderr).toContain(`NODE_OPTIONS=--max-old-space-size=${neededHeapMb(states)}`);
+    // The guard was set by --max-memory, so that is what the refusal says to raise, to what holds them.
+    expect(refused.stderr).toContain(`more memory (--max-memory 400)`);
+    expect(machineCapacity(400 * 1024 * 1024)).toBeGreaterThanOrEqual(states);
+  }, 60_000);
+
+  it('names the heap whose default guard holds a refused run, when no --max-memory set the guard', () => {
+    const states = 150_812_379;
+    expect(moreMemoryHint(states)).toBe(`NODE_OPTIONS=--max-old-space-size=${neededHeapMb(states)}`);
     // The heap named holds them: its guard (three quarters of it) takes the fixed part and every state.
     expect(machineCapacity(neededHeapMb(states) * 0.75 * 1024 * 1024)).toBeGreaterThanOrEqual(states);
+    expect(machineCapacity((neededHeapMb(states) - 1000) * 0.75 * 1024 * 1024)).toBeLessThan(states);
   }, 60_000);
 
   it("a seeded fault on a built-in scope is estimated on its own model, never given the scope's golden count", async () => {

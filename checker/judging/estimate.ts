@@ -117,6 +117,16 @@ export function neededHeapMb(states: number): number {
   return Math.ceil(guardBytes / 0.75 / (1024 * 1024) / 1000) * 1000;
 }
 
+/**
+ * What to give a run refused for `states`: a larger `--max-memory` when the guard was set by it (MiB, rounded
+ * up to a hundred), else the `--max-old-space-size` whose default guard holds them.
+ */
+export function moreMemoryHint(states: number, maxMemoryMb?: number): string {
+  if (maxMemoryMb === undefined) return `NODE_OPTIONS=--max-old-space-size=${neededHeapMb(states)}`;
+  const guardMb = (fixedGuardBytes + states * bytesPerState) / (1024 * 1024);
+  return `--max-memory ${Math.ceil(guardMb / 100) * 100}`;
+}
+
 /** How many times `states` is what the process holds, or that it holds none. */
 export function timesCapacity(states: number, capacity: number): string {
   return capacity > 0
