@@ -181,20 +181,6 @@ function interruptOnSignals(doing: string): { signal: AbortSignal; dispose(): vo
 /** States past which liveness's judgement is announced: it then takes a while, and cannot be stopped for a report. */
 const announcedLiveness = 1_000_000;
 
-/** On a large graph, a line as liveness's judgement starts and one with its time once every verdict is in. */
-function livenessProgress(states: number): ((judged: number, total: number) => void) | undefined {
-  if (states < announcedLiveness) return undefined;
-  const started = performance.now();
-  console.error(
-    `verify: judging liveness on ${count(states)} states (a signal now ends the run without a report)`,
-  );
-  return (judged, total) => {
-    const seconds = (performance.now() - started) / 1000;
-    if (judged === total)
-      console.error(`verify: liveness: ${total} properties judged in ${seconds.toFixed(0)} s`);
-  };
-}
-
 async function runExhaustive(
   model: CheckedSystemModel,
   properties: Property[],
@@ -289,9 +275,16 @@ async function runExhaustive(
   const committed = canonical && result.complete;
   const folder = canonical && !committed ? reportFolder(false, args.variant, model.scope.name) : outDir;
   // Liveness is judged on the graph the safety search kept; a run restricted to chosen safety properties skips it.
-  const liveness: LivenessRun | undefined = recorder?.judge(
-    args.quiet ? undefined : livenessProgress(result.states),
-  );
+  const announced = recorder !== undefined && !args.quiet && result.states >= announcedLiveness;
+  if (announced)
+    console.error(
+      `verify: judging liveness on ${count(result.states)} states (a signal now ends the run without a report)`,
+    );
+  const liveness: LivenessRun | undefined = recorder?.judge();
+  if (announced && liveness)
+    console.error(
+      `verify: liveness: ${liveness.properties.length} properties judged in ${(liveness.durationMs / 1000).toFixed(0)} s`,
+    );
   // The search's visited set (which the collector keeps for liveness) and the model's compiled tables are
   // not read again: the report is built from the results, the scenarios replay models of their own.
   recorder = undefined;

@@ -25,7 +25,7 @@ export const projectCacheFolder = (root) => join(root, 'node_modules', '.cache',
  * node_modules and so one cache folder, and each keeps its own files by it.
  * @param {string} root the project folder
  */
-export const projectTag = (root) => createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
+export const projectTag = (root) => contentDigest(resolve(root)).slice(0, 12);
 
 /**
  * Writes a file by a rename of a temporary one beside it: a reader sees the old content or the new, never
