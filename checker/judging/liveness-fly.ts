@@ -324,7 +324,7 @@ export class LivenessCollector {
   /** The goals' vector of the state `state` is recording. */
   private readonly goalScratch: Uint32Array;
   /**
-   * Per state, 16 bits of the fairness conditions its self-loops take (without symmetry): the judge's
+   * Per state, 16 bits of the fairness conditions its self-loops take (under symmetry, concrete ones): the judge's
    * Tarjan searches then walk `moves`, which leaves out the self-loops, and take a state's self-loop
    * classes from these bits (a self-loop lies in its state's component, whatever else the walk finds).
    * A condition gets its bit (`selfSlot`) at its first self-loop: on default 7 of the 41 conditions ever
@@ -397,7 +397,7 @@ export class LivenessCollector {
     this.goalVectors = new VectorTable(Math.ceil(pendingBit(this.goals.length) / 32));
     this.stepVectors = new VectorTable(Math.ceil((conditionBase + this.conditions.length) / 32));
     this.goalScratch = new Uint32Array(this.goalVectors.width);
-    this.selfWords = symmetry !== undefined && symmetry.order > 1 ? undefined : new StateIds();
+    this.selfWords = new StateIds();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.gathered = new Uint32Array(this.stepVectors.width);
     this.goalMemo = new GoalMemo(model, this.goals);
@@ -545,6 +545,11 @@ export class LivenessCollector {
     }
     this.idSelf[event] = word;
     return word;
+  }
+
+  /** Whether state s's self-loops take condition c, read from the words recorded (none past the 16 slots). */
+  private selfTakes(words: StateIds): (c: number, s: number) => boolean {
+    return (c, s) => this.selfSlot[c] >= 0 && ((words.get(s) >>> this.selfSlot[c]) & 1) === 1;
   }
 
   /** Own bits of `conditions` (condition `conditions[b]` is bit b) per self-loop slot. */
@@ -739,6 +744,9 @@ export class LivenessCollector {
       enabled: (c, s) => this.stepBit(s, conditionBase + c),
       stuck: (s) => !this.stepBit(s, 0) && !this.goalBit(s, 1),
       conditions: this.conditions,
+      ...(this.selfWords !== undefined && !this.selfOverflow
+        ? { selfTakes: this.selfTakes(this.selfWords) }
+        : {}),
       fairnessOf: (i) => {
         const { global } = this.propertyConditions[i];
         let at = 0;

@@ -1,6 +1,7 @@
 import type { SystemEvent, SystemState } from '../../machines/system.ts';
 import type { Fairness, LivenessProperty } from '../../properties/types.ts';
 import type { ExploreResult, Trace } from '../engine/explore.ts';
+import { IntList } from '../engine/int-list.ts';
 import { checkGoal, type FairnessCondition, type GoalVerdict } from '../engine/liveness.ts';
 import type { StateGraph } from '../engine/state-graph.ts';
 import { TarjanScratch, tarjan } from '../engine/tarjan.ts';
@@ -40,8 +41,10 @@ import type { CheckedSystemModel } from '../model/system-model.ts';
  * that set reachable from where the path ends are built (at most the group's order times its pairs) and
  * judged by `checkGoal` with the property's own conditions, which finds the fair cycle.
  *
- * Cost: the pairs are walked by recomputing the representatives' successors, so a representative is
- * expanded once per pair of it that a search reaches; properties pending on the same pairs share a search.
+ * Cost: the pairs are walked by recomputing the representatives' moves (successors other than
+ * self-loops, whose fairness conditions the search recorded per representative), each representative
+ * expanded once and its moves kept for the other pairs and searches that reach it; properties pending
+ * on the same pairs share a search.
  */
 
 /** What a `LivenessCollector` recorded, as this judge reads it. */
@@ -60,6 +63,11 @@ export interface CollectedLiveness {
   conditions: readonly FairnessCondition<SystemEvent>[];
   /** Property i's fairness entries: each its global condition bits (one per slot when per namespace). */
   fairnessOf(i: number): FairnessEntry[];
+  /**
+   * Whether state s's self-loops (successors with its very lanes) take condition c; absent when they were
+   * not recorded, and then the walks send every edge instead of the moves.
+   */
+  selfTakes?(c: number, s: number): boolean;
 }
 
 interface FairnessEntry {
@@ -95,12 +103,18 @@ export function judgeUnderSymmetry(
   if (refusal !== undefined) throw new Error(`liveness under symmetry: ${refusal}`);
   const { model, search } = c;
   const result = search as CompiledResult;
-  const { successors, events, lanesOf, indexOfLanes } = result;
+  const { successors, moves, events, lanesOf, indexOfLanes } = result;
   if (!successors || !events || !lanesOf || !indexOfLanes)
     throw new Error(
       'liveness under symmetry: the search cannot recompute successors (use the compiled search)',
     );
-  const q = new Quotient(c, symmetry, compiledFor(model), { successors, events, lanesOf, indexOfLanes });
+  const q = new Quotient(c, symmetry, compiledFor(model), {
+    successors,
+    ...(c.selfTakes !== undefined && moves !== undefined ? { moves } : {}),
+    events,
+    lanesOf,
+    indexOfLanes,
+  });
   const stuck: number[] = [];
   let stuckStates = 0;
   const lanes = new Uint32Array(q.width);
@@ -159,6 +173,8 @@ interface ClassVerdict {
 
 interface SearchAccess {
   successors: (index: number, emit: (event: number, target: number, element: number) => void) => void;
+  /** As `successors` without the self-loops, whose conditions `selfTakes` gives. */
+  moves?: (index: number, emit: (event: number, target: number, element: number) => void) => void;
   events: readonly SystemEvent[];
   lanesOf: (index: number, out: Uint32Array) => void;
   indexOfLanes: (lanes: Uint32Array) => number;
@@ -166,6 +182,11 @@ interface SearchAccess {
 
 /** A bit of Tarjan's taken mask: the component has an edge inside it (the global entries use the low bits). */
 const anyEdge = 1 << 30;
+
+/** Steps kept past which representatives are expanded each time (64 MiB). */
+const keptWordsMax = 16 * 2 ** 20;
+/** Steps per chunk of the kept steps: chunks are added, never grown, so nothing is copied twice. */
+const keptChunk = 1 << 16;
 
 /** Namespace ids start at lane 3 of the packed state (checker/model/encoding.ts). */
 const firstNamespaceLane = 3;
@@ -176,6 +197,21 @@ class Quotient {
   private readonly scratch: TarjanScratch;
   /** Pairs (representative, slot) the judgements walked, summed over the classes judged. */
   pairsWalked = 0;
+  /** What the fair-set searches walk: the moves when the self-loops' conditions were recorded, else every edge. */
+  private readonly steps: NonNullable<SearchAccess['moves']>;
+  /**
+   * The steps of each representative walked, kept as the first walk made them, one word each (target
+   * times `stride`, plus event times the group's order, plus element): the classes' searches walk the same
+   * representatives again, each once per pair, and read them here instead of expanding them again.
+   */
+  private readonly kept: Int32Array[] = [];
+  private keptLength = 0;
+  private readonly keeping = new IntList(1024);
+  private readonly order: number;
+  private readonly stride: number;
+  private readonly keepable: boolean;
+  private readonly keptFrom: Int32Array;
+  private readonly keptTo: Int32Array;
 
   constructor(
     private readonly c: CollectedLiveness,
@@ -185,6 +221,13 @@ class Quotient {
   ) {
     this.n = c.model.scope.namespaces.length;
     this.width = compiled.width;
+    this.steps = access.moves ?? access.successors;
+    this.order = symmetry.order;
+    this.stride = access.events.length * symmetry.order;
+    // Kept in one word each, or not at all (a scope too large for it walks as before).
+    this.keepable = c.search.states * this.stride <= 2 ** 32;
+    this.keptFrom = new Int32Array(this.keepable ? c.search.states : 0).fill(-1);
+    this.keptTo = new Int32Array(this.keepable ? c.search.states : 0);
     this.scratch = new TarjanScratch(c.search.states * this.n);
   }
 
@@ -206,12 +249,13 @@ class Quotient {
     u: number,
     follow: boolean,
     emit: (event: number, v: number, element: number, ordinal: number) => void,
+    walk = this.access.successors,
   ): void {
     const r = Math.floor(u / this.n);
     const i = u - r * this.n;
     if (r >= this.c.expanded) return;
     let ordinal = 0;
-    this.access.successors(r, (event, target, element) => {
+    walk(r, (event, target, element) => {
       const at = ordinal++;
       if (target < 0) return;
       emit(event, target * this.n + (follow ? this.symmetry.slotImage(element, i) : 0), element, at);
@@ -292,9 +336,10 @@ class Quotient {
         continue;
       }
       const inside = (u: number) => pendingSets[group[0]][u] === 1;
+      const conditions = entriesOf.flatMap((entries) => entries.flatMap((entry) => entry.bits));
       const components = tarjan(
         this.walk(follow),
-        { eventMask: this.maskOf([...globalBits.keys()]) },
+        { eventMask: this.maskOf([...globalBits.keys()]), ...this.selfClasses(globalBits, conditions) },
         roots,
         inside,
         this.scratch,
@@ -322,13 +367,79 @@ class Quotient {
     return result;
   }
 
+  /** Representative r's steps, expanded once and then read from where the first expansion kept them. */
+  private readonly stepsOf = (
+    r: number,
+    emit: (event: number, target: number, element: number) => void,
+  ): void => {
+    const { order, stride } = this;
+    const from = this.keptFrom[r];
+    if (from >= 0) {
+      const data = this.kept[Math.floor(from / keptChunk)];
+      const end = (from % keptChunk) + this.keptTo[r] - from;
+      for (let k = from % keptChunk; k < end; k++) {
+        // One unsigned word: the target above the event's and element's place.
+        const word = data[k] >>> 0;
+        const low = word % stride;
+        emit(Math.floor(low / order), (word - low) / stride, low % order);
+      }
+      return;
+    }
+    if (this.keptLength >= keptWordsMax || !this.keepable) {
+      this.steps(r, emit);
+      return;
+    }
+    const keeping = this.keeping;
+    keeping.length = 0;
+    this.steps(r, (event, target, element) => {
+      if (target >= 0) keeping.push((target * stride + event * order + element) | 0);
+      emit(event, target, element);
+    });
+    const size = keeping.length;
+    if (size > keptChunk) return;
+    // A representative's steps lie in one chunk: the rest of the last one is left when they do not fit.
+    let at = this.keptLength - Math.max(0, this.kept.length - 1) * keptChunk;
+    if (this.kept.length === 0 || at + size > keptChunk) {
+      this.kept.push(new Int32Array(keptChunk));
+      at = 0;
+    }
+    this.keptLength = (this.kept.length - 1) * keptChunk + at + size;
+    this.kept[this.kept.length - 1].set(keeping.data.subarray(0, size), at);
+    this.keptFrom[r] = this.keptLength - size;
+    this.keptTo[r] = this.keptLength;
+  };
+
   /** The pairs as Tarjan walks them. */
   private walk(follow: boolean) {
     return {
       size: this.c.search.states * this.n,
       expanded: this.c.search.states * this.n,
-      successors: (u: number, emit: (event: number, target: number) => void) => this.edges(u, follow, emit),
+      successors: (u: number, emit: (event: number, target: number) => void) =>
+        this.edges(u, follow, emit, this.stepsOf),
       events: this.access.events,
+    };
+  }
+
+  /**
+   * Tarjan's classes of a pair's self-loops when the walks send moves only: bit `globalBits.get(c)` for
+   * each global condition c they take, and `anyEdge` when they take any of `conditions` (a pair whose
+   * self-loops take none of them is judged the same with or without them: `decided` reads it as a stutter).
+   */
+  private selfClasses(
+    globalBits: ReadonlyMap<number, number>,
+    conditions: readonly number[],
+  ): { selfMask?: (u: number) => number } {
+    const takes = this.c.selfTakes;
+    if (takes === undefined || this.steps === this.access.successors) return {};
+    const taken = [...new Set(conditions)].map((c) => [c, globalBits.get(c)] as const);
+    return {
+      selfMask: (u) => {
+        const r = Math.floor(u / this.n);
+        let m = 0;
+        for (const [c, bit] of taken)
+          if (takes(c, r)) m |= bit === undefined ? anyEdge : anyEdge | (1 << bit);
+        return m;
+      },
     };
   }
 
@@ -368,9 +479,17 @@ class Quotient {
     const entries = this.c.fairnessOf(property);
     const walk = this.walk(follow);
     // Tarjan gathers the global conditions taken inside each component, and whether it has an edge at all.
+    const globalBits = new Map<number, number>();
+    entries.forEach((entry, k) => {
+      if (!entry.perNamespace) globalBits.set(entry.bits[0], k);
+    });
     const classes = {
       eventMask: this.masksBy(
         entries.map((entry) => (e) => !entry.perNamespace && this.c.conditions[entry.bits[0]].matches(e)),
+      ),
+      ...this.selfClasses(
+        globalBits,
+        entries.flatMap((entry) => entry.bits),
       ),
     };
     const fair: Int32Array[] = [];
@@ -477,22 +596,37 @@ class Quotient {
     let takenGlobal = 0;
     const takenThread: number[] = [];
     for (let d = 0; d < size; d++) {
-      this.edges(states[d], follow, (event, v, element) => {
-        const dv = position.get(v);
-        if (dv === undefined) return;
-        for (let x = 0; x < n; x++) {
-          const a = find(d * n + x);
-          const b = find(dv * n + this.symmetry.slotImage(element, x));
-          if (a !== b) parent[a] = b;
-        }
-        const e = this.access.events[event];
+      this.edges(
+        states[d],
+        follow,
+        (event, v, element) => {
+          const dv = position.get(v);
+          if (dv === undefined) return;
+          for (let x = 0; x < n; x++) {
+            const a = find(d * n + x);
+            const b = find(dv * n + this.symmetry.slotImage(element, x));
+            if (a !== b) parent[a] = b;
+          }
+          const e = this.access.events[event];
+          entries.forEach((entry, k) => {
+            if (!entry.perNamespace) {
+              if (c.conditions[entry.bits[0]].matches(e)) takenGlobal |= 1 << k;
+            } else if (e.namespace >= 0 && c.conditions[entry.bits[e.namespace]].matches(e))
+              takenThread.push(d * n + e.namespace, k);
+          });
+        },
+        this.stepsOf,
+      );
+      // The self-loops the moves leave out: a thread's own, each condition at its slot.
+      if (this.steps !== this.access.successors && c.selfTakes !== undefined) {
+        const r = Math.floor(states[d] / n);
         entries.forEach((entry, k) => {
           if (!entry.perNamespace) {
-            if (c.conditions[entry.bits[0]].matches(e)) takenGlobal |= 1 << k;
-          } else if (e.namespace >= 0 && c.conditions[entry.bits[e.namespace]].matches(e))
-            takenThread.push(d * n + e.namespace, k);
+            if (c.selfTakes?.(entry.bits[0], r)) takenGlobal |= 1 << k;
+          } else
+            for (let x = 0; x < n; x++) if (c.selfTakes?.(entry.bits[x], r)) takenThread.push(d * n + x, k);
         });
-      });
+      }
     }
     const taken = new Int32Array(size * n);
     for (let t = 0; t < takenThread.length; t += 2) taken[find(takenThread[t])] |= 1 << takenThread[t + 1];
