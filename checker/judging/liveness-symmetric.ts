@@ -694,38 +694,63 @@ class Quotient {
 
   /**
    * The concrete states where the goal of slot `slot` is triggered: for each representative, its distinct
-   * images h(r), each triggered when r is triggered at the slot h sends to `slot`.
+   * images h(r), each triggered when r is triggered at the slot h sends to `slot`. Counted for every slot
+   * of the class in one pass over the representatives, kept for the class's other slots.
    */
   concreteTriggers(property: number, slot: number, members: readonly number[]): number {
+    const key = `${property}@${members[0]}`;
+    let counts = this.triggerCounts.get(key);
+    if (counts === undefined) {
+      counts = this.classTriggers(property, members);
+      this.triggerCounts.set(key, counts);
+    }
+    return counts[Math.max(0, members.indexOf(slot))];
+  }
+  private readonly triggerCounts = new Map<string, number[]>();
+
+  /** `concreteTriggers` of every slot of a class, by its place in `members`. */
+  private classTriggers(property: number, members: readonly number[]): number[] {
     const { symmetry, n, width } = this;
     const order = symmetry.order;
     const lanes = new Uint32Array(width);
     const images = new Uint32Array(order * n);
     const image = new Uint32Array(width);
-    // The slot each element sends to `slot`.
-    const from = Array.from({ length: order }, (_, h) =>
-      slot < 0 ? -1 : (members.find((x) => symmetry.slotImage(h, x) === slot) ?? slot),
+    const size = members.length;
+    // Per member m and element h: the place in `members` of the slot h sends to members[m].
+    const from = members.map((slot) =>
+      Array.from({ length: order }, (_, h) =>
+        slot < 0 ? 0 : Math.max(0, members.findIndex((x) => symmetry.slotImage(h, x) === slot)),
+      ),
     );
-    let count = 0;
+    const goals = members.map((i) => this.c.goalOf(property, i));
+    const triggered = new Uint8Array(size);
+    const distinctElements: number[] = [];
+    const counts = new Array<number>(size).fill(0);
     for (let r = 0; r < this.c.expanded; r++) {
-      if (!members.some((i) => this.c.triggered(this.c.goalOf(property, i), r))) continue;
+      let any = false;
+      for (let m = 0; m < size; m++) {
+        triggered[m] = this.c.triggered(goals[m], r) ? 1 : 0;
+        any ||= triggered[m] === 1;
+      }
+      if (!any) continue;
       this.access.lanesOf(r, lanes);
-      let distinct = 0;
+      distinctElements.length = 0;
       for (let h = 0; h < order; h++) {
         symmetry.applyLanes(h, lanes, image, firstNamespaceLane, n);
         let seen = false;
-        for (let d = 0; d < distinct && !seen; d++) {
+        for (let d = 0; d < distinctElements.length && !seen; d++) {
           let same = true;
           for (let j = 0; j < n && same; j++) same = images[d * n + j] === image[firstNamespaceLane + j];
           seen = same;
         }
         if (seen) continue;
-        for (let j = 0; j < n; j++) images[distinct * n + j] = image[firstNamespaceLane + j];
-        distinct++;
-        if (this.c.triggered(this.c.goalOf(property, from[h]), r)) count++;
+        for (let j = 0; j < n; j++) images[distinctElements.length * n + j] = image[firstNamespaceLane + j];
+        distinctElements.push(h);
       }
+      for (let m = 0; m < size; m++)
+        for (const h of distinctElements) counts[m] += triggered[from[m][h]];
     }
-    return count;
+    return counts;
   }
 
   /** Successor lanes of `lanes` in the order the compiled model sends them, with their event ids. */

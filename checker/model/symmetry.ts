@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../machines/stepper.ts';
 import type { NamespaceState, SystemEvent, SystemState } from '../../machines/system.ts';
 import { factorial, type ScopeSymmetry } from '../cli/scope-symmetry.ts';
+import { grown } from '../engine/state-store.ts';
 import type { LanesSymmetry } from './compiled-explore.ts';
 import { firstNamespaceLane } from './encoding.ts';
 import type { CheckedSystemModel } from './system-model.ts';
@@ -62,6 +63,7 @@ export class StateSymmetry {
         });
         return { inverse, users, renamed: new Map() };
       });
+    this.imageIds = this.elements.map(() => new Int32Array(0));
     this.sortedSets = this.fullSymmetricSets();
   }
 
@@ -178,19 +180,66 @@ export class StateSymmetry {
     return element.inverse.map((from) => this.image(s.namespaces[from], element));
   }
 
-  /** The image's namespace id of namespace id `id` under `element` (memoized with the element). */
-  private imageId(id: number, element: StateSymmetry['elements'][number]): number {
-    return element.users.size === 0 ? id : this.image(this.model.namespaceStateById(id), element).id;
+  /** The image's namespace id of namespace id `id` under element number g (the identity excluded, from 0), kept once asked. */
+  private imageIdAt(id: number, g: number): number {
+    const element = this.elements[g];
+    if (element.users.size === 0) return id;
+    let table = this.imageIds[g];
+    if (id < table.length) {
+      const known = table[id];
+      if (known >= 0) return known;
+    } else {
+      table = grown(table, id, -1);
+      this.imageIds[g] = table;
+    }
+    const image = this.image(this.model.namespaceStateById(id), element).id;
+    table[id] = image;
+    return image;
   }
+  private readonly imageIds: Int32Array[];
 
   /** -1, 0 or 1 as namespace id `a` ranks below, with or above `b` (the order `canonical` uses). */
   private compareIds(a: number, b: number): number {
     if (a === b) return 0;
-    const m = this.model;
-    const x = this.rankOf(m.namespaceStateById(a));
-    const y = this.rankOf(m.namespaceStateById(b));
+    // b's place may renumber a's when b's rank is new: a's is read after.
+    this.placeOf(a);
+    const y = this.placeOf(b);
+    const x = this.rankPlace[a];
     return x === y ? 0 : x < y ? -1 : 1;
   }
+
+  /**
+   * Namespace id `id`'s place among the distinct ranks met so far (`rankOf`'s order, equal ranks one
+   * place): comparing two places is comparing their ranks, with no string read per comparison. A new
+   * rank is put in its place and those after it move up one (a scope has a few thousand).
+   */
+  private placeOf(id: number): number {
+    if (id < this.rankPlace.length) {
+      const known = this.rankPlace[id];
+      if (known >= 0) return known;
+    } else this.rankPlace = grown(this.rankPlace, id, -1);
+    const rank = this.rankOf(this.model.namespaceStateById(id));
+    const ranks = this.ranksInOrder;
+    let low = 0;
+    let high = ranks.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (ranks[mid] < rank) low = mid + 1;
+      else high = mid;
+    }
+    if (low < ranks.length && ranks[low] === rank) this.idsByPlace[low].push(id);
+    else {
+      ranks.splice(low, 0, rank);
+      this.idsByPlace.splice(low, 0, [id]);
+      for (let place = low + 1; place < this.idsByPlace.length; place++)
+        for (const other of this.idsByPlace[place]) this.rankPlace[other] = place;
+    }
+    this.rankPlace[id] = low;
+    return low;
+  }
+  private rankPlace = new Int32Array(0);
+  private readonly ranksInOrder: string[] = [];
+  private readonly idsByPlace: number[][] = [];
 
   /** The group acting on the compiled model's lanes (checker/model/encoding.ts: namespace ids from `firstNamespaceLane`). */
   onLanes(): LanesSymmetry {
@@ -215,11 +264,10 @@ export class StateSymmetry {
       const element = this.elements[g];
       let order = 0;
       for (let j = 0; j < count && order === 0; j++)
-        order = this.compareIds(this.imageId(lanes[first + element.inverse[j]], element), out[first + j]);
+        order = this.compareIds(this.imageIdAt(lanes[first + element.inverse[j]], g), out[first + j]);
       if (order < 0) {
         chosen = g + 1;
-        for (let j = 0; j < count; j++)
-          out[first + j] = this.imageId(lanes[first + element.inverse[j]], element);
+        for (let j = 0; j < count; j++) out[first + j] = this.imageIdAt(lanes[first + element.inverse[j]], g);
       }
     }
     return chosen;
@@ -290,8 +338,8 @@ export class StateSymmetry {
   applyLanes(g: number, lanes: Uint32Array, out: Uint32Array, first: number, count: number): void {
     out.set(lanes);
     if (g === 0) return;
-    const element = this.elements[g - 1];
-    for (let j = 0; j < count; j++) out[first + j] = this.imageId(lanes[first + element.inverse[j]], element);
+    const { inverse } = this.elements[g - 1];
+    for (let j = 0; j < count; j++) out[first + j] = this.imageIdAt(lanes[first + inverse[j]], g - 1);
   }
 
   /** The element that applies `b`, then `a` (so `slotImage(compose(a, b), i)` is `slotImage(a, slotImage(b, i))`). */
@@ -324,27 +372,18 @@ export class StateSymmetry {
     const n = this.elements.length;
     if (n === 0) return 1;
     if (this.sortedSets !== undefined) return this.arrangements(lanes, first, this.sortedSets);
-    const images = this.scratch.length >= (n + 1) * count ? this.scratch : new Uint32Array((n + 1) * count);
-    this.scratch = images;
-    for (let j = 0; j < count; j++) images[j] = lanes[first + j];
-    let distinct = 1;
+    // Orbit times stabilizer is the group's order: count the elements that fix the lanes (the identity
+    // among them), each left at its first slot that moves.
+    let fixing = 1;
     for (let g = 0; g < n; g++) {
-      const element = this.elements[g];
-      const at = distinct * count;
-      for (let j = 0; j < count; j++)
-        images[at + j] = this.imageId(lanes[first + element.inverse[j]], element);
-      let seen = false;
-      for (let d = 0; d < distinct && !seen; d++) {
-        let same = true;
-        for (let j = 0; j < count && same; j++) same = images[d * count + j] === images[at + j];
-        seen = same;
-      }
-      if (!seen) distinct++;
+      const { inverse } = this.elements[g];
+      let same = true;
+      for (let j = 0; j < count && same; j++)
+        same = this.imageIdAt(lanes[first + inverse[j]], g) === lanes[first + j];
+      if (same) fixing++;
     }
-    return distinct;
+    return this.order / fixing;
   }
-
-  private scratch = new Uint32Array(0);
 
   /** The orbit's size under full symmetric groups: per set, its distinct arrangements (a multinomial). */
   private arrangements(lanes: Uint32Array, first: number, sets: readonly number[][]): number {
@@ -365,15 +404,12 @@ export class StateSymmetry {
   /** How many distinct states the orbit of `s` holds: what one canonical state stands for. */
   orbitSize(s: SystemState): number {
     if (this.elements.length === 0) return 1;
-    const images = new Set<string>([s.namespaces.map((n) => n.id).join(',')]);
-    for (const element of this.elements)
-      images.add(
-        this.imageOf(s, element)
-          .map((n) => n.id)
-          .join(','),
-      );
-    return images.size;
+    const count = s.namespaces.length;
+    if (this.ids.length < count) this.ids = new Uint32Array(count);
+    for (let j = 0; j < count; j++) this.ids[j] = s.namespaces[j].id;
+    return this.orbitSizeOfLanes(this.ids, 0, count);
   }
+  private ids = new Uint32Array(0);
 }
 
 /** One line when a liveness property's fairness names an actor of a symmetric set: the reduction may hide its unfair runs. */
