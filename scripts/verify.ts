@@ -244,6 +244,9 @@ async function runExhaustive(
     stopOnFirst: args.stopOnFirst,
     onViolation: (v: FirstViolation) => reporter.note(violationLine(v, reporter)),
   };
+  // --max-seconds bounds the search and liveness's judgement together: both stop at this time.
+  const deadline =
+    args.maxSeconds !== undefined ? performance.now() + args.maxSeconds * 1000 : Number.POSITIVE_INFINITY;
   const searching = checkAsync(model, properties, {
     ...(symmetry ? { symmetry } : {}),
     ...(recorder ? { recorder } : {}),
@@ -280,8 +283,12 @@ async function runExhaustive(
     console.error(
       `verify: judging liveness on ${count(result.states)} states (a signal now ends the run without a report)`,
     );
-  const liveness: LivenessRun | undefined = recorder?.judge();
-  if (announced && liveness)
+  const liveness: LivenessRun | undefined = recorder?.judge(undefined, deadline);
+  if (liveness?.stoppedAt)
+    console.error(
+      `verify: liveness: the time limit (--max-seconds ${args.maxSeconds}) passed while judging: ${liveness.stoppedAt.judged} of ${liveness.properties.length} properties judged, the others incomplete`,
+    );
+  else if (announced && liveness)
     console.error(
       `verify: liveness: ${liveness.properties.length} properties judged in ${(liveness.durationMs / 1000).toFixed(0)} s`,
     );

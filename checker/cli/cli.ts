@@ -50,7 +50,7 @@ const exitCodeMeaning: Record<ExitCode, string> = {
   0: 'success',
   1: 'internal error (a bug: set NSMODEL_DEBUG=1 for the stack trace)',
   2: 'bad arguments or malformed input (one line: file, line, field, fix); nothing was run',
-  10: 'the search stopped early (--max-states, --max-seconds, memory guard or --max-memory, SIGINT/SIGTERM) or was a --bitstate search, which may miss states; the report says complete: false',
+  10: 'the search stopped early (--max-states, --max-seconds, memory guard or --max-memory, SIGINT/SIGTERM) or was a --bitstate search, which may miss states; the report says complete: false. Also: --max-seconds passed while liveness was judged (report.json liveness.stopped)',
   11: 'a deadlock: a reachable state where nothing can happen',
   12: 'a safety property is violated (a violation found by a partial search is still one)',
   13: 'a liveness property is violated (a lasso counterexample)',

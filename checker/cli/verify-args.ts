@@ -76,7 +76,8 @@ export const verifySpec: CommandSpec = {
     'max-seconds': {
       type: 'string',
       value: 'S',
-      description: 'stop after S seconds (a partial run: exit 10)',
+      description:
+        "stop the search, and liveness's judgement after it, S seconds after the search starts (a partial run: exit 10)",
     },
     'max-memory': {
       type: 'string',

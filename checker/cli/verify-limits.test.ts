@@ -14,7 +14,7 @@ interface JsonReport {
   properties: { id: string; status: string }[];
 }
 
-describe('verify --max-memory and --bitstate', () => {
+describe('verify --max-memory, --max-seconds and --bitstate', () => {
   const scratch = useTempDir('verify-limits');
   // verify's main as its entry runs it, writing under the scratch folder (the entry is spawned in verify.test.ts).
   const verify = (args: string[]) => runMainInProcess('verify', () => verifyMain(args, scratch()));
@@ -58,6 +58,23 @@ describe('verify --max-memory and --bitstate', () => {
       await readFile(join(scratch(), 'generated/runs/model-admin-finalize/report.json'), 'utf8'),
     ) as JsonReport;
     expect(written).toMatchObject({ complete: false, stopReason: 'memory' });
+  }, 60_000);
+
+  it('--max-seconds bounds liveness too: past it the judgement stops, its properties incomplete, exit 10', async () => {
+    // The default scope's search takes several seconds anywhere: it stops at 1 s, and liveness after it at once.
+    const run = await verify(['--max-seconds', '1', '--json', '--quiet']);
+    expect(run.code).toBe(10);
+    const report = JSON.parse(run.stdout) as JsonReport & {
+      liveness: { stopped?: string; properties: { status: string }[] };
+      outcome: { failed: { class: string }[] };
+    };
+    expect(report).toMatchObject({ complete: false, stopReason: 'time' });
+    expect(report.liveness.stopped).toMatch(
+      /^The time limit \(--max-seconds\) passed while liveness was judged: 0 of 8 properties judged/,
+    );
+    expect(new Set(report.liveness.properties.map((p) => p.status))).toEqual(new Set(['incomplete']));
+    expect(report.outcome.failed.map((f) => f.class)).toEqual(['partial']);
+    expect(run.stderr).toContain('verify: liveness: the time limit (--max-seconds 1) passed while judging');
   }, 60_000);
 
   it('a bitstate run finds the LC-9 finding with its shortest trace, yet reports itself partial', async () => {

@@ -1,8 +1,25 @@
 import { IntList } from './int-list.ts';
 import type { SuccessorWalk } from './liveness.ts';
 
+/** Thrown when a judgement passes its deadline (`TarjanScratch.deadline`): what it had judged stands, the rest is not judged. */
+export class JudgementStopped extends Error {
+  constructor() {
+    super('the judgement passed its deadline');
+  }
+}
+
+/** Throws `JudgementStopped` once `performance.now()` is past `deadline`. */
+export function heedDeadline(deadline: number): void {
+  if (deadline !== Number.POSITIVE_INFINITY && performance.now() > deadline) throw new JudgementStopped();
+}
+
+/** States a walk opens between two looks at the clock. */
+const clockEvery = 0xfff;
+
 /** Tarjan's per-state arrays (13 B and a bit per state), allocated once per judgement and reset by the states each walk touched. */
 export class TarjanScratch {
+  /** The `performance.now()` past which a walk stops (`JudgementStopped`); none by default. */
+  deadline = Number.POSITIVE_INFINITY;
   readonly index: Int32Array;
   readonly low: Int32Array;
   readonly onStack: Uint8Array;
@@ -155,6 +172,7 @@ export function tarjanComponents<E>(
     edges.push(event);
   };
   const open = (s: number) => {
+    if ((counter & clockEvery) === 0) heedDeadline(scratch.deadline);
     index[s] = low[s] = counter++;
     scratch.touched.push(s);
     if (fair.selfMask !== undefined) taken[s] |= fair.selfMask(s);
@@ -266,6 +284,7 @@ function listedComponents<E>(
     edgeEvents.push(event);
   };
   const open = (s: number) => {
+    if ((counter & clockEvery) === 0) heedDeadline(scratch.deadline);
     index[s] = low[s] = counter++;
     scratch.touched.push(s);
     if (fair.selfMask !== undefined) taken[s] |= fair.selfMask(s);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultMachines, type SystemEvent, type SystemState } from '../../machines/system.ts';
 import { livenessProperties } from '../../properties/liveness.ts';
 import type { LivenessProperty } from '../../properties/types.ts';
@@ -148,6 +148,41 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     expect(run.properties.map((r) => r.property.id)).toEqual(
       expect.arrayContaining(livenessProperties.map((p) => p.id)),
     );
+  });
+
+  it('stops at its deadline: the properties judged keep their verdicts, the rest are incomplete, deadlock in full', () => {
+    const model = systemModel(removalScope);
+    const judgedBy = (judged: number | undefined) => {
+      const collector = new LivenessCollector(model, livenessProperties);
+      check(model, [], { recorder: collector, memo: false });
+      if (judged === undefined) return collector.judge();
+      const deadline = performance.now() + 3_600_000;
+      // The clock jumps past the deadline once `judged` properties are judged.
+      const clock = vi.spyOn(performance, 'now');
+      try {
+        if (judged === 0) clock.mockReturnValue(deadline + 1);
+        return collector.judge((done) => {
+          if (done === judged) clock.mockReturnValue(deadline + 1);
+        }, deadline);
+      } finally {
+        clock.mockRestore();
+      }
+    };
+    const full = judgedBy(undefined);
+    expect(full.stoppedAt).toBeUndefined();
+    const summary = (r: (typeof full.properties)[number]) => [r.property.id, r.status, r.triggers];
+    for (const judged of [0, 3]) {
+      const stopped = judgedBy(judged);
+      expect(stopped.stoppedAt).toEqual({ judged });
+      expect(stopped.properties.slice(0, judged).map(summary)).toEqual(
+        full.properties.slice(0, judged).map(summary),
+      );
+      expect(stopped.properties.slice(judged).map((r) => r.status)).toEqual(
+        full.properties.slice(judged).map(() => 'incomplete'),
+      );
+      expect(stopped.properties.map((r) => r.property.id)).toEqual(livenessProperties.map((p) => p.id));
+      expect(stopped.deadlock.count).toBe(full.deadlock.count);
+    }
   });
 
   it('judges the same with the step memo on when the search judges no property (no list filed)', () => {

@@ -14,6 +14,7 @@ import {
 import { announcingExpansions, type ExplorableModel } from '../engine/model.ts';
 import { grown } from '../engine/state-store.ts';
 import {
+  heedDeadline,
   type Inside,
   type MoveLists,
   type TarjanClasses,
@@ -25,10 +26,13 @@ import type { CompiledResult } from '../model/compiled-explore.ts';
 import {
   combineSlots,
   compileFairness,
+  judgedUntil,
+  type LivenessResult,
   type LivenessRun,
   searchFigures,
   systemHorizonDeclared,
   systemTerminalDeclared,
+  untilStopped,
 } from '../model/liveness-system.ts';
 import type { StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
@@ -617,12 +621,19 @@ export class LivenessCollector {
   }
 
   /** Deadlock and every property, judged on the recorded words and recomputed successors. */
-  /** `onJudged` is told after each property's verdict (a long judgement of a large graph can report it). */
-  judge(onJudged?: (judged: number, total: number, propertyId: string) => void): LivenessRun {
+  /**
+   * `onJudged` is told after each property's verdict (a long judgement of a large graph can report it).
+   * Past `deadline` (a `performance.now()` time) the judgement stops: the properties judged keep their
+   * verdicts, the others are `incomplete`, and the run says where it stopped (`stoppedAt`).
+   */
+  judge(
+    onJudged?: (judged: number, total: number, propertyId: string) => void,
+    deadline = Number.POSITIVE_INFINITY,
+  ): LivenessRun {
     const search = this.search;
     if (search === undefined) throw new Error('LivenessCollector: the search has not finished');
     if (this.symmetry !== undefined && this.symmetry.order > 1)
-      return judgeUnderSymmetry(this.collected(search), this.symmetry, onJudged);
+      return judgeUnderSymmetry(this.collected(search), this.symmetry, onJudged, deadline);
     const { successors, events } = search;
     if (successors === undefined || events === undefined)
       throw new Error('LivenessCollector: the search cannot recompute successors (use the compiled search)');
@@ -637,28 +648,6 @@ export class LivenessCollector {
       },
       events,
     };
-    // Tarjan's searches walk the moves and take each state's self-loop classes from its words.
-    const { moves } = search as Partial<Pick<CompiledResult, 'moves'>>;
-    // Per goals' vector id, the expanded states that hold it (103 ids for 398,688 states on default):
-    // the counts and comparisons below read the ids, not every state's bits.
-    const statesOf = this.statesPerGoalVector(expanded);
-    const triggerCounts = this.triggerCounts(statesOf);
-    const batches = this.horizon === undefined ? this.sharedBatches(statesOf, triggerCounts) : [];
-    const kept =
-      moves === undefined || this.selfWords === undefined || this.selfOverflow
-        ? undefined
-        : this.keptMoves(batches, triggerCounts, expanded, events.length, moves);
-    const sccWalk: Walk =
-      kept === undefined || moves === undefined
-        ? walk
-        : {
-            ...walk,
-            successors: (s, emit) => {
-              if (s < expanded) kept.successors(s, emit, moves);
-            },
-            lists: kept,
-          };
-    const judging: Walks = { all: walk, scc: sccWalk };
     const stuck: number[] = [];
     let horizonStops = 0;
     for (let s = 0; s < expanded; s++) {
@@ -667,27 +656,56 @@ export class LivenessCollector {
       if ((flags & horizonBit) !== 0) horizonStops++;
       else stuck.push(s);
     }
-    const scratch = new TarjanScratch(search.states);
-    const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
-    const cleared = this.sharedSearches(sccWalk, batches, fairs, events, scratch);
-    let goalAt = 0;
-    const results = this.properties.map((property, i) => {
-      const fair = fairs[i];
-      const first = goalAt;
-      goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
-      const verdict = combineSlots(this.model, property, search.complete, (slot) =>
-        this.goalVerdict(
-          judging,
-          search,
-          fair,
-          first + (property.perNamespace ? slot : 0),
-          scratch,
-          cleared,
-          triggerCounts,
-        ),
-      );
-      onJudged?.(i + 1, this.properties.length, property.id);
-      return verdict;
+    const results: LivenessResult[] = [];
+    const stopped = judgedUntil(() => {
+      heedDeadline(deadline);
+      // Tarjan's searches walk the moves and take each state's self-loop classes from its words.
+      const { moves } = search as Partial<Pick<CompiledResult, 'moves'>>;
+      // Per goals' vector id, the expanded states that hold it (103 ids for 398,688 states on default):
+      // the counts and comparisons below read the ids, not every state's bits.
+      const statesOf = this.statesPerGoalVector(expanded);
+      const triggerCounts = this.triggerCounts(statesOf);
+      const batches = this.horizon === undefined ? this.sharedBatches(statesOf, triggerCounts) : [];
+      const kept =
+        moves === undefined || this.selfWords === undefined || this.selfOverflow
+          ? undefined
+          : this.keptMoves(batches, triggerCounts, expanded, events.length, moves, deadline);
+      const sccWalk: Walk =
+        kept === undefined || moves === undefined
+          ? walk
+          : {
+              ...walk,
+              successors: (s, emit) => {
+                if (s < expanded) kept.successors(s, emit, moves);
+              },
+              lists: kept,
+            };
+      const judging: Walks = { all: walk, scc: sccWalk };
+      const scratch = new TarjanScratch(search.states);
+      scratch.deadline = deadline;
+      const fairs = this.properties.map((_, i) => this.fairnessOf(i, events));
+      const cleared = this.sharedSearches(sccWalk, batches, fairs, events, scratch);
+      let goalAt = 0;
+      for (const [i, property] of this.properties.entries()) {
+        heedDeadline(deadline);
+        const fair = fairs[i];
+        const first = goalAt;
+        goalAt += property.perNamespace ? this.model.scope.namespaces.length : 1;
+        results.push(
+          combineSlots(this.model, property, search.complete, (slot) =>
+            this.goalVerdict(
+              judging,
+              search,
+              fair,
+              first + (property.perNamespace ? slot : 0),
+              scratch,
+              cleared,
+              triggerCounts,
+            ),
+          ),
+        );
+        onJudged?.(i + 1, this.properties.length, property.id);
+      }
     });
     return {
       ...searchFigures(search, started),
@@ -696,7 +714,7 @@ export class LivenessCollector {
         atHorizon: horizonStops,
         ...(stuck.length > 0 ? { trace: search.traceTo(stuck[0]) } : {}),
       },
-      properties: results,
+      ...untilStopped(this.properties, results, stopped),
     };
   }
 
@@ -834,6 +852,7 @@ export class LivenessCollector {
     expanded: number,
     events: number,
     moves: (s: number, emit: (event: number, target: number) => void) => void,
+    deadline: number,
   ): KeptMoves | undefined {
     // Each planned search: the goals whose triggers are its roots (the first one's pending bit is theirs).
     const planned: number[][] = batches.map(({ goals }) => goals);
@@ -858,6 +877,7 @@ export class LivenessCollector {
     let from = 0;
     const followed = (t: number) => t < expanded && (searchesAt[goalIds.get(t)] & from) !== 0;
     for (let s = 0; s < expanded; s++) {
+      if ((s & 0xffff) === 0) heedDeadline(deadline);
       const id = goalIds.get(s);
       from = searchesAt[id];
       // A root of two searches or more (a batch's goal searched again alone is its batch's search): on

@@ -159,6 +159,19 @@ describe('liveness judged under symmetry (orbit x followed slot)', () => {
       expect(run.properties.some((r) => r.status === 'violated')).toBe(true);
     });
 
+  it('stops at its deadline: every property incomplete, the deadlock count in full', () => {
+    const model = systemModel(scope);
+    const symmetry = new StateSymmetry(model, symmetryOf(model.scope));
+    const collector = new LivenessCollector(model, livenessProperties, symmetry);
+    check(model, [], { recorder: collector, symmetry });
+    const stopped = collector.judge(undefined, performance.now() - 1);
+    expect(stopped.stoppedAt).toEqual({ judged: 0 });
+    expect(stopped.properties.map((r) => [r.property.id, r.status])).toEqual(
+      livenessProperties.map((p) => [p.id, 'incomplete']),
+    );
+    expect(stopped.deadlock.count).toBe(judged(model, livenessProperties, true).deadlock.count);
+  });
+
   it('a fairness condition naming one member of a symmetry set is refused, with the reason', () => {
     const model = systemModel(scope);
     const symmetry = new StateSymmetry(model, symmetryOf(scope));

@@ -4,10 +4,18 @@ import type { ExploreResult, Trace } from '../engine/explore.ts';
 import { IntList } from '../engine/int-list.ts';
 import { checkGoal, type FairnessCondition, type GoalVerdict } from '../engine/liveness.ts';
 import type { StateGraph } from '../engine/state-graph.ts';
-import { TarjanScratch, tarjan } from '../engine/tarjan.ts';
+import { heedDeadline, TarjanScratch, tarjan } from '../engine/tarjan.ts';
 import { type CompiledSystem, compiledFor, type LaneSink } from '../model/compiled.ts';
 import type { CompiledResult } from '../model/compiled-explore.ts';
-import { combineSlots, compileFairness, type LivenessRun, searchFigures } from '../model/liveness-system.ts';
+import {
+  combineSlots,
+  compileFairness,
+  judgedUntil,
+  type LivenessResult,
+  type LivenessRun,
+  searchFigures,
+  untilStopped,
+} from '../model/liveness-system.ts';
 import { concreteTrace, type StateSymmetry } from '../model/symmetry.ts';
 import type { CheckedSystemModel } from '../model/system-model.ts';
 
@@ -97,6 +105,7 @@ export function judgeUnderSymmetry(
   c: CollectedLiveness,
   symmetry: StateSymmetry,
   onJudged?: (judged: number, total: number, propertyId: string) => void,
+  deadline = Number.POSITIVE_INFINITY,
 ): LivenessRun {
   const started = performance.now();
   const refusal = symmetricLivenessRefusal(symmetry, c.properties, c.horizonDeclared);
@@ -115,6 +124,7 @@ export function judgeUnderSymmetry(
     lanesOf,
     indexOfLanes,
   });
+  q.stopAt(deadline);
   const stuck: number[] = [];
   let stuckStates = 0;
   const lanes = new Uint32Array(q.width);
@@ -124,30 +134,36 @@ export function judgeUnderSymmetry(
       lanesOf(s, lanes);
       stuckStates += symmetry.orbitSizeOfLanes(lanes, 3, q.n);
     }
-  // Every class of slots judged once for all the properties that follow it (shared searches, below).
-  const verdicts = new Map<string, ClassVerdict>();
-  const classes = new Map<number, number[]>();
-  for (let slot = -1; slot < q.n; slot++) {
-    const members = q.classOf(slot);
-    classes.set(members[0], members);
-  }
-  for (const members of classes.values()) {
-    const following = c.properties.flatMap((p, i) => (members[0] >= 0 === p.perNamespace ? [i] : []));
-    for (const [i, verdict] of q.judgeClasses(following, members))
-      verdicts.set(`${i}@${members[0]}`, verdict);
-  }
-  const properties = c.properties.map((property, i) => {
-    const verdict = combineSlots(model, property, search.complete, (slot) => {
+  const properties: LivenessResult[] = [];
+  const stopped = judgedUntil(() => {
+    heedDeadline(deadline);
+    // Every class of slots judged once for all the properties that follow it (shared searches, below).
+    const verdicts = new Map<string, ClassVerdict>();
+    const classes = new Map<number, number[]>();
+    for (let slot = -1; slot < q.n; slot++) {
       const members = q.classOf(slot);
-      const known = verdicts.get(`${i}@${members[0]}`);
-      if (known === undefined)
-        throw new Error('liveness under symmetry: a class left unjudged (internal error)');
-      const triggers = q.concreteTriggers(i, slot, members);
-      if (known.fair.length === 0) return { triggers, onlyAtHorizon: false };
-      return { triggers, onlyAtHorizon: false, lasso: q.lasso(i, slot, members, known) };
-    });
-    onJudged?.(i + 1, c.properties.length, property.id);
-    return verdict;
+      classes.set(members[0], members);
+    }
+    for (const members of classes.values()) {
+      const following = c.properties.flatMap((p, i) => (members[0] >= 0 === p.perNamespace ? [i] : []));
+      for (const [i, verdict] of q.judgeClasses(following, members))
+        verdicts.set(`${i}@${members[0]}`, verdict);
+    }
+    for (const [i, property] of c.properties.entries()) {
+      heedDeadline(deadline);
+      properties.push(
+        combineSlots(model, property, search.complete, (slot) => {
+          const members = q.classOf(slot);
+          const known = verdicts.get(`${i}@${members[0]}`);
+          if (known === undefined)
+            throw new Error('liveness under symmetry: a class left unjudged (internal error)');
+          const triggers = q.concreteTriggers(i, slot, members);
+          if (known.fair.length === 0) return { triggers, onlyAtHorizon: false };
+          return { triggers, onlyAtHorizon: false, lasso: q.lasso(i, slot, members, known) };
+        }),
+      );
+      onJudged?.(i + 1, c.properties.length, property.id);
+    }
   });
   const deadlockTrace =
     stuck.length > 0
@@ -156,7 +172,7 @@ export function judgeUnderSymmetry(
   return {
     ...searchFigures(search, started),
     deadlock: { count: stuckStates, atHorizon: 0, ...(deadlockTrace ? { trace: deadlockTrace } : {}) },
-    properties,
+    ...untilStopped(c.properties, properties, stopped),
     judgedOn: {
       kind: 'symmetry',
       order: symmetry.order,
@@ -197,6 +213,10 @@ class Quotient {
   private readonly scratch: TarjanScratch;
   /** Pairs (representative, slot) the judgements walked, summed over the classes judged. */
   pairsWalked = 0;
+  /** Stops the walks past `deadline`, a `performance.now()` time (`JudgementStopped`). */
+  stopAt(deadline: number): void {
+    this.scratch.deadline = deadline;
+  }
   /** What the fair-set searches walk: the moves when the self-loops' conditions were recorded, else every edge. */
   private readonly steps: NonNullable<SearchAccess['moves']>;
   /**
@@ -719,7 +739,12 @@ class Quotient {
     // Per member m and element h: the place in `members` of the slot h sends to members[m].
     const from = members.map((slot) =>
       Array.from({ length: order }, (_, h) =>
-        slot < 0 ? 0 : Math.max(0, members.findIndex((x) => symmetry.slotImage(h, x) === slot)),
+        slot < 0
+          ? 0
+          : Math.max(
+              0,
+              members.findIndex((x) => symmetry.slotImage(h, x) === slot),
+            ),
       ),
     );
     const goals = members.map((i) => this.c.goalOf(property, i));
@@ -747,8 +772,7 @@ class Quotient {
         for (let j = 0; j < n; j++) images[distinctElements.length * n + j] = image[firstNamespaceLane + j];
         distinctElements.push(h);
       }
-      for (let m = 0; m < size; m++)
-        for (const h of distinctElements) counts[m] += triggered[from[m][h]];
+      for (let m = 0; m < size; m++) for (const h of distinctElements) counts[m] += triggered[from[m][h]];
     }
     return counts;
   }

@@ -10,6 +10,7 @@ import {
 } from '../engine/liveness.ts';
 import type { StopReason } from '../engine/model.ts';
 import { buildStateGraph, type StateGraph } from '../engine/state-graph.ts';
+import { JudgementStopped } from '../engine/tarjan.ts';
 import type { CheckedSystemModel } from './system-model.ts';
 
 /**
@@ -52,6 +53,36 @@ export interface LivenessRun {
    * order, the orbits and the pairs the judgements walked (checker/judging/liveness-symmetric.ts).
    */
   judgedOn?: { kind: 'symmetry'; order: number; orbits: number; pairs: number };
+  /** The judgement passed its deadline after this many properties (in order); the rest are `incomplete`. */
+  stoppedAt?: { judged: number };
+}
+
+/** Runs a judgement; true when it passed its deadline (`JudgementStopped`) before the end. */
+export function judgedUntil(judgement: () => void): boolean {
+  try {
+    judgement();
+    return false;
+  } catch (error) {
+    if (error instanceof JudgementStopped) return true;
+    throw error;
+  }
+}
+
+/** Every property's result: those judged, then the rest `incomplete`, with where the judgement stopped. */
+export function untilStopped(
+  properties: readonly LivenessProperty[],
+  judged: readonly LivenessResult[],
+  stopped: boolean,
+): Pick<LivenessRun, 'properties' | 'stoppedAt'> {
+  const rest = properties.slice(judged.length).map(
+    (property): LivenessResult => ({
+      property,
+      status: 'incomplete',
+      triggers: 0,
+      fairness: property.fairness.map((f) => describeFairness(f)),
+    }),
+  );
+  return { properties: [...judged, ...rest], ...(stopped ? { stoppedAt: { judged: judged.length } } : {}) };
 }
 
 /** What a liveness run says of the search it judged: its size, time and whether it finished. */

@@ -32,6 +32,8 @@ export interface LivenessReport {
   properties: LivenessReportProperty[];
   /** How liveness was judged when not on every state (under symmetry reduction), in one sentence. */
   judgedOn?: string;
+  /** Why the judgement stopped before every property was judged (the time limit), in one sentence. */
+  stopped?: string;
 }
 
 const step = z.strictObject({ actor: z.string(), event: z.string(), summary: z.string() });
@@ -59,6 +61,7 @@ export const livenessReportSchema: z.ZodType<LivenessReport> = z.strictObject({
     }),
   ),
   judgedOn: z.string().optional(),
+  stopped: z.string().optional(),
 });
 
 export const stutterStep: CounterexampleStep = {
@@ -127,6 +130,7 @@ export function livenessReport(run: LivenessRun, model: CheckedSystemModel, outD
   return {
     complete: run.complete,
     ...(run.judgedOn ? { judgedOn: judgedOnText(run.judgedOn) } : {}),
+    ...(run.stoppedAt ? { stopped: stoppedText(run.stoppedAt.judged, run.properties.length) } : {}),
     deadlock: {
       count: run.deadlock.count,
       atHorizon: run.deadlock.atHorizon,
@@ -151,6 +155,11 @@ export function livenessReport(run: LivenessRun, model: CheckedSystemModel, outD
         : {}),
     })),
   };
+}
+
+/** Why a judgement that passed its deadline left properties unjudged, in one sentence. */
+export function stoppedText(judged: number, total: number): string {
+  return `The time limit (--max-seconds) passed while liveness was judged: ${judged} of ${total} properties judged, the others reported \`incomplete\`, never \`holds\` (deadlock was judged in full).`;
 }
 
 /** How a run under symmetry judged liveness, in one sentence. */
@@ -182,6 +191,7 @@ export function horizonStopsNote(count: number): string {
 export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDir: string): string[] {
   const lines = ['## Liveness', ''];
   if (!report.complete) lines.push(`**Warning.** ${incompleteWarning}`, '');
+  if (report.stopped) lines.push(`**Warning.** ${report.stopped}`, '');
   if (report.judgedOn) lines.push(`Judged ${report.judgedOn}.`, '');
   lines.push(
     'Each property holds on every run its fairness allows; runs may stutter, so what a property does not assume fair may stop forever. A violation is a lasso: a shortest prefix, then a cycle repeated forever.',
@@ -226,6 +236,7 @@ export function livenessMarkdown(report: LivenessReport, run: LivenessRun, outDi
 export function livenessSummary(report: LivenessReport, written: boolean): string[] {
   const lines = ['', 'Liveness (fairness as stated per property; runs may stutter):'];
   if (!report.complete) lines.push(`  warning: ${incompleteWarning}`);
+  if (report.stopped) lines.push(`  warning: ${report.stopped}`);
   if (report.judgedOn) lines.push(`  judged ${report.judgedOn}`);
   const width = Math.max(8, ...report.properties.map((p) => p.id.length));
   for (const p of report.properties) {
