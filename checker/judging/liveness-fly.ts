@@ -309,6 +309,13 @@ const conditionBase = 1;
 const pendingBit = (goal: number) => flagBits + 2 * goal;
 const triggerBit = (goal: number) => flagBits + 2 * goal + 1;
 
+/** Sets goal j's bits in a goals' vector for its answer: pending unless met, and its premise when triggered. */
+function setGoalBits(vector: Uint32Array, j: number, answer: GoalAnswer): void {
+  if (answer === goalAnswer.met) return;
+  vector[pendingBit(j) >>> 5] |= 1 << (pendingBit(j) & 31);
+  if (answer === goalAnswer.triggered) vector[triggerBit(j) >>> 5] |= 1 << (triggerBit(j) & 31);
+}
+
 /**
  * What liveness needs of a search, recorded as it runs: pass it to `check` as its `recorder`, then call
  * `judge` once the search has returned.
@@ -401,6 +408,10 @@ export class LivenessCollector {
     this.goalVectors = new VectorTable(Math.ceil(pendingBit(this.goals.length) / 32));
     this.stepVectors = new VectorTable(Math.ceil((conditionBase + this.conditions.length) / 32));
     this.goalScratch = new Uint32Array(this.goalVectors.width);
+    this.maskScratch = new Uint32Array(this.goalVectors.width);
+    this.goalsAt = Array.from({ length: model.scope.namespaces.length + 1 }, (_, k) =>
+      this.goals.flatMap((g, j) => (g.slot === k - 1 ? [j] : [])),
+    );
     this.selfWords = new StateIds();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.gathered = new Uint32Array(this.stepVectors.width);
@@ -583,17 +594,55 @@ export class LivenessCollector {
     this.goalVectors.copy(this.goalIds.get(index), vector);
     if (this.terminal?.(state)) vector[0] |= terminalBit;
     if (this.horizon?.(state)) vector[0] |= horizonBit;
-    this.goalMemo.judge(state, this.onAnswer);
+    const classes = this.goalMemo.classesOf(state);
+    const width = vector.length;
+    for (let k = 0; k < classes.length; k++) {
+      const c = classes[k];
+      const row = c < this.classRow.length ? this.classRow[c] : 0;
+      if (row > 0) {
+        // The class's goals' bits, made once: one mask per slot instead of one answer per goal.
+        const at = (row - 1) * width;
+        for (let w = 0; w < width; w++) vector[w] |= this.classMasks[at + w];
+        continue;
+      }
+      const goals = this.goalsAt[k];
+      if (row < 0) {
+        for (const j of goals) this.onAnswer(j, this.goalMemo.answer(j, state));
+        continue;
+      }
+      const mask = this.maskScratch.fill(0);
+      let kept = true;
+      for (const j of goals) {
+        setGoalBits(mask, j, this.goalMemo.answer(j, state));
+        kept &&= this.goalMemo.kept(j);
+      }
+      for (let w = 0; w < width; w++) vector[w] |= mask[w];
+      this.classRow = grown(this.classRow, c);
+      if (!kept) {
+        this.classRow[c] = -1;
+        continue;
+      }
+      this.classMasks = grown(this.classMasks, (this.classRows + 1) * width - 1);
+      this.classMasks.set(mask, this.classRows * width);
+      this.classRow[c] = ++this.classRows;
+    }
     this.goalIds.set(index, this.goalVectors.intern(vector));
   }
 
+  /**
+   * Per goal class (`GoalMemo.classesOf`): its row in `classMasks` + 1, -1 when a goal of it reads beyond
+   * it (asked in every state), 0 until met. A row holds the pending and premise bits of the class's goals.
+   */
+  private classRow = new Int32Array(0);
+  private classMasks = new Uint32Array(0);
+  private classRows = 0;
+  private readonly maskScratch: Uint32Array;
+  /** The goals of each slot position as `classesOf` numbers them (0: the system's, i + 1: slot i's). */
+  private readonly goalsAt: number[][];
+
   /** Goal j's answer in the state `state` is recording. */
-  private readonly onAnswer = (j: number, answer: GoalAnswer): void => {
-    if (answer === goalAnswer.met) return;
-    const vector = this.goalScratch;
-    vector[pendingBit(j) >>> 5] |= 1 << (pendingBit(j) & 31);
-    if (answer === goalAnswer.triggered) vector[triggerBit(j) >>> 5] |= 1 << (triggerBit(j) & 31);
-  };
+  private readonly onAnswer = (j: number, answer: GoalAnswer): void =>
+    setGoalBits(this.goalScratch, j, answer);
 
   /** Called by `check` once the search has returned. */
   finish(search: ExploreResult<SystemState, SystemEvent>): void {

@@ -107,26 +107,45 @@ export class GoalMemo {
 
   /** Calls `answer(j, a)` for every goal `j` of `state`, in goal order. */
   judge(state: SystemState, answer: (goal: number, a: GoalAnswer) => void): void {
+    this.classesOf(state);
+    for (let j = 0; j < this.goals.length; j++) answer(j, this.answer(j, state));
+  }
+
+  /**
+   * The classes of `state`'s slots, at i + 1 for slot i and at 0 for the system (the outside fields' id
+   * with the slot's namespace state id): goals of one class have the same answers wherever it occurs,
+   * unless one of them reads beyond it (`kept`). Valid until the next call; `answer` reads it.
+   */
+  classesOf(state: SystemState): Int32Array {
     let outside = this.outside.id(this.outside.id(state.configSync, state.faults), state.registeredConfigs);
     outside = this.outside.id(outside, state.clusterObjects ?? -1);
     for (const k of state.initializers) outside = this.outside.id(outside, k);
     const slots = this.slotClass.length;
-    // Class of slot i (at i + 1; the system at 0): its namespace state's id and the outside fields' id.
     this.slotClass[0] = this.classes.id(-1, outside * slots);
     for (let i = 0; i < slots - 1; i++)
       this.slotClass[i + 1] = this.classes.id(state.namespaces[i].id, outside * slots + i + 1);
-    const width = this.properties;
-    this.answers = grown(this.answers, this.classes.size * width - 1);
-    for (let j = 0; j < this.goals.length; j++) {
-      const { property, slot } = this.goals[j];
-      const at = this.slotClass[slot + 1] * width + this.propertyOf[j];
-      let known = this.answers[at] as GoalAnswer | 0;
-      if (known === 0) {
-        known = this.learn(property, slot, state);
-        this.answers[at] = known;
-      }
-      answer(j, known === goalAnswer.always ? this.ask(this.model, property, slot, state) : known);
+    this.answers = grown(this.answers, this.classes.size * this.properties - 1);
+    return this.slotClass;
+  }
+
+  /** Goal j's answer in `state`, whose classes `classesOf` found last: kept per class, or asked again. */
+  answer(j: number, state: SystemState): GoalAnswer {
+    const { property, slot } = this.goals[j];
+    const at = this.slotClass[slot + 1] * this.properties + this.propertyOf[j];
+    let known = this.answers[at] as GoalAnswer | 0;
+    if (known === 0) {
+      known = this.learn(property, slot, state);
+      this.answers[at] = known;
     }
+    return known === goalAnswer.always ? this.ask(this.model, property, slot, state) : known;
+  }
+
+  /** Whether goal j's answer is kept for the class it was last asked in (it read nothing beyond it). */
+  kept(j: number): boolean {
+    const { slot } = this.goals[j];
+    return (
+      this.answers[this.slotClass[slot + 1] * this.properties + this.propertyOf[j]] !== goalAnswer.always
+    );
   }
 
   private ask(model: SystemModel, property: LivenessProperty, slot: number, state: SystemState): GoalAnswer {
