@@ -211,7 +211,7 @@ export class StateSymmetry {
   /**
    * Namespace id `id`'s place among the distinct ranks met so far (`rankOf`'s order, equal ranks one
    * place): comparing two places is comparing their ranks, with no string read per comparison. A new
-   * rank is put in its place and those after it move up one (a scope has a few thousand).
+   * rank is put in its place and those after it move up one, once per distinct namespace state.
    */
   private placeOf(id: number): number {
     if (id < this.rankPlace.length) {
