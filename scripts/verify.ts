@@ -362,14 +362,16 @@ async function runExhaustive(
  */
 function pinnedFigures(args: VerifyArgs, result: CheckResult, reduced: boolean): string[] {
   if (args.scopeSource.kind !== 'named' || args.variant !== baseVariantName) return [];
-  if (args.properties.length > 0 || reduced || result.bitstate || !result.complete) return [];
+  if (args.properties.length > 0 || result.bitstate || !result.complete) return [];
   const pinned = builtInGolden(args);
   if (!pinned) return [];
+  const represented = reduced ? result.symmetry?.represented : undefined;
   return goldenDifferences(pinned, {
     states: result.states,
     transitions: result.transitions,
     depth: result.depth,
     properties: manifestVerdicts(result),
+    ...(represented ? { represented } : {}),
   });
 }
 

@@ -85,6 +85,29 @@ describe('the manifest', () => {
     ).toEqual([`depth: ${depth + 1}, pinned ${depth}`]);
   });
 
+  it('compares a reduced search with the figures pinned under symmetry, and what its orbits stand for', () => {
+    const slowScope = manifest.scopes.find((s) => s.name === 'large');
+    if (slowScope?.explored !== false || slowScope.measured?.symmetry === undefined)
+      throw new Error('large pins measured figures under symmetry');
+    const { states, transitions, depth, represented } = slowScope.measured.symmetry;
+    const found = { states, transitions, depth, properties: {}, represented };
+    expect(goldenDifferences(slowScope, found)).toEqual([]);
+    expect(
+      goldenDifferences(slowScope, {
+        ...found,
+        states: states + 1,
+        represented: { ...represented, transitions: represented.transitions - 1 },
+      }),
+    ).toEqual([
+      `orbits' states: ${(states + 1).toLocaleString('en-US')}, pinned ${states.toLocaleString('en-US')}`,
+      `represented transitions: ${(represented.transitions - 1).toLocaleString('en-US')}, pinned ${represented.transitions.toLocaleString('en-US')}`,
+    ]);
+    // A scope with no figures under symmetry pins nothing a reduced search could be compared with.
+    const creators = manifest.scopes.find((s) => s.name === 'creators-delete');
+    if (!creators) throw new Error('creators-delete is a built-in scope');
+    expect(goldenDifferences(creators, { ...found, states: 1 })).toEqual([]);
+  });
+
   it('says why a scope is not explored', () => {
     for (const scope of manifest.scopes) if (!scope.explored) expect(scope.reason.length).toBeGreaterThan(20);
   });

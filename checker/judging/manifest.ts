@@ -51,6 +51,8 @@ export interface SearchFigures {
   transitions: number;
   depth: number;
   properties: Record<string, PropertyVerdict>;
+  /** Under symmetry reduction: the states and transitions the orbits counted above stand for. */
+  represented?: { states: number; transitions: number };
 }
 
 /** Each property's verdict in a search's result, with its counterexample's length when violated. */
@@ -68,11 +70,25 @@ export function manifestVerdicts(result: Pick<CheckResult, 'properties'>): Recor
 
 /** Each way a search's figures differ from a scope's pinned ones, as one line a reader can act on. */
 export function goldenDifferences(pinned: ManifestScope, found: SearchFigures): string[] {
+  const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
+  const out: string[] = [];
+  if (found.represented !== undefined) {
+    // A reduced search is compared with the figures pinned under symmetry: its orbits and what they stand for.
+    const figures = pinned.explored ? undefined : pinned.measured?.symmetry;
+    if (figures === undefined) return [];
+    for (const figure of ['states', 'transitions', 'depth'] as const)
+      if (figures[figure] !== found[figure])
+        out.push(`orbits' ${figure}: ${number(found[figure])}, pinned ${number(figures[figure])}`);
+    for (const figure of ['states', 'transitions'] as const)
+      if (figures.represented[figure] !== found.represented[figure])
+        out.push(
+          `represented ${figure}: ${number(found.represented[figure])}, pinned ${number(figures.represented[figure])}`,
+        );
+    return out;
+  }
   // A slow scope pins the figures of one complete search and no verdicts; a scope without figures pins nothing.
   const figures = pinned.explored ? pinned : pinned.measured;
   if (figures === undefined) return [];
-  const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
-  const out: string[] = [];
   for (const figure of ['states', 'transitions', 'depth'] as const)
     if (figures[figure] !== found[figure])
       out.push(`${figure}: ${number(found[figure])}, pinned ${number(figures[figure])}`);
