@@ -342,7 +342,7 @@ export class LivenessCollector {
    * have one. Past 16 such conditions (`selfOverflow`) the judge walks every edge, as before.
    */
   /** Per state, the fairness classes its self-loops take (at most `selfSlotsMax` bits: 16 bits a state). */
-  private readonly selfWords: StateIds | undefined;
+  private readonly selfWords = new StateIds();
   private readonly selfSlot: Int32Array;
   private selfSlots = 0;
   private selfOverflow = false;
@@ -412,7 +412,6 @@ export class LivenessCollector {
     this.goalsAt = Array.from({ length: model.scope.namespaces.length + 1 }, (_, k) =>
       this.goals.flatMap((g, j) => (g.slot === k - 1 ? [j] : [])),
     );
-    this.selfWords = new StateIds();
     this.selfSlot = new Int32Array(this.conditions.length).fill(-1);
     this.gathered = new Uint32Array(this.stepVectors.width);
     this.goalMemo = new GoalMemo(model, this.goals);
@@ -427,7 +426,7 @@ export class LivenessCollector {
       this.stepIds.bytes +
       this.goalVectors.bytes +
       this.stepVectors.bytes +
-      (this.selfWords?.bytes ?? 0)
+      this.selfWords.bytes
     );
   }
 
@@ -479,7 +478,7 @@ export class LivenessCollector {
     }
     // Gathered per expansion, written when the next one starts (or the search ends).
     this.gatheredFor = s;
-    if (selfLoop && this.selfWords !== undefined) this.gatheredSelf |= this.selfWordOf(event, events);
+    if (selfLoop) this.gatheredSelf |= this.selfWordOf(event, events);
     const bits = this.idBits;
     const gathered = this.gathered;
     for (let w = 0; w < words; w++) gathered[w] |= bits[event * words + w];
@@ -496,7 +495,7 @@ export class LivenessCollector {
     eventOf: (bundle: number, k: number) => number,
     events: readonly SystemEvent[],
   ): void {
-    if (count < total || this.selfWords === undefined) {
+    if (count < total) {
       for (let k = 0; k < count; k++) this.eventEdge(eventOf(bundle, k), events, true);
       return;
     }
@@ -535,8 +534,7 @@ export class LivenessCollector {
     gathered[0] |= hasSuccessor;
     this.stepIds.set(s, this.stepVectors.intern(gathered));
     gathered.fill(0);
-    if (this.gatheredSelf !== 0 && this.selfWords !== undefined)
-      this.selfWords.set(s, this.selfWords.get(s) | this.gatheredSelf);
+    if (this.gatheredSelf !== 0) this.selfWords.set(s, this.selfWords.get(s) | this.gatheredSelf);
     this.gatheredSelf = 0;
     this.gatheredFor = -1;
   }
@@ -578,7 +576,7 @@ export class LivenessCollector {
 
   /** The classes of state `s`'s self-loops, in the numbering `selfToBits` gave. */
   private selfMaskOf(s: number, toBits: Int32Array): number {
-    let word = this.selfWords === undefined ? 0 : this.selfWords.get(s);
+    let word = this.selfWords.get(s);
     let m = 0;
     while (word !== 0) {
       const low = word & -word;
@@ -716,7 +714,7 @@ export class LivenessCollector {
       const triggerCounts = this.triggerCounts(statesOf);
       const batches = this.horizon === undefined ? this.sharedBatches(statesOf, triggerCounts) : [];
       const kept =
-        moves === undefined || this.selfWords === undefined || this.selfOverflow
+        moves === undefined || this.selfOverflow
           ? undefined
           : this.keptMoves(batches, triggerCounts, expanded, events.length, moves, deadline);
       const sccWalk: Walk =
@@ -811,9 +809,7 @@ export class LivenessCollector {
       enabled: (c, s) => this.stepBit(s, conditionBase + c),
       stuck: (s) => !this.stepBit(s, 0) && !this.goalBit(s, 1),
       conditions: this.conditions,
-      ...(this.selfWords !== undefined && !this.selfOverflow
-        ? { selfTakes: this.selfTakes(this.selfWords) }
-        : {}),
+      ...(this.selfOverflow ? {} : { selfTakes: this.selfTakes(this.selfWords) }),
       fairnessOf: (i) => {
         const { global } = this.propertyConditions[i];
         let at = 0;
