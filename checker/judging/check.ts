@@ -496,7 +496,7 @@ function createJudge(
   };
 
   const lanes = (compiled: CompiledSystem): Pick<CompiledOptions, LaneHooks> => {
-    const { events, width } = compiled;
+    const { events } = compiled;
     const eventOf = (bundle: number, k: number) => compiled.selfLoopEvent(bundle, k);
     const { recorder } = options;
     // Per event id: seen (its transitions covered), and the namespace slot its request addresses + 2 (0: not yet known).
@@ -544,13 +544,8 @@ function createJudge(
       onLaneEdge: (id, from, to, beforeIndex, afterIndex, _isNew, slot) => {
         if (pastFirstLevel(beforeIndex)) return edgeStop;
         edgeSeq++;
-        // Under symmetry a step to another state of the orbit has the same index: only equal lanes are a self-loop.
-        if (recorder?.eventEdge)
-          recorder.eventEdge(
-            id,
-            events,
-            afterIndex === beforeIndex && (from === to || sameLanes(from, to, width)),
-          );
+        // Under symmetry a step to another state of the orbit has the same index: only the very lanes are a self-loop.
+        if (recorder?.eventEdge) recorder.eventEdge(id, events, from === to);
         else recorder?.edge(events[id], afterIndex);
         if (id >= seen.length || seen[id] === 0) {
           seen = grown(seen, id);
@@ -658,10 +653,4 @@ function createJudge(
     };
   };
   return { options: exploreOptions, lanes, verdicts };
-}
-
-/** Whether two states' first `width` lanes are equal. */
-function sameLanes(a: Uint32Array, b: Uint32Array, width: number): boolean {
-  for (let k = 0; k < width; k++) if (a[k] !== b[k]) return false;
-  return true;
 }

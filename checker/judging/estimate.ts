@@ -103,6 +103,9 @@ export function estimateStates(
   };
 }
 
+/** What the memory guard counts for a search of `states` states. */
+const guardBytesFor = (states: number): number => fixedGuardBytes + states * bytesPerState;
+
 /** The states this process can hold before the search's memory guard stops it (none below the fixed part). */
 export function machineCapacity(memoryLimitBytes = defaultMemoryLimitBytes()): number {
   return Math.max(0, Math.floor((memoryLimitBytes - fixedGuardBytes) / bytesPerState));
@@ -113,8 +116,7 @@ export function machineCapacity(memoryLimitBytes = defaultMemoryLimitBytes()): n
  * the guard is three quarters of that heap once it passes a few hundred MiB (`defaultMemoryLimitBytes`).
  */
 export function neededHeapMb(states: number): number {
-  const guardBytes = fixedGuardBytes + states * bytesPerState;
-  return Math.ceil(guardBytes / 0.75 / (1024 * 1024) / 1000) * 1000;
+  return Math.ceil(guardBytesFor(states) / 0.75 / (1024 * 1024) / 1000) * 1000;
 }
 
 /**
@@ -123,7 +125,7 @@ export function neededHeapMb(states: number): number {
  */
 export function moreMemoryHint(states: number, maxMemoryMb?: number): string {
   if (maxMemoryMb === undefined) return `NODE_OPTIONS=--max-old-space-size=${neededHeapMb(states)}`;
-  const guardMb = (fixedGuardBytes + states * bytesPerState) / (1024 * 1024);
+  const guardMb = guardBytesFor(states) / (1024 * 1024);
   return `--max-memory ${Math.ceil(guardMb / 100) * 100}`;
 }
 

@@ -104,6 +104,23 @@ describe('liveness without a stored edge list judges as the graph-based judge', 
     compare(model, strong, undefined, graph);
   });
 
+  it("with goals that read beyond their slot's class beside goals that do not: the same verdicts and lassos", () => {
+    // The record ORs a mask per slot class; a class holding a goal that reads the slots is answered goal by goal.
+    const readsTheSlots: LivenessProperty = {
+      ...livenessProperties[0],
+      id: 'no-namespace-initializing',
+      perNamespace: false,
+      p: undefined,
+      q: (model, s) => !model.views(s).some((v) => v.value === 'initializing'),
+      fairness: [],
+    };
+    const { model, graph } = quick();
+    const run = compare(model, [...livenessProperties, readsTheSlots], undefined, graph);
+    // Pending wherever some namespace initializes, and never met there without fairness: triggered, violated.
+    expect(run.properties.at(-1)?.status).toBe('violated');
+    expect(run.properties.at(-1)?.triggers).toBeGreaterThan(0);
+  });
+
   it('where fairness is met only by self-loops (a GET of the namespace changes nothing): the same verdicts and lassos', () => {
     // Pending everywhere: a fair cycle must take a GET of each namespace or pass where none is enabled. The
     // judge's Tarjan searches leave most self-loops out of their walk and take their classes from the words

@@ -57,7 +57,8 @@ export interface CompiledOptions extends ExploreOptions<SystemState, SystemEvent
   lanesSymmetry?: LanesSymmetry;
   /**
    * Sees each edge as lanes before it is decoded: the event's id in `events`, the lanes of the state
-   * expanded and of its successor, their indexes (-1 for a successor hash compaction cannot name), and
+   * expanded and of its successor (the same array exactly when the edge is a self-loop), their indexes
+   * (-1 for a successor hash compaction cannot name), and
    * whether the successor is new. `edgeHandled`: nothing more to do for the edge (`onEdge` is not
    * called, `onState` still is for a new state); `edgeDecoded`: call `onEdge` with the decoded states;
    * `edgeStop`: end the search.
@@ -272,7 +273,8 @@ function compiledSearch(compiled: CompiledSystem, options: CompiledOptions) {
     if (!callbacks) return;
     let decodeEdge = onEdge !== undefined;
     if (onLaneEdge !== undefined) {
-      const verdict = onLaneEdge(event, current, lanes, currentIndex, index, isNew, slot);
+      // A self-loop's successor is handed over as the very lanes expanded, however its action sent it.
+      const verdict = onLaneEdge(event, current, self ? current : lanes, currentIndex, index, isNew, slot);
       if (verdict === edgeStop) {
         tally.stopReason = 'stopped';
         return;

@@ -783,7 +783,6 @@ export function verifyFailures(
       failure('deadlock', `${liveness.deadlock.count} reachable states where nothing can happen`),
     );
   const stuck = liveness?.properties.filter((p) => p.status === 'violated').map((p) => p.property.id) ?? [];
-  const stopped = liveness?.stoppedAt;
   if (stuck.length > 0)
     failures.push(
       failure(
@@ -801,11 +800,11 @@ export function verifyFailures(
     );
   else if (!result.complete) failures.push(failure('partial', `the search is ${completion(result)}`));
   // A judgement stopped at the time limit leaves the properties after it unjudged: a partial run too.
-  if (stopped && result.complete)
+  if (liveness?.stoppedAt && result.complete)
     failures.push(
       failure(
         'partial',
-        `liveness was judged for ${stopped.judged} of ${liveness?.properties.length} properties before the time limit (--max-seconds)`,
+        `liveness was judged for ${liveness.stoppedAt.judged} of ${liveness.properties.length} properties before the time limit (--max-seconds)`,
       ),
     );
   if (hasUndeclared(report)) failures.push(failure('coverage', expectationsVerdict(report, false)));
