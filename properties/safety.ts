@@ -373,43 +373,60 @@ const phasesFollowTimestamps = eachChanged(({ b, a }) => {
   return true;
 });
 
-export const tenantIsolation = stepProperty('tenant-isolation', ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1'], {
-  statement:
-    "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list; a namespace is its creator's (RB-2), and before any create the declared tenant's.",
-  predicate: (model, before, event) => {
-    const r = event.request;
-    const intent = intentOf(model.scope);
-    if (!r || !intent.tenantPrincipals.has(r.principal.name)) return true;
-    const who = r.principal.name;
-    const ns = namespaceName(model, r.namespace);
-    if (
-      ns !== null &&
-      foreignIn(model, before, intent, who, ns) &&
-      succeeded(event) &&
-      judgedByResponse(intent, r)
-    ) {
-      return `tenant ${who} got ${event.response?.code} for "${event.label}" in ${ns}, which belongs to ${ownersOf(model, before, intent, ns)?.join(', ')}`;
-    }
-    // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
-    const leaked = (event.items ?? []).filter((item) =>
-      foreignIn(model, before, intent, who, itemNamespace(item)),
-    );
-    return leaked.length > 0 ? `tenant ${who} listed ${leaked.join(', ')}` : true;
-  },
-  witness: onStep(
-    "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
-    (model, before, event) => {
+/** RB-2: a namespace that a request's step brought into existence records that request's sender as its creator. */
+function creatorNotRecorded(model: SystemModel, before: SystemState, after: SystemState, sender: string) {
+  for (const { b, a } of pairs(model, before, after)) {
+    if (!exists(b) && exists(a) && a.creator !== sender)
+      return `${a.name} was created by ${sender} but records ${a.creator === null ? 'no creator' : `creator ${a.creator}`}`;
+  }
+  return true;
+}
+
+export const tenantIsolation = stepProperty(
+  'tenant-isolation',
+  ['RB-4', 'RB-5', 'RB-6', 'NS-7', 'RB-1', 'RB-2'],
+  {
+    statement:
+      "A tenant never reads or changes another tenant's namespace (its object by any verb but the get document 000 grants creators, or anything inside it), nor sees its content in a list; a namespace is its creator's (RB-2): the user whose request created it, as it records from that step on, and before any create the declared tenant's.",
+    predicate: (model, before, event, after) => {
       const r = event.request;
+      if (!r) return true;
+      // RB-2, D-34: ownership is read from the creator a namespace records, so a create must record its sender.
+      const misrecorded = creatorNotRecorded(model, before, after, r.principal.name);
+      if (misrecorded !== true) return misrecorded;
       const intent = intentOf(model.scope);
-      if (!r || !intent.tenantPrincipals.has(r.principal.name)) return false;
-      if (r.verb === 'list') return (event.items ?? []).length > 0;
+      if (!intent.tenantPrincipals.has(r.principal.name)) return true;
+      const who = r.principal.name;
       const ns = namespaceName(model, r.namespace);
-      return (
-        ns !== null && foreignIn(model, before, intent, r.principal.name, ns) && judgedByResponse(intent, r)
+      if (
+        ns !== null &&
+        foreignIn(model, before, intent, who, ns) &&
+        succeeded(event) &&
+        judgedByResponse(intent, r)
+      ) {
+        return `tenant ${who} got ${event.response?.code} for "${event.label}" in ${ns}, which belongs to ${ownersOf(model, before, intent, ns)?.join(', ')}`;
+      }
+      // A list is judged by the items it returned: a 200 with no foreign item shows nothing (D-15).
+      const leaked = (event.items ?? []).filter((item) =>
+        foreignIn(model, before, intent, who, itemNamespace(item)),
       );
+      return leaked.length > 0 ? `tenant ${who} listed ${leaked.join(', ')}` : true;
     },
-  ),
-});
+    witness: onStep(
+      "a tenant sends a request on another tenant's namespace or its content, or a list answered with items",
+      (model, before, event) => {
+        const r = event.request;
+        const intent = intentOf(model.scope);
+        if (!r || !intent.tenantPrincipals.has(r.principal.name)) return false;
+        if (r.verb === 'list') return (event.items ?? []).length > 0;
+        const ns = namespaceName(model, r.namespace);
+        return (
+          ns !== null && foreignIn(model, before, intent, r.principal.name, ns) && judgedByResponse(intent, r)
+        );
+      },
+    ),
+  },
+);
 
 export const configFreshness = stepProperty('config-freshness', ['AC-2', 'AC-3', 'AC-1'], {
   statement:

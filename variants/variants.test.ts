@@ -40,6 +40,7 @@ const killerOf: Record<string, string> = {
   'rolebinding-grants-cluster-wide': 'tenant-isolation',
   'rolebinding-opens-cross-namespace-list': 'tenant-isolation',
   'kubernetes-finalizer-not-added': 'kubernetes-finalizer-on-create',
+  'creator-not-recorded': 'tenant-isolation',
   'owner-removes-foreign-finalizer': 'owners-remove-only-their-own',
   'immortal-namespace-deletable': 'system-namespaces-immortal',
   'finalize-names-not-validated': 'valid-names',
@@ -87,6 +88,7 @@ const onlyKilledBy: Record<string, string> = {
   'cluster-object-delete-kept': 'content-changes-only-by-requests',
   'body-namespace-ignored': 'content-changes-only-by-requests',
   'status-phase-not-validated': 'phase-consistency',
+  'creator-not-recorded': 'tenant-isolation',
 };
 
 /** Faults no single step shows: killed by a liveness property with a lasso (checker/judging/liveness-mutants.test.ts). */

@@ -406,6 +406,22 @@ const seededFaults: FaultRow[] = [
     })),
   ],
   [
+    'creator-not-recorded',
+    ['RB-2'],
+    "Storage stores a created namespace without who sent the create (OpenShift's requester annotation dropped): `$creator` in an initializer's RoleBinding then names the tenant the scope declares, whoever created it.",
+    storageAssigns('recordCreation', ['CREATE'], (event) => ({
+      pending: [...event.pending],
+      failure: null,
+      finalizers: [...event.finalizers],
+      metadataFinalizers: [...new Set(event.metadataFinalizers ?? [])].sort(),
+      deletedSecondsAgo: null,
+      createdSecondsAgo: event.pending.length > 0 ? 0 : null,
+      initialized: event.pending.length === 0,
+      hadInitializers: event.pending.length > 0,
+      creator: null,
+    })),
+  ],
+  [
     'owner-removes-foreign-finalizer',
     ['LC-8', 'LC-9'],
     "An external finalizer owner finalizes with an empty list, removing the other owners' finalizers (kubernetes included) with its own.",

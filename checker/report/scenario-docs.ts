@@ -87,7 +87,7 @@ steps:
   - crash: policy.example.com   # crash | restart an initializer; crash: apiserver loses its timers
   - fail: config-read           # fail | recover: config-read
   - tick: 5                     # the logical clock advances; expired apiserver timers fire at once
-  - check: { namespace, exists, phase, finalizers, metadataFinalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent }
+  - check: { namespace, exists, phase, finalizers, metadataFinalizers, pending, creator, result, conditions, deletionTimestamp, timer, objects, externalContent }
   - admission: { fresh, read }  # admission's configuration copy: fresh (read within 5 s) and the configurations read
   - eventually:                 # every fair continuation from here reaches one of these (a liveness expectation)
       any: [{ namespace: team-a, gone: true }, { admission: { fresh: false } }]
@@ -117,6 +117,8 @@ steps:
   \`true\`/\`false\` or the logical second it was set. \`result\` is \`none\` or \`{ status: Failure, reason }\`.
   \`externalContent\` lists the finalizer owners whose content outside the cluster exists (LC-8).
   \`timer\` is \`none\` or the API server's timer on the first pending initializer, \`{ initializer, ageSeconds }\` (FP-2).
+  \`creator\` is the user whose create made the namespace, as it records it (RB-2, D-34: OpenShift's
+  \`openshift.io/requester\`), or \`null\` for one the cluster made.
 - \`eventually\` states what the documents promise will happen, not when: it passes when every fair
   continuation from the state the steps before it reached meets one of the conditions under \`any\`. A
   condition is \`{ namespace, ... }\` with any of \`exists\`, \`gone\` (it existed and was removed, LC-7),

@@ -639,6 +639,7 @@ class Replay {
           sameSet(c.metadataFinalizers, view.metadataFinalizers),
         );
       compare('pending', c.pending, view.pending);
+      compare('creator', c.creator, view.creator ?? null);
       if (c.result !== undefined) {
         const have = view.failure ? { status: 'Failure', reason: view.failure.reason } : 'none';
         const want = c.result;

@@ -22,7 +22,7 @@ function malformed(edit: (text: string) => string): string {
 describe('malformed scenario files get one line: file, line, field, problem', () => {
   it('a misspelt field', () => {
     expect(malformed((t) => t.replace('deletionTimestamp: true', 'deletionTimestmp: true'))).toBe(
-      'MALFORMED edited.yaml:23: steps[1].check.deletionTimestmp: unknown field "deletionTimestmp" (did you mean "deletionTimestamp"? fields here: namespace, exists, phase, finalizers, metadataFinalizers, pending, result, conditions, deletionTimestamp, timer, objects, externalContent)',
+      'MALFORMED edited.yaml:23: steps[1].check.deletionTimestmp: unknown field "deletionTimestmp" (did you mean "deletionTimestamp"? fields here: namespace, exists, phase, finalizers, metadataFinalizers, pending, creator, result, conditions, deletionTimestamp, timer, objects, externalContent)',
     );
   });
 

@@ -318,6 +318,8 @@ const checkSchema = z.strictObject({
   /** metadata.finalizers, as a set (D-46). */
   metadataFinalizers: names.optional(),
   pending: names.optional(),
+  /** Who sent the create that made it (RB-2, D-34; OpenShift's `openshift.io/requester`); null for one the cluster made. */
+  creator: z.string().nullable().optional(),
   result: z
     .union(
       [z.literal('none'), z.strictObject({ status: z.literal('Failure'), reason: z.string().optional() })],

@@ -340,6 +340,7 @@ export function finalChecks({ model, state, stamps }: End): ScenarioStep[] {
               phase: phaseOf(v.value),
               finalizers: [...v.finalizers],
               pending: [...v.pending],
+              creator: v.creator ?? null,
               result: v.failure ? { status: 'Failure', reason: v.failure.reason } : 'none',
               conditions: conditionsOf(v.value, v.hadInitializers),
               deletionTimestamp: stamps.get(i) ?? false,
