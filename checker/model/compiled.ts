@@ -1,5 +1,16 @@
-import { restartEvent, restartGlobal, restartSlot } from '../../machines/actions/apiserver-timer.ts';
-import { blocksTime, clockEvent, clockGlobal, clockSlot } from '../../machines/actions/clock.ts';
+import {
+  restartEvent,
+  restartGlobal,
+  restartHappens,
+  restartSlot,
+} from '../../machines/actions/apiserver-timer.ts';
+import {
+  blocksTime,
+  clockEvent,
+  clockGlobal,
+  clockSlot,
+  secondPasses,
+} from '../../machines/actions/clock.ts';
 import {
   type Enabled,
   LocalKind,
@@ -924,13 +935,8 @@ export class CompiledSystem {
     const current = this.current;
     const scratch = this.scratch;
     scratch.set(current);
-    const n = this.namespaces;
-    for (let i = 0; i < n; i++) {
-      const id = current[3 + i];
-      if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockSlot(id);
-      if (this.clockBlocks[id] === 1) return;
-      scratch[3 + i] = this.clockNext[id];
-    }
+    const passes = secondPasses(this.namespaces, this.clockBlocksAt, this.clockAgesAt);
+    if (!passes) return;
     const chain = this.clockChain.key(this.global, this.clockValue);
     const global = this.clockGlobal();
     scratch[0] = global.configSync;
@@ -939,6 +945,20 @@ export class CompiledSystem {
       event = this.clockEvents.add(chain, clockEvent(this.model, global, this.perSlot(this.clockSlots)));
     sink.whole(event, scratch);
   }
+
+  /** Whether slot i's namespace blocks time (its tables filled on first sight). */
+  private readonly clockBlocksAt = (i: number): boolean => {
+    const id = this.current[3 + i];
+    if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockSlot(id);
+    return this.clockBlocks[id] === 1;
+  };
+
+  /** Slot i after one second, into the scratch lanes. */
+  private readonly clockAgesAt = (i: number): void => {
+    const id = this.current[3 + i];
+    if (id >= this.clockNext.length || this.clockNext[id] < 0) this.fillClockNext(id);
+    this.scratch[3 + i] = this.clockNext[id];
+  };
 
   private clockGlobal(): ReturnType<typeof clockGlobal> {
     let global = this.clockGlobals[this.global];
@@ -950,14 +970,15 @@ export class CompiledSystem {
   }
 
   private fillClockSlot(id: number): void {
+    this.clockBlocks = grown(this.clockBlocks, id, -1);
+    this.clockBlocks[id] = blocksTime(this.model, this.model.namespaceStateById(id)) ? 1 : 0;
+  }
+
+  /** A namespace's state one second on, made only when a second passes over it. */
+  private fillClockNext(id: number): void {
     this.clockNext = grown(this.clockNext, id, -1);
     this.clockTransitions = grown(this.clockTransitions, id, -1);
-    this.clockBlocks = grown(this.clockBlocks, id, -1);
-    const ns = this.model.namespaceStateById(id);
-    this.clockBlocks[id] = blocksTime(this.model, ns) ? 1 : 0;
-    // A namespace whose timer blocks time never ticks: its aged state is never made.
-    if (this.clockBlocks[id] === 1) return;
-    const slot = clockSlot(this.model, ns);
+    const slot = clockSlot(this.model, this.model.namespaceStateById(id));
     this.clockSlots[id] = slot;
     this.clockNext[id] = slot.next.id;
     this.clockTransitions[id] = this.transitionsId(slot.transitions);
@@ -965,24 +986,17 @@ export class CompiledSystem {
 
   /** The apiserver restarts and loses the timers that run (machines/actions/apiserver-timer.ts). */
   private restart(sink: LaneSink): void {
-    const current = this.current;
-    let running = false;
-    for (let i = 0; i < this.namespaces; i++) {
-      const id = current[3 + i];
-      if (id >= this.restartNext.length || this.restartNext[id] < 0) this.fillRestartSlot(id);
-      running ||= this.restartTransitions[id] > 0;
-    }
-    if (!running) return;
+    this.scratch.set(this.current);
+    const happens = restartHappens(
+      this.namespaces,
+      this.restartRunningAt,
+      this.restartLoses,
+      this.restartLoseAt,
+    );
+    if (!happens) return;
     const chain = this.restartChain.key(this.global, this.restartValue);
-    let global = this.restartGlobals[this.global];
-    if (global === undefined) {
-      global = restartGlobal(this.model, this.state());
-      this.restartGlobals[this.global] = global;
-    }
+    const global = this.restartGlobal();
     const scratch = this.scratch;
-    scratch.set(current);
-    if (global.loses)
-      for (let i = 0; i < this.namespaces; i++) scratch[3 + i] = this.restartNext[current[3 + i]];
     let event = this.restartEvents.known(chain);
     if (event < 0)
       event = this.restartEvents.add(
@@ -990,6 +1004,29 @@ export class CompiledSystem {
         restartEvent(this.model, global, this.perSlot(this.restartSlots)),
       );
     sink.whole(event, scratch);
+  }
+
+  /** Whether slot i's namespace has a running timer (its tables filled on first sight). */
+  private readonly restartRunningAt = (i: number): boolean => {
+    const id = this.current[3 + i];
+    if (id >= this.restartNext.length || this.restartNext[id] < 0) this.fillRestartSlot(id);
+    return this.restartTransitions[id] > 0;
+  };
+
+  private readonly restartLoses = (): boolean => this.restartGlobal().loses;
+
+  /** Slot i with its timer lost, into the scratch lanes. */
+  private readonly restartLoseAt = (i: number): void => {
+    this.scratch[3 + i] = this.restartNext[this.current[3 + i]];
+  };
+
+  private restartGlobal(): ReturnType<typeof restartGlobal> {
+    let global = this.restartGlobals[this.global];
+    if (global === undefined) {
+      global = restartGlobal(this.model, this.state());
+      this.restartGlobals[this.global] = global;
+    }
+    return global;
   }
 
   private fillRestartSlot(id: number): void {

@@ -53,20 +53,38 @@ export function restartEvent(
   });
 }
 
+/**
+ * Whether the API server restarts over `count` namespaces (only while a timer runs), and if so which timers
+ * it loses: every running one, when the injector's restart loses them (FP-4). Both engines compose it so.
+ */
+export function restartHappens(
+  count: number,
+  runningAt: (i: number) => boolean,
+  loses: () => boolean,
+  loseAt: (i: number) => void,
+): boolean {
+  let running = false;
+  for (let i = 0; i < count; i++) running ||= runningAt(i);
+  if (!running) return false;
+  if (loses()) for (let i = 0; i < count; i++) if (runningAt(i)) loseAt(i);
+  return true;
+}
+
 /** The API server restarts while a timer runs and loses the timers (FP-4). */
 export function apiserverRestarts(m: Composition, s: SystemState, out: Enabled[]): void {
   const slots = s.namespaces.map((ns) => restartSlot(m, ns));
-  if (!slots.some((slot) => slot.running)) return;
   const global = restartGlobal(m, s);
-  out.push({
-    event: restartEvent(m, global, slots),
-    next: {
-      ...s,
-      namespaces: global.loses
-        ? slots.map((slot, i) => (slot.running ? slot.lost : s.namespaces[i]))
-        : s.namespaces.slice(),
+  const namespaces = s.namespaces.slice();
+  const happens = restartHappens(
+    slots.length,
+    (i) => slots[i].running,
+    () => global.loses,
+    (i) => {
+      namespaces[i] = slots[i].lost;
     },
-  });
+  );
+  if (!happens) return;
+  out.push({ event: restartEvent(m, global, slots), next: { ...s, namespaces } });
 }
 
 /** An expired timer on namespace slot i fires (FP-2). */

@@ -54,11 +54,32 @@ export function clockEvent(m: Composition, global: ClockGlobal, slots: readonly 
   });
 }
 
+/**
+ * Whether one second passes over `count` namespaces, and if so each one's part of it: time waits while a
+ * namespace's timer has expired and not fired (FP-2). Both engines compose the clock through it.
+ */
+export function secondPasses(
+  count: number,
+  blocksAt: (i: number) => boolean,
+  agesAt: (i: number) => void,
+): boolean {
+  for (let i = 0; i < count; i++) if (blocksAt(i)) return false;
+  for (let i = 0; i < count; i++) agesAt(i);
+  return true;
+}
+
 /** One second passes, unless a timer has expired and not yet fired (FP-2). */
 export function clockTicks(m: Composition, s: SystemState, out: Enabled[]): void {
-  if (s.namespaces.some((ns) => blocksTime(m, ns))) return;
+  const slots: ClockSlot[] = [];
+  const passes = secondPasses(
+    s.namespaces.length,
+    (i) => blocksTime(m, s.namespaces[i]),
+    (i) => {
+      slots[i] = clockSlot(m, s.namespaces[i]);
+    },
+  );
+  if (!passes) return;
   const global = clockGlobal(m, s);
-  const slots = s.namespaces.map((ns) => clockSlot(m, ns));
   const same = slots.every((slot, i) => slot.next === s.namespaces[i]);
   out.push({
     event: clockEvent(m, global, slots),
