@@ -961,12 +961,17 @@ export class CompiledSystem {
   };
 
   private clockGlobal(): ReturnType<typeof clockGlobal> {
-    let global = this.clockGlobals[this.global];
-    if (global === undefined) {
-      global = clockGlobal(this.model, this.state());
-      this.clockGlobals[this.global] = global;
+    return this.perGlobal(this.clockGlobals, () => clockGlobal(this.model, this.state()));
+  }
+
+  /** A global action's part, computed once per global id. */
+  private perGlobal<T>(cache: T[], compute: () => T): T {
+    let part = cache[this.global];
+    if (part === undefined) {
+      part = compute();
+      cache[this.global] = part;
     }
-    return global;
+    return part;
   }
 
   private fillClockSlot(id: number): void {
@@ -1021,12 +1026,7 @@ export class CompiledSystem {
   };
 
   private restartGlobal(): ReturnType<typeof restartGlobal> {
-    let global = this.restartGlobals[this.global];
-    if (global === undefined) {
-      global = restartGlobal(this.model, this.state());
-      this.restartGlobals[this.global] = global;
-    }
-    return global;
+    return this.perGlobal(this.restartGlobals, () => restartGlobal(this.model, this.state()));
   }
 
   private fillRestartSlot(id: number): void {
