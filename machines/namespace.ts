@@ -99,6 +99,20 @@ const emptyNamespace: NamespaceContext = {
   creator: null,
 };
 
+/** What storage records for a namespace a CREATE makes, from nothing (IN-1, IN-5, LC-2, RB-2). */
+export function createdNamespace(event: Extract<NamespaceEvent, { type: 'CREATE' }>): NamespaceContext {
+  return {
+    ...emptyNamespace,
+    pending: [...event.pending],
+    finalizers: [...event.finalizers],
+    metadataFinalizers: [...new Set(event.metadataFinalizers ?? [])].sort(),
+    createdSecondsAgo: event.pending.length > 0 ? 0 : null,
+    initialized: event.pending.length === 0,
+    hadInitializers: event.pending.length > 0,
+    creator: event.creator ?? null,
+  };
+}
+
 // A name never used and a name whose namespace was removed are created alike.
 const createTransitions = [
   {
@@ -146,20 +160,7 @@ export const namespaceMachine = setup({
       context.metadataFinalizers.length > 0,
   },
   actions: {
-    recordCreation: assign(({ event }) =>
-      event.type === 'CREATE'
-        ? {
-            ...emptyNamespace,
-            pending: [...event.pending],
-            finalizers: [...event.finalizers],
-            metadataFinalizers: [...new Set(event.metadataFinalizers ?? [])].sort(),
-            createdSecondsAgo: event.pending.length > 0 ? 0 : null,
-            initialized: event.pending.length === 0,
-            hadInitializers: event.pending.length > 0,
-            creator: event.creator ?? null,
-          }
-        : {},
-    ),
+    recordCreation: assign(({ event }) => (event.type === 'CREATE' ? createdNamespace(event) : {})),
     ageCreationTimestamp: assign({
       createdSecondsAgo: ({ context, event }) =>
         event.type === 'TICK' && context.createdSecondsAgo !== null

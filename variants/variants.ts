@@ -11,7 +11,12 @@ import {
 } from '../machines/initializer-config.ts';
 import type { InitializerControllerEvent } from '../machines/initializer-controller.ts';
 import type { PolicyRule } from '../machines/k8s-types.ts';
-import type { NamespaceContext, NamespaceEvent, namespaceMachine } from '../machines/namespace.ts';
+import {
+  createdNamespace,
+  type NamespaceContext,
+  type NamespaceEvent,
+  type namespaceMachine,
+} from '../machines/namespace.ts';
 import { kubernetesFinalizer } from '../machines/namespace-controller.ts';
 import type { PipelineFacts } from '../machines/pipeline.ts';
 import type { Scope } from '../machines/scope.ts';
@@ -409,17 +414,7 @@ const seededFaults: FaultRow[] = [
     'creator-not-recorded',
     ['RB-2'],
     "Storage stores a created namespace without who sent the create (OpenShift's requester annotation dropped): `$creator` in an initializer's RoleBinding then names the tenant the scope declares, whoever created it.",
-    storageAssigns('recordCreation', ['CREATE'], (event) => ({
-      pending: [...event.pending],
-      failure: null,
-      finalizers: [...event.finalizers],
-      metadataFinalizers: [...new Set(event.metadataFinalizers ?? [])].sort(),
-      deletedSecondsAgo: null,
-      createdSecondsAgo: event.pending.length > 0 ? 0 : null,
-      initialized: event.pending.length === 0,
-      hadInitializers: event.pending.length > 0,
-      creator: null,
-    })),
+    storageAssigns('recordCreation', ['CREATE'], (event) => ({ ...createdNamespace(event), creator: null })),
   ],
   [
     'owner-removes-foreign-finalizer',

@@ -72,26 +72,30 @@ export function manifestVerdicts(result: Pick<CheckResult, 'properties'>): Recor
 export function goldenDifferences(pinned: ManifestScope, found: SearchFigures): string[] {
   const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
   const out: string[] = [];
+  /** One line per figure of `names` where `found` is not what `pinned` says, each named with `prefix`. */
+  const differing = <F extends string>(
+    prefix: string,
+    names: readonly F[],
+    was: Record<F, number>,
+    now: Record<F, number>,
+  ) => {
+    for (const figure of names)
+      if (was[figure] !== now[figure])
+        out.push(`${prefix}${figure}: ${number(now[figure])}, pinned ${number(was[figure])}`);
+  };
+  const searched = ['states', 'transitions', 'depth'] as const;
   if (found.represented !== undefined) {
     // A reduced search is compared with the figures pinned under symmetry: its orbits and what they stand for.
     const figures = pinned.explored ? undefined : pinned.measured?.symmetry;
     if (figures === undefined) return [];
-    for (const figure of ['states', 'transitions', 'depth'] as const)
-      if (figures[figure] !== found[figure])
-        out.push(`orbits' ${figure}: ${number(found[figure])}, pinned ${number(figures[figure])}`);
-    for (const figure of ['states', 'transitions'] as const)
-      if (figures.represented[figure] !== found.represented[figure])
-        out.push(
-          `represented ${figure}: ${number(found.represented[figure])}, pinned ${number(figures.represented[figure])}`,
-        );
+    differing("orbits' ", searched, figures, found);
+    differing('represented ', ['states', 'transitions'] as const, figures.represented, found.represented);
     return out;
   }
   // A slow scope pins the figures of one complete search and no verdicts; a scope without figures pins nothing.
   const figures = pinned.explored ? pinned : pinned.measured;
   if (figures === undefined) return [];
-  for (const figure of ['states', 'transitions', 'depth'] as const)
-    if (figures[figure] !== found[figure])
-      out.push(`${figure}: ${number(found[figure])}, pinned ${number(figures[figure])}`);
+  differing('', searched, figures, found);
   if (!pinned.explored) return out;
   const ids = new Set([...Object.keys(pinned.properties), ...Object.keys(found.properties)]);
   for (const id of ids) {

@@ -949,7 +949,7 @@ export class CompiledSystem {
   /** Whether slot i's namespace blocks time (its tables filled on first sight). */
   private readonly clockBlocksAt = (i: number): boolean => {
     const id = this.current[3 + i];
-    if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockSlot(id);
+    if (id >= this.clockBlocks.length || this.clockBlocks[id] < 0) this.fillClockBlocks(id);
     return this.clockBlocks[id] === 1;
   };
 
@@ -974,7 +974,8 @@ export class CompiledSystem {
     return part;
   }
 
-  private fillClockSlot(id: number): void {
+  /** Whether a namespace blocks time (FP-2), by its id. */
+  private fillClockBlocks(id: number): void {
     this.clockBlocks = grown(this.clockBlocks, id, -1);
     this.clockBlocks[id] = blocksTime(this.model, this.model.namespaceStateById(id)) ? 1 : 0;
   }
